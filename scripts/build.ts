@@ -1,0 +1,72 @@
+/**
+ * Build a standalone executable: `bun scripts/build.ts` -> dist/invoicing
+ *
+ * - Entry src/main.ts, bundled as ESM with bytecode, for bun-linux-x64 (glibc).
+ * - libsql native addon: libsql/index.js picks its addon with a computed
+ *   require(`@libsql/${target}`), which the bundler cannot follow, so the
+ *   binary would die with "Cannot find module '@libsql/linux-x64-gnu'". The
+ *   plugin below rewrites it to a static require so Bun embeds index.node
+ *   (extracted to $TMPDIR at run time).
+ * - migrations/ is embedded as-is via compile.assets (the folder keeps its own
+ *   name, wherever it sits); at run time it is read-only at
+ *   /$bunfs/root/migrations (see src/db/embedded-migrations.ts).
+ */
+import type { BunPlugin } from "bun";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+process.chdir(ROOT); // all relative paths below are repo-relative
+
+const ENTRY = "./src/main.ts";
+const OUTFILE = "./dist/invoicing";
+const MIGRATIONS = "./migrations";
+const LIBSQL_NATIVE = "@libsql/linux-x64-gnu"; // must match compile.target
+
+const libsqlStaticNative: BunPlugin = {
+  name: "libsql-static-native",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, async ({ path }) => {
+      const src = await Bun.file(path).text();
+      const dynamic = /require\(\s*`@libsql\/\$\{target\}`\s*\)/;
+      if (!dynamic.test(src)) {
+        throw new Error(`libsql-static-native: computed require not found in ${path}; libsql changed, update the plugin`);
+      }
+      return { contents: src.replace(dynamic, `require(${JSON.stringify(LIBSQL_NATIVE)})`), loader: "js" };
+    });
+  },
+};
+
+for (const p of [ENTRY, join(MIGRATIONS, "meta/_journal.json")]) {
+  if (!existsSync(p)) throw new Error(`build: missing ${join(ROOT, p)}`);
+}
+mkdirSync("./dist", { recursive: true });
+
+const t0 = performance.now();
+const result = await Bun.build({
+  entrypoints: [ENTRY],
+  target: "bun",
+  format: "esm",
+  bytecode: true,
+  // Elysia's own advice: no identifier mangling (keeps function/class names).
+  minify: { whitespace: true, syntax: true, identifiers: false },
+  sourcemap: "none",
+  plugins: [libsqlStaticNative],
+  compile: {
+    target: "bun-linux-x64",
+    outfile: OUTFILE,
+    assets: [MIGRATIONS],
+    autoloadDotenv: false,
+    autoloadBunfig: false,
+    autoloadTsconfig: false,
+    autoloadPackageJson: false,
+  },
+});
+
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+for (const log of result.logs) console.warn(log);
+const size = statSync(OUTFILE).size;
+console.log(`built ${join(ROOT, OUTFILE)} (${(size / 1048576).toFixed(1)} MiB) in ${Math.round(performance.now() - t0)} ms`);

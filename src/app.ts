@@ -1,0 +1,100 @@
+// buildApp(deps): the Elysia app (plugins, module routes, OpenAPI) behind the request pipeline; never listens.
+import { Elysia } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
+import type { Deps } from './deps'
+import { serviceSecret } from './db/meta'
+import { contextOf } from './http/context'
+import { docsRoutes } from './http/docs'
+import { errorResponse, toApiError } from './http/errors'
+import { Idempotency } from './http/idempotency'
+import { Cursors } from './http/pagination'
+import { createPipeline, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
+import { RateLimiter } from './http/rate-limit'
+import { RequestLogWriter } from './http/request-log'
+import { requestLogRoutes } from './http/request-log.routes'
+import type { HttpServices } from './http/route-helpers'
+import { credentialLookup } from './modules/business'
+import { businessRoutes } from './modules/business/business.routes'
+import { clientsRoutes } from './modules/clients/clients.routes'
+
+export interface App {
+  /** The whole service as a fetch handler: pipeline first, then the routes. */
+  fetch: Fetch
+  elysia: Elysia<any, any, any, any, any, any, any>
+  requestLog: RequestLogWriter
+  rateLimiter: RateLimiter
+  http: HttpServices
+}
+
+export const API_VERSION = '1.0.0'
+
+export async function buildApp(deps: Deps): Promise<App> {
+  const http: HttpServices = {
+    idempotency: new Idempotency(deps.db, deps.clock),
+    cursors: new Cursors(await serviceSecret(deps.db, 'cursor_secret')),
+  }
+  const requestLog = new RequestLogWriter(deps.db, deps.logger)
+  const rateLimiter = new RateLimiter()
+
+  const elysia = new Elysia({ normalize: false })
+    // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
+    .onParse(async ({ request }) => {
+      const ctx = contextOf(request)
+      const type = request.headers.get('content-type') ?? ''
+      const text = await request.text()
+      if (text.length === 0) return undefined
+      if (!/^application\/json\s*(;|$)/i.test(type)) {
+        ctx.parseFailure = 'not_json'
+        throw new Error('not json')
+      }
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
+        ctx.parseFailure = 'too_large'
+        throw new Error('too large')
+      }
+      ctx.rawBody = text
+      try {
+        return JSON.parse(text)
+      } catch {
+        ctx.parseFailure = 'malformed'
+        throw new Error('malformed')
+      }
+    })
+    .onError({ as: 'global' }, ({ code, error, request }) => {
+      const err = toApiError(code, error, deps.logger, contextOf(request).parseFailure)
+      return errorResponse(err)
+    })
+    .use(
+      openapi({
+        path: '/docs/openapi',
+        provider: null,
+        specPath: '/openapi.json',
+        documentation: {
+          info: {
+            title: 'invoicing API',
+            version: API_VERSION,
+            description: 'Self-hosted multi-tenant invoicing: Clients, Products, documents, Payments and Receipts, reports, webhooks.',
+          },
+          components: {
+            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+          },
+          security: [{ bearer: [] }],
+        },
+      }),
+    )
+    .use(docsRoutes())
+    .get('/health', () => ({ ok: true }), { detail: { hide: true } })
+    .use(businessRoutes(deps, http))
+    .use(clientsRoutes(deps, http))
+    .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
+
+  const fetch = createPipeline({
+    handle: (req) => elysia.handle(req),
+    routes: elysia.routes,
+    lookup: credentialLookup(deps.db.read),
+    rateLimiter,
+    requestLog,
+    clock: deps.clock,
+    logger: deps.logger,
+  })
+  return { fetch, elysia, requestLog, rateLimiter, http }
+}

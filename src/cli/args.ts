@@ -1,0 +1,41 @@
+// A small argv reader: positional words and --name value / --flag options, nothing clever.
+
+export interface Args {
+  words: string[]
+  options: Record<string, string>
+  flags: Set<string>
+}
+
+/** Options that take no value. */
+const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help'])
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): Args {
+  const words: string[] = []
+  const options: Record<string, string> = {}
+  const flags = new Set<string>()
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=')
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2)
+      if (FLAGS.has(name) && eq < 0) {
+        flags.add(name)
+        continue
+      }
+      const value = eq > 0 ? a.slice(eq + 1) : argv[++i]
+      if (value === undefined) throw new UsageError(`--${name} needs a value`)
+      options[name] = value
+    } else words.push(a)
+  }
+  return { words, options, flags }
+}
+
+/** Refuses options a command does not know, so a typo is never silently ignored. */
+export function allowOnly(args: Args, allowed: string[]): void {
+  const known = new Set([...allowed, 'db', 'json'])
+  for (const name of [...Object.keys(args.options), ...args.flags]) {
+    if (!known.has(name)) throw new UsageError(`unknown option --${name}`)
+  }
+}

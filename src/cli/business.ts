@@ -1,0 +1,78 @@
+// `invoicing business create|update` and `invoicing bank-account add` and `invoicing numbering set`.
+import type { Deps } from '../deps'
+import {
+  addBankAccount,
+  createBusiness,
+  presentBankAccount,
+  presentBusiness,
+  resolveBusiness,
+  setNumbering,
+  updateBusiness,
+  type BusinessInput,
+} from '../modules/business'
+import { allowOnly, UsageError, type Args } from './args'
+import { print } from './output'
+
+const BUSINESS_OPTIONS = ['name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit']
+
+function businessInput(args: Args): BusinessInput {
+  const o = args.options
+  const input: BusinessInput = {
+    name: o.name,
+    country: o.country?.toUpperCase(),
+    currency: o.currency?.toUpperCase(),
+    legalName: o['legal-name'],
+    vatNumber: o['vat-number'],
+    companyId: o['company-id'],
+    email: o.email,
+    address: o.address,
+    city: o.city,
+    postalCode: o['postal-code'],
+    plan: o.plan,
+  }
+  if (args.flags.has('non-vat-payer')) input.isVatPayer = false
+  if (args.flags.has('vat-payer')) input.isVatPayer = true
+  if (args.flags.has('test')) input.isTest = true
+  if (o['issuing-limit'] !== undefined) input.issuingLimit = Number(o['issuing-limit'])
+  return input
+}
+
+export async function businessCommand(deps: Deps, args: Args): Promise<void> {
+  const [, sub, ref] = args.words
+  allowOnly(args, BUSINESS_OPTIONS)
+  if (sub === 'create') {
+    const b = await createBusiness(deps.db, deps.clock, businessInput(args))
+    return print(args, { id: b.id, ...presentBusiness(b, deps.config.mailRelay) })
+  }
+  if (sub === 'update') {
+    if (!ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
+    const current = await resolveBusiness(deps.db.read, ref)
+    const b = await updateBusiness(deps.db, deps.clock, current.id, businessInput(args))
+    return print(args, { id: b.id, ...presentBusiness(b, deps.config.mailRelay) })
+  }
+  throw new UsageError('usage: invoicing business create|update ...')
+}
+
+export async function bankAccountCommand(deps: Deps, args: Args): Promise<void> {
+  const [, sub, ref] = args.words
+  allowOnly(args, ['name', 'iban', 'bic', 'currency'])
+  if (sub !== 'add' || !ref) throw new UsageError('usage: invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]')
+  const b = await resolveBusiness(deps.db.read, ref)
+  const a = await addBankAccount(deps.db, deps.clock, b.id, {
+    name: args.options.name,
+    iban: args.options.iban,
+    bic: args.options.bic,
+    currency: args.options.currency?.toUpperCase(),
+  })
+  print(args, presentBankAccount(a))
+}
+
+export async function numberingCommand(deps: Deps, args: Args): Promise<void> {
+  const [, sub, ref] = args.words
+  allowOnly(args, ['kind', 'pattern'])
+  if (sub !== 'set' || !ref || !args.options.kind || !args.options.pattern) {
+    throw new UsageError('usage: invoicing numbering set BUSINESS_ID --kind KIND --pattern P')
+  }
+  const b = await resolveBusiness(deps.db.read, ref)
+  print(args, await setNumbering(deps.db, b.id, args.options.kind, args.options.pattern))
+}

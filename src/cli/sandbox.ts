@@ -1,0 +1,45 @@
+// `invoicing sandbox`: a throwaway database with a Test business, sample Clients and an Admin key, then serve.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Config } from '../config'
+import { createDeps } from '../deps'
+import { createApiKey, createBusiness, addBankAccount } from '../modules/business'
+import { createClient } from '../modules/clients/clients.service'
+import { serveForever } from './serve'
+import type { Args } from './args'
+
+export const SAMPLE_CLIENTS = [
+  { name: 'Acme Trading GmbH', email: 'billing@acme.example', country: 'DE', city: 'Berlin', postal_code: '10115', address: 'Invalidenstraße 1' },
+  { name: 'Blue Harbour SARL', email: 'compta@blueharbour.example', country: 'FR', city: 'Marseille', postal_code: '13002' },
+  { name: 'Northwind Ltd', email: 'accounts@northwind.example', country: 'IE', city: 'Dublin', currency: 'EUR' },
+]
+
+export async function sandbox(config: Config, args: Args): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'invoicing-sandbox-'))
+  const deps = await createDeps({ ...config, dbPath: join(dir, 'sandbox.db') })
+  const business = await createBusiness(deps.db, deps.clock, {
+    name: 'Test business',
+    legalName: 'Test business Ltd',
+    country: 'DE',
+    currency: 'EUR',
+    vatNumber: 'DE123456789',
+    email: 'test@business.example',
+    plan: 'pro',
+    isTest: true,
+  })
+  await addBankAccount(deps.db, deps.clock, business.id, { name: 'Main account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' })
+  for (const c of SAMPLE_CLIENTS) await createClient(deps, business.id, c)
+  const key = await createApiKey(deps.db, deps.clock, business.id, { name: 'sandbox admin', role: 'admin' })
+  const port = args.options.port ? Number(args.options.port) : config.port
+  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${port}/v1` }
+  if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')
+  else {
+    process.stdout.write(
+      `Sandbox ready (a Test business; its numbers carry TEST- and its PDFs say SAMPLE).\n` +
+        `  database: ${info.database}\n  base URL: ${info.url}\n  API key (Admin, shown once): ${info.api_key}\n` +
+        `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n`,
+    )
+  }
+  await serveForever(deps, port)
+}

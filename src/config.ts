@@ -1,0 +1,30 @@
+// The only reader of process.env: typed settings with safe defaults, refused early when malformed.
+
+export interface Config {
+  port: number
+  dbPath: string
+  mailRelay: string | null
+  viesUrl: string
+  webhookAllowPrivate: boolean
+}
+
+export const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const port = env.PORT ? Number(env.PORT) : 8080
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, not "${env.PORT}"`)
+  const mailRelay = env.INVOICING_MAIL_RELAY?.trim() || null
+  if (mailRelay && !/^smtps?:\/\//.test(mailRelay)) throw new ConfigError('INVOICING_MAIL_RELAY must be an smtp:// or smtps:// URL')
+  const viesUrl = env.INVOICING_VIES_URL?.trim() || DEFAULT_VIES_URL
+  if (!/^https?:\/\//.test(viesUrl)) throw new ConfigError('INVOICING_VIES_URL must be an http(s) URL')
+  return {
+    port,
+    dbPath: env.INVOICING_DB?.trim() || './invoicing.db',
+    mailRelay,
+    viesUrl,
+    webhookAllowPrivate: env.INVOICING_WEBHOOK_ALLOW_PRIVATE === '1',
+    ...overrides,
+  }
+}

@@ -1,0 +1,59 @@
+// Opens the database: one writer connection (writes serialised behind a mutex) and a separate reader.
+import { createClient, type Client } from '@libsql/client'
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import * as schema from './schema'
+import { Mutex } from './mutex'
+
+export type Db = LibSQLDatabase<typeof schema>
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** Either the plain reader or an open transaction: repos take this so a service can read inside its transaction. */
+export type Queryable = Db | Tx
+
+export interface Database {
+  /** Reads outside a transaction; never blocks behind a write. */
+  readonly read: Db
+  /** Runs fn in one IMMEDIATE transaction on the writer; writes of this process never overlap. */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /** The writer itself, for the migrator; callers outside db/ use write(). */
+  readonly writer: Db
+  readonly writerClient: Client
+  readonly url: string
+  close(): void
+}
+
+/** Accepts a plain path or a libSQL URL; a path becomes a file: URL. */
+export function toDbUrl(pathOrUrl: string): string {
+  if (/^(file|libsql|http|https|ws|wss):/.test(pathOrUrl)) return pathOrUrl
+  return `file:${pathOrUrl}`
+}
+
+// Per-connection settings. The writer has exactly one connection (concurrency 1) that the pool keeps
+// open and reuses after every transaction, so these stay in force; test/db.test.ts checks it.
+const WRITER_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000']
+const READER_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
+
+export async function openDatabase(pathOrUrl: string): Promise<Database> {
+  const url = toDbUrl(pathOrUrl)
+  // intMode number: ids and counters fit in 2^53; money is kept as exact decimal text, never as a JS number.
+  const writerClient = createClient({ url, concurrency: 1, intMode: 'number' })
+  await writerClient.execute('PRAGMA journal_mode = WAL')
+  for (const p of WRITER_PRAGMAS) await writerClient.execute(p)
+  const readerClient = createClient({ url, concurrency: 1, intMode: 'number' })
+  for (const p of READER_PRAGMAS) await readerClient.execute(p)
+
+  const writer = drizzle(writerClient, { schema })
+  const read = drizzle(readerClient, { schema })
+  const mutex = new Mutex()
+
+  return {
+    read,
+    writer,
+    writerClient,
+    url,
+    write: (fn) => mutex.run(() => writer.transaction(fn)),
+    close() {
+      readerClient.close()
+      writerClient.close()
+    },
+  }
+}

@@ -1,0 +1,82 @@
+// The Business aggregate: the tenant, its API keys, bank accounts and numberings.
+import { sqliteTable, integer, text, uniqueIndex, index, primaryKey } from 'drizzle-orm/sqlite-core'
+
+export const businesses = sqliteTable('businesses', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  publicId: text('public_id').notNull().unique(),
+  name: text('name').notNull(),
+  legalName: text('legal_name'),
+  country: text('country').notNull(),
+  currency: text('currency').notNull(),
+  vatNumber: text('vat_number'),
+  companyId: text('company_id'),
+  isVatPayer: integer('is_vat_payer', { mode: 'boolean' }).notNull().default(true),
+  isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),
+  plan: text('plan', { enum: ['free', 'pro', 'pro_plus', 'paused'] }).notNull().default('pro'),
+  email: text('email'),
+  address: text('address'),
+  city: text('city'),
+  postalCode: text('postal_code'),
+  /** Invoices a Test business (or Free plan) may issue per calendar year. */
+  issuingLimit: integer('issuing_limit').notNull().default(100),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+})
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    name: text('name').notNull(),
+    role: text('role', { enum: ['admin', 'member', 'viewer'] }).notNull(),
+    /** The visible start of the key, so a person can tell keys apart; never enough to use it. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key; the key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    createdAt: text('created_at').notNull(),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash').on(t.keyHash), index('api_keys_business').on(t.businessId)],
+)
+
+export const bankAccounts = sqliteTable(
+  'bank_accounts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    name: text('name').notNull(),
+    iban: text('iban').notNull(),
+    bic: text('bic'),
+    currency: text('currency'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('bank_accounts_business').on(t.businessId, t.id)],
+)
+
+export const numberingKinds = ['invoice', 'proforma', 'credit_note', 'quote', 'receipt', 'client'] as const
+export type NumberingKind = (typeof numberingKinds)[number]
+
+/** A Business's pattern per kind; a kind with no row uses the default pattern. */
+export const numberings = sqliteTable(
+  'numberings',
+  {
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    kind: text('kind', { enum: numberingKinds }).notNull(),
+    pattern: text('pattern').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.kind] })],
+)
+
+/** Highest counter value taken per Business, kind, pattern and year ('' when the pattern has no {YYYY}). */
+export const numberCounters = sqliteTable(
+  'number_counters',
+  {
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    kind: text('kind', { enum: numberingKinds }).notNull(),
+    pattern: text('pattern').notNull(),
+    period: text('period').notNull(),
+    highest: integer('highest').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.kind, t.pattern, t.period] })],
+)

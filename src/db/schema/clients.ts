@@ -1,0 +1,39 @@
+// The Client aggregate: who a Business invoices.
+import { sqliteTable, integer, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { businesses } from './business'
+
+export const clients = sqliteTable(
+  'clients',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    name: text('name').notNull(),
+    legalName: text('legal_name'),
+    contactPerson: text('contact_person'),
+    email: text('email'),
+    phone: text('phone'),
+    address: text('address'),
+    city: text('city'),
+    postalCode: text('postal_code'),
+    country: text('country').notNull(),
+    vatNumber: text('vat_number'),
+    vatVerified: integer('vat_verified', { mode: 'boolean' }).notNull().default(false),
+    accountCode: text('account_code'),
+    currency: text('currency').notNull(),
+    paymentTerms: integer('payment_terms').notNull().default(30),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
+    /** Canonical decimal string with two decimals; money never passes through a float. */
+    creditLimit: text('credit_limit'),
+    notes: text('notes'),
+    /** JSON array of the Business's bank account ids, ascending. */
+    preferredBankAccountIds: text('preferred_bank_account_ids').notNull().default('[]'),
+    /** Lower-cased name, legal name, email, VAT number and account code, for case-blind search in any script. */
+    searchText: text('search_text').notNull().default(''),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('clients_business').on(t.businessId, t.id),
+    uniqueIndex('clients_account_code').on(t.businessId, t.accountCode),
+  ],
+)

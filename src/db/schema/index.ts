@@ -1,0 +1,4 @@
+// Every table of the service, for drizzle-kit and the typed client.
+export * from './business'
+export * from './clients'
+export * from './platform'

@@ -1,0 +1,41 @@
+// Cross-cutting tables: service settings, idempotency keys and the request log.
+import { sqliteTable, integer, text, primaryKey, index } from 'drizzle-orm/sqlite-core'
+import { apiKeys, businesses } from './business'
+
+/** Service-wide settings, such as the secret that signs paging cursors. */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+})
+
+/** A finished create answered under an Idempotency-Key, kept 24 hours for byte-exact replays. */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    apiKeyId: integer('api_key_id').notNull().references(() => apiKeys.id),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    contentType: text('content_type').notNull(),
+    body: text('body').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+)
+
+export const requestLog = sqliteTable(
+  'request_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    requestId: text('request_id').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    status: integer('status').notNull(),
+    credentialType: text('credential_type').notNull(),
+    credentialName: text('credential_name').notNull(),
+    ip: text('ip'),
+    at: text('at').notNull(),
+  },
+  (t) => [index('request_log_business').on(t.businessId, t.id), index('request_log_at').on(t.at)],
+)

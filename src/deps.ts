@@ -1,0 +1,33 @@
+// The composition root: builds every dependency once, for the server, the CLI and the tests alike.
+import type { Config } from './config'
+import { openDatabase, type Database } from './db/client'
+import { applyMigrations } from './db/migrate'
+import { systemClock, type Clock } from './shared/clock'
+import { httpViesClient, type ViesClient } from './adapters/vies'
+import { createLogger, type Logger } from './shared/logger'
+
+export interface Deps {
+  config: Config
+  db: Database
+  clock: Clock
+  vies: ViesClient
+  logger: Logger
+}
+
+export interface DepsOverrides {
+  clock?: Clock
+  vies?: ViesClient
+  logger?: Logger
+}
+
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const db = await openDatabase(config.dbPath)
+  await applyMigrations(db)
+  return {
+    config,
+    db,
+    clock: overrides.clock ?? systemClock,
+    vies: overrides.vies ?? httpViesClient(config.viesUrl),
+    logger: overrides.logger ?? createLogger(),
+  }
+}

@@ -1,0 +1,137 @@
+// The one error mapper: every failure becomes the contract's {error: {...}} JSON with its status.
+import type { ValueError } from '@sinclair/typebox/errors'
+import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
+import type { Logger } from '../shared/logger'
+
+export function errorBody(err: ApiError): string {
+  return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
+}
+
+export function errorResponse(err: ApiError, headers: Record<string, string> = {}): Response {
+  return new Response(errorBody(err), {
+    status: err.status,
+    headers: { 'content-type': 'application/json', ...err.headers, ...headers },
+  })
+}
+
+/** `/lines/0/unit` → `lines.0.unit`; the body itself is `body`. */
+export function fieldKey(path: string, on: string): string {
+  const key = path.replace(/^\//, '').replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~')
+  return key === '' ? (on === 'body' ? 'body' : on) : key
+}
+
+function typeWords(schema: any): string {
+  if (!schema) return 'a value'
+  if (schema.anyOf) return [...new Set(members(schema).map(typeWords))].join(' or ')
+  if (schema.const !== undefined) return JSON.stringify(schema.const)
+  switch (schema.type) {
+    case 'string':
+      return schema['x-decimal'] ? 'a decimal string' : 'a string'
+    case 'integer':
+      return 'a whole number'
+    case 'number':
+      return 'a number'
+    case 'boolean':
+      return 'true or false'
+    case 'null':
+      return 'null'
+    case 'array':
+      return 'a list'
+    case 'object':
+      return 'a JSON object'
+    default:
+      return 'a value of the documented type'
+  }
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'array'
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number'
+  return typeof v
+}
+
+/** Members of a union, nested unions (a Nullable of a union) flattened. */
+function members(s: any): any[] {
+  return s.anyOf ? s.anyOf.flatMap(members) : [s]
+}
+
+/** Plain words for why `value` does not fit `schema`; never echoes the refused value back. */
+function explain(s: any, value: unknown): string {
+  if (!s) return 'is not valid'
+  if (s.anyOf) {
+    s = { ...s, anyOf: members(s) }
+    if (s['x-decimal'] || s.anyOf.some((o: any) => o['x-decimal'])) {
+      if (typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
+    }
+    if (s.anyOf.every((o: any) => o.const !== undefined)) return `must be one of ${s.anyOf.map((o: any) => o.const).join(', ')}`
+    const t = jsonType(value)
+    const member = s.anyOf.find((o: any) => o.type === t || (t === 'integer' && o.type === 'number'))
+    return member ? explain(member, value) : `must be ${typeWords(s)}`
+  }
+  if (s['x-decimal'] && typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
+  if (s.const !== undefined) return `must be ${JSON.stringify(s.const)}`
+  if (s.type === 'string' && typeof value === 'string') {
+    if (s.maxLength !== undefined && value.length > s.maxLength) return `must be at most ${s.maxLength} characters`
+    if (s.minLength !== undefined && value.length < s.minLength) return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`
+    if (s.format === 'email') return 'must be an email address'
+    if (s.format === 'date') return 'must be a date written YYYY-MM-DD'
+    if (s.format === 'date-time') return 'must be a UTC timestamp such as 2026-01-31T12:00:00Z'
+    if (s.pattern) return s['x-pattern-words'] ?? 'is not in the expected format'
+    if (s.enum) return `must be one of ${s.enum.join(', ')}`
+  }
+  if ((s.type === 'integer' || s.type === 'number') && typeof value === 'number') {
+    if (s.type === 'integer' && !Number.isInteger(value)) return 'must be a whole number'
+    if (s.minimum !== undefined && value < s.minimum) return `must be at least ${s.minimum}`
+    if (s.maximum !== undefined && value > s.maximum) return `must be at most ${s.maximum}`
+  }
+  if (s.type === 'array' && Array.isArray(value)) {
+    if (s.maxItems !== undefined && value.length > s.maxItems) return `must hold at most ${s.maxItems} items`
+    if (s.minItems !== undefined && value.length < s.minItems) return `must hold at least ${s.minItems} item${s.minItems > 1 ? 's' : ''}`
+    if (s.uniqueItems) return 'must not repeat an item'
+  }
+  return `must be ${typeWords(s)}`
+}
+
+function messageFor(e: ValueError): string {
+  if (/Unexpected property/.test(e.message)) return 'is not a field this endpoint takes'
+  // TypeBox reports a missing required property as a type error on an undefined value.
+  if (e.value === undefined) return 'is required'
+  return explain(e.schema, e.value)
+}
+
+/** Turns Elysia's validation error into 422 invalid_request with errors keyed by field. */
+export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
+  const errors: FieldErrors = {}
+  for (const e of all) {
+    // A union reports each failed member too (paths under the union's own); the first word per field is enough.
+    const key = fieldKey(e.path, on)
+    if (errors[key]) continue
+    errors[key] = [messageFor(e)]
+  }
+  if (Object.keys(errors).length === 0) errors[on] = ['is not valid']
+  return new InvalidRequest(errors)
+}
+
+export type ParseFailure = 'too_large' | 'not_json' | 'malformed'
+
+/** Maps whatever reached Elysia's onError to an ApiError; anything unexpected is a 500 that tells nothing. */
+export function toApiError(code: string | number, error: any, logger: Logger, parseFailure?: ParseFailure): ApiError {
+  if (error instanceof ApiError) return error
+  if (code === 'VALIDATION') {
+    if (error?.type === 'response') {
+      logger.error('response did not match its schema', { on: 'response' })
+      return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
+    }
+    return fromValidation(String(error?.type ?? 'body'), (error?.all ?? []) as ValueError[])
+  }
+  if (code === 'PARSE') {
+    if (parseFailure === 'too_large') return new BadRequest(413, 'The request body is larger than 1 MiB.')
+    if (parseFailure === 'not_json') return new BadRequest(415, 'Send the body as application/json.')
+    return new BadRequest(400, 'The request body is not valid JSON.')
+  }
+  if (code === 'NOT_FOUND') return new NotFound('No such endpoint.')
+  if (code === 'INVALID_COOKIE_SIGNATURE' || code === 'INVALID_FILE_TYPE') return new BadRequest(400, 'The request cannot be read.')
+  logger.error('unhandled error', { code: String(code), name: error?.name ?? 'unknown' })
+  return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
+}

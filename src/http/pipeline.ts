@@ -1,0 +1,162 @@
+// The request pipeline in front of the Elysia app: request id, auth, rate limit, plan gate, role, body checks, log.
+import type { Credential } from '../modules/business'
+import { BadRequest, Permission, RateLimited, Unauthenticated, type ApiError } from '../shared/errors'
+import type { Clock } from '../shared/clock'
+import type { Logger } from '../shared/logger'
+import { setContext, type RequestContext } from './context'
+import { errorResponse } from './errors'
+import type { RateLimiter } from './rate-limit'
+import type { RequestLogWriter } from './request-log'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+type Access = 'public' | 'read' | 'write' | 'admin'
+
+interface RoutePattern {
+  re: RegExp
+  methods: Set<string>
+  /** Admin-only paths refuse Members and Viewers on every method. */
+  adminOnly: boolean
+  public: boolean
+}
+
+const PUBLIC_PATHS = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/health$/]
+const ADMIN_ONLY = [/^\/v1\/request-log/, /^\/v1\/webhooks/, /^\/v1\/webhook-deliveries/]
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** Builds the table of known paths (Elysia's `:param` syntax) and the methods each answers. */
+export function routeTable(routes: ReadonlyArray<{ method: string; path: string }>): RoutePattern[] {
+  const byPath = new Map<string, Set<string>>()
+  for (const r of routes) {
+    const methods = byPath.get(r.path) ?? new Set<string>()
+    methods.add(r.method.toUpperCase())
+    byPath.set(r.path, methods)
+  }
+  return [...byPath].map(([path, methods]) => {
+    const re = new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*$/, '.*') + '/?$')
+    return { re, methods, adminOnly: ADMIN_ONLY.some((a) => a.test(path)), public: PUBLIC_PATHS.some((p) => p.test(path)) }
+  })
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  const q = url.indexOf('?', start)
+  return q < 0 ? url.slice(start) : url.slice(start, q)
+}
+
+function bearer(req: Request): string | null {
+  const h = req.headers.get('authorization')
+  if (!h) return null
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h)
+  return m ? m[1]! : null
+}
+
+function setHeaders(res: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
+    return res
+  } catch {
+    // Some responses carry immutable headers; copy them into a fresh one.
+    const copy = new Response(res.body, res)
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v)
+    return copy
+  }
+}
+
+export interface PipelineDeps {
+  handle: (req: Request) => Promise<Response>
+  routes: ReadonlyArray<{ method: string; path: string }>
+  lookup: (key: string) => Promise<Credential | null>
+  rateLimiter: RateLimiter
+  requestLog: RequestLogWriter
+  clock: Clock
+  logger: Logger
+}
+
+export type Fetch = (req: Request, server?: { requestIP(req: Request): { address: string } | null }) => Promise<Response>
+
+export function createPipeline(p: PipelineDeps): Fetch {
+  const table = routeTable(p.routes)
+
+  return async function pipeline(req, server) {
+    const requestId = crypto.randomUUID()
+    const ip = server?.requestIP(req)?.address ?? null
+    const ctx: RequestContext = { requestId, ip, credential: null }
+    setContext(req, ctx)
+    const path = pathOf(req.url)
+    const method = req.method.toUpperCase()
+    const base: Record<string, string> = { 'X-Request-Id': requestId }
+
+    const route = table.find((r) => r.re.test(path))
+    // Unknown paths answer 404 before any credential is read or counted.
+    if (!route) return setHeaders(await p.handle(req), base)
+    if (!route.methods.has(method)) {
+      const allow = [...route.methods].sort().join(', ')
+      return errorResponse(new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`), { ...base, Allow: allow })
+    }
+    if (route.public) return setHeaders(await p.handle(req), base)
+
+    const key = bearer(req)
+    const credential = key ? await p.lookup(key) : null
+    if (!credential) return errorResponse(new Unauthenticated(), base)
+    ctx.credential = credential
+
+    const rate = p.rateLimiter.hit(credential.apiKeyId, p.clock.now().getTime())
+    const headers = {
+      ...base,
+      'X-RateLimit-Limit': String(rate.limit),
+      'X-RateLimit-Remaining': String(rate.remaining),
+      'X-RateLimit-Reset': String(rate.reset),
+    }
+    let res: Response
+    const refused = gate(credential, route, method, rate.allowed ? null : rate.retryAfter, req)
+    if (refused) res = errorResponse(refused, headers)
+    else {
+      try {
+        res = setHeaders(await p.handle(req), headers)
+      } catch (e) {
+        p.logger.error('request failed outside the app', { name: (e as Error)?.name })
+        res = errorResponse(new BadRequest(400, 'The request cannot be read.'), headers)
+      }
+    }
+    p.requestLog.add({
+      businessId: credential.businessId,
+      requestId,
+      method,
+      path,
+      status: res.status,
+      credentialType: 'api_key',
+      credentialName: credential.name,
+      ip,
+      at: p.clock.now().toISOString(),
+    })
+    return res
+  }
+}
+
+/** The checks every authenticated request passes, in the contract's order; null when it may go on. */
+function gate(c: Credential, route: RoutePattern, method: string, retryAfter: number | null, req: Request): ApiError | null {
+  // The plan gate comes before any other answer; a Test business keeps the API on every plan.
+  if ((c.plan === 'free' || c.plan === 'paused') && !c.isTest) {
+    return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', {
+      code: 'paid_plan_required',
+      remedy: 'choose_plan',
+    })
+  }
+  if (retryAfter !== null) return new RateLimited(120, retryAfter)
+  const access: Access = route.adminOnly ? 'admin' : READ_METHODS.has(method) ? 'read' : 'write'
+  // The Role is asked before the record the request names.
+  if (access === 'admin' && c.role !== 'admin') return new Permission('Only an Admin key may do this.')
+  if (access === 'write' && c.role === 'viewer') return new Permission('A Viewer key only reads.')
+  if (access !== 'read') {
+    const len = req.headers.get('content-length')
+    const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
+    if (hasBody) {
+      const type = req.headers.get('content-type') ?? ''
+      if (!/^application\/json\s*(;|$)/i.test(type)) return new BadRequest(415, 'Send the body as application/json.')
+      if (len !== null && Number(len) > MAX_BODY_BYTES) return new BadRequest(413, 'The request body is larger than 1 MiB.')
+    }
+  }
+  return null
+}

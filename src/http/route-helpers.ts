@@ -1,0 +1,35 @@
+// Small helpers route handlers share: ids from paths, idempotent creates, JSON answers.
+import type { Database } from '../db/client'
+import { NotFound } from '../shared/errors'
+import { contextOf, credentialOf } from './context'
+import type { Answer, Idempotency } from './idempotency'
+import type { Cursors } from './pagination'
+
+/** Services the HTTP layer adds to the composition root's dependencies. */
+export interface HttpServices {
+  idempotency: Idempotency
+  cursors: Cursors
+}
+
+/** A path id that is not a positive whole number names no record: 404, like any unknown id. */
+export function pathId(raw: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new NotFound('No such record.')
+  return Number(raw)
+}
+
+/** Runs a create under the request's Idempotency-Key (if any) and answers byte for byte on replay. */
+export function idempotentCreate(http: HttpServices, request: Request, perform: () => Promise<Answer>): Promise<Response> {
+  const c = credentialOf(request)
+  const ctx = contextOf(request)
+  const path = new URL(request.url).pathname
+  return http.idempotency.run(
+    { apiKeyId: c.apiKeyId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
+    perform,
+  )
+}
+
+export function json(status: number, value: unknown): Answer {
+  return { status, body: JSON.stringify(value) }
+}
+
+export type { Database }

@@ -1,0 +1,74 @@
+// TypeBox pieces every module's model uses: the error shape, lists, decimals, ids, and declared error answers.
+import { t, type TSchema } from 'elysia'
+import { Type, type IntegerOptions } from '@sinclair/typebox'
+import { AMOUNT_PATTERN } from '../shared/money'
+
+export const ErrorSchema = t.Object(
+  {
+    error: t.Object(
+      {
+        type: t.String({ description: 'branch on this; unknown types are read by HTTP status' }),
+        message: t.String(),
+        errors: t.Optional(t.Record(t.String(), t.Array(t.String()))),
+        code: t.Optional(t.String()),
+        remedy: t.Optional(t.String()),
+        remedy_url: t.Optional(t.String()),
+        document_number: t.Optional(t.String()),
+        invoice: t.Optional(t.Object({ id: Type.Integer(), document_number: t.Union([t.String(), t.Null()]) })),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { $id: '#/components/schemas/Error', title: 'Error' },
+)
+
+const ERROR_WORDS: Record<number, string> = {
+  400: 'invalid_request: the body is not valid JSON',
+  401: 'authentication: no, unknown or revoked API key',
+  403: 'permission: the Role may not do this, or the plan does not allow it (code paid_plan_required)',
+  404: 'not_found: no such record of this Business',
+  405: 'invalid_request: method not allowed here (Allow header)',
+  409: 'idempotency_in_flight',
+  413: 'invalid_request: body over 1 MiB',
+  415: 'invalid_request: body not application/json',
+  422: 'invalid_request (with errors per field), idempotency or refusal',
+  429: 'rate_limit (Retry-After)',
+  502: 'not_delivered',
+}
+
+/** Declares the error answers a route gives, so the OpenAPI document lists them. */
+export function errorAnswers(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {}
+  for (const s of [401, 403, 429, ...statuses]) out[s] = t.Composite([ErrorSchema], { description: ERROR_WORDS[s] ?? 'error' })
+  return out
+}
+
+/** A decimal sent as a string; the money module judges its digits, TypeBox only refuses other JSON types. */
+export const DecimalInput = t.String({ 'x-decimal': true, description: 'decimal string such as "12.50"; JSON numbers are refused' })
+export const Amount = t.String({ pattern: AMOUNT_PATTERN, description: 'exact decimal string at the currency scale' })
+export const Timestamp = t.String({ format: 'date-time', description: 'UTC' })
+export const IdParam = (name: string) => t.Object({ [name]: t.String({ pattern: '^[0-9]{1,15}$', 'x-pattern-words': 'must be a whole number id' }) })
+
+export const ListQuery = {
+  limit: t.Optional(t.String({ description: '1 to 100, default 25' })),
+  cursor: t.Optional(t.String({ description: 'the previous page\'s next_cursor' })),
+}
+
+export function Paged<T extends TSchema>(item: T, title: string) {
+  return t.Object({ data: t.Array(item), next_cursor: t.Union([t.String(), t.Null()]) }, { title })
+}
+
+/** Request integers and booleans stay strict: Elysia's own t.Integer / t.Boolean would also take "30" or "true". */
+export const Int = (opts: IntegerOptions = {}) => Type.Integer(opts)
+export const Bool = () => Type.Boolean()
+
+export const Nullable = <T extends TSchema>(s: T) => t.Union([s, t.Null()])
+
+/** The optional Idempotency-Key header of creates, for the OpenAPI document. */
+export const idempotencyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  description: '1 to 255 printable characters, no space; the same key and body within 24 hours replays the first answer',
+  schema: { type: 'string' as const, pattern: '^[\\x21-\\x7E]{1,255}$' },
+}

@@ -1,0 +1,81 @@
+// The `invoicing` executable: reads the command line and dispatches to cli/; `serve` is the default.
+import { loadConfig, ConfigError } from './config'
+import { createDeps } from './deps'
+import { ApiError, InvalidRequest } from './shared/errors'
+import { parseArgs, UsageError, allowOnly } from './cli/args'
+import { businessCommand, bankAccountCommand, numberingCommand } from './cli/business'
+import { keyCommand } from './cli/key'
+import { sandbox } from './cli/sandbox'
+import { serveForever } from './cli/serve'
+
+const HELP = `invoicing: self-hosted invoicing API
+
+  invoicing serve [--port 8080] [--db FILE_OR_URL]
+  invoicing sandbox [--port 8080]
+  invoicing migrate [--db FILE_OR_URL]
+  invoicing business create --name N --country CC --currency CUR [--legal-name] [--vat-number] [--company-id]
+                            [--non-vat-payer] [--email] [--address --city --postal-code] [--plan free|pro|pro_plus|paused] [--test]
+  invoicing business update BUSINESS_ID [same options]
+  invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME
+  invoicing key list BUSINESS_ID | invoicing key revoke KEY_ID
+  invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]
+  invoicing numbering set BUSINESS_ID --kind invoice|proforma|credit_note|quote|receipt|client --pattern P
+
+Every command takes --db (default: $INVOICING_DB, else ./invoicing.db) and --json.`
+
+/** One line for a person: the error's message and, for field errors, each field's reason. */
+function oneLine(e: unknown): string {
+  if (e instanceof InvalidRequest) return Object.entries(e.errors).map(([f, m]) => `${f}: ${m.join('; ')}`).join('; ')
+  if (e instanceof ApiError) return e.message
+  if (e instanceof UsageError || e instanceof ConfigError) return e.message
+  const msg = (e as Error)?.message ?? String(e)
+  return /SQLITE|LIBSQL/i.test(msg) ? `database error: ${msg.split('\n')[0]}` : msg.split('\n')[0]!
+}
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv)
+  const command = args.words[0] ?? 'serve'
+  if (command === 'help' || args.flags.has('help')) {
+    process.stdout.write(HELP + '\n')
+    return
+  }
+  const overrides = args.options.db ? { dbPath: args.options.db } : {}
+  const config = loadConfig(process.env, overrides)
+  if (command === 'sandbox') {
+    allowOnly(args, ['port'])
+    return sandbox(config, args)
+  }
+  if (command === 'serve') {
+    allowOnly(args, ['port'])
+    const port = args.options.port !== undefined ? Number(args.options.port) : config.port
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number')
+    return serveForever(await createDeps(config), port)
+  }
+  const deps = await createDeps(config)
+  try {
+    switch (command) {
+      case 'migrate':
+        allowOnly(args, [])
+        // createDeps already applied every pending migration.
+        process.stdout.write(args.flags.has('json') ? JSON.stringify({ migrated: true, db: config.dbPath }) + '\n' : `migrated ${config.dbPath}\n`)
+        return
+      case 'business':
+        return await businessCommand(deps, args)
+      case 'key':
+        return await keyCommand(deps, args)
+      case 'bank-account':
+        return await bankAccountCommand(deps, args)
+      case 'numbering':
+        return await numberingCommand(deps, args)
+      default:
+        throw new UsageError(`unknown command "${command}"; run invoicing help`)
+    }
+  } finally {
+    deps.db.close()
+  }
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  process.stderr.write(`invoicing: ${oneLine(e)}\n`)
+  process.exit(e instanceof UsageError ? 2 : 1)
+})

@@ -1,0 +1,29 @@
+// Business and bank account records as the API answers them (extensions §2).
+import type { BankAccountRow, BusinessRow } from './business.service'
+
+export function presentBusiness(b: BusinessRow, mailRelay: string | null) {
+  return {
+    business_id: b.publicId,
+    name: b.name,
+    legal_name: b.legalName,
+    country: b.country,
+    currency: b.currency,
+    // A Non-VAT Payer's VAT number is shown nowhere.
+    vat_number: b.isVatPayer ? b.vatNumber : null,
+    company_id: b.companyId,
+    is_vat_payer: b.isVatPayer,
+    is_test: b.isTest,
+    plan: b.plan,
+    email: b.email,
+    address: b.address,
+    city: b.city,
+    postal_code: b.postalCode,
+    // The service's own mail server sends for a Business that has an address of its own (the mail issue adds smtp).
+    mail_provider: mailRelay && b.email ? { kind: 'service', address: b.email } : null,
+    created_at: b.createdAt,
+  }
+}
+
+export function presentBankAccount(a: BankAccountRow) {
+  return { id: a.id, name: a.name, iban: a.iban, bic: a.bic, currency: a.currency, created_at: a.createdAt }
+}

@@ -1,0 +1,36 @@
+// HTTP routes of the Business setup and its bank accounts (read-only; the CLI changes them).
+import { Elysia, t } from 'elysia'
+import type { Database } from '../../db/client'
+import { credentialOf } from '../../http/context'
+import { parseLimit, toPage } from '../../http/pagination'
+import { pathId, type HttpServices } from '../../http/route-helpers'
+import { errorAnswers, ListQuery } from '../../http/schemas'
+import { getBankAccount, getBusiness, listBankAccounts } from './business.service'
+import { presentBankAccount, presentBusiness } from './business.present'
+import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
+
+const tags = ['Business']
+
+export function businessRoutes(deps: { db: Database; config: { mailRelay: string | null } }, http: HttpServices) {
+  return new Elysia({ name: 'business' })
+    .get('/v1/business', async ({ request }) => presentBusiness(await getBusiness(deps.db.read, credentialOf(request).businessId), deps.config.mailRelay), {
+      response: { 200: BusinessSchema, ...errorAnswers() },
+      detail: { tags, summary: 'The Business the API key belongs to' },
+    })
+    .get(
+      '/v1/bank-accounts',
+      async ({ request, query }) => {
+        const c = credentialOf(request)
+        const limit = parseLimit(query.limit)
+        const after = http.cursors.decode(query.cursor, 'bank-accounts', c.businessId)
+        const rows = await listBankAccounts(deps.db.read, c.businessId, after, limit + 1)
+        return toPage(rows, limit, presentBankAccount, (id) => http.cursors.encode('bank-accounts', c.businessId, id))
+      },
+      { query: t.Object(ListQuery), response: { 200: BankAccountList, ...errorAnswers(422) }, detail: { tags, summary: 'List bank accounts' } },
+    )
+    .get(
+      '/v1/bank-accounts/:id',
+      async ({ request, params }) => presentBankAccount(await getBankAccount(deps.db.read, credentialOf(request).businessId, pathId(params.id))),
+      { params: t.Object({ id: t.String() }), response: { 200: BankAccountSchema, ...errorAnswers(404) }, detail: { tags, summary: 'Get a bank account' } },
+    )
+}

@@ -1,0 +1,171 @@
+// Business setup, bank accounts and numbering patterns: created and changed by the CLI, read by the API.
+import { randomUUID } from 'node:crypto'
+import { and, asc, eq, gt } from 'drizzle-orm'
+import type { Database, Queryable } from '../../db/client'
+import { bankAccounts, businesses, numberings, type NumberingKind } from '../../db/schema'
+import { FieldErrorBag, NotFound } from '../../shared/errors'
+import type { Clock } from '../../shared/clock'
+import { isCountry } from '../../shared/countries'
+import { isCurrency } from '../../shared/currencies'
+import { DEFAULT_PATTERNS, parsePattern } from '../../shared/numbering'
+import type { Plan } from './api-keys'
+
+export const PLANS: readonly Plan[] = ['free', 'pro', 'pro_plus', 'paused']
+
+export interface BusinessInput {
+  name?: string
+  legalName?: string | null
+  country?: string
+  currency?: string
+  vatNumber?: string | null
+  companyId?: string | null
+  isVatPayer?: boolean
+  email?: string | null
+  address?: string | null
+  city?: string | null
+  postalCode?: string | null
+  plan?: string
+  isTest?: boolean
+  issuingLimit?: number
+}
+
+export type BusinessRow = typeof businesses.$inferSelect
+export type BankAccountRow = typeof bankAccounts.$inferSelect
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+function check(input: BusinessInput, creating: boolean): void {
+  const bag = new FieldErrorBag()
+  if (creating || input.name !== undefined) if (!input.name?.trim()) bag.add('name', 'is required')
+  if (creating || input.country !== undefined) if (!input.country || !isCountry(input.country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 code such as DE')
+  if (creating || input.currency !== undefined) if (!input.currency || !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
+  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) bag.add('plan', `must be one of ${PLANS.join(', ')}`)
+  if (input.email && !EMAIL_RE.test(input.email)) bag.add('email', 'must be an email address')
+  if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0)) bag.add('issuing_limit', 'must be a whole number, 0 or more')
+  bag.throwIfAny()
+}
+
+export async function createBusiness(db: Database, clock: Clock, input: BusinessInput): Promise<BusinessRow> {
+  check(input, true)
+  const now = clock.now().toISOString()
+  return db.write((tx) =>
+    tx
+      .insert(businesses)
+      .values({
+        publicId: randomUUID(),
+        name: input.name!.trim(),
+        legalName: input.legalName ?? null,
+        country: input.country!,
+        currency: input.currency!,
+        vatNumber: input.vatNumber ?? null,
+        companyId: input.companyId ?? null,
+        isVatPayer: input.isVatPayer ?? true,
+        isTest: input.isTest ?? false,
+        plan: (input.plan as Plan) ?? 'pro',
+        email: input.email ?? null,
+        address: input.address ?? null,
+        city: input.city ?? null,
+        postalCode: input.postalCode ?? null,
+        issuingLimit: input.issuingLimit ?? 100,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get(),
+  )
+}
+
+export async function updateBusiness(db: Database, clock: Clock, id: number, input: BusinessInput): Promise<BusinessRow> {
+  check(input, false)
+  return db.write(async (tx) => {
+    const set: Partial<BusinessRow> = { updatedAt: clock.now().toISOString() }
+    for (const [k, v] of Object.entries(input)) if (v !== undefined) (set as Record<string, unknown>)[k] = v
+    const row = await tx.update(businesses).set(set).where(eq(businesses.id, id)).returning().get()
+    if (!row) throw new NotFound(`No Business with id ${id}.`)
+    return row
+  })
+}
+
+export async function getBusiness(q: Queryable, id: number): Promise<BusinessRow> {
+  const row = await q.select().from(businesses).where(eq(businesses.id, id)).get()
+  if (!row) throw new NotFound(`No Business with id ${id}.`)
+  return row
+}
+
+/** Finds a Business by its numeric id or its public UUID, as the CLI accepts either. */
+export async function resolveBusiness(q: Queryable, ref: string): Promise<BusinessRow> {
+  const row = /^\d+$/.test(ref)
+    ? await q.select().from(businesses).where(eq(businesses.id, Number(ref))).get()
+    : await q.select().from(businesses).where(eq(businesses.publicId, ref)).get()
+  if (!row) throw new NotFound(`No Business "${ref}".`)
+  return row
+}
+
+export async function addBankAccount(
+  db: Database,
+  clock: Clock,
+  businessId: number,
+  input: { name?: string; iban?: string; bic?: string | null; currency?: string | null },
+): Promise<BankAccountRow> {
+  const bag = new FieldErrorBag()
+  if (!input.name?.trim()) bag.add('name', 'is required')
+  const iban = input.iban?.replace(/\s+/g, '').toUpperCase()
+  if (!iban || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(iban)) bag.add('iban', 'must be an IBAN such as DE89370400440532013000')
+  if (input.currency && !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
+  bag.throwIfAny()
+  return db.write(async (tx) => {
+    await getBusiness(tx, businessId)
+    return tx
+      .insert(bankAccounts)
+      .values({ businessId, name: input.name!.trim(), iban: iban!, bic: input.bic ?? null, currency: input.currency ?? null, createdAt: clock.now().toISOString() })
+      .returning()
+      .get()
+  })
+}
+
+export async function getBankAccount(q: Queryable, businessId: number, id: number): Promise<BankAccountRow> {
+  const row = await q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, businessId), eq(bankAccounts.id, id))).get()
+  if (!row) throw new NotFound('No such bank account.')
+  return row
+}
+
+export async function listBankAccounts(q: Queryable, businessId: number, afterId: number, limit: number): Promise<BankAccountRow[]> {
+  return q
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.businessId, businessId), gt(bankAccounts.id, afterId)))
+    .orderBy(asc(bankAccounts.id))
+    .limit(limit)
+}
+
+/** The ids among `ids` that are not bank accounts of this Business. */
+export async function foreignBankAccountIds(q: Queryable, businessId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set()
+  const own = await q.select({ id: bankAccounts.id }).from(bankAccounts).where(eq(bankAccounts.businessId, businessId))
+  const ownIds = new Set(own.map((r) => r.id))
+  return new Set(ids.filter((id) => !ownIds.has(id)))
+}
+
+export async function numberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string> {
+  const row = await q
+    .select({ pattern: numberings.pattern })
+    .from(numberings)
+    .where(and(eq(numberings.businessId, businessId), eq(numberings.kind, kind)))
+    .get()
+  return row?.pattern ?? DEFAULT_PATTERNS[kind]
+}
+
+export async function setNumbering(db: Database, businessId: number, kind: string, pattern: string): Promise<{ kind: string; pattern: string }> {
+  const bag = new FieldErrorBag()
+  if (!(kind in DEFAULT_PATTERNS)) bag.add('kind', `must be one of ${Object.keys(DEFAULT_PATTERNS).join(', ')}`)
+  if (!parsePattern(pattern)) bag.add('pattern', 'must hold one counter {N…} and at most one {YYYY}, e.g. INV-{YYYY}-{NNNN}')
+  bag.throwIfAny()
+  await db.write(async (tx) => {
+    await getBusiness(tx, businessId)
+    await tx
+      .insert(numberings)
+      .values({ businessId, kind: kind as NumberingKind, pattern })
+      .onConflictDoUpdate({ target: [numberings.businessId, numberings.kind], set: { pattern } })
+  })
+  return { kind, pattern }
+}

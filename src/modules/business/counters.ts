@@ -1,0 +1,24 @@
+// Counters behind the numberings: the highest value taken per Business, kind, pattern and year.
+import { and, eq, sql } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../db/client'
+import { numberCounters, type NumberingKind } from '../../db/schema'
+
+export async function highestTaken(q: Queryable, businessId: number, kind: NumberingKind, pattern: string, period: string): Promise<number> {
+  const row = await q
+    .select({ highest: numberCounters.highest })
+    .from(numberCounters)
+    .where(and(eq(numberCounters.businessId, businessId), eq(numberCounters.kind, kind), eq(numberCounters.pattern, pattern), eq(numberCounters.period, period)))
+    .get()
+  return row?.highest ?? 0
+}
+
+/** Records that `value` was taken; the counter only ever moves up. */
+export async function recordTaken(tx: Tx, businessId: number, kind: NumberingKind, pattern: string, period: string, value: number): Promise<void> {
+  await tx
+    .insert(numberCounters)
+    .values({ businessId, kind, pattern, period, highest: value })
+    .onConflictDoUpdate({
+      target: [numberCounters.businessId, numberCounters.kind, numberCounters.pattern, numberCounters.period],
+      set: { highest: sql`max(${numberCounters.highest}, excluded.highest)` },
+    })
+}

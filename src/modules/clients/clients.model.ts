@@ -1,0 +1,77 @@
+// TypeBox models of the Client: request bodies, the answer, the list query.
+import { t } from 'elysia'
+import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+
+const str = (maxLength?: number) => Nullable(t.String(maxLength ? { maxLength } : {}))
+
+export const ClientSchema = t.Object(
+  {
+    id: Int(),
+    name: t.String(),
+    legal_name: Nullable(t.String()),
+    contact_person: Nullable(t.String()),
+    email: Nullable(t.String()),
+    phone: Nullable(t.String()),
+    address: Nullable(t.String()),
+    city: Nullable(t.String()),
+    postal_code: Nullable(t.String()),
+    country: t.String({ pattern: '^[A-Z]{2}$' }),
+    vat_number: Nullable(t.String()),
+    vat_verified: Bool(),
+    account_code: Nullable(t.String()),
+    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    payment_terms: Int({ minimum: 0 }),
+    is_active: Bool(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    credit_limit: Nullable(Amount),
+    notes: Nullable(t.String()),
+    preferred_bank_account_ids: t.Array(Int()),
+  },
+  { title: 'Client' },
+)
+
+const fields = {
+  name: t.Optional(str(255)),
+  legal_name: t.Optional(str(255)),
+  contact_person: t.Optional(str(255)),
+  phone: t.Optional(str(50)),
+  address: t.Optional(str()),
+  city: t.Optional(str(100)),
+  postal_code: t.Optional(str(20)),
+  vat_number: t.Optional(str(50)),
+  account_code: t.Optional(str(100)),
+  currency: t.Optional(str(3)),
+  payment_terms: t.Optional(Nullable(Int({ minimum: 0, maximum: 999999 }))),
+  credit_limit: t.Optional(Nullable(DecimalInput)),
+  notes: t.Optional(str()),
+  preferred_bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 100 }))),
+}
+
+export const ClientCreateBody = t.Object(
+  {
+    email: t.String({ maxLength: 255 }),
+    country: t.String({ maxLength: 2 }),
+    ...fields,
+  },
+  { additionalProperties: false, title: 'ClientCreate' },
+)
+
+export const ClientUpdateBody = t.Object(
+  {
+    email: t.Optional(t.String({ maxLength: 255 })),
+    country: t.Optional(t.String({ maxLength: 2 })),
+    is_active: t.Optional(Bool()),
+    ...fields,
+  },
+  { additionalProperties: false, title: 'ClientUpdate' },
+)
+
+export const ClientListQuery = t.Object(
+  { ...ListQuery, search: t.Optional(t.String({ maxLength: 200, description: 'matches name, legal name, email, VAT number or account code, in any case' })) },
+)
+
+export const ClientList = Paged(ClientSchema, 'ClientList')
+
+export type ClientCreateInput = typeof ClientCreateBody.static
+export type ClientUpdateInput = typeof ClientUpdateBody.static

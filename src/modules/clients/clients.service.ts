@@ -1,0 +1,250 @@
+// Client use cases: create, update, get, list; every rule of the contract's Client sections.
+import type { Database } from '../../db/client'
+import type { ViesClient } from '../../adapters/vies'
+import type { Clock } from '../../shared/clock'
+import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
+import { isCountry, viesPrefixFor } from '../../shared/countries'
+import { currencyScale, isCurrency } from '../../shared/currencies'
+import { parseDecimal, type Decimal } from '../../shared/money'
+import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
+import { foreignBankAccountIds, getBusiness, highestTaken, numberingPattern, recordTaken } from '../business'
+import type { ClientCreateInput, ClientUpdateInput } from './clients.model'
+import {
+  accountCodeHolder,
+  findClient,
+  insertClient,
+  listClients,
+  searchTextOf,
+  updateClientRow,
+  type ClientInsert,
+  type ClientRow,
+} from './clients.repo'
+
+export interface ClientDeps {
+  db: Database
+  clock: Clock
+  vies: ViesClient
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const PLAIN_FIELDS = ['contact_person', 'phone', 'address', 'city', 'postal_code', 'notes'] as const
+
+/** Blank (empty or spaces) is "left blank": null. */
+function blank(v: string | null | undefined): string | null | undefined {
+  if (v === undefined) return undefined
+  if (v === null) return null
+  const s = v.trim()
+  return s === '' ? null : s
+}
+
+/** VIES is asked only for EU VAT numbers; the number may carry its country prefix or not. */
+async function verifyVat(vies: ViesClient, country: string, vatNumber: string | null): Promise<boolean> {
+  if (!vatNumber) return false
+  const compact = vatNumber.replace(/[\s.-]/g, '').toUpperCase()
+  const own = viesPrefixFor(country)
+  const m = /^([A-Z]{2})(.+)$/.exec(compact)
+  const prefix = m && (viesPrefixFor(m[1]!) || m[1] === 'EL') ? m[1]! : own
+  if (!prefix) return false
+  const number = m && prefix === m[1] ? m[2]! : compact
+  return vies.check(prefix, number)
+}
+
+function creditLimitOf(raw: string | null | undefined, currency: string, bag: FieldErrorBag): Decimal | null | undefined {
+  if (raw === undefined || raw === null) return raw
+  const r = parseDecimal(raw, { maxDecimals: Math.min(2, currencyScale(currency)), min: 'zero' })
+  if (!r.ok) {
+    bag.add('credit_limit', r.message)
+    return undefined
+  }
+  return r.value
+}
+
+async function checkBankAccounts(db: Database, businessId: number, ids: number[] | null | undefined, bag: FieldErrorBag): Promise<void> {
+  if (!ids || ids.length === 0) return
+  const foreign = await foreignBankAccountIds(db.read, businessId, ids)
+  ids.forEach((id, i) => {
+    if (foreign.has(id)) bag.add(`preferred_bank_account_ids.${i}`, 'is not one of the Business\'s bank accounts')
+  })
+}
+
+interface CodePlan {
+  /** The code to store, or null to take the next one inside the transaction. */
+  code: string | null
+  pattern: string
+  counter: number | null
+}
+
+async function planAccountCode(db: Database, businessId: number, raw: string | null | undefined, exceptId: number | undefined, bag: FieldErrorBag): Promise<CodePlan> {
+  const pattern = await numberingPattern(db.read, businessId, 'client')
+  const code = blank(raw)
+  if (!code) return { code: null, pattern, counter: null }
+  const p = parsePattern(pattern)!
+  const read = readNumber(p, code)
+  if (!read || read.beyond || read.counter < 1 || read.counter >= p.max) {
+    bag.add('account_code', `must fit the Business's account code pattern ${pattern}, e.g. ${formatNumber(p, 1, 0)}`)
+  } else if (await accountCodeHolder(db.read, businessId, code, exceptId)) {
+    bag.add('account_code', 'is held by another Client')
+  }
+  return { code, pattern, counter: read?.counter ?? null }
+}
+
+/** Takes the next free code of the pattern inside the writing transaction, so two creates never share one. */
+async function takeAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number, plan: CodePlan): Promise<string> {
+  const p = parsePattern(plan.pattern)!
+  if (plan.code) {
+    if (await accountCodeHolder(tx, businessId, plan.code)) throw new Refusal('account_code_taken', 'The account code was taken meanwhile; send another.')
+    if (plan.counter !== null) await recordTaken(tx, businessId, 'client', plan.pattern, '', plan.counter)
+    return plan.code
+  }
+  let n = (await highestTaken(tx, businessId, 'client', plan.pattern, '')) + 1
+  for (;;) {
+    if (n >= p.max) throw new Refusal('numbering_at_its_end', `The account code numbering ${plan.pattern} has no free code left; change its pattern.`)
+    const code = formatNumber(p, n, 0)
+    if (!(await accountCodeHolder(tx, businessId, code))) {
+      await recordTaken(tx, businessId, 'client', plan.pattern, '', n)
+      return code
+    }
+    n++
+  }
+}
+
+export async function createClient(deps: ClientDeps, businessId: number, input: ClientCreateInput): Promise<ClientRow> {
+  const bag = new FieldErrorBag()
+  const business = await getBusiness(deps.db.read, businessId)
+  const email = blank(input.email)
+  if (!email) bag.add('email', 'is required')
+  else if (!EMAIL_RE.test(email)) bag.add('email', 'must be an email address')
+  const country = input.country.trim().toUpperCase()
+  if (!isCountry(country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 country code such as DE')
+  const legalName = blank(input.legal_name) ?? null
+  const name = blank(input.name) ?? legalName
+  if (!name) bag.add('name', 'is required when legal_name is blank')
+  const currency = blank(input.currency)?.toUpperCase() ?? business.currency
+  if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
+  const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
+  await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
+  const codePlan = await planAccountCode(deps.db, businessId, input.account_code, undefined, bag)
+  bag.throwIfAny()
+
+  const vatNumber = blank(input.vat_number) ?? null
+  // Network I/O stays outside the transaction.
+  const vatVerified = await verifyVat(deps.vies, country, vatNumber)
+  const now = deps.clock.now().toISOString()
+  return deps.db.write(async (tx) => {
+    const accountCode = await takeAccountCode(tx, businessId, codePlan)
+    const row: ClientInsert = {
+      businessId,
+      name: name!,
+      legalName,
+      contactPerson: blank(input.contact_person) ?? null,
+      email: email!,
+      phone: blank(input.phone) ?? null,
+      address: blank(input.address) ?? null,
+      city: blank(input.city) ?? null,
+      postalCode: blank(input.postal_code) ?? null,
+      country,
+      vatNumber,
+      vatVerified,
+      accountCode,
+      currency,
+      paymentTerms: input.payment_terms ?? 30,
+      isActive: true,
+      creditLimit: creditLimit ? creditLimit.toFixed() : null,
+      notes: blank(input.notes) ?? null,
+      preferredBankAccountIds: JSON.stringify([...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b)),
+      createdAt: now,
+      updatedAt: now,
+    }
+    row.searchText = searchTextOf({ name: row.name, legalName: row.legalName ?? null, email: row.email ?? null, vatNumber, accountCode })
+    return insertClient(tx, row)
+  })
+}
+
+export async function updateClient(deps: ClientDeps, businessId: number, id: number, input: ClientUpdateInput): Promise<ClientRow> {
+  const current = await findClient(deps.db.read, businessId, id)
+  if (!current) throw new NotFound('No such Client.')
+  const bag = new FieldErrorBag()
+  const set: Partial<ClientInsert> = {}
+
+  if (input.email !== undefined) {
+    const email = blank(input.email)
+    if (!email) bag.add('email', 'cannot be cleared')
+    else if (!EMAIL_RE.test(email)) bag.add('email', 'must be an email address')
+    else set.email = email
+  }
+  if (input.country !== undefined) {
+    const country = input.country.trim().toUpperCase()
+    if (!isCountry(country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 country code such as DE')
+    else set.country = country
+  }
+  const legalName = input.legal_name !== undefined ? (blank(input.legal_name) ?? null) : current.legalName
+  if (input.legal_name !== undefined) set.legalName = legalName
+  if (input.name !== undefined) {
+    const name = blank(input.name) ?? legalName
+    if (!name) bag.add('name', 'is required when legal_name is blank')
+    else set.name = name
+  }
+  for (const f of PLAIN_FIELDS) {
+    const v = input[f]
+    if (v === undefined) continue
+    const key = ({ contact_person: 'contactPerson', postal_code: 'postalCode' } as Record<string, keyof ClientInsert>)[f] ?? (f as keyof ClientInsert)
+    ;(set as Record<string, unknown>)[key] = blank(v) ?? null
+  }
+  if (input.currency !== undefined) {
+    const currency = blank(input.currency)?.toUpperCase()
+    if (!currency) bag.add('currency', 'may be changed, not cleared')
+    else if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
+    else set.currency = currency
+  }
+  if (input.payment_terms !== undefined) {
+    if (input.payment_terms === null) bag.add('payment_terms', 'may be changed, not cleared')
+    else set.paymentTerms = input.payment_terms
+  }
+  if (input.is_active !== undefined) set.isActive = input.is_active
+  const currency = set.currency ?? current.currency
+  if (input.credit_limit !== undefined && isCurrency(currency)) {
+    const limit = creditLimitOf(input.credit_limit, currency, bag)
+    if (limit !== undefined) set.creditLimit = limit ? limit.toFixed() : null
+  } else if (set.currency && current.creditLimit) {
+    // A kept credit limit must still fit the new currency's scale.
+    const r = parseDecimal(current.creditLimit, { maxDecimals: Math.min(2, currencyScale(set.currency)) })
+    if (!r.ok) bag.add('currency', 'cannot be changed while the credit limit has more decimals than the new currency; change credit_limit with it')
+  }
+  if (input.preferred_bank_account_ids !== undefined && input.preferred_bank_account_ids !== null) {
+    await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
+    set.preferredBankAccountIds = JSON.stringify([...new Set(input.preferred_bank_account_ids)].sort((a, b) => a - b))
+  }
+  let codePlan: CodePlan | null = null
+  if (input.account_code !== undefined && blank(input.account_code) && blank(input.account_code) !== current.accountCode) {
+    codePlan = await planAccountCode(deps.db, businessId, input.account_code, id, bag)
+  }
+  bag.throwIfAny()
+
+  if (input.vat_number !== undefined) set.vatNumber = blank(input.vat_number) ?? null
+  const vatNumber = set.vatNumber !== undefined ? set.vatNumber : current.vatNumber
+  const country = set.country ?? current.country
+  const vatChanged = (set.vatNumber !== undefined && set.vatNumber !== current.vatNumber) || (set.country !== undefined && set.country !== current.country)
+  if (vatChanged) {
+    // A cleared number is removed without asking VIES.
+    set.vatVerified = vatNumber ? await verifyVat(deps.vies, country, vatNumber) : false
+  }
+  set.updatedAt = deps.clock.now().toISOString()
+
+  return deps.db.write(async (tx) => {
+    if (codePlan) set.accountCode = await takeAccountCode(tx, businessId, codePlan)
+    const merged = { ...current, ...set } as ClientRow
+    set.searchText = searchTextOf(merged)
+    const row = await updateClientRow(tx, businessId, id, set)
+    if (!row) throw new NotFound('No such Client.')
+    return row
+  })
+}
+
+export async function getClient(deps: { db: Database }, businessId: number, id: number): Promise<ClientRow> {
+  const row = await findClient(deps.db.read, businessId, id)
+  if (!row) throw new NotFound('No such Client.')
+  return row
+}
+
+export { listClients }
+
