@@ -34,7 +34,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     cursors: new Cursors(await serviceSecret(deps.db, 'cursor_secret')),
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
-  const rateLimiter = new RateLimiter()
+  const rateLimiter = new RateLimiter(deps.config.rateLimit)
 
   const elysia = new Elysia({ normalize: false })
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.

@@ -6,6 +6,8 @@ export interface Config {
   mailRelay: string | null
   viesUrl: string
   webhookAllowPrivate: boolean
+  /** Requests per minute per key; the contract's 120. Raised only for load benchmarks. */
+  rateLimit: number
 }
 
 export const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -19,8 +21,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (mailRelay && !/^smtps?:\/\//.test(mailRelay)) throw new ConfigError('INVOICING_MAIL_RELAY must be an smtp:// or smtps:// URL')
   const viesUrl = env.INVOICING_VIES_URL?.trim() || DEFAULT_VIES_URL
   if (!/^https?:\/\//.test(viesUrl)) throw new ConfigError('INVOICING_VIES_URL must be an http(s) URL')
+  const rateLimit = env.INVOICING_RATE_LIMIT ? Number(env.INVOICING_RATE_LIMIT) : 120
+  if (!Number.isInteger(rateLimit) || rateLimit < 1) throw new ConfigError('INVOICING_RATE_LIMIT must be a whole number above 0')
   return {
     port,
+    rateLimit,
     dbPath: env.INVOICING_DB?.trim() || './invoicing.db',
     mailRelay,
     viesUrl,

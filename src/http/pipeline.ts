@@ -110,7 +110,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
       'X-RateLimit-Reset': String(rate.reset),
     }
     let res: Response
-    const refused = gate(credential, route, method, rate.allowed ? null : rate.retryAfter, req)
+    const refused = gate(credential, route, method, rate.limit, rate.allowed ? null : rate.retryAfter, req)
     if (refused) res = errorResponse(refused, headers)
     else {
       try {
@@ -136,7 +136,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
 }
 
 /** The checks every authenticated request passes, in the contract's order; null when it may go on. */
-function gate(c: Credential, route: RoutePattern, method: string, retryAfter: number | null, req: Request): ApiError | null {
+function gate(c: Credential, route: RoutePattern, method: string, limit: number, retryAfter: number | null, req: Request): ApiError | null {
   // The plan gate comes before any other answer; a Test business keeps the API on every plan.
   if ((c.plan === 'free' || c.plan === 'paused') && !c.isTest) {
     return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', {
@@ -144,7 +144,7 @@ function gate(c: Credential, route: RoutePattern, method: string, retryAfter: nu
       remedy: 'choose_plan',
     })
   }
-  if (retryAfter !== null) return new RateLimited(120, retryAfter)
+  if (retryAfter !== null) return new RateLimited(limit, retryAfter)
   const access: Access = route.adminOnly ? 'admin' : READ_METHODS.has(method) ? 'read' : 'write'
   // The Role is asked before the record the request names.
   if (access === 'admin' && c.role !== 'admin') return new Permission('Only an Admin key may do this.')

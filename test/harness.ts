@@ -1,0 +1,146 @@
+// Test harness: a real temp-file database per test file, a fixed clock, a fake VIES, and every JSON answer
+// checked against the service's own OpenAPI document (an undeclared field fails the test).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Ajv2020 from 'ajv/dist/2020'
+import addFormats from 'ajv-formats'
+import { buildApp, type App } from '../src/app'
+import { loadConfig, type Config } from '../src/config'
+import { createDeps, type Deps } from '../src/deps'
+import { FakeVies } from '../src/adapters/vies'
+import { FixedClock } from '../src/shared/clock'
+import { silentLogger } from '../src/shared/logger'
+import { createApiKey, createBusiness, addBankAccount, type BusinessInput, type Role } from '../src/modules/business'
+
+export interface TestResponse {
+  status: number
+  headers: Headers
+  text: string
+  body: any
+}
+
+export interface RequestOptions {
+  key?: string | null
+  body?: unknown
+  /** Sent as is, for malformed-body tests. */
+  raw?: string
+  headers?: Record<string, string>
+}
+
+export interface Harness {
+  deps: Deps
+  app: App
+  clock: FixedClock
+  vies: FakeVies
+  dir: string
+  request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>
+  /** A Business with an Admin key (default plan pro). */
+  business(input?: Partial<BusinessInput>): Promise<{ id: number; publicId: string; key: string }>
+  key(businessId: number, role: Role, name?: string): Promise<string>
+  bankAccount(businessId: number, name?: string): Promise<number>
+  close(): Promise<void>
+}
+
+let businessCount = 0
+
+export async function makeHarness(opts: { config?: Partial<Config>; validVat?: string[] } = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'invoicing-test-'))
+  const clock = new FixedClock('2026-03-10T09:00:00.000Z')
+  const vies = new FakeVies(new Set(opts.validVat ?? []))
+  const config = loadConfig({}, { dbPath: join(dir, 'test.db'), ...opts.config })
+  const deps = await createDeps(config, { clock, vies, logger: silentLogger })
+  const app = await buildApp(deps)
+  const validator = await contractValidator(app)
+
+  const h: Harness = {
+    deps,
+    app,
+    clock,
+    vies,
+    dir,
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers }
+      if (o.key) headers.authorization = `Bearer ${o.key}`
+      let body: string | undefined
+      if (o.raw !== undefined) body = o.raw
+      else if (o.body !== undefined) {
+        body = JSON.stringify(o.body)
+        headers['content-type'] ??= 'application/json'
+      }
+      const res = await app.fetch(new Request(`http://localhost${path}`, { method, headers, body }))
+      const text = await res.text()
+      let parsed: any = undefined
+      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text)
+      validator(method, path, res.status, res.headers, parsed)
+      return { status: res.status, headers: res.headers, text, body: parsed }
+    },
+    async business(input = {}) {
+      businessCount++
+      const b = await createBusiness(deps.db, clock, { name: `Business ${businessCount}`, country: 'DE', currency: 'EUR', plan: 'pro', ...input })
+      const key = await h.key(b.id, 'admin')
+      return { id: b.id, publicId: b.publicId, key }
+    },
+    async key(businessId, role, name = `${role} key`) {
+      return (await createApiKey(deps.db, clock, businessId, { name, role })).key
+    },
+    async bankAccount(businessId, name = 'Main account') {
+      return (await addBankAccount(deps.db, clock, businessId, { name, iban: 'DE89370400440532013000' })).id
+    },
+    async close() {
+      await app.requestLog.flush()
+      deps.db.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+  return h
+}
+
+type Validate = (method: string, path: string, status: number, headers: Headers, body: unknown) => void
+
+/** Makes every object in the schema closed, so a field the contract does not declare fails validation. */
+function closeObjects(schema: any): any {
+  if (Array.isArray(schema)) return schema.map(closeObjects)
+  if (!schema || typeof schema !== 'object') return schema
+  const out: any = {}
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closeObjects(s)])) : closeObjects(v)
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false
+  return out
+}
+
+/** Checks a real answer against the OpenAPI document the app serves: declared status, declared shape. */
+export async function contractValidator(app: App): Promise<Validate> {
+  const res = await app.elysia.handle(new Request('http://localhost/openapi.json'))
+  const doc: any = await res.json()
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true })
+  addFormats(ajv)
+  const routes = Object.entries(doc.paths as Record<string, any>).map(([p, ops]) => ({
+    re: new RegExp('^' + p.replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+    ops,
+  }))
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>()
+  return (method, fullPath, status, _headers, body) => {
+    const path = fullPath.split('?')[0]!
+    const route = routes.find((r) => r.re.test(path))
+    // Unknown paths and public pages are not part of the v1 contract's schemas.
+    if (!route || !path.startsWith('/v1/')) return
+    const op = route.ops[method.toLowerCase()]
+    if (!op) {
+      if (status !== 405) throw new Error(`${method} ${path}: answered ${status} on a method the contract does not declare`)
+      return
+    }
+    const answer = op.responses?.[String(status)]
+    if (!answer) throw new Error(`${method} ${path}: status ${status} is not declared in the OpenAPI document`)
+    const schema = answer.content?.['application/json']?.schema
+    if (!schema || body === undefined) return
+    const id = `${method} ${route.re.source} ${status}`
+    let validate = compiled.get(id)
+    if (!validate) {
+      validate = ajv.compile(closeObjects(schema))
+      compiled.set(id, validate)
+    }
+    if (!validate(body)) {
+      throw new Error(`${method} ${path} ${status}: answer does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`)
+    }
+  }
+}
