@@ -16,6 +16,7 @@ import type { HttpServices } from './http/route-helpers'
 import { credentialLookup } from './modules/business'
 import { businessRoutes } from './modules/business/business.routes'
 import { clientsRoutes } from './modules/clients/clients.routes'
+import { productsRoutes } from './modules/products/products.routes'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -85,6 +86,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .get('/health', () => ({ ok: true }), { detail: { hide: true } })
     .use(businessRoutes(deps, http))
     .use(clientsRoutes(deps, http))
+    .use(productsRoutes(deps, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const fetch = createPipeline({

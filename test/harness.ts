@@ -49,7 +49,9 @@ export async function makeHarness(opts: { config?: Partial<Config>; validVat?: s
   const clock = new FixedClock('2026-03-10T09:00:00.000Z')
   const vies = new FakeVies(new Set(opts.validVat ?? []))
   const config = loadConfig({}, { dbPath: join(dir, 'test.db'), ...opts.config })
-  const deps = await createDeps(config, { clock, vies, logger: silentLogger })
+  // Errors the service logs are shown: a test should never meet one it did not provoke.
+  const logger = { ...silentLogger, error: (msg: string, f?: Record<string, unknown>) => console.error('[service error]', msg, JSON.stringify(f ?? {})) }
+  const deps = await createDeps(config, { clock, vies, logger })
   const app = await buildApp(deps)
   const validator = await contractValidator(app)
 

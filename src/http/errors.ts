@@ -132,6 +132,7 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
   }
   if (code === 'NOT_FOUND') return new NotFound('No such endpoint.')
   if (code === 'INVALID_COOKIE_SIGNATURE' || code === 'INVALID_FILE_TYPE') return new BadRequest(400, 'The request cannot be read.')
-  logger.error('unhandled error', { code: String(code), name: error?.name ?? 'unknown' })
+  // The message names what failed for the operator; the stack stays out of logs and answers alike.
+  logger.error('unhandled error', { code: String(code), name: error?.name ?? 'unknown', message: String(error?.message ?? '').slice(0, 300) })
   return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
 }

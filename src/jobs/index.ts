@@ -4,10 +4,13 @@ import type { Deps } from '../deps'
 import { expireIdempotencyKeys } from '../http/idempotency'
 import { pruneRequestLog } from '../http/request-log'
 import { REQUEST_LOG_RETENTION_MS } from '../http/request-log.routes'
+import { eraseDeletedProducts } from '../modules/products'
 import type { Job } from './scheduler'
 
 export function serviceJobs(deps: Deps, app: App): Job[] {
   return [
+    // Deleted Products are erased for good 30 days after their deletion.
+    { name: 'product-erasure', pattern: '0 41 * * * *', run: () => eraseDeletedProducts(deps) },
     // Buffered request-log entries reach the database within a second.
     { name: 'request-log-flush', pattern: '* * * * * *', run: () => app.requestLog.flush() },
     { name: 'rate-limit-sweep', pattern: '0 * * * * *', run: async () => app.rateLimiter.sweep(deps.clock.now().getTime()) },

@@ -2,10 +2,12 @@
 import BigBase from 'big.js'
 import type { Big } from 'big.js'
 
-/** A big.js copy that refuses JS numbers (strict) and rounds half away from zero. */
+/** A big.js copy that refuses JS numbers (strict); rounding to a scale goes through round() alone. */
 export const Dec = BigBase()
 Dec.strict = true
-Dec.RM = 1 // roundHalfUp: ties go away from zero
+// Division keeps 40 decimals and truncates the rest, so the one rounding in round() (half away from zero)
+// always sees the exact digits it decides on; truncating never pushes a ...4999 up to ...5000.
+Dec.RM = 0
 Dec.DP = 40
 Dec.NE = -50 // never print exponents
 Dec.PE = 50
@@ -27,7 +29,7 @@ export interface DecimalRules {
   decimalsWords?: string
 }
 
-export type ParseResult = { ok: true; value: Decimal } | { ok: false; message: string }
+export type ParseResult = { ok: true; value: Decimal; /** decimals as written, trailing zeros included */ decimals: number } | { ok: false; message: string }
 
 /** Parses a decimal string by the contract's rules; never rounds: too many decimals is an error. */
 export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
@@ -56,7 +58,18 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
   }
   const maxInt = rules.maxIntegerDigits ?? 15
   if (integerDigitsOf(value) > maxInt) return { ok: false, message: `must have at most ${maxInt} digits before the decimal point` }
-  return { ok: true, value }
+  return { ok: true, value, decimals: writtenDecimals(text) }
+}
+
+/** Decimals as written: "1.50" has 2, "1.5e1" has 0, "15e-2" has 2. */
+function writtenDecimals(text: string): number {
+  const m = /^-?[0-9]+(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(text)!
+  return Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0))
+}
+
+/** Stores a parsed decimal as written (its trailing zeros kept) but never with more decimals than `maxDecimals`. */
+export function asWritten(r: { value: Decimal; decimals: number }, maxDecimals: number): string {
+  return r.value.toFixed(Math.min(Math.max(r.decimals, decimalsOf(r.value)), maxDecimals))
 }
 
 /** Decimals actually carried (trailing zeros do not count: "1.50" has 1). */
@@ -74,6 +87,11 @@ export function integerDigitsOf(value: Decimal): number {
 /** Rounds half away from zero to `scale` decimals; the only rounding in the service. */
 export function round(value: Decimal, scale: number): Decimal {
   return value.round(scale, 1)
+}
+
+/** Reads a decimal the service stored itself (exact text); throws on anything else, which would be a bug. */
+export function stored(text: string): Decimal {
+  return new Dec(text)
 }
 
 /** Writes at exactly `scale` decimals, never in exponent form. */

@@ -2,3 +2,4 @@
 export * from './business'
 export * from './clients'
 export * from './platform'
+export * from './products'

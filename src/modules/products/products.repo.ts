@@ -1,0 +1,58 @@
+// SQL for Products; every query is scoped by the Business and skips deleted Products.
+import { and, asc, eq, gt, isNull, isNotNull, lt, ne, sql } from 'drizzle-orm'
+import type { Database, Queryable, Tx } from '../../db/client'
+import { products } from '../../db/schema'
+
+export type ProductRow = typeof products.$inferSelect
+export type ProductInsert = typeof products.$inferInsert
+
+export function searchTextOf(p: Pick<ProductRow, 'name' | 'code' | 'sku' | 'description'>): string {
+  return [p.name, p.code, p.sku, p.description].filter(Boolean).join('\n').toLowerCase()
+}
+
+const live = (businessId: number) => and(eq(products.businessId, businessId), isNull(products.deletedAt))
+
+export async function findProduct(q: Queryable, businessId: number, id: number): Promise<ProductRow | undefined> {
+  return q.select().from(products).where(and(live(businessId), eq(products.id, id))).get()
+}
+
+export async function listProducts(q: Queryable, businessId: number, afterId: number, limit: number, search?: string): Promise<ProductRow[]> {
+  const conds = [live(businessId), gt(products.id, afterId)]
+  if (search) conds.push(sql`instr(${products.searchText}, ${search.toLowerCase()}) > 0`)
+  return q.select().from(products).where(and(...conds)).orderBy(asc(products.id)).limit(limit)
+}
+
+export async function codeHolder(q: Queryable, businessId: number, code: string, exceptId?: number): Promise<number | undefined> {
+  const conds = [live(businessId), eq(products.code, code)]
+  if (exceptId !== undefined) conds.push(ne(products.id, exceptId))
+  return (await q.select({ id: products.id }).from(products).where(and(...conds)).get())?.id
+}
+
+/** The id the next insert will get: AUTOINCREMENT ids come from sqlite_sequence; read inside the writing transaction. */
+export async function nextProductId(tx: Tx): Promise<number> {
+  // .all, not .get: drizzle's libSQL get() throws on an empty result for raw SQL.
+  const rows = await tx.all<{ seq: number }>(sql`SELECT seq FROM sqlite_sequence WHERE name = 'products'`)
+  return (rows[0]?.seq ?? 0) + 1
+}
+
+export async function insertProduct(tx: Tx, row: ProductInsert): Promise<ProductRow> {
+  return tx.insert(products).values(row).returning().get()
+}
+
+export async function updateProductRow(tx: Tx, businessId: number, id: number, set: Partial<ProductInsert>): Promise<ProductRow | undefined> {
+  return tx.update(products).set(set).where(and(live(businessId), eq(products.id, id))).returning().get()
+}
+
+/** Hides a Product at once; true when there was one to hide. */
+export async function markDeleted(tx: Tx, businessId: number, id: number, at: string): Promise<boolean> {
+  const r = await tx.update(products).set({ deletedAt: at, updatedAt: at }).where(and(live(businessId), eq(products.id, id))).returning({ id: products.id })
+  return r.length > 0
+}
+
+/** Erases for good the Products deleted before `before` (the 30-day job). */
+export async function eraseDeletedBefore(db: Database, before: string): Promise<number> {
+  return db.write(async (tx) => {
+    const r = await tx.delete(products).where(and(isNotNull(products.deletedAt), lt(products.deletedAt, before))).returning({ id: products.id })
+    return r.length
+  })
+}
