@@ -17,6 +17,7 @@ import { credentialLookup } from './modules/business'
 import { businessRoutes } from './modules/business/business.routes'
 import { clientsRoutes } from './modules/clients/clients.routes'
 import { productsRoutes } from './modules/products/products.routes'
+import { documentsRoutes } from './modules/documents/documents.routes'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -87,6 +88,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(businessRoutes(deps, http))
     .use(clientsRoutes(deps, http))
     .use(productsRoutes(deps, http))
+    .use(documentsRoutes(deps, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const fetch = createPipeline({

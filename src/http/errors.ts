@@ -100,10 +100,26 @@ function messageFor(e: ValueError): string {
   return explain(e.schema, e.value)
 }
 
+/**
+ * A union reports only itself; when the value has the JSON type of one member (a list for a nullable list),
+ * that member's own errors name the exact place (`preferred_bank_account_ids.1`) and say what is wrong there.
+ */
+function throughUnion(e: ValueError): ValueError[] {
+  const anyOf: any[] | undefined = (e.schema as any)?.anyOf
+  if (!anyOf || !Array.isArray(e.errors) || e.value === undefined) return [e]
+  // A choice of fixed values reads best as the whole list of them.
+  if (anyOf.every((o) => o.const !== undefined)) return [e]
+  const t = jsonType(e.value)
+  const i = anyOf.findIndex((o) => o.type === t || (t === 'integer' && o.type === 'number'))
+  if (i < 0 || !e.errors[i]) return [e]
+  const inner = [...e.errors[i]!]
+  return inner.length > 0 ? inner.flatMap(throughUnion) : [e]
+}
+
 /** Turns Elysia's validation error into 422 invalid_request with errors keyed by field. */
 export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
   const errors: FieldErrors = {}
-  for (const e of all) {
+  for (const e of all.flatMap(throughUnion)) {
     // A union reports each failed member too (paths under the union's own); the first word per field is enough.
     const key = fieldKey(e.path, on)
     if (errors[key]) continue

@@ -91,11 +91,8 @@ export function createPipeline(p: PipelineDeps): Fetch {
     const route = table.find((r) => r.re.test(path))
     // Unknown paths answer 404 before any credential is read or counted.
     if (!route) return setHeaders(await p.handle(req), base)
-    if (!route.methods.has(method)) {
-      const allow = [...route.methods].sort().join(', ')
-      return errorResponse(new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`), { ...base, Allow: allow })
-    }
-    if (route.public) return setHeaders(await p.handle(req), base)
+    const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
+    if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(req), base)
 
     const key = bearer(req)
     const credential = key ? await p.lookup(key) : null
@@ -110,7 +107,8 @@ export function createPipeline(p: PipelineDeps): Fetch {
       'X-RateLimit-Reset': String(rate.reset),
     }
     let res: Response
-    const refused = gate(credential, route, method, rate.limit, rate.allowed ? null : rate.retryAfter, req)
+    // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
+    const refused = gate(credential, route, method, rate.limit, rate.allowed ? null : rate.retryAfter, req, notAllowed)
     if (refused) res = errorResponse(refused, headers)
     else {
       try {
@@ -135,8 +133,22 @@ export function createPipeline(p: PipelineDeps): Fetch {
   }
 }
 
+/** 405 names the methods the path does answer, so the caller can correct the request. */
+function methodNotAllowed(method: string, route: RoutePattern): ApiError {
+  const allow = [...route.methods].sort().join(', ')
+  return new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`, { Allow: allow })
+}
+
 /** The checks every authenticated request passes, in the contract's order; null when it may go on. */
-function gate(c: Credential, route: RoutePattern, method: string, limit: number, retryAfter: number | null, req: Request): ApiError | null {
+function gate(
+  c: Credential,
+  route: RoutePattern,
+  method: string,
+  limit: number,
+  retryAfter: number | null,
+  req: Request,
+  notAllowed: ApiError | null,
+): ApiError | null {
   // The plan gate comes before any other answer; a Test business keeps the API on every plan.
   if ((c.plan === 'free' || c.plan === 'paused') && !c.isTest) {
     return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', {
@@ -145,6 +157,7 @@ function gate(c: Credential, route: RoutePattern, method: string, limit: number,
     })
   }
   if (retryAfter !== null) return new RateLimited(limit, retryAfter)
+  if (notAllowed) return notAllowed
   const access: Access = route.adminOnly ? 'admin' : READ_METHODS.has(method) ? 'read' : 'write'
   // The Role is asked before the record the request names.
   if (access === 'admin' && c.role !== 'admin') return new Permission('Only an Admin key may do this.')

@@ -20,7 +20,8 @@ export class RequestLogWriter {
 
   /** Writes what is buffered in one transaction; called on a timer, when the buffer fills and at shutdown. */
   async flush(): Promise<void> {
-    if (this.flushing) await this.flushing
+    // Another waiter may have started a new write meanwhile; returning before it ends would hide entries from a reader.
+    while (this.flushing) await this.flushing
     if (this.buffer.length === 0) return
     const batch = this.buffer
     this.buffer = []

@@ -2,7 +2,7 @@
 import type { Database } from '../../db/client'
 import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
-import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
+import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { isCountry, viesPrefixFor } from '../../shared/countries'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { parseDecimal, type Decimal } from '../../shared/money'
@@ -43,14 +43,18 @@ async function verifyVat(vies: ViesClient, country: string, vatNumber: string | 
   const compact = vatNumber.replace(/[\s.-]/g, '').toUpperCase()
   const own = viesPrefixFor(country)
   const m = /^([A-Z]{2})(.+)$/.exec(compact)
-  const prefix = m && (viesPrefixFor(m[1]!) || m[1] === 'EL') ? m[1]! : own
+  // A written prefix is read as VIES reads it: a Greek number written "GR…" is asked as "EL…".
+  const written = m ? (m[1] === 'EL' ? 'EL' : viesPrefixFor(m[1]!)) : null
+  const prefix = written ?? own
   if (!prefix) return false
-  const number = m && prefix === m[1] ? m[2]! : compact
+  const number = written ? m![2]! : compact
   return vies.check(prefix, number)
 }
 
 function creditLimitOf(raw: string | null | undefined, currency: string, bag: FieldErrorBag): Decimal | null | undefined {
   if (raw === undefined || raw === null) return raw
+  // A field sent empty is left blank, as the contract says of every create field.
+  if (raw.trim() === '') return null
   const r = parseDecimal(raw, { maxDecimals: Math.min(2, currencyScale(currency)), min: 'zero' })
   if (!r.ok) {
     bag.add('credit_limit', r.message)
@@ -89,10 +93,11 @@ async function planAccountCode(db: Database, businessId: number, raw: string | n
 }
 
 /** Takes the next free code of the pattern inside the writing transaction, so two creates never share one. */
-async function takeAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number, plan: CodePlan): Promise<string> {
+async function takeAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number, plan: CodePlan, exceptId?: number): Promise<string> {
   const p = parsePattern(plan.pattern)!
   if (plan.code) {
-    if (await accountCodeHolder(tx, businessId, plan.code)) throw new Refusal('account_code_taken', 'The account code was taken meanwhile; send another.')
+    // Taken meanwhile by a concurrent request: answered as the same field error a held code gets.
+    if (await accountCodeHolder(tx, businessId, plan.code, exceptId)) throw new InvalidRequest({ account_code: ['is held by another Client'] })
     if (plan.counter !== null) await recordTaken(tx, businessId, 'client', plan.pattern, '', plan.counter)
     return plan.code
   }
@@ -231,7 +236,7 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   set.updatedAt = deps.clock.now().toISOString()
 
   return deps.db.write(async (tx) => {
-    if (codePlan) set.accountCode = await takeAccountCode(tx, businessId, codePlan)
+    if (codePlan) set.accountCode = await takeAccountCode(tx, businessId, codePlan, id)
     const merged = { ...current, ...set } as ClientRow
     set.searchText = searchTextOf(merged)
     const row = await updateClientRow(tx, businessId, id, set)

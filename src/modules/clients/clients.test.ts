@@ -315,6 +315,8 @@ describe('credit_limit', () => {
     expect(cleared.status).toBe(200)
     expect(cleared.body.credit_limit).toBeNull()
     expect((await patch(c.id, { credit_limit: '7.1' })).body.credit_limit).toBe('7.10')
+    // Sent empty is left blank, as on create.
+    expect((await patch(c.id, { credit_limit: '' })).body.credit_limit).toBeNull()
   })
 
   test('credit_limit on update is held to the create rules', async () => {

@@ -3,9 +3,14 @@ import { currencyScale, isCurrency } from '../../shared/currencies'
 import { Dec, format, stored } from '../../shared/money'
 import type { ProductRow } from './products.repo'
 
+/** The scale a Product's price is held to; a currency withdrawn since the Product was stored is read at two decimals. */
+export function priceScaleOf(currency: string): number {
+  return isCurrency(currency) ? currencyScale(currency) : 2
+}
+
 /** Prices before and after VAT; VAT is divided out of a price that includes it. */
 export function productPrices(p: Pick<ProductRow, 'price' | 'vatRate' | 'vatIncluded' | 'currency'>): { withoutVat: string; withVat: string } {
-  const scale = isCurrency(p.currency) ? currencyScale(p.currency) : 2
+  const scale = priceScaleOf(p.currency)
   const price = stored(p.price)
   const factor = new Dec('1').plus(stored(p.vatRate).div('100'))
   return p.vatIncluded

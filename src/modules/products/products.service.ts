@@ -5,6 +5,7 @@ import { FieldErrorBag, NotFound } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { asWritten, decimalsOf, format, parseDecimal, stored } from '../../shared/money'
 import type { ProductCreateInput, ProductUpdateInput } from './products.model'
+import { priceScaleOf } from './products.present'
 import {
   codeHolder,
   eraseDeletedBefore,
@@ -42,7 +43,7 @@ function currencyOf(raw: string, bag: FieldErrorBag): string | null {
 }
 
 function priceOf(raw: unknown, currency: string, bag: FieldErrorBag): string | null {
-  const scale = currencyScale(currency)
+  const scale = priceScaleOf(currency)
   const r = parseDecimal(raw, { maxDecimals: scale, min: 'zero' })
   if (!r.ok) {
     bag.add('price', r.message + (r.message.includes('decimals') ? ` for ${currency}` : ''))
@@ -77,6 +78,12 @@ export async function createProduct(deps: ProductDeps, businessId: number, input
 
   const now = deps.clock.now().toISOString()
   return deps.db.write(async (tx) => {
+    // Checked again inside the transaction: a concurrent create may have taken the code since the check above.
+    if (code && (await codeHolder(tx, businessId, code))) {
+      const again = new FieldErrorBag()
+      again.add('code', 'is held by another Product of the Business')
+      again.throwIfAny()
+    }
     // A Product sent without a code gets one from the id it is about to receive.
     let assigned = code
     if (!assigned) {

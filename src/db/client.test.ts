@@ -1,0 +1,129 @@
+// The database client: per-connection settings that survive transactions, serialised writes, rollback and foreign keys.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq, like, sql } from 'drizzle-orm'
+import { makeHarness, type Harness } from '../../test/harness'
+import { bankAccounts, meta } from './schema'
+
+let h: Harness
+
+beforeAll(async () => {
+  h = await makeHarness()
+})
+afterAll(() => h.close())
+
+async function pragma(name: string): Promise<unknown> {
+  const r = await h.deps.db.writerClient.execute(`PRAGMA ${name}`)
+  return Object.values(r.rows[0]!)[0]
+}
+
+async function metaCount(prefix: string): Promise<number> {
+  return (await h.deps.db.read.select().from(meta).where(like(meta.key, `${prefix}%`)).all()).length
+}
+
+describe('connection settings', () => {
+  test('after write transactions the writer still has foreign_keys=1 and synchronous=2 (FULL); the journal is WAL', async () => {
+    for (let i = 0; i < 3; i++) {
+      await h.deps.db.write((tx) => tx.insert(meta).values({ key: `pragma-${i}`, value: 'x' }))
+      expect(await pragma('foreign_keys')).toBe(1)
+      expect(await pragma('synchronous')).toBe(2)
+      expect(String(await pragma('journal_mode')).toLowerCase()).toBe('wal')
+    }
+  })
+
+  test('the settings also survive a transaction that failed and was rolled back', async () => {
+    await expect(
+      h.deps.db.write(async (tx) => {
+        await tx.insert(meta).values({ key: 'pragma-rollback', value: 'x' })
+        throw new Error('stop')
+      }),
+    ).rejects.toThrow('stop')
+    expect(await pragma('foreign_keys')).toBe(1)
+    expect(await pragma('synchronous')).toBe(2)
+  })
+
+  test('the reader cannot write', async () => {
+    const attempt = async () => {
+      await h.deps.db.read.insert(meta).values({ key: 'from-reader', value: 'x' })
+    }
+    await expect(attempt()).rejects.toThrow()
+    expect(await metaCount('from-reader')).toBe(0)
+  })
+})
+
+describe('writes', () => {
+  test('100 concurrent write transactions, each inserting a row, all commit without SQLITE_BUSY', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) =>
+        h.deps.db.write(async (tx) => {
+          await tx.insert(meta).values({ key: `concurrent-${i}`, value: String(i) })
+          // A read inside the transaction gives the others a chance to interleave if nothing serialised them.
+          await tx.select().from(meta).where(eq(meta.key, `concurrent-${i}`)).get()
+          return i
+        }),
+      ),
+    )
+    const failed = results.filter((r) => r.status === 'rejected')
+    expect(failed.map((r) => String((r as PromiseRejectedResult).reason))).toEqual([])
+    expect(await metaCount('concurrent-')).toBe(100)
+  })
+
+  test('a failing transaction writes nothing, and the next write goes on', async () => {
+    await expect(
+      h.deps.db.write(async (tx) => {
+        await tx.insert(meta).values({ key: 'rolled-back-1', value: 'x' })
+        await tx.insert(meta).values({ key: 'rolled-back-2', value: 'x' })
+        throw new Error('refused halfway')
+      }),
+    ).rejects.toThrow('refused halfway')
+    expect(await metaCount('rolled-back-')).toBe(0)
+    await h.deps.db.write((tx) => tx.insert(meta).values({ key: 'after-rollback', value: 'x' }))
+    expect(await metaCount('after-rollback')).toBe(1)
+  })
+
+  test('a statement failing inside a transaction (a duplicate key) undoes the rows written before it', async () => {
+    await h.deps.db.write((tx) => tx.insert(meta).values({ key: 'dup-existing', value: 'x' }))
+    await expect(
+      h.deps.db.write(async (tx) => {
+        await tx.insert(meta).values({ key: 'dup-new', value: 'x' })
+        await tx.insert(meta).values({ key: 'dup-existing', value: 'again' })
+      }),
+    ).rejects.toThrow()
+    expect(await metaCount('dup-new')).toBe(0)
+  })
+
+  test('a foreign-key violation is refused and writes nothing', async () => {
+    await expect(
+      h.deps.db.write((tx) =>
+        tx.insert(bankAccounts).values({ businessId: 987654, name: 'Nobody', iban: 'DE89370400440532013000', createdAt: h.clock.now().toISOString() }),
+      ),
+    ).rejects.toThrow()
+    const rows = await h.deps.db.read.select().from(bankAccounts).where(eq(bankAccounts.businessId, 987654)).all()
+    expect(rows).toEqual([])
+  })
+
+  test('a read is answered while a write transaction is open, and sees only what is committed', async () => {
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let inside!: () => void
+    const entered = new Promise<void>((r) => (inside = r))
+    const writing = h.deps.db.write(async (tx) => {
+      await tx.insert(meta).values({ key: 'open-tx', value: 'x' })
+      inside()
+      await held
+    })
+    await entered
+    const during = await h.deps.db.read.select().from(meta).where(eq(meta.key, 'open-tx')).all()
+    expect(during).toEqual([])
+    release()
+    await writing
+    expect(await metaCount('open-tx')).toBe(1)
+  })
+
+  test('a write transaction returns what its callback returns', async () => {
+    const n = await h.deps.db.write(async (tx) => {
+      const r = await tx.run(sql`SELECT 1`)
+      return r.rows.length + 41
+    })
+    expect(n).toBe(42)
+  })
+})

@@ -1,0 +1,101 @@
+// The document aggregate: Invoices, Proforma Invoices, Credit Notes and Quotes, their Lines and VAT bands.
+import { sql } from 'drizzle-orm'
+import { sqliteTable, integer, numeric, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { businesses } from './business'
+import { clients } from './clients'
+
+export const documentTypes = ['invoice', 'proforma', 'credit_note', 'quote'] as const
+export type DocumentType = (typeof documentTypes)[number]
+export const documentStatuses = ['draft', 'issued', 'partially_paid', 'paid', 'cancelled'] as const
+export type DocumentStatus = (typeof documentStatuses)[number]
+
+export const documents = sqliteTable(
+  'documents',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    type: text('type', { enum: documentTypes }).notNull(),
+    status: text('status', { enum: documentStatuses }).notNull(),
+    documentNumber: text('document_number'),
+    requestedDocumentNumber: text('requested_document_number'),
+    clientId: integer('client_id').notNull().references(() => clients.id),
+    /** JSON snapshot of the Client taken at issue; null on a Draft, which shows the Client as it now stands. */
+    clientSnapshot: text('client_snapshot'),
+    currency: text('currency').notNull(),
+    issueDate: text('issue_date'),
+    dueDate: text('due_date'),
+    deliveryDate: text('delivery_date'),
+    paymentTerms: integer('payment_terms').notNull(),
+    notes: text('notes'),
+    /** JSON array of the Business's bank account ids, ascending. */
+    bankAccountIds: text('bank_account_ids').notNull().default('[]'),
+    /** Links kept as plain ids: a deleted Draft Proforma must still be recognisable as deleted. */
+    proformaId: integer('proforma_id'),
+    convertedIntoId: integer('converted_into_id'),
+    creditedDocumentId: integer('credited_document_id'),
+    isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),
+    // Totals as exact decimal text for answers, and in minor units for reports to sum exactly and fast.
+    // Minor units are written as decimal text into NUMERIC columns, which SQLite stores as 64-bit integers:
+    // exact up to 10^18, where a JS number would lose digits past 2^53. Read them only through SQL (CAST ... AS TEXT).
+    netTotal: text('net_total').notNull(),
+    vatTotal: text('vat_total').notNull(),
+    total: text('total').notNull(),
+    netMinor: numeric('net_minor').notNull(),
+    vatMinor: numeric('vat_minor').notNull(),
+    totalMinor: numeric('total_minor').notNull(),
+    /** Completed Payments counted on this document (its Proforma's included), kept by the payments module. */
+    amountPaid: text('amount_paid').notNull().default('0'),
+    paidMinor: numeric('paid_minor').notNull().default('0'),
+    /** JSON {at, recipients, via} of the newest send; null until sent. */
+    lastSent: text('last_sent'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('documents_business').on(t.businessId, t.id),
+    uniqueIndex('documents_number').on(t.businessId, t.documentNumber).where(sql`document_number IS NOT NULL`),
+    index('documents_client').on(t.businessId, t.clientId, t.issueDate),
+    index('documents_issue_date').on(t.businessId, t.issueDate),
+    index('documents_due').on(t.businessId, t.status, t.dueDate),
+  ],
+)
+
+export const documentLines = sqliteTable(
+  'document_lines',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** Plain id, no foreign key: a Product erased after deletion leaves the Lines that billed it intact. */
+    productId: integer('product_id'),
+    description: text('description').notNull(),
+    quantity: text('quantity').notNull(),
+    unit: text('unit').notNull(),
+    unitPrice: text('unit_price').notNull(),
+    vatRate: text('vat_rate').notNull(),
+    vatCategory: text('vat_category').notNull(),
+    vatExemptionCode: text('vat_exemption_code'),
+    notes: text('notes'),
+    netAmount: text('net_amount').notNull(),
+  },
+  (t) => [index('document_lines_document').on(t.documentId, t.position)],
+)
+
+/** One row per VAT band (category and rate) of a document, so the VAT report sums bands without reading Lines. */
+export const documentVatBands = sqliteTable(
+  'document_vat_bands',
+  {
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    category: text('category').notNull(),
+    rate: text('rate').notNull(),
+    net: text('net').notNull(),
+    vat: text('vat').notNull(),
+    netMinor: numeric('net_minor').notNull(),
+    vatMinor: numeric('vat_minor').notNull(),
+  },
+  (t) => [index('document_vat_bands_document').on(t.documentId)],
+)

@@ -1,0 +1,100 @@
+// The published OpenAPI document and the browsable reference: public, complete, and served without any CDN.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { makeHarness, type Harness } from '../../test/harness'
+
+let h: Harness
+let doc: any
+
+beforeAll(async () => {
+  h = await makeHarness()
+  const r = await h.request('GET', '/openapi.json')
+  doc = r.body
+})
+afterAll(() => h.close())
+
+/** Every /v1 route the app serves, as OpenAPI path and lower-case method. */
+function v1Routes(): Array<{ path: string; method: string }> {
+  return h.app.elysia.routes
+    .filter((r: { path: string }) => r.path.startsWith('/v1/'))
+    .map((r: { path: string; method: string }) => ({ path: r.path.replace(/:([^/]+)/g, '{$1}'), method: r.method.toLowerCase() }))
+}
+
+describe('GET /openapi.json', () => {
+  test('answers the OpenAPI document as JSON without any credential', async () => {
+    const r = await h.request('GET', '/openapi.json')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toContain('application/json')
+    expect(r.body.openapi).toMatch(/^3\.\d+\.\d+$/)
+    expect(r.body.info.version).toBeString()
+    expect(r.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
+  })
+
+  test('needs no key: a key sent with it, even an unknown one, is ignored', async () => {
+    const r = await h.request('GET', '/openapi.json', { key: 'inv_nonsense' })
+    expect(r.status).toBe(200)
+  })
+
+  test('lists every /v1 route the service answers, with its method', () => {
+    const routes = v1Routes()
+    expect(routes.length).toBeGreaterThanOrEqual(7)
+    for (const { path, method } of routes) {
+      expect(doc.paths[path], `${path} missing`).toBeDefined()
+      expect(doc.paths[path][method], `${method.toUpperCase()} ${path} missing`).toBeDefined()
+    }
+  })
+
+  test('every /v1 operation declares its 401, 403 and 429 answers with the error shape', () => {
+    for (const { path, method } of v1Routes()) {
+      const op = doc.paths[path][method]
+      for (const status of ['401', '403', '429']) {
+        const answer = op.responses?.[status]
+        expect(answer, `${method.toUpperCase()} ${path} does not declare ${status}`).toBeDefined()
+        const schema = answer.content['application/json'].schema
+        expect(schema.properties.error.required).toEqual(expect.arrayContaining(['type', 'message']))
+      }
+    }
+  })
+
+  test('the Client operations declare the answers the contract gives them', () => {
+    expect(Object.keys(doc.paths['/v1/clients'].post.responses)).toEqual(expect.arrayContaining(['201', '422']))
+    expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses)).toEqual(expect.arrayContaining(['200', '404']))
+    expect(Object.keys(doc.paths['/v1/clients/{client}'].patch.responses)).toEqual(expect.arrayContaining(['200', '404', '422']))
+    expect(Object.keys(doc.paths['/v1/clients'].get.responses)).toEqual(expect.arrayContaining(['200', '422']))
+    const params = doc.paths['/v1/clients'].post.parameters ?? []
+    expect(params.map((p: { name: string }) => p.name)).toContain('Idempotency-Key')
+  })
+
+  test('the public pages are not part of the /v1 document', () => {
+    expect(doc.paths['/health']).toBeUndefined()
+    expect(doc.paths['/docs']).toBeUndefined()
+  })
+})
+
+describe('GET /docs', () => {
+  test('is an HTML page whose scripts all load from the service itself', async () => {
+    const r = await h.request('GET', '/docs')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toContain('text/html')
+    const srcs = [...r.text.matchAll(/<script[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!)
+    expect(srcs.length).toBeGreaterThan(0)
+    for (const src of srcs) {
+      expect(src).not.toMatch(/^(https?:)?\/\//i)
+      expect(src.startsWith('/')).toBe(true)
+    }
+    expect(r.text).not.toMatch(/<(script|link)[^>]+(src|href)\s*=\s*["'](https?:)?\/\//i)
+    expect(r.text).toContain('/openapi.json')
+  })
+
+  test('every script the page names is served: /docs/assets/scalar.js answers 200 JavaScript', async () => {
+    const page = await h.request('GET', '/docs')
+    const srcs = [...page.text.matchAll(/<script[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!)
+    expect(srcs).toContain('/docs/assets/scalar.js')
+    for (const src of srcs) {
+      const res = await h.app.fetch(new Request(`http://localhost${src}`))
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/^(text|application)\/javascript/)
+      const js = await res.text()
+      expect(js.length).toBeGreaterThan(1000)
+    }
+  })
+})

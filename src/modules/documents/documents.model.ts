@@ -1,0 +1,132 @@
+// TypeBox models of documents: the create/update bodies, Lines, the answer with its actions, the list query.
+import { t } from 'elysia'
+import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+
+const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
+const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal('credit_note'), t.Literal('quote')])
+
+export const LineInputSchema = t.Object(
+  {
+    product_id: t.Optional(Nullable(Int({ minimum: 1 }))),
+    description: t.Optional(Nullable(t.String({ maxLength: 1000 }))),
+    quantity: DecimalInput,
+    unit: t.Optional(Nullable(t.String({ maxLength: 50 }))),
+    unit_price: t.Optional(Nullable(DecimalInput)),
+    vat_rate: t.Optional(Nullable(DecimalInput)),
+    vat_category: t.Optional(Nullable(t.String({ maxLength: 3, description: 'S, Z, E, AE, K, G or O; default Z at rate 0, S above' }))),
+    vat_exemption_code: t.Optional(Nullable(t.String({ maxLength: 40, description: 'VATEX code, required for E, AE, K, G, O' }))),
+    notes: t.Optional(Nullable(t.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false, title: 'LineInput' },
+)
+
+const fields = {
+  currency: t.Optional(Nullable(t.String({ maxLength: 3 }))),
+  issue_date: t.Optional(Nullable(DateString)),
+  due_date: t.Optional(Nullable(DateString)),
+  delivery_date: t.Optional(Nullable(DateString)),
+  payment_terms: t.Optional(Nullable(Int({ minimum: 0, maximum: 999999 }))),
+  document_number: t.Optional(Nullable(t.String({ maxLength: 100, description: 'the requested number, taken at issue' }))),
+  lines: t.Optional(t.Array(LineInputSchema, { maxItems: 500 })),
+  notes: t.Optional(Nullable(t.String({ maxLength: 5000 }))),
+  bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 20 }))),
+  proforma_id: t.Optional(Nullable(Int({ minimum: 1 }))),
+  credited_document_id: t.Optional(Nullable(Int({ minimum: 1 }))),
+}
+
+export const DocumentCreateBody = t.Object({ type: DocType, client_id: Int({ minimum: 1 }), ...fields }, { additionalProperties: false, title: 'DocumentCreate' })
+export const DocumentUpdateBody = t.Object({ client_id: t.Optional(Int({ minimum: 1 })), ...fields }, { additionalProperties: false, title: 'DocumentUpdate' })
+
+const ActionEntry = t.Object({
+  open: Bool(),
+  code: t.Optional(t.String({ description: 'the Refusal code the Action would answer, or role_forbidden' })),
+  remedy: t.Optional(t.String()),
+  remedy_url: t.Optional(t.String()),
+})
+
+export const LineSchema = t.Object(
+  {
+    id: Int(),
+    position: Int({ minimum: 1 }),
+    product_id: Nullable(Int()),
+    description: t.String(),
+    quantity: t.String(),
+    unit: t.String(),
+    unit_price: t.String(),
+    vat_rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }),
+    vat_category: t.String(),
+    vat_exemption_code: Nullable(t.String()),
+    notes: Nullable(t.String()),
+    net_amount: Amount,
+  },
+  { title: 'Line' },
+)
+
+export const DocumentSchema = t.Object(
+  {
+    id: Int(),
+    type: t.String({ description: 'invoice, proforma, credit_note or quote' }),
+    status: t.String({ description: 'draft, issued, partially_paid, paid or cancelled' }),
+    document_number: Nullable(t.String()),
+    requested_document_number: Nullable(t.String()),
+    client_id: Int(),
+    client: t.Object({
+      name: t.String(),
+      legal_name: Nullable(t.String()),
+      email: Nullable(t.String()),
+      address: Nullable(t.String()),
+      city: Nullable(t.String()),
+      postal_code: Nullable(t.String()),
+      country: t.String(),
+      vat_number: Nullable(t.String()),
+    }),
+    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    issue_date: Nullable(DateString),
+    due_date: Nullable(DateString),
+    delivery_date: Nullable(DateString),
+    payment_terms: Int({ minimum: 0 }),
+    lines: t.Array(LineSchema),
+    vat_breakdown: t.Array(t.Object({ category: t.String(), rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }), net: Amount, vat: Amount })),
+    net_total: Amount,
+    vat_total: Amount,
+    total: Amount,
+    amount_paid: Amount,
+    amount_due: Amount,
+    still_takes_payment: Bool(),
+    actions: t.Object({
+      issue: ActionEntry,
+      send: ActionEntry,
+      cancel: ActionEntry,
+      convert: ActionEntry,
+      record_payment: ActionEntry,
+      delete: ActionEntry,
+    }),
+    last_sent: Nullable(t.Object({ at: Timestamp, recipients: t.Array(t.String()), via: t.String() })),
+    is_overdue: Bool(),
+    days_overdue: Nullable(Int({ minimum: 1 })),
+    proforma_id: Nullable(Int()),
+    converted_into_id: Nullable(Int()),
+    credited_document_id: Nullable(Int()),
+    is_test: Bool(),
+    bank_account_ids: t.Array(Int()),
+    notes: Nullable(t.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Document' },
+)
+
+export const DocumentListQuery = t.Object({
+  ...ListQuery,
+  type: t.Optional(t.String()),
+  status: t.Optional(t.String()),
+  client_id: t.Optional(t.String()),
+  issue_date_from: t.Optional(t.String()),
+  issue_date_to: t.Optional(t.String()),
+  search: t.Optional(t.String({ maxLength: 200, description: 'number, Client name or notes, in any case' })),
+})
+
+export const DocumentList = Paged(DocumentSchema, 'DocumentList')
+
+export type DocumentCreateInput = typeof DocumentCreateBody.static
+export type DocumentUpdateInput = typeof DocumentUpdateBody.static

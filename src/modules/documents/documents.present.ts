@@ -1,0 +1,115 @@
+// A document as the API answers it: Lines, VAT breakdown, money, actions for the credential's Role, overdue state.
+import type { Role } from '../business'
+import type { ClientRow } from '../clients'
+import { currencyScale } from '../../shared/currencies'
+import { format, stored } from '../../shared/money'
+import type { BandRow, DocumentRow, LineRow } from './documents.repo'
+import { actionsOf, amountDue, refusalFor, type Facts } from './lifecycle'
+
+export interface ClientSnapshot {
+  name: string
+  legal_name: string | null
+  email: string | null
+  address: string | null
+  city: string | null
+  postal_code: string | null
+  country: string
+  vat_number: string | null
+}
+
+export function snapshotOf(c: ClientRow): ClientSnapshot {
+  return {
+    name: c.name,
+    legal_name: c.legalName,
+    email: c.email,
+    address: c.address,
+    city: c.city,
+    postal_code: c.postalCode,
+    country: c.country,
+    vat_number: c.vatNumber,
+  }
+}
+
+const DAY_MS = 86_400_000
+
+/** Overdue: an issued Invoice or unconverted Proforma, past its due date, neither paid nor cancelled (UTC today). */
+export function overdue(doc: Pick<DocumentRow, 'type' | 'status' | 'dueDate' | 'convertedIntoId'>, today: string): { is: boolean; days: number | null } {
+  const open = doc.status === 'issued' || doc.status === 'partially_paid'
+  const kind = doc.type === 'invoice' || (doc.type === 'proforma' && doc.convertedIntoId === null)
+  if (!open || !kind || !doc.dueDate || doc.dueDate >= today) return { is: false, days: null }
+  return { is: true, days: Math.round((Date.parse(today) - Date.parse(doc.dueDate)) / DAY_MS) }
+}
+
+export interface PresentInput {
+  doc: DocumentRow
+  lines: LineRow[]
+  bands: BandRow[]
+  /** The Client as it now stands, shown on a Draft. */
+  client: ClientRow | undefined
+  facts: Facts
+  role: Role
+  today: string
+}
+
+const CATEGORY_ORDER = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O']
+
+export function presentDocument({ doc, lines, bands, client, facts, role, today }: PresentInput) {
+  const scale = currencyScale(doc.currency)
+  const snapshot: ClientSnapshot = doc.clientSnapshot
+    ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
+    : client
+      ? snapshotOf(client)
+      : { name: '', legal_name: null, email: null, address: null, city: null, postal_code: null, country: '', vat_number: null }
+  const od = overdue(doc, today)
+  return {
+    id: doc.id,
+    type: doc.type,
+    status: doc.status,
+    document_number: doc.documentNumber,
+    requested_document_number: doc.requestedDocumentNumber,
+    client_id: doc.clientId,
+    client: snapshot,
+    currency: doc.currency,
+    issue_date: doc.issueDate,
+    due_date: doc.dueDate,
+    delivery_date: doc.deliveryDate ?? doc.issueDate,
+    payment_terms: doc.paymentTerms,
+    lines: lines.map((l) => ({
+      id: l.id,
+      position: l.position,
+      product_id: l.productId,
+      description: l.description,
+      quantity: l.quantity,
+      unit: l.unit,
+      unit_price: l.unitPrice,
+      vat_rate: l.vatRate,
+      vat_category: l.vatCategory,
+      vat_exemption_code: l.vatExemptionCode,
+      notes: l.notes,
+      net_amount: l.netAmount,
+    })),
+    vat_breakdown: [...bands]
+      .sort((a, b) => stored(b.rate).cmp(stored(a.rate)) || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category))
+      .map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })),
+    net_total: doc.netTotal,
+    vat_total: doc.vatTotal,
+    total: doc.total,
+    amount_paid: format(stored(doc.amountPaid), scale),
+    amount_due: format(amountDue(doc), scale),
+    still_takes_payment: refusalFor('record_payment', facts) === null,
+    actions: actionsOf(facts, role),
+    last_sent: doc.lastSent ? (JSON.parse(doc.lastSent) as { at: string; recipients: string[]; via: string }) : null,
+    is_overdue: od.is,
+    days_overdue: od.days,
+    proforma_id: doc.proformaId,
+    converted_into_id: doc.convertedIntoId,
+    credited_document_id: doc.creditedDocumentId,
+    is_test: doc.isTest,
+    bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
+    notes: doc.notes,
+    created_at: doc.createdAt,
+    updated_at: doc.updatedAt,
+  }
+}
+
+export type DocumentView = ReturnType<typeof presentDocument>

@@ -1,0 +1,111 @@
+// SQL for documents, their Lines and VAT bands; every query is scoped by the Business.
+import { and, asc, count, eq, gt, gte, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../db/client'
+import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
+import type { ResolvedLine } from './lines'
+import type { Totals } from './totals'
+
+export type DocumentRow = typeof documents.$inferSelect
+export type DocumentInsert = typeof documents.$inferInsert
+export type LineRow = typeof documentLines.$inferSelect
+export type BandRow = typeof documentVatBands.$inferSelect
+
+export async function findDocument(q: Queryable, businessId: number, id: number): Promise<DocumentRow | undefined> {
+  return q.select().from(documents).where(and(eq(documents.businessId, businessId), eq(documents.id, id))).get()
+}
+
+export async function linesOf(q: Queryable, documentIds: number[]): Promise<Map<number, LineRow[]>> {
+  const out = new Map<number, LineRow[]>()
+  if (documentIds.length === 0) return out
+  const rows = await q.select().from(documentLines).where(inArray(documentLines.documentId, documentIds)).orderBy(asc(documentLines.documentId), asc(documentLines.position))
+  for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
+  return out
+}
+
+export async function bandsOf(q: Queryable, documentIds: number[]): Promise<Map<number, BandRow[]>> {
+  const out = new Map<number, BandRow[]>()
+  if (documentIds.length === 0) return out
+  const rows = await q.select().from(documentVatBands).where(inArray(documentVatBands.documentId, documentIds))
+  for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
+  return out
+}
+
+export interface DocumentFilter {
+  type?: DocumentType
+  status?: DocumentStatus
+  clientId?: number
+  issueDateFrom?: string
+  issueDateTo?: string
+  search?: string
+}
+
+export async function listDocuments(q: Queryable, businessId: number, afterId: number, limit: number, f: DocumentFilter): Promise<DocumentRow[]> {
+  const conds = [eq(documents.businessId, businessId), gt(documents.id, afterId)]
+  if (f.type) conds.push(eq(documents.type, f.type))
+  if (f.status) conds.push(eq(documents.status, f.status))
+  if (f.clientId !== undefined) conds.push(eq(documents.clientId, f.clientId))
+  if (f.issueDateFrom) conds.push(gte(documents.issueDate, f.issueDateFrom))
+  if (f.issueDateTo) conds.push(lte(documents.issueDate, f.issueDateTo))
+  if (f.search) {
+    const needle = f.search.toLowerCase()
+    // Number, the Client's name (as issued, or as it now stands on a Draft) and notes, in any case.
+    conds.push(
+      sql`(instr(lower(coalesce(${documents.documentNumber}, '')), ${needle}) > 0
+        OR instr(lower(coalesce(${documents.notes}, '')), ${needle}) > 0
+        OR instr(lower(coalesce(json_extract(${documents.clientSnapshot}, '$.name'), '')), ${needle}) > 0
+        OR ${documents.clientId} IN (SELECT ${clients.id} FROM ${clients} WHERE ${clients.businessId} = ${businessId} AND instr(${clients.searchText}, ${needle}) > 0))`,
+    )
+  }
+  return q.select().from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
+}
+
+export async function numberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
+  return (await q.select({ id: documents.id }).from(documents).where(and(eq(documents.businessId, businessId), eq(documents.documentNumber, number))).get())?.id
+}
+
+/** Invoices issued (not Drafts) with an issue date in the year. */
+export async function invoicesIssuedInYear(q: Queryable, businessId: number, year: number): Promise<number> {
+  const row = await q
+    .select({ n: count() })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.businessId, businessId),
+        eq(documents.type, 'invoice'),
+        ne(documents.status, 'draft'),
+        isNotNull(documents.documentNumber),
+        gte(documents.issueDate, `${year}-01-01`),
+        lte(documents.issueDate, `${year}-12-31`),
+      ),
+    )
+    .get()
+  return row?.n ?? 0
+}
+
+export async function insertDocument(tx: Tx, row: DocumentInsert): Promise<DocumentRow> {
+  return tx.insert(documents).values(row).returning().get()
+}
+
+export async function updateDocumentRow(tx: Tx, businessId: number, id: number, set: Partial<DocumentInsert>, onlyStatus?: DocumentStatus): Promise<DocumentRow | undefined> {
+  const conds = [eq(documents.businessId, businessId), eq(documents.id, id)]
+  if (onlyStatus) conds.push(eq(documents.status, onlyStatus))
+  return tx.update(documents).set(set).where(and(...conds)).returning().get()
+}
+
+export async function replaceLines(tx: Tx, documentId: number, lines: ResolvedLine[], totals: Totals): Promise<void> {
+  await tx.delete(documentLines).where(eq(documentLines.documentId, documentId))
+  await tx.delete(documentVatBands).where(eq(documentVatBands.documentId, documentId))
+  if (lines.length > 0) {
+    await tx.insert(documentLines).values(lines.map((l, i) => ({ ...l, documentId, netAmount: totals.lineNets[i]! })))
+  }
+  if (totals.bands.length > 0) await tx.insert(documentVatBands).values(totals.bands.map((b) => ({ ...b, documentId })))
+}
+
+export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Promise<boolean> {
+  const r = await tx
+    .delete(documents)
+    .where(and(eq(documents.businessId, businessId), eq(documents.id, id), eq(documents.status, 'draft')))
+    .returning({ id: documents.id })
+  return r.length > 0
+}
+

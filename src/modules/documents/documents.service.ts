@@ -1,0 +1,389 @@
+// Document use cases: create and update Drafts, delete, issue, cancel, convert; read with actions.
+import type { Database, Queryable, Tx } from '../../db/client'
+import type { DocumentType } from '../../db/schema'
+import type { Clock } from '../../shared/clock'
+import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
+import { currencyScale, isCurrency } from '../../shared/currencies'
+import { isDate, utcDay } from '../../shared/dates'
+import { Dec, format, stored } from '../../shared/money'
+import { foreignBankAccountIds, getBusiness, type BusinessRow, type Credential, type Role } from '../business'
+import { findClient, type ClientRow } from '../clients'
+import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
+import {
+  bandsOf,
+  deleteDraftRow,
+  findDocument,
+  insertDocument,
+  linesOf,
+  listDocuments,
+  replaceLines,
+  updateDocumentRow,
+  type DocumentFilter,
+  type DocumentInsert,
+  type DocumentRow,
+} from './documents.repo'
+import { presentDocument, snapshotOf, type DocumentView } from './documents.present'
+import { gatherFacts, linkedProforma } from './facts'
+import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } from './lifecycle'
+import { resolveLines, type LineInput } from './lines'
+import { judgeNumber, takeNumber } from './numbering'
+import { computeTotals } from './totals'
+
+export interface DocumentDeps {
+  db: Database
+  clock: Clock
+  config: { mailRelay: string | null }
+}
+
+function today(deps: DocumentDeps): string {
+  return utcDay(deps.clock.now())
+}
+
+/** How the Business sends mail now: the service's own server when it has an address of its own. */
+export function mailViaOf(business: BusinessRow, mailRelay: string | null): string | null {
+  return mailRelay && business.email ? 'service' : null
+}
+
+function throwRefusal(r: RefusalInfo): never {
+  const extra: Record<string, unknown> = { ...r.extra }
+  if (r.remedy) extra.remedy = r.remedy
+  if (r.remedy_url) extra.remedy_url = r.remedy_url
+  throw new Refusal(r.code, r.message, extra)
+}
+
+function addDays(date: string, days: number): string {
+  return utcDay(new Date(Date.parse(date) + days * 86_400_000))
+}
+
+function blank(v: string | null | undefined): string | null | undefined {
+  if (v === undefined || v === null) return v
+  const s = v.trim()
+  return s === '' ? null : s
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading
+
+export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: BusinessRow, role: Role, docs: DocumentRow[]): Promise<DocumentView[]> {
+  const ids = docs.map((d) => d.id)
+  const [lines, bands] = await Promise.all([linesOf(q, ids), bandsOf(q, ids)])
+  const day = today(deps)
+  const mailVia = mailViaOf(business, deps.config.mailRelay)
+  const clients = new Map<number, ClientRow | undefined>()
+  const out: DocumentView[] = []
+  for (const doc of docs) {
+    if (!clients.has(doc.clientId)) clients.set(doc.clientId, await findClient(q, business.id, doc.clientId))
+    const facts = await gatherFacts(q, business, doc, { today: day, mailVia })
+    out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), facts, role, today: day }))
+  }
+  return out
+}
+
+export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Credential, id: number): Promise<DocumentView> {
+  const business = await getBusiness(q, c.businessId)
+  const doc = await findDocument(q, c.businessId, id)
+  if (!doc) throw new NotFound('No such document.')
+  return (await viewDocuments(deps, q, business, c.role, [doc]))[0]!
+}
+
+export async function listDocumentViews(deps: DocumentDeps, c: Credential, afterId: number, limit: number, filter: DocumentFilter) {
+  const rows = await listDocuments(deps.db.read, c.businessId, afterId, limit, filter)
+  const business = await getBusiness(deps.db.read, c.businessId)
+  return viewDocuments(deps, deps.db.read, business, c.role, rows)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Drafts
+
+interface DraftPlan {
+  set: Partial<DocumentInsert>
+  lines: Awaited<ReturnType<typeof resolveLines>> | null
+}
+
+/** Validates the fields of a create or update against the document as it would stand; collects field errors. */
+async function planDraft(
+  deps: DocumentDeps,
+  business: BusinessRow,
+  type: DocumentType,
+  input: DocumentUpdateInput,
+  current: DocumentRow | null,
+): Promise<DraftPlan> {
+  const q = deps.db.read
+  const bag = new FieldErrorBag()
+  const set: Partial<DocumentInsert> = {}
+
+  let client: ClientRow | undefined
+  const clientId = input.client_id ?? current?.clientId
+  if (clientId !== undefined) {
+    client = await findClient(q, business.id, clientId)
+    if (!client) bag.add('client_id', 'is not a Client of this Business')
+    else if (input.client_id !== undefined) set.clientId = client.id
+  }
+
+  let currency = current?.currency
+  const sentCurrency = blank(input.currency)?.toUpperCase()
+  if (sentCurrency) {
+    if (!isCurrency(sentCurrency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
+    else currency = set.currency = sentCurrency
+  } else if (!current && client) currency = set.currency = client.currency
+
+  for (const f of ['issue_date', 'due_date', 'delivery_date'] as const) {
+    const v = input[f]
+    if (v === undefined) continue
+    if (v !== null && !isDate(v)) bag.add(f, 'must be a real date written YYYY-MM-DD')
+    else set[f === 'issue_date' ? 'issueDate' : f === 'due_date' ? 'dueDate' : 'deliveryDate'] = v
+  }
+  const issueDate = set.issueDate !== undefined ? set.issueDate : current?.issueDate
+  const dueDate = set.dueDate !== undefined ? set.dueDate : current?.dueDate
+  if (issueDate && dueDate && dueDate < issueDate) bag.add('due_date', 'must not be before the issue date')
+
+  if (input.payment_terms !== undefined && input.payment_terms !== null) set.paymentTerms = input.payment_terms
+  else if (!current && client) set.paymentTerms = client.paymentTerms
+
+  if (input.bank_account_ids !== undefined && input.bank_account_ids !== null) {
+    const foreign = await foreignBankAccountIds(q, business.id, input.bank_account_ids)
+    input.bank_account_ids.forEach((id, i) => foreign.has(id) && bag.add(`bank_account_ids.${i}`, 'is not one of the Business\'s bank accounts'))
+    set.bankAccountIds = JSON.stringify([...new Set(input.bank_account_ids)].sort((a, b) => a - b))
+  } else if (!current && client) set.bankAccountIds = client.preferredBankAccountIds
+
+  if (input.document_number !== undefined) set.requestedDocumentNumber = blank(input.document_number) ?? null
+  if (input.notes !== undefined) set.notes = blank(input.notes) ?? null
+
+  if (input.proforma_id !== undefined) {
+    if (input.proforma_id === null) set.proformaId = null
+    else {
+      const p = await findDocument(q, business.id, input.proforma_id)
+      if (!p || p.type !== 'proforma') bag.add('proforma_id', 'is not a Proforma Invoice of this Business')
+      else set.proformaId = p.id
+    }
+  }
+  if (input.credited_document_id !== undefined) {
+    if (input.credited_document_id === null) set.creditedDocumentId = null
+    else if (type !== 'credit_note') bag.add('credited_document_id', 'is taken only by a Credit Note')
+    else {
+      const inv = await findDocument(q, business.id, input.credited_document_id)
+      if (!inv || inv.type !== 'invoice' || inv.status === 'draft') bag.add('credited_document_id', 'is not an issued Invoice of this Business')
+      else set.creditedDocumentId = inv.id
+    }
+  }
+
+  let lines: DraftPlan['lines'] = null
+  if (input.lines !== undefined && currency && isCurrency(currency)) {
+    lines = await resolveLines(q, business.id, currency, currencyScale(currency), input.lines as LineInput[], bag)
+  }
+  bag.throwIfAny()
+
+  // A changed currency re-prices nothing by itself, but its scale must fit the Lines kept.
+  if (lines === null && current && set.currency && set.currency !== current.currency) {
+    const kept = (await linesOf(q, [current.id])).get(current.id) ?? []
+    const again = new FieldErrorBag()
+    lines = await resolveLines(
+      q,
+      business.id,
+      set.currency,
+      currencyScale(set.currency),
+      kept.map((l) => ({ product_id: null, description: l.description, quantity: l.quantity, unit: l.unit, unit_price: l.unitPrice, vat_rate: l.vatRate, vat_category: l.vatCategory, vat_exemption_code: l.vatExemptionCode, notes: l.notes })),
+      again,
+    )
+    kept.forEach((l, i) => lines && (lines[i]!.productId = l.productId))
+    again.throwIfAny()
+  }
+
+  // A Draft linked to a Proforma is saved only while the link holds.
+  const proformaId = set.proformaId !== undefined ? set.proformaId : (current?.proformaId ?? null)
+  if (proformaId !== null && client && currency) {
+    const link = proformaLinkRefusal(type, currency, client.id, await linkedProforma(q, business.id, proformaId))
+    if (link) throwRefusal(link)
+  }
+  return { set, lines }
+}
+
+function applyTotals(set: Partial<DocumentInsert>, currency: string, lines: DraftPlan['lines']) {
+  const totals = computeTotals(lines ?? [], currencyScale(currency))
+  set.netTotal = totals.net
+  set.vatTotal = totals.vat
+  set.total = totals.total
+  set.netMinor = totals.netMinor
+  set.vatMinor = totals.vatMinor
+  set.totalMinor = totals.totalMinor
+  return totals
+}
+
+export async function createDocument(deps: DocumentDeps, c: Credential, input: DocumentCreateInput): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, c.businessId)
+  const { set, lines } = await planDraft(deps, business, input.type, input, null)
+  const now = deps.clock.now().toISOString()
+  const id = await deps.db.write(async (tx) => {
+    const row: DocumentInsert = {
+      businessId: business.id,
+      type: input.type,
+      status: 'draft',
+      clientId: set.clientId!,
+      currency: set.currency!,
+      paymentTerms: set.paymentTerms ?? 30,
+      isTest: business.isTest,
+      createdAt: now,
+      updatedAt: now,
+      netTotal: '0',
+      vatTotal: '0',
+      total: '0',
+      netMinor: '0',
+      vatMinor: '0',
+      totalMinor: '0',
+      ...set,
+    }
+    const totals = applyTotals(row, row.currency, lines)
+    const doc = await insertDocument(tx, row)
+    await replaceLines(tx, doc.id, lines ?? [], totals)
+    return doc.id
+  })
+  return viewDocument(deps, deps.db.read, c, id)
+}
+
+export async function updateDocument(deps: DocumentDeps, c: Credential, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, c.businessId)
+  const current = await findDocument(deps.db.read, c.businessId, id)
+  if (!current) throw new NotFound('No such document.')
+  if (current.status !== 'draft') throwRefusal({ code: 'issued_not_changed', message: 'Only a Draft is changed through the API; correct an issued document with a Credit Note.' })
+  const { set, lines } = await planDraft(deps, business, current.type, input, current)
+  set.updatedAt = deps.clock.now().toISOString()
+  await deps.db.write(async (tx) => {
+    const now = await findDocument(tx, c.businessId, id)
+    if (!now) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written.' })
+    if (now.status !== 'draft') throwRefusal({ code: 'issued_not_changed', message: 'The Draft was issued meanwhile; only a Draft is changed.' })
+    let totals = null
+    if (lines !== null) totals = applyTotals(set, set.currency ?? now.currency, lines)
+    await updateDocumentRow(tx, c.businessId, id, set, 'draft')
+    if (totals) await replaceLines(tx, id, lines!, totals)
+  })
+  return viewDocument(deps, deps.db.read, c, id)
+}
+
+export async function deleteDocument(deps: DocumentDeps, c: Credential, id: number): Promise<void> {
+  await deps.db.write(async (tx) => {
+    const doc = await findDocument(tx, c.businessId, id)
+    if (!doc) throw new NotFound('No such document.')
+    if (doc.status !== 'draft') throwRefusal({ code: 'issued_not_deleted', message: 'Only a Draft is deleted; cancel an issued document or correct it with a Credit Note.' })
+    await deleteDraftRow(tx, c.businessId, id)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lifecycle
+
+/** Refuses with the lifecycle judge's answer for the document as it stands inside the transaction. */
+async function judge(deps: DocumentDeps, tx: Tx, business: BusinessRow, doc: DocumentRow, action: ActionName): Promise<void> {
+  const facts = await gatherFacts(tx, business, doc, { today: today(deps), mailVia: mailViaOf(business, deps.config.mailRelay) })
+  const refusal = refusalFor(action, facts)
+  if (refusal) throwRefusal(refusal)
+}
+
+function statusForPaid(total: string, paid: string): 'issued' | 'partially_paid' | 'paid' {
+  const p = stored(paid)
+  if (p.gte(stored(total)) && stored(total).gt(new Dec('0'))) return 'paid'
+  return p.gt(new Dec('0')) ? 'partially_paid' : 'issued'
+}
+
+/**
+ * Issues a Draft inside `tx`: takes its number (requested or next), sets dates, freezes the Client snapshot and,
+ * for an Invoice linked to a Proforma, completes the conversion. Used by Issue, Send and Convert alike.
+ */
+export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRow, id: number): Promise<DocumentRow> {
+  const doc = await findDocument(tx, business.id, id)
+  if (!doc) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+  await judge(deps, tx, business, doc, 'issue')
+  const lineCount = (await linesOf(tx, [doc.id])).get(doc.id)?.length ?? 0
+  if (lineCount === 0) {
+    const bag = new FieldErrorBag()
+    bag.add('lines', 'a document is issued with at least one Line')
+    bag.throwIfAny()
+  }
+  const day = today(deps)
+  const issueDate = doc.issueDate ?? day
+  const judgement = await judgeNumber(tx, { id: business.id, isTest: business.isTest }, doc.type, Number(issueDate.slice(0, 4)), doc.requestedDocumentNumber)
+  if (!judgement.ok) throwRefusal(judgement.refusal)
+  await takeNumber(tx, business.id, judgement.plan)
+  const client = await findClient(tx, business.id, doc.clientId)
+  const set: Partial<DocumentInsert> = {
+    status: 'issued',
+    documentNumber: judgement.plan.number,
+    issueDate,
+    dueDate: doc.dueDate ?? addDays(issueDate, doc.paymentTerms),
+    deliveryDate: doc.deliveryDate ?? issueDate,
+    clientSnapshot: client ? JSON.stringify(snapshotOf(client)) : null,
+    updatedAt: deps.clock.now().toISOString(),
+  }
+  if (doc.type === 'invoice' && doc.proformaId !== null) {
+    // The conversion completes here: the Proforma's Payments count on the Invoice.
+    const proforma = (await findDocument(tx, business.id, doc.proformaId))!
+    set.amountPaid = proforma.amountPaid
+    set.paidMinor = proforma.paidMinor
+    set.status = statusForPaid(doc.total, proforma.amountPaid)
+    await updateDocumentRow(tx, business.id, proforma.id, { convertedIntoId: doc.id, updatedAt: set.updatedAt })
+  }
+  const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')
+  if (!issued) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+  return issued
+}
+
+export async function issueDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, c.businessId)
+  if (!(await findDocument(deps.db.read, c.businessId, id))) throw new NotFound('No such document.')
+  await deps.db.write((tx) => issueInTx(deps, tx, business, id))
+  return viewDocument(deps, deps.db.read, c, id)
+}
+
+export async function cancelDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, c.businessId)
+  await deps.db.write(async (tx) => {
+    const doc = await findDocument(tx, c.businessId, id)
+    if (!doc) throw new NotFound('No such document.')
+    await judge(deps, tx, business, doc, 'cancel')
+    await updateDocumentRow(tx, c.businessId, id, { status: 'cancelled', updatedAt: deps.clock.now().toISOString() })
+  })
+  return viewDocument(deps, deps.db.read, c, id)
+}
+
+/** Converts an issued Proforma into an issued Invoice with the same Client, currency and Lines. */
+export async function convertDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, c.businessId)
+  const invoiceId = await deps.db.write(async (tx) => {
+    const proforma = await findDocument(tx, c.businessId, id)
+    if (!proforma) throw new NotFound('No such document.')
+    await judge(deps, tx, business, proforma, 'convert')
+    const lines = (await linesOf(tx, [proforma.id])).get(proforma.id) ?? []
+    const now = deps.clock.now().toISOString()
+    const draft = await insertDocument(tx, {
+      businessId: business.id,
+      type: 'invoice',
+      status: 'draft',
+      clientId: proforma.clientId,
+      currency: proforma.currency,
+      paymentTerms: proforma.paymentTerms,
+      deliveryDate: proforma.deliveryDate,
+      notes: proforma.notes,
+      bankAccountIds: proforma.bankAccountIds,
+      proformaId: proforma.id,
+      isTest: business.isTest,
+      netTotal: proforma.netTotal,
+      vatTotal: proforma.vatTotal,
+      total: proforma.total,
+      netMinor: proforma.netMinor,
+      vatMinor: proforma.vatMinor,
+      totalMinor: proforma.totalMinor,
+      createdAt: now,
+      updatedAt: now,
+    })
+    const totals = computeTotals(lines, currencyScale(proforma.currency))
+    await replaceLines(
+      tx,
+      draft.id,
+      lines.map((l) => ({ position: l.position, productId: l.productId, description: l.description, quantity: l.quantity, unit: l.unit, unitPrice: l.unitPrice, vatRate: l.vatRate, vatCategory: l.vatCategory, vatExemptionCode: l.vatExemptionCode, notes: l.notes })),
+      totals,
+    )
+    await issueInTx(deps, tx, business, draft.id)
+    return draft.id
+  })
+  return viewDocument(deps, deps.db.read, c, invoiceId)
+}
+

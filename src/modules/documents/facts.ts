@@ -1,0 +1,52 @@
+// Gathers what the lifecycle judge needs about a document, from the reader or inside a writing transaction.
+import type { Queryable } from '../../db/client'
+import type { BusinessRow } from '../business'
+import { findClient } from '../clients'
+import { findDocument, invoicesIssuedInYear, type DocumentRow } from './documents.repo'
+import type { Facts, LinkedProforma } from './lifecycle'
+import { judgeNumber } from './numbering'
+
+export interface FactsOptions {
+  today: string
+  /** How the Business would send mail now (null: no way). */
+  mailVia: string | null
+}
+
+export function yearOf(doc: Pick<DocumentRow, 'issueDate'>, today: string): number {
+  return Number((doc.issueDate ?? today).slice(0, 4))
+}
+
+export async function linkedProforma(q: Queryable, businessId: number, proformaId: number | null): Promise<LinkedProforma | null> {
+  if (proformaId === null) return null
+  const row = await findDocument(q, businessId, proformaId)
+  return row ? { deleted: false, row } : { deleted: true }
+}
+
+export async function gatherFacts(q: Queryable, business: BusinessRow, doc: DocumentRow, o: FactsOptions): Promise<Facts> {
+  const year = yearOf(doc, o.today)
+  const client = await findClient(q, business.id, doc.clientId)
+  let invoice: Facts['invoice'] = null
+  if (doc.type === 'proforma' && doc.convertedIntoId !== null) {
+    const inv = await findDocument(q, business.id, doc.convertedIntoId)
+    invoice = { id: doc.convertedIntoId, document_number: inv?.documentNumber ?? null }
+  }
+  const draft = doc.status === 'draft'
+  const limited = draft && doc.type === 'invoice' && (business.isTest || business.plan === 'free')
+  let numbering: Facts['numbering'] = null
+  if (draft) {
+    const j = await judgeNumber(q, { id: business.id, isTest: business.isTest }, doc.type, year, doc.requestedDocumentNumber)
+    numbering = j.ok ? null : j.refusal
+  }
+  return {
+    doc,
+    business: { isTest: business.isTest, plan: business.plan, issuingLimit: business.issuingLimit },
+    clientEmail: client?.email ?? null,
+    mailVia: o.mailVia,
+    proforma: draft ? await linkedProforma(q, business.id, doc.proformaId) : null,
+    invoice,
+    invoicesIssuedInYear: limited ? await invoicesIssuedInYear(q, business.id, year) : 0,
+    year,
+    numbering,
+    receiptNumbering: null,
+  }
+}

@@ -1,0 +1,152 @@
+// The document lifecycle's one judge: for each Action, the Refusal it would answer, used both to refuse a request
+// and to predict it in `actions`, so the two can never disagree.
+import type { Role } from '../business'
+import { Dec, stored } from '../../shared/money'
+import type { DocumentRow } from './documents.repo'
+
+export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete'] as const
+export type ActionName = (typeof ACTIONS)[number]
+
+export const REMEDY_URLS = {
+  connect_mail_provider: '/docs#description/remedies',
+  choose_plan: '/docs#description/remedies',
+} as const
+
+export interface RefusalInfo {
+  code: string
+  message: string
+  remedy?: string
+  remedy_url?: string
+  /** Further members of the error object (e.g. `invoice` with record_on_its_invoice). */
+  extra?: Record<string, unknown>
+}
+
+/** A linked Proforma as an Invoice Draft sees it. */
+export type LinkedProforma = { deleted: true } | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
+
+/** Everything the judge needs, fetched beforehand (inside the transaction when a change follows). */
+export interface Facts {
+  doc: Pick<DocumentRow, 'type' | 'status' | 'convertedIntoId' | 'proformaId' | 'total' | 'amountPaid' | 'issueDate' | 'clientId' | 'currency'>
+  business: { isTest: boolean; plan: string; issuingLimit: number }
+  /** The address the document would be sent to (the Client's email). */
+  clientEmail: string | null
+  /** How the Business would send: null when it has no way to. */
+  mailVia: string | null
+  proforma: LinkedProforma | null
+  /** The Invoice a converted Proforma became (for payment_goes_to_its_invoice). */
+  invoice: { id: number; document_number: string | null } | null
+  /** Invoices this Business issued in the year an issue would fall in. */
+  invoicesIssuedInYear: number
+  year: number
+  /** What taking the document's number would answer (requested number checks, numbering_at_its_end). */
+  numbering: RefusalInfo | null
+  /** What taking the next Receipt number would answer. */
+  receiptNumbering: RefusalInfo | null
+}
+
+const r = (code: string, message: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({ code, message, ...more })
+
+export function amountDue(doc: Pick<DocumentRow, 'total' | 'amountPaid'>) {
+  return stored(doc.total).minus(stored(doc.amountPaid))
+}
+
+/** Refusals of saving a Draft linked to a Proforma (create, update, and issue again before the number is taken). */
+export function proformaLinkRefusal(type: string, currency: string, clientId: number, proforma: LinkedProforma | null): RefusalInfo | null {
+  if (!proforma) return null
+  if (proforma.deleted) return r('proforma_deleted', 'The linked Proforma Invoice was deleted; clear proforma_id.')
+  const p = proforma.row
+  if (p.type !== 'proforma') return r('not_a_proforma', 'proforma_id names a document that is not a Proforma Invoice.')
+  if (type !== 'invoice') return r('only_into_an_invoice', 'A Proforma Invoice converts only into an Invoice.')
+  if (p.status === 'cancelled') return r('cancelled_not_converted', 'The linked Proforma Invoice is cancelled and converts into nothing.')
+  if (p.currency !== currency) return r('proforma_other_currency', `The linked Proforma Invoice is in ${p.currency}, not ${currency}.`)
+  if (p.clientId !== clientId) return r('proforma_other_client', 'The linked Proforma Invoice is for another Client.')
+  return null
+}
+
+function issueRefusal(f: Facts): RefusalInfo | null {
+  const d = f.doc
+  if (d.status !== 'draft') return r('already_issued', 'Only a Draft is issued; this document is issued already.')
+  if (d.proformaId !== null) {
+    const link = proformaLinkRefusal(d.type, d.currency, d.clientId, f.proforma)
+    if (link) return link
+    const p = f.proforma && !f.proforma.deleted ? f.proforma.row : null
+    if (p?.status === 'draft') return r('draft_not_converted', 'The linked Proforma Invoice is a Draft; issue it first.')
+    if (p?.convertedIntoId) return r('already_converted', 'The linked Proforma Invoice was converted already.')
+  }
+  // The yearly issuing limit binds a Test business and the Free plan, on Invoices.
+  if (d.type === 'invoice' && (f.business.isTest || f.business.plan === 'free') && f.invoicesIssuedInYear >= f.business.issuingLimit) {
+    return r(
+      'issuing_limit_reached',
+      `This Business has issued its ${f.business.issuingLimit} Invoices for ${f.year}; it issues again on ${f.year + 1}-01-01.`,
+      f.business.isTest ? {} : { remedy: 'choose_plan', remedy_url: REMEDY_URLS.choose_plan },
+    )
+  }
+  return f.numbering
+}
+
+export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
+  const d = f.doc
+  switch (action) {
+    case 'issue':
+      return issueRefusal(f)
+    case 'send': {
+      if (d.status === 'cancelled') return r('cancelled_not_sent', 'A cancelled document is not sent.')
+      if (!f.clientEmail) return r('no_client_address', 'The Client has no email address; add one to the Client. Nothing was issued.')
+      if (!f.mailVia) {
+        return r('no_mail_provider', 'The Business has no email address of its own to send through.', {
+          remedy: 'connect_mail_provider',
+          remedy_url: REMEDY_URLS.connect_mail_provider,
+        })
+      }
+      return d.status === 'draft' ? issueRefusal(f) : null
+    }
+    case 'cancel':
+      if (d.status === 'draft') return r('draft_not_cancelled', 'A Draft is deleted (DELETE /v1/documents/{id}), not cancelled.')
+      if (d.status === 'cancelled') return r('already_cancelled', 'The document is cancelled already.')
+      if (d.status === 'paid') return r('paid_not_cancelled', 'A paid document is corrected with a Credit Note, not cancelled.')
+      if (stored(d.amountPaid).gt(new Dec('0'))) return r('holds_money', 'The document holds Payments; correct it with a Credit Note instead.')
+      return null
+    case 'convert':
+      if (d.type !== 'proforma') return r('not_a_proforma', 'Only a Proforma Invoice converts into an Invoice.')
+      if (d.status === 'draft') return r('draft_not_converted', 'A Draft Proforma Invoice is issued first.')
+      if (d.status === 'cancelled') return r('cancelled_not_converted', 'A cancelled Proforma Invoice converts into nothing.')
+      if (d.convertedIntoId !== null) return r('already_converted', 'The Proforma Invoice was converted already.')
+      return null
+    case 'record_payment':
+      if (d.type === 'credit_note' || d.type === 'quote') return r('type_takes_no_payments', `A ${d.type === 'quote' ? 'Quote' : 'Credit Note'} takes no Payments.`)
+      if (d.status === 'draft') return r('draft_takes_no_payments', 'A Draft takes no Payments; issue it first.')
+      if (d.status === 'cancelled') return r('cancelled_takes_no_payments', 'A cancelled document takes no Payments.')
+      if (d.type === 'proforma' && d.convertedIntoId !== null) {
+        return r('payment_goes_to_its_invoice', `This Proforma Invoice was converted; record the Payment on its Invoice${f.invoice?.document_number ? ` ${f.invoice.document_number}` : ''}.`, {
+          remedy: 'record_on_its_invoice',
+          extra: { invoice: f.invoice },
+        })
+      }
+      if (amountDue(d).lte(new Dec('0'))) return r('nothing_due', 'Nothing is due on this document.')
+      return f.receiptNumbering
+    case 'delete':
+      return d.status === 'draft' ? null : r('issued_not_deleted', 'Only a Draft is deleted.')
+  }
+}
+
+export type ActionEntry = { open: true } | { open: false; code: string; remedy?: string; remedy_url?: string }
+
+/** The `actions` map for a credential's Role: role_forbidden for a Viewer, else each Action's refusal or open. */
+export function actionsOf(f: Facts, role: Role): Record<ActionName, ActionEntry> {
+  const out = {} as Record<ActionName, ActionEntry>
+  for (const a of ACTIONS) {
+    if (role === 'viewer') {
+      out[a] = { open: false, code: 'role_forbidden' }
+      continue
+    }
+    const refusal = refusalFor(a, f)
+    if (!refusal) out[a] = { open: true }
+    else {
+      const entry: ActionEntry = { open: false, code: refusal.code }
+      if (refusal.remedy) entry.remedy = refusal.remedy
+      if (refusal.remedy_url) entry.remedy_url = refusal.remedy_url
+      out[a] = entry
+    }
+  }
+  return out
+}

@@ -1,0 +1,68 @@
+// Document and Receipt numbers (extensions §4): requested numbers judged, the next number found, the number taken.
+import type { Queryable, Tx } from '../../db/client'
+import type { NumberingKind } from '../../db/schema'
+import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
+import { highestTaken, numberingPattern, recordTaken } from '../business'
+import type { RefusalInfo } from './lifecycle'
+import { numberHolder } from './documents.repo'
+
+export const TEST_PREFIX = 'TEST-'
+
+export interface NumberPlan {
+  number: string
+  counter: number
+  pattern: string
+  period: string
+  kind: NumberingKind
+}
+
+export type NumberJudgement = { ok: true; plan: NumberPlan } | { ok: false; refusal: RefusalInfo }
+
+/**
+ * Judges the number an issue would take: the requested one (must fit, stay within the counter, be free and not
+ * skip ahead) or the next one (one above the highest taken; the counter's largest value is never taken).
+ */
+export async function judgeNumber(
+  q: Queryable,
+  business: { id: number; isTest: boolean },
+  kind: NumberingKind,
+  year: number,
+  requested: string | null,
+): Promise<NumberJudgement> {
+  const pattern = await numberingPattern(q, business.id, kind)
+  const p = parsePattern(pattern)!
+  const prefix = business.isTest ? TEST_PREFIX : ''
+  const period = p.hasYear ? String(year) : ''
+  const highest = await highestTaken(q, business.id, kind, pattern, period)
+  const refuse = (code: string, message: string): NumberJudgement => ({ ok: false, refusal: { code, message } })
+
+  if (requested !== null) {
+    const read = readNumber(p, requested, prefix)
+    const example = formatNumber(p, Math.min(highest + 1, p.max - 1), year, prefix)
+    if (!read || read.counter < 1 || (p.hasYear && !read.beyond && read.year !== year)) {
+      return refuse('number_malformed', `${requested} is not a valid number here; numbers look like ${example}.`)
+    }
+    if (read.beyond || read.counter >= p.max) {
+      return refuse('number_beyond_the_counter', `${requested} exceeds what the numbering ${pattern} can count (largest usable: ${formatNumber(p, p.max - 1, year, prefix)}).`)
+    }
+    if (await numberHolder(q, business.id, requested)) return refuse('number_taken', `${requested} is held by another document.`)
+    if (read.counter > highest + 1) {
+      return refuse('number_skips_ahead', `${requested} skips ahead of the numbering; the next number is ${formatNumber(p, highest + 1, year, prefix)}.`)
+    }
+    return { ok: true, plan: { number: requested, counter: read.counter, pattern, period, kind } }
+  }
+
+  for (let n = highest + 1; ; n++) {
+    if (n >= p.max) {
+      return refuse('numbering_at_its_end', `The ${kind.replace('_', ' ')} numbering ${pattern} reached its largest number, which is never taken; an unused earlier number can still be requested.`)
+    }
+    const number = formatNumber(p, n, year, prefix)
+    // A number typed by hand under an earlier pattern may hold this one already.
+    if (!(await numberHolder(q, business.id, number))) return { ok: true, plan: { number, counter: n, pattern, period, kind } }
+  }
+}
+
+/** Takes the planned number inside the issuing transaction: the counter only moves up. */
+export async function takeNumber(tx: Tx, businessId: number, plan: NumberPlan): Promise<void> {
+  await recordTaken(tx, businessId, plan.kind, plan.pattern, plan.period, plan.counter)
+}

@@ -1,0 +1,13 @@
+// The PDF fonts: DejaVu Sans (Latin, Greek, Cyrillic), embedded in the binary so any Unicode name renders offline.
+import regularPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
+import boldPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' with { type: 'file' }
+
+let cache: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null
+
+export function fontBytes(): Promise<{ regular: Uint8Array; bold: Uint8Array }> {
+  cache ??= (async () => ({
+    regular: new Uint8Array(await Bun.file(regularPath).arrayBuffer()),
+    bold: new Uint8Array(await Bun.file(boldPath).arrayBuffer()),
+  }))()
+  return cache
+}

@@ -1,0 +1,3 @@
+// The pdf module's public face: document (and later Receipt) PDFs.
+export { documentPdf, watermarkOf } from './document-pdf'
+export { PageWriter } from './layout'

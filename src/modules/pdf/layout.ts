@@ -1,0 +1,86 @@
+// A small page writer over pdf-lib: text at positions, rules, page breaks, and a watermark on every page.
+import { PDFDocument, rgb, degrees, type PDFFont, type PDFPage } from 'pdf-lib'
+import fontkit from '@pdf-lib/fontkit'
+import { fontBytes } from './fonts'
+
+export const A4: [number, number] = [595.28, 841.89]
+export const MARGIN = 48
+
+export class PageWriter {
+  page!: PDFPage
+  y = 0
+  private constructor(
+    readonly pdf: PDFDocument,
+    readonly font: PDFFont,
+    readonly bold: PDFFont,
+    private readonly watermark: string | null,
+  ) {}
+
+  static async create(title: string, watermark: string | null): Promise<PageWriter> {
+    const pdf = await PDFDocument.create()
+    pdf.registerFontkit(fontkit)
+    pdf.setTitle(title)
+    pdf.setProducer('invoicing')
+    const bytes = await fontBytes()
+    // Subsetting keeps the file small: only the glyphs used are embedded.
+    const font = await pdf.embedFont(bytes.regular, { subset: true })
+    const bold = await pdf.embedFont(bytes.bold, { subset: true })
+    const w = new PageWriter(pdf, font, bold, watermark)
+    w.newPage()
+    return w
+  }
+
+  newPage(): void {
+    this.page = this.pdf.addPage(A4)
+    this.y = A4[1] - MARGIN
+    if (this.watermark) {
+      const size = 96
+      const width = this.bold.widthOfTextAtSize(this.watermark, size)
+      this.page.drawText(this.watermark, {
+        x: A4[0] / 2 - (width / 2) * Math.cos(Math.PI / 4),
+        y: A4[1] / 2 - (width / 2) * Math.sin(Math.PI / 4),
+        size,
+        font: this.bold,
+        color: rgb(0.85, 0.2, 0.2),
+        opacity: 0.18,
+        rotate: degrees(45),
+      })
+    }
+  }
+
+  /** Starts a new page when fewer than `needed` points are left. */
+  ensure(needed: number): void {
+    if (this.y - needed < MARGIN) this.newPage()
+  }
+
+  /** Cuts text to fit `maxWidth`, ending with an ellipsis when cut. */
+  fit(text: string, size: number, maxWidth: number, bold = false): string {
+    const f = bold ? this.bold : this.font
+    if (f.widthOfTextAtSize(text, size) <= maxWidth) return text
+    let s = text
+    while (s.length > 1 && f.widthOfTextAtSize(s + '…', size) > maxWidth) s = s.slice(0, -1)
+    return s + '…'
+  }
+
+  text(text: string, x: number, opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number } = {}): void {
+    const size = opts.size ?? 10
+    const f = opts.bold ? this.bold : this.font
+    // pdf-lib draws only single lines; line breaks and tabs become spaces.
+    let s = text.replace(/[\r\n\t]+/g, ' ')
+    if (opts.maxWidth) s = this.fit(s, size, opts.maxWidth, opts.bold)
+    const width = f.widthOfTextAtSize(s, size)
+    this.page.drawText(s, { x: opts.right ? x - width : x, y: opts.y ?? this.y, size, font: f, color: rgb(0.1, 0.1, 0.1) })
+  }
+
+  rule(): void {
+    this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: A4[0] - MARGIN, y: this.y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) })
+  }
+
+  down(points: number): void {
+    this.y -= points
+  }
+
+  save(): Promise<Uint8Array> {
+    return this.pdf.save()
+  }
+}
