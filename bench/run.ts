@@ -1,7 +1,7 @@
 // The load and scale benchmark: the compiled binary against a minimal Bun + libSQL baseline, over loopback, with wrk.
 //
 //   bun bench/run.ts [--no-build] [--duration 10] [--warmup 2] [--threads 2] [--connections 32]
-//                    [--light-duration 5] [--clients 100000] [--starts 5] [--json FILE] [--keep]
+//                    [--light-duration 5] [--write-rounds 2] [--clients 100000] [--starts 5] [--json FILE] [--keep]
 //
 // See bench/README.md for what it measures and how to read it.
 import type { Subprocess } from 'bun'
@@ -44,6 +44,8 @@ const opts = {
   connections: argNumber('connections', 32),
   /** The two API reads are also run with one connection: service time without queueing behind 31 others. */
   lightDuration: argNumber('light-duration', 5),
+  /** Rounds of (API POST, baseline POST), alternating. */
+  writeRounds: argNumber('write-rounds', 2),
   clients: argNumber('clients', 100_000),
   starts: argNumber('starts', 5),
   json: argValue('json'),
@@ -211,7 +213,7 @@ const pad = (s: string, n: number) => s.padEnd(n)
 const lpad = (s: string, n: number) => s.padStart(n)
 function line(r: WrkResult): string {
   const warn = r.non2xx > 0 || r.socketErrors > 0 ? `  !! ${r.non2xx} non-2xx, ${r.socketErrors} socket errors` : ''
-  return `${pad(r.name, 36)} ${lpad(f0(r.rps), 8)} req/s   p50 ${lpad(f2(r.p50), 6)} ms   p99 ${lpad(f2(r.p99), 6)} ms   max ${lpad(f2(r.max), 7)} ms   (${f0(r.requests)} requests)${warn}`
+  return `${pad(r.name, 38)} ${lpad(f0(r.rps), 8)} req/s   p50 ${lpad(f2(r.p50), 6)} ms   p99 ${lpad(f2(r.p99), 6)} ms   max ${lpad(f2(r.max), 7)} ms   (${f0(r.requests)} requests)${warn}`
 }
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
@@ -287,95 +289,92 @@ async function main(): Promise<void> {
     copyFileSync(db, baselineDb)
     const readId = seeded.firstId + Math.floor((seeded.lastId - seeded.firstId) / 2)
 
-    const results: WrkResult[] = []
-
-    // 3. The binary.
+    // 3. Both servers, each on its own copy of the database; each is idle while the other is loaded.
     const apiPort = await freePort()
     const api = `http://${HOST}:${apiPort}`
     const apiLog = join(work, 'serve')
     const server = spawnServer([BIN, 'serve', '--port', String(apiPort), '--db', db], work, apiLog, RATE_LIMIT_ENV)
-    let rssStart: number
-    let rssLoad: { rss: number; hwm: number }
-    let rssSettled: number
-    try {
-      await untilHealthy(server, api, performance.now(), apiLog)
-      await Bun.sleep(1000)
-      rssStart = memoryOf(server.pid).rss
-      console.log(`\nbinary serving on ${api} (pid ${server.pid}); idle RSS after start ${rssStart.toFixed(1)} MB`)
+    await untilHealthy(server, api, performance.now(), apiLog)
+    await Bun.sleep(1000)
+    const rssStart = memoryOf(server.pid).rss
+    console.log(`\nbinary serving on ${api} (pid ${server.pid}); idle RSS after start ${rssStart.toFixed(1)} MB`)
 
-      const auth = { authorization: `Bearer ${key}` }
-      const probe = await fetch(`${api}/v1/clients/${readId}`, { headers: auth })
-      await expectStatus(`GET /v1/clients/${readId}`, probe, 200)
-      const limit = Number(probe.headers.get('x-ratelimit-limit'))
-      if (!(limit >= 1_000_000)) {
-        console.log(
-          `  !! the binary answers X-RateLimit-Limit: ${probe.headers.get('x-ratelimit-limit')}: INVOICING_RATE_LIMIT is not honoured, ` +
-            'so most load requests will be 429 and the figures below are not meaningful.',
-        )
-      }
-      const list = JSON.parse(await expectStatus('GET /v1/clients?limit=100', await fetch(`${api}/v1/clients?limit=100`, { headers: auth }), 200)) as { data: unknown[]; next_cursor: string | null }
-      if (list.data.length !== 100 || !list.next_cursor) throw new Error('GET /v1/clients?limit=100 did not answer a full page with a next cursor')
-      await expectStatus('POST /v1/clients', await fetch(`${api}/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
-
-      console.log('load (binary):')
-      results.push(await wrk('API   GET /v1/clients/{id}', `${api}/v1/clients/${readId}`, { BENCH_KEY: key }))
-      results.push(await wrk(`API   GET /v1/clients?limit=100`, `${api}/v1/clients?limit=100`, { BENCH_KEY: key }))
-      const light = { threads: 1, connections: 1, duration: opts.lightDuration, warmup: Math.min(1, opts.warmup) }
-      results.push(await wrk('API   GET /v1/clients/{id}     c=1', `${api}/v1/clients/${readId}`, { BENCH_KEY: key }, light))
-      results.push(await wrk('API   GET /v1/clients?limit=100 c=1', `${api}/v1/clients?limit=100`, { BENCH_KEY: key }, light))
-      results.push(await wrk('API   POST /v1/clients', `${api}/v1/clients`, { BENCH_KEY: key, BENCH_METHOD: 'POST', BENCH_BODY: CREATE_BODY }))
-
-      await Bun.sleep(2000) // the request log flushes every second; let it settle
-      rssLoad = memoryOf(server.pid)
-      await Bun.sleep(8000) // the heap shrinks back over some seconds after a load
-      rssSettled = memoryOf(server.pid).rss
-      console.log(`  RSS after load: ${rssLoad.rss.toFixed(1)} MB at +2 s, ${rssSettled.toFixed(1)} MB at +10 s idle (peak ${rssLoad.hwm.toFixed(1)} MB)`)
-    } finally {
-      await stop(server)
+    const auth = { authorization: `Bearer ${key}` }
+    const probe = await fetch(`${api}/v1/clients/${readId}`, { headers: auth })
+    await expectStatus(`GET /v1/clients/${readId}`, probe, 200)
+    const limit = Number(probe.headers.get('x-ratelimit-limit'))
+    if (!(limit >= 1_000_000)) {
+      console.log(
+        `  !! the binary answers X-RateLimit-Limit: ${probe.headers.get('x-ratelimit-limit')}: INVOICING_RATE_LIMIT is not honoured, ` +
+          'so most load requests will be 429 and the figures below are not meaningful.',
+      )
     }
+    const list = JSON.parse(await expectStatus('GET /v1/clients?limit=100', await fetch(`${api}/v1/clients?limit=100`, { headers: auth }), 200)) as { data: unknown[]; next_cursor: string | null }
+    if (list.data.length !== 100 || !list.next_cursor) throw new Error('GET /v1/clients?limit=100 did not answer a full page with a next cursor')
+    await expectStatus('POST /v1/clients', await fetch(`${api}/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
 
-    // 4. The baseline, on a copy of the same database, with the binary stopped.
     const basePort = await freePort()
     const baseUrl = `http://${HOST}:${basePort}`
     const baseLog = join(work, 'baseline')
     const baseline = spawnServer([BUN, join(import.meta.dir, 'baseline.ts'), '--db', baselineDb, '--port', String(basePort)], work, baseLog)
-    try {
-      await untilHealthy(baseline, baseUrl, performance.now(), baseLog)
-      await expectStatus('baseline GET /clients/:id', await fetch(`${baseUrl}/clients/${readId}`), 200)
-      await expectStatus('baseline POST /clients', await fetch(`${baseUrl}/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
-      console.log(`\nbaseline serving on ${baseUrl} (pid ${baseline.pid}):`)
-      results.push(await wrk('BASE  GET /clients/{id}', `${baseUrl}/clients/${readId}`, {}))
-      results.push(await wrk('BASE  POST /clients (1-row tx)', `${baseUrl}/clients`, { BENCH_METHOD: 'POST', BENCH_BODY: CREATE_BODY }))
-    } finally {
-      await stop(baseline)
-    }
+    await untilHealthy(baseline, baseUrl, performance.now(), baseLog)
+    await expectStatus('baseline GET /clients/:id', await fetch(`${baseUrl}/clients/${readId}`), 200)
+    await expectStatus('baseline POST /clients', await fetch(`${baseUrl}/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
+    console.log(`baseline serving on ${baseUrl} (pid ${baseline.pid})`)
 
-    // 5. Summary.
-    const [apiRead, apiList, apiReadLight, apiListLight, apiCreate, baseRead, baseInsert] = results as [
-      WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult,
-    ]
+    const light = { threads: 1, connections: 1, duration: opts.lightDuration, warmup: Math.min(1, opts.warmup) }
+    const post = { BENCH_METHOD: 'POST', BENCH_BODY: CREATE_BODY }
+    console.log('\nreads:')
+    const apiRead = await wrk('API   GET /v1/clients/{id}', `${api}/v1/clients/${readId}`, { BENCH_KEY: key })
+    const baseRead = await wrk('BASE  GET /clients/{id}', `${baseUrl}/clients/${readId}`, {})
+    const apiList = await wrk('API   GET /v1/clients?limit=100', `${api}/v1/clients?limit=100`, { BENCH_KEY: key })
+    const apiReadLight = await wrk('API   GET /v1/clients/{id}      c=1', `${api}/v1/clients/${readId}`, { BENCH_KEY: key }, light)
+    const baseReadLight = await wrk('BASE  GET /clients/{id}         c=1', `${baseUrl}/clients/${readId}`, {}, light)
+    const apiListLight = await wrk('API   GET /v1/clients?limit=100 c=1', `${api}/v1/clients?limit=100`, { BENCH_KEY: key }, light)
+    // Writes wait on fsync (synchronous=FULL), whose speed drifts on a shared disk: alternate the two, and compare means.
+    console.log(`writes (${opts.writeRounds} alternating rounds):`)
+    const apiCreates: WrkResult[] = []
+    const baseInserts: WrkResult[] = []
+    for (let i = 1; i <= opts.writeRounds; i++) {
+      apiCreates.push(await wrk(`API   POST /v1/clients #${i}`, `${api}/v1/clients`, { BENCH_KEY: key, ...post }))
+      baseInserts.push(await wrk(`BASE  POST /clients (1-row tx) #${i}`, `${baseUrl}/clients`, post))
+    }
+    await stop(baseline)
+    const results = [apiRead, baseRead, apiList, apiReadLight, baseReadLight, apiListLight, ...apiCreates, ...baseInserts]
+
+    await Bun.sleep(2000) // the request log flushes every second; let it settle
+    const rssLoad = memoryOf(server.pid)
+    await Bun.sleep(8000) // the heap shrinks back over some seconds after a load
+    const rssSettled = memoryOf(server.pid).rss
+    console.log(`\nbinary RSS after load: ${rssLoad.rss.toFixed(1)} MB at +2 s, ${rssSettled.toFixed(1)} MB at +10 s idle (peak ${rssLoad.hwm.toFixed(1)} MB)`)
+    await stop(server)
+
+    // 4. Summary.
+    const mean = (rs: WrkResult[]) => rs.reduce((a, r) => a + r.rps, 0) / rs.length
+    const apiCreateRps = mean(apiCreates)
+    const baseInsertRps = mean(baseInserts)
     // Little's law: with C connections always busy, mean latency = C / throughput; p99 < 10 ms at C = 32 needs > 3,200 req/s.
     const rows: Array<[string, string, string, boolean | null]> = [
       ['read rps ratio (API GET id / baseline read)', `${f2(apiRead.rps / baseRead.rps)}  (${f0(apiRead.rps)} / ${f0(baseRead.rps)})`, '>= 0.5', apiRead.rps / baseRead.rps >= 0.5],
-      ['create rps ratio (API POST / baseline insert)', `${f2(apiCreate.rps / baseInsert.rps)}  (${f0(apiCreate.rps)} / ${f0(baseInsert.rps)})`, '>= 0.5', apiCreate.rps / baseInsert.rps >= 0.5],
-      ['p99 GET /v1/clients/{id}', `${f2(apiRead.p99)} ms`, '< 10 ms', apiRead.p99 < 10],
-      [`p99 GET /v1/clients?limit=100 (${f0(opts.clients)} Clients)`, `${f2(apiList.p99)} ms`, '< 10 ms', apiList.p99 < 10],
-      ['  same, 1 connection: p99 GET /v1/clients/{id}', `${f2(apiReadLight.p99)} ms (p50 ${f2(apiReadLight.p50)})`, 'info', null],
-      ['  same, 1 connection: p99 GET /v1/clients?limit=100', `${f2(apiListLight.p99)} ms (p50 ${f2(apiListLight.p50)})`, 'info', null],
+      ['create rps ratio (API POST / baseline insert)', `${f2(apiCreateRps / baseInsertRps)}  (${f0(apiCreateRps)} / ${f0(baseInsertRps)})`, '>= 0.5', apiCreateRps / baseInsertRps >= 0.5],
+      [`p99 GET /v1/clients/{id} (c=${opts.connections})`, `${f2(apiRead.p99)} ms`, '< 10 ms', apiRead.p99 < 10],
+      [`p99 GET /v1/clients?limit=100 (c=${opts.connections}, ${f0(opts.clients)} Clients)`, `${f2(apiList.p99)} ms`, '< 10 ms', apiList.p99 < 10],
+      ['  c=1: p99 GET /v1/clients/{id} (baseline)', `${f2(apiReadLight.p99)} ms (${f2(baseReadLight.p99)})`, 'info', null],
+      ['  c=1: p99 GET /v1/clients?limit=100', `${f2(apiListLight.p99)} ms`, 'info', null],
       ['start to first answer (median)', `${startMs.toFixed(1)} ms`, '< 300 ms', startMs < 300],
       ['idle RSS after start', `${rssStart.toFixed(1)} MB`, '< 100 MB', rssStart < 100],
       ['idle RSS after load (+2 s)', `${rssLoad.rss.toFixed(1)} MB`, '< 100 MB', rssLoad.rss < 100],
       ['idle RSS after load (+10 s)', `${rssSettled.toFixed(1)} MB`, '< 100 MB', rssSettled < 100],
     ]
-    console.log('\nscenario                              req/s       p50       p75       p90       p99       max   non-2xx')
+    console.log('\nscenario                                req/s       p50       p75       p90       p99       max   non-2xx')
     for (const r of results) {
       console.log(
-        `${pad(r.name, 36)} ${lpad(f0(r.rps), 7)} ${[r.p50, r.p75, r.p90, r.p99, r.max].map((v) => lpad(`${f2(v)}ms`, 9)).join(' ')} ${lpad(String(r.non2xx + r.socketErrors), 9)}`,
+        `${pad(r.name, 38)} ${lpad(f0(r.rps), 7)} ${[r.p50, r.p75, r.p90, r.p99, r.max].map((v) => lpad(`${f2(v)}ms`, 9)).join(' ')} ${lpad(String(r.non2xx + r.socketErrors), 9)}`,
       )
     }
-    console.log('\nsummary                                               value                      target     verdict')
-    for (const [name, value, target, ok] of rows) console.log(`${pad(name, 53)} ${pad(value, 26)} ${pad(target, 10)} ${ok === null ? '' : ok ? 'PASS' : 'FAIL'}`)
-    console.log(`(at ${opts.connections} busy connections latency is bound by Little's law: mean = connections / throughput)`)
+    console.log('\nsummary                                                    value                      target     verdict')
+    for (const [name, value, target, ok] of rows) console.log(`${pad(name, 58)} ${pad(value, 26)} ${pad(target, 10)} ${ok === null ? '' : ok ? 'PASS' : 'FAIL'}`)
+    console.log(`(with ${opts.connections} busy connections latency is bound by Little's law: mean latency = connections / throughput)`)
     const dirty = results.filter((r) => r.non2xx > 0 || r.socketErrors > 0)
     if (dirty.length) console.log(`\n!! non-2xx answers or socket errors in: ${dirty.map((r) => r.name.trim()).join('; ')} (figures include them)`)
     const totalS = (performance.now() - started) / 1000

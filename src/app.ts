@@ -18,6 +18,7 @@ import { businessRoutes } from './modules/business/business.routes'
 import { clientsRoutes } from './modules/clients/clients.routes'
 import { productsRoutes } from './modules/products/products.routes'
 import { documentsRoutes } from './modules/documents/documents.routes'
+import { paymentsRoutes } from './modules/payments/payments.routes'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -89,6 +90,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(clientsRoutes(deps, http))
     .use(productsRoutes(deps, http))
     .use(documentsRoutes(deps, http))
+    .use(paymentsRoutes(deps, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const fetch = createPipeline({

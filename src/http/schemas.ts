@@ -33,13 +33,14 @@ const ERROR_WORDS: Record<number, string> = {
   415: 'invalid_request: body not application/json',
   422: 'invalid_request (with errors per field), idempotency or refusal',
   429: 'rate_limit (Retry-After)',
+  500: 'server_error: a fault on the service\'s side',
   502: 'not_delivered',
 }
 
 /** Declares the error answers a route gives, so the OpenAPI document lists them. */
 export function errorAnswers(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {}
-  for (const s of [401, 403, 429, ...statuses]) out[s] = t.Composite([ErrorSchema], { description: ERROR_WORDS[s] ?? 'error' })
+  for (const s of [401, 403, 429, 500, ...statuses]) out[s] = t.Composite([ErrorSchema], { description: ERROR_WORDS[s] ?? 'error' })
   return out
 }
 

@@ -48,7 +48,12 @@ async function verifyVat(vies: ViesClient, country: string, vatNumber: string | 
   const prefix = written ?? own
   if (!prefix) return false
   const number = written ? m![2]! : compact
-  return vies.check(prefix, number)
+  try {
+    return await vies.check(prefix, number)
+  } catch {
+    // Whatever goes wrong asking VIES, the Client is saved unverified.
+    return false
+  }
 }
 
 function creditLimitOf(raw: string | null | undefined, currency: string, bag: FieldErrorBag): Decimal | null | undefined {

@@ -5,7 +5,6 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { isDate, utcDay } from '../../shared/dates'
-import { Dec, format, stored } from '../../shared/money'
 import { foreignBankAccountIds, getBusiness, type BusinessRow, type Credential, type Role } from '../business'
 import { findClient, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
@@ -28,6 +27,8 @@ import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } fr
 import { resolveLines, type LineInput } from './lines'
 import { judgeNumber, takeNumber } from './numbering'
 import { computeTotals } from './totals'
+import { statusFor } from './settlement'
+import { raiseEvent } from '../webhooks'
 
 export interface DocumentDeps {
   db: Database
@@ -44,7 +45,7 @@ export function mailViaOf(business: BusinessRow, mailRelay: string | null): stri
   return mailRelay && business.email ? 'service' : null
 }
 
-function throwRefusal(r: RefusalInfo): never {
+export function throwRefusal(r: RefusalInfo): never {
   const extra: Record<string, unknown> = { ...r.extra }
   if (r.remedy) extra.remedy = r.remedy
   if (r.remedy_url) extra.remedy_url = r.remedy_url
@@ -278,12 +279,6 @@ async function judge(deps: DocumentDeps, tx: Tx, business: BusinessRow, doc: Doc
   if (refusal) throwRefusal(refusal)
 }
 
-function statusForPaid(total: string, paid: string): 'issued' | 'partially_paid' | 'paid' {
-  const p = stored(paid)
-  if (p.gte(stored(total)) && stored(total).gt(new Dec('0'))) return 'paid'
-  return p.gt(new Dec('0')) ? 'partially_paid' : 'issued'
-}
-
 /**
  * Issues a Draft inside `tx`: takes its number (requested or next), sets dates, freezes the Client snapshot and,
  * for an Invoice linked to a Proforma, completes the conversion. Used by Issue, Send and Convert alike.
@@ -313,16 +308,20 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     clientSnapshot: client ? JSON.stringify(snapshotOf(client)) : null,
     updatedAt: deps.clock.now().toISOString(),
   }
-  if (doc.type === 'invoice' && doc.proformaId !== null) {
-    // The conversion completes here: the Proforma's Payments count on the Invoice.
-    const proforma = (await findDocument(tx, business.id, doc.proformaId))!
+  const linked = doc.type === 'invoice' && doc.proformaId !== null
+  if (linked) {
+    // The conversion completes here: the Proforma's Payments count on the Invoice from now on.
+    const proforma = (await findDocument(tx, business.id, doc.proformaId!))!
     set.amountPaid = proforma.amountPaid
     set.paidMinor = proforma.paidMinor
-    set.status = statusForPaid(doc.total, proforma.amountPaid)
+    set.status = statusFor({ status: 'issued', total: doc.total }, proforma.amountPaid)
     await updateDocumentRow(tx, business.id, proforma.id, { convertedIntoId: doc.id, updatedAt: set.updatedAt })
   }
   const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')
   if (!issued) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+  // document.issued carries the document already paid; document.paid follows it.
+  await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
+  if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)
   return issued
 }
 
@@ -340,6 +339,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Credential, id: numb
     if (!doc) throw new NotFound('No such document.')
     await judge(deps, tx, business, doc, 'cancel')
     await updateDocumentRow(tx, c.businessId, id, { status: 'cancelled', updatedAt: deps.clock.now().toISOString() })
+    await raiseEvent(tx, deps.clock, c.businessId, 'document.cancelled', id)
   })
   return viewDocument(deps, deps.db.read, c, id)
 }

@@ -4,7 +4,7 @@ import type { BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { findDocument, invoicesIssuedInYear, type DocumentRow } from './documents.repo'
 import type { Facts, LinkedProforma } from './lifecycle'
-import { judgeNumber } from './numbering'
+import { judgeNumber, receiptNumbering } from './numbering'
 
 export interface FactsOptions {
   today: string
@@ -47,6 +47,14 @@ export async function gatherFacts(q: Queryable, business: BusinessRow, doc: Docu
     invoicesIssuedInYear: limited ? await invoicesIssuedInYear(q, business.id, year) : 0,
     year,
     numbering,
-    receiptNumbering: null,
+    receiptNumbering: await receiptRefusal(q, business, doc, o.today),
   }
+}
+
+/** The Receipt numbering matters only where a Payment could otherwise be recorded. */
+async function receiptRefusal(q: Queryable, business: BusinessRow, doc: DocumentRow, today: string) {
+  const takes = (doc.type === 'invoice' || doc.type === 'proforma') && (doc.status === 'issued' || doc.status === 'partially_paid') && doc.convertedIntoId === null
+  if (!takes) return null
+  const j = await receiptNumbering(q, { id: business.id, isTest: business.isTest }, today)
+  return j.ok ? null : j.refusal
 }

@@ -84,6 +84,14 @@ function issueRefusal(f: Facts): RefusalInfo | null {
   return f.numbering
 }
 
+/** Whether the document is of a kind and state that holds Payments at all (Record and Amend both ask). */
+export function takesPaymentsRefusal(d: Pick<DocumentRow, 'type' | 'status'>): RefusalInfo | null {
+  if (d.type === 'credit_note' || d.type === 'quote') return r('type_takes_no_payments', `A ${d.type === 'quote' ? 'Quote' : 'Credit Note'} takes no Payments.`)
+  if (d.status === 'draft') return r('draft_takes_no_payments', 'A Draft takes no Payments; issue it first.')
+  if (d.status === 'cancelled') return r('cancelled_takes_no_payments', 'A cancelled document takes no Payments.')
+  return null
+}
+
 export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
   const d = f.doc
   switch (action) {
@@ -112,10 +120,9 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.status === 'cancelled') return r('cancelled_not_converted', 'A cancelled Proforma Invoice converts into nothing.')
       if (d.convertedIntoId !== null) return r('already_converted', 'The Proforma Invoice was converted already.')
       return null
-    case 'record_payment':
-      if (d.type === 'credit_note' || d.type === 'quote') return r('type_takes_no_payments', `A ${d.type === 'quote' ? 'Quote' : 'Credit Note'} takes no Payments.`)
-      if (d.status === 'draft') return r('draft_takes_no_payments', 'A Draft takes no Payments; issue it first.')
-      if (d.status === 'cancelled') return r('cancelled_takes_no_payments', 'A cancelled document takes no Payments.')
+    case 'record_payment': {
+      const kind = takesPaymentsRefusal(d)
+      if (kind) return kind
       if (d.type === 'proforma' && d.convertedIntoId !== null) {
         return r('payment_goes_to_its_invoice', `This Proforma Invoice was converted; record the Payment on its Invoice${f.invoice?.document_number ? ` ${f.invoice.document_number}` : ''}.`, {
           remedy: 'record_on_its_invoice',
@@ -124,6 +131,7 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       }
       if (amountDue(d).lte(new Dec('0'))) return r('nothing_due', 'Nothing is due on this document.')
       return f.receiptNumbering
+    }
     case 'delete':
       return d.status === 'draft' ? null : r('issued_not_deleted', 'Only a Draft is deleted.')
   }

@@ -4,6 +4,8 @@ import type { NumberingKind } from '../../db/schema'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
 import { highestTaken, numberingPattern, recordTaken } from '../business'
 import type { RefusalInfo } from './lifecycle'
+import { and, eq } from 'drizzle-orm'
+import { receipts } from '../../db/schema'
 import { numberHolder } from './documents.repo'
 
 export const TEST_PREFIX = 'TEST-'
@@ -28,6 +30,8 @@ export async function judgeNumber(
   kind: NumberingKind,
   year: number,
   requested: string | null,
+  /** Who holds a number already: documents by default, Receipts for the receipt numbering. */
+  holder: (q: Queryable, businessId: number, number: string) => Promise<number | undefined> = numberHolder,
 ): Promise<NumberJudgement> {
   const pattern = await numberingPattern(q, business.id, kind)
   const p = parsePattern(pattern)!
@@ -45,7 +49,7 @@ export async function judgeNumber(
     if (read.beyond || read.counter >= p.max) {
       return refuse('number_beyond_the_counter', `${requested} exceeds what the numbering ${pattern} can count (largest usable: ${formatNumber(p, p.max - 1, year, prefix)}).`)
     }
-    if (await numberHolder(q, business.id, requested)) return refuse('number_taken', `${requested} is held by another document.`)
+    if (await holder(q, business.id, requested)) return refuse('number_taken', `${requested} is held by another document.`)
     if (read.counter > highest + 1) {
       return refuse('number_skips_ahead', `${requested} skips ahead of the numbering; the next number is ${formatNumber(p, highest + 1, year, prefix)}.`)
     }
@@ -58,11 +62,21 @@ export async function judgeNumber(
     }
     const number = formatNumber(p, n, year, prefix)
     // A number typed by hand under an earlier pattern may hold this one already.
-    if (!(await numberHolder(q, business.id, number))) return { ok: true, plan: { number, counter: n, pattern, period, kind } }
+    if (!(await holder(q, business.id, number))) return { ok: true, plan: { number, counter: n, pattern, period, kind } }
   }
 }
 
 /** Takes the planned number inside the issuing transaction: the counter only moves up. */
 export async function takeNumber(tx: Tx, businessId: number, plan: NumberPlan): Promise<void> {
   await recordTaken(tx, businessId, plan.kind, plan.pattern, plan.period, plan.counter)
+}
+
+/** Receipt numbers are held by Receipts, not documents. */
+export async function receiptHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
+  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
+}
+
+/** What recording a Payment today would answer for its Receipt's number (null when a number is free). */
+export async function receiptNumbering(q: Queryable, business: { id: number; isTest: boolean }, today: string): Promise<NumberJudgement> {
+  return judgeNumber(q, business, 'receipt', Number(today.slice(0, 4)), null, receiptHolder)
 }

@@ -1,0 +1,42 @@
+// A document's amount paid and status follow its completed Payments (and, for a converted Invoice, its Proforma's).
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Tx } from '../../db/client'
+import { payments } from '../../db/schema'
+import type { Clock } from '../../shared/clock'
+import { currencyScale } from '../../shared/currencies'
+import { Dec, format, stored } from '../../shared/money'
+import { raiseEvent } from '../webhooks'
+import { findDocument, updateDocumentRow, type DocumentRow } from './documents.repo'
+
+/** Only completed Payments count anywhere; voided, pending and failed count nowhere. */
+async function paidMinor(tx: Tx, documentIds: number[]): Promise<string> {
+  const rows = await tx
+    .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
+    .from(payments)
+    .where(and(inArray(payments.documentId, documentIds), eq(payments.status, 'completed')))
+  return rows[0]?.total ?? '0'
+}
+
+export function statusFor(doc: Pick<DocumentRow, 'status' | 'total'>, paid: string): DocumentRow['status'] {
+  if (doc.status === 'draft' || doc.status === 'cancelled') return doc.status
+  const p = stored(paid)
+  if (p.gt(new Dec('0')) && p.gte(stored(doc.total))) return 'paid'
+  return p.gt(new Dec('0')) ? 'partially_paid' : 'issued'
+}
+
+/**
+ * Recomputes amount_paid and status of a document inside `tx`, and of the Invoice a Proforma was converted into.
+ * Raises document.paid when the amount due reaches zero.
+ */
+export async function settleDocument(tx: Tx, clock: Clock, businessId: number, documentId: number): Promise<DocumentRow> {
+  const doc = (await findDocument(tx, businessId, documentId))!
+  const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
+  const scale = currencyScale(doc.currency)
+  const minor = await paidMinor(tx, ids)
+  const amountPaid = format(new Dec(minor).div(new Dec('1' + '0'.repeat(scale))), scale)
+  const status = statusFor(doc, amountPaid)
+  const updated = (await updateDocumentRow(tx, businessId, doc.id, { amountPaid, paidMinor: minor, status, updatedAt: clock.now().toISOString() }))!
+  if (status === 'paid' && doc.status !== 'paid') await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)
+  if (doc.type === 'proforma' && doc.convertedIntoId !== null) await settleDocument(tx, clock, businessId, doc.convertedIntoId)
+  return updated
+}

@@ -1,0 +1,79 @@
+// SQL for Payments and Receipts; every query is scoped by the Business.
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../db/client'
+import { payments, receipts } from '../../db/schema'
+
+export type PaymentRow = typeof payments.$inferSelect
+export type PaymentInsert = typeof payments.$inferInsert
+export type ReceiptRow = typeof receipts.$inferSelect
+
+export async function findPayment(q: Queryable, businessId: number, id: number): Promise<PaymentRow | undefined> {
+  return q.select().from(payments).where(and(eq(payments.businessId, businessId), eq(payments.id, id))).get()
+}
+
+export async function receiptOfPayment(q: Queryable, paymentId: number): Promise<ReceiptRow | undefined> {
+  return q.select().from(receipts).where(eq(receipts.paymentId, paymentId)).get()
+}
+
+export async function findReceipt(q: Queryable, businessId: number, id: number): Promise<{ receipt: ReceiptRow; payment: PaymentRow } | undefined> {
+  const row = await q
+    .select({ receipt: receipts, payment: payments })
+    .from(receipts)
+    .innerJoin(payments, eq(payments.id, receipts.paymentId))
+    .where(and(eq(receipts.businessId, businessId), eq(receipts.id, id)))
+    .get()
+  return row ?? undefined
+}
+
+export async function listPayments(q: Queryable, businessId: number, afterId: number, limit: number, documentId?: number) {
+  const conds = [eq(payments.businessId, businessId), gt(payments.id, afterId)]
+  if (documentId !== undefined) conds.push(eq(payments.documentId, documentId))
+  return q
+    .select({ payment: payments, receipt: receipts })
+    .from(payments)
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .where(and(...conds))
+    .orderBy(asc(payments.id))
+    .limit(limit)
+}
+
+export async function listReceipts(q: Queryable, businessId: number, afterId: number, limit: number, documentId?: number) {
+  const conds = [eq(receipts.businessId, businessId), gt(receipts.id, afterId)]
+  if (documentId !== undefined) conds.push(eq(receipts.documentId, documentId))
+  return q
+    .select({ receipt: receipts, payment: payments })
+    .from(receipts)
+    .innerJoin(payments, eq(payments.id, receipts.paymentId))
+    .where(and(...conds))
+    .orderBy(asc(receipts.id))
+    .limit(limit)
+}
+
+export async function receiptNumberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
+  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
+}
+
+export async function insertPayment(tx: Tx, row: PaymentInsert): Promise<PaymentRow> {
+  return tx.insert(payments).values(row).returning().get()
+}
+
+export async function updatePaymentRow(tx: Tx, id: number, set: Partial<PaymentInsert>): Promise<PaymentRow> {
+  return (await tx.update(payments).set(set).where(eq(payments.id, id)).returning().get())!
+}
+
+export async function insertReceipt(tx: Tx, row: typeof receipts.$inferInsert): Promise<ReceiptRow> {
+  return tx.insert(receipts).values(row).returning().get()
+}
+
+export async function touchReceipt(tx: Tx, paymentId: number, set: Partial<typeof receipts.$inferInsert>): Promise<void> {
+  await tx.update(receipts).set(set).where(eq(receipts.paymentId, paymentId))
+}
+
+/** Completed Payments on the document recorded up to and including this one, in minor units (for "paid in full"). */
+export async function paidUpTo(q: Queryable, documentIds: number[], paymentId: number): Promise<string> {
+  const rows = await q
+    .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
+    .from(payments)
+    .where(and(sql`${payments.documentId} IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)})`, eq(payments.status, 'completed'), lte(payments.id, paymentId)))
+  return rows[0]?.total ?? '0'
+}

@@ -1,0 +1,38 @@
+// Reading Receipts and rendering their PDF.
+import type { Database } from '../../db/client'
+import { NotFound } from '../../shared/errors'
+import { currencyScale } from '../../shared/currencies'
+import { Dec, stored } from '../../shared/money'
+import { getBusiness, type Credential } from '../business'
+import { findDocument } from '../documents'
+import { findClient } from '../clients'
+import { receiptPdf } from '../pdf'
+import { findReceipt, paidUpTo } from './payments.repo'
+import { presentReceipt } from './payments.present'
+
+export async function getReceipt(db: Database, c: Credential, id: number) {
+  const found = await findReceipt(db.read, c.businessId, id)
+  if (!found) throw new NotFound('No such Receipt.')
+  return presentReceipt(found.receipt, found.payment)
+}
+
+export async function receiptPdfOf(db: Database, c: Credential, id: number): Promise<{ name: string; bytes: Uint8Array }> {
+  const found = await findReceipt(db.read, c.businessId, id)
+  if (!found) throw new NotFound('No such Receipt.')
+  const view = presentReceipt(found.receipt, found.payment)
+  const business = await getBusiness(db.read, c.businessId)
+  const doc = (await findDocument(db.read, c.businessId, found.receipt.documentId))!
+  // Paid in full counts the Payments on the document (its Proforma's too) up to this one, completed only.
+  const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
+  const scale = currencyScale(doc.currency)
+  const upTo = new Dec(await paidUpTo(db.read, ids, found.payment.id)).div(new Dec('1' + '0'.repeat(scale)))
+  const snapshot = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as { name: string; legal_name: string | null }) : null
+  const clientName = snapshot ? (snapshot.legal_name ?? snapshot.name) : ((await findClient(db.read, c.businessId, doc.clientId))?.name ?? '')
+  const bytes = await receiptPdf({
+    business,
+    receipt: view,
+    document: { type: doc.type, document_number: doc.documentNumber, total: doc.total, client_name: clientName },
+    paidInFull: found.payment.status === 'completed' && upTo.gte(stored(doc.total)),
+  })
+  return { name: view.receipt_number.replace(/[^A-Za-z0-9._-]/g, '_'), bytes }
+}
