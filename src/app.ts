@@ -19,6 +19,7 @@ import { clientsRoutes } from './modules/clients/clients.routes'
 import { productsRoutes } from './modules/products/products.routes'
 import { documentsRoutes } from './modules/documents/documents.routes'
 import { paymentsRoutes } from './modules/payments/payments.routes'
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -91,6 +92,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(productsRoutes(deps, http))
     .use(documentsRoutes(deps, http))
     .use(paymentsRoutes(deps, http))
+    .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const fetch = createPipeline({

@@ -5,6 +5,8 @@ import { applyMigrations } from './db/migrate'
 import { systemClock, type Clock } from './shared/clock'
 import { httpViesClient, type ViesClient } from './adapters/vies'
 import { createLogger, type Logger } from './shared/logger'
+import { httpSender, type WebhookSender } from './adapters/http'
+import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
 
 export interface Deps {
   config: Config
@@ -12,12 +14,17 @@ export interface Deps {
   clock: Clock
   vies: ViesClient
   logger: Logger
+  /** Webhook POSTs and the DNS answers their addresses are checked against. */
+  sender: WebhookSender
+  resolve: Resolver
 }
 
 export interface DepsOverrides {
   clock?: Clock
   vies?: ViesClient
   logger?: Logger
+  sender?: WebhookSender
+  resolve?: Resolver
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -29,5 +36,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock: overrides.clock ?? systemClock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
     logger: overrides.logger ?? createLogger(),
+    sender: overrides.sender ?? httpSender,
+    resolve: overrides.resolve ?? systemResolver,
   }
 }

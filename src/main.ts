@@ -5,6 +5,7 @@ import { ApiError, InvalidRequest } from './shared/errors'
 import { parseArgs, UsageError, allowOnly } from './cli/args'
 import { businessCommand, bankAccountCommand, numberingCommand } from './cli/business'
 import { keyCommand } from './cli/key'
+import { webhookCommand } from './cli/webhook'
 import { sandbox } from './cli/sandbox'
 import { serveForever } from './cli/serve'
 
@@ -19,6 +20,7 @@ const HELP = `invoicing: self-hosted invoicing API
   invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME
   invoicing key list BUSINESS_ID | invoicing key revoke KEY_ID
   invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]
+  invoicing webhook add BUSINESS_ID --url U [--events a,b] | list BUSINESS_ID | roll|delete BUSINESS_ID WEBHOOK_ID
   invoicing numbering set BUSINESS_ID --kind invoice|proforma|credit_note|quote|receipt|client --pattern P
 
 Every command takes --db (default: $INVOICING_DB, else ./invoicing.db) and --json.`
@@ -67,6 +69,8 @@ async function main(argv: string[]): Promise<void> {
         return await bankAccountCommand(deps, args)
       case 'numbering':
         return await numberingCommand(deps, args)
+      case 'webhook':
+        return await webhookCommand(deps, args)
       default:
         throw new UsageError(`unknown command "${command}"; run invoicing help`)
     }

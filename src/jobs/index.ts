@@ -5,10 +5,17 @@ import { expireIdempotencyKeys } from '../http/idempotency'
 import { pruneRequestLog } from '../http/request-log'
 import { REQUEST_LOG_RETENTION_MS } from '../http/request-log.routes'
 import { eraseDeletedProducts } from '../modules/products'
+import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks'
 import type { Job } from './scheduler'
+import { deliveryContext } from './webhooks'
 
 export function serviceJobs(deps: Deps, app: App): Job[] {
+  const delivery = deliveryContext(deps)
   return [
+    // Committed events become deliveries, and due attempts go out, within a second; a restart loses nothing.
+    { name: 'webhook-dispatch', pattern: '* * * * * *', run: () => dispatchOutbox(delivery) },
+    { name: 'webhook-delivery', pattern: '* * * * * *', run: () => deliverDue(delivery) },
+    { name: 'webhook-retention', pattern: '0 23 4 * * *', run: () => pruneDeliveries(deps.db, deps.clock) },
     // Deleted Products are erased for good 30 days after their deletion.
     { name: 'product-erasure', pattern: '0 41 * * * *', run: () => eraseDeletedProducts(deps) },
     // Buffered request-log entries reach the database within a second.

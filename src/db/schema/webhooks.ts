@@ -21,3 +21,74 @@ export const outbox = sqliteTable(
   },
   (t) => [index('outbox_pending').on(t.dispatchedAt, t.id)],
 )
+
+/** A Business's webhook: where messages go, which events it hears, and the secrets that sign them. */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    url: text('url').notNull(),
+    /** JSON array of event types; every event when empty. */
+    events: text('events').notNull().default('[]'),
+    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
+    /** Why it is paused: 'gone' (answered 410) or 'by_request'. */
+    pausedReason: text('paused_reason'),
+    /** whsec_ + base64 of 32 random bytes; kept readable because it must sign every message. */
+    secret: text('secret').notNull(),
+    /** The secret before the last roll, still signing until previous_secret_until. */
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: text('previous_secret_until'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('webhooks_business').on(t.businessId, t.id)],
+)
+
+/** One message to one webhook: its stored body, state and schedule. Kept 30 days. */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    body: text('body').notNull(),
+    /** pending (retry waiting), delivered, failed, failed_unsent. */
+    status: text('status').notNull(),
+    reason: text('reason'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    /** A process that claimed the delivery owns it until then; claims are atomic across processes. */
+    claimedUntil: text('claimed_until'),
+    claimToken: text('claim_token'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_webhook').on(t.webhookId, t.id),
+    index('webhook_deliveries_created').on(t.createdAt),
+  ],
+)
+
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: text('attempted_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    /** Why it failed when there was no answer (timeout, refused address, no connection). */
+    error: text('error'),
+    /** The first kilobyte of the answer. */
+    responseExcerpt: text('response_excerpt'),
+  },
+  (t) => [index('webhook_attempts_delivery').on(t.deliveryId)],
+)

@@ -1,3 +1,4 @@
-// The webhooks module's public face: other modules raise events through the outbox.
+// The webhooks module's public face: other modules raise events through the outbox; jobs deliver them.
 export { raiseEvent } from './outbox'
 export { EVENT_TYPES, type EventType } from './events'
+export { dispatchOutbox, deliverDue, pruneDeliveries, type DeliveryContext, type SubjectBuilder } from './delivery'

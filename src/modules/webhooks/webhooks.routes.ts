@@ -1,0 +1,119 @@
+// HTTP routes of webhook management (Admin keys; the pipeline refuses other Roles before anything is read).
+import { Elysia, t } from 'elysia'
+import { credentialOf } from '../../http/context'
+import { parseLimit, toPage } from '../../http/pagination'
+import { idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
+import { Bool, errorAnswers, idempotencyHeader, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { presentWebhook } from './webhooks.service'
+import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
+
+const tags = ['Webhooks']
+const Params = t.Object({ id: t.String() })
+const Events = t.Array(t.String({ description: 'document.issued, document.sent, document.viewed, document.paid, document.cancelled, payment.recorded, payment.reversed' }), { maxItems: 7 })
+
+const WebhookSchema = t.Object(
+  {
+    id: Int(),
+    url: t.String(),
+    events: t.Array(t.String(), { description: 'every event when empty' }),
+    paused: Bool(),
+    paused_reason: Nullable(t.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    secret: t.Optional(t.String({ description: 'whsec_ + 44 characters, shown only when created or rolled' })),
+  },
+  { title: 'Webhook' },
+)
+
+const DeliverySchema = t.Object(
+  {
+    id: Int(),
+    webhook_id: Int(),
+    webhook_message_id: t.String(),
+    event: t.String(),
+    url: t.String(),
+    status: t.String({ description: 'pending, delivered, failed or failed_unsent' }),
+    reason: Nullable(t.String()),
+    next_attempt_at: Nullable(Timestamp),
+    created_at: Timestamp,
+    attempts: t.Array(
+      t.Object({ at: Timestamp, duration_ms: Int(), status_code: Nullable(Int()), error: Nullable(t.String()), response: Nullable(t.String()) }),
+    ),
+  },
+  { title: 'WebhookDelivery' },
+)
+
+export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
+  return new Elysia({ name: 'webhooks' })
+    .get(
+      '/v1/webhooks',
+      async ({ request, query }) => {
+        const c = credentialOf(request)
+        const limit = parseLimit(query.limit)
+        const after = http.cursors.decode(query.cursor, 'webhooks', c.businessId)
+        const rows = await listWebhooks(deps, c.businessId, after, limit + 1)
+        return toPage(rows, limit, (r) => presentWebhook(r), (id) => http.cursors.encode('webhooks', c.businessId, id))
+      },
+      { query: t.Object(ListQuery), response: { 200: Paged(WebhookSchema, 'WebhookList'), ...errorAnswers(422) }, detail: { tags, summary: 'List webhooks' } },
+    )
+    .post(
+      '/v1/webhooks',
+      ({ request, body }) => idempotentCreate(http, request, async () => json(201, await addWebhook(deps, credentialOf(request).businessId, body))),
+      {
+        body: t.Object({ url: t.String({ maxLength: 2000 }), events: t.Optional(Events) }, { additionalProperties: false, title: 'WebhookCreate' }),
+        response: { 201: WebhookSchema, ...errorAnswers(400, 409, 413, 415, 422) },
+        detail: { tags, summary: 'Add a webhook (its secret is shown once)', parameters: [idempotencyHeader] },
+      },
+    )
+    .get('/v1/webhooks/:id', ({ request, params }) => getWebhook(deps, credentialOf(request).businessId, pathId(params.id)), {
+      params: Params,
+      response: { 200: WebhookSchema, ...errorAnswers(404) },
+      detail: { tags, summary: 'Get a webhook' },
+    })
+    .patch('/v1/webhooks/:id', ({ request, params, body }) => updateWebhook(deps, credentialOf(request).businessId, pathId(params.id), body), {
+      params: Params,
+      body: t.Object({ url: t.Optional(t.String({ maxLength: 2000 })), events: t.Optional(Events), paused: t.Optional(Bool()) }, { additionalProperties: false, title: 'WebhookUpdate' }),
+      response: { 200: WebhookSchema, ...errorAnswers(400, 404, 413, 415, 422) },
+      detail: { tags, summary: 'Change a webhook: url, events, paused' },
+    })
+    .delete(
+      '/v1/webhooks/:id',
+      async ({ request, params }) => {
+        await deleteWebhook(deps, credentialOf(request).businessId, pathId(params.id))
+        return new Response(null, { status: 204 })
+      },
+      { params: Params, response: { 204: t.Void(), ...errorAnswers(404) }, detail: { tags, summary: 'Delete a webhook' } },
+    )
+    .post('/v1/webhooks/:id/roll-secret', ({ request, params }) => rollSecret(deps, credentialOf(request).businessId, pathId(params.id)), {
+      params: Params,
+      response: { 200: WebhookSchema, ...errorAnswers(404) },
+      detail: { tags, summary: 'Roll the signing secret: the new one is shown once; both sign for 24 hours' },
+    })
+    .get(
+      '/v1/webhooks/:id/deliveries',
+      async ({ request, params, query }) => {
+        const c = credentialOf(request)
+        const webhookId = pathId(params.id)
+        const limit = parseLimit(query.limit)
+        const list = `webhook-deliveries-${webhookId}`
+        const after = http.cursors.decode(query.cursor, list, c.businessId)
+        const rows = await listDeliveries(deps, c.businessId, webhookId, after, limit + 1)
+        return toPage(rows, limit, (r) => r.view, (id) => http.cursors.encode(list, c.businessId, id))
+      },
+      {
+        params: Params,
+        query: t.Object(ListQuery),
+        response: { 200: Paged(DeliverySchema, 'WebhookDeliveryList'), ...errorAnswers(404, 422) },
+        detail: { tags, summary: 'Deliveries of the last 30 days, each with its attempts' },
+      },
+    )
+    .post(
+      '/v1/webhook-deliveries/:id/resend',
+      ({ request, params }) => idempotentCreate(http, request, async () => json(201, await resendDelivery(deps, credentialOf(request).businessId, pathId(params.id)))),
+      {
+        params: Params,
+        response: { 201: DeliverySchema, ...errorAnswers(404, 409, 422) },
+        detail: { tags, summary: 'Send a stored message again: a new delivery, same body and webhook-id', parameters: [idempotencyHeader] },
+      },
+    )
+}
