@@ -18,7 +18,9 @@ import { businessRoutes } from './modules/business/business.routes'
 import { clientsRoutes } from './modules/clients/clients.routes'
 import { productsRoutes } from './modules/products/products.routes'
 import { documentsRoutes } from './modules/documents/documents.routes'
+import { publicPageRoutes } from './modules/documents/public-page'
 import { paymentsRoutes } from './modules/payments/payments.routes'
+import { reportsRoutes } from './modules/reports/reports.routes'
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
 
 export interface App {
@@ -91,7 +93,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(clientsRoutes(deps, http))
     .use(productsRoutes(deps, http))
     .use(documentsRoutes(deps, http))
+    .use(publicPageRoutes(deps))
     .use(paymentsRoutes(deps, http))
+    .use(reportsRoutes(deps, http))
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 

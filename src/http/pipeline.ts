@@ -20,7 +20,7 @@ interface RoutePattern {
   public: boolean
 }
 
-const PUBLIC_PATHS = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/health$/]
+const PUBLIC_PATHS = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/health$/, /^\/p\/:token$/]
 const ADMIN_ONLY = [/^\/v1\/request-log/, /^\/v1\/webhooks/, /^\/v1\/webhook-deliveries/]
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

@@ -46,6 +46,10 @@ export const documents = sqliteTable(
     /** Completed Payments counted on this document (its Proforma's included), kept by the payments module. */
     amountPaid: text('amount_paid').notNull().default('0'),
     paidMinor: numeric('paid_minor').notNull().default('0'),
+    /** Opens the document's public page (GET /p/{token}); random, set at issue. */
+    publicToken: text('public_token'),
+    /** When the Client first opened the public page (document.viewed is raised then, once). */
+    viewedAt: text('viewed_at'),
     /** JSON {at, recipients, via} of the newest send; null until sent. */
     lastSent: text('last_sent'),
     createdAt: text('created_at').notNull(),
@@ -57,6 +61,7 @@ export const documents = sqliteTable(
     index('documents_client').on(t.businessId, t.clientId, t.issueDate),
     index('documents_issue_date').on(t.businessId, t.issueDate),
     index('documents_due').on(t.businessId, t.status, t.dueDate),
+    uniqueIndex('documents_public_token').on(t.publicToken),
   ],
 )
 

@@ -108,6 +108,7 @@ export const DocumentSchema = t.Object(
     converted_into_id: Nullable(Int()),
     credited_document_id: Nullable(Int()),
     is_test: Bool(),
+    public_url: Nullable(t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' })),
     bank_account_ids: t.Array(Int()),
     notes: Nullable(t.String()),
     created_at: Timestamp,

@@ -105,6 +105,7 @@ export function presentDocument({ doc, lines, bands, client, facts, role, today 
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
     is_test: doc.isTest,
+    public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
     notes: doc.notes,
     created_at: doc.createdAt,

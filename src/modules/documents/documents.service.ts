@@ -1,4 +1,5 @@
 // Document use cases: create and update Drafts, delete, issue, cancel, convert; read with actions.
+import { randomBytes } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
 import type { DocumentType } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
@@ -306,6 +307,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     dueDate: doc.dueDate ?? addDays(issueDate, doc.paymentTerms),
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot: client ? JSON.stringify(snapshotOf(client)) : null,
+    // The Client's page link: unguessable, 192 random bits.
+    publicToken: randomBytes(24).toString('base64url'),
     updatedAt: deps.clock.now().toISOString(),
   }
   const linked = doc.type === 'invoice' && doc.proformaId !== null

@@ -1,0 +1,57 @@
+// The document's public page, opened by its Client through an unguessable link; the first open raises document.viewed.
+import { and, eq, isNull } from 'drizzle-orm'
+import { Elysia, t } from 'elysia'
+import type { Database } from '../../db/client'
+import { documents } from '../../db/schema'
+import type { Clock } from '../../shared/clock'
+import { getBusiness } from '../business'
+import { raiseEvent } from '../webhooks'
+import { linesOf } from './documents.repo'
+import type { ClientSnapshot } from './documents.present'
+
+const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
+
+function esc(s: string | null | undefined): string {
+  return (s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+const notFound = () => new Response('<!doctype html><title>Not found</title><p>No such document.</p>', { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } })
+
+export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
+  return new Elysia({ name: 'public-page' }).get(
+    '/p/:token',
+    async ({ params }) => {
+      if (!/^[A-Za-z0-9_-]{20,64}$/.test(params.token)) return notFound()
+      const doc = await deps.db.read.select().from(documents).where(eq(documents.publicToken, params.token)).get()
+      if (!doc || doc.status === 'draft') return notFound()
+      // The first open is recorded and heard once; the conditional update makes a second open a no-op.
+      await deps.db.write(async (tx) => {
+        const now = deps.clock.now().toISOString()
+        const first = await tx
+          .update(documents)
+          .set({ viewedAt: now })
+          .where(and(eq(documents.id, doc.id), isNull(documents.viewedAt)))
+          .returning({ id: documents.id })
+        if (first.length > 0) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
+      })
+      const business = await getBusiness(deps.db.read, doc.businessId)
+      const lines = (await linesOf(deps.db.read, [doc.id])).get(doc.id) ?? []
+      const client = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot) : null
+      const rows = lines
+        .map((l) => `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`)
+        .join('')
+      const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
+<body>${business.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
+<h1>${esc(TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
+<p>From <strong>${esc(business.legalName ?? business.name)}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
+<p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
+<table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
+<p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
+</body></html>`
+      return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } })
+    },
+    { params: t.Object({ token: t.String() }), detail: { hide: true } },
+  )
+}
