@@ -20,6 +20,8 @@ import { productsRoutes } from './modules/products/products.routes'
 import { documentsRoutes } from './modules/documents/documents.routes'
 import { publicPageRoutes } from './modules/documents/public-page'
 import { paymentsRoutes } from './modules/payments/payments.routes'
+import { mailRoutes } from './modules/mail/mail.routes'
+import { einvoiceRoutes } from './modules/einvoice/einvoice.routes'
 import { reportsRoutes } from './modules/reports/reports.routes'
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
 
@@ -93,6 +95,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(clientsRoutes(deps, http))
     .use(productsRoutes(deps, http))
     .use(documentsRoutes(deps, http))
+    .use(mailRoutes(deps, http))
+    .use(einvoiceRoutes(deps, http))
     .use(publicPageRoutes(deps))
     .use(paymentsRoutes(deps, http))
     .use(reportsRoutes(deps, http))
@@ -102,7 +106,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const fetch = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: elysia.routes,
-    lookup: credentialLookup(deps.db.read),
+    lookup: credentialLookup(deps.db.read, deps.db.hot),
     rateLimiter,
     requestLog,
     clock: deps.clock,

@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/client'
 import { applyMigrations } from './db/migrate'
 import { systemClock, type Clock } from './shared/clock'
 import { httpViesClient, type ViesClient } from './adapters/vies'
+import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
 import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
@@ -13,6 +14,8 @@ export interface Deps {
   db: Database
   clock: Clock
   vies: ViesClient
+  /** Sends email over SMTP (a Send's document). */
+  mailer: Mailer
   logger: Logger
   /** Webhook POSTs and the DNS answers their addresses are checked against. */
   sender: WebhookSender
@@ -22,6 +25,7 @@ export interface Deps {
 export interface DepsOverrides {
   clock?: Clock
   vies?: ViesClient
+  mailer?: Mailer
   logger?: Logger
   sender?: WebhookSender
   resolve?: Resolver
@@ -35,6 +39,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     db,
     clock: overrides.clock ?? systemClock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
+    mailer: overrides.mailer ?? smtpMailer(),
     logger: overrides.logger ?? createLogger(),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,

@@ -5,6 +5,7 @@ import { ApiError, InvalidRequest } from './shared/errors'
 import { parseArgs, UsageError, allowOnly } from './cli/args'
 import { businessCommand, bankAccountCommand, numberingCommand } from './cli/business'
 import { keyCommand } from './cli/key'
+import { mailCommand } from './cli/mail'
 import { webhookCommand } from './cli/webhook'
 import { sandbox } from './cli/sandbox'
 import { serveForever } from './cli/serve'
@@ -20,6 +21,8 @@ const HELP = `invoicing: self-hosted invoicing API
   invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME
   invoicing key list BUSINESS_ID | invoicing key revoke KEY_ID
   invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]
+  invoicing mail set BUSINESS_ID --smtp smtp://user:password@host:port --from ADDRESS   (smtps:// for TLS from the start)
+  invoicing mail clear BUSINESS_ID
   invoicing webhook add BUSINESS_ID --url U [--events a,b] | list BUSINESS_ID | roll|delete BUSINESS_ID WEBHOOK_ID
   invoicing numbering set BUSINESS_ID --kind invoice|proforma|credit_note|quote|receipt|client --pattern P
 
@@ -67,6 +70,8 @@ async function main(argv: string[]): Promise<void> {
         return await keyCommand(deps, args)
       case 'bank-account':
         return await bankAccountCommand(deps, args)
+      case 'mail':
+        return await mailCommand(deps, args)
       case 'numbering':
         return await numberingCommand(deps, args)
       case 'webhook':

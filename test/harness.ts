@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { buildApp, type App } from '../src/app'
 import { loadConfig, type Config } from '../src/config'
-import { createDeps, type Deps } from '../src/deps'
+import { createDeps, type Deps, type DepsOverrides } from '../src/deps'
 import { FakeVies } from '../src/adapters/vies'
 import { FixedClock } from '../src/shared/clock'
 import { silentLogger } from '../src/shared/logger'
@@ -44,14 +44,16 @@ export interface Harness {
 
 let businessCount = 0
 
-export async function makeHarness(opts: { config?: Partial<Config>; validVat?: string[] } = {}): Promise<Harness> {
+export async function makeHarness(
+  opts: { config?: Partial<Config>; validVat?: string[]; /** Passed through to createDeps, e.g. a webhook sender or resolver. */ overrides?: Partial<DepsOverrides> } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-test-'))
   const clock = new FixedClock('2026-03-10T09:00:00.000Z')
   const vies = new FakeVies(new Set(opts.validVat ?? []))
   const config = loadConfig({}, { dbPath: join(dir, 'test.db'), ...opts.config })
   // Errors the service logs are shown: a test should never meet one it did not provoke.
   const logger = { ...silentLogger, error: (msg: string, f?: Record<string, unknown>) => console.error('[service error]', msg, JSON.stringify(f ?? {})) }
-  const deps = await createDeps(config, { clock, vies, logger })
+  const deps = await createDeps(config, { clock, vies, logger, ...opts.overrides })
   const app = await buildApp(deps)
   const validator = await contractValidator(app)
 

@@ -10,6 +10,7 @@ import {
   updateBusiness,
   type BusinessInput,
 } from '../modules/business'
+import { findMailbox } from '../modules/mail'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
@@ -48,7 +49,7 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
     if (!ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
     const current = await resolveBusiness(deps.db.read, ref)
     const b = await updateBusiness(deps.db, deps.clock, current.id, businessInput(args))
-    return print(args, { id: b.id, ...presentBusiness(b, deps.config.mailRelay) })
+    return print(args, { id: b.id, ...presentBusiness(b, deps.config.mailRelay, (await findMailbox(deps.db.read, b.id)) ?? null) })
   }
   throw new UsageError('usage: invoicing business create|update ...')
 }

@@ -1,4 +1,5 @@
-// `invoicing sandbox`: a throwaway database with a Test business, sample Clients and an Admin key, then serve.
+// `invoicing sandbox`: a throwaway database with a Test business, sample Clients, Products and documents in every
+// status, and an Admin key, then serve.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +8,9 @@ import { createDeps } from '../deps'
 import { createApiKey, createBusiness, addBankAccount } from '../modules/business'
 import { createClient } from '../modules/clients/clients.service'
 import { serveForever } from './serve'
+import { seedSandboxDocuments } from './sandbox-data'
+import { buildApp } from '../app'
+import { utcDay } from '../shared/dates'
 import type { Args } from './args'
 
 export const SAMPLE_CLIENTS = [
@@ -29,8 +33,11 @@ export async function sandbox(config: Config, args: Args): Promise<void> {
     isTest: true,
   })
   await addBankAccount(deps.db, deps.clock, business.id, { name: 'Main account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' })
-  for (const c of SAMPLE_CLIENTS) await createClient(deps, business.id, c)
+  for (const c of SAMPLE_CLIENTS) await createClient(deps, business, c)
   const key = await createApiKey(deps.db, deps.clock, business.id, { name: 'sandbox admin', role: 'admin' })
+  const seeding = await buildApp(deps)
+  await seedSandboxDocuments(seeding, key.key, utcDay(deps.clock.now()))
+  await seeding.requestLog.flush()
   const port = args.options.port ? Number(args.options.port) : config.port
   const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${port}/v1` }
   if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')

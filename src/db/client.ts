@@ -3,6 +3,7 @@ import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
 import { Mutex } from './mutex'
+import { openHotReader, type HotReader } from './hot'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -12,6 +13,8 @@ export type Queryable = Db | Tx
 export interface Database {
   /** Reads outside a transaction; never blocks behind a write. */
   readonly read: Db
+  /** Prepared-statement reads for the hottest paths (auth, one Client); null for remote databases. */
+  readonly hot: HotReader | null
   /** Runs fn in one IMMEDIATE transaction on the writer; writes of this process never overlap. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** The writer itself, for the migrator; callers outside db/ use write(). */
@@ -44,14 +47,17 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
   const writer = drizzle(writerClient, { schema })
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
+  const hot = openHotReader(url)
 
   return {
     read,
+    hot,
     writer,
     writerClient,
     url,
     write: (fn) => mutex.run(() => writer.transaction(fn)),
     close() {
+      hot?.close()
       readerClient.close()
       writerClient.close()
     },

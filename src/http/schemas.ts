@@ -15,6 +15,7 @@ export const ErrorSchema = t.Object(
         remedy_url: t.Optional(t.String()),
         document_number: t.Optional(t.String()),
         invoice: t.Optional(t.Object({ id: Type.Integer(), document_number: t.Union([t.String(), t.Null()]) })),
+        rules: t.Optional(t.Array(t.Object({ id: t.String(), message: t.String() }), { description: 'with not_exportable: the EN16931 rules the document fails' })),
       },
       { additionalProperties: true },
     ),

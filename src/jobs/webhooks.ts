@@ -7,7 +7,7 @@ import type { DeliveryContext } from '../modules/webhooks'
 
 /** Messages are built as an Admin key of the Business would read them. */
 function adminOf(businessId: number): Credential {
-  return { apiKeyId: 0, name: 'webhook', role: 'admin', businessId, businessPublicId: '', plan: 'pro', isTest: false }
+  return { apiKeyId: 0, name: 'webhook', role: 'admin', businessId, businessPublicId: '', plan: 'pro', isTest: false, currency: '' }
 }
 
 export function deliveryContext(deps: Deps): DeliveryContext {

@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Database, Db } from '../../db/client'
+import type { HotReader } from '../../db/hot'
 import { apiKeys, businesses } from '../../db/schema'
 import { NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
@@ -30,6 +31,8 @@ export interface Credential {
   businessPublicId: string
   plan: Plan
   isTest: boolean
+  /** The Business's reporting currency, the default of new Clients. */
+  currency: string
 }
 
 export interface ApiKeyView {
@@ -42,8 +45,19 @@ export interface ApiKeyView {
   revoked_at: string | null
 }
 
+const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.id AS businessId, b.public_id AS businessPublicId,
+  b.plan AS plan, b.is_test AS isTest, b.currency AS currency
+  FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`
+
 /** Looks a presented key up by its hash; one indexed read per request, so revocation acts on the next one. */
-export function credentialLookup(db: Db): (key: string) => Promise<Credential | null> {
+export function credentialLookup(db: Db, hot: HotReader | null = null): (key: string) => Promise<Credential | null> {
+  if (hot) {
+    return async (key) => {
+      if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null
+      const row = hot.get<Omit<Credential, 'isTest'> & { isTest: number }>(LOOKUP_SQL, hashKey(key))
+      return row ? { apiKeyId: row.apiKeyId, name: row.name, role: row.role, businessId: row.businessId, businessPublicId: row.businessPublicId, plan: row.plan, isTest: row.isTest === 1, currency: row.currency } : null
+    }
+  }
   const stmt = db
     .select({
       apiKeyId: apiKeys.id,
@@ -53,6 +67,7 @@ export function credentialLookup(db: Db): (key: string) => Promise<Credential | 
       businessPublicId: businesses.publicId,
       plan: businesses.plan,
       isTest: businesses.isTest,
+      currency: businesses.currency,
     })
     .from(apiKeys)
     .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))

@@ -1,7 +1,13 @@
 // Business and bank account records as the API answers them (extensions §2).
 import type { BankAccountRow, BusinessRow } from './business.service'
 
-export function presentBusiness(b: BusinessRow, mailRelay: string | null) {
+/** The Business's own mailbox as the answer needs it (kind and From address; its server URL is never shown). */
+export interface MailboxSummary {
+  kind: string
+  fromAddress: string
+}
+
+export function presentBusiness(b: BusinessRow, mailRelay: string | null, mailbox: MailboxSummary | null = null) {
   return {
     business_id: b.publicId,
     name: b.name,
@@ -18,8 +24,9 @@ export function presentBusiness(b: BusinessRow, mailRelay: string | null) {
     address: b.address,
     city: b.city,
     postal_code: b.postalCode,
-    // The service's own mail server sends for a Business that has an address of its own (the mail issue adds smtp).
-    mail_provider: mailRelay && b.email ? { kind: 'service', address: b.email } : null,
+    // Its own mailbox sends when it has one (smtp, or a hosted kind); else the service's own mail server, for a
+    // Business with an address of its own. Only the kind and the From address are shown, never the server or login.
+    mail_provider: mailbox ? { kind: mailbox.kind, address: mailbox.fromAddress } : mailRelay && b.email ? { kind: 'service', address: b.email } : null,
     created_at: b.createdAt,
   }
 }

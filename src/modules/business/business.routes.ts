@@ -8,15 +8,20 @@ import { errorAnswers, ListQuery } from '../../http/schemas'
 import { getBankAccount, getBusiness, listBankAccounts } from './business.service'
 import { presentBankAccount, presentBusiness } from './business.present'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
+import { findMailbox } from '../mail'
 
 const tags = ['Business']
 
 export function businessRoutes(deps: { db: Database; config: { mailRelay: string | null } }, http: HttpServices) {
   return new Elysia({ name: 'business' })
-    .get('/v1/business', async ({ request }) => presentBusiness(await getBusiness(deps.db.read, credentialOf(request).businessId), deps.config.mailRelay), {
-      response: { 200: BusinessSchema, ...errorAnswers() },
-      detail: { tags, summary: 'The Business the API key belongs to' },
-    })
+    .get(
+      '/v1/business',
+      async ({ request }) => {
+        const id = credentialOf(request).businessId
+        return presentBusiness(await getBusiness(deps.db.read, id), deps.config.mailRelay, (await findMailbox(deps.db.read, id)) ?? null)
+      },
+      { response: { 200: BusinessSchema, ...errorAnswers() }, detail: { tags, summary: 'The Business the API key belongs to' } },
+    )
     .get(
       '/v1/bank-accounts',
       async ({ request, query }) => {

@@ -22,3 +22,17 @@ export async function recordTaken(tx: Tx, businessId: number, kind: NumberingKin
       set: { highest: sql`max(${numberCounters.highest}, excluded.highest)` },
     })
 }
+
+/** Takes the next counter value in one statement: one above the highest taken, recorded as taken. */
+export async function takeNextCounter(tx: Tx, businessId: number, kind: NumberingKind, pattern: string, period: string): Promise<number> {
+  const row = await tx
+    .insert(numberCounters)
+    .values({ businessId, kind, pattern, period, highest: 1 })
+    .onConflictDoUpdate({
+      target: [numberCounters.businessId, numberCounters.kind, numberCounters.pattern, numberCounters.period],
+      set: { highest: sql`${numberCounters.highest} + 1` },
+    })
+    .returning({ highest: numberCounters.highest })
+    .get()
+  return row.highest
+}

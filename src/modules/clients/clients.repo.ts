@@ -1,6 +1,7 @@
 // SQL for Clients; every query is scoped by the Business.
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
+import type { HotReader } from '../../db/hot'
 import { clients } from '../../db/schema'
 
 export type ClientRow = typeof clients.$inferSelect
@@ -10,8 +11,45 @@ export function searchTextOf(c: Pick<ClientRow, 'name' | 'legalName' | 'email' |
   return [c.name, c.legalName, c.email, c.vatNumber, c.accountCode].filter(Boolean).join('\n').toLowerCase()
 }
 
-/** The hot read path (GET /v1/clients/{id}) as a prepared statement. */
-export function clientByIdStatement(db: Db) {
+type RawClient = Record<string, unknown>
+
+/** A row read by the hot reader (snake_case, 0/1 booleans) in the shape drizzle gives. */
+export function clientFromRaw(r: RawClient): ClientRow {
+  return {
+    id: r.id as number,
+    businessId: r.business_id as number,
+    name: r.name as string,
+    legalName: r.legal_name as string | null,
+    contactPerson: r.contact_person as string | null,
+    email: r.email as string | null,
+    phone: r.phone as string | null,
+    address: r.address as string | null,
+    city: r.city as string | null,
+    postalCode: r.postal_code as string | null,
+    country: r.country as string,
+    vatNumber: r.vat_number as string | null,
+    vatVerified: r.vat_verified === 1,
+    accountCode: r.account_code as string | null,
+    currency: r.currency as string,
+    paymentTerms: r.payment_terms as number,
+    isActive: r.is_active === 1,
+    creditLimit: r.credit_limit as string | null,
+    notes: r.notes as string | null,
+    preferredBankAccountIds: r.preferred_bank_account_ids as string,
+    searchText: r.search_text as string,
+    createdAt: r.created_at as string,
+    updatedAt: r.updated_at as string,
+  }
+}
+
+/** The hot read path (GET /v1/clients/{id}): the driver's prepared statement when there is one, else drizzle's. */
+export function clientByIdStatement(db: Db, hot: HotReader | null = null) {
+  if (hot) {
+    return async (businessId: number, id: number): Promise<ClientRow | undefined> => {
+      const r = hot.get<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id = ?', businessId, id)
+      return r ? clientFromRaw(r) : undefined
+    }
+  }
   const stmt = db
     .select()
     .from(clients)
@@ -22,6 +60,14 @@ export function clientByIdStatement(db: Db) {
 
 export async function findClient(q: Queryable, businessId: number, id: number): Promise<ClientRow | undefined> {
   return q.select().from(clients).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).get()
+}
+
+/** A page of Clients through the hot reader (the list is the API's heaviest common read). */
+export function listClientsHot(hot: HotReader, businessId: number, afterId: number, limit: number, search?: string): ClientRow[] {
+  const rows = search
+    ? hot.all<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id > ? AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?', businessId, afterId, search.toLowerCase(), limit)
+    : hot.all<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id > ? ORDER BY id LIMIT ?', businessId, afterId, limit)
+  return rows.map(clientFromRaw)
 }
 
 export async function listClients(q: Queryable, businessId: number, afterId: number, limit: number, search?: string): Promise<ClientRow[]> {

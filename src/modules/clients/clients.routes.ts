@@ -8,14 +8,14 @@ import { NotFound } from '../../shared/errors'
 import type { ClientDeps } from './clients.service'
 import { createClient, listClients, updateClient } from './clients.service'
 import { presentClient } from './clients.present'
-import { clientByIdStatement } from './clients.repo'
+import { clientByIdStatement, listClientsHot } from './clients.repo'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 
 const tags = ['Clients']
 const ClientParams = t.Object({ client: t.String({ description: 'Client id' }) })
 
 export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
-  const clientById = clientByIdStatement(deps.db.read)
+  const clientById = clientByIdStatement(deps.db.read, deps.db.hot)
   return new Elysia({ name: 'clients' })
     .get(
       '/v1/clients',
@@ -23,7 +23,8 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
         const c = credentialOf(request)
         const limit = parseLimit(query.limit)
         const after = http.cursors.decode(query.cursor, 'clients', c.businessId)
-        const rows = await listClients(deps.db.read, c.businessId, after, limit + 1, query.search?.trim() || undefined)
+        const search = query.search?.trim() || undefined
+        const rows = deps.db.hot ? listClientsHot(deps.db.hot, c.businessId, after, limit + 1, search) : await listClients(deps.db.read, c.businessId, after, limit + 1, search)
         return toPage(rows, limit, presentClient, (id) => http.cursors.encode('clients', c.businessId, id))
       },
       { query: ClientListQuery, response: { 200: ClientList, ...errorAnswers(422) }, detail: { tags, summary: 'List Clients' } },
@@ -31,7 +32,7 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
     .post(
       '/v1/clients',
       ({ request, body }) =>
-        idempotentCreate(http, request, async () => json(201, presentClient(await createClient(deps, credentialOf(request).businessId, body)))),
+        idempotentCreate(http, request, async () => json(201, presentClient(await createClient(deps, { id: credentialOf(request).businessId, currency: credentialOf(request).currency }, body)))),
       {
         body: ClientCreateBody,
         response: { 201: ClientSchema, ...errorAnswers(400, 409, 413, 415, 422) },

@@ -7,7 +7,7 @@ import { isCountry, viesPrefixFor } from '../../shared/countries'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
-import { foreignBankAccountIds, getBusiness, highestTaken, numberingPattern, recordTaken } from '../business'
+import { foreignBankAccountIds, highestTaken, numberingPattern, recordTaken, takeNextCounter } from '../business'
 import type { ClientCreateInput, ClientUpdateInput } from './clients.model'
 import {
   accountCodeHolder,
@@ -98,6 +98,18 @@ async function planAccountCode(db: Database, businessId: number, raw: string | n
 }
 
 /** Takes the next free code of the pattern inside the writing transaction, so two creates never share one. */
+async function takeNextAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number): Promise<string> {
+  const pattern = await numberingPattern(tx, businessId, 'client')
+  const p = parsePattern(pattern)!
+  for (;;) {
+    const n = await takeNextCounter(tx, businessId, 'client', pattern, '')
+    if (n >= p.max) throw new Refusal('numbering_at_its_end', `The account code numbering ${pattern} has no free code left; change its pattern.`)
+    const code = formatNumber(p, n, 0)
+    // A code typed by hand may hold this one already: step past it.
+    if (!(await accountCodeHolder(tx, businessId, code))) return code
+  }
+}
+
 async function takeAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number, plan: CodePlan, exceptId?: number): Promise<string> {
   const p = parsePattern(plan.pattern)!
   if (plan.code) {
@@ -118,9 +130,9 @@ async function takeAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[
   }
 }
 
-export async function createClient(deps: ClientDeps, businessId: number, input: ClientCreateInput): Promise<ClientRow> {
+export async function createClient(deps: ClientDeps, business: { id: number; currency: string }, input: ClientCreateInput): Promise<ClientRow> {
+  const businessId = business.id
   const bag = new FieldErrorBag()
-  const business = await getBusiness(deps.db.read, businessId)
   const email = blank(input.email)
   if (!email) bag.add('email', 'is required')
   else if (!EMAIL_RE.test(email)) bag.add('email', 'must be an email address')
@@ -133,7 +145,8 @@ export async function createClient(deps: ClientDeps, businessId: number, input: 
   if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
-  const codePlan = await planAccountCode(deps.db, businessId, input.account_code, undefined, bag)
+  // An explicit code is judged now; a blank one is taken inside the transaction.
+  const codePlan = blank(input.account_code) ? await planAccountCode(deps.db, businessId, input.account_code, undefined, bag) : null
   bag.throwIfAny()
 
   const vatNumber = blank(input.vat_number) ?? null
@@ -141,7 +154,7 @@ export async function createClient(deps: ClientDeps, businessId: number, input: 
   const vatVerified = await verifyVat(deps.vies, country, vatNumber)
   const now = deps.clock.now().toISOString()
   return deps.db.write(async (tx) => {
-    const accountCode = await takeAccountCode(tx, businessId, codePlan)
+    const accountCode = codePlan ? await takeAccountCode(tx, businessId, codePlan) : await takeNextAccountCode(tx, businessId)
     const row: ClientInsert = {
       businessId,
       name: name!,

@@ -1,5 +1,6 @@
 // SQL for documents, their Lines and VAT bands; every query is scoped by the Business.
-import { and, asc, count, eq, gt, gte, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm'
+import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Queryable, Tx } from '../../db/client'
 import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
@@ -10,8 +11,25 @@ export type DocumentInsert = typeof documents.$inferInsert
 export type LineRow = typeof documentLines.$inferSelect
 export type BandRow = typeof documentVatBands.$inferSelect
 
+// Minor units sit in NUMERIC columns as 64-bit integers; the driver (intMode number) refuses to read one past 2^53,
+// so every read of a row takes them as text.
+const asText = (c: SQLiteColumn) => sql<string>`CAST(${c} AS TEXT)`
+const documentColumns = {
+  ...getTableColumns(documents),
+  netMinor: asText(documents.netMinor),
+  vatMinor: asText(documents.vatMinor),
+  totalMinor: asText(documents.totalMinor),
+  paidMinor: asText(documents.paidMinor),
+}
+const bandColumns = { ...getTableColumns(documentVatBands), netMinor: asText(documentVatBands.netMinor), vatMinor: asText(documentVatBands.vatMinor) }
+
 export async function findDocument(q: Queryable, businessId: number, id: number): Promise<DocumentRow | undefined> {
-  return q.select().from(documents).where(and(eq(documents.businessId, businessId), eq(documents.id, id))).get()
+  return q.select(documentColumns).from(documents).where(and(eq(documents.businessId, businessId), eq(documents.id, id))).get()
+}
+
+/** The issued document a public page link opens. */
+export async function findByPublicToken(q: Queryable, token: string): Promise<DocumentRow | undefined> {
+  return q.select(documentColumns).from(documents).where(eq(documents.publicToken, token)).get()
 }
 
 export async function linesOf(q: Queryable, documentIds: number[]): Promise<Map<number, LineRow[]>> {
@@ -25,7 +43,7 @@ export async function linesOf(q: Queryable, documentIds: number[]): Promise<Map<
 export async function bandsOf(q: Queryable, documentIds: number[]): Promise<Map<number, BandRow[]>> {
   const out = new Map<number, BandRow[]>()
   if (documentIds.length === 0) return out
-  const rows = await q.select().from(documentVatBands).where(inArray(documentVatBands.documentId, documentIds))
+  const rows = await q.select(bandColumns).from(documentVatBands).where(inArray(documentVatBands.documentId, documentIds))
   for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
   return out
 }
@@ -56,7 +74,7 @@ export async function listDocuments(q: Queryable, businessId: number, afterId: n
         OR ${documents.clientId} IN (SELECT ${clients.id} FROM ${clients} WHERE ${clients.businessId} = ${businessId} AND instr(${clients.searchText}, ${needle}) > 0))`,
     )
   }
-  return q.select().from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
+  return q.select(documentColumns).from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
 }
 
 export async function numberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
@@ -83,13 +101,13 @@ export async function invoicesIssuedInYear(q: Queryable, businessId: number, yea
 }
 
 export async function insertDocument(tx: Tx, row: DocumentInsert): Promise<DocumentRow> {
-  return tx.insert(documents).values(row).returning().get()
+  return tx.insert(documents).values(row).returning(documentColumns).get()
 }
 
 export async function updateDocumentRow(tx: Tx, businessId: number, id: number, set: Partial<DocumentInsert>, onlyStatus?: DocumentStatus): Promise<DocumentRow | undefined> {
   const conds = [eq(documents.businessId, businessId), eq(documents.id, id)]
   if (onlyStatus) conds.push(eq(documents.status, onlyStatus))
-  return tx.update(documents).set(set).where(and(...conds)).returning().get()
+  return tx.update(documents).set(set).where(and(...conds)).returning(documentColumns).get()
 }
 
 export async function replaceLines(tx: Tx, documentId: number, lines: ResolvedLine[], totals: Totals): Promise<void> {

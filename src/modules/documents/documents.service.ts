@@ -23,13 +23,14 @@ import {
   type DocumentRow,
 } from './documents.repo'
 import { presentDocument, snapshotOf, type DocumentView } from './documents.present'
-import { gatherFacts, linkedProforma } from './facts'
+import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
 import { judgeNumber, takeNumber } from './numbering'
 import { computeTotals } from './totals'
 import { statusFor } from './settlement'
 import { raiseEvent } from '../webhooks'
+import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mail'
 
 export interface DocumentDeps {
   db: Database
@@ -41,9 +42,14 @@ function today(deps: DocumentDeps): string {
   return utcDay(deps.clock.now())
 }
 
-/** How the Business sends mail now: the service's own server when it has an address of its own. */
-export function mailViaOf(business: BusinessRow, mailRelay: string | null): string | null {
-  return mailRelay && business.email ? 'service' : null
+/** How the Business sends mail now: its own mailbox (smtp, or a hosted kind), else the service's own server when it has an address of its own. */
+export function mailViaOf(business: BusinessRow, mailRelay: string | null, mailbox: MailboxInfo | null = null): string | null {
+  return providerOf(business, mailRelay, mailbox)?.kind ?? null
+}
+
+/** The Send facts of a Business's mail state, for the default Send `actions` predicts unless a Send says more. */
+export function sendFactsOf(mail: MailState): FactsOptions['send'] {
+  return { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn }
 }
 
 export function throwRefusal(r: RefusalInfo): never {
@@ -70,12 +76,13 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
   const ids = docs.map((d) => d.id)
   const [lines, bands] = await Promise.all([linesOf(q, ids), bandsOf(q, ids)])
   const day = today(deps)
-  const mailVia = mailViaOf(business, deps.config.mailRelay)
+  // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
+  const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
   const clients = new Map<number, ClientRow | undefined>()
   const out: DocumentView[] = []
   for (const doc of docs) {
     if (!clients.has(doc.clientId)) clients.set(doc.clientId, await findClient(q, business.id, doc.clientId))
-    const facts = await gatherFacts(q, business, doc, { today: day, mailVia })
+    const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail) })
     out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), facts, role, today: day }))
   }
   return out
@@ -326,6 +333,12 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
   if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)
   return issued
+}
+
+/** Records a Send that went out: `last_sent` and document.sent commit together. */
+export async function recordSentInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number, lastSent: { at: string; recipients: string[]; via: string }): Promise<void> {
+  await updateDocumentRow(tx, businessId, id, { lastSent: JSON.stringify(lastSent), updatedAt: deps.clock.now().toISOString() })
+  await raiseEvent(tx, deps.clock, businessId, 'document.sent', id)
 }
 
 export async function issueDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {

@@ -371,6 +371,16 @@ describe('Lines', () => {
     expect(r.body.lines.map((l: any) => l.description)).toEqual(['Consulting', 'B'])
   })
 
+  test('a currency changed on update recomputes the kept Lines at the new currency\'s scale', async () => {
+    const s = await setup()
+    const d = await made(s, { lines: [line({ quantity: '3', unit_price: '333.5', vat_rate: '10.00' })] })
+    expect(d).toMatchObject({ net_total: '1000.50', vat_total: '100.05', total: '1100.55' })
+    const r = await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { currency: 'JPY' } })
+    expect(r.status).toBe(200)
+    expect(r.body.lines[0]).toMatchObject({ unit_price: '333.5', net_amount: '1001' })
+    expect(r.body).toMatchObject({ currency: 'JPY', net_total: '1001', vat_total: '100', total: '1101', amount_paid: '0', amount_due: '1101' })
+  })
+
   test('a PATCH refuses Lines by the same rules, naming the Line by place, and writes nothing', async () => {
     const s = await setup()
     const d = await made(s)
@@ -664,6 +674,19 @@ describe('conversion', () => {
     const inv = await issued(s, d.id)
     expect(inv.proforma_id).toBe(pro.id)
     expect((await get(s, pro.id)).body.converted_into_id).toBe(d.id)
+  })
+
+  test('a convert resent with the same Idempotency-Key replays the first Invoice and converts nothing again', async () => {
+    const s = await setup()
+    const pro = await issued(s, (await made(s, { type: 'proforma' })).id)
+    const headers = { 'idempotency-key': `convert-${pro.id}` }
+    const first = await h.request('POST', `/v1/documents/${pro.id}/convert`, { key: s.key, headers })
+    expect(first.status).toBe(201)
+    const again = await h.request('POST', `/v1/documents/${pro.id}/convert`, { key: s.key, headers })
+    expect(again.status).toBe(201)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.text).toBe(first.text)
+    expect((await listAll(s, { type: 'invoice' })).map((d) => d.id)).toEqual([first.body.id])
   })
 
   test('proforma_id naming an Invoice, or a document of another Business, is refused under proforma_id', async () => {

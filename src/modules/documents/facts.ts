@@ -3,14 +3,19 @@ import type { Queryable } from '../../db/client'
 import type { BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { findDocument, invoicesIssuedInYear, type DocumentRow } from './documents.repo'
-import type { Facts, LinkedProforma } from './lifecycle'
+import type { Facts, LinkedProforma, SendFacts } from './lifecycle'
 import { judgeNumber, receiptNumbering } from './numbering'
 
 export interface FactsOptions {
   today: string
   /** How the Business would send mail now (null: no way). */
   mailVia: string | null
+  /** Where the Business stands for a Send (mailbox, daily count) and the Send judged; absent: a default Send, nothing counted. */
+  send?: Partial<SendFacts>
 }
+
+/** A Send as `actions` predicts it: to the Client alone, nothing sent yet today unless told. */
+const DEFAULT_SEND: SendFacts = { mailboxLost: false, sentToday: 0, dailyLimit: null, resumesOn: '', recipients: 1, toGiven: false }
 
 export function yearOf(doc: Pick<DocumentRow, 'issueDate'>, today: string): number {
   return Number((doc.issueDate ?? today).slice(0, 4))
@@ -42,6 +47,7 @@ export async function gatherFacts(q: Queryable, business: BusinessRow, doc: Docu
     business: { isTest: business.isTest, plan: business.plan, issuingLimit: business.issuingLimit },
     clientEmail: client?.email ?? null,
     mailVia: o.mailVia,
+    send: { ...DEFAULT_SEND, ...o.send },
     proforma: draft ? await linkedProforma(q, business.id, doc.proformaId) : null,
     invoice,
     invoicesIssuedInYear: limited ? await invoicesIssuedInYear(q, business.id, year) : 0,

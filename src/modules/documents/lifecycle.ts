@@ -24,6 +24,22 @@ export interface RefusalInfo {
 /** A linked Proforma as an Invoice Draft sees it. */
 export type LinkedProforma = { deleted: true } | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
 
+/** What a Send is judged by besides the provider's presence (see `mailVia`). */
+export interface SendFacts {
+  /** The Business's mailbox is one this edition cannot reach: its account counts as lost. */
+  mailboxLost: boolean
+  /** Recipients already sent through the service's own mail server this UTC day. */
+  sentToday: number
+  /** The daily recipient limit of the service's own mail server; null when another provider sends. */
+  dailyLimit: number | null
+  /** The UTC day the count starts again. */
+  resumesOn: string
+  /** Recipients this Send would have (To, Cc and Bcc each count); 1, the Client, when predicting. */
+  recipients: number
+  /** The Send names its own `to`, so the Client's email is not needed. */
+  toGiven: boolean
+}
+
 /** Everything the judge needs, fetched beforehand (inside the transaction when a change follows). */
 export interface Facts {
   doc: Pick<DocumentRow, 'type' | 'status' | 'convertedIntoId' | 'proformaId' | 'total' | 'amountPaid' | 'issueDate' | 'clientId' | 'currency'>
@@ -32,6 +48,7 @@ export interface Facts {
   clientEmail: string | null
   /** How the Business would send: null when it has no way to. */
   mailVia: string | null
+  send: SendFacts
   proforma: LinkedProforma | null
   /** The Invoice a converted Proforma became (for payment_goes_to_its_invoice). */
   invoice: { id: number; document_number: string | null } | null
@@ -99,12 +116,18 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       return issueRefusal(f)
     case 'send': {
       if (d.status === 'cancelled') return r('cancelled_not_sent', 'A cancelled document is not sent.')
-      if (!f.clientEmail) return r('no_client_address', 'The Client has no email address; add one to the Client. Nothing was issued.')
-      if (!f.mailVia) {
-        return r('no_mail_provider', 'The Business has no email address of its own to send through.', {
-          remedy: 'connect_mail_provider',
-          remedy_url: REMEDY_URLS.connect_mail_provider,
-        })
+      if (!f.clientEmail && !f.send.toGiven) return r('no_client_address', 'The Client has no email address; add one to the Client or send `to`. Nothing was issued.')
+      const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
+      if (!f.mailVia) return r('no_mail_provider', 'The Business has no email address of its own to send through; add one or connect a mailbox.', mailRemedy)
+      if (f.send.mailboxLost) return r('mail_account_lost', `The Business's ${f.mailVia} mailbox is not connected; reconnect it or connect another mailbox. Nothing was issued.`, mailRemedy)
+      const s = f.send
+      if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {
+        return r(
+          'sending_limit_reached',
+          `The service's own mail server takes ${s.dailyLimit} recipients a day for this Business (To, Cc and Bcc each count); ` +
+            `${s.sentToday} were sent today and this Send has ${s.recipients}. It sends again on ${s.resumesOn} (UTC), or through a mailbox of its own.`,
+          mailRemedy,
+        )
       }
       return d.status === 'draft' ? issueRefusal(f) : null
     }

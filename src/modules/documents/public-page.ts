@@ -6,7 +6,7 @@ import { documents } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { getBusiness } from '../business'
 import { raiseEvent } from '../webhooks'
-import { linesOf } from './documents.repo'
+import { findByPublicToken, linesOf } from './documents.repo'
 import type { ClientSnapshot } from './documents.present'
 
 const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
@@ -22,7 +22,7 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
     '/p/:token',
     async ({ params }) => {
       if (!/^[A-Za-z0-9_-]{20,64}$/.test(params.token)) return notFound()
-      const doc = await deps.db.read.select().from(documents).where(eq(documents.publicToken, params.token)).get()
+      const doc = await findByPublicToken(deps.db.read, params.token)
       if (!doc || doc.status === 'draft') return notFound()
       // The first open is recorded and heard once; the conditional update makes a second open a no-op.
       await deps.db.write(async (tx) => {

@@ -26,9 +26,9 @@ export function statusFor(doc: Pick<DocumentRow, 'status' | 'total'>, paid: stri
 
 /**
  * Recomputes amount_paid and status of a document inside `tx`, and of the Invoice a Proforma was converted into.
- * Raises document.paid when the amount due reaches zero.
+ * Raises document.paid when the amount due reaches zero by a recorded Payment; an amend raises no event (`raisePaid: false`).
  */
-export async function settleDocument(tx: Tx, clock: Clock, businessId: number, documentId: number): Promise<DocumentRow> {
+export async function settleDocument(tx: Tx, clock: Clock, businessId: number, documentId: number, opts: { raisePaid?: boolean } = {}): Promise<DocumentRow> {
   const doc = (await findDocument(tx, businessId, documentId))!
   const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
   const scale = currencyScale(doc.currency)
@@ -36,7 +36,7 @@ export async function settleDocument(tx: Tx, clock: Clock, businessId: number, d
   const amountPaid = format(new Dec(minor).div(new Dec('1' + '0'.repeat(scale))), scale)
   const status = statusFor(doc, amountPaid)
   const updated = (await updateDocumentRow(tx, businessId, doc.id, { amountPaid, paidMinor: minor, status, updatedAt: clock.now().toISOString() }))!
-  if (status === 'paid' && doc.status !== 'paid') await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)
-  if (doc.type === 'proforma' && doc.convertedIntoId !== null) await settleDocument(tx, clock, businessId, doc.convertedIntoId)
+  if (status === 'paid' && doc.status !== 'paid' && opts.raisePaid !== false) await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)
+  if (doc.type === 'proforma' && doc.convertedIntoId !== null) await settleDocument(tx, clock, businessId, doc.convertedIntoId, opts)
   return updated
 }

@@ -1,5 +1,5 @@
 // SQL for Payments and Receipts; every query is scoped by the Business.
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import { payments, receipts } from '../../db/schema'
 
@@ -7,8 +7,11 @@ export type PaymentRow = typeof payments.$inferSelect
 export type PaymentInsert = typeof payments.$inferInsert
 export type ReceiptRow = typeof receipts.$inferSelect
 
+// amount_minor is a 64-bit integer that the driver (intMode number) refuses to read past 2^53: read it as text.
+const paymentColumns = { ...getTableColumns(payments), amountMinor: sql<string>`CAST(${payments.amountMinor} AS TEXT)` }
+
 export async function findPayment(q: Queryable, businessId: number, id: number): Promise<PaymentRow | undefined> {
-  return q.select().from(payments).where(and(eq(payments.businessId, businessId), eq(payments.id, id))).get()
+  return q.select(paymentColumns).from(payments).where(and(eq(payments.businessId, businessId), eq(payments.id, id))).get()
 }
 
 export async function receiptOfPayment(q: Queryable, paymentId: number): Promise<ReceiptRow | undefined> {
@@ -17,7 +20,7 @@ export async function receiptOfPayment(q: Queryable, paymentId: number): Promise
 
 export async function findReceipt(q: Queryable, businessId: number, id: number): Promise<{ receipt: ReceiptRow; payment: PaymentRow } | undefined> {
   const row = await q
-    .select({ receipt: receipts, payment: payments })
+    .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)
     .innerJoin(payments, eq(payments.id, receipts.paymentId))
     .where(and(eq(receipts.businessId, businessId), eq(receipts.id, id)))
@@ -29,7 +32,7 @@ export async function listPayments(q: Queryable, businessId: number, afterId: nu
   const conds = [eq(payments.businessId, businessId), gt(payments.id, afterId)]
   if (documentId !== undefined) conds.push(eq(payments.documentId, documentId))
   return q
-    .select({ payment: payments, receipt: receipts })
+    .select({ payment: paymentColumns, receipt: receipts })
     .from(payments)
     .leftJoin(receipts, eq(receipts.paymentId, payments.id))
     .where(and(...conds))
@@ -41,7 +44,7 @@ export async function listReceipts(q: Queryable, businessId: number, afterId: nu
   const conds = [eq(receipts.businessId, businessId), gt(receipts.id, afterId)]
   if (documentId !== undefined) conds.push(eq(receipts.documentId, documentId))
   return q
-    .select({ receipt: receipts, payment: payments })
+    .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)
     .innerJoin(payments, eq(payments.id, receipts.paymentId))
     .where(and(...conds))
@@ -54,11 +57,11 @@ export async function receiptNumberHolder(q: Queryable, businessId: number, numb
 }
 
 export async function insertPayment(tx: Tx, row: PaymentInsert): Promise<PaymentRow> {
-  return tx.insert(payments).values(row).returning().get()
+  return tx.insert(payments).values(row).returning(paymentColumns).get()
 }
 
 export async function updatePaymentRow(tx: Tx, id: number, set: Partial<PaymentInsert>): Promise<PaymentRow> {
-  return (await tx.update(payments).set(set).where(eq(payments.id, id)).returning().get())!
+  return (await tx.update(payments).set(set).where(eq(payments.id, id)).returning(paymentColumns).get())!
 }
 
 export async function insertReceipt(tx: Tx, row: typeof receipts.$inferInsert): Promise<ReceiptRow> {

@@ -166,8 +166,10 @@ export async function amendPayment(deps: PaymentDeps, c: Credential, id: number,
     const scale = currencyScale(d.currency)
     const set: Partial<PaymentInsert> = { amendedBy: actorOf(c), updatedAt: now }
     if (fields.amount) {
-      // The Payment's own amount is given back before the new one is judged.
-      exceeds(d, fields.amount, stored(current.amount))
+      // The Payment's own amount is given back before the new one is judged; a converted Proforma's Payments
+      // count on its Invoice, so they are judged against what the Invoice still owes.
+      const owed = d.type === 'proforma' && d.convertedIntoId !== null ? ((await findDocument(tx, c.businessId, d.convertedIntoId)) ?? d) : d
+      exceeds(owed, fields.amount, stored(current.amount))
       set.amount = format(fields.amount, scale)
       set.amountMinor = toMinor(fields.amount, scale)
     }
@@ -178,7 +180,8 @@ export async function amendPayment(deps: PaymentDeps, c: Credential, id: number,
     if (input.notes !== undefined) set.notes = input.notes?.trim() || null
     await updatePaymentRow(tx, id, set)
     await touchReceipt(tx, id, { updatedAt: now })
-    await settleDocument(tx, deps.clock, c.businessId, d.id)
+    // Amending raises none of the events (contract: Events rule 5), document.paid included.
+    await settleDocument(tx, deps.clock, c.businessId, d.id, { raisePaid: false })
   })
   return view(deps, c.businessId, id)
 }

@@ -73,7 +73,7 @@ export async function checkAddress(raw: string, o: GuardOptions): Promise<{ url:
   if (addresses.length === 0) throw new AddressRefused(`the host ${host} does not resolve`)
   if (!o.allowPrivate) {
     const bad = addresses.find((a) => !isPublicAddress(a))
-    if (bad !== undefined) throw new AddressRefused(`the host ${host} resolves to an address that is not on the public internet`)
+    if (bad !== undefined) throw new AddressRefused(`the host ${host} resolves to ${bad}, an address that is not on the public internet`)
   }
   return { url, address: addresses[0]! }
 }

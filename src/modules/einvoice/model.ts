@@ -1,0 +1,326 @@
+// The EN16931 semantic model of one document (business terms BT-n, groups BG-n), built from the document as the API
+// answers it: the rule table judges this model and the UBL writer writes exactly it, so what is checked is what is sent.
+import type { BankAccountRow, BusinessRow } from '../business'
+import type { DocumentView } from '../documents'
+import { currencyScale, isCurrency } from '../../shared/currencies'
+import { isCountry } from '../../shared/countries'
+import { Dec, decimalsOf, stored } from '../../shared/money'
+import { CATEGORY_REASON, SEPA_COUNTRIES, unitCodeOf, vatexText } from './codes'
+
+/** BT-24: the EN16931 core, with no CIUS or extension (and so no ProfileID). */
+export const SPECIFICATION_ID = 'urn:cen.eu:en16931:2017'
+
+export interface PostalAddress {
+  street: string | null
+  additionalStreet: string | null
+  city: string | null
+  postalCode: string | null
+  /** ISO 3166-1 alpha-2; null when unknown. */
+  country: string | null
+}
+
+export interface Party {
+  /** BT-27 / BT-44: the legal name. */
+  name: string
+  /** BT-28 / BT-45: the name it trades under, when it differs from the legal name. */
+  tradingName: string | null
+  /** BT-29 / BT-46: an identifier with no scheme. */
+  identifier: string | null
+  /** BT-30 / BT-47: legal registration identifier. */
+  legalRegistrationId: string | null
+  /** BT-31 / BT-48: VAT identifier as written (prefixed when it can be). */
+  vatId: string | null
+  address: PostalAddress
+  /** BT-43 / BT-58: contact email. */
+  email: string | null
+}
+
+export interface ModelLine {
+  /** BT-126 */
+  id: string
+  /** BT-127 */
+  note: string | null
+  /** BT-129 */
+  quantity: string
+  /** BT-130, UN/ECE Rec 20 */
+  unitCode: string
+  /** BT-131, as written */
+  netAmount: string
+  /** BT-153 */
+  name: string
+  /** BT-146 */
+  price: string
+  /** BT-151 */
+  category: string
+  /** BT-152 as written; null when not written (category O). */
+  rate: string | null
+  /** The Line's VATEX code; it reaches the XML through its band's breakdown. */
+  exemptionCode: string | null
+}
+
+/** BG-20 / BG-21. The service writes none; the model carries them so the rule table reads as the standard's. */
+export interface DocumentLevelAmount {
+  amount: string
+  category: string
+  rate: string | null
+  reason: string | null
+  reasonCode: string | null
+}
+
+export interface Breakdown {
+  /** BT-116 */
+  taxable: string
+  /** BT-117 */
+  tax: string
+  /** BT-118 */
+  category: string
+  /** BT-119; null when not written (category O). */
+  rate: string | null
+  /** BT-121 */
+  exemptionCode: string | null
+  /** BT-120 */
+  exemptionText: string | null
+}
+
+export interface BankAccount {
+  /** BT-84: the IBAN. */
+  iban: string
+  /** BT-85 */
+  name: string | null
+  /** BT-86 */
+  bic: string | null
+}
+
+export interface EInvoiceModel {
+  kind: 'invoice' | 'credit_note'
+  /** BT-24 */
+  specificationId: string
+  /** BT-1 */
+  number: string | null
+  /** BT-2 */
+  issueDate: string | null
+  /** BT-3: 380 commercial invoice, 381 credit note (UNTDID 1001). */
+  typeCode: string
+  /** BT-5 */
+  currency: string
+  /** BT-9 */
+  dueDate: string | null
+  /** BT-22 */
+  note: string | null
+  /** BG-3: the Invoice a Credit Note corrects. */
+  precedingInvoice: { number: string | null; issueDate: string | null } | null
+  seller: Party
+  buyer: Party
+  /** BG-13: actual delivery date (BT-72) and, where written, the deliver-to address (BG-15). */
+  delivery: { date: string | null; partyName: string | null; address: PostalAddress | null }
+  /** BG-14: the service writes none. */
+  invoicingPeriod: { start: string | null; end: string | null } | null
+  /** BG-16: payment means code (BT-81), remittance information (BT-83) and credit transfer accounts (BG-17). */
+  payment: { code: string; paymentId: string | null; accounts: BankAccount[] }
+  /** BT-20 */
+  paymentTerms: string | null
+  allowances: DocumentLevelAmount[]
+  charges: DocumentLevelAmount[]
+  /** BT-110 */
+  taxTotal: string
+  breakdown: Breakdown[]
+  /** BG-22 */
+  totals: {
+    lineNet: string
+    allowances: string | null
+    charges: string | null
+    taxExclusive: string
+    taxInclusive: string
+    prepaid: string | null
+    rounding: string | null
+    payable: string
+  }
+  lines: ModelLine[]
+}
+
+export interface ModelSource {
+  view: DocumentView
+  business: BusinessRow
+  /** The Business's bank accounts. */
+  accounts: BankAccountRow[]
+  /** The Invoice a Credit Note corrects, when it names one that still exists. */
+  credited: { number: string | null; issueDate: string | null } | null
+}
+
+/** An amount as EN16931 writes it: at most two decimals (the currency's own when fewer); a third non-zero decimal stays, so BR-DEC refuses it. */
+export function amountText(value: string, currency: string): string {
+  const v = stored(value)
+  const scale = isCurrency(currency) ? currencyScale(currency) : 2
+  const d = decimalsOf(v)
+  return d <= 2 ? v.toFixed(Math.min(scale, 2)) : v.toFixed(d)
+}
+
+/** A unit price (BT-146, no decimals limit) at least at the currency's scale up to two: "10.00", "9.123456". */
+export function priceText(value: string, currency: string): string {
+  const v = stored(value)
+  const scale = isCurrency(currency) ? currencyScale(currency) : 2
+  return v.toFixed(Math.max(decimalsOf(v), Math.min(scale, 2)))
+}
+
+/** A VAT rate as a plain number ("19", "7.5"). */
+export function percentText(rate: string): string {
+  return stored(rate).toFixed()
+}
+
+/**
+ * A VAT identifier as written: separators dropped; a number stored with no country code takes the country's code
+ * first; one that starts with two letters keeps them as they are, so BR-CO-09 judges a wrong or lower-case prefix.
+ */
+export function vatIdOf(raw: string, country: string | null): string {
+  const compact = raw.replace(/[\s.\-/]/g, '')
+  if (/^[A-Za-z]{2}/.test(compact)) return compact.slice(0, 2) + compact.slice(2).toUpperCase()
+  const cc = (country ?? '').trim().toUpperCase()
+  return isCountry(cc) ? cc + compact.toUpperCase() : compact.toUpperCase()
+}
+
+function addressOf(address: string | null, city: string | null, postalCode: string | null, country: string | null): PostalAddress {
+  const lines = (address ?? '')
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+  return {
+    street: lines[0] ?? null,
+    additionalStreet: lines.slice(1).join(', ') || null,
+    city: city?.trim() || null,
+    postalCode: postalCode?.trim() || null,
+    country: country?.trim() || null,
+  }
+}
+
+function paymentOf(view: DocumentView, accounts: BankAccountRow[]): EInvoiceModel['payment'] {
+  const byId = new Map(accounts.map((a) => [a.id, a]))
+  let chosen = view.bank_account_ids.map((id) => byId.get(id)).filter((a): a is BankAccountRow => a !== undefined)
+  // A document that names no account is still paid to the Business's own: those in its currency, else any.
+  if (chosen.length === 0) {
+    const same = accounts.filter((a) => a.currency === null || a.currency === view.currency)
+    chosen = same.length ? same : accounts
+  }
+  const paymentId = view.document_number
+  if (chosen.length === 0) return { code: '1', paymentId, accounts: [] }
+  // SEPA carries euros between SEPA countries; any other transfer to an IBAN is a plain credit transfer.
+  const sepa = view.currency === 'EUR' && chosen.every((a) => SEPA_COUNTRIES.has(a.iban.slice(0, 2)))
+  return { code: sepa ? '58' : '30', paymentId, accounts: chosen.map((a) => ({ iban: a.iban, name: a.name, bic: a.bic })) }
+}
+
+function termsOf(view: DocumentView): string {
+  const words = view.payment_terms === 0 ? 'Payment due on receipt' : `Payment within ${view.payment_terms} day${view.payment_terms === 1 ? '' : 's'}`
+  return view.due_date ? `${words} (due ${view.due_date})` : words
+}
+
+/** One breakdown per VAT band; a 0% band whose Lines name different exemption codes is split by code (and BR-x-01 then refuses it). */
+function breakdownOf(view: DocumentView): Breakdown[] {
+  const out: Breakdown[] = []
+  for (const band of view.vat_breakdown) {
+    const rate = stored(band.rate)
+    const inBand = view.lines.filter((l) => l.vat_category === band.category && stored(l.vat_rate).eq(rate))
+    const codes = [...new Set(inBand.map((l) => l.vat_exemption_code))]
+    const written = band.category === 'O' ? null : percentText(band.rate)
+    if (codes.length <= 1) {
+      const code = codes[0] ?? null
+      out.push({
+        taxable: amountText(band.net, view.currency),
+        tax: amountText(band.vat, view.currency),
+        category: band.category,
+        rate: written,
+        exemptionCode: code,
+        exemptionText: code ? vatexText(code) ?? CATEGORY_REASON[band.category]?.text ?? null : null,
+      })
+      continue
+    }
+    for (const code of codes) {
+      const net = inBand.filter((l) => l.vat_exemption_code === code).reduce((s, l) => s.plus(stored(l.net_amount)), new Dec('0'))
+      out.push({
+        taxable: amountText(net.toFixed(), view.currency),
+        tax: amountText('0', view.currency),
+        category: band.category,
+        rate: written,
+        exemptionCode: code,
+        exemptionText: code ? vatexText(code) : null,
+      })
+    }
+  }
+  return out
+}
+
+export function buildModel({ view, business, accounts, credited }: ModelSource): EInvoiceModel {
+  const c = view.client
+  const onlyO = view.lines.length > 0 && view.lines.every((l) => l.vat_category === 'O')
+  // A document wholly outside the scope of VAT names no VAT identifier (BR-O-02); a Non-VAT Payer's is shown nowhere.
+  const sellerVat = !onlyO && business.isVatPayer && business.vatNumber?.trim() ? vatIdOf(business.vatNumber, business.country) : null
+  const buyerVat = !onlyO && c.vat_number?.trim() ? vatIdOf(c.vat_number, c.country) : null
+  const sellerName = business.legalName?.trim() || business.name
+  const buyerName = c.legal_name?.trim() || c.name
+  const money = (s: string) => amountText(s, view.currency)
+
+  const lines: ModelLine[] = view.lines.map((l) => ({
+    id: String(l.position),
+    note: l.notes,
+    quantity: l.quantity,
+    unitCode: unitCodeOf(l.unit),
+    netAmount: money(l.net_amount),
+    name: l.description,
+    price: priceText(l.unit_price, view.currency),
+    category: l.vat_category,
+    rate: l.vat_category === 'O' ? null : percentText(l.vat_rate),
+    exemptionCode: l.vat_exemption_code,
+  }))
+  const buyerAddress = addressOf(c.address, c.city, c.postal_code, c.country)
+  const intraCommunity = view.lines.some((l) => l.vat_category === 'K')
+
+  return {
+    kind: view.type === 'credit_note' ? 'credit_note' : 'invoice',
+    specificationId: SPECIFICATION_ID,
+    number: view.document_number,
+    issueDate: view.issue_date,
+    typeCode: view.type === 'credit_note' ? '381' : '380',
+    currency: view.currency,
+    dueDate: view.due_date,
+    note: view.notes?.trim() || null,
+    precedingInvoice: view.type === 'credit_note' && credited ? credited : null,
+    seller: {
+      name: sellerName,
+      tradingName: business.name !== sellerName ? business.name : null,
+      // Every document names its Seller (BR-CO-26), also one of only O Lines, which carries no VAT identifier.
+      identifier: business.companyId?.trim() ? null : business.publicId,
+      legalRegistrationId: business.companyId?.trim() || null,
+      vatId: sellerVat,
+      address: addressOf(business.address, business.city, business.postalCode, business.country),
+      email: business.email,
+    },
+    buyer: {
+      name: buyerName,
+      tradingName: c.name && c.name !== buyerName ? c.name : null,
+      identifier: null,
+      legalRegistrationId: null,
+      vatId: buyerVat,
+      address: buyerAddress,
+      email: c.email,
+    },
+    // Goods supplied within the EU are delivered to the Client's address, which the receiver's VAT return needs (BR-IC-11, BR-IC-12).
+    delivery: { date: view.delivery_date, partyName: intraCommunity ? buyerName : null, address: intraCommunity ? buyerAddress : null },
+    invoicingPeriod: null,
+    payment: paymentOf(view, accounts),
+    paymentTerms: termsOf(view),
+    allowances: [],
+    charges: [],
+    taxTotal: money(view.vat_total),
+    breakdown: breakdownOf(view),
+    totals: {
+      lineNet: money(view.net_total),
+      allowances: null,
+      charges: null,
+      taxExclusive: money(view.net_total),
+      taxInclusive: money(view.total),
+      // The document as issued: Payments recorded later do not change the e-invoice.
+      prepaid: null,
+      rounding: null,
+      payable: money(view.total),
+    },
+    lines,
+  }
+}

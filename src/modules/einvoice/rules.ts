@@ -1,0 +1,366 @@
+// The EN16931 rule table (rule set 1.3.16) applied to the model of a document: each rule an id, a predicate and the
+// words a person needs to fix the document. Rules on parts the service never writes (allowances, charges, periods)
+// are kept where the model carries those parts, so each per-category family stays whole.
+import { isCurrency } from '../../shared/currencies'
+import { isCountry } from '../../shared/countries'
+import { Dec, round, type Decimal } from '../../shared/money'
+import {
+  CATEGORY_REASON,
+  CREDIT_TRANSFER_CODES,
+  PAYMENT_MEANS_CODES,
+  UNIT_CODES,
+  VAT_CATEGORY_CODES,
+  VATEX_CODES,
+} from './codes'
+import type { Breakdown, DocumentLevelAmount, EInvoiceModel, ModelLine, Party } from './model'
+
+export interface Rule {
+  id: string
+  /** What the rule asks, in words that say what to change. */
+  message: string
+  holds(m: EInvoiceModel): boolean
+}
+
+export interface RuleFailure {
+  id: string
+  message: string
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+const ZERO = new Dec('0')
+const dec = (s: string): Decimal => new Dec(s)
+const filled = (s: string | null | undefined): s is string => typeof s === 'string' && s.trim() !== ''
+const sum = (xs: string[]): Decimal => xs.reduce((s, x) => s.plus(dec(x)), ZERO)
+/** Decimals as written, as the Schematron counts them (string length after the point). */
+const writtenDecimals = (s: string): number => (s.split('.')[1] ?? '').length
+const isAmount = (s: string | null): boolean => s === null || /^-?[0-9]+(\.[0-9]+)?$/.test(s)
+
+/** A VAT identifier: a capital ISO 3166-1 code (EL for Greece) then 2 to 16 capital letters or digits. */
+export function wellFormedVatId(id: string): boolean {
+  const m = /^([A-Z]{2})([A-Z0-9]{2,16})$/.exec(id)
+  return m !== null && (isCountry(m[1]!) || m[1] === 'EL')
+}
+
+/**
+ * BR-CO-17 / BR-S-09: tax = taxable × rate / 100 rounded to two decimals, within the one-unit tolerance the
+ * 1.3.x Schematron grants (so currencies without minor units, whose VAT is rounded to whole units, pass).
+ */
+function taxMatches(taxable: string, rate: string, tax: string): boolean {
+  const expected = round(dec(taxable).abs().times(dec(rate)).div('100'), 2)
+  const actual = dec(tax).abs()
+  const one = dec('1')
+  return actual.minus(one).lt(expected) && actual.plus(one).gt(expected)
+}
+
+type Item = { category: string; rate: string | null; amount: string }
+const lineItems = (m: EInvoiceModel): Item[] => m.lines.map((l) => ({ category: l.category, rate: l.rate, amount: l.netAmount }))
+const docItems = (xs: DocumentLevelAmount[]): Item[] => xs.map((x) => ({ category: x.category, rate: x.rate, amount: x.amount }))
+const allItems = (m: EInvoiceModel): Item[] => [...lineItems(m), ...docItems(m.allowances), ...docItems(m.charges)]
+
+function rule(id: string, message: string, holds: (m: EInvoiceModel) => boolean): Rule {
+  return { id, message, holds }
+}
+
+function addressHasCountry(p: Party): boolean {
+  return filled(p.address.country)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Core rules (BR-nn)
+
+const CORE: Rule[] = [
+  rule('BR-01', 'An e-invoice names its specification (urn:cen.eu:en16931:2017).', (m) => filled(m.specificationId)),
+  rule('BR-02', 'An e-invoice has a number: issue the document first.', (m) => filled(m.number)),
+  rule('BR-03', 'An e-invoice has an issue date.', (m) => filled(m.issueDate)),
+  rule('BR-04', 'An e-invoice has a type code.', (m) => filled(m.typeCode)),
+  rule('BR-05', 'An e-invoice has a currency code.', (m) => filled(m.currency)),
+  rule('BR-06', 'The Seller has a name: set the Business name or legal name.', (m) => filled(m.seller.name)),
+  rule('BR-07', 'The Buyer has a name: set the Client name or legal name.', (m) => filled(m.buyer.name)),
+  rule('BR-08', 'The Seller has a postal address.', (m) => m.seller.address !== null),
+  rule('BR-09', 'The Seller postal address has a country: set the Business country.', (m) => addressHasCountry(m.seller)),
+  rule('BR-10', 'The Buyer has a postal address.', (m) => m.buyer.address !== null),
+  rule('BR-11', 'The Buyer postal address has a country: set the Client country.', (m) => addressHasCountry(m.buyer)),
+  rule('BR-12', 'An e-invoice has the sum of its Line net amounts.', (m) => filled(m.totals.lineNet)),
+  rule('BR-13', 'An e-invoice has its total without VAT.', (m) => filled(m.totals.taxExclusive)),
+  rule('BR-14', 'An e-invoice has its total with VAT.', (m) => filled(m.totals.taxInclusive)),
+  rule('BR-15', 'An e-invoice has its amount due for payment.', (m) => filled(m.totals.payable)),
+  rule('BR-16', 'An e-invoice has at least one Line.', (m) => m.lines.length > 0),
+  rule('BR-21', 'Each Line has an identifier.', (m) => m.lines.every((l) => filled(l.id))),
+  rule('BR-22', 'Each Line has a quantity.', (m) => m.lines.every((l) => filled(l.quantity))),
+  rule('BR-23', 'Each Line has a unit of measure code.', (m) => m.lines.every((l) => filled(l.unitCode))),
+  rule('BR-24', 'Each Line has a net amount.', (m) => m.lines.every((l) => filled(l.netAmount))),
+  rule('BR-25', 'Each Line has an item name: give every Line a description.', (m) => m.lines.every((l) => filled(l.name))),
+  rule('BR-26', 'Each Line has a net price.', (m) => m.lines.every((l) => filled(l.price))),
+  rule('BR-27', 'A Line net price is not negative.', (m) => m.lines.every((l) => !filled(l.price) || dec(l.price).gte(ZERO))),
+  rule('BR-29', 'An invoicing period ends on or after its start.', (m) => {
+    const p = m.invoicingPeriod
+    return !p || !p.start || !p.end || p.end >= p.start
+  }),
+  rule('BR-31', 'Each document level allowance has an amount.', (m) => m.allowances.every((a) => filled(a.amount))),
+  rule('BR-32', 'Each document level allowance has a VAT category.', (m) => m.allowances.every((a) => filled(a.category))),
+  rule('BR-33', 'Each document level allowance has a reason or reason code.', (m) => m.allowances.every((a) => filled(a.reason) || filled(a.reasonCode))),
+  rule('BR-36', 'Each document level charge has an amount.', (m) => m.charges.every((a) => filled(a.amount))),
+  rule('BR-37', 'Each document level charge has a VAT category.', (m) => m.charges.every((a) => filled(a.category))),
+  rule('BR-38', 'Each document level charge has a reason or reason code.', (m) => m.charges.every((a) => filled(a.reason) || filled(a.reasonCode))),
+  rule('BR-45', 'Each VAT breakdown has a taxable amount.', (m) => m.breakdown.every((b) => filled(b.taxable))),
+  rule('BR-46', 'Each VAT breakdown has a tax amount.', (m) => m.breakdown.every((b) => filled(b.tax))),
+  rule('BR-47', 'Each VAT breakdown has a VAT category.', (m) => m.breakdown.every((b) => filled(b.category))),
+  rule('BR-48', 'Each VAT breakdown has a VAT rate, except outside the scope of VAT (O).', (m) => m.breakdown.every((b) => b.category === 'O' || filled(b.rate))),
+  rule('BR-49', 'Payment instructions have a payment means code.', (m) => filled(m.payment.code)),
+  rule('BR-50', 'A credit transfer names the account to pay into (IBAN).', (m) => !CREDIT_TRANSFER_CODES.has(m.payment.code) || (m.payment.accounts.length > 0 && m.payment.accounts.every((a) => filled(a.iban)))),
+  rule('BR-55', 'A reference to a preceding Invoice names its number.', (m) => !m.precedingInvoice || filled(m.precedingInvoice.number)),
+  rule('BR-57', 'A deliver-to address has a country: set the Client country.', (m) => !m.delivery.address || filled(m.delivery.address.country)),
+  rule('BR-61', 'A credit transfer names the payment account identifier (IBAN).', (m) => !CREDIT_TRANSFER_CODES.has(m.payment.code) || m.payment.accounts.every((a) => filled(a.iban))),
+]
+
+// ---------------------------------------------------------------------------------------------------------------
+// Calculation and consistency rules (BR-CO)
+
+const CO: Rule[] = [
+  rule('BR-CO-04', 'Each Line has a VAT category.', (m) => m.lines.every((l) => filled(l.category))),
+  rule(
+    'BR-CO-09',
+    'A VAT number starts with a capital ISO 3166-1 country code (EL for Greece) followed by 2 to 16 letters or digits: correct the Business or Client vat_number, or give the Client its country.',
+    (m) => [m.seller.vatId, m.buyer.vatId].every((id) => id === null || wellFormedVatId(id)),
+  ),
+  rule('BR-CO-10', 'The sum of Line net amounts equals the Lines added up.', (m) => dec(m.totals.lineNet).eq(sum(m.lines.map((l) => l.netAmount)))),
+  rule('BR-CO-11', 'The sum of allowances equals the allowances added up.', (m) => m.totals.allowances === null ? m.allowances.length === 0 : dec(m.totals.allowances).eq(sum(m.allowances.map((a) => a.amount)))),
+  rule('BR-CO-12', 'The sum of charges equals the charges added up.', (m) => m.totals.charges === null ? m.charges.length === 0 : dec(m.totals.charges).eq(sum(m.charges.map((a) => a.amount)))),
+  rule('BR-CO-13', 'The total without VAT equals the Line net amounts less allowances plus charges.', (m) =>
+    dec(m.totals.taxExclusive).eq(sum(m.lines.map((l) => l.netAmount)).minus(dec(m.totals.allowances ?? '0')).plus(dec(m.totals.charges ?? '0'))),
+  ),
+  rule('BR-CO-14', 'The total VAT equals the VAT breakdown amounts added up.', (m) => dec(m.taxTotal).eq(sum(m.breakdown.map((b) => b.tax)))),
+  rule('BR-CO-15', 'The total with VAT equals the total without VAT plus the total VAT.', (m) => dec(m.totals.taxInclusive).eq(dec(m.totals.taxExclusive).plus(dec(m.taxTotal)))),
+  rule('BR-CO-16', 'The amount due equals the total with VAT less the paid amount plus rounding.', (m) =>
+    dec(m.totals.payable).eq(dec(m.totals.taxInclusive).minus(dec(m.totals.prepaid ?? '0')).plus(dec(m.totals.rounding ?? '0'))),
+  ),
+  rule('BR-CO-17', 'Each VAT breakdown tax amount equals its taxable amount × rate / 100, rounded to two decimals.', (m) =>
+    m.breakdown.every((b) => (b.rate === null ? dec(b.tax).eq(ZERO) : taxMatches(b.taxable, b.rate, b.tax))),
+  ),
+  rule('BR-CO-18', 'An e-invoice has at least one VAT breakdown.', (m) => m.breakdown.length > 0),
+  rule('BR-CO-21', 'Each document level allowance has a reason or reason code.', (m) => m.allowances.every((a) => filled(a.reason) || filled(a.reasonCode))),
+  rule('BR-CO-22', 'Each document level charge has a reason or reason code.', (m) => m.charges.every((a) => filled(a.reason) || filled(a.reasonCode))),
+  rule('BR-CO-26', 'The Seller is identified by an identifier, a legal registration number or a VAT number.', (m) =>
+    filled(m.seller.identifier) || filled(m.seller.legalRegistrationId) || filled(m.seller.vatId),
+  ),
+]
+
+// ---------------------------------------------------------------------------------------------------------------
+// Decimals (BR-DEC): every amount at most two decimals, which currencies with three (BHD, KWD, ...) can exceed.
+
+function decimalsRule(id: string, what: string, amounts: (m: EInvoiceModel) => (string | null)[]): Rule {
+  return rule(id, `${what} has at most two decimals; an amount with a third decimal (a currency of three) is not exported.`, (m) =>
+    amounts(m).every((a) => a === null || (isAmount(a) && writtenDecimals(a) <= 2)),
+  )
+}
+
+const DEC: Rule[] = [
+  decimalsRule('BR-DEC-01', 'A document level allowance amount', (m) => m.allowances.map((a) => a.amount)),
+  decimalsRule('BR-DEC-05', 'A document level charge amount', (m) => m.charges.map((a) => a.amount)),
+  decimalsRule('BR-DEC-09', 'The sum of Line net amounts', (m) => [m.totals.lineNet]),
+  decimalsRule('BR-DEC-10', 'The sum of allowances', (m) => [m.totals.allowances]),
+  decimalsRule('BR-DEC-11', 'The sum of charges', (m) => [m.totals.charges]),
+  decimalsRule('BR-DEC-12', 'The total without VAT', (m) => [m.totals.taxExclusive]),
+  decimalsRule('BR-DEC-13', 'The total VAT', (m) => [m.taxTotal]),
+  decimalsRule('BR-DEC-14', 'The total with VAT', (m) => [m.totals.taxInclusive]),
+  decimalsRule('BR-DEC-16', 'The paid amount', (m) => [m.totals.prepaid]),
+  decimalsRule('BR-DEC-17', 'The rounding amount', (m) => [m.totals.rounding]),
+  decimalsRule('BR-DEC-18', 'The amount due', (m) => [m.totals.payable]),
+  decimalsRule('BR-DEC-19', 'Each VAT breakdown taxable amount', (m) => m.breakdown.map((b) => b.taxable)),
+  decimalsRule('BR-DEC-20', 'Each VAT breakdown tax amount', (m) => m.breakdown.map((b) => b.tax)),
+  decimalsRule('BR-DEC-23', 'Each Line net amount', (m) => m.lines.map((l) => l.netAmount)),
+]
+
+// ---------------------------------------------------------------------------------------------------------------
+// Code lists (BR-CL)
+
+const countriesOf = (m: EInvoiceModel): (string | null)[] => [m.seller.address.country, m.buyer.address.country, m.delivery.address?.country ?? null]
+
+const CL: Rule[] = [
+  rule('BR-CL-01', 'The type code is an invoice or credit note code of UNTDID 1001 (380, 381).', (m) => ['380', '381'].includes(m.typeCode)),
+  rule('BR-CL-04', 'The currency is an ISO 4217 code.', (m) => isCurrency(m.currency)),
+  rule('BR-CL-14', 'Every country is an ISO 3166-1 alpha-2 code.', (m) => countriesOf(m).every((c) => c === null || c === '' || isCountry(c))),
+  rule('BR-CL-16', 'The payment means code is one of UNCL 4461.', (m) => PAYMENT_MEANS_CODES.has(m.payment.code)),
+  rule('BR-CL-17', 'Each VAT breakdown category is one of UNCL 5305.', (m) => m.breakdown.every((b) => VAT_CATEGORY_CODES.has(b.category))),
+  rule('BR-CL-18', 'Each Line VAT category is one of UNCL 5305.', (m) => m.lines.every((l) => VAT_CATEGORY_CODES.has(l.category))),
+  rule('BR-CL-22', 'Each exemption code is a code of the CEF VATEX list (such as VATEX-EU-AE).', (m) =>
+    m.breakdown.every((b) => b.exemptionCode === null || VATEX_CODES.has(b.exemptionCode.toUpperCase())),
+  ),
+  rule('BR-CL-23', 'Each Line unit is a UN/ECE Recommendation 20 code.', (m) => m.lines.every((l) => UNIT_CODES.has(l.unitCode))),
+]
+
+// ---------------------------------------------------------------------------------------------------------------
+// The per-category families (BR-S, BR-Z, BR-E, BR-AE, BR-IC, BR-G, BR-O), from one description each.
+
+interface Family {
+  /** UNCL 5305 category code. */
+  category: string
+  /** Rule id prefix (K's family is BR-IC). */
+  prefix: string
+  /** The category in words. */
+  words: string
+  /** BR-x-01: "at least one" (S, one per rate) or "exactly one" VAT breakdown of the category. */
+  breakdowns: 'at-least-one' | 'exactly-one'
+  /** BR-x-02..04: what the parties must (or must not) carry. */
+  parties: 'seller-vat' | 'seller-and-buyer-vat-or-registration' | 'seller-and-buyer-vat' | 'no-vat-ids'
+  /** BR-x-05..07: the rate items of the category carry. */
+  rate: 'positive' | 'zero' | 'none'
+  /** BR-x-10: the exemption reason its breakdown carries. */
+  reason: 'none' | 'any' | 'meaning'
+}
+
+const FAMILIES: Family[] = [
+  { category: 'S', prefix: 'BR-S', words: 'standard rated (S)', breakdowns: 'at-least-one', parties: 'seller-vat', rate: 'positive', reason: 'none' },
+  { category: 'Z', prefix: 'BR-Z', words: 'zero rated (Z)', breakdowns: 'exactly-one', parties: 'seller-vat', rate: 'zero', reason: 'none' },
+  { category: 'E', prefix: 'BR-E', words: 'exempt from VAT (E)', breakdowns: 'exactly-one', parties: 'seller-vat', rate: 'zero', reason: 'any' },
+  { category: 'AE', prefix: 'BR-AE', words: 'reverse charge (AE)', breakdowns: 'exactly-one', parties: 'seller-and-buyer-vat-or-registration', rate: 'zero', reason: 'meaning' },
+  { category: 'K', prefix: 'BR-IC', words: 'intra-community supply (K)', breakdowns: 'exactly-one', parties: 'seller-and-buyer-vat', rate: 'zero', reason: 'meaning' },
+  { category: 'G', prefix: 'BR-G', words: 'export outside the EU (G)', breakdowns: 'exactly-one', parties: 'seller-vat', rate: 'zero', reason: 'meaning' },
+  { category: 'O', prefix: 'BR-O', words: 'outside the scope of VAT (O)', breakdowns: 'exactly-one', parties: 'no-vat-ids', rate: 'none', reason: 'meaning' },
+]
+
+function partiesHold(f: Family, m: EInvoiceModel): boolean {
+  const seller = filled(m.seller.vatId)
+  const buyer = filled(m.buyer.vatId)
+  switch (f.parties) {
+    case 'seller-vat':
+      return seller
+    case 'seller-and-buyer-vat-or-registration':
+      return seller && (buyer || filled(m.buyer.legalRegistrationId))
+    case 'seller-and-buyer-vat':
+      return seller && buyer
+    case 'no-vat-ids':
+      return !seller && !buyer
+  }
+}
+
+function partiesWords(f: Family): string {
+  switch (f.parties) {
+    case 'seller-vat':
+      return "the Seller's VAT number: the Business must be a VAT payer with a vat_number"
+    case 'seller-and-buyer-vat-or-registration':
+      return "the Seller's VAT number and the Client's vat_number"
+    case 'seller-and-buyer-vat':
+      return "the Seller's VAT number and the Client's vat_number"
+    case 'no-vat-ids':
+      return 'no VAT number of Seller or Client, so a document with O Lines holds only O Lines'
+  }
+}
+
+function rateHolds(f: Family, rate: string | null): boolean {
+  if (f.rate === 'none') return rate === null
+  if (rate === null) return false
+  return f.rate === 'positive' ? dec(rate).gt(ZERO) : dec(rate).eq(ZERO)
+}
+
+const RATE_WORDS = { positive: 'a VAT rate above 0', zero: 'a VAT rate of 0', none: 'no VAT rate' } as const
+
+function reasonHolds(f: Family, b: Breakdown): boolean {
+  switch (f.reason) {
+    case 'none':
+      return !filled(b.exemptionCode) && !filled(b.exemptionText)
+    case 'any':
+      return filled(b.exemptionCode) || filled(b.exemptionText)
+    case 'meaning': {
+      const meaning = CATEGORY_REASON[f.category]!
+      return filled(b.exemptionCode) ? meaning.codes.includes(b.exemptionCode.toUpperCase()) : b.exemptionText === meaning.text
+    }
+  }
+}
+
+function reasonWords(f: Family): string {
+  switch (f.reason) {
+    case 'none':
+      return 'carries no exemption reason: its Lines take no vat_exemption_code'
+    case 'any':
+      return 'carries an exemption reason: give its Lines one vat_exemption_code'
+    case 'meaning':
+      return `carries the exemption reason ${CATEGORY_REASON[f.category]!.codes[0]} ("${CATEGORY_REASON[f.category]!.text}") on every Line`
+  }
+}
+
+function familyRules(f: Family): Rule[] {
+  const c = f.category
+  const of = <T extends { category: string }>(xs: T[]) => xs.filter((x) => x.category === c)
+  const bands = (m: EInvoiceModel) => of(m.breakdown)
+  const itemsOfRate = (m: EInvoiceModel, rate: string | null, sign: 1 | -1, xs: Item[]) =>
+    of(xs).filter((x) => f.category !== 'S' || (x.rate !== null && rate !== null && dec(x.rate).eq(dec(rate)))).map((x) => (sign === 1 ? dec(x.amount) : dec(x.amount).neg()))
+  const out: Rule[] = [
+    rule(
+      `${f.prefix}-01`,
+      f.breakdowns === 'at-least-one'
+        ? `A document with ${f.words} Lines has a VAT breakdown in that category.`
+        : `A document with ${f.words} Lines has exactly one VAT breakdown in that category: give all its Lines the same vat_exemption_code.`,
+      (m) => {
+        if (of(allItems(m)).length === 0) return true
+        const n = bands(m).length
+        return f.breakdowns === 'at-least-one' ? n >= 1 : n === 1
+      },
+    ),
+    rule(`${f.prefix}-02`, `Lines ${f.words} need ${partiesWords(f)}.`, (m) => of(m.lines).length === 0 || partiesHold(f, m)),
+    rule(`${f.prefix}-03`, `Document level allowances ${f.words} need ${partiesWords(f)}.`, (m) => of(m.allowances).length === 0 || partiesHold(f, m)),
+    rule(`${f.prefix}-04`, `Document level charges ${f.words} need ${partiesWords(f)}.`, (m) => of(m.charges).length === 0 || partiesHold(f, m)),
+    rule(`${f.prefix}-05`, `Lines ${f.words} carry ${RATE_WORDS[f.rate]}.`, (m) => of<ModelLine>(m.lines).every((l) => rateHolds(f, l.rate))),
+    rule(`${f.prefix}-06`, `Document level allowances ${f.words} carry ${RATE_WORDS[f.rate]}.`, (m) => of(m.allowances).every((a) => rateHolds(f, a.rate))),
+    rule(`${f.prefix}-07`, `Document level charges ${f.words} carry ${RATE_WORDS[f.rate]}.`, (m) => of(m.charges).every((a) => rateHolds(f, a.rate))),
+    rule(
+      `${f.prefix}-08`,
+      `The taxable amount of the ${f.words} VAT breakdown equals its Line net amounts${f.category === 'S' ? ' at that rate' : ''}, less allowances, plus charges.`,
+      (m) => {
+        const bs = bands(m)
+        // Split bands (one per exemption code) are refused by -01; their sum is still the category's.
+        const groups = f.category === 'S' ? bs.map((b) => ({ rate: b.rate, taxable: dec(b.taxable) })) : bs.length ? [{ rate: null, taxable: sum(bs.map((b) => b.taxable)) }] : []
+        return groups.every((g) => {
+          const expected = [...itemsOfRate(m, g.rate, 1, lineItems(m)), ...itemsOfRate(m, g.rate, -1, docItems(m.allowances)), ...itemsOfRate(m, g.rate, 1, docItems(m.charges))]
+          return g.taxable.eq(expected.reduce((s, x) => s.plus(x), ZERO))
+        })
+      },
+    ),
+    rule(
+      `${f.prefix}-09`,
+      f.category === 'S' ? `The tax amount of a ${f.words} VAT breakdown equals its taxable amount × its rate.` : `The tax amount of the ${f.words} VAT breakdown is 0.`,
+      (m) => bands(m).every((b) => (f.category === 'S' ? b.rate !== null && taxMatches(b.taxable, b.rate, b.tax) : dec(b.tax).eq(ZERO))),
+    ),
+    rule(`${f.prefix}-10`, `The ${f.words} VAT breakdown ${reasonWords(f)}.`, (m) => bands(m).every((b) => reasonHolds(f, b))),
+  ]
+  if (f.category === 'K') {
+    out.push(
+      rule('BR-IC-11', 'An intra-community supply (K) names the actual delivery date or the invoicing period: set the delivery_date.', (m) =>
+        bands(m).length === 0 || filled(m.delivery.date) || (m.invoicingPeriod !== null && (filled(m.invoicingPeriod.start) || filled(m.invoicingPeriod.end))),
+      ),
+      rule('BR-IC-12', 'An intra-community supply (K) names the deliver-to country: give the Client its country.', (m) => bands(m).length === 0 || filled(m.delivery.address?.country)),
+    )
+  }
+  if (f.category === 'O') {
+    const onlyO = (xs: { category: string }[]) => xs.every((x) => x.category === 'O')
+    out.push(
+      rule('BR-O-11', 'A document outside the scope of VAT (O) has no other VAT breakdown: put O Lines on a document of their own.', (m) => bands(m).length === 0 || onlyO(m.breakdown)),
+      rule('BR-O-12', 'A document outside the scope of VAT (O) has no Line in another category: put O Lines on a document of their own.', (m) => bands(m).length === 0 || onlyO(m.lines)),
+      rule('BR-O-13', 'A document outside the scope of VAT (O) has no allowance in another category.', (m) => bands(m).length === 0 || onlyO(m.allowances)),
+      rule('BR-O-14', 'A document outside the scope of VAT (O) has no charge in another category.', (m) => bands(m).length === 0 || onlyO(m.charges)),
+    )
+  }
+  return out
+}
+
+const CATEGORIES: Rule[] = FAMILIES.flatMap(familyRules)
+
+/** The whole table, in the standard's order. */
+export const RULES: readonly Rule[] = [...CORE, ...CO, ...DEC, ...CL, ...CATEGORIES]
+
+/** Every rule the model breaks; a predicate that cannot even read the model counts as broken. */
+export function checkModel(m: EInvoiceModel, rules: readonly Rule[] = RULES): RuleFailure[] {
+  const failures: RuleFailure[] = []
+  for (const r of rules) {
+    let ok: boolean
+    try {
+      ok = r.holds(m)
+    } catch {
+      ok = false
+    }
+    if (!ok) failures.push({ id: r.id, message: r.message })
+  }
+  return failures
+}

@@ -1,0 +1,154 @@
+// The UBL 2.1 writer: an EN16931 model as an `Invoice` (380) or `CreditNote` (381), elements in the order the OASIS
+// schemas require, built with xmlbuilder2 so every text and attribute from users is escaped by the library.
+import { create } from 'xmlbuilder2'
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces'
+import type { BankAccount, EInvoiceModel, Party, PostalAddress } from './model'
+
+const NS = {
+  invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+}
+
+/** An aggregate (cac:) element. */
+function agg(parent: XMLBuilder, name: string): XMLBuilder {
+  return parent.ele(NS.cac, `cac:${name}`)
+}
+
+/**
+ * Text for the library. xmlbuilder2 escapes <, > and " but leaves an `&` that looks like an entity reference (`&lt;`,
+ * `&#38;`, `R&D;`) as it is, which would let user text change meaning or break the document; every `&` is handed over
+ * as `&amp;`, which it then writes unchanged, so each reads back as the `&` the user typed.
+ */
+function literal(value: string): string {
+  return value.replace(/&/g, '&amp;')
+}
+
+/** A basic (cbc:) element with its text; nothing is written for an absent value. */
+function basic(parent: XMLBuilder, name: string, value: string | null | undefined, attrs: Record<string, string> = {}): void {
+  if (value === null || value === undefined || value === '') return
+  const escaped: Record<string, string> = {}
+  for (const [k, v] of Object.entries(attrs)) escaped[k] = literal(v)
+  parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(value))
+}
+
+function address(parent: XMLBuilder, name: string, a: PostalAddress): void {
+  const el = agg(parent, name)
+  basic(el, 'StreetName', a.street)
+  basic(el, 'AdditionalStreetName', a.additionalStreet)
+  basic(el, 'CityName', a.city)
+  basic(el, 'PostalZone', a.postalCode)
+  if (a.country) basic(agg(el, 'Country'), 'IdentificationCode', a.country)
+}
+
+function party(parent: XMLBuilder, role: 'AccountingSupplierParty' | 'AccountingCustomerParty', p: Party): void {
+  const el = agg(agg(parent, role), 'Party')
+  if (p.identifier) basic(agg(el, 'PartyIdentification'), 'ID', p.identifier)
+  if (p.tradingName) basic(agg(el, 'PartyName'), 'Name', p.tradingName)
+  address(el, 'PostalAddress', p.address)
+  if (p.vatId) {
+    const tax = agg(el, 'PartyTaxScheme')
+    basic(tax, 'CompanyID', p.vatId)
+    basic(agg(tax, 'TaxScheme'), 'ID', 'VAT')
+  }
+  const legal = agg(el, 'PartyLegalEntity')
+  basic(legal, 'RegistrationName', p.name)
+  basic(legal, 'CompanyID', p.legalRegistrationId)
+  if (p.email) basic(agg(el, 'Contact'), 'ElectronicMail', p.email)
+}
+
+function taxCategory(parent: XMLBuilder, name: 'TaxCategory' | 'ClassifiedTaxCategory', category: string, rate: string | null, code?: string | null, text?: string | null): void {
+  const el = agg(parent, name)
+  basic(el, 'ID', category)
+  basic(el, 'Percent', rate)
+  basic(el, 'TaxExemptionReasonCode', code)
+  basic(el, 'TaxExemptionReason', text)
+  basic(agg(el, 'TaxScheme'), 'ID', 'VAT')
+}
+
+function paymentMeans(parent: XMLBuilder, m: EInvoiceModel, account: BankAccount | null): void {
+  const el = agg(parent, 'PaymentMeans')
+  basic(el, 'PaymentMeansCode', m.payment.code)
+  // A CreditNote has no document-level DueDate in UBL 2.1: its due date (BT-9) goes here.
+  if (m.kind === 'credit_note') basic(el, 'PaymentDueDate', m.dueDate)
+  basic(el, 'PaymentID', m.payment.paymentId)
+  if (account) {
+    const acc = agg(el, 'PayeeFinancialAccount')
+    basic(acc, 'ID', account.iban)
+    basic(acc, 'Name', account.name)
+    if (account.bic) basic(agg(acc, 'FinancialInstitutionBranch'), 'ID', account.bic)
+  }
+}
+
+/** The UBL 2.1 XML of a model that passed the rule check. */
+export function writeUbl(m: EInvoiceModel): string {
+  const credit = m.kind === 'credit_note'
+  const money = { currencyID: m.currency }
+  // Characters XML 1.0 cannot carry (control characters a JSON string may hold) are dropped, never written.
+  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' })
+  const root = doc.ele(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc })
+
+  basic(root, 'CustomizationID', m.specificationId)
+  basic(root, 'ID', m.number)
+  basic(root, 'IssueDate', m.issueDate)
+  if (!credit) basic(root, 'DueDate', m.dueDate)
+  basic(root, credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode', m.typeCode)
+  basic(root, 'Note', m.note)
+  basic(root, 'DocumentCurrencyCode', m.currency)
+  if (m.invoicingPeriod) {
+    const period = agg(root, 'InvoicePeriod')
+    basic(period, 'StartDate', m.invoicingPeriod.start)
+    basic(period, 'EndDate', m.invoicingPeriod.end)
+  }
+  if (m.precedingInvoice) {
+    const ref = agg(agg(root, 'BillingReference'), 'InvoiceDocumentReference')
+    basic(ref, 'ID', m.precedingInvoice.number)
+    basic(ref, 'IssueDate', m.precedingInvoice.issueDate)
+  }
+  party(root, 'AccountingSupplierParty', m.seller)
+  party(root, 'AccountingCustomerParty', m.buyer)
+
+  if (m.delivery.date || m.delivery.address) {
+    const delivery = agg(root, 'Delivery')
+    basic(delivery, 'ActualDeliveryDate', m.delivery.date)
+    if (m.delivery.address) address(agg(delivery, 'DeliveryLocation'), 'Address', m.delivery.address)
+    if (m.delivery.partyName) basic(agg(agg(delivery, 'DeliveryParty'), 'PartyName'), 'Name', m.delivery.partyName)
+  }
+
+  if (m.payment.accounts.length === 0) paymentMeans(root, m, null)
+  else for (const account of m.payment.accounts) paymentMeans(root, m, account)
+  if (m.paymentTerms) basic(agg(root, 'PaymentTerms'), 'Note', m.paymentTerms)
+
+  const taxTotal = agg(root, 'TaxTotal')
+  basic(taxTotal, 'TaxAmount', m.taxTotal, money)
+  for (const b of m.breakdown) {
+    const sub = agg(taxTotal, 'TaxSubtotal')
+    basic(sub, 'TaxableAmount', b.taxable, money)
+    basic(sub, 'TaxAmount', b.tax, money)
+    taxCategory(sub, 'TaxCategory', b.category, b.rate, b.exemptionCode, b.exemptionText)
+  }
+
+  const totals = agg(root, 'LegalMonetaryTotal')
+  basic(totals, 'LineExtensionAmount', m.totals.lineNet, money)
+  basic(totals, 'TaxExclusiveAmount', m.totals.taxExclusive, money)
+  basic(totals, 'TaxInclusiveAmount', m.totals.taxInclusive, money)
+  basic(totals, 'AllowanceTotalAmount', m.totals.allowances, money)
+  basic(totals, 'ChargeTotalAmount', m.totals.charges, money)
+  basic(totals, 'PrepaidAmount', m.totals.prepaid, money)
+  basic(totals, 'PayableRoundingAmount', m.totals.rounding, money)
+  basic(totals, 'PayableAmount', m.totals.payable, money)
+
+  for (const l of m.lines) {
+    const line = agg(root, credit ? 'CreditNoteLine' : 'InvoiceLine')
+    basic(line, 'ID', l.id)
+    basic(line, 'Note', l.note)
+    basic(line, credit ? 'CreditedQuantity' : 'InvoicedQuantity', l.quantity, { unitCode: l.unitCode })
+    basic(line, 'LineExtensionAmount', l.netAmount, money)
+    const item = agg(line, 'Item')
+    basic(item, 'Name', l.name)
+    taxCategory(item, 'ClassifiedTaxCategory', l.category, l.rate)
+    basic(agg(line, 'Price'), 'PriceAmount', l.price, money)
+  }
+  return doc.end({ prettyPrint: true })
+}

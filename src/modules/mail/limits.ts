@@ -1,0 +1,49 @@
+// The daily recipient limit of the service's own mail server (contract, Limits): To, Cc and Bcc each count,
+// per UTC day; a Business's own mailbox has no limit of ours.
+import type { Queryable } from '../../db/client'
+import { utcDay } from '../../shared/dates'
+import { recipientsSent, findMailbox } from './mail.repo'
+import { providerOf, type Provider } from './providers'
+
+/** At most this many recipients in one Send (To, Cc and Bcc together). */
+export const MAX_RECIPIENTS_PER_SEND = 50
+
+export function dailyRecipientLimit(b: { plan: string; isTest: boolean }): number {
+  if (b.isTest || b.plan === 'free' || b.plan === 'paused') return 20
+  return b.plan === 'pro_plus' ? 200 : 100
+}
+
+export function nextUtcDay(day: string): string {
+  return utcDay(new Date(Date.parse(day) + 86_400_000))
+}
+
+/** How a Business would send now, and where it stands against the limit, as the lifecycle judge reads it. */
+export interface MailState {
+  provider: Provider | null
+  /** The provider's kind, null when there is none. */
+  via: string | null
+  mailboxLost: boolean
+  sentToday: number
+  /** null when the provider is not the service's own mail server. */
+  dailyLimit: number | null
+  /** The UTC day the count starts again. */
+  resumesOn: string
+}
+
+export async function mailStateOf(
+  q: Queryable,
+  business: { id: number; email: string | null; plan: string; isTest: boolean },
+  mailRelay: string | null,
+  day: string,
+): Promise<MailState> {
+  const provider = providerOf(business, mailRelay, await findMailbox(q, business.id))
+  const service = provider?.kind === 'service'
+  return {
+    provider,
+    via: provider?.kind ?? null,
+    mailboxLost: provider !== null && !provider.connected,
+    sentToday: service ? await recipientsSent(q, business.id, day) : 0,
+    dailyLimit: service ? dailyRecipientLimit(business) : null,
+    resumesOn: nextUtcDay(day),
+  }
+}

@@ -1,0 +1,126 @@
+// Send a document by email (POST /v1/documents/{id}/send): judge the Send, issue a Draft, send, record it.
+import { MailerError, type Mailer } from '../../adapters/smtp'
+import { FieldErrorBag, NotDelivered, NotFound } from '../../shared/errors'
+import type { Logger } from '../../shared/logger'
+import { utcDay } from '../../shared/dates'
+import { getBusiness, type Credential } from '../business'
+import { findClient } from '../clients'
+import {
+  findDocument,
+  gatherFacts,
+  issueInTx,
+  recordSentInTx,
+  refusalFor,
+  sendFactsOf,
+  throwRefusal,
+  viewDocument,
+  type DocumentDeps,
+  type DocumentView,
+} from '../documents'
+import { documentPdf } from '../pdf'
+import { einvoiceAttachment } from './einvoice-attachment'
+import { mailStateOf, MAX_RECIPIENTS_PER_SEND } from './limits'
+import { countRecipients } from './mail.repo'
+import type { SendInput } from './mail.model'
+import { composeMessage } from './message'
+import type { Provider } from './providers'
+
+export interface MailDeps extends DocumentDeps {
+  mailer: Mailer
+  logger: Logger
+}
+
+/** What the judging transaction settled: who sends, to whom, what it issued and counted. */
+interface Plan {
+  provider: Provider & { transportUrl: string }
+  to: string[]
+  /** The number the Draft took, when this Send issued it. */
+  issuedNumber: string | null
+  /** Recipients counted against the service's daily limit (0 through a mailbox). */
+  counted: number
+  day: string
+}
+
+function checkTotal(to: string[] | null, cc: string[], bcc: string[]): void {
+  const total = (to?.length ?? 1) + cc.length + bcc.length
+  if (total <= MAX_RECIPIENTS_PER_SEND) return
+  const bag = new FieldErrorBag()
+  bag.add(bcc.length ? 'bcc' : cc.length ? 'cc' : 'to', `To, Cc and Bcc together take at most ${MAX_RECIPIENTS_PER_SEND} addresses; this Send has ${total}`)
+  bag.throwIfAny()
+}
+
+/** The 502 message: what happened, and whether the email may have gone out. */
+function notDeliveredMessage(e: MailerError, issuedNumber: string | null): string {
+  const tail =
+    e.reason === 'interrupted'
+      ? 'The email may have gone out: check with the recipients before sending again.'
+      : e.maybeSent
+        ? 'Send again to those refused only, once corrected.'
+        : e.reason === 'unreachable'
+          ? 'Nothing was sent; it may succeed later.'
+          : 'Nothing was sent; correct the recipients or the mailbox and send again.'
+  const issued = issuedNumber ? ` The Draft took the number ${issuedNumber} and stays issued.` : ''
+  return `Not delivered: ${e.message}. ${tail}${issued}`
+}
+
+export async function sendDocument(deps: MailDeps, c: Credential, id: number, input: SendInput | undefined): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, c.businessId)
+  const before = await findDocument(deps.db.read, c.businessId, id)
+  if (!before) throw new NotFound('No such document.')
+  const to = input?.to ?? null
+  const cc = input?.cc ?? []
+  const bcc = input?.bcc ?? []
+  checkTotal(to, cc, bcc)
+
+  // One transaction judges the Send as the document stands, issues a Draft (its number taken) and counts the
+  // recipients against the daily limit; it commits before the email leaves, as no network I/O runs inside it.
+  const plan: Plan = await deps.db.write(async (tx) => {
+    const doc = await findDocument(tx, business.id, id)
+    if (!doc) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+    const day = utcDay(deps.clock.now())
+    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
+    const clientEmail = (await findClient(tx, business.id, doc.clientId))?.email ?? null
+    const recipients = (to ?? (clientEmail ? [clientEmail] : [])).length + cc.length + bcc.length
+    const facts = await gatherFacts(tx, business, doc, {
+      today: day,
+      mailVia: mail.via,
+      send: { ...sendFactsOf(mail), recipients, toGiven: to !== null },
+    })
+    const refusal = refusalFor('send', facts)
+    if (refusal) throwRefusal(refusal)
+    const issued = doc.status === 'draft' ? await issueInTx(deps, tx, business, id) : null
+    const counted = mail.dailyLimit !== null ? recipients : 0
+    if (counted > 0) await countRecipients(tx, business.id, day, counted)
+    // The judge opened the Send, so there is a connected provider and an address.
+    const provider = mail.provider as Plan['provider']
+    return { provider, to: to ?? [clientEmail!], issuedNumber: issued?.documentNumber ?? null, counted, day }
+  })
+
+  try {
+    const view = await viewDocument(deps, deps.db.read, c, id)
+    const message = composeMessage({
+      business,
+      provider: plan.provider,
+      doc: view,
+      to: plan.to,
+      cc,
+      bcc,
+      subject: input?.subject,
+      text: input?.message,
+      pdf: await documentPdf(deps.db.read, business, view),
+      xml: await einvoiceAttachment(deps.db.read, business, view),
+    })
+    await deps.mailer.send(plan.provider.transportUrl, message)
+  } catch (e) {
+    // Recipients that surely got nothing are given back to the day's count; a maybe-sent email keeps them.
+    const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
+    if (plan.counted > 0 && surelyUnsent) await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
+    if (!(e instanceof MailerError)) throw e
+    deps.logger.info('send not delivered', { business_id: business.id, document_id: id, via: plan.provider.kind, reason: e.reason, smtp_code: e.smtpCode })
+    throw new NotDelivered(notDeliveredMessage(e, plan.issuedNumber), plan.issuedNumber ? { document_number: plan.issuedNumber } : {})
+  }
+
+  const recipients = [...plan.to, ...cc, ...bcc]
+  await deps.db.write((tx) => recordSentInTx(deps, tx, business.id, id, { at: deps.clock.now().toISOString(), recipients, via: plan.provider.kind }))
+  return viewDocument(deps, deps.db.read, c, id)
+}

@@ -1,0 +1,43 @@
+// A Business's own mailbox, set and cleared by the operator (`invoicing mail set|clear`); its URL is never shown.
+import type { Database } from '../../db/client'
+import { mailboxKinds, type MailboxKind } from '../../db/schema'
+import type { Clock } from '../../shared/clock'
+import { FieldErrorBag } from '../../shared/errors'
+import { parseSmtpUrl } from '../../adapters/smtp'
+import { deleteMailbox, saveMailbox, type MailboxRow } from './mail.repo'
+
+const EMAIL_RE = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/
+
+export interface MailboxInput {
+  /** smtp (default); google and microsoft are kinds this edition reports as not connected. */
+  kind?: string
+  smtpUrl?: string
+  from?: string
+}
+
+export async function setMailbox(db: Database, clock: Clock, businessId: number, input: MailboxInput): Promise<MailboxRow> {
+  const bag = new FieldErrorBag()
+  const kind = (input.kind ?? 'smtp') as MailboxKind
+  if (!mailboxKinds.includes(kind)) bag.add('kind', `must be one of ${mailboxKinds.join(', ')}`)
+  const from = input.from?.trim()
+  if (!from) bag.add('from', 'is required')
+  else if (from.length > 255 || !EMAIL_RE.test(from)) bag.add('from', 'must be an email address')
+  const url = input.smtpUrl?.trim()
+  if (kind === 'smtp') {
+    if (!url) bag.add('smtp', 'is required: smtp://user:password@host:port or smtps://...')
+    else {
+      try {
+        parseSmtpUrl(url)
+      } catch (e) {
+        bag.add('smtp', (e as Error).message)
+      }
+    }
+  } else if (url) bag.add('smtp', `is not taken by a ${kind} mailbox`)
+  bag.throwIfAny()
+  return db.write((tx) => saveMailbox(tx, businessId, { kind, fromAddress: from!, smtpUrl: kind === 'smtp' ? url! : null }, clock.now().toISOString()))
+}
+
+/** Removes the mailbox; the service's own mail server sends again when the Business has an address. */
+export async function clearMailbox(db: Database, businessId: number): Promise<boolean> {
+  return db.write((tx) => deleteMailbox(tx, businessId))
+}

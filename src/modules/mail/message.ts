@@ -1,0 +1,64 @@
+// The email of a Send: From, recipients, subject and text (defaults in plain words), the PDF and the XML attached.
+import type { MailAttachment, MailMessage } from '../../adapters/smtp'
+import type { DocumentView } from '../documents'
+import type { XmlAttachment } from './einvoice-attachment'
+import type { Provider } from './providers'
+
+const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
+
+export interface ComposeInput {
+  business: { name: string }
+  provider: Provider
+  doc: DocumentView
+  to: string[]
+  cc: string[]
+  bcc: string[]
+  subject?: string | null
+  text?: string | null
+  pdf: Uint8Array
+  xml: XmlAttachment | null
+}
+
+/** A file name safe in any mail client: the document number with anything unusual replaced. */
+export function fileBase(doc: Pick<DocumentView, 'document_number' | 'id'>): string {
+  return (doc.document_number ?? `draft-${doc.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\t]+/g, ' ').trim()
+}
+
+export function defaultSubject(doc: DocumentView, businessName: string): string {
+  return `${TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(/\s+/g, ' ')
+}
+
+export function defaultText(doc: DocumentView, businessName: string): string {
+  const title = TITLES[doc.type] ?? doc.type
+  const due = (doc.type === 'invoice' || doc.type === 'proforma') && doc.due_date ? `, due ${doc.due_date}` : ''
+  return [
+    'Hello,',
+    '',
+    `please find attached ${title} ${doc.document_number ?? ''} of ${doc.issue_date ?? ''} for ${doc.total} ${doc.currency}${due}.`.replace(/ +/g, ' '),
+    '',
+    'Kind regards,',
+    businessName,
+    '',
+  ].join('\n')
+}
+
+export function composeMessage(i: ComposeInput): MailMessage {
+  // The From is the Business's own address (service) or its mailbox's: replies reach the Business either way.
+  const name = i.business.name
+  const attachments: MailAttachment[] = [{ filename: `${fileBase(i.doc)}.pdf`, content: i.pdf, contentType: 'application/pdf' }]
+  if (i.xml) attachments.push({ filename: i.xml.filename, content: i.xml.xml, contentType: 'application/xml' })
+  const subject = i.subject?.trim() ? oneLine(i.subject) : defaultSubject(i.doc, name)
+  return {
+    from: { name, address: i.provider.from },
+    to: i.to,
+    cc: i.cc,
+    bcc: i.bcc,
+    subject,
+    text: i.text?.trim() ? i.text : defaultText(i.doc, name),
+    attachments,
+  }
+}

@@ -1,0 +1,150 @@
+// Property: for random documents and Payments (seeded, reproducible), the income report equals the income summed
+// independently here, in integers of minor units, from the documents' own API answers (GET /v1/documents).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { makeHarness, type Harness } from '../../../test/harness'
+import { Api } from './fixtures'
+
+let h: Harness
+
+beforeAll(async () => {
+  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
+})
+afterAll(() => h.close())
+
+/** mulberry32: a small seeded PRNG, so a failing seed replays the same documents. */
+function prng(seed: number) {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+    chance: (p: number) => next() < p,
+  }
+}
+
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString().slice(0, 10)
+
+/** "123.45" (scale 2) → 12345n; the test's own reading, not the service's money module. */
+function minor(amount: string): bigint {
+  const neg = amount.startsWith('-')
+  const [int, frac = ''] = amount.replace('-', '').split('.')
+  const v = BigInt(int!) * 100n + BigInt((frac + '00').slice(0, 2))
+  return neg ? -v : v
+}
+
+function show(m: bigint): string {
+  const neg = m < 0n
+  const a = neg ? -m : m
+  return `${neg ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`
+}
+
+/** The contract's income, summed from documents as the API answers them. */
+function expectedIncome(docs: any[], from: string, to: string) {
+  let income = 0n
+  let vat = 0n
+  let other = 0
+  for (const d of docs) {
+    if (!['issued', 'partially_paid', 'paid'].includes(d.status)) continue
+    if (d.issue_date < from || d.issue_date > to) continue
+    const standalone = d.type === 'proforma' && d.converted_into_id === null
+    if (d.type !== 'invoice' && d.type !== 'credit_note' && !standalone) continue
+    if (d.currency !== 'EUR') {
+      other++
+      continue
+    }
+    const net = minor(d.net_total)
+    if (d.type === 'invoice') {
+      income += net
+      vat += minor(d.vat_total)
+    } else if (d.type === 'credit_note') {
+      income -= net
+      vat -= minor(d.vat_total)
+    } else {
+      const paid = minor(d.amount_paid)
+      const total = minor(d.total)
+      // net × paid ÷ total, half away from zero (all positive here).
+      income += paid <= 0n ? 0n : paid >= total ? net : (2n * net * paid + total) / (2n * total)
+    }
+  }
+  return { income: show(income), vat: show(vat), other_currency_documents: other }
+}
+
+async function randomBusiness(seed: number, count: number) {
+  const r = prng(seed)
+  const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
+  const clients = [await api.client('P One'), await api.client('P Two'), await api.client('P Three')]
+  const price = () => (r.chance(0.2) ? `0.${String(r.int(1, 99)).padStart(2, '0')}` : `${r.int(1, 2000)}.${String(r.int(0, 99)).padStart(2, '0')}`)
+  const invoices: number[] = []
+  for (let i = 0; i < count; i++) {
+    const type = r.pick(['invoice', 'invoice', 'invoice', 'credit_note', 'proforma', 'proforma', 'proforma', 'quote'] as const)
+    const issueDay = r.int(0, 89)
+    const lines = Array.from({ length: r.int(1, 3) }, () => ({
+      quantity: r.pick(['1', '2', '0.5', '3.25', '1.3333']),
+      unit_price: price(),
+      vat_rate: r.pick(['0', '7.00', '19.00', '21.00']),
+    }))
+    const spec = {
+      type,
+      client_id: r.pick(clients),
+      currency: r.chance(0.2) ? 'USD' : 'EUR',
+      issue_date: day(issueDay),
+      lines,
+      ...(type === 'credit_note' && invoices.length > 0 && r.chance(0.5) ? { credited_document_id: r.pick(invoices) } : {}),
+    }
+    if (r.chance(0.1)) {
+      await api.draft(spec)
+      continue
+    }
+    let d = await api.doc(spec)
+    if (type === 'invoice') invoices.push(d.id)
+    if (r.chance(0.12)) {
+      await api.cancel(d.id)
+      continue
+    }
+    if (type !== 'invoice' && type !== 'proforma') continue
+    for (let p = r.int(0, 3); p > 0; p--) {
+      const due = minor(d.amount_due)
+      if (due <= 0n) break
+      const amount = r.chance(0.3) ? due : 1n + BigInt(Math.floor(r.next() * Number(due)))
+      const pay = await api.pay(d.id, show(amount), day(issueDay + r.int(0, 40)))
+      if (r.chance(0.3)) await api.reverse(pay.id)
+      d = (await api.get(`/v1/documents/${d.id}`)).body
+    }
+    if (type === 'proforma' && r.chance(0.35)) await api.convert(d.id, day(issueDay + r.int(0, 30)))
+  }
+  return api
+}
+
+describe('income equals the sum of the documents\' own answers', () => {
+  for (const seed of [20260310, 7, 424242]) {
+    test(`seed ${seed}: 30 random documents with Payments, over months, the quarter and random periods`, async () => {
+      const api = await randomBusiness(seed, 30)
+      const docs = await api.allDocuments()
+      const r = prng(seed ^ 0x5eed)
+      const periods: [string, string][] = [
+        ['2026-01-01', '2026-03-31'],
+        ['2026-01-01', '2026-01-31'],
+        ['2026-02-01', '2026-02-28'],
+        ['2026-03-01', '2026-03-31'],
+        ['2026-01-01', '2026-12-31'],
+      ]
+      for (let i = 0; i < 6; i++) {
+        const a = r.int(0, 120)
+        periods.push([day(a), day(a + r.int(0, 40))])
+      }
+      for (const [from, to] of periods) {
+        const got = await api.report(`/v1/reports/income?from=${from}&to=${to}`)
+        expect({ period: `${from}..${to}`, ...got }).toEqual({ period: `${from}..${to}`, currency: 'EUR', from, to, ...expectedIncome(docs, from, to) })
+        // The VAT report's VAT is the income report's.
+        expect((await api.report(`/v1/reports/vat?from=${from}&to=${to}`)).vat).toBe(got.vat)
+      }
+    })
+  }
+})
