@@ -5,6 +5,7 @@ import type { Deps } from './deps'
 import { serviceSecret } from './db/meta'
 import { contextOf } from './http/context'
 import { docsRoutes } from './http/docs'
+import { openApiWebhooks } from './http/openapi-webhooks'
 import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
@@ -86,6 +87,7 @@ export async function buildApp(deps: Deps): Promise<App> {
             securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
           },
           security: [{ bearer: [] }],
+          webhooks: openApiWebhooks as never,
         },
       }),
     )

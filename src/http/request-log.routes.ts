@@ -4,9 +4,7 @@ import type { Database } from '../db/client'
 import type { Clock } from '../shared/clock'
 import { InvalidRequest } from '../shared/errors'
 import { parseTimestamp } from '../shared/dates'
-import { credentialOf } from './context'
-import { parseLimit, toPage } from './pagination'
-import type { HttpServices } from './route-helpers'
+import { listPage, type HttpServices } from './route-helpers'
 import { errorAnswers, Int, ListQuery, Nullable, Paged, Timestamp } from './schemas'
 import { listRequestLog, type RequestLogRow } from './request-log'
 
@@ -50,16 +48,12 @@ export function requestLogRoutes(deps: { db: Database; clock: Clock; flush: () =
   return new Elysia({ name: 'request-log' }).get(
     '/v1/request-log',
     async ({ request, query }) => {
-      const c = credentialOf(request)
-      const limit = parseLimit(query.limit)
-      const after = http.cursors.decode(query.cursor, 'request-log', c.businessId)
       const from = bound('from', query.from)
       const to = bound('to', query.to)
       // Entries are buffered for speed; write them out so the reader sees everything answered so far.
       await deps.flush()
       const since = new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()
-      const rows = await listRequestLog(deps.db.read, c.businessId, { afterId: after, limit: limit + 1, from, to, since })
-      return toPage(rows, limit, present, (id) => http.cursors.encode('request-log', c.businessId, id))
+      return listPage(http, request, query, 'request-log', (c, after, n) => listRequestLog(deps.db.read, c.businessId, { afterId: after, limit: n, from, to, since }), present)
     },
     {
       query: t.Object({ ...ListQuery, from: t.Optional(t.String()), to: t.Optional(t.String()) }),

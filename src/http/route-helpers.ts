@@ -1,9 +1,10 @@
 // Small helpers route handlers share: ids from paths, idempotent creates, JSON answers.
 import type { Database } from '../db/client'
+import type { Credential } from '../modules/business'
 import { NotFound } from '../shared/errors'
 import { contextOf, credentialOf } from './context'
 import type { Answer, Idempotency } from './idempotency'
-import type { Cursors } from './pagination'
+import { parseLimit, toPage, type Cursors, type Page } from './pagination'
 
 /** Services the HTTP layer adds to the composition root's dependencies. */
 export interface HttpServices {
@@ -26,6 +27,25 @@ export function idempotentCreate(http: HttpServices, request: Request, perform: 
     { apiKeyId: c.apiKeyId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
     perform,
   )
+}
+
+/**
+ * One page of a list: `limit` and `cursor` read by the contract's rules (the cursor bound to this list and Business),
+ * one row more fetched than shown so `next_cursor` is null exactly at the end.
+ */
+export async function listPage<R extends { id: number }, T>(
+  http: HttpServices,
+  request: Request,
+  query: { limit?: string; cursor?: string },
+  list: string,
+  fetch: (c: Credential, afterId: number, limit: number) => Promise<R[]> | R[],
+  present: (r: R) => T,
+): Promise<Page<T>> {
+  const c = credentialOf(request)
+  const limit = parseLimit(query.limit)
+  const after = http.cursors.decode(query.cursor, list, c.businessId)
+  const rows = await fetch(c, after, limit + 1)
+  return toPage(rows, limit, present, (id) => http.cursors.encode(list, c.businessId, id))
 }
 
 export function json(status: number, value: unknown): Answer {

@@ -2,8 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/client'
 import { credentialOf } from '../../http/context'
-import { parseLimit, toPage } from '../../http/pagination'
-import { pathId, type HttpServices } from '../../http/route-helpers'
+import { listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, ListQuery } from '../../http/schemas'
 import { getBankAccount, getBusiness, listBankAccounts } from './business.service'
 import { presentBankAccount, presentBusiness } from './business.present'
@@ -24,13 +23,8 @@ export function businessRoutes(deps: { db: Database; config: { mailRelay: string
     )
     .get(
       '/v1/bank-accounts',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
-        const after = http.cursors.decode(query.cursor, 'bank-accounts', c.businessId)
-        const rows = await listBankAccounts(deps.db.read, c.businessId, after, limit + 1)
-        return toPage(rows, limit, presentBankAccount, (id) => http.cursors.encode('bank-accounts', c.businessId, id))
-      },
+      ({ request, query }) =>
+        listPage(http, request, query, 'bank-accounts', (c, after, n) => listBankAccounts(deps.db.read, c.businessId, after, n), presentBankAccount),
       { query: t.Object(ListQuery), response: { 200: BankAccountList, ...errorAnswers(422) }, detail: { tags, summary: 'List bank accounts' } },
     )
     .get(

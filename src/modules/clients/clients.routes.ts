@@ -1,9 +1,8 @@
 // HTTP routes of Clients: list, create, get, update (no delete).
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
+import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
-import { parseLimit, toPage } from '../../http/pagination'
 import { NotFound } from '../../shared/errors'
 import type { ClientDeps } from './clients.service'
 import { createClient, listClients, updateClient } from './clients.service'
@@ -19,13 +18,16 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
   return new Elysia({ name: 'clients' })
     .get(
       '/v1/clients',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
-        const after = http.cursors.decode(query.cursor, 'clients', c.businessId)
+      ({ request, query }) => {
         const search = query.search?.trim() || undefined
-        const rows = deps.db.hot ? listClientsHot(deps.db.hot, c.businessId, after, limit + 1, search) : await listClients(deps.db.read, c.businessId, after, limit + 1, search)
-        return toPage(rows, limit, presentClient, (id) => http.cursors.encode('clients', c.businessId, id))
+        return listPage(
+          http,
+          request,
+          query,
+          'clients',
+          (c, after, n) => (deps.db.hot ? listClientsHot(deps.db.hot, c.businessId, after, n, search) : listClients(deps.db.read, c.businessId, after, n, search)),
+          presentClient,
+        )
       },
       { query: ClientListQuery, response: { 200: ClientList, ...errorAnswers(422) }, detail: { tags, summary: 'List Clients' } },
     )

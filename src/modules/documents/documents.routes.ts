@@ -1,8 +1,7 @@
 // HTTP routes of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { parseLimit, toPage } from '../../http/pagination'
-import { idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
+import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
@@ -57,12 +56,9 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
   return new Elysia({ name: 'documents' })
     .get(
       '/v1/documents',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
-        const after = http.cursors.decode(query.cursor, 'documents', c.businessId)
-        const views = await listDocumentViews(deps, c, after, limit + 1, filterOf(query))
-        return toPage(views, limit, (v) => v, (id) => http.cursors.encode('documents', c.businessId, id))
+      ({ request, query }) => {
+        const filter = filterOf(query)
+        return listPage(http, request, query, 'documents', (c, after, n) => listDocumentViews(deps, c, after, n, filter), (v) => v)
       },
       { query: DocumentListQuery, response: { 200: DocumentList, ...errorAnswers(422) }, detail: { tags, summary: 'List documents' } },
     )

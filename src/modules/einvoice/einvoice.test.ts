@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
-import type { BusinessInput } from '../business'
+import { addBankAccount, type BusinessInput } from '../business'
 
 /** The OASIS schemas, beside the repository in ../shared (as CI lays it out). */
 const XSD_DIR = resolve(import.meta.dir, '../../../../shared/en16931/ubl-2.1-xsd/maindoc')
@@ -261,9 +261,10 @@ describe('Seller and Buyer', () => {
 describe('Credit Notes', () => {
   test('a Credit Note exports as CreditNote 381 referencing its Invoice, and passes the CreditNote XSD', async () => {
     const s = await seller()
+    const acc = await addBankAccount(h.deps.db, h.clock, s.id, { name: 'Refunds', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP' })
     const c = await client(s)
     const inv = await issued(s, c)
-    const cn = await issued(s, c, { type: 'credit_note', credited_document_id: inv.id, notes: 'Returned goods' })
+    const cn = await issued(s, c, { type: 'credit_note', credited_document_id: inv.id, notes: 'Returned goods', bank_account_ids: [acc.id] })
     const xml = await exported(s, cn.id)
     expect(xml).toContain('<CreditNote ')
     expect(text(xml, '/CreditNote/CreditNoteTypeCode')).toBe('381')
@@ -275,6 +276,8 @@ describe('Credit Notes', () => {
     // UBL 2.1 gives a CreditNote no DueDate of its own: BT-9 sits in its payment means.
     expect(count(xml, '/CreditNote/DueDate')).toBe(0)
     expect(text(xml, '/CreditNote/PaymentMeans/PaymentDueDate')).toBe(cn.due_date)
+    expect(text(xml, '/CreditNote/PaymentMeans/PaymentMeansCode')).toBe('58')
+    expect(text(xml, '/CreditNote/PaymentMeans/PayeeFinancialAccount/FinancialInstitutionBranch/ID')).toBe('AGRIFRPP')
   })
 })
 

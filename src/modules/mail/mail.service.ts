@@ -18,7 +18,7 @@ import {
   type DocumentView,
 } from '../documents'
 import { documentPdf } from '../pdf'
-import { einvoiceAttachment } from './einvoice-attachment'
+import { xmlAttachmentFor } from '../einvoice'
 import { mailStateOf, MAX_RECIPIENTS_PER_SEND } from './limits'
 import { countRecipients } from './mail.repo'
 import type { SendInput } from './mail.model'
@@ -32,7 +32,7 @@ export interface MailDeps extends DocumentDeps {
 
 /** What the judging transaction settled: who sends, to whom, what it issued and counted. */
 interface Plan {
-  provider: Provider & { transportUrl: string }
+  provider: Extract<Provider, { connected: true }>
   to: string[]
   /** The number the Draft took, when this Send issued it. */
   issuedNumber: string | null
@@ -91,8 +91,9 @@ export async function sendDocument(deps: MailDeps, c: Credential, id: number, in
     const issued = doc.status === 'draft' ? await issueInTx(deps, tx, business, id) : null
     const counted = mail.dailyLimit !== null ? recipients : 0
     if (counted > 0) await countRecipients(tx, business.id, day, counted)
-    // The judge opened the Send, so there is a connected provider and an address.
-    const provider = mail.provider as Plan['provider']
+    // The judge opened the Send, so there is a connected provider and an address to send to.
+    const provider = mail.provider
+    if (!provider?.connected) throw new Error('a Send was opened without a connected mail provider')
     return { provider, to: to ?? [clientEmail!], issuedNumber: issued?.documentNumber ?? null, counted, day }
   })
 
@@ -108,7 +109,8 @@ export async function sendDocument(deps: MailDeps, c: Credential, id: number, in
       subject: input?.subject,
       text: input?.message,
       pdf: await documentPdf(deps.db.read, business, view),
-      xml: await einvoiceAttachment(deps.db.read, business, view),
+      // The EN16931 XML goes along where the document exports (not a Draft, Proforma, Quote or Test business's).
+      xml: await xmlAttachmentFor(deps.db.read, business, view),
     })
     await deps.mailer.send(plan.provider.transportUrl, message)
   } catch (e) {

@@ -125,6 +125,41 @@ describe('a Send that goes out', () => {
     expect((await get(s)).body.last_sent).toEqual(r.body.last_sent)
   })
 
+  test("an Invoice that exports carries its EN16931 XML beside the PDF; a Test business's and a Proforma's do not", async () => {
+    const b = await h.business({ name: 'Seller GmbH', vatNumber: 'DE123456789', address: 'Hauptstrasse 1', city: 'Berlin', postalCode: '10115', email: 'billing@seller.example' })
+    const c = await h.request('POST', '/v1/clients', {
+      key: b.key,
+      body: { name: 'Buyer AG', email: 'ap@buyer.example', country: 'DE', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095' },
+    })
+    const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [line] } })
+    const r = await h.request('POST', `/v1/documents/${d.body.id}/send`, { key: b.key })
+    expect(r.status).toBe(200)
+    const number = r.body.document_number
+    const got = smtp.received[0]!
+    expect(got.mail.attachments.map((a) => a.filename)).toEqual([`${number}.pdf`, `${number}.xml`])
+    const xml = got.mail.attachments[1]!
+    expect(xml.contentType).toBe('application/xml')
+    const text = xml.content.toString('utf8')
+    expect(text).toMatch(/^<\?xml/)
+    expect(text).toMatch(/<Invoice[\s>]/)
+    expect(text).toContain(`<cbc:ID>${number}</cbc:ID>`)
+    // Well-formed, as xmllint reads it.
+    const file = join(tmp, `${number}.xml`)
+    writeFileSync(file, text)
+    expect(Bun.spawnSync(['xmllint', '--nonet', '--noout', file]).exitCode).toBe(0)
+    // The XML download answers the same document.
+    expect((await h.request('GET', `/v1/documents/${d.body.id}/xml`, { key: b.key })).text).toBe(text)
+
+    smtp.received.length = 0
+    const t = await setup({ isTest: true })
+    expect((await send(t)).status).toBe(200)
+    expect(smtp.received[0]!.mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf'])
+    smtp.received.length = 0
+    const p = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'proforma', client_id: c.body.id, lines: [line] } })
+    expect((await h.request('POST', `/v1/documents/${p.body.id}/send`, { key: b.key })).status).toBe(200)
+    expect(smtp.received[0]!.mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf'])
+  })
+
   test('to, cc, bcc, subject and message are used as sent; Bcc stays out of the headers', async () => {
     const s = await setup()
     const r = await send(s, {
@@ -315,6 +350,7 @@ describe('the daily recipient limit of the service mail server', () => {
     expect((await send(s, { cc: addresses(9, 'c'), bcc: addresses(9, 'b') }, first.body.id)).status).toBe(200)
     expect(await recipientsSent(h.deps.db.read, s.bizId, today())).toBe(19)
     // Two more would make 21: refused, and the Draft keeps no number. The default Send (one, to the Client) stays open.
+    smtp.received.length = 0
     const over = await send(s, { to: addresses(2, 't') })
     const e = await expectRefusedDraft(s, over, 'sending_limit_reached', false)
     expect((await get(s)).body.actions.send).toEqual({ open: true })

@@ -1,7 +1,7 @@
 // The email of a Send: From, recipients, subject and text (defaults in plain words), the PDF and the XML attached.
 import type { MailAttachment, MailMessage } from '../../adapters/smtp'
 import type { DocumentView } from '../documents'
-import type { XmlAttachment } from './einvoice-attachment'
+import type { XmlFile } from '../einvoice'
 import type { Provider } from './providers'
 
 const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
@@ -16,7 +16,7 @@ export interface ComposeInput {
   subject?: string | null
   text?: string | null
   pdf: Uint8Array
-  xml: XmlAttachment | null
+  xml: XmlFile | null
 }
 
 /** A file name safe in any mail client: the document number with anything unusual replaced. */

@@ -10,8 +10,8 @@ export interface MailboxInfo {
 
 export type Provider =
   | { kind: 'service' | 'smtp'; from: string; transportUrl: string; connected: true }
-  /** Hosted mailboxes: this self-hosted edition holds no way to reach them, so their account counts as lost. */
-  | { kind: 'google' | 'microsoft' | 'smtp'; from: string; transportUrl: null; connected: false }
+  /** Hosted mailboxes (and an SMTP mailbox without a server): this edition cannot reach them, so their account counts as lost. */
+  | { kind: MailboxKind; from: string; transportUrl: null; connected: false }
 
 export function providerOf(business: { email: string | null }, mailRelay: string | null, mailbox: MailboxInfo | null | undefined): Provider | null {
   if (mailbox) {

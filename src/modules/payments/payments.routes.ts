@@ -1,8 +1,7 @@
 // HTTP routes of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { parseLimit, toPage } from '../../http/pagination'
-import { idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
+import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { InvalidRequest } from '../../shared/errors'
 import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'
@@ -34,17 +33,15 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
     )
     .get(
       '/v1/payments',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
+      ({ request, query }) => {
         const documentId = documentIdOf(query.document_id)
-        const after = http.cursors.decode(query.cursor, 'payments', c.businessId)
-        const rows = await listPayments(deps.db.read, c.businessId, after, limit + 1, documentId)
-        return toPage(
-          rows.map((r) => ({ id: r.payment.id, ...r })),
-          limit,
+        return listPage(
+          http,
+          request,
+          query,
+          'payments',
+          async (c, after, n) => (await listPayments(deps.db.read, c.businessId, after, n, documentId)).map((r) => ({ id: r.payment.id, ...r })),
           (r) => presentPayment(r.payment, r.receipt),
-          (id) => http.cursors.encode('payments', c.businessId, id),
         )
       },
       { query: ByDocumentQuery, response: { 200: PaymentList, ...errorAnswers(422) }, detail: { tags: ['Payments'], summary: 'List Payments (reversed ones included)' } },
@@ -71,17 +68,15 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
     )
     .get(
       '/v1/receipts',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
+      ({ request, query }) => {
         const documentId = documentIdOf(query.document_id)
-        const after = http.cursors.decode(query.cursor, 'receipts', c.businessId)
-        const rows = await listReceipts(deps.db.read, c.businessId, after, limit + 1, documentId)
-        return toPage(
-          rows.map((r) => ({ id: r.receipt.id, ...r })),
-          limit,
+        return listPage(
+          http,
+          request,
+          query,
+          'receipts',
+          async (c, after, n) => (await listReceipts(deps.db.read, c.businessId, after, n, documentId)).map((r) => ({ id: r.receipt.id, ...r })),
           (r) => presentReceipt(r.receipt, r.payment),
-          (id) => http.cursors.encode('receipts', c.businessId, id),
         )
       },
       { query: ByDocumentQuery, response: { 200: ReceiptList, ...errorAnswers(422) }, detail: { tags: ['Receipts'], summary: 'List Receipts (voided included)' } },

@@ -1,8 +1,7 @@
 // HTTP routes of Products: list, create, get, update, delete.
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { parseLimit, toPage } from '../../http/pagination'
-import { idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
+import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
@@ -15,13 +14,8 @@ export function productsRoutes(deps: ProductDeps, http: HttpServices) {
   return new Elysia({ name: 'products' })
     .get(
       '/v1/products',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
-        const after = http.cursors.decode(query.cursor, 'products', c.businessId)
-        const rows = await listProducts(deps.db.read, c.businessId, after, limit + 1, query.search?.trim() || undefined)
-        return toPage(rows, limit, presentProduct, (id) => http.cursors.encode('products', c.businessId, id))
-      },
+      ({ request, query }) =>
+        listPage(http, request, query, 'products', (c, after, n) => listProducts(deps.db.read, c.businessId, after, n, query.search?.trim() || undefined), presentProduct),
       { query: ProductListQuery, response: { 200: ProductList, ...errorAnswers(422) }, detail: { tags, summary: 'List Products (inactive and archived included)' } },
     )
     .post(

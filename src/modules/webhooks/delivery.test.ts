@@ -549,7 +549,7 @@ const db = await openDatabase(${JSON.stringify(dbPath)})
 const sender = new FakeSender()
 const post = sender.post.bind(sender)
 // A short answer time, so the two processes' attempts overlap.
-sender.post = async (r) => { await Bun.sleep(2); return post(r) }
+sender.post = async (r) => { await Bun.sleep(20); return post(r) }
 const ctx = {
   db, clock: new FixedClock(${JSON.stringify(at)}), sender, resolve: async () => ['127.0.0.1'], allowPrivate: true, build: async () => ({}),
   logger: { ...silentLogger, error: (m: string, f?: unknown) => { errors.push(m + ' ' + JSON.stringify(f)) } },
@@ -588,6 +588,9 @@ db.close()
     const [ra, rb] = await Promise.all([outcome(await a), outcome(await b)])
     expect(ra.errors).toEqual([])
     expect(rb.errors).toEqual([])
+    // Both processes took part.
+    expect(ra.sent.length).toBeGreaterThan(0)
+    expect(rb.sent.length).toBeGreaterThan(0)
     const sent = [...ra.sent, ...rb.sent]
     // Each of the 60 deliveries attempted exactly once, across both processes.
     expect(sent).toHaveLength(60)

@@ -1,8 +1,7 @@
 // HTTP routes of webhook management (Admin keys; the pipeline refuses other Roles before anything is read).
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { parseLimit, toPage } from '../../http/pagination'
-import { idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
+import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { Bool, errorAnswers, idempotencyHeader, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
 import { presentWebhook } from './webhooks.service'
 import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
@@ -47,13 +46,7 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
   return new Elysia({ name: 'webhooks' })
     .get(
       '/v1/webhooks',
-      async ({ request, query }) => {
-        const c = credentialOf(request)
-        const limit = parseLimit(query.limit)
-        const after = http.cursors.decode(query.cursor, 'webhooks', c.businessId)
-        const rows = await listWebhooks(deps, c.businessId, after, limit + 1)
-        return toPage(rows, limit, (r) => presentWebhook(r), (id) => http.cursors.encode('webhooks', c.businessId, id))
-      },
+      ({ request, query }) => listPage(http, request, query, 'webhooks', (c, after, n) => listWebhooks(deps, c.businessId, after, n), (r) => presentWebhook(r)),
       { query: t.Object(ListQuery), response: { 200: Paged(WebhookSchema, 'WebhookList'), ...errorAnswers(422) }, detail: { tags, summary: 'List webhooks' } },
     )
     .post(
@@ -91,14 +84,9 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
     })
     .get(
       '/v1/webhooks/:id/deliveries',
-      async ({ request, params, query }) => {
-        const c = credentialOf(request)
+      ({ request, params, query }) => {
         const webhookId = pathId(params.id)
-        const limit = parseLimit(query.limit)
-        const list = `webhook-deliveries-${webhookId}`
-        const after = http.cursors.decode(query.cursor, list, c.businessId)
-        const rows = await listDeliveries(deps, c.businessId, webhookId, after, limit + 1)
-        return toPage(rows, limit, (r) => r.view, (id) => http.cursors.encode(list, c.businessId, id))
+        return listPage(http, request, query, `webhook-deliveries-${webhookId}`, (c, after, n) => listDeliveries(deps, c.businessId, webhookId, after, n), (r) => r.view)
       },
       {
         params: Params,
