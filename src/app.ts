@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { Deps } from './deps'
+import { InvalidRequest } from './shared/errors'
 import { serviceSecret } from './db/meta'
 import { contextOf } from './http/context'
 import { docsRoutes } from './http/docs'
@@ -37,6 +38,23 @@ export interface App {
 
 export const API_VERSION = '1.0.0'
 
+/** The field path (`lines.0.description`) of the first string holding U+0000, or null. */
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = nulPath(value[i], path ? `${path}.${i}` : String(i))
+      if (p !== null) return p
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const p = nulPath(v, path ? `${path}.${k}` : k)
+      if (p !== null) return p
+    }
+  }
+  return null
+}
+
 export async function buildApp(deps: Deps): Promise<App> {
   const http: HttpServices = {
     idempotency: new Idempotency(deps.db, deps.clock),
@@ -67,6 +85,11 @@ export async function buildApp(deps: Deps): Promise<App> {
         ctx.parseFailure = 'malformed'
         throw new Error('malformed')
       }
+    })
+    // A NUL character cuts text short in SQLite's C strings; refuse it before any field is judged or stored.
+    .onTransform({ as: 'global' }, ({ body }) => {
+      const at = nulPath(body, '')
+      if (at !== null) throw new InvalidRequest({ [at || 'body']: ['must not contain the NUL character'] })
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const err = toApiError(code, error, deps.logger, contextOf(request).parseFailure)
