@@ -1,7 +1,13 @@
 // SMTP: hands one email to a mail server named by an smtp:// or smtps:// URL (nodemailer speaks the protocol).
 import { Readable } from 'node:stream'
-import MailComposer from 'nodemailer/lib/mail-composer'
-import SMTPConnection from 'nodemailer/lib/smtp-connection'
+import type MailComposerType from 'nodemailer/lib/mail-composer'
+import type SMTPConnection from 'nodemailer/lib/smtp-connection'
+
+// nodemailer is loaded on the first email, not at start: it costs ~20 MB of memory a server that never mails should not pay.
+const nodemailer = {
+  composer: () => import('nodemailer/lib/mail-composer').then((m) => m.default as typeof MailComposerType),
+  connection: () => import('nodemailer/lib/smtp-connection').then((m) => m.default as typeof SMTPConnection),
+}
 
 export interface MailAttachment {
   filename: string
@@ -147,7 +153,8 @@ export function classify(e: any, stage: Stage): MailerError {
   return new MailerError('refused', `the mail server refused the email${smtp}`, responseCode)
 }
 
-function mimeOf(m: MailMessage): Promise<Buffer> {
+async function mimeOf(m: MailMessage): Promise<Buffer> {
+  const MailComposer = await nodemailer.composer()
   return new MailComposer({
     from: { name: m.from.name, address: m.from.address },
     replyTo: m.replyTo,
@@ -177,7 +184,8 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
     async send(transportUrl, m) {
       const { options, auth } = transportOptions(transportUrl, timeouts)
       const raw = await mimeOf(m)
-      const conn = new SMTPConnection(options)
+      const Connection = await nodemailer.connection()
+      const conn = new Connection(options)
       let stage: Stage = 'connect'
       try {
         const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => {

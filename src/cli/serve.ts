@@ -7,14 +7,31 @@ import { MAX_BODY_BYTES } from '../http/pipeline'
 
 export async function serve(deps: Deps, port: number): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
+  let lastRequest = Date.now()
+  let collected = true
   const server = Bun.serve({
     port,
     // Above our own 1 MiB rule so that our check answers, in the contract's shape.
     maxRequestBodySize: MAX_BODY_BYTES * 2,
-    fetch: (req, srv) => app.fetch(req, srv),
+    fetch: (req, srv) => {
+      lastRequest = Date.now()
+      collected = false
+      return app.fetch(req, srv)
+    },
     error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
   })
-  const scheduler = startScheduler(serviceJobs(deps, app), deps.logger)
+  // Once the server falls idle, one full collection hands the memory a burst of load took back to the system.
+  const idleGc = {
+    name: 'idle-gc',
+    pattern: '*/10 * * * * *',
+    run: async () => {
+      if (!collected && Date.now() - lastRequest > 5000) {
+        collected = true
+        Bun.gc(true)
+      }
+    },
+  }
+  const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
   deps.logger.info('listening', { port: server.port, db: deps.config.dbPath })
   let stopped = false
   const stop = async () => {

@@ -73,7 +73,7 @@ export function fileNameOf(view: DocumentView): string {
 /** The XML of a document its reader already holds, or null when it does not export (for attaching to mail). */
 export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view: DocumentView): Promise<XmlFile | null> {
   const judged = exportabilityOf(await exportSourceOf(q, business, view))
-  return judged.ok ? { filename: fileNameOf(view), xml: writeUbl(judged.model) } : null
+  return judged.ok ? { filename: fileNameOf(view), xml: await writeUbl(judged.model) } : null
 }
 
 /** GET /v1/documents/{id}/xml: the document's EN16931 UBL, or the refusal saying why not. */
@@ -83,5 +83,5 @@ export async function exportDocumentXml(deps: EInvoiceDeps, c: Credential, id: n
   const business = await getBusiness(q, c.businessId)
   const judged = exportabilityOf(await exportSourceOf(q, business, view))
   if (!judged.ok) throw new Refusal(judged.refusal.code, judged.refusal.message, { ...judged.refusal.extra })
-  return { filename: fileNameOf(view), xml: writeUbl(judged.model) }
+  return { filename: fileNameOf(view), xml: await writeUbl(judged.model) }
 }

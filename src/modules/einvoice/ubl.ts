@@ -1,6 +1,5 @@
 // The UBL 2.1 writer: an EN16931 model as an `Invoice` (380) or `CreditNote` (381), elements in the order the OASIS
 // schemas require, built with xmlbuilder2 so every text and attribute from users is escaped by the library.
-import { create } from 'xmlbuilder2'
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces'
 import type { BankAccount, EInvoiceModel, Party, PostalAddress } from './model'
 
@@ -82,7 +81,9 @@ function paymentMeans(parent: XMLBuilder, m: EInvoiceModel, account: BankAccount
 }
 
 /** The UBL 2.1 XML of a model that passed the rule check. */
-export function writeUbl(m: EInvoiceModel): string {
+export async function writeUbl(m: EInvoiceModel): Promise<string> {
+  // xmlbuilder2 loads with the first export, not at start (it costs ~15 MB a server may never need).
+  const { create } = await import('xmlbuilder2')
   const credit = m.kind === 'credit_note'
   const money = { currencyID: m.currency }
   // Characters XML 1.0 cannot carry (control characters a JSON string may hold) are dropped, never written.

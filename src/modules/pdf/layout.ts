@@ -1,7 +1,14 @@
 // A small page writer over pdf-lib: text at positions, rules, page breaks, and a watermark on every page.
-import { PDFDocument, rgb, degrees, type PDFFont, type PDFPage } from 'pdf-lib'
-import fontkit from '@pdf-lib/fontkit'
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib'
 import { fontBytes } from './fonts'
+
+type PdfLib = typeof import('pdf-lib')
+// pdf-lib and fontkit load with the first PDF, not at start: together they cost ~35 MB a server may never need.
+let libs: Promise<{ pdf: PdfLib; fontkit: unknown }> | null = null
+function loadLibs() {
+  libs ??= Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]).then(([pdf, fk]) => ({ pdf, fontkit: fk.default }))
+  return libs
+}
 
 export const A4: [number, number] = [595.28, 841.89]
 export const MARGIN = 48
@@ -10,6 +17,7 @@ export class PageWriter {
   page!: PDFPage
   y = 0
   private constructor(
+    private readonly lib: PdfLib,
     readonly pdf: PDFDocument,
     readonly font: PDFFont,
     readonly bold: PDFFont,
@@ -17,15 +25,16 @@ export class PageWriter {
   ) {}
 
   static async create(title: string, watermark: string | null): Promise<PageWriter> {
-    const pdf = await PDFDocument.create()
-    pdf.registerFontkit(fontkit)
+    const { pdf: lib, fontkit } = await loadLibs()
+    const pdf = await lib.PDFDocument.create()
+    pdf.registerFontkit(fontkit as never)
     pdf.setTitle(title)
     pdf.setProducer('invoicing')
     const bytes = await fontBytes()
     // Subsetting keeps the file small: only the glyphs used are embedded.
     const font = await pdf.embedFont(bytes.regular, { subset: true })
     const bold = await pdf.embedFont(bytes.bold, { subset: true })
-    const w = new PageWriter(pdf, font, bold, watermark)
+    const w = new PageWriter(lib, pdf, font, bold, watermark)
     w.newPage()
     return w
   }
@@ -41,9 +50,9 @@ export class PageWriter {
         y: A4[1] / 2 - (width / 2) * Math.sin(Math.PI / 4),
         size,
         font: this.bold,
-        color: rgb(0.85, 0.2, 0.2),
+        color: this.lib.rgb(0.85, 0.2, 0.2),
         opacity: 0.18,
-        rotate: degrees(45),
+        rotate: this.lib.degrees(45),
       })
     }
   }
@@ -69,11 +78,11 @@ export class PageWriter {
     let s = text.replace(/[\r\n\t]+/g, ' ')
     if (opts.maxWidth) s = this.fit(s, size, opts.maxWidth, opts.bold)
     const width = f.widthOfTextAtSize(s, size)
-    this.page.drawText(s, { x: opts.right ? x - width : x, y: opts.y ?? this.y, size, font: f, color: rgb(0.1, 0.1, 0.1) })
+    this.page.drawText(s, { x: opts.right ? x - width : x, y: opts.y ?? this.y, size, font: f, color: this.lib.rgb(0.1, 0.1, 0.1) })
   }
 
   rule(): void {
-    this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: A4[0] - MARGIN, y: this.y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) })
+    this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: A4[0] - MARGIN, y: this.y }, thickness: 0.5, color: this.lib.rgb(0.6, 0.6, 0.6) })
   }
 
   down(points: number): void {

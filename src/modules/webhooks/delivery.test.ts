@@ -307,6 +307,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
       }
       expect(target.got).toHaveLength(0)
       expect((await deliveries(h, key, w.id))[0].attempts.map((a: any) => a.status_code)).toEqual([302, 302, 301, 307, 308])
+      for (const m of rx.got) verify(w.secret, m)
       await h.request('DELETE', `/v1/webhooks/${w.id}`, { key })
     } finally {
       rx.stop()
@@ -350,6 +351,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
       const second = (await deliveries(h, key, w.id))[1]
       expect(second.attempts[0].status_code).toBe(503)
       expect(second.attempts[0].response.length).toBeLessThanOrEqual(1024)
+      for (const m of rx.got) verify(w.secret, m)
       await h.request('DELETE', `/v1/webhooks/${w.id}`, { key })
     } finally {
       rx.stop()
@@ -395,6 +397,7 @@ describe('plan rules', () => {
     await deliverDue(ctx)
     expect(rx.got).toHaveLength(1)
     const original = rx.got[0]!
+    expect(verify(w.secret, original).type).toBe('document.issued')
     const [waiting] = await deliveries(h, b.key, w.id)
     expect(waiting.status).toBe('pending')
 

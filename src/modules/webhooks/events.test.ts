@@ -28,6 +28,7 @@ function receiver() {
 
 let h: Harness
 let key: string
+let bizId: number
 let clientId: number
 let businessId: string
 let all: ReturnType<typeof receiver>
@@ -44,6 +45,7 @@ beforeAll(async () => {
   h.clock.set(new Date())
   const b = await h.business({ currency: 'EUR' })
   key = b.key
+  bizId = b.id
   all = receiver()
   paymentsOnly = receiver()
   const c = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' } })
@@ -275,6 +277,18 @@ describe('events: one per transition, as the API answers the record', () => {
     const ids = all.got.map((m) => m.headers['webhook-id'])
     expect(new Set(ids).size).toBe(ids.length)
     expect(paymentsOnly.got.every((m) => JSON.parse(m.body).type === 'payment.recorded')).toBe(true)
+  })
+})
+
+describe('who caused it does not matter', () => {
+  test('an event caused by a Member key carries the document as an Admin key reads it', async () => {
+    const member = await h.key(bizId, 'member')
+    const d = await draft()
+    const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: member })
+    expect(r.status).toBe(200)
+    const { all: msgs } = await newMessages()
+    expect(msgs.map((m) => m.type)).toEqual(['document.issued'])
+    expect(msgs[0]!.data.document).toEqual(await getDoc(d.id))
   })
 })
 
