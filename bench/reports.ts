@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
 import { openDatabase } from '../src/db/client'
 import { applyMigrations } from '../src/db/migrate'
 import { getBusiness } from '../src/modules/business'
@@ -55,11 +56,10 @@ try {
   const year = { from: '2025-01-01', to: '2025-12-31' }
 
   // The Client with the most documents in the year: the heaviest statement.
-  const top = await db.read.$client.execute({
-    sql: `SELECT client_id, count(*) AS n FROM documents WHERE business_id = ? AND issue_date BETWEEN ? AND ? GROUP BY client_id ORDER BY n DESC LIMIT 1`,
-    args: [businessId, year.from, year.to],
-  })
-  const clientId = Number(top.rows[0]!.client_id)
+  const top = await db.read.all<{ client_id: number }>(
+    sql`SELECT client_id FROM documents WHERE business_id = ${businessId} AND issue_date BETWEEN ${year.from} AND ${year.to} GROUP BY client_id ORDER BY count(*) DESC LIMIT 1`,
+  )
+  const clientId = top[0]!.client_id
 
   async function time<T>(name: string, target: number, fn: () => Promise<T>): Promise<{ name: string; result: T; cold: number; median: number; min: number; pass: boolean }> {
     let t = performance.now()

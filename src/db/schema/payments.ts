@@ -28,7 +28,8 @@ export const payments = sqliteTable(
   },
   (t) => [
     index('payments_business').on(t.businessId, t.id),
-    index('payments_document').on(t.documentId, t.status),
+    // Covering for sums of a document's completed Payments (settlement, statements) by date.
+    index('payments_document').on(t.documentId, t.status, t.paymentDate, t.amountMinor),
     index('payments_date').on(t.businessId, t.paymentDate),
   ],
 )

@@ -105,8 +105,11 @@ describe('income report', () => {
     const b = new Api(h, (await h.business({ currency: 'KWD' })).key)
     const c = await b.client('Big', { currency: 'KWD' })
     // Ten Invoices at the Line limit: 10 × 999999999999999.999 KWD = 9999999999999999.990, i.e. 10^19 − 10 minor units.
-    for (let i = 0; i < 10; i++) await b.doc({ client_id: c, issue_date: '2026-02-10', lines: [{ unit_price: '999999999999999.999' }] })
+    for (let i = 0; i < 10; i++) await b.doc({ client_id: c, issue_date: '2026-02-10', due_date: '2026-02-20', lines: [{ unit_price: '999999999999999.999' }] })
     expect(await b.report(`/v1/reports/income?${FEB}`)).toMatchObject({ income: '9999999999999999.990', vat: '0.000' })
+    // The other reports sum the same amounts, each past 2^63 too.
+    expect(await b.report(`/v1/reports/vat?${FEB}`)).toMatchObject({ net: '9999999999999999.990', bands: [{ category: 'Z', rate: '0.00', net: '9999999999999999.990', vat: '0.000' }] })
+    expect(await b.report('/v1/reports/overdue')).toMatchObject({ count: 10, amount_due: '9999999999999999.990', clients: [{ client_id: c, documents: 10, amount_due: '9999999999999999.990' }] })
     // A Proforma too large for SQLite's integers: net 999999999999999.999, VAT 10% → 100000000000000.000,
     // total 1099999999999999.999, paid 550000000000000.000: share = net × paid / total
     // = 500000000000000.000227272727272727… → 500000000000000.000.
@@ -120,5 +123,8 @@ describe('income report', () => {
     expect(q.total).toBe('0.004')
     await b.pay(q.id, '0.002', '2026-02-12')
     expect((await b.report('/v1/reports/income?from=2026-02-12&to=2026-02-12')).income).toBe('0.002')
+    // Brought forward into March: 9999999999999999.990 + 1099999999999999.999 − 550000000000000.000 + 0.004 − 0.002.
+    const march = await b.report(`/v1/reports/statement?client_id=${c}&from=2026-03-01&to=2026-03-31`)
+    expect(march.currencies).toEqual([{ currency: 'KWD', opening_balance: '10549999999999999.991', closing_balance: '10549999999999999.991', lines: [] }])
   })
 })

@@ -48,32 +48,33 @@ export function paidShare(netMinor: Decimal, paidMinor: Decimal, totalMinor: Dec
 }
 
 interface Row {
-  home: number
-  n: number
-  net: string
+  n: number | null
+  other: number | null
+  income: string
   vat: string
-  share: string
-  large: number
+  large: number | null
 }
 
 export async function incomeReport(q: Queryable, business: { id: number; currency: string }, period: Period): Promise<IncomeReport> {
   const cur = business.currency
   const where = reportable(business.id, period)
-  const grouped = await withExactSums((split) =>
+  // One pass over the covering index documents_issue_date, no GROUP BY: SQLite sorts every row it groups, and
+  // conditional sums over the single row the period gives cost a fraction of that.
+  const [row] = await withExactSums((split) =>
     rows<Row>(
       q,
-      sql`SELECT currency = ${cur} AS home, count(*) AS n,
-          ${sumMinor(sql`CASE type WHEN 'invoice' THEN net_minor WHEN 'credit_note' THEN -net_minor ELSE 0 END`, split)} AS net,
-          ${sumMinor(sql`CASE type WHEN 'invoice' THEN vat_minor WHEN 'credit_note' THEN -vat_minor ELSE 0 END`, split)} AS vat,
-          ${sumMinor(sql`CASE WHEN type = 'proforma' THEN ${PROFORMA_SHARE} ELSE 0 END`, split)} AS share,
-          sum(type = 'proforma' AND ${PROFORMA_LARGE}) AS large
-        FROM documents WHERE ${where} GROUP BY home`,
+      sql`SELECT count(*) AS n, sum(currency <> ${cur}) AS other,
+          ${sumMinor(
+            sql`CASE WHEN currency <> ${cur} THEN 0 WHEN type = 'invoice' THEN net_minor WHEN type = 'credit_note' THEN -net_minor ELSE ${PROFORMA_SHARE} END`,
+            split,
+          )} AS income,
+          ${sumMinor(sql`CASE WHEN currency <> ${cur} THEN 0 WHEN type = 'invoice' THEN vat_minor WHEN type = 'credit_note' THEN -vat_minor ELSE 0 END`, split)} AS vat,
+          sum(currency = ${cur} AND type = 'proforma' AND ${PROFORMA_LARGE}) AS large
+        FROM documents WHERE ${where}`,
     ),
   )
-  const home = grouped.find((r) => r.home === 1)
-  const other = grouped.find((r) => r.home !== 1)
-  let income = minorOf(home?.net).plus(minorOf(home?.share))
-  if (home && home.large > 0) {
+  let income = minorOf(row?.income)
+  if ((row?.large ?? 0) > 0) {
     const big = await rows<{ net: string; paid: string; total: string }>(
       q,
       sql`SELECT CAST(net_minor AS TEXT) AS net, CAST(paid_minor AS TEXT) AS paid, CAST(total_minor AS TEXT) AS total
@@ -87,7 +88,7 @@ export async function incomeReport(q: Queryable, business: { id: number; currenc
     from: period.from,
     to: period.to,
     income: amountOf(income, scale),
-    vat: amountOf(minorOf(home?.vat), scale),
-    other_currency_documents: other?.n ?? 0,
+    vat: amountOf(minorOf(row?.vat), scale),
+    other_currency_documents: row?.other ?? 0,
   }
 }

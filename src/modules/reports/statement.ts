@@ -66,7 +66,10 @@ export async function clientStatement(q: Queryable, businessId: number, clientId
   if (!(await findClient(q, businessId, clientId))) throw new NotFound('No such Client.')
   const docs = sql`d.business_id = ${businessId} AND d.client_id = ${clientId} AND d.status IN ${STANDING}
     AND (d.type IN ('invoice', 'credit_note') OR (d.type = 'proforma' AND d.converted_into_id IS NULL))`
-  const pays = sql`p.business_id = ${businessId} AND p.status = 'completed' AND d.business_id = ${businessId} AND d.client_id = ${clientId}
+  // Payments are reached through the Client's documents (a Payment is its document's Business's), with the
+  // documents as the outer loop (CROSS JOIN fixes the order in SQLite): the planner would otherwise walk the
+  // Business's Payments by date, every Client's.
+  const pays = sql`p.status = 'completed' AND d.business_id = ${businessId} AND d.client_id = ${clientId}
     AND d.status IN ${STANDING} AND d.type IN ('invoice', 'proforma')`
 
   const [openDocs, openPays] = await withExactSums((split) =>
@@ -79,7 +82,7 @@ export async function clientStatement(q: Queryable, businessId: number, clientId
       rows<{ currency: string; minor: string }>(
         q,
         sql`SELECT d.currency AS currency, ${sumMinor(sql`p.amount_minor`, split)} AS minor
-          FROM documents d JOIN payments p ON p.document_id = d.id
+          FROM documents d CROSS JOIN payments p ON p.document_id = d.id
           WHERE ${pays} AND p.payment_date < ${period.from} GROUP BY d.currency`,
       ),
     ]),
@@ -97,7 +100,7 @@ export async function clientStatement(q: Queryable, businessId: number, clientId
       q,
       sql`SELECT p.id AS id, p.payment_date AS date, p.reference AS reference, p.payment_method AS method, d.currency AS currency,
           CAST(p.amount_minor AS TEXT) AS amount, (d.type = 'proforma' AND d.converted_into_id IS NOT NULL) AS prepaid
-        FROM documents d JOIN payments p ON p.document_id = d.id
+        FROM documents d CROSS JOIN payments p ON p.document_id = d.id
         WHERE ${pays} AND p.payment_date >= ${period.from} AND p.payment_date <= ${period.to}`,
     ),
   ])
