@@ -5,7 +5,7 @@
 //   bun bench/reports.ts --db FILE --keep     seeds FILE (kept afterwards); with --reuse, times an existing FILE
 //   options: --documents N --payments N --clients N --runs N (timed runs after one cold run, default 7)
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../src/db/client'
@@ -84,6 +84,8 @@ try {
   ]
 
   console.log('')
+  // Figures are wall time of the report function (SQL and the JS around it) through the service's own reader.
+  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} timed runs after one cold run`)
   console.log('report'.padEnd(46) + 'cold ms'.padStart(9) + 'median ms'.padStart(11) + 'min ms'.padStart(9) + '  target')
   for (const r of rows) {
     const target = r.name.startsWith('statement') ? STATEMENT_TARGET_MS : REPORT_TARGET_MS

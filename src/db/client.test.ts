@@ -41,6 +41,17 @@ describe('connection settings', () => {
     expect(await pragma('synchronous')).toBe(2)
   })
 
+  test('bulk appends (the request log) go in whole or not at all and leave the writer at synchronous=FULL', async () => {
+    await h.deps.db.append('INSERT INTO meta (key, value) VALUES (?, ?)', [['append-1', 'x'], ['append-2', 'y']])
+    expect(await metaCount('append-')).toBe(2)
+    // A failing row (a duplicate key) rolls the whole batch back.
+    await expect(h.deps.db.append('INSERT INTO meta (key, value) VALUES (?, ?)', [['append-3', 'x'], ['append-1', 'again']])).rejects.toThrow()
+    expect(await metaCount('append-')).toBe(2)
+    expect(await pragma('synchronous')).toBe(2)
+    await h.deps.db.write((tx) => tx.insert(meta).values({ key: 'after-append', value: 'x' }))
+    expect(await pragma('foreign_keys')).toBe(1)
+  })
+
   test('the reader cannot write', async () => {
     const attempt = async () => {
       await h.deps.db.read.insert(meta).values({ key: 'from-reader', value: 'x' })

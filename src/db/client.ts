@@ -1,9 +1,11 @@
 // Opens the database: one writer connection (writes serialised behind a mutex) and a separate reader.
 import { createClient, type Client } from '@libsql/client'
+import { sql } from 'drizzle-orm'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
 import { Mutex } from './mutex'
 import { openHotReader, type HotReader } from './hot'
+import { openBulkWriter } from './bulk'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -17,11 +19,23 @@ export interface Database {
   readonly hot: HotReader | null
   /** Runs fn in one IMMEDIATE transaction on the writer; writes of this process never overlap. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * Appends bookkeeping rows (values in column order) in one short transaction, behind the same write mutex so it
+   * never meets this process's own writer; committed without waiting for the disk (nobody was answered about
+   * these rows; the next ordinary commit syncs them). Remote URLs fall back to an ordinary transaction.
+   */
+  append(sql: string, rows: unknown[][]): Promise<void>
   /** The writer itself, for the migrator; callers outside db/ use write(). */
   readonly writer: Db
   readonly writerClient: Client
   readonly url: string
   close(): void
+}
+
+/** A raw statement with positional arguments, for the remote fallback of append(). */
+function sqlWithArgs(statement: string, args: unknown[]) {
+  const parts = statement.split('?')
+  return sql.join(parts.map((p, i) => (i < args.length ? sql`${sql.raw(p)}${args[i]}` : sql.raw(p))))
 }
 
 /** Accepts a plain path or a libSQL URL; a path becomes a file: URL. */
@@ -48,6 +62,7 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
   const hot = openHotReader(url)
+  const bulk = openBulkWriter(url)
 
   return {
     read,
@@ -56,7 +71,15 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
     writerClient,
     url,
     write: (fn) => mutex.run(() => writer.transaction(fn)),
+    append: (statement, rows) =>
+      mutex.run(async () => {
+        if (bulk) bulk.append(statement, rows)
+        else await writer.transaction(async (tx) => {
+          for (const r of rows) await tx.run(sqlWithArgs(statement, r))
+        })
+      }),
     close() {
+      bulk?.close()
       hot?.close()
       readerClient.close()
       writerClient.close()

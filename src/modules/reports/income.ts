@@ -48,7 +48,6 @@ export function paidShare(netMinor: Decimal, paidMinor: Decimal, totalMinor: Dec
 }
 
 interface Row {
-  n: number | null
   other: number | null
   income: string
   vat: string
@@ -63,7 +62,7 @@ export async function incomeReport(q: Queryable, business: { id: number; currenc
   const [row] = await withExactSums((split) =>
     rows<Row>(
       q,
-      sql`SELECT count(*) AS n, sum(currency <> ${cur}) AS other,
+      sql`SELECT sum(currency <> ${cur}) AS other,
           ${sumMinor(
             sql`CASE WHEN currency <> ${cur} THEN 0 WHEN type = 'invoice' THEN net_minor WHEN type = 'credit_note' THEN -net_minor ELSE ${PROFORMA_SHARE} END`,
             split,

@@ -1,0 +1,38 @@
+// Bulk appends of bookkeeping rows (the request log): the libSQL driver's own prepared INSERT on a connection of its
+// own, committed without waiting for the disk. About 2 µs a row, where drizzle over @libsql/client costs 20-30 µs:
+// the difference is event-loop time taken from requests.
+import Database from 'libsql'
+
+export interface BulkWriter {
+  /** Inserts every row in `rows` (values in column order) within one transaction; synchronous and short. */
+  append(sql: string, rows: unknown[][]): void
+  close(): void
+}
+
+export function openBulkWriter(url: string): BulkWriter | null {
+  if (!url.startsWith('file:')) return null
+  const db = new Database(url.slice('file:'.length), { timeout: 5000 } as never)
+  // Only rows nobody was answered about are written here, so NORMAL (no fsync per commit) is enough; the next
+  // ordinary commit on the main writer syncs the log with it.
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec('PRAGMA foreign_keys = ON')
+  const cache = new Map<string, ReturnType<typeof db.prepare>>()
+  return {
+    append(sql, rows) {
+      let stmt = cache.get(sql)
+      if (!stmt) {
+        stmt = db.prepare(sql)
+        cache.set(sql, stmt)
+      }
+      db.exec('BEGIN IMMEDIATE')
+      try {
+        for (const r of rows) (stmt.run as (...a: unknown[]) => unknown)(...r)
+        db.exec('COMMIT')
+      } catch (e) {
+        db.exec('ROLLBACK')
+        throw e
+      }
+    },
+    close: () => db.close(),
+  }
+}
