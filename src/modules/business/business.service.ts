@@ -1,6 +1,6 @@
 // Business setup, bank accounts and numbering patterns: created and changed by the CLI, read by the API.
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, gt } from 'drizzle-orm'
+import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import type { Database, Queryable } from '../../db/client'
 import { bankAccounts, businesses, numberings, type NumberingKind } from '../../db/schema'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
@@ -147,12 +147,9 @@ export async function foreignBankAccountIds(q: Queryable, businessId: number, id
 }
 
 export async function numberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string> {
-  const row = await q
-    .select({ pattern: numberings.pattern })
-    .from(numberings)
-    .where(and(eq(numberings.businessId, businessId), eq(numberings.kind, kind)))
-    .get()
-  return row?.pattern ?? DEFAULT_PATTERNS[kind]
+  // Plain SQL: this runs inside every numbering transaction, where the query builder's cost (~50 µs) is felt.
+  const rows = await q.all<{ pattern: string }>(sql`SELECT pattern FROM numberings WHERE business_id = ${businessId} AND kind = ${kind}`)
+  return rows[0]?.pattern ?? DEFAULT_PATTERNS[kind]
 }
 
 export async function setNumbering(db: Database, businessId: number, kind: string, pattern: string): Promise<{ kind: string; pattern: string }> {

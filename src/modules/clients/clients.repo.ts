@@ -1,6 +1,6 @@
 // SQL for Clients; every query is scoped by the Business.
-import { and, asc, eq, gt, ne, sql } from 'drizzle-orm'
-import type { Db, Queryable, Tx } from '../../db/client'
+import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import type { Database, Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { clients } from '../../db/schema'
 
@@ -77,14 +77,26 @@ export async function listClients(q: Queryable, businessId: number, afterId: num
 }
 
 export async function accountCodeHolder(q: Queryable, businessId: number, code: string, exceptId?: number): Promise<number | undefined> {
-  const conds = [eq(clients.businessId, businessId), eq(clients.accountCode, code)]
-  if (exceptId !== undefined) conds.push(ne(clients.id, exceptId))
-  const row = await q.select({ id: clients.id }).from(clients).where(and(...conds)).get()
-  return row?.id
+  // Plain SQL: it runs in every create's transaction.
+  const rows = await q.all<{ id: number }>(
+    sql`SELECT id FROM clients WHERE business_id = ${businessId} AND account_code = ${code} AND id <> ${exceptId ?? 0} LIMIT 1`,
+  )
+  return rows[0]?.id
 }
 
-export async function insertClient(tx: Tx, row: ClientInsert): Promise<ClientRow> {
-  return tx.insert(clients).values(row).returning().get()
+/** Inserts and gives the new id; `returning()` would cost ~250 µs more in mapping every column back. */
+export async function insertClient(tx: Tx, row: ClientInsert): Promise<number> {
+  const r = await tx.insert(clients).values(row)
+  return Number(r.lastInsertRowid)
+}
+
+/** One Client by id, through the hot reader when there is one (after a commit, it sees the new row). */
+export async function loadClient(db: Database, businessId: number, id: number): Promise<ClientRow | undefined> {
+  if (db.hot) {
+    const r = db.hot.get<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id = ?', businessId, id)
+    return r ? clientFromRaw(r) : undefined
+  }
+  return findClient(db.read, businessId, id)
 }
 
 export async function updateClientRow(tx: Tx, businessId: number, id: number, set: Partial<ClientInsert>): Promise<ClientRow | undefined> {

@@ -13,6 +13,7 @@ import {
   accountCodeHolder,
   findClient,
   insertClient,
+  loadClient,
   listClients,
   searchTextOf,
   updateClientRow,
@@ -153,7 +154,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   // Network I/O stays outside the transaction.
   const vatVerified = await verifyVat(deps.vies, country, vatNumber)
   const now = deps.clock.now().toISOString()
-  return deps.db.write(async (tx) => {
+  const id = await deps.db.write(async (tx) => {
     const accountCode = codePlan ? await takeAccountCode(tx, businessId, codePlan) : await takeNextAccountCode(tx, businessId)
     const row: ClientInsert = {
       businessId,
@@ -181,6 +182,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
     row.searchText = searchTextOf({ name: row.name, legalName: row.legalName ?? null, email: row.email ?? null, vatNumber, accountCode })
     return insertClient(tx, row)
   })
+  return (await loadClient(deps.db, businessId, id))!
 }
 
 export async function updateClient(deps: ClientDeps, businessId: number, id: number, input: ClientUpdateInput): Promise<ClientRow> {
