@@ -5,6 +5,8 @@ import Database from 'libsql'
 export interface HotReader {
   get<T>(sql: string, ...args: unknown[]): T | undefined
   all<T>(sql: string, ...args: unknown[]): T[]
+  /** Rows as arrays in column order: about a fifth cheaper than objects for long pages. */
+  rows(sql: string, ...args: unknown[]): unknown[][]
   close(): void
 }
 
@@ -14,17 +16,20 @@ export function openHotReader(url: string): HotReader | null {
   const path = url.slice('file:'.length)
   const db = new Database(path, { readonly: true, timeout: 5000 } as never)
   const cache = new Map<string, ReturnType<typeof db.prepare>>()
-  const stmt = (sql: string) => {
-    let s = cache.get(sql)
+  const stmt = (sql: string, raw = false) => {
+    const key = raw ? 'raw:' + sql : sql
+    let s = cache.get(key)
     if (!s) {
       s = db.prepare(sql)
-      cache.set(sql, s)
+      if (raw) s.raw(true)
+      cache.set(key, s)
     }
     return s
   }
   return {
     get: <T>(sql: string, ...args: unknown[]) => ((stmt(sql).get as (...a: unknown[]) => unknown)(...args) as T | undefined) ?? undefined,
     all: <T>(sql: string, ...args: unknown[]) => (stmt(sql).all as (...a: unknown[]) => unknown)(...args) as T[],
+    rows: (sql: string, ...args: unknown[]) => (stmt(sql, true).all as (...a: unknown[]) => unknown)(...args) as unknown[][],
     close: () => db.close(),
   }
 }

@@ -62,12 +62,24 @@ export async function findClient(q: Queryable, businessId: number, id: number): 
   return q.select().from(clients).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).get()
 }
 
+// Every column but search_text (long, and never answered), in this order, for pages read as arrays.
+const PAGE_COLUMNS = [
+  'id', 'business_id', 'name', 'legal_name', 'contact_person', 'email', 'phone', 'address', 'city', 'postal_code', 'country',
+  'vat_number', 'vat_verified', 'account_code', 'currency', 'payment_terms', 'is_active', 'credit_limit', 'notes',
+  'preferred_bank_account_ids', 'created_at', 'updated_at',
+] as const
+const PAGE_SELECT = `SELECT ${PAGE_COLUMNS.join(', ')} FROM clients`
+
 /** A page of Clients through the hot reader (the list is the API's heaviest common read). */
 export function listClientsHot(hot: HotReader, businessId: number, afterId: number, limit: number, search?: string): ClientRow[] {
   const rows = search
-    ? hot.all<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id > ? AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?', businessId, afterId, search.toLowerCase(), limit)
-    : hot.all<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id > ? ORDER BY id LIMIT ?', businessId, afterId, limit)
-  return rows.map(clientFromRaw)
+    ? hot.rows(`${PAGE_SELECT} WHERE business_id = ? AND id > ? AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?`, businessId, afterId, search.toLowerCase(), limit)
+    : hot.rows(`${PAGE_SELECT} WHERE business_id = ? AND id > ? ORDER BY id LIMIT ?`, businessId, afterId, limit)
+  return rows.map((values) => {
+    const r: RawClient = { search_text: '' }
+    PAGE_COLUMNS.forEach((c, i) => (r[c] = values[i]))
+    return clientFromRaw(r)
+  })
 }
 
 export async function listClients(q: Queryable, businessId: number, afterId: number, limit: number, search?: string): Promise<ClientRow[]> {
