@@ -331,6 +331,28 @@ describe('nothing internal leaks', () => {
   })
 })
 
+describe('server_error', () => {
+  test('a fault on our side (a table gone from under the service) answers 500 server_error, telling nothing internal', async () => {
+    const own = await makeHarness()
+    try {
+      const b = await own.business()
+      const created = await own.request('POST', '/v1/clients', { key: b.key, body: base })
+      expect(created.status).toBe(201)
+      await own.deps.db.writerClient.execute('ALTER TABLE clients RENAME TO clients_gone')
+      // Straight through the app: the harness rightly refuses answers the contract does not declare for a route.
+      const res = await own.app.fetch(new Request(`http://localhost/v1/clients/${created.body.id}`, { headers: { authorization: `Bearer ${b.key}` } }))
+      const text = await res.text()
+      expect(res.status).toBe(500)
+      expect(JSON.parse(text)).toEqual({ error: { type: 'server_error', message: expect.any(String) } })
+      expectNothingInternal(text)
+      expect(text).not.toMatch(/clients|SQL|table/i)
+      expect(res.headers.get('x-request-id')).toBeTruthy()
+    } finally {
+      await own.close()
+    }
+  })
+})
+
 describe('X-Request-Id', () => {
   test('every answer carries its own X-Request-Id, whatever its status or path', async () => {
     const answers = [
