@@ -1,7 +1,7 @@
 // `invoicing webhook add|list|roll|delete`: a Business's webhooks; the secret is shown only when added or rolled.
 import type { Deps } from '../deps'
 import { resolveBusiness } from '../modules/business'
-import { addWebhook, deleteWebhook, listWebhooks, presentWebhook, rollSecret, type WebhookDeps } from '../modules/webhooks/webhooks.service'
+import { addWebhook, deleteWebhook, listWebhooks, presentWebhook, rollSecret, type WebhookDeps } from '../modules/webhooks'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 

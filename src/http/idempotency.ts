@@ -1,10 +1,9 @@
 // Idempotency-Key on creates: byte-exact replays, another body refused, in-flight requests waited for.
 import { createHash } from 'node:crypto'
-import { and, eq, gte, lt } from 'drizzle-orm'
 import type { Database } from '../db/client'
-import { idempotencyKeys } from '../db/schema'
 import { IdempotencyInFlight, IdempotencyMismatch, InvalidRequest } from '../shared/errors'
 import type { Clock } from '../shared/clock'
+import { deleteIdempotencyKeysBefore, findIdempotencyKey, saveIdempotencyKey } from './idempotency.repo'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 const KEY_RE = /^[\x21-\x7E]{1,255}$/
@@ -76,11 +75,7 @@ export class Idempotency {
 
   private async find(apiKeyId: number, key: string) {
     const since = new Date(this.clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString()
-    return this.db.read
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key), gte(idempotencyKeys.createdAt, since)))
-      .get()
+    return findIdempotencyKey(this.db.read, apiKeyId, key, since)
   }
 
   private async save(req: IdempotentRequest, hash: string, a: Answer): Promise<void> {
@@ -93,14 +88,12 @@ export class Idempotency {
       body: a.body,
       createdAt: this.clock.now().toISOString(),
     }
-    await this.db.write((tx) =>
-      tx.insert(idempotencyKeys).values(row).onConflictDoUpdate({ target: [idempotencyKeys.apiKeyId, idempotencyKeys.key], set: row }),
-    )
+    await this.db.write((tx) => saveIdempotencyKey(tx, row))
   }
 }
 
 /** Forgets keys older than 24 hours (run by the scheduler). */
 export async function expireIdempotencyKeys(db: Database, clock: Clock): Promise<number> {
   const before = new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString()
-  return db.write(async (tx) => (await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before)).returning()).length)
+  return db.write((tx) => deleteIdempotencyKeysBefore(tx, before))
 }

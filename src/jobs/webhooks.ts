@@ -2,7 +2,7 @@
 import type { Deps } from '../deps'
 import type { Credential } from '../modules/business'
 import { viewDocument } from '../modules/documents'
-import { getPayment } from '../modules/payments/payments.service'
+import { getPayment } from '../modules/payments'
 import type { DeliveryContext } from '../modules/webhooks'
 
 /** Messages are built as an Admin key of the Business would read them. */

@@ -1,11 +1,10 @@
 // API keys: random, prefixed, stored only as a SHA-256 hash, shown once at creation.
 import { createHash, randomBytes } from 'node:crypto'
-import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Database, Db } from '../../db/client'
 import type { HotReader } from '../../db/hot'
-import { apiKeys, businesses } from '../../db/schema'
 import { NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
+import { apiKeysOf, businessExists, credentialByHash, findApiKeyRevocation, insertApiKey, setApiKeyRevoked } from './business.repo'
 
 export const ROLES = ['admin', 'member', 'viewer'] as const
 export type Role = (typeof ROLES)[number]
@@ -45,38 +44,12 @@ export interface ApiKeyView {
   revoked_at: string | null
 }
 
-const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.id AS businessId, b.public_id AS businessPublicId,
-  b.plan AS plan, b.is_test AS isTest, b.currency AS currency
-  FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`
-
 /** Looks a presented key up by its hash; one indexed read per request, so revocation acts on the next one. */
 export function credentialLookup(db: Db, hot: HotReader | null = null): (key: string) => Promise<Credential | null> {
-  if (hot) {
-    return async (key) => {
-      if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null
-      const row = hot.get<Omit<Credential, 'isTest'> & { isTest: number }>(LOOKUP_SQL, hashKey(key))
-      return row ? { apiKeyId: row.apiKeyId, name: row.name, role: row.role, businessId: row.businessId, businessPublicId: row.businessPublicId, plan: row.plan, isTest: row.isTest === 1, currency: row.currency } : null
-    }
-  }
-  const stmt = db
-    .select({
-      apiKeyId: apiKeys.id,
-      name: apiKeys.name,
-      role: apiKeys.role,
-      businessId: businesses.id,
-      businessPublicId: businesses.publicId,
-      plan: businesses.plan,
-      isTest: businesses.isTest,
-      currency: businesses.currency,
-    })
-    .from(apiKeys)
-    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
-    .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
-    .prepare()
+  const byHash = credentialByHash(db, hot)
   return async (key) => {
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null
-    const row = await stmt.get({ hash: hashKey(key) })
-    return row ?? null
+    return byHash(hashKey(key))
   }
 }
 
@@ -88,24 +61,14 @@ export async function createApiKey(
 ): Promise<{ id: number; name: string; role: Role; key: string }> {
   const key = generateKey()
   const row = await db.write(async (tx) => {
-    const b = await tx.select({ id: businesses.id }).from(businesses).where(eq(businesses.id, businessId)).get()
-    if (!b) throw new NotFound('No such Business.')
-    return tx
-      .insert(apiKeys)
-      .values({ businessId, name: input.name, role: input.role, prefix: key.slice(0, 12), keyHash: hashKey(key), createdAt: clock.now().toISOString() })
-      .returning({ id: apiKeys.id })
-      .get()
+    if (!(await businessExists(tx, businessId))) throw new NotFound('No such Business.')
+    return insertApiKey(tx, { businessId, name: input.name, role: input.role, prefix: key.slice(0, 12), keyHash: hashKey(key), createdAt: clock.now().toISOString() })
   })
   return { id: row.id, name: input.name, role: input.role, key }
 }
 
 export async function listApiKeys(db: Database, businessId: number): Promise<ApiKeyView[]> {
-  const rows = await db.read
-    .select({ key: apiKeys, publicId: businesses.publicId })
-    .from(apiKeys)
-    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
-    .where(eq(apiKeys.businessId, businessId))
-    .orderBy(apiKeys.id)
+  const rows = await apiKeysOf(db.read, businessId)
   return rows.map(({ key: k, publicId }) => ({
     id: k.id,
     business_id: publicId,
@@ -119,8 +82,8 @@ export async function listApiKeys(db: Database, businessId: number): Promise<Api
 
 export async function revokeApiKey(db: Database, clock: Clock, keyId: number): Promise<void> {
   await db.write(async (tx) => {
-    const k = await tx.select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)).get()
+    const k = await findApiKeyRevocation(tx, keyId)
     if (!k) throw new NotFound(`No API key with id ${keyId}.`)
-    if (!k.revokedAt) await tx.update(apiKeys).set({ revokedAt: clock.now().toISOString() }).where(eq(apiKeys.id, keyId))
+    if (!k.revokedAt) await setApiKeyRevoked(tx, keyId, clock.now().toISOString())
   })
 }

@@ -2,4 +2,5 @@
 export * from './api-keys'
 export * from './business.service'
 export { presentBusiness, presentBankAccount } from './business.present'
-export * from './counters'
+export * from './counters.repo'
+export { bankAccountsByIds } from './business.repo'

@@ -1,8 +1,8 @@
 // SQL for documents, their Lines and VAT bands; every query is scoped by the Business.
-import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm'
+import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Queryable, Tx } from '../../db/client'
-import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
+import { clients, documentLines, documents, documentVatBands, payments, receipts, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
 
@@ -81,6 +81,11 @@ export async function numberHolder(q: Queryable, businessId: number, number: str
   return (await q.select({ id: documents.id }).from(documents).where(and(eq(documents.businessId, businessId), eq(documents.documentNumber, number))).get())?.id
 }
 
+/** Receipt numbers are held by Receipts, not documents. */
+export async function receiptHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
+  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
+}
+
 /** Invoices issued (not Drafts) with an issue date in the year. */
 export async function invoicesIssuedInYear(q: Queryable, businessId: number, year: number): Promise<number> {
   const row = await q
@@ -127,3 +132,21 @@ export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Pr
   return r.length > 0
 }
 
+/** The sum in minor units, as exact text, of the completed Payments of these documents. */
+export async function completedPaidMinor(tx: Tx, documentIds: number[]): Promise<string> {
+  const rows = await tx
+    .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
+    .from(payments)
+    .where(and(inArray(payments.documentId, documentIds), eq(payments.status, 'completed')))
+  return rows[0]?.total ?? '0'
+}
+
+/** Records the first view of a document; false when it was viewed before (the conditional update changes nothing). */
+export async function markViewed(tx: Tx, id: number, viewedAt: string): Promise<boolean> {
+  const first = await tx
+    .update(documents)
+    .set({ viewedAt })
+    .where(and(eq(documents.id, id), isNull(documents.viewedAt)))
+    .returning({ id: documents.id })
+  return first.length > 0
+}

@@ -10,3 +10,4 @@ export { refusalFor, takesPaymentsRefusal, type RefusalInfo, type SendFacts } fr
 export { gatherFacts } from './facts'
 export { judgeNumber, takeNumber, receiptNumbering } from './numbering'
 export { throwRefusal } from './documents.service'
+export { toMinor } from './totals'

@@ -4,9 +4,7 @@ import type { NumberingKind } from '../../db/schema'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
 import { highestTaken, numberingPattern, recordTaken } from '../business'
 import type { RefusalInfo } from './lifecycle'
-import { and, eq } from 'drizzle-orm'
-import { receipts } from '../../db/schema'
-import { numberHolder } from './documents.repo'
+import { numberHolder, receiptHolder } from './documents.repo'
 
 export const TEST_PREFIX = 'TEST-'
 
@@ -69,11 +67,6 @@ export async function judgeNumber(
 /** Takes the planned number inside the issuing transaction: the counter only moves up. */
 export async function takeNumber(tx: Tx, businessId: number, plan: NumberPlan): Promise<void> {
   await recordTaken(tx, businessId, plan.kind, plan.pattern, plan.period, plan.counter)
-}
-
-/** Receipt numbers are held by Receipts, not documents. */
-export async function receiptHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
 }
 
 /** What recording a Payment today would answer for its Receipt's number (null when a number is free). */

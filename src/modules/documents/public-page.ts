@@ -1,12 +1,10 @@
 // The document's public page, opened by its Client through an unguessable link; the first open raises document.viewed.
-import { and, eq, isNull } from 'drizzle-orm'
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/client'
-import { documents } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { getBusiness } from '../business'
 import { raiseEvent } from '../webhooks'
-import { findByPublicToken, linesOf } from './documents.repo'
+import { findByPublicToken, linesOf, markViewed } from './documents.repo'
 import type { ClientSnapshot } from './documents.present'
 
 const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
@@ -27,12 +25,8 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
       // The first open is recorded and heard once; the conditional update makes a second open a no-op.
       await deps.db.write(async (tx) => {
         const now = deps.clock.now().toISOString()
-        const first = await tx
-          .update(documents)
-          .set({ viewedAt: now })
-          .where(and(eq(documents.id, doc.id), isNull(documents.viewedAt)))
-          .returning({ id: documents.id })
-        if (first.length > 0) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
+        const first = await markViewed(tx, doc.id, now)
+        if (first) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
       })
       const business = await getBusiness(deps.db.read, doc.businessId)
       const lines = (await linesOf(deps.db.read, [doc.id])).get(doc.id) ?? []

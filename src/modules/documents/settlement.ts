@@ -1,21 +1,10 @@
 // A document's amount paid and status follow its completed Payments (and, for a converted Invoice, its Proforma's).
-import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
-import { payments } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { currencyScale } from '../../shared/currencies'
 import { Dec, format, stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
-import { findDocument, updateDocumentRow, type DocumentRow } from './documents.repo'
-
-/** Only completed Payments count anywhere; voided, pending and failed count nowhere. */
-async function paidMinor(tx: Tx, documentIds: number[]): Promise<string> {
-  const rows = await tx
-    .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
-    .from(payments)
-    .where(and(inArray(payments.documentId, documentIds), eq(payments.status, 'completed')))
-  return rows[0]?.total ?? '0'
-}
+import { completedPaidMinor, findDocument, updateDocumentRow, type DocumentRow } from './documents.repo'
 
 export function statusFor(doc: Pick<DocumentRow, 'status' | 'total'>, paid: string): DocumentRow['status'] {
   if (doc.status === 'draft' || doc.status === 'cancelled') return doc.status
@@ -32,7 +21,8 @@ export async function settleDocument(tx: Tx, clock: Clock, businessId: number, d
   const doc = (await findDocument(tx, businessId, documentId))!
   const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
   const scale = currencyScale(doc.currency)
-  const minor = await paidMinor(tx, ids)
+  // Only completed Payments count anywhere; voided, pending and failed count nowhere.
+  const minor = await completedPaidMinor(tx, ids)
   const amountPaid = format(new Dec(minor).div(new Dec('1' + '0'.repeat(scale))), scale)
   const status = statusFor(doc, amountPaid)
   const updated = (await updateDocumentRow(tx, businessId, doc.id, { amountPaid, paidMinor: minor, status, updatedAt: clock.now().toISOString() }))!

@@ -178,16 +178,29 @@ export function vatIdOf(raw: string, country: string | null): string {
   return isCountry(cc) ? cc + compact.toUpperCase() : compact.toUpperCase()
 }
 
+/** Characters XML 1.0 cannot carry; the writer drops them, so the model drops them first and the rules judge what is written. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
+
+/** User text as the XML carries it. */
+function writable(s: string): string {
+  return s.replace(NOT_XML, '')
+}
+
+/** Optional user text as the XML carries it, trimmed; null when nothing is left. */
+function writableOrNull(s: string | null | undefined): string | null {
+  return s ? writable(s).trim() || null : null
+}
+
 function addressOf(address: string | null, city: string | null, postalCode: string | null, country: string | null): PostalAddress {
-  const lines = (address ?? '')
+  const lines = writable(address ?? '')
     .split(/\r?\n/)
     .map((s) => s.trim())
     .filter(Boolean)
   return {
     street: lines[0] ?? null,
     additionalStreet: lines.slice(1).join(', ') || null,
-    city: city?.trim() || null,
-    postalCode: postalCode?.trim() || null,
+    city: writableOrNull(city),
+    postalCode: writableOrNull(postalCode),
     country: country?.trim() || null,
   }
 }
@@ -253,17 +266,19 @@ export function buildModel({ view, business, accounts, credited }: ModelSource):
   // A document wholly outside the scope of VAT names no VAT identifier (BR-O-02); a Non-VAT Payer's is shown nowhere.
   const sellerVat = !onlyO && business.isVatPayer && business.vatNumber?.trim() ? vatIdOf(business.vatNumber, business.country) : null
   const buyerVat = !onlyO && c.vat_number?.trim() ? vatIdOf(c.vat_number, c.country) : null
-  const sellerName = business.legalName?.trim() || business.name
-  const buyerName = c.legal_name?.trim() || c.name
+  const sellerName = writableOrNull(business.legalName) ?? writable(business.name)
+  const buyerName = writableOrNull(c.legal_name) ?? writable(c.name)
+  const sellerTradingName = writable(business.name)
+  const buyerTradingName = writableOrNull(c.name)
   const money = (s: string) => amountText(s, view.currency)
 
   const lines: ModelLine[] = view.lines.map((l) => ({
     id: String(l.position),
-    note: l.notes,
+    note: writableOrNull(l.notes),
     quantity: l.quantity,
     unitCode: unitCodeOf(l.unit),
     netAmount: money(l.net_amount),
-    name: l.description,
+    name: writable(l.description),
     price: priceText(l.unit_price, view.currency),
     category: l.vat_category,
     rate: l.vat_category === 'O' ? null : percentText(l.vat_rate),
@@ -280,11 +295,11 @@ export function buildModel({ view, business, accounts, credited }: ModelSource):
     typeCode: view.type === 'credit_note' ? '381' : '380',
     currency: view.currency,
     dueDate: view.due_date,
-    note: view.notes?.trim() || null,
+    note: writableOrNull(view.notes),
     precedingInvoice: view.type === 'credit_note' && credited ? credited : null,
     seller: {
       name: sellerName,
-      tradingName: business.name !== sellerName ? business.name : null,
+      tradingName: sellerTradingName && sellerTradingName !== sellerName ? sellerTradingName : null,
       // Every document names its Seller (BR-CO-26), also one of only O Lines, which carries no VAT identifier.
       identifier: business.companyId?.trim() ? null : business.publicId,
       legalRegistrationId: business.companyId?.trim() || null,
@@ -294,7 +309,7 @@ export function buildModel({ view, business, accounts, credited }: ModelSource):
     },
     buyer: {
       name: buyerName,
-      tradingName: c.name && c.name !== buyerName ? c.name : null,
+      tradingName: buyerTradingName && buyerTradingName !== buyerName ? buyerTradingName : null,
       identifier: null,
       legalRegistrationId: null,
       vatId: buyerVat,

@@ -17,9 +17,9 @@ import {
   takeNumber,
   takesPaymentsRefusal,
   throwRefusal,
+  toMinor,
   type DocumentRow,
 } from '../documents'
-import { toMinor } from '../documents/totals'
 import { raiseEvent } from '../webhooks'
 import type { AmendInput, RecordInput } from './payments.model'
 import { presentPayment, type PaymentView } from './payments.present'

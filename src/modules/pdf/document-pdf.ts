@@ -1,8 +1,6 @@
 // The document PDF: Business and Client blocks, Lines, VAT breakdown, totals, due date, bank accounts.
-import { inArray, and, eq } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
-import { bankAccounts } from '../../db/schema'
-import type { BusinessRow } from '../business'
+import { bankAccountsByIds, type BusinessRow } from '../business'
 import type { DocumentView } from '../documents'
 import { A4, MARGIN, PageWriter } from './layout'
 
@@ -16,7 +14,7 @@ export function watermarkOf(isTest: boolean, status: string): string | null {
 
 export async function documentPdf(q: Queryable, business: BusinessRow, doc: DocumentView): Promise<Uint8Array> {
   const accounts = doc.bank_account_ids.length
-    ? await q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, business.id), inArray(bankAccounts.id, doc.bank_account_ids)))
+    ? await bankAccountsByIds(q, business.id, doc.bank_account_ids)
     : []
   const title = `${TITLES[doc.type] ?? doc.type} ${doc.document_number ?? '(draft)'}`
   const w = await PageWriter.create(title, watermarkOf(business.isTest || doc.is_test, doc.status))

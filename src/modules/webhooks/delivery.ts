@@ -1,13 +1,26 @@
 // Delivery: outbox events fanned out to the webhooks that hear them, then POSTed on the retry schedule.
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm'
-import type { Database, Tx } from '../../db/client'
-import { businesses, outbox, webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema'
+import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
 import type { WebhookSender } from '../../adapters/http'
 import { AddressRefused, checkAddress, type Resolver } from './address-guard'
 import { signatureHeader } from './signature'
+import {
+  businessPublicIdOf,
+  claimDueDeliveries,
+  claimOutboxEvent,
+  deleteDeliveriesBefore,
+  finishDelivery,
+  insertAttempt,
+  insertDelivery,
+  pauseWebhook,
+  undispatchedEvents,
+  webhooksOf,
+  type ClaimedDelivery,
+  type OutboxRow,
+  type WebhookRow,
+} from './webhooks.repo'
 
 /** Waits after each failed attempt; the tenth failure is final. Each wait is lengthened by up to a tenth. */
 export const RETRY_WAITS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]
@@ -38,25 +51,24 @@ function hears(events: string, type: string): boolean {
 
 /** Fans committed outbox events out into one delivery per webhook that hears them; same body, same webhook-id. */
 export async function dispatchOutbox(ctx: DeliveryContext, limit = 100): Promise<number> {
-  const pending = await ctx.db.read.select().from(outbox).where(isNull(outbox.dispatchedAt)).orderBy(asc(outbox.id)).limit(limit)
+  const pending = await undispatchedEvents(ctx.db.read, limit)
   if (pending.length === 0) return 0
   // Bodies are built before the write, from what the API would answer now.
-  const prepared: Array<{ event: typeof outbox.$inferSelect; body: string }> = []
+  const prepared: Array<{ event: OutboxRow; body: string }> = []
   for (const event of pending) {
-    const business = await ctx.db.read.select({ publicId: businesses.publicId }).from(businesses).where(eq(businesses.id, event.businessId)).get()
+    const businessPublicId = await businessPublicIdOf(ctx.db.read, event.businessId)
     const subject = await ctx.build(event.subjectType, event.businessId, event.subjectId)
-    const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, business_id: business?.publicId, data: { [event.subjectType]: subject } })
+    const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, business_id: businessPublicId, data: { [event.subjectType]: subject } })
     prepared.push({ event, body })
   }
   const now = ctx.clock.now().toISOString()
   await ctx.db.write(async (tx) => {
     for (const { event, body } of prepared) {
-      const claimed = await tx.update(outbox).set({ dispatchedAt: now }).where(and(eq(outbox.id, event.id), isNull(outbox.dispatchedAt))).returning({ id: outbox.id })
       // Another process dispatched it meanwhile.
-      if (claimed.length === 0) continue
-      const hooks = await tx.select().from(webhooks).where(eq(webhooks.businessId, event.businessId))
+      if (!(await claimOutboxEvent(tx, event.id, now))) continue
+      const hooks = await webhooksOf(tx, event.businessId)
       for (const h of hooks.filter((h) => hears(h.events, event.type))) {
-        await tx.insert(webhookDeliveries).values({
+        await insertDelivery(tx, {
           businessId: event.businessId,
           webhookId: h.id,
           messageId: event.messageId,
@@ -73,68 +85,29 @@ export async function dispatchOutbox(ctx: DeliveryContext, limit = 100): Promise
   return prepared.length
 }
 
-type Claimed = {
-  delivery: typeof webhookDeliveries.$inferSelect
-  webhook: typeof webhooks.$inferSelect
-  plan: string
-  isTest: boolean
-}
-
 /** Claims due deliveries atomically: two processes on one file never take the same attempt. */
-async function claimDue(ctx: DeliveryContext, limit: number): Promise<Claimed[]> {
+async function claimDue(ctx: DeliveryContext, limit: number): Promise<ClaimedDelivery[]> {
   const now = ctx.clock.now()
   const nowIso = now.toISOString()
   const token = randomUUID()
-  return ctx.db.write(async (tx) => {
-    const due = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(
-        and(
-          eq(webhookDeliveries.status, 'pending'),
-          lte(webhookDeliveries.nextAttemptAt, nowIso),
-          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso)),
-          // A paused webhook's messages wait until it is turned on again.
-          eq(webhooks.paused, false),
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(limit)
-    if (due.length === 0) return []
-    const ids = due.map((d) => d.id)
-    await tx
-      .update(webhookDeliveries)
-      .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS).toISOString(), claimToken: token })
-      .where(and(inArray(webhookDeliveries.id, ids), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso))))
-    return tx
-      .select({ delivery: webhookDeliveries, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .innerJoin(businesses, eq(businesses.id, webhookDeliveries.businessId))
-      .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.claimToken, token)))
-  })
+  return ctx.db.write((tx) => claimDueDeliveries(tx, nowIso, new Date(now.getTime() + CLAIM_MS).toISOString(), token, limit))
 }
 
 /** The secrets that sign now: the current one, and the previous one for 24 hours after a roll. */
-export function signingSecrets(h: typeof webhooks.$inferSelect, now: Date): string[] {
+export function signingSecrets(h: WebhookRow, now: Date): string[] {
   const out = [h.secret]
   if (h.previousSecret && h.previousSecretUntil && h.previousSecretUntil > now.toISOString()) out.push(h.previousSecret)
   return out
 }
 
-async function finish(tx: Tx, id: number, set: Partial<typeof webhookDeliveries.$inferInsert>): Promise<void> {
-  await tx.update(webhookDeliveries).set({ ...set, claimedUntil: null, claimToken: null }).where(eq(webhookDeliveries.id, id))
-}
-
 /** One attempt of one claimed delivery, and what follows from its outcome. */
-async function attempt(ctx: DeliveryContext, c: Claimed): Promise<void> {
+async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> {
   const { delivery, webhook } = c
   const now = ctx.clock.now()
   const nowIso = now.toISOString()
   if ((c.plan === 'free' || c.plan === 'paused') && !c.isTest) {
     // Nothing is sent while the Business is not on a paid plan; the message is kept for a resend later.
-    await ctx.db.write((tx) => finish(tx, delivery.id, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))
+    await ctx.db.write((tx) => finishDelivery(tx, delivery.id, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))
     return
   }
   let result: Awaited<ReturnType<WebhookSender['post']>>
@@ -162,7 +135,7 @@ async function attempt(ctx: DeliveryContext, c: Claimed): Promise<void> {
   const ok = result.kind === 'answer' && result.status >= 200 && result.status < 300
   const gone = result.kind === 'answer' && result.status === 410
   await ctx.db.write(async (tx) => {
-    await tx.insert(webhookAttempts).values({
+    await insertAttempt(tx, {
       deliveryId: delivery.id,
       attemptedAt: nowIso,
       durationMs: result.durationMs,
@@ -170,16 +143,16 @@ async function attempt(ctx: DeliveryContext, c: Claimed): Promise<void> {
       error: result.kind === 'error' ? result.error : null,
       responseExcerpt: result.kind === 'answer' ? result.excerpt : null,
     })
-    if (ok) return finish(tx, delivery.id, { status: 'delivered', attempts, nextAttemptAt: null, reason: null, updatedAt: nowIso })
+    if (ok) return finishDelivery(tx, delivery.id, { status: 'delivered', attempts, nextAttemptAt: null, reason: null, updatedAt: nowIso })
     if (gone) {
       // 410 Gone pauses the webhook until someone turns it on again.
-      await tx.update(webhooks).set({ paused: true, pausedReason: 'gone', updatedAt: nowIso }).where(eq(webhooks.id, webhook.id))
-      return finish(tx, delivery.id, { status: 'failed', attempts, nextAttemptAt: null, reason: 'the address answered 410 Gone; the webhook is paused', updatedAt: nowIso })
+      await pauseWebhook(tx, webhook.id, 'gone', nowIso)
+      return finishDelivery(tx, delivery.id, { status: 'failed', attempts, nextAttemptAt: null, reason: 'the address answered 410 Gone; the webhook is paused', updatedAt: nowIso })
     }
     const reason = result.kind === 'answer' ? `answered ${result.status}` : result.error
-    if (attempts >= MAX_ATTEMPTS) return finish(tx, delivery.id, { status: 'failed', attempts, nextAttemptAt: null, reason, updatedAt: nowIso })
+    if (attempts >= MAX_ATTEMPTS) return finishDelivery(tx, delivery.id, { status: 'failed', attempts, nextAttemptAt: null, reason, updatedAt: nowIso })
     const wait = RETRY_WAITS_MS[attempts - 1]! * (1 + (ctx.jitter ?? (() => Math.random() * 0.1))())
-    return finish(tx, delivery.id, { status: 'pending', attempts, reason, nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(), updatedAt: nowIso })
+    return finishDelivery(tx, delivery.id, { status: 'pending', attempts, reason, nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(), updatedAt: nowIso })
   })
 }
 
@@ -193,6 +166,6 @@ export async function deliverDue(ctx: DeliveryContext, limit = 20): Promise<numb
 /** Retention: deliveries (with their attempts) older than 30 days are erased. */
 export async function pruneDeliveries(db: Database, clock: Clock): Promise<number> {
   const before = new Date(clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()
-  return db.write(async (tx) => (await tx.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before)).returning({ id: webhookDeliveries.id })).length)
+  return db.write((tx) => deleteDeliveriesBefore(tx, before))
 }
 

@@ -1,4 +1,5 @@
-// The webhooks module's public face: other modules raise events through the outbox; jobs deliver them.
+// The webhooks module's public face: other modules raise events through the outbox; jobs deliver them; the CLI manages them.
 export { raiseEvent } from './outbox'
 export { EVENT_TYPES, type EventType } from './events'
 export { dispatchOutbox, deliverDue, pruneDeliveries, type DeliveryContext, type SubjectBuilder } from './delivery'
+export { addWebhook, deleteWebhook, listWebhooks, presentWebhook, rollSecret, type WebhookDeps } from './webhooks.service'

@@ -1,9 +1,9 @@
 // Raising an event: an outbox row written in the same transaction as the change, so only committed changes are heard.
 import { randomBytes } from 'node:crypto'
 import type { Tx } from '../../db/client'
-import { outbox } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { subjectOf, type EventType } from './events'
+import { insertOutboxEvent } from './webhooks.repo'
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
@@ -28,7 +28,7 @@ export function microTimestamp(at: Date): string {
 
 export async function raiseEvent(tx: Tx, clock: Clock, businessId: number, type: EventType, subjectId: number): Promise<void> {
   const at = clock.now()
-  await tx.insert(outbox).values({
+  await insertOutboxEvent(tx, {
     businessId,
     type,
     subjectType: subjectOf(type),

@@ -1,13 +1,28 @@
 // Webhook management (extensions §5): add, read, change, pause, roll the secret, delete, deliveries, resend.
-import { and, asc, count, eq, gt, gte, inArray } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import { businesses, webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
 import { AddressRefused, checkAddress, type Resolver } from './address-guard'
 import { DELIVERY_RETENTION_MS } from './delivery'
 import { EVENT_TYPES } from './events'
 import { newSecret } from './signature'
+import {
+  attemptsOf,
+  countWebhooks,
+  createDelivery,
+  deleteOwnWebhook,
+  deliveryPage,
+  findBusinessRow,
+  findDelivery,
+  findWebhook,
+  insertWebhook,
+  updateOwnWebhook,
+  updateWebhookById,
+  webhookPage,
+  type AttemptRow,
+  type DeliveryRow,
+  type WebhookRow,
+} from './webhooks.repo'
 
 export const MAX_WEBHOOKS = 10
 export const ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000
@@ -18,8 +33,6 @@ export interface WebhookDeps {
   resolve: Resolver
   allowPrivate: boolean
 }
-
-type WebhookRow = typeof webhooks.$inferSelect
 
 export function presentWebhook(h: WebhookRow, secret?: string) {
   return {
@@ -49,7 +62,7 @@ function checkEvents(events: string[] | undefined, bag: FieldErrorBag): void {
 }
 
 async function own(db: Database, businessId: number, id: number): Promise<WebhookRow> {
-  const row = await db.read.select().from(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).get()
+  const row = await findWebhook(db.read, businessId, id)
   if (!row) throw new NotFound('No such webhook.')
   return row
 }
@@ -62,24 +75,15 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   const secret = newSecret()
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write(async (tx) => {
-    const n = (await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.businessId, businessId)).get())?.n ?? 0
+    const n = await countWebhooks(tx, businessId)
     if (n >= MAX_WEBHOOKS) throw new Refusal('webhook_limit_reached', `A Business has at most ${MAX_WEBHOOKS} webhooks; delete one first.`)
-    return tx
-      .insert(webhooks)
-      .values({ businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret, createdAt: now, updatedAt: now })
-      .returning()
-      .get()
+    return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret, createdAt: now, updatedAt: now })
   })
   return presentWebhook(row, secret)
 }
 
 export async function listWebhooks(deps: WebhookDeps, businessId: number, afterId: number, limit: number) {
-  const rows = await deps.db.read
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.businessId, businessId), gt(webhooks.id, afterId)))
-    .orderBy(asc(webhooks.id))
-    .limit(limit)
+  const rows = await webhookPage(deps.db.read, businessId, afterId, limit)
   return rows
 }
 
@@ -100,14 +104,14 @@ export async function updateWebhook(deps: WebhookDeps, businessId: number, id: n
     set.paused = input.paused
     set.pausedReason = input.paused ? 'by_request' : null
   }
-  const row = await deps.db.write((tx) => tx.update(webhooks).set(set).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).returning().get())
+  const row = await deps.db.write((tx) => updateOwnWebhook(tx, businessId, id, set))
   if (!row) throw new NotFound('No such webhook.')
   return presentWebhook(row)
 }
 
 export async function deleteWebhook(deps: WebhookDeps, businessId: number, id: number): Promise<void> {
   await own(deps.db, businessId, id)
-  await deps.db.write((tx) => tx.delete(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))))
+  await deps.db.write((tx) => deleteOwnWebhook(tx, businessId, id))
 }
 
 /** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
@@ -116,18 +120,10 @@ export async function rollSecret(deps: WebhookDeps, businessId: number, id: numb
   const now = deps.clock.now()
   const secret = newSecret()
   const row = await deps.db.write((tx) =>
-    tx
-      .update(webhooks)
-      .set({ secret, previousSecret: current.secret, previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(), updatedAt: now.toISOString() })
-      .where(eq(webhooks.id, id))
-      .returning()
-      .get(),
+    updateWebhookById(tx, id, { secret, previousSecret: current.secret, previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(), updatedAt: now.toISOString() }),
   )
   return presentWebhook(row!, secret)
 }
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect
-type AttemptRow = typeof webhookAttempts.$inferSelect
 
 export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: string) {
   return {
@@ -147,35 +143,24 @@ export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: str
 export async function listDeliveries(deps: WebhookDeps, businessId: number, webhookId: number, afterId: number, limit: number) {
   const hook = await own(deps.db, businessId, webhookId)
   const since = new Date(deps.clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()
-  const rows = await deps.db.read
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.webhookId, webhookId), gt(webhookDeliveries.id, afterId), gte(webhookDeliveries.createdAt, since)))
-    .orderBy(asc(webhookDeliveries.id))
-    .limit(limit)
-  const attempts = rows.length
-    ? await deps.db.read.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.id))
-    : []
+  const rows = await deliveryPage(deps.db.read, webhookId, afterId, since, limit)
+  const attempts = rows.length ? await attemptsOf(deps.db.read, rows.map((r) => r.id)) : []
   return rows.map((d) => ({ id: d.id, view: presentDelivery(d, attempts.filter((a) => a.deliveryId === d.id), hook.url) }))
 }
 
 /** Sends a stored message again as a new delivery with the same body and webhook-id. */
 export async function resendDelivery(deps: WebhookDeps, businessId: number, deliveryId: number) {
-  const d = await deps.db.read.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.businessId, businessId), eq(webhookDeliveries.id, deliveryId))).get()
+  const d = await findDelivery(deps.db.read, businessId, deliveryId)
   if (!d) throw new NotFound('No such delivery.')
   const hook = await own(deps.db, businessId, d.webhookId)
-  const business = (await deps.db.read.select().from(businesses).where(eq(businesses.id, businessId)).get())!
+  const business = (await findBusinessRow(deps.db.read, businessId))!
   if ((business.plan === 'free' || business.plan === 'paused') && !business.isTest) {
     throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Owner chooses one in billing settings.', { remedy: 'choose_plan' })
   }
   if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write((tx) =>
-    tx
-      .insert(webhookDeliveries)
-      .values({ businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, body: d.body, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
-      .returning()
-      .get(),
+    createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, body: d.body, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
   )
   return presentDelivery(row, [], hook.url)
 }

@@ -1,0 +1,145 @@
+// SQL for Businesses, their bank accounts, numbering patterns and API keys.
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
+import type { Db, Queryable, Tx } from '../../db/client'
+import type { HotReader } from '../../db/hot'
+import { apiKeys, bankAccounts, businesses, numberings, type NumberingKind } from '../../db/schema'
+import type { Credential } from './api-keys'
+
+export type BusinessRow = typeof businesses.$inferSelect
+export type BusinessInsert = typeof businesses.$inferInsert
+export type BankAccountRow = typeof bankAccounts.$inferSelect
+export type BankAccountInsert = typeof bankAccounts.$inferInsert
+export type ApiKeyRow = typeof apiKeys.$inferSelect
+export type ApiKeyInsert = typeof apiKeys.$inferInsert
+
+// ---- Businesses
+
+export async function insertBusiness(tx: Tx, values: BusinessInsert): Promise<BusinessRow> {
+  return tx.insert(businesses).values(values).returning().get()
+}
+
+/** Sets the given columns; undefined when no Business has this id. */
+export async function updateBusinessRow(tx: Tx, id: number, set: Partial<BusinessRow>): Promise<BusinessRow | undefined> {
+  return tx.update(businesses).set(set).where(eq(businesses.id, id)).returning().get()
+}
+
+export async function findBusinessById(q: Queryable, id: number): Promise<BusinessRow | undefined> {
+  return q.select().from(businesses).where(eq(businesses.id, id)).get()
+}
+
+export async function findBusinessByPublicId(q: Queryable, publicId: string): Promise<BusinessRow | undefined> {
+  return q.select().from(businesses).where(eq(businesses.publicId, publicId)).get()
+}
+
+/** Whether a Business with this id exists (reads the id only). */
+export async function businessExists(q: Queryable, id: number): Promise<boolean> {
+  const b = await q.select({ id: businesses.id }).from(businesses).where(eq(businesses.id, id)).get()
+  return !!b
+}
+
+// ---- Bank accounts
+
+export async function insertBankAccount(tx: Tx, values: BankAccountInsert): Promise<BankAccountRow> {
+  return tx.insert(bankAccounts).values(values).returning().get()
+}
+
+export async function findBankAccount(q: Queryable, businessId: number, id: number): Promise<BankAccountRow | undefined> {
+  return q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, businessId), eq(bankAccounts.id, id))).get()
+}
+
+/** One page of a Business's bank accounts, by id after `afterId`. */
+export async function bankAccountPage(q: Queryable, businessId: number, afterId: number, limit: number): Promise<BankAccountRow[]> {
+  return q
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.businessId, businessId), gt(bankAccounts.id, afterId)))
+    .orderBy(asc(bankAccounts.id))
+    .limit(limit)
+}
+
+/** The ids of all bank accounts of this Business. */
+export async function bankAccountIdsOf(q: Queryable, businessId: number): Promise<number[]> {
+  const own = await q.select({ id: bankAccounts.id }).from(bankAccounts).where(eq(bankAccounts.businessId, businessId))
+  return own.map((r) => r.id)
+}
+
+/** The bank accounts of this Business among `ids` (callers skip the query when `ids` is empty). */
+export async function bankAccountsByIds(q: Queryable, businessId: number, ids: number[]): Promise<BankAccountRow[]> {
+  return q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, businessId), inArray(bankAccounts.id, ids)))
+}
+
+// ---- Numbering patterns
+
+/** The Business's own pattern for a kind, if it set one. */
+export async function findNumberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string | undefined> {
+  // Plain SQL: this runs inside every numbering transaction, where the query builder's cost (~50 µs) is felt.
+  const rows = await q.all<{ pattern: string }>(sql`SELECT pattern FROM numberings WHERE business_id = ${businessId} AND kind = ${kind}`)
+  return rows[0]?.pattern
+}
+
+export async function upsertNumbering(tx: Tx, businessId: number, kind: NumberingKind, pattern: string): Promise<void> {
+  await tx
+    .insert(numberings)
+    .values({ businessId, kind, pattern })
+    .onConflictDoUpdate({ target: [numberings.businessId, numberings.kind], set: { pattern } })
+}
+
+// ---- API keys
+
+const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.id AS businessId, b.public_id AS businessPublicId,
+  b.plan AS plan, b.is_test AS isTest, b.currency AS currency
+  FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`
+
+/**
+ * The credential lookup by key hash, prepared once: the hot reader's cached statement when there is one (answering
+ * synchronously), else a drizzle prepared statement. Runs on every request.
+ */
+export function credentialByHash(db: Db, hot: HotReader | null): (keyHash: string) => Credential | null | Promise<Credential | null> {
+  if (hot) {
+    return (keyHash) => {
+      const row = hot.get<Omit<Credential, 'isTest'> & { isTest: number }>(LOOKUP_SQL, keyHash)
+      return row ? { apiKeyId: row.apiKeyId, name: row.name, role: row.role, businessId: row.businessId, businessPublicId: row.businessPublicId, plan: row.plan, isTest: row.isTest === 1, currency: row.currency } : null
+    }
+  }
+  const stmt = db
+    .select({
+      apiKeyId: apiKeys.id,
+      name: apiKeys.name,
+      role: apiKeys.role,
+      businessId: businesses.id,
+      businessPublicId: businesses.publicId,
+      plan: businesses.plan,
+      isTest: businesses.isTest,
+      currency: businesses.currency,
+    })
+    .from(apiKeys)
+    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+    .prepare()
+  return async (keyHash) => {
+    const row = await stmt.get({ hash: keyHash })
+    return row ?? null
+  }
+}
+
+export async function insertApiKey(tx: Tx, values: ApiKeyInsert): Promise<{ id: number }> {
+  return tx.insert(apiKeys).values(values).returning({ id: apiKeys.id }).get()
+}
+
+/** A Business's API keys with the Business's public id, oldest first. */
+export async function apiKeysOf(q: Queryable, businessId: number): Promise<{ key: ApiKeyRow; publicId: string }[]> {
+  return q
+    .select({ key: apiKeys, publicId: businesses.publicId })
+    .from(apiKeys)
+    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
+    .where(eq(apiKeys.businessId, businessId))
+    .orderBy(apiKeys.id)
+}
+
+export async function findApiKeyRevocation(q: Queryable, keyId: number): Promise<{ id: number; revokedAt: string | null } | undefined> {
+  return q.select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)).get()
+}
+
+export async function setApiKeyRevoked(tx: Tx, keyId: number, revokedAt: string): Promise<void> {
+  await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId))
+}

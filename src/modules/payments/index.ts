@@ -1,0 +1,3 @@
+// The payments module's public face: jobs build webhook messages from a Payment; the OpenAPI document describes it.
+export { getPayment, type PaymentDeps } from './payments.service'
+export { PaymentSchema } from './payments.model'

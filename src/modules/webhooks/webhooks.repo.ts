@@ -1,0 +1,172 @@
+// SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
+import { and, asc, count, eq, gt, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../db/client'
+import { businesses, outbox, webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema'
+
+export type WebhookRow = typeof webhooks.$inferSelect
+export type WebhookInsert = typeof webhooks.$inferInsert
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect
+export type DeliveryInsert = typeof webhookDeliveries.$inferInsert
+export type AttemptRow = typeof webhookAttempts.$inferSelect
+export type AttemptInsert = typeof webhookAttempts.$inferInsert
+export type OutboxRow = typeof outbox.$inferSelect
+export type OutboxInsert = typeof outbox.$inferInsert
+type BusinessRow = typeof businesses.$inferSelect
+
+// ---- Outbox
+
+export async function insertOutboxEvent(tx: Tx, values: OutboxInsert): Promise<void> {
+  await tx.insert(outbox).values(values)
+}
+
+/** Outbox events not yet fanned out, oldest first. */
+export async function undispatchedEvents(q: Queryable, limit: number): Promise<OutboxRow[]> {
+  return q.select().from(outbox).where(isNull(outbox.dispatchedAt)).orderBy(asc(outbox.id)).limit(limit)
+}
+
+/** Marks an event dispatched unless another process did first; true when this call claimed it. */
+export async function claimOutboxEvent(tx: Tx, id: number, dispatchedAt: string): Promise<boolean> {
+  const claimed = await tx.update(outbox).set({ dispatchedAt }).where(and(eq(outbox.id, id), isNull(outbox.dispatchedAt))).returning({ id: outbox.id })
+  return claimed.length > 0
+}
+
+// ---- Businesses, as webhooks see them
+
+export async function businessPublicIdOf(q: Queryable, businessId: number): Promise<string | undefined> {
+  const business = await q.select({ publicId: businesses.publicId }).from(businesses).where(eq(businesses.id, businessId)).get()
+  return business?.publicId
+}
+
+export async function findBusinessRow(q: Queryable, businessId: number): Promise<BusinessRow | undefined> {
+  return q.select().from(businesses).where(eq(businesses.id, businessId)).get()
+}
+
+// ---- Webhooks
+
+export async function webhooksOf(q: Queryable, businessId: number): Promise<WebhookRow[]> {
+  return q.select().from(webhooks).where(eq(webhooks.businessId, businessId))
+}
+
+export async function findWebhook(q: Queryable, businessId: number, id: number): Promise<WebhookRow | undefined> {
+  return q.select().from(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).get()
+}
+
+export async function countWebhooks(q: Queryable, businessId: number): Promise<number> {
+  return (await q.select({ n: count() }).from(webhooks).where(eq(webhooks.businessId, businessId)).get())?.n ?? 0
+}
+
+export async function insertWebhook(tx: Tx, values: WebhookInsert): Promise<WebhookRow> {
+  return tx.insert(webhooks).values(values).returning().get()
+}
+
+/** One page of a Business's webhooks, by id after `afterId`. */
+export async function webhookPage(q: Queryable, businessId: number, afterId: number, limit: number): Promise<WebhookRow[]> {
+  return q
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.businessId, businessId), gt(webhooks.id, afterId)))
+    .orderBy(asc(webhooks.id))
+    .limit(limit)
+}
+
+/** Changes a Business's webhook; undefined when it has none with this id. */
+export async function updateOwnWebhook(tx: Tx, businessId: number, id: number, set: Partial<WebhookRow>): Promise<WebhookRow | undefined> {
+  return tx.update(webhooks).set(set).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).returning().get()
+}
+
+/** Changes a webhook by id alone; undefined when there is none. */
+export async function updateWebhookById(tx: Tx, id: number, set: Partial<WebhookRow>): Promise<WebhookRow | undefined> {
+  return tx.update(webhooks).set(set).where(eq(webhooks.id, id)).returning().get()
+}
+
+export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, updatedAt: string): Promise<void> {
+  await tx.update(webhooks).set({ paused: true, pausedReason, updatedAt }).where(eq(webhooks.id, id))
+}
+
+export async function deleteOwnWebhook(tx: Tx, businessId: number, id: number): Promise<void> {
+  await tx.delete(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
+}
+
+// ---- Deliveries and attempts
+
+export async function insertDelivery(tx: Tx, values: DeliveryInsert): Promise<void> {
+  await tx.insert(webhookDeliveries).values(values)
+}
+
+export async function createDelivery(tx: Tx, values: DeliveryInsert): Promise<DeliveryRow> {
+  return tx.insert(webhookDeliveries).values(values).returning().get()
+}
+
+export async function findDelivery(q: Queryable, businessId: number, id: number): Promise<DeliveryRow | undefined> {
+  return q.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.businessId, businessId), eq(webhookDeliveries.id, id))).get()
+}
+
+/** One page of a webhook's deliveries created at or after `since`, by id after `afterId`. */
+export async function deliveryPage(q: Queryable, webhookId: number, afterId: number, since: string, limit: number): Promise<DeliveryRow[]> {
+  return q
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), gt(webhookDeliveries.id, afterId), gte(webhookDeliveries.createdAt, since)))
+    .orderBy(asc(webhookDeliveries.id))
+    .limit(limit)
+}
+
+/** The attempts of these deliveries, oldest first (callers skip the query when `ids` is empty). */
+export async function attemptsOf(q: Queryable, deliveryIds: number[]): Promise<AttemptRow[]> {
+  return q.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(asc(webhookAttempts.id))
+}
+
+export type ClaimedDelivery = {
+  delivery: DeliveryRow
+  webhook: WebhookRow
+  plan: string
+  isTest: boolean
+}
+
+/**
+ * Claims due deliveries inside the caller's one write transaction (select, mark with `token`, read back what this
+ * token holds), so two processes on one file never take the same attempt.
+ */
+export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedDelivery[]> {
+  const due = await tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(
+      and(
+        eq(webhookDeliveries.status, 'pending'),
+        lte(webhookDeliveries.nextAttemptAt, nowIso),
+        or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso)),
+        // A paused webhook's messages wait until it is turned on again.
+        eq(webhooks.paused, false),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+    .limit(limit)
+  if (due.length === 0) return []
+  const ids = due.map((d) => d.id)
+  await tx
+    .update(webhookDeliveries)
+    .set({ claimedUntil, claimToken: token })
+    .where(and(inArray(webhookDeliveries.id, ids), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso))))
+  return tx
+    .select({ delivery: webhookDeliveries, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .innerJoin(businesses, eq(businesses.id, webhookDeliveries.businessId))
+    .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.claimToken, token)))
+}
+
+/** Ends an attempt: the outcome's columns, and the claim released. */
+export async function finishDelivery(tx: Tx, id: number, set: Partial<DeliveryInsert>): Promise<void> {
+  await tx.update(webhookDeliveries).set({ ...set, claimedUntil: null, claimToken: null }).where(eq(webhookDeliveries.id, id))
+}
+
+export async function insertAttempt(tx: Tx, values: AttemptInsert): Promise<void> {
+  await tx.insert(webhookAttempts).values(values)
+}
+
+/** Erases deliveries created before `before` (their attempts go with them); answers how many. */
+export async function deleteDeliveriesBefore(tx: Tx, before: string): Promise<number> {
+  return (await tx.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before)).returning({ id: webhookDeliveries.id })).length
+}
