@@ -150,3 +150,31 @@ export async function markViewed(tx: Tx, id: number, viewedAt: string): Promise<
     .returning({ id: documents.id })
   return first.length > 0
 }
+
+/** What recording a Payment needs of its document: a narrow read in plain SQL (the hot write path). */
+export interface PaymentTarget {
+  id: number
+  type: DocumentRow['type']
+  status: DocumentRow['status']
+  currency: string
+  total: string
+  amountPaid: string
+  proformaId: number | null
+  convertedIntoId: number | null
+  documentNumber: string | null
+  issueDate: string | null
+  clientId: number
+}
+
+export async function findPaymentTarget(q: Queryable, businessId: number, id: number): Promise<PaymentTarget | undefined> {
+  const rows = await q.all<PaymentTarget>(sql`
+    SELECT id, type, status, currency, total, amount_paid AS amountPaid, proforma_id AS proformaId,
+      converted_into_id AS convertedIntoId, document_number AS documentNumber, issue_date AS issueDate, client_id AS clientId
+    FROM documents WHERE business_id = ${businessId} AND id = ${id}`)
+  return rows[0]
+}
+
+/** Writes the settled amount and status without reading the row back. */
+export async function writeSettlement(tx: Tx, id: number, amountPaid: string, paidMinor: string, status: string, updatedAt: string): Promise<void> {
+  await tx.run(sql`UPDATE documents SET amount_paid = ${amountPaid}, paid_minor = ${paidMinor}, status = ${status}, updated_at = ${updatedAt} WHERE id = ${id}`)
+}

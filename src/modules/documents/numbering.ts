@@ -2,7 +2,7 @@
 import type { Queryable, Tx } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
-import { highestTaken, numberingPattern, recordTaken } from '../business'
+import { highestTaken, numberingPattern, recordTaken, takeNextCounter } from '../business'
 import type { RefusalInfo } from './lifecycle'
 import { numberHolder, receiptHolder } from './documents.repo'
 
@@ -72,4 +72,25 @@ export async function takeNumber(tx: Tx, businessId: number, plan: NumberPlan): 
 /** What recording a Payment today would answer for its Receipt's number (null when a number is free). */
 export async function receiptNumbering(q: Queryable, business: { id: number; isTest: boolean }, today: string): Promise<NumberJudgement> {
   return judgeNumber(q, business, 'receipt', Number(today.slice(0, 4)), null, receiptHolder)
+}
+
+/**
+ * Takes the next Receipt number inside the recording transaction: one upsert moves the counter, and a refusal
+ * (numbering_at_its_end) rolls it back with everything else. Same rule as judgeNumber: one above the highest taken,
+ * the largest value never taken, a number held already stepped over.
+ */
+export async function takeReceiptNumber(tx: Tx, business: { id: number; isTest: boolean }, today: string): Promise<{ ok: true; number: string } | { ok: false; refusal: RefusalInfo }> {
+  const pattern = await numberingPattern(tx, business.id, 'receipt')
+  const p = parsePattern(pattern)!
+  const year = Number(today.slice(0, 4))
+  const period = p.hasYear ? String(year) : ''
+  const prefix = business.isTest ? TEST_PREFIX : ''
+  for (;;) {
+    const n = await takeNextCounter(tx, business.id, 'receipt', pattern, period)
+    if (n >= p.max) {
+      return { ok: false, refusal: { code: 'numbering_at_its_end', message: `The receipt numbering ${pattern} reached its largest number, which is never taken.` } }
+    }
+    const number = formatNumber(p, n, year, prefix)
+    if (!(await receiptHolder(tx, business.id, number))) return { ok: true, number }
+  }
 }

@@ -56,6 +56,17 @@ export async function receiptNumberHolder(q: Queryable, businessId: number, numb
   return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
 }
 
+/** Inserts and gives the id only: reading every column back would cost more than the insert (the hot write path). */
+export async function addPayment(tx: Tx, row: PaymentInsert): Promise<number> {
+  const r = await tx.insert(payments).values(row)
+  return Number(r.lastInsertRowid)
+}
+
+export async function addReceipt(tx: Tx, row: typeof receipts.$inferInsert): Promise<number> {
+  const r = await tx.insert(receipts).values(row)
+  return Number(r.lastInsertRowid)
+}
+
 export async function insertPayment(tx: Tx, row: PaymentInsert): Promise<PaymentRow> {
   return tx.insert(payments).values(row).returning(paymentColumns).get()
 }

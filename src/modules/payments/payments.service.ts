@@ -1,29 +1,29 @@
 // Payment use cases: record (with its Receipt), amend, reverse; each in one transaction with its events.
-import type { Database } from '../../db/client'
+import type { Database, Tx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { isDate, utcDay } from '../../shared/dates'
 import { Dec, format, parseDecimal, stored, type Decimal } from '../../shared/money'
-import { foreignBankAccountIds, getBusiness, type Credential } from '../business'
+import { foreignBankAccountIds, type Credential } from '../business'
 import {
   amountDue,
   findDocument,
-  gatherFacts,
-  mailViaOf,
-  receiptNumbering,
+  findPaymentTarget,
   refusalFor,
   settleDocument,
-  takeNumber,
+  settleTarget,
+  takeReceiptNumber,
   takesPaymentsRefusal,
   throwRefusal,
   toMinor,
-  type DocumentRow,
+  type Facts,
+  type PaymentTarget,
 } from '../documents'
 import { raiseEvent } from '../webhooks'
 import type { AmendInput, RecordInput } from './payments.model'
 import { presentPayment, type PaymentView } from './payments.present'
-import { findPayment, insertPayment, insertReceipt, receiptOfPayment, touchReceipt, updatePaymentRow, type PaymentInsert } from './payments.repo'
+import { addPayment, addReceipt, findPayment, receiptOfPayment, touchReceipt, updatePaymentRow, type PaymentInsert, type PaymentRow, type ReceiptRow } from './payments.repo'
 
 export interface PaymentDeps {
   db: Database
@@ -44,7 +44,7 @@ interface CheckedFields {
 }
 
 /** The body's own rules (422 invalid_request), judged before the document is: amount digits by its currency. */
-async function checkFields(db: Database, businessId: number, doc: DocumentRow, input: AmendInput, methodAfter: string | undefined, bankAfter: number | null | undefined): Promise<CheckedFields> {
+async function checkFields(db: Database, businessId: number, doc: Pick<PaymentTarget, 'currency'>, input: AmendInput, methodAfter: string | undefined, bankAfter: number | null | undefined): Promise<CheckedFields> {
   const bag = new FieldErrorBag()
   const out: CheckedFields = {}
   const scale = currencyScale(doc.currency)
@@ -73,13 +73,13 @@ async function checkFields(db: Database, businessId: number, doc: DocumentRow, i
   return out
 }
 
-function checkCurrency(doc: DocumentRow, currency: string | undefined): void {
+function checkCurrency(doc: Pick<PaymentTarget, 'currency'>, currency: string | undefined): void {
   if (currency !== undefined && currency !== doc.currency) {
     throw new Refusal('payment_currency_mismatch', `The document is in ${doc.currency}; a Payment on it is in ${doc.currency} too, not ${currency}.`)
   }
 }
 
-function exceeds(doc: DocumentRow, amount: Decimal, givenBack: Decimal): never | void {
+function exceeds(doc: Pick<PaymentTarget, 'currency' | 'total' | 'amountPaid'>, amount: Decimal, givenBack: Decimal): never | void {
   const due = amountDue(doc).plus(givenBack)
   if (amount.gt(due)) {
     throw new Refusal('payment_exceeds_amount_due', `The amount ${format(amount, currencyScale(doc.currency))} is above the ${format(due, currencyScale(doc.currency))} ${doc.currency} due.`)
@@ -93,55 +93,73 @@ async function view(deps: PaymentDeps, businessId: number, paymentId: number): P
 }
 
 export async function recordPayment(deps: PaymentDeps, c: Credential, documentId: number, input: RecordInput): Promise<PaymentView> {
-  const business = await getBusiness(deps.db.read, c.businessId)
-  const doc = await findDocument(deps.db.read, c.businessId, documentId)
-  if (!doc) throw new NotFound('No such document.')
-  const fields = await checkFields(deps.db, c.businessId, doc, input, input.payment_method, input.bank_account_id)
+  const target = await findPaymentTarget(deps.db.read, c.businessId, documentId)
+  if (!target) throw new NotFound('No such document.')
+  const fields = await checkFields(deps.db, c.businessId, target, input, input.payment_method, input.bank_account_id)
   const now = deps.clock.now()
-  const id = await deps.db.write(async (tx) => {
-    const current = await findDocument(tx, c.businessId, documentId)
-    if (!current) throw new NotFound('No such document.')
-    const today = utcDay(now)
-    const facts = await gatherFacts(tx, business, current, { today, mailVia: mailViaOf(business, deps.config.mailRelay) })
-    const refusal = refusalFor('record_payment', facts)
+  const nowIso = now.toISOString()
+  const today = utcDay(now)
+  const scale = currencyScale(target.currency)
+  const amount = format(fields.amount!, scale)
+  const row: PaymentInsert = {
+    businessId: c.businessId,
+    documentId,
+    status: 'completed',
+    amount,
+    amountMinor: toMinor(fields.amount!, scale),
+    currency: target.currency,
+    paymentDate: fields.paymentDate!,
+    paymentMethod: input.payment_method,
+    bankAccountId: fields.bankAccountId ?? null,
+    reference: input.reference?.trim() || null,
+    notes: input.notes?.trim() || null,
+    recordedBy: actorOf(c),
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  }
+  const saved = await deps.db.write(async (tx) => {
+    const doc = await findPaymentTarget(tx, c.businessId, documentId)
+    if (!doc) throw new NotFound('No such document.')
+    // The same judge as `actions.record_payment`; the Receipt numbering is judged where its number is taken below.
+    const refusal = refusalFor('record_payment', await paymentFacts(tx, c, doc, today))
     if (refusal) throwRefusal(refusal)
-    checkCurrency(current, fields.currency)
-    exceeds(current, fields.amount!, new Dec('0'))
-    const scale = currencyScale(current.currency)
-    const payment = await insertPayment(tx, {
-      businessId: c.businessId,
-      documentId,
-      status: 'completed',
-      amount: format(fields.amount!, scale),
-      amountMinor: toMinor(fields.amount!, scale),
-      currency: current.currency,
-      paymentDate: fields.paymentDate!,
-      paymentMethod: input.payment_method,
-      bankAccountId: fields.bankAccountId ?? null,
-      reference: input.reference?.trim() || null,
-      notes: input.notes?.trim() || null,
-      recordedBy: actorOf(c),
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    })
+    checkCurrency(doc, fields.currency)
+    exceeds(doc, fields.amount!, new Dec('0'))
+    const paymentId = await addPayment(tx, row)
     // The Receipt is numbered in the same transaction: no Payment without its Receipt, no number without a Payment.
-    const number = await receiptNumbering(tx, { id: business.id, isTest: business.isTest }, today)
+    const number = await takeReceiptNumber(tx, { id: c.businessId, isTest: c.isTest }, today)
     if (!number.ok) throwRefusal(number.refusal)
-    await takeNumber(tx, business.id, number.plan)
-    await insertReceipt(tx, {
-      businessId: c.businessId,
-      paymentId: payment.id,
-      documentId,
-      receiptNumber: number.plan.number,
-      issueDate: today,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    })
-    await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', payment.id)
-    await settleDocument(tx, deps.clock, c.businessId, documentId)
-    return payment.id
+    const receipt = { businessId: c.businessId, paymentId, documentId, receiptNumber: number.number, issueDate: today, createdAt: nowIso, updatedAt: nowIso }
+    const receiptId = await addReceipt(tx, receipt)
+    await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
+    await settleTarget(tx, deps.clock, c.businessId, doc)
+    return { paymentId, receipt: { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } }
   })
-  return view(deps, c.businessId, id)
+  // The answer is what was just written; reading it back would cost more than writing it.
+  return presentPayment({ ...row, id: saved.paymentId, amendedBy: null } as PaymentRow, saved.receipt as ReceiptRow)
+}
+
+/** The facts the judge reads for Record: the document and, for a converted Proforma, the Invoice to record on. */
+async function paymentFacts(tx: Tx, c: Credential, doc: PaymentTarget, today: string): Promise<Facts> {
+  let invoice: Facts['invoice'] = null
+  if (doc.type === 'proforma' && doc.convertedIntoId !== null) {
+    const inv = await findPaymentTarget(tx, c.businessId, doc.convertedIntoId)
+    invoice = { id: doc.convertedIntoId, document_number: inv?.documentNumber ?? null }
+  }
+  return {
+    doc: { ...doc },
+    business: { isTest: c.isTest, plan: c.plan, issuingLimit: 0 },
+    clientEmail: null,
+    mailVia: null,
+    // Send is not judged here; its facts are inert.
+    send: { mailboxLost: false, sentToday: 0, dailyLimit: null, resumesOn: today, recipients: 0, toGiven: false },
+    proforma: null,
+    invoice,
+    invoicesIssuedInYear: 0,
+    year: Number(today.slice(0, 4)),
+    numbering: null,
+    receiptNumbering: null,
+  }
 }
 
 export async function amendPayment(deps: PaymentDeps, c: Credential, id: number, input: AmendInput): Promise<PaymentView> {

@@ -14,6 +14,7 @@ import {
   finishDelivery,
   insertAttempt,
   insertDelivery,
+  markDispatched,
   pauseWebhook,
   undispatchedEvents,
   webhooksOf,
@@ -50,20 +51,29 @@ function hears(events: string, type: string): boolean {
 }
 
 /** Fans committed outbox events out into one delivery per webhook that hears them; same body, same webhook-id. */
-export async function dispatchOutbox(ctx: DeliveryContext, limit = 100): Promise<number> {
+export async function dispatchOutbox(ctx: DeliveryContext, limit = 1000): Promise<number> {
   const pending = await undispatchedEvents(ctx.db.read, limit)
   if (pending.length === 0) return 0
-  // Bodies are built before the write, from what the API would answer now.
-  const prepared: Array<{ event: OutboxRow; body: string }> = []
+  // Bodies are built before the write, from what the API would answer now, and only for events a webhook hears:
+  // a Business without webhooks costs one UPDATE per batch, not a document read per event.
+  const hooksOf = new Map<number, WebhookRow[]>()
+  const heard: Array<{ event: OutboxRow; body: string }> = []
+  const unheard: number[] = []
   for (const event of pending) {
+    if (!hooksOf.has(event.businessId)) hooksOf.set(event.businessId, await webhooksOf(ctx.db.read, event.businessId))
+    if (!hooksOf.get(event.businessId)!.some((h) => hears(h.events, event.type))) {
+      unheard.push(event.id)
+      continue
+    }
     const businessPublicId = await businessPublicIdOf(ctx.db.read, event.businessId)
     const subject = await ctx.build(event.subjectType, event.businessId, event.subjectId)
     const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, business_id: businessPublicId, data: { [event.subjectType]: subject } })
-    prepared.push({ event, body })
+    heard.push({ event, body })
   }
   const now = ctx.clock.now().toISOString()
   await ctx.db.write(async (tx) => {
-    for (const { event, body } of prepared) {
+    await markDispatched(tx, unheard, now)
+    for (const { event, body } of heard) {
       // Another process dispatched it meanwhile.
       if (!(await claimOutboxEvent(tx, event.id, now))) continue
       const hooks = await webhooksOf(tx, event.businessId)
@@ -82,7 +92,7 @@ export async function dispatchOutbox(ctx: DeliveryContext, limit = 100): Promise
       }
     }
   })
-  return prepared.length
+  return pending.length
 }
 
 /** Claims due deliveries atomically: two processes on one file never take the same attempt. */

@@ -1,5 +1,5 @@
 // SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
-import { and, asc, count, eq, gt, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm'
+import { and, asc, count, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import { businesses, outbox, webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema'
 
@@ -15,13 +15,22 @@ type BusinessRow = typeof businesses.$inferSelect
 
 // ---- Outbox
 
-export async function insertOutboxEvent(tx: Tx, values: OutboxInsert): Promise<void> {
-  await tx.insert(outbox).values(values)
+export async function insertOutboxEvent(tx: Tx, v: OutboxInsert): Promise<void> {
+  // Plain SQL: it runs in the transaction of every change that raises an event.
+  await tx.run(sql`INSERT INTO outbox (business_id, type, subject_type, subject_id, message_id, occurred_at)
+    VALUES (${v.businessId}, ${v.type}, ${v.subjectType}, ${v.subjectId}, ${v.messageId}, ${v.occurredAt})`)
 }
 
 /** Outbox events not yet fanned out, oldest first. */
 export async function undispatchedEvents(q: Queryable, limit: number): Promise<OutboxRow[]> {
   return q.select().from(outbox).where(isNull(outbox.dispatchedAt)).orderBy(asc(outbox.id)).limit(limit)
+}
+
+/** Marks events that no webhook hears as dispatched, in one statement. */
+export async function markDispatched(tx: Tx, ids: number[], dispatchedAt: string): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await tx.update(outbox).set({ dispatchedAt }).where(and(inArray(outbox.id, ids.slice(i, i + 500)), isNull(outbox.dispatchedAt)))
+  }
 }
 
 /** Marks an event dispatched unless another process did first; true when this call claimed it. */
