@@ -2,7 +2,7 @@
 import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Queryable, Tx } from '../../db/client'
-import { clients, documentLines, documents, documentVatBands, payments, receipts, type DocumentStatus, type DocumentType } from '../../db/schema'
+import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
 
@@ -77,13 +77,14 @@ export async function listDocuments(q: Queryable, businessId: number, afterId: n
   return q.select(documentColumns).from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
 }
 
+// Plain SQL in the numbering checks: they run inside every issuing and recording transaction.
 export async function numberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.select({ id: documents.id }).from(documents).where(and(eq(documents.businessId, businessId), eq(documents.documentNumber, number))).get())?.id
+  return (await q.all<{ id: number }>(sql`SELECT id FROM documents WHERE business_id = ${businessId} AND document_number = ${number} LIMIT 1`))[0]?.id
 }
 
 /** Receipt numbers are held by Receipts, not documents. */
 export async function receiptHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
+  return (await q.all<{ id: number }>(sql`SELECT id FROM receipts WHERE business_id = ${businessId} AND receipt_number = ${number} LIMIT 1`))[0]?.id
 }
 
 /** Invoices issued (not Drafts) with an issue date in the year. */
@@ -134,10 +135,9 @@ export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Pr
 
 /** The sum in minor units, as exact text, of the completed Payments of these documents. */
 export async function completedPaidMinor(tx: Tx, documentIds: number[]): Promise<string> {
-  const rows = await tx
-    .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
-    .from(payments)
-    .where(and(inArray(payments.documentId, documentIds), eq(payments.status, 'completed')))
+  const rows = await tx.all<{ total: string | null }>(
+    sql`SELECT CAST(sum(amount_minor) AS TEXT) AS total FROM payments WHERE document_id IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)}) AND status = 'completed'`,
+  )
   return rows[0]?.total ?? '0'
 }
 

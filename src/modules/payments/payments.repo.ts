@@ -57,13 +57,18 @@ export async function receiptNumberHolder(q: Queryable, businessId: number, numb
 }
 
 /** Inserts and gives the id only: reading every column back would cost more than the insert (the hot write path). */
-export async function addPayment(tx: Tx, row: PaymentInsert): Promise<number> {
-  const r = await tx.insert(payments).values(row)
+export async function addPayment(tx: Tx, p: PaymentInsert): Promise<number> {
+  const r = await tx.run(sql`INSERT INTO payments (business_id, document_id, status, amount, amount_minor, currency, payment_date,
+      payment_method, bank_account_id, reference, notes, recorded_by, amended_by, created_at, updated_at)
+    VALUES (${p.businessId}, ${p.documentId}, ${p.status}, ${p.amount}, ${p.amountMinor}, ${p.currency}, ${p.paymentDate},
+      ${p.paymentMethod}, ${p.bankAccountId ?? null}, ${p.reference ?? null}, ${p.notes ?? null}, ${p.recordedBy ?? null}, ${p.amendedBy ?? null},
+      ${p.createdAt}, ${p.updatedAt})`)
   return Number(r.lastInsertRowid)
 }
 
-export async function addReceipt(tx: Tx, row: typeof receipts.$inferInsert): Promise<number> {
-  const r = await tx.insert(receipts).values(row)
+export async function addReceipt(tx: Tx, r0: typeof receipts.$inferInsert): Promise<number> {
+  const r = await tx.run(sql`INSERT INTO receipts (business_id, payment_id, document_id, receipt_number, issue_date, created_at, updated_at)
+    VALUES (${r0.businessId}, ${r0.paymentId}, ${r0.documentId}, ${r0.receiptNumber}, ${r0.issueDate}, ${r0.createdAt}, ${r0.updatedAt})`)
   return Number(r.lastInsertRowid)
 }
 
