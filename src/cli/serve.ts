@@ -23,9 +23,9 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
   // Once the server falls idle, one full collection hands the memory a burst of load took back to the system.
   const idleGc = {
     name: 'idle-gc',
-    pattern: '*/10 * * * * *',
+    pattern: '*/2 * * * * *',
     run: async () => {
-      if (!collected && Date.now() - lastRequest > 5000) {
+      if (!collected && Date.now() - lastRequest > 2000) {
         collected = true
         Bun.gc(true)
       }
