@@ -6,8 +6,8 @@ import type { Logger } from '../../shared/logger'
 import type { WebhookSender } from '../../adapters/http'
 import { AddressRefused, checkAddress, type Resolver } from './address-guard'
 import { signatureHeader } from './signature'
+import { getBusiness } from '../business'
 import {
-  businessPublicIdOf,
   claimDueDeliveries,
   claimOutboxEvent,
   deleteDeliveriesBefore,
@@ -65,7 +65,7 @@ export async function dispatchOutbox(ctx: DeliveryContext, limit = 1000): Promis
       unheard.push(event.id)
       continue
     }
-    const businessPublicId = await businessPublicIdOf(ctx.db.read, event.businessId)
+    const businessPublicId = (await getBusiness(ctx.db.read, event.businessId)).publicId
     const subject = await ctx.build(event.subjectType, event.businessId, event.subjectId)
     const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, business_id: businessPublicId, data: { [event.subjectType]: subject } })
     heard.push({ event, body })

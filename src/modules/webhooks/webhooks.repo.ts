@@ -11,7 +11,6 @@ export type AttemptRow = typeof webhookAttempts.$inferSelect
 export type AttemptInsert = typeof webhookAttempts.$inferInsert
 export type OutboxRow = typeof outbox.$inferSelect
 export type OutboxInsert = typeof outbox.$inferInsert
-type BusinessRow = typeof businesses.$inferSelect
 
 // ---- Outbox
 
@@ -37,17 +36,6 @@ export async function markDispatched(tx: Tx, ids: number[], dispatchedAt: string
 export async function claimOutboxEvent(tx: Tx, id: number, dispatchedAt: string): Promise<boolean> {
   const claimed = await tx.update(outbox).set({ dispatchedAt }).where(and(eq(outbox.id, id), isNull(outbox.dispatchedAt))).returning({ id: outbox.id })
   return claimed.length > 0
-}
-
-// ---- Businesses, as webhooks see them
-
-export async function businessPublicIdOf(q: Queryable, businessId: number): Promise<string | undefined> {
-  const business = await q.select({ publicId: businesses.publicId }).from(businesses).where(eq(businesses.id, businessId)).get()
-  return business?.publicId
-}
-
-export async function findBusinessRow(q: Queryable, businessId: number): Promise<BusinessRow | undefined> {
-  return q.select().from(businesses).where(eq(businesses.id, businessId)).get()
 }
 
 // ---- Webhooks

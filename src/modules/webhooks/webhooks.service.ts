@@ -1,5 +1,6 @@
 // Webhook management (extensions §5): add, read, change, pause, roll the secret, delete, deliveries, resend.
 import type { Database } from '../../db/client'
+import { getBusiness } from '../business'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
 import { AddressRefused, checkAddress, type Resolver } from './address-guard'
@@ -12,7 +13,6 @@ import {
   createDelivery,
   deleteOwnWebhook,
   deliveryPage,
-  findBusinessRow,
   findDelivery,
   findWebhook,
   insertWebhook,
@@ -153,7 +153,7 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   const d = await findDelivery(deps.db.read, businessId, deliveryId)
   if (!d) throw new NotFound('No such delivery.')
   const hook = await own(deps.db, businessId, d.webhookId)
-  const business = (await findBusinessRow(deps.db.read, businessId))!
+  const business = await getBusiness(deps.db.read, businessId)
   if ((business.plan === 'free' || business.plan === 'paused') && !business.isTest) {
     throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Owner chooses one in billing settings.', { remedy: 'choose_plan' })
   }
