@@ -27,6 +27,7 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
     run: async () => {
       if (!collected && Date.now() - lastRequest > 2000) {
         collected = true
+        await deps.db.shrinkMemory()
         Bun.gc(true)
       }
     },

@@ -6,6 +6,8 @@ import Database from 'libsql'
 export interface BulkWriter {
   /** Inserts every row in `rows` (values in column order) within one transaction; synchronous and short. */
   append(sql: string, rows: unknown[][]): void
+  /** Frees the connection's page cache (PRAGMA shrink_memory). */
+  shrink(): void
   close(): void
 }
 
@@ -33,6 +35,7 @@ export function openBulkWriter(url: string): BulkWriter | null {
         throw e
       }
     },
+    shrink: () => db.exec('PRAGMA shrink_memory'),
     close: () => db.close(),
   }
 }

@@ -25,6 +25,8 @@ export interface Database {
    * these rows; the next ordinary commit syncs them). Remote URLs fall back to an ordinary transaction.
    */
   append(sql: string, rows: unknown[][]): Promise<void>
+  /** Asks every connection to hand back the page cache it holds (PRAGMA shrink_memory), for an idle server. */
+  shrinkMemory(): Promise<void>
   /** The writer itself, for the migrator; callers outside db/ use write(). */
   readonly writer: Db
   readonly writerClient: Client
@@ -78,6 +80,14 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
           for (const r of rows) await tx.run(sqlWithArgs(statement, r))
         })
       }),
+    async shrinkMemory() {
+      await mutex.run(async () => {
+        await writerClient.execute('PRAGMA shrink_memory')
+        bulk?.shrink()
+      })
+      await readerClient.execute('PRAGMA shrink_memory')
+      hot?.shrink()
+    },
     close() {
       bulk?.close()
       hot?.close()
