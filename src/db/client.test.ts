@@ -52,6 +52,14 @@ describe('connection settings', () => {
     expect(await pragma('foreign_keys')).toBe(1)
   })
 
+  test('handing back page caches on idle keeps every connection working and the writer at synchronous=FULL', async () => {
+    await h.deps.db.shrinkMemory()
+    await h.deps.db.write((tx) => tx.insert(meta).values({ key: 'after-shrink', value: 'x' }))
+    expect(await metaCount('after-shrink')).toBe(1)
+    expect(h.deps.db.hot!.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', 'after-shrink')?.value).toBe('x')
+    expect(await pragma('synchronous')).toBe(2)
+  })
+
   test('the reader cannot write', async () => {
     const attempt = async () => {
       await h.deps.db.read.insert(meta).values({ key: 'from-reader', value: 'x' })
