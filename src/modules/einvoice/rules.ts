@@ -285,7 +285,7 @@ function familyRules(f: Family): Rule[] {
   const c = f.category
   const of = <T extends { category: string }>(xs: T[]) => xs.filter((x) => x.category === c)
   const bands = (m: EInvoiceModel) => of(m.breakdown)
-  const itemsOfRate = (m: EInvoiceModel, rate: string | null, sign: 1 | -1, xs: Item[]) =>
+  const itemsOfRate = (rate: string | null, sign: 1 | -1, xs: Item[]) =>
     of(xs).filter((x) => f.category !== 'S' || (x.rate !== null && rate !== null && dec(x.rate).eq(dec(rate)))).map((x) => (sign === 1 ? dec(x.amount) : dec(x.amount).neg()))
   const out: Rule[] = [
     rule(
@@ -313,7 +313,7 @@ function familyRules(f: Family): Rule[] {
         // Split bands (one per exemption code) are refused by -01; their sum is still the category's.
         const groups = f.category === 'S' ? bs.map((b) => ({ rate: b.rate, taxable: dec(b.taxable) })) : bs.length ? [{ rate: null, taxable: sum(bs.map((b) => b.taxable)) }] : []
         return groups.every((g) => {
-          const expected = [...itemsOfRate(m, g.rate, 1, lineItems(m)), ...itemsOfRate(m, g.rate, -1, docItems(m.allowances)), ...itemsOfRate(m, g.rate, 1, docItems(m.charges))]
+          const expected = [...itemsOfRate(g.rate, 1, lineItems(m)), ...itemsOfRate(g.rate, -1, docItems(m.allowances)), ...itemsOfRate(g.rate, 1, docItems(m.charges))]
           return g.taxable.eq(expected.reduce((s, x) => s.plus(x), ZERO))
         })
       },
