@@ -10,7 +10,7 @@ import { openApiWebhooks } from './http/openapi-webhooks'
 import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
-import { createPipeline, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
+import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
 import { RateLimiter } from './http/rate-limit'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
@@ -67,10 +67,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
     .onParse(async ({ request }) => {
       const ctx = contextOf(request)
-      const type = request.headers.get('content-type') ?? ''
       const text = await request.text()
       if (text.length === 0) return undefined
-      if (!/^application\/json\s*(;|$)/i.test(type)) {
+      if (!isJsonType(request.headers.get('content-type'))) {
         ctx.parseFailure = 'not_json'
         throw new Error('not json')
       }

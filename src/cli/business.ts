@@ -10,7 +10,7 @@ import {
   updateBusiness,
   type BusinessInput,
 } from '../modules/business'
-import { findMailbox } from '../modules/mail'
+import { businessMailProvider } from '../modules/mail'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
@@ -43,13 +43,13 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   allowOnly(args, BUSINESS_OPTIONS)
   if (sub === 'create') {
     const b = await createBusiness(deps.db, deps.clock, businessInput(args))
-    return print(args, { id: b.id, ...presentBusiness(b, deps.config.mailRelay) })
+    return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
   }
   if (sub === 'update') {
     if (!ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
     const current = await resolveBusiness(deps.db.read, ref)
     const b = await updateBusiness(deps.db, deps.clock, current.id, businessInput(args))
-    return print(args, { id: b.id, ...presentBusiness(b, deps.config.mailRelay, (await findMailbox(deps.db.read, b.id)) ?? null) })
+    return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
   }
   throw new UsageError('usage: invoicing business create|update ...')
 }

@@ -1,7 +1,7 @@
 // `invoicing mail set|clear`: a Business's own SMTP mailbox; what it prints never holds the server URL or password.
 import type { Deps } from '../deps'
 import { getBusiness, presentBusiness, resolveBusiness } from '../modules/business'
-import { clearMailbox, findMailbox, setMailbox } from '../modules/mail'
+import { businessMailProvider, clearMailbox, setMailbox } from '../modules/mail'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
@@ -29,6 +29,6 @@ export async function mailCommand(deps: Deps, args: Args): Promise<void> {
 /** The Business's mail provider as GET /v1/business answers it, after the change. */
 async function printProvider(deps: Deps, args: Args, businessId: number): Promise<void> {
   const b = await getBusiness(deps.db.read, businessId)
-  const view = presentBusiness(b, deps.config.mailRelay, (await findMailbox(deps.db.read, b.id)) ?? null)
+  const view = presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay))
   print(args, { business_id: view.business_id, mail_provider: view.mail_provider })
 }

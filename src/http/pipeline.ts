@@ -10,6 +10,11 @@ import type { RequestLogWriter } from './request-log'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
+/** Bodies are JSON only; the pipeline (by header) and the body parser (for bodies it did not see announced) ask this. */
+export function isJsonType(contentType: string | null): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '')
+}
+
 type Access = 'public' | 'read' | 'write' | 'admin'
 
 interface RoutePattern {
@@ -167,7 +172,7 @@ function gate(
     const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
     if (hasBody) {
       const type = req.headers.get('content-type') ?? ''
-      if (!/^application\/json\s*(;|$)/i.test(type)) return new BadRequest(415, 'Send the body as application/json.')
+      if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
       if (len !== null && Number(len) > MAX_BODY_BYTES) return new BadRequest(413, 'The request body is larger than 1 MiB.')
     }
   }

@@ -1,13 +1,8 @@
 // Business and bank account records as the API answers them (extensions §2).
 import type { BankAccountRow, BusinessRow } from './business.service'
 
-/** The Business's own mailbox as the answer needs it (kind and From address; its server URL is never shown). */
-export interface MailboxSummary {
-  kind: string
-  fromAddress: string
-}
-
-export function presentBusiness(b: BusinessRow, mailRelay: string | null, mailbox: MailboxSummary | null = null) {
+/** `mailProvider` is the mail module's answer (`mailProviderView`): the one rule of which provider sends. */
+export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; address: string } | null) {
   return {
     business_id: b.publicId,
     name: b.name,
@@ -24,9 +19,8 @@ export function presentBusiness(b: BusinessRow, mailRelay: string | null, mailbo
     address: b.address,
     city: b.city,
     postal_code: b.postalCode,
-    // Its own mailbox sends when it has one (smtp, or a hosted kind); else the service's own mail server, for a
-    // Business with an address of its own. Only the kind and the From address are shown, never the server or login.
-    mail_provider: mailbox ? { kind: mailbox.kind, address: mailbox.fromAddress } : mailRelay && b.email ? { kind: 'service', address: b.email } : null,
+    // Only the kind and the From address are shown, never the server or its login.
+    mail_provider: mailProvider,
     created_at: b.createdAt,
   }
 }

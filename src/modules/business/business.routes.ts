@@ -7,7 +7,7 @@ import { errorAnswers, ListQuery } from '../../http/schemas'
 import { getBankAccount, getBusiness, listBankAccounts } from './business.service'
 import { presentBankAccount, presentBusiness } from './business.present'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
-import { findMailbox } from '../mail'
+import { businessMailProvider } from '../mail'
 
 const tags = ['Business']
 
@@ -17,7 +17,8 @@ export function businessRoutes(deps: { db: Database; config: { mailRelay: string
       '/v1/business',
       async ({ request }) => {
         const id = credentialOf(request).businessId
-        return presentBusiness(await getBusiness(deps.db.read, id), deps.config.mailRelay, (await findMailbox(deps.db.read, id)) ?? null)
+        const business = await getBusiness(deps.db.read, id)
+        return presentBusiness(business, await businessMailProvider(deps.db.read, business, deps.config.mailRelay))
       },
       { response: { 200: BusinessSchema, ...errorAnswers() }, detail: { tags, summary: 'The Business the API key belongs to' } },
     )

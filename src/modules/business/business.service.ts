@@ -1,4 +1,5 @@
 // Business setup, bank accounts and numbering patterns: created and changed by the CLI, read by the API.
+import { EMAIL_RE } from '../../shared/text'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
@@ -44,7 +45,6 @@ export interface BusinessInput {
   issuingLimit?: number
 }
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 function check(input: BusinessInput, creating: boolean): void {
   const bag = new FieldErrorBag()

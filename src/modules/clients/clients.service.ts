@@ -1,5 +1,6 @@
 // Client use cases: create, update, get, list; every rule of the contract's Client sections.
-import type { Database } from '../../db/client'
+import { blank, EMAIL_RE } from '../../shared/text'
+import type { Database, Tx } from '../../db/client'
 import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
@@ -7,7 +8,7 @@ import { isCountry, viesPrefixFor } from '../../shared/countries'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
-import { foreignBankAccountIds, highestTaken, numberingPattern, recordTaken, takeNextCounter } from '../business'
+import { atItsEndMessage, foreignBankAccountIds, numberingPattern, recordTaken, takeNextFree } from '../business'
 import type { ClientCreateInput, ClientUpdateInput } from './clients.model'
 import {
   accountCodeHolder,
@@ -27,16 +28,7 @@ export interface ClientDeps {
   vies: ViesClient
 }
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const PLAIN_FIELDS = ['contact_person', 'phone', 'address', 'city', 'postal_code', 'notes'] as const
-
-/** Blank (empty or spaces) is "left blank": null. */
-function blank(v: string | null | undefined): string | null | undefined {
-  if (v === undefined) return undefined
-  if (v === null) return null
-  const s = v.trim()
-  return s === '' ? null : s
-}
 
 /** VIES is asked only for EU VAT numbers; the number may carry its country prefix or not. */
 async function verifyVat(vies: ViesClient, country: string, vatNumber: string | null): Promise<boolean> {
@@ -77,17 +69,15 @@ async function checkBankAccounts(db: Database, businessId: number, ids: number[]
   })
 }
 
+/** An account code the request named, judged against the Business's pattern before the transaction. */
 interface CodePlan {
-  /** The code to store, or null to take the next one inside the transaction. */
-  code: string | null
+  code: string
   pattern: string
   counter: number | null
 }
 
-async function planAccountCode(db: Database, businessId: number, raw: string | null | undefined, exceptId: number | undefined, bag: FieldErrorBag): Promise<CodePlan> {
+async function planAccountCode(db: Database, businessId: number, code: string, exceptId: number | undefined, bag: FieldErrorBag): Promise<CodePlan> {
   const pattern = await numberingPattern(db.read, businessId, 'client')
-  const code = blank(raw)
-  if (!code) return { code: null, pattern, counter: null }
   const p = parsePattern(pattern)!
   const read = readNumber(p, code)
   if (!read || read.beyond || read.counter < 1 || read.counter >= p.max) {
@@ -99,36 +89,19 @@ async function planAccountCode(db: Database, businessId: number, raw: string | n
 }
 
 /** Takes the next free code of the pattern inside the writing transaction, so two creates never share one. */
-async function takeNextAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number): Promise<string> {
+async function takeNextAccountCode(tx: Tx, businessId: number): Promise<string> {
   const pattern = await numberingPattern(tx, businessId, 'client')
-  const p = parsePattern(pattern)!
-  for (;;) {
-    const n = await takeNextCounter(tx, businessId, 'client', pattern, '')
-    if (n >= p.max) throw new Refusal('numbering_at_its_end', `The account code numbering ${pattern} has no free code left; change its pattern.`)
-    const code = formatNumber(p, n, 0)
-    // A code typed by hand may hold this one already: step past it.
-    if (!(await accountCodeHolder(tx, businessId, code))) return code
-  }
+  const code = await takeNextFree(tx, businessId, 'client', pattern, '', (p, n) => formatNumber(p, n, 0), async (c) => (await accountCodeHolder(tx, businessId, c)) !== undefined)
+  if (code === null) throw new Refusal('numbering_at_its_end', atItsEndMessage('client', pattern))
+  return code
 }
 
-async function takeAccountCode(tx: Parameters<Parameters<Database['write']>[0]>[0], businessId: number, plan: CodePlan, exceptId?: number): Promise<string> {
-  const p = parsePattern(plan.pattern)!
-  if (plan.code) {
-    // Taken meanwhile by a concurrent request: answered as the same field error a held code gets.
-    if (await accountCodeHolder(tx, businessId, plan.code, exceptId)) throw new InvalidRequest({ account_code: ['is held by another Client'] })
-    if (plan.counter !== null) await recordTaken(tx, businessId, 'client', plan.pattern, '', plan.counter)
-    return plan.code
-  }
-  let n = (await highestTaken(tx, businessId, 'client', plan.pattern, '')) + 1
-  for (;;) {
-    if (n >= p.max) throw new Refusal('numbering_at_its_end', `The account code numbering ${plan.pattern} has no free code left; change its pattern.`)
-    const code = formatNumber(p, n, 0)
-    if (!(await accountCodeHolder(tx, businessId, code))) {
-      await recordTaken(tx, businessId, 'client', plan.pattern, '', n)
-      return code
-    }
-    n++
-  }
+/** Takes a code the request named, checked again inside the transaction and recorded on the counter. */
+async function takeAccountCode(tx: Tx, businessId: number, plan: CodePlan, exceptId?: number): Promise<string> {
+  // Taken meanwhile by a concurrent request: answered as the same field error a held code gets.
+  if (await accountCodeHolder(tx, businessId, plan.code, exceptId)) throw new InvalidRequest({ account_code: ['is held by another Client'] })
+  if (plan.counter !== null) await recordTaken(tx, businessId, 'client', plan.pattern, '', plan.counter)
+  return plan.code
 }
 
 export async function createClient(deps: ClientDeps, business: { id: number; currency: string }, input: ClientCreateInput): Promise<ClientRow> {
@@ -147,7 +120,8 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
   // An explicit code is judged now; a blank one is taken inside the transaction.
-  const codePlan = blank(input.account_code) ? await planAccountCode(deps.db, businessId, input.account_code, undefined, bag) : null
+  const namedCode = blank(input.account_code)
+  const codePlan = namedCode ? await planAccountCode(deps.db, businessId, namedCode, undefined, bag) : null
   bag.throwIfAny()
 
   const vatNumber = blank(input.vat_number) ?? null
@@ -240,9 +214,8 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
     set.preferredBankAccountIds = JSON.stringify([...new Set(input.preferred_bank_account_ids)].sort((a, b) => a - b))
   }
   let codePlan: CodePlan | null = null
-  if (input.account_code !== undefined && blank(input.account_code) && blank(input.account_code) !== current.accountCode) {
-    codePlan = await planAccountCode(deps.db, businessId, input.account_code, id, bag)
-  }
+  const namedCode = blank(input.account_code)
+  if (namedCode && namedCode !== current.accountCode) codePlan = await planAccountCode(deps.db, businessId, namedCode, id, bag)
   bag.throwIfAny()
 
   if (input.vat_number !== undefined) set.vatNumber = blank(input.vat_number) ?? null

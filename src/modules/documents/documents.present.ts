@@ -5,6 +5,10 @@ import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
 import { actionsOf, amountDue, refusalFor, type Facts } from './lifecycle'
+import { categoryRank } from './totals'
+
+/** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
+export const DOCUMENT_TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
 
 export interface ClientSnapshot {
   name: string
@@ -51,8 +55,6 @@ export interface PresentInput {
   today: string
 }
 
-const CATEGORY_ORDER = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O']
-
 export function presentDocument({ doc, lines, bands, client, facts, role, today }: PresentInput) {
   const scale = currencyScale(doc.currency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
@@ -89,7 +91,7 @@ export function presentDocument({ doc, lines, bands, client, facts, role, today 
       net_amount: l.netAmount,
     })),
     vat_breakdown: [...bands]
-      .sort((a, b) => stored(b.rate).cmp(stored(a.rate)) || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category))
+      .sort((a, b) => stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category))
       .map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })),
     net_total: doc.netTotal,
     vat_total: doc.vatTotal,

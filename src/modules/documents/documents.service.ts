@@ -1,4 +1,5 @@
 // Document use cases: create and update Drafts, delete, issue, cancel, convert; read with actions.
+import { blank } from '../../shared/text'
 import { randomBytes } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
 import type { DocumentType } from '../../db/schema'
@@ -61,12 +62,6 @@ export function throwRefusal(r: RefusalInfo): never {
 
 function addDays(date: string, days: number): string {
   return utcDay(new Date(Date.parse(date) + days * 86_400_000))
-}
-
-function blank(v: string | null | undefined): string | null | undefined {
-  if (v === undefined || v === null) return v
-  const s = v.trim()
-  return s === '' ? null : s
 }
 
 // ---------------------------------------------------------------------------------------------------------------

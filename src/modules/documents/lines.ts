@@ -1,4 +1,5 @@
 // Lines of a document from the request: billed Products, free-standing Lines, VAT categories, limits.
+import { blank } from '../../shared/text'
 import type { Queryable } from '../../db/client'
 import { FieldErrorBag } from '../../shared/errors'
 import { parseDecimal, asWritten, format, type Decimal } from '../../shared/money'
@@ -33,12 +34,6 @@ export interface ResolvedLine {
   vatCategory: string
   vatExemptionCode: string | null
   notes: string | null
-}
-
-function blank(v: string | null | undefined): string | null {
-  if (v === undefined || v === null) return null
-  const s = v.trim()
-  return s === '' ? null : s
 }
 
 /**
@@ -118,7 +113,7 @@ export async function resolveLines(
     }
     if (exemption && !VATEX_RE.test(exemption)) bag.add(at('vat_exemption_code'), `${here}: the exemption code must be a VATEX code such as VATEX-EU-AE`)
 
-    const notes = blank(l.notes)
+    const notes = blank(l.notes) ?? null
     if (notes && notes.length > 500) bag.add(at('notes'), `${here}: notes must be at most 500 characters`)
 
     if (qty.ok && unitPrice !== null) {

@@ -2,7 +2,7 @@
 import type { Queryable, Tx } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
-import { highestTaken, numberingPattern, recordTaken, takeNextCounter } from '../business'
+import { atItsEndMessage, highestTaken, numberingPattern, recordTaken, takeNextFree } from '../business'
 import type { RefusalInfo } from './lifecycle'
 import { numberHolder, receiptHolder } from './documents.repo'
 
@@ -56,7 +56,7 @@ export async function judgeNumber(
 
   for (let n = highest + 1; ; n++) {
     if (n >= p.max) {
-      return refuse('numbering_at_its_end', `The ${kind.replace('_', ' ')} numbering ${pattern} reached its largest number, which is never taken; an unused earlier number can still be requested.`)
+      return refuse('numbering_at_its_end', atItsEndMessage(kind, pattern))
     }
     const number = formatNumber(p, n, year, prefix)
     // A number typed by hand under an earlier pattern may hold this one already.
@@ -75,22 +75,14 @@ export async function receiptNumbering(q: Queryable, business: { id: number; isT
 }
 
 /**
- * Takes the next Receipt number inside the recording transaction: one upsert moves the counter, and a refusal
- * (numbering_at_its_end) rolls it back with everything else. Same rule as judgeNumber: one above the highest taken,
- * the largest value never taken, a number held already stepped over.
+ * Takes the next Receipt number inside the recording transaction: the counter moves in one upsert, and a refusal
+ * (numbering_at_its_end) rolls it back with everything else. The same rule and words as judgeNumber's prediction.
  */
 export async function takeReceiptNumber(tx: Tx, business: { id: number; isTest: boolean }, today: string): Promise<{ ok: true; number: string } | { ok: false; refusal: RefusalInfo }> {
   const pattern = await numberingPattern(tx, business.id, 'receipt')
-  const p = parsePattern(pattern)!
   const year = Number(today.slice(0, 4))
-  const period = p.hasYear ? String(year) : ''
+  const period = parsePattern(pattern)!.hasYear ? String(year) : ''
   const prefix = business.isTest ? TEST_PREFIX : ''
-  for (;;) {
-    const n = await takeNextCounter(tx, business.id, 'receipt', pattern, period)
-    if (n >= p.max) {
-      return { ok: false, refusal: { code: 'numbering_at_its_end', message: `The receipt numbering ${pattern} reached its largest number, which is never taken.` } }
-    }
-    const number = formatNumber(p, n, year, prefix)
-    if (!(await receiptHolder(tx, business.id, number))) return { ok: true, number }
-  }
+  const number = await takeNextFree(tx, business.id, 'receipt', pattern, period, (p, n) => formatNumber(p, n, year, prefix), async (x) => (await receiptHolder(tx, business.id, x)) !== undefined)
+  return number === null ? { ok: false, refusal: { code: 'numbering_at_its_end', message: atItsEndMessage('receipt', pattern) } } : { ok: true, number }
 }

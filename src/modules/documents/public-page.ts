@@ -5,9 +5,8 @@ import type { Clock } from '../../shared/clock'
 import { getBusiness } from '../business'
 import { raiseEvent } from '../webhooks'
 import { findByPublicToken, linesOf, markViewed } from './documents.repo'
-import type { ClientSnapshot } from './documents.present'
+import { DOCUMENT_TITLES, type ClientSnapshot } from './documents.present'
 
-const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
 
 function esc(s: string | null | undefined): string {
   return (s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
@@ -35,10 +34,10 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
         .map((l) => `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`)
         .join('')
       const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
+<title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
 <body>${business.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
-<h1>${esc(TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
+<h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
 <p>From <strong>${esc(business.legalName ?? business.name)}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
 <p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
 <table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>

@@ -42,6 +42,12 @@ export function lineNet(l: Pick<LineMoney, 'quantity' | 'unitPrice'>, scale: num
 
 const CATEGORY_ORDER = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M']
 
+/** Where a VAT category stands among bands of one rate (S, Z, E, AE, K, G, O); an unknown one last. */
+export function categoryRank(category: string): number {
+  const i = CATEGORY_ORDER.indexOf(category)
+  return i < 0 ? CATEGORY_ORDER.length : i
+}
+
 /** Net per Line, VAT per band rounded half away from zero, and the totals; bands highest rate first. */
 export function computeTotals(lines: LineMoney[], scale: number): Totals {
   const nets = lines.map((l) => lineNet(l, scale))
@@ -54,7 +60,7 @@ export function computeTotals(lines: LineMoney[], scale: number): Totals {
     byBand.set(key, band)
   })
   const bands = [...byBand.values()]
-    .sort((a, b) => b.rate.cmp(a.rate) || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category))
+    .sort((a, b) => b.rate.cmp(a.rate) || categoryRank(a.category) - categoryRank(b.category))
     .map((b) => {
       const vat = round(b.net.times(b.rate).div('100'), scale)
       return { category: b.category, rate: b.rate.toFixed(2), net: b.net, vat }

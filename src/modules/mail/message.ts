@@ -1,10 +1,9 @@
 // The email of a Send: From, recipients, subject and text (defaults in plain words), the PDF and the XML attached.
 import type { MailAttachment, MailMessage } from '../../adapters/smtp'
-import type { DocumentView } from '../documents'
+import { DOCUMENT_TITLES, type DocumentView } from '../documents'
 import type { XmlFile } from '../einvoice'
 import type { Provider } from './providers'
 
-const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
 
 export interface ComposeInput {
   business: { name: string }
@@ -29,11 +28,11 @@ function oneLine(s: string): string {
 }
 
 export function defaultSubject(doc: DocumentView, businessName: string): string {
-  return `${TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(/\s+/g, ' ')
+  return `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(/\s+/g, ' ')
 }
 
 export function defaultText(doc: DocumentView, businessName: string): string {
-  const title = TITLES[doc.type] ?? doc.type
+  const title = DOCUMENT_TITLES[doc.type] ?? doc.type
   const due = (doc.type === 'invoice' || doc.type === 'proforma') && doc.due_date ? `, due ${doc.due_date}` : ''
   return [
     'Hello,',

@@ -1,6 +1,8 @@
 // Which mail provider sends for a Business: its own mailbox when it has one, else the service's own mail server
 // (INVOICING_MAIL_RELAY) when the Business has an email address of its own, else none.
+import type { Queryable } from '../../db/client'
 import type { MailboxKind } from '../../db/schema'
+import { findMailbox } from './mail.repo'
 
 export interface MailboxInfo {
   kind: MailboxKind
@@ -27,4 +29,9 @@ export function providerOf(business: { email: string | null }, mailRelay: string
 export function mailProviderView(business: { email: string | null }, mailRelay: string | null, mailbox: MailboxInfo | null | undefined): { kind: string; address: string } | null {
   const p = providerOf(business, mailRelay, mailbox)
   return p ? { kind: p.kind, address: p.from } : null
+}
+
+/** `mail_provider` of a Business as it stands: its mailbox read, then the one rule above. */
+export async function businessMailProvider(q: Queryable, business: { id: number; email: string | null }, mailRelay: string | null) {
+  return mailProviderView(business, mailRelay, await findMailbox(q, business.id))
 }

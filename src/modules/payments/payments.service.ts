@@ -12,7 +12,6 @@ import {
   findPaymentTarget,
   refusalFor,
   settleDocument,
-  settleTarget,
   takeReceiptNumber,
   takesPaymentsRefusal,
   throwRefusal,
@@ -132,7 +131,7 @@ export async function recordPayment(deps: PaymentDeps, c: Credential, documentId
     const receipt = { businessId: c.businessId, paymentId, documentId, receiptNumber: number.number, issueDate: today, createdAt: nowIso, updatedAt: nowIso }
     const receiptId = await addReceipt(tx, receipt)
     await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
-    await settleTarget(tx, deps.clock, c.businessId, doc)
+    await settleDocument(tx, deps.clock, c.businessId, doc)
     return { paymentId, receipt: { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } }
   })
   // The answer is what was just written; reading it back would cost more than writing it.

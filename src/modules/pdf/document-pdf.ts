@@ -1,10 +1,9 @@
 // The document PDF: Business and Client blocks, Lines, VAT breakdown, totals, due date, bank accounts.
 import type { Queryable } from '../../db/client'
 import { bankAccountsByIds, type BusinessRow } from '../business'
-import type { DocumentView } from '../documents'
+import { DOCUMENT_TITLES, type DocumentView } from '../documents'
 import { A4, MARGIN, PageWriter } from './layout'
 
-const TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
 
 /** SAMPLE across every page of a Test business's document; DRAFT on a Draft. */
 export function watermarkOf(isTest: boolean, status: string): string | null {
@@ -16,13 +15,13 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   const accounts = doc.bank_account_ids.length
     ? await bankAccountsByIds(q, business.id, doc.bank_account_ids)
     : []
-  const title = `${TITLES[doc.type] ?? doc.type} ${doc.document_number ?? '(draft)'}`
+  const title = `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? '(draft)'}`
   const w = await PageWriter.create(title, watermarkOf(business.isTest || doc.is_test, doc.status))
   const right = A4[0] - MARGIN
 
   // Seller block (left) and document heading (right).
   w.text(business.legalName ?? business.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
-  w.text(TITLES[doc.type] ?? doc.type, right, { size: 18, bold: true, right: true })
+  w.text(DOCUMENT_TITLES[doc.type] ?? doc.type, right, { size: 18, bold: true, right: true })
   w.down(18)
   const seller = [business.address, [business.postalCode, business.city].filter(Boolean).join(' '), business.country, business.isVatPayer && business.vatNumber ? `VAT ${business.vatNumber}` : null, business.companyId ? `Reg. ${business.companyId}` : null, business.email]
   const heading = [

@@ -1,4 +1,5 @@
 // Product use cases: create, update, get, list, delete (hidden at once, erased 30 days later).
+import { blank } from '../../shared/text'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
@@ -26,12 +27,6 @@ export interface ProductDeps {
 }
 
 export const PRODUCT_ERASE_AFTER_MS = 30 * 24 * 60 * 60 * 1000
-
-function blank(v: string | null | undefined): string | null | undefined {
-  if (v === undefined || v === null) return v
-  const s = v.trim()
-  return s === '' ? null : s
-}
 
 function currencyOf(raw: string, bag: FieldErrorBag): string | null {
   const c = raw.trim().toUpperCase()

@@ -12,6 +12,7 @@
 // - `net` and `vat` are the sums of the bands. `net` is therefore not the income report's `income`, which adds
 //   standalone Proformas' paid shares.
 // - other_currency_documents: Invoices and Credit Notes counted as above but in another currency; summed nowhere.
+import { categoryRank } from '../documents'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { currencyScale } from '../../shared/currencies'
@@ -19,13 +20,6 @@ import { Dec, stored, type Decimal } from '../../shared/money'
 import type { Period } from './period'
 import type { VatBand, VatReport } from './reports.model'
 import { amountOf, minorBigInt, rows, STANDING, sumMinor, withExactSums } from './sums'
-
-const CATEGORY_ORDER = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O']
-
-function categoryRank(c: string): number {
-  const i = CATEGORY_ORDER.indexOf(c)
-  return i < 0 ? CATEGORY_ORDER.length : i
-}
 
 /** Highest rate first; at one rate, the categories in their usual order, then any other alphabetically. */
 export function compareBands(a: { category: string; rate: string }, b: { category: string; rate: string }): number {
