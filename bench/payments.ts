@@ -6,6 +6,8 @@
 //
 // Target (issue #5): API payments/s >= 50% of the direct transactions/s. See bench/README.md.
 import type { Subprocess } from 'bun'
+import { argNumber, argValue } from './args'
+import { children, freePort, HOST, mustRun, run, stop, stopAll } from './processes'
 import { createClient } from '@libsql/client'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -17,7 +19,6 @@ const REPO_BUN = join(ROOT, 'node_modules/.bin/bun')
 const BUN = existsSync(REPO_BUN) ? REPO_BUN : process.execPath
 const LUA = join(import.meta.dir, 'payments.lua')
 const DIRECT = join(import.meta.dir, 'payments-direct.ts')
-const HOST = '127.0.0.1'
 /** Lifts the binary's 120 requests/minute per key (INVOICING_RATE_LIMIT, read by src/config.ts). */
 const RATE_LIMIT_ENV = { INVOICING_RATE_LIMIT: '1000000000' }
 /** Nine digits: the default RCT-{YYYY}-{NNNNN} holds 99,999 Receipts a year, fewer than a fast run records. */
@@ -30,20 +31,6 @@ const TARGET_RATIO = 0.5
 
 // ---------------------------------------------------------------- options
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`)
-  if (i < 0) return undefined
-  const v = process.argv[i + 1]
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`)
-  return v
-}
-function argNumber(name: string, dflt: number): number {
-  const raw = argValue(name)
-  if (raw === undefined) return dflt
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`)
-  return n
-}
 const opts = {
   build: !process.argv.includes('--no-build'),
   duration: argNumber('duration', 10),
@@ -58,22 +45,6 @@ const opts = {
 
 // ---------------------------------------------------------------- processes (all bounded in time, all cleaned up)
 
-const children = new Set<Subprocess>()
-
-async function stop(p: Subprocess, graceMs = 5000): Promise<void> {
-  if (p.exitCode === null && p.signalCode === null) {
-    p.kill('SIGTERM')
-    const timer = setTimeout(() => p.kill('SIGKILL'), graceMs)
-    await p.exited
-    clearTimeout(timer)
-  }
-  children.delete(p)
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all([...children].map((p) => stop(p, 2000)))
-}
-
 let work: string | null = null
 function removeWork(): void {
   if (work && !opts.keep) rmSync(work, { recursive: true, force: true })
@@ -87,41 +58,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 
-interface RunResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** Runs a command to its end, killing it after timeoutMs. */
-async function run(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<RunResult> {
-  const p = Bun.spawn({ cmd, cwd: o.cwd, env: { ...process.env, ...o.env }, stdout: 'pipe', stderr: 'pipe' })
-  children.add(p)
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    p.kill('SIGKILL')
-  }, o.timeoutMs)
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
-  clearTimeout(timer)
-  children.delete(p)
-  if (timedOut) throw new Error(`${cmd.join(' ')}: killed after ${o.timeoutMs} ms`)
-  return { code, stdout, stderr }
-}
-
-async function mustRun(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<string> {
-  const r = await run(cmd, o)
-  if (r.code !== 0) throw new Error(`${cmd.join(' ')} exited ${r.code}: ${r.stderr.trim() || r.stdout.trim()}`)
-  return r.stdout
-}
-
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ hostname: HOST, port: 0, fetch: () => new Response('') })
-  const port = s.port!
-  await s.stop(true)
-  return port
-}
-
 async function untilHealthy(p: Subprocess, base: string, log: string, timeoutMs = 10_000): Promise<void> {
   const since = performance.now()
   for (;;) {

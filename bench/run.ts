@@ -5,6 +5,8 @@
 //
 // See bench/README.md for what it measures and how to read it.
 import type { Subprocess } from 'bun'
+import { argNumber, argValue } from './args'
+import { children, freePort, HOST, mustRun, run, stop, stopAll } from './processes'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -15,27 +17,12 @@ const BIN = join(ROOT, 'dist/invoicing')
 const REPO_BUN = join(ROOT, 'node_modules/.bin/bun')
 const BUN = existsSync(REPO_BUN) ? REPO_BUN : process.execPath
 const LUA = join(import.meta.dir, 'request.lua')
-const HOST = '127.0.0.1'
 /** Lifts the binary's 120 requests/minute per key for the load runs (INVOICING_RATE_LIMIT, read by src/config.ts). */
 const RATE_LIMIT_ENV = { INVOICING_RATE_LIMIT: '1000000000' }
 const CREATE_BODY = JSON.stringify({ name: 'Bench Client', email: 'bench@example.com', country: 'DE' })
 
 // ---------------------------------------------------------------- options
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`)
-  if (i < 0) return undefined
-  const v = process.argv[i + 1]
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`)
-  return v
-}
-function argNumber(name: string, dflt: number): number {
-  const raw = argValue(name)
-  if (raw === undefined) return dflt
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`)
-  return n
-}
 const opts = {
   build: !process.argv.includes('--no-build'),
   duration: argNumber('duration', 10),
@@ -54,66 +41,16 @@ const opts = {
 
 // ---------------------------------------------------------------- processes (all bounded in time, all cleaned up)
 
-const children = new Set<Subprocess>()
-
-async function stop(p: Subprocess, graceMs = 5000): Promise<void> {
-  if (p.exitCode === null && p.signalCode === null) {
-    p.kill('SIGTERM')
-    const timer = setTimeout(() => p.kill('SIGKILL'), graceMs)
-    await p.exited
-    clearTimeout(timer)
-  }
-  children.delete(p)
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all([...children].map((p) => stop(p, 2000)))
-}
-
 process.on('SIGINT', () => {
   void stopAll().then(() => process.exit(130))
 })
 
-interface RunResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** Runs a command to its end, killing it after timeoutMs. */
-async function run(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<RunResult> {
-  const p = Bun.spawn({ cmd, cwd: o.cwd, env: { ...process.env, ...o.env }, stdout: 'pipe', stderr: 'pipe' })
-  children.add(p)
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    p.kill('SIGKILL')
-  }, o.timeoutMs)
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
-  clearTimeout(timer)
-  children.delete(p)
-  if (timedOut) throw new Error(`${cmd.join(' ')}: killed after ${o.timeoutMs} ms`)
-  return { code, stdout, stderr }
-}
-
-async function mustRun(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<string> {
-  const r = await run(cmd, o)
-  if (r.code !== 0) throw new Error(`${cmd.join(' ')} exited ${r.code}: ${r.stderr.trim() || r.stdout.trim()}`)
-  return r.stdout
-}
-
 /** A long-running process whose output goes to a log file (never to an unread pipe). */
 function spawnServer(cmd: string[], cwd: string, log: string, env: Record<string, string> = {}): Subprocess {
   const p = Bun.spawn({ cmd, cwd, env: { ...process.env, ...env }, stdout: Bun.file(`${log}.out`), stderr: Bun.file(`${log}.err`) })
   children.add(p)
   return p
-}
-
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ hostname: HOST, port: 0, fetch: () => new Response('') })
-  const port = s.port!
-  await s.stop(true)
-  return port
 }
 
 /** Polls GET /health until it answers 200; returns the ms from `since`. */

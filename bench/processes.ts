@@ -1,0 +1,55 @@
+// Child processes of the benchmarks: every one bounded in time and stopped at the end, also on failure or Ctrl-C.
+import type { Subprocess } from 'bun'
+
+export const HOST = '127.0.0.1'
+
+/** Every process a benchmark started and has not seen end; stopAll() ends them. */
+export const children = new Set<Subprocess>()
+
+export async function stop(p: Subprocess, graceMs = 5000): Promise<void> {
+  if (p.exitCode === null && p.signalCode === null) {
+    p.kill('SIGTERM')
+    const timer = setTimeout(() => p.kill('SIGKILL'), graceMs)
+    await p.exited
+    clearTimeout(timer)
+  }
+  children.delete(p)
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...children].map((p) => stop(p, 2000)))
+}
+
+export interface RunResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export async function run(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<RunResult> {
+  const p = Bun.spawn({ cmd, cwd: o.cwd, env: { ...process.env, ...o.env }, stdout: 'pipe', stderr: 'pipe' })
+  children.add(p)
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    p.kill('SIGKILL')
+  }, o.timeoutMs)
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  clearTimeout(timer)
+  children.delete(p)
+  if (timedOut) throw new Error(`${cmd.join(' ')}: killed after ${o.timeoutMs} ms`)
+  return { code, stdout, stderr }
+}
+
+export async function mustRun(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<string> {
+  const r = await run(cmd, o)
+  if (r.code !== 0) throw new Error(`${cmd.join(' ')} exited ${r.code}: ${r.stderr.trim() || r.stdout.trim()}`)
+  return r.stdout
+}
+
+export async function freePort(): Promise<number> {
+  const s = Bun.serve({ hostname: HOST, port: 0, fetch: () => new Response('') })
+  const port = s.port!
+  await s.stop(true)
+  return port
+}
