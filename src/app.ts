@@ -10,6 +10,7 @@ import { openApiWebhooks } from './http/openapi-webhooks'
 import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
+import { PageCache } from './http/page-cache'
 import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
 import { RateLimiter } from './http/rate-limit'
 import { RequestLogWriter } from './http/request-log'
@@ -59,6 +60,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const http: HttpServices = {
     idempotency: new Idempotency(deps.db, deps.clock),
     cursors: new Cursors(await serviceSecret(deps.db, 'cursor_secret')),
+    pages: deps.db.hot ? new PageCache(deps.db.hot.dataVersion) : null,
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
   const rateLimiter = new RateLimiter(deps.config.rateLimit)

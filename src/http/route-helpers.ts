@@ -4,12 +4,15 @@ import type { Credential } from '../modules/business'
 import { NotFound } from '../shared/errors'
 import { contextOf, credentialOf } from './context'
 import type { Answer, Idempotency } from './idempotency'
+import type { PageCache } from './page-cache'
 import { parseLimit, toPage, type Cursors, type Page } from './pagination'
 
 /** Services the HTTP layer adds to the composition root's dependencies. */
 export interface HttpServices {
   idempotency: Idempotency
   cursors: Cursors
+  /** Pages of lists that are a function of the stored rows alone; null without a hot reader (remote database). */
+  pages: PageCache | null
 }
 
 /** A path id that is not a positive whole number names no record: 404, like any unknown id. */
@@ -46,6 +49,35 @@ export async function listPage<R extends { id: number }, T>(
   const after = http.cursors.decode(query.cursor, list, c.businessId)
   const rows = await fetch(c, after, limit + 1)
   return toPage(rows, limit, present, (id) => http.cursors.encode(list, c.businessId, id))
+}
+
+/**
+ * listPage for a list whose answer depends on nothing but the Business's stored rows and the query string (Clients,
+ * Products): the JSON text is kept in the page cache until the database changes. Errors (a bad cursor or limit) are
+ * thrown as listPage throws them and never kept.
+ */
+export async function cachedListPage<R extends { id: number }, T>(
+  http: HttpServices,
+  request: Request,
+  query: { limit?: string; cursor?: string },
+  list: string,
+  fetch: (c: Credential, afterId: number, limit: number) => Promise<R[]> | R[],
+  present: (r: R) => T,
+): Promise<Response> {
+  const pages = http.pages
+  if (!pages) return jsonResponse(JSON.stringify(await listPage(http, request, query, list, fetch, present)))
+  // The URL holds the path (the list) and the whole query string; the Business is the credential's.
+  const key = `${credentialOf(request).businessId} ${request.url}`
+  const version = pages.current()
+  const kept = pages.get(key)
+  if (kept !== undefined) return jsonResponse(kept)
+  const body = JSON.stringify(await listPage(http, request, query, list, fetch, present))
+  pages.put(key, body, version)
+  return jsonResponse(body)
+}
+
+function jsonResponse(body: string): Response {
+  return new Response(body, { headers: { 'content-type': 'application/json' } })
 }
 
 export function json(status: number, value: unknown): Answer {

@@ -1,7 +1,7 @@
 // HTTP routes of Clients: list, create, get, update (no delete).
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
+import { cachedListPage, idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { NotFound } from '../../shared/errors'
 import type { ClientDeps } from './clients.service'
@@ -20,7 +20,7 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
       '/v1/clients',
       ({ request, query }) => {
         const search = query.search?.trim() || undefined
-        return listPage(
+        return cachedListPage(
           http,
           request,
           query,

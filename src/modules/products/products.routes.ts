@@ -1,7 +1,7 @@
 // HTTP routes of Products: list, create, get, update, delete.
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
-import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
+import { cachedListPage, idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
@@ -15,7 +15,7 @@ export function productsRoutes(deps: ProductDeps, http: HttpServices) {
     .get(
       '/v1/products',
       ({ request, query }) =>
-        listPage(http, request, query, 'products', (c, after, n) => listProducts(deps.db.read, c.businessId, after, n, query.search?.trim() || undefined), presentProduct),
+        cachedListPage(http, request, query, 'products', (c, after, n) => listProducts(deps.db.read, c.businessId, after, n, query.search?.trim() || undefined), presentProduct),
       { query: ProductListQuery, response: { 200: ProductList, ...errorAnswers(422) }, detail: { tags, summary: 'List Products (inactive and archived included)' } },
     )
     .post(
