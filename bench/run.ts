@@ -17,6 +17,7 @@ const BIN = join(ROOT, 'dist/invoicing')
 const REPO_BUN = join(ROOT, 'node_modules/.bin/bun')
 const BUN = existsSync(REPO_BUN) ? REPO_BUN : process.execPath
 const LUA = join(import.meta.dir, 'request.lua')
+const WALK_LUA = join(import.meta.dir, 'walk.lua')
 /** Lifts the binary's 120 requests/minute per key for the load runs (INVOICING_RATE_LIMIT, read by src/config.ts). */
 const RATE_LIMIT_ENV = { INVOICING_RATE_LIMIT: '1000000000' }
 const CREATE_BODY = JSON.stringify({ name: 'Bench Client', email: 'bench@example.com', country: 'DE' })
@@ -126,13 +127,14 @@ export function parseWrk(name: string, out: string): WrkResult {
 async function wrk(
   name: string,
   url: string,
-  env: { BENCH_METHOD?: string; BENCH_BODY?: string; BENCH_KEY?: string },
+  env: { BENCH_METHOD?: string; BENCH_BODY?: string; BENCH_KEY?: string; BENCH_PATHS?: string },
   load = { threads: opts.threads, connections: opts.connections, duration: opts.duration, warmup: opts.warmup },
+  script = LUA,
 ): Promise<WrkResult> {
   const args = (secs: number) => [
-    'wrk', `-t${Math.min(load.threads, load.connections)}`, `-c${load.connections}`, `-d${secs}s`, '--timeout', '5s', '--latency', '-s', LUA, url,
+    'wrk', `-t${Math.min(load.threads, load.connections)}`, `-c${load.connections}`, `-d${secs}s`, '--timeout', '5s', '--latency', '-s', script, url,
   ]
-  const o = { env: { BENCH_METHOD: '', BENCH_BODY: '', BENCH_KEY: '', ...env }, timeoutMs: 0 }
+  const o = { env: { BENCH_METHOD: '', BENCH_BODY: '', BENCH_KEY: '', BENCH_PATHS: '', ...env }, timeoutMs: 0 }
   // Warm-up (JIT, page cache, connection setup), not recorded.
   if (load.warmup > 0) await mustRun(args(load.warmup), { ...o, timeoutMs: (load.warmup + 15) * 1000 })
   const out = await mustRun(args(load.duration), { ...o, timeoutMs: (load.duration + 15) * 1000 })
@@ -248,6 +250,15 @@ async function main(): Promise<void> {
     }
     const list = JSON.parse(await expectStatus('GET /v1/clients?limit=100', await fetch(`${api}/v1/clients?limit=100`, { headers: auth }), 200)) as { data: unknown[]; next_cursor: string | null }
     if (list.data.length !== 100 || !list.next_cursor) throw new Error('GET /v1/clients?limit=100 did not answer a full page with a next cursor')
+    // The walk: every page of the list, cursors included, for the scenario the page cache cannot answer.
+    const walk: string[] = []
+    for (let path: string | null = '/v1/clients?limit=100'; path; ) {
+      walk.push(path)
+      const page = JSON.parse(await expectStatus(`GET ${path}`, await fetch(`${api}${path}`, { headers: auth }), 200)) as { next_cursor: string | null }
+      path = page.next_cursor ? `/v1/clients?limit=100&cursor=${encodeURIComponent(page.next_cursor)}` : null
+    }
+    const walkFile = join(work, 'walk.txt')
+    writeFileSync(walkFile, walk.join('\n') + '\n')
     await expectStatus('POST /v1/clients', await fetch(`${api}/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
 
     const basePort = await freePort()
@@ -265,6 +276,7 @@ async function main(): Promise<void> {
     const apiRead = await wrk('API   GET /v1/clients/{id}', `${api}/v1/clients/${readId}`, { BENCH_KEY: key })
     const baseRead = await wrk('BASE  GET /clients/{id}', `${baseUrl}/clients/${readId}`, {})
     const apiList = await wrk('API   GET /v1/clients?limit=100', `${api}/v1/clients?limit=100`, { BENCH_KEY: key })
+    const apiWalk = await wrk(`API   list walk, ${walk.length} pages`, api, { BENCH_KEY: key, BENCH_PATHS: walkFile }, undefined, WALK_LUA)
     const apiReadLight = await wrk('API   GET /v1/clients/{id}      c=1', `${api}/v1/clients/${readId}`, { BENCH_KEY: key }, light)
     const baseReadLight = await wrk('BASE  GET /clients/{id}         c=1', `${baseUrl}/clients/${readId}`, {}, light)
     const apiListLight = await wrk('API   GET /v1/clients?limit=100 c=1', `${api}/v1/clients?limit=100`, { BENCH_KEY: key }, light)
@@ -277,7 +289,7 @@ async function main(): Promise<void> {
       baseInserts.push(await wrk(`BASE  POST /clients (1-row tx) #${i}`, `${baseUrl}/clients`, post))
     }
     await stop(baseline)
-    const results = [apiRead, baseRead, apiList, apiReadLight, baseReadLight, apiListLight, ...apiCreates, ...baseInserts]
+    const results = [apiRead, baseRead, apiList, apiWalk, apiReadLight, baseReadLight, apiListLight, ...apiCreates, ...baseInserts]
 
     await Bun.sleep(2000) // the request log flushes every second; let it settle
     const rssLoad = memoryOf(server.pid)
@@ -296,6 +308,7 @@ async function main(): Promise<void> {
       ['create rps ratio (API POST / baseline insert)', `${f2(apiCreateRps / baseInsertRps)}  (${f0(apiCreateRps)} / ${f0(baseInsertRps)})`, '>= 0.5', apiCreateRps / baseInsertRps >= 0.5],
       [`p99 GET /v1/clients/{id} (c=${opts.connections})`, `${f2(apiRead.p99)} ms`, '< 10 ms', apiRead.p99 < 10],
       [`p99 GET /v1/clients?limit=100 (c=${opts.connections}, ${f0(opts.clients)} Clients)`, `${f2(apiList.p99)} ms`, '< 10 ms', apiList.p99 < 10],
+      [`  p99 of the list walk (pages not kept; c=${opts.connections})`, `${f2(apiWalk.p99)} ms (${f0(apiWalk.rps)} req/s)`, 'info', null],
       ['  c=1: p99 GET /v1/clients/{id} (baseline)', `${f2(apiReadLight.p99)} ms (${f2(baseReadLight.p99)})`, 'info', null],
       ['  c=1: p99 GET /v1/clients?limit=100', `${f2(apiListLight.p99)} ms`, 'info', null],
       ['start to first answer (median)', `${startMs.toFixed(1)} ms`, '< 300 ms', startMs < 300],
