@@ -1,11 +1,11 @@
 // buildApp(deps): the Elysia app (plugins, module routes, OpenAPI) behind the request pipeline; never listens.
-import { Elysia } from 'elysia'
-import { openapi } from '@elysiajs/openapi'
+import { Elysia, type AnyElysia } from 'elysia'
 import type { Deps } from './deps'
 import { InvalidRequest } from './shared/errors'
 import { serviceSecret } from './db/meta'
 import { contextOf } from './http/context'
 import { docsRoutes } from './http/docs'
+import { openApiDocumentRoutes } from './http/openapi-document'
 import { openApiWebhooks } from './http/openapi-webhooks'
 import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
@@ -97,22 +97,17 @@ export async function buildApp(deps: Deps): Promise<App> {
       return errorResponse(err)
     })
     .use(
-      openapi({
-        path: '/docs/openapi',
-        provider: null,
-        specPath: '/openapi.json',
-        documentation: {
-          info: {
-            title: 'invoicing API',
-            version: API_VERSION,
-            description: 'Self-hosted multi-tenant invoicing: Clients, Products, documents, Payments and Receipts, reports, webhooks.',
-          },
-          components: {
-            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
-          },
-          security: [{ bearer: [] }],
-          webhooks: openApiWebhooks as never,
+      openApiDocumentRoutes((): AnyElysia => elysia, {
+        info: {
+          title: 'invoicing API',
+          version: API_VERSION,
+          description: 'Self-hosted multi-tenant invoicing: Clients, Products, documents, Payments and Receipts, reports, webhooks.',
         },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+        },
+        security: [{ bearer: [] }],
+        webhooks: openApiWebhooks,
       }),
     )
     .use(docsRoutes())

@@ -55,6 +55,24 @@ describe('GET /openapi.json', () => {
     }
   })
 
+  test('every operation that takes a body publishes it as application/json with the route\'s own fields and rules', () => {
+    const writes = h.app.elysia.routes.filter((r: { path: string; hooks?: { body?: unknown } }) => r.path.startsWith('/v1/') && r.hooks?.body)
+    expect(writes.length).toBeGreaterThanOrEqual(10)
+    for (const r of writes as Array<{ path: string; method: string }>) {
+      const op = doc.paths[r.path.replace(/:([^/]+)/g, '{$1}')][r.method.toLowerCase()]
+      const schema = op.requestBody?.content?.['application/json']?.schema
+      expect(schema, `${r.method} ${r.path} publishes no JSON body`).toBeDefined()
+      expect(schema.type).toBe('object')
+    }
+    const create = doc.paths['/v1/clients'].post.requestBody
+    expect(create.required).toBe(true)
+    expect(create.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'country']))
+    expect(create.content['application/json'].schema.properties.email.maxLength).toBe(255)
+    // Values sent in requests keep their enums (Versioning).
+    const type = doc.paths['/v1/products'].post.requestBody.content['application/json'].schema.properties.type
+    expect(type.anyOf.map((s: { const: string }) => s.const).sort()).toEqual(['product', 'service'])
+  })
+
   test('the Client operations declare the answers the contract gives them', () => {
     expect(Object.keys(doc.paths['/v1/clients'].post.responses)).toEqual(expect.arrayContaining(['201', '422']))
     expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses)).toEqual(expect.arrayContaining(['200', '404']))
