@@ -16,19 +16,25 @@ import { print } from './output'
 
 const BUSINESS_OPTIONS = ['name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit']
 
+/** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
+function clearable(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined
+  return value.trim() === '' ? null : value.trim()
+}
+
 function businessInput(args: Args): BusinessInput {
   const o = args.options
   const input: BusinessInput = {
     name: o.name,
     country: o.country?.toUpperCase(),
     currency: o.currency?.toUpperCase(),
-    legalName: o['legal-name'],
-    vatNumber: o['vat-number'],
-    companyId: o['company-id'],
-    email: o.email,
-    address: o.address,
-    city: o.city,
-    postalCode: o['postal-code'],
+    legalName: clearable(o['legal-name']),
+    vatNumber: clearable(o['vat-number']),
+    companyId: clearable(o['company-id']),
+    email: clearable(o.email),
+    address: clearable(o.address),
+    city: clearable(o.city),
+    postalCode: clearable(o['postal-code']),
     plan: o.plan,
   }
   if (args.flags.has('non-vat-payer')) input.isVatPayer = false
