@@ -4,6 +4,7 @@ import type { Deps } from '../deps'
 import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
 import { MAX_BODY_BYTES } from '../http/pipeline'
+import { handBackMemory } from '../shared/memory'
 
 export async function serve(deps: Deps, port: number): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
@@ -20,7 +21,7 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
     },
     error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
   })
-  // Once the server falls idle, one full collection hands the memory a burst of load took back to the system.
+  // Once the server falls idle, the memory a burst of load took goes back to the system (kept pages, SQLite caches, heap).
   const idleGc = {
     name: 'idle-gc',
     pattern: '*/2 * * * * *',
@@ -29,11 +30,7 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
         collected = true
         app.http.pages?.clear()
         await deps.db.shrinkMemory()
-        Bun.gc(true)
-        // JavaScriptCore keeps the optimised code and allocator pages of the burst (~10 MB RSS measured after the
-        // bench's load) until asked; shrink() drops them when it is idle. Marked deprecated in bun-types, with no
-        // replacement that reaches the JIT and libpas memory.
-        Bun.shrink()
+        handBackMemory()
       }
     },
   }
