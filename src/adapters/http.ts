@@ -1,4 +1,5 @@
-// The webhook POST: to a pinned, already-checked address, 15 s limit, no redirects followed, first 1 KB kept.
+// The webhook POST: to a pinned, already-checked address; one overall limit until the answer's head arrives, no
+// redirects followed, then at most the first 1 KB of the body, read for a short grace period.
 import http from 'node:http'
 import https from 'node:https'
 
@@ -8,29 +9,40 @@ export interface PostRequest {
   address: string
   headers: Record<string, string>
   body: string
+  /** From the start of the attempt (connect included) until the status line and headers are in. */
   timeoutMs: number
 }
 
+/** `durationMs` of an answer is the time until its status arrived; the excerpt is whatever of the body came in time. */
 export type PostResult = { kind: 'answer'; status: number; excerpt: string; durationMs: number } | { kind: 'error'; error: string; durationMs: number }
 
 export interface WebhookSender {
   post(r: PostRequest): Promise<PostResult>
 }
 
-const EXCERPT_BYTES = 1024
+export const EXCERPT_BYTES = 1024
+/** After the head, how long the start of the body is waited for; the outcome is already decided by the status. */
+export const EXCERPT_GRACE_MS = 1_000
+
+/** "15 s", or "300 ms" for a limit that is not whole seconds (tests shorten it). */
+export function limitText(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+}
 
 export const httpSender: WebhookSender = {
   post(r) {
     const started = performance.now()
     const family = r.address.includes(':') ? 6 : 4
+    const elapsed = () => Math.round(performance.now() - started)
     return new Promise<PostResult>((resolve) => {
       let settled = false
-      const done = (v: PostResult) => {
-        if (settled) return
-        settled = true
-        resolve(v)
-      }
-      const elapsed = () => Math.round(performance.now() - started)
+      let answer: { status: number; durationMs: number } | null = null
+      const chunks: Buffer[] = []
+      let size = 0
+      let res: http.IncomingMessage | null = null
+      let grace: ReturnType<typeof setTimeout> | undefined
+      // A total limit, not an idle one: a receiver that drips its status line byte by byte still runs out of time.
+      const limit = setTimeout(() => settle(), r.timeoutMs)
       const lib = r.url.protocol === 'https:' ? https : http
       const req = lib.request(
         r.url,
@@ -41,26 +53,41 @@ export const httpSender: WebhookSender = {
           lookup: ((_host: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
             opts?.all ? cb(null, [{ address: r.address, family }]) : cb(null, r.address, family)) as never,
         },
-        (res) => {
-          const chunks: Buffer[] = []
-          let size = 0
-          res.on('data', (c: Buffer) => {
+        (response) => {
+          if (settled) return response.destroy()
+          res = response
+          // The status decides the outcome; the body is read only for the deliveries list, briefly and at most 1 KB.
+          answer = { status: response.statusCode ?? 0, durationMs: elapsed() }
+          clearTimeout(limit)
+          grace = setTimeout(() => settle(), EXCERPT_GRACE_MS)
+          response.on('data', (c: Buffer) => {
             if (size < EXCERPT_BYTES) chunks.push(c)
             size += c.length
-            // Only the start of the answer is kept; stop reading a large one.
-            if (size >= EXCERPT_BYTES) res.destroy()
+            if (size >= EXCERPT_BYTES) settle()
           })
-          const finish = () => done({ kind: 'answer', status: res.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), durationMs: elapsed() })
-          res.on('end', finish)
-          res.on('close', finish)
-          res.on('error', finish)
+          response.on('end', () => settle())
+          response.on('close', () => settle())
+          response.on('error', () => settle())
         },
       )
-      req.setTimeout(r.timeoutMs, () => {
+      /** Ends the attempt once: the answer if its head came in, otherwise the reason; the socket is always closed. */
+      function settle(error?: NodeJS.ErrnoException) {
+        if (settled) return
+        settled = true
+        clearTimeout(limit)
+        clearTimeout(grace)
+        if (answer) {
+          resolve({ kind: 'answer', status: answer.status, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), durationMs: answer.durationMs })
+        } else if (error) {
+          resolve({ kind: 'error', error: error.code ? `no connection (${error.code})` : 'no connection', durationMs: elapsed() })
+        } else {
+          resolve({ kind: 'error', error: `no answer within ${limitText(r.timeoutMs)}`, durationMs: elapsed() })
+        }
+        // Nothing more is read: a body that never ends must not hold the delivery batch or outlast the claim.
+        res?.destroy()
         req.destroy()
-        done({ kind: 'error', error: `no answer within ${Math.round(r.timeoutMs / 1000)} s`, durationMs: elapsed() })
-      })
-      req.on('error', (e: NodeJS.ErrnoException) => done({ kind: 'error', error: e.code ? `no connection (${e.code})` : 'no connection', durationMs: elapsed() }))
+      }
+      req.on('error', (e: NodeJS.ErrnoException) => settle(e))
       req.end(r.body)
     })
   },

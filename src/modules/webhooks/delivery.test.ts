@@ -452,17 +452,53 @@ describe('plan rules', () => {
     rx.answer = () => new Response('busy', { status: 500 })
   })
 
-  test('a Test business on Free keeps its webhooks delivering', async () => {
-    const b = await h.business({ isTest: true, plan: 'free' })
-    const local = receiver(h.clock)
+  test('a Test business on Free or Paused is held to the paid-plan rule: nothing is sent, a waiting retry becomes failed_unsent, resend is refused webhooks_need_a_paid_plan', async () => {
+    const b = await h.business({ isTest: true, plan: 'pro' })
+    const local = receiver(h.clock, () => new Response('busy', { status: 500 }))
     try {
       const w = await addWebhook(h, b.key, local.url)
       await issueInvoice(h, b.key, await client(h, b.key))
       const ctx = deliveryContext(h.deps)
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
+      // On a paid plan a Test business's webhook is delivered like any other.
       expect(local.got).toHaveLength(1)
       verify(w.secret, local.got[0]!)
+      const [waiting] = await deliveries(h, b.key, w.id)
+      expect(waiting.status).toBe('pending')
+
+      await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'free' })
+      h.clock.advance(10 * 60_000)
+      expect(await deliverDue(ctx)).toBe(1)
+      expect(local.got).toHaveLength(1)
+      const row = await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, waiting.id)).get()
+      expect(row!.status).toBe('failed_unsent')
+      expect(row!.nextAttemptAt).toBeNull()
+      expect(row!.body).toBe(local.got[0]!.body)
+
+      // New events while Free are not sent either (the Test business keeps the API, so it still issues).
+      await issueInvoice(h, b.key, await client(h, b.key))
+      await dispatchOutbox(ctx)
+      await deliverDue(ctx)
+      expect(local.got).toHaveLength(1)
+
+      // Resend is refused on Free and on Paused, through the API (which a Test business keeps) and the service.
+      const viaApi = await h.request('POST', `/v1/webhook-deliveries/${waiting.id}/resend`, { key: b.key })
+      expect(viaApi.body.error.code).toBe('webhooks_need_a_paid_plan')
+      const w2 = { db: h.deps.db, clock: h.clock, resolve: h.deps.resolve, allowPrivate: true }
+      await expect(resendDelivery(w2, b.id, waiting.id)).rejects.toMatchObject({ code: 'webhooks_need_a_paid_plan' })
+      await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'paused' })
+      await expect(resendDelivery(w2, b.id, waiting.id)).rejects.toMatchObject({ code: 'webhooks_need_a_paid_plan' })
+
+      // Back on a paid plan the failed_unsent message can be resent and is delivered.
+      await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'pro' })
+      local.answer = () => new Response('ok')
+      const resent = await h.request('POST', `/v1/webhook-deliveries/${waiting.id}/resend`, { key: b.key })
+      expect(resent.status).toBe(201)
+      await deliverDue(ctx)
+      expect(local.got).toHaveLength(2)
+      expect(local.got[1]!.headers['webhook-id']).toBe(local.got[0]!.headers['webhook-id'])
+      verify(w.secret, local.got[1]!)
     } finally {
       local.stop()
     }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
-import type { WebhookSender } from '../../adapters/http'
+import { EXCERPT_GRACE_MS, limitText, type WebhookSender } from '../../adapters/http'
 import { AddressRefused, checkAddress, type Resolver } from './address-guard'
 import { signatureHeader } from './signature'
 import { getBusiness } from '../business'
@@ -28,6 +28,18 @@ export const RETRY_WAITS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000,
 export const MAX_ATTEMPTS = 10
 export const ANSWER_TIMEOUT_MS = 15_000
 export const CLAIM_MS = 60_000
+/** The DNS check at delivery time is bounded too: a resolver that hangs must not hold the attempt past its claim. */
+export const RESOLVE_TIMEOUT_MS = 10_000
+/** Past the sender's own limit plus grace, the attempt stops waiting for it whatever sender is injected. */
+export const SENDER_SLACK_MS = 1_000
+/** Left of the claim for the attempt's own write after the answer (the writer is shared and serialised). */
+export const CLAIM_MARGIN_MS = 10_000
+/**
+ * The longest an attempt may run before its outcome is written: past its claim another process could take the same
+ * delivery and send it twice. Every stage is bounded, and a module that breaks this fails to load.
+ */
+export const ATTEMPT_LIMIT_MS = RESOLVE_TIMEOUT_MS + ANSWER_TIMEOUT_MS + EXCERPT_GRACE_MS + SENDER_SLACK_MS
+if (ATTEMPT_LIMIT_MS + CLAIM_MARGIN_MS > CLAIM_MS) throw new Error('a webhook attempt does not fit in its claim')
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
 
 /** Builds what a message carries, as the API answers it (for an Admin key), from a fresh read after commit. */
@@ -43,6 +55,23 @@ export interface DeliveryContext {
   build: SubjectBuilder
   /** Lengthening of a wait, 0..0.1; injected so tests can pin it. */
   jitter?: () => number
+  /** The answer limit (default 15 s); tests shorten it. Never more than fits in the claim. */
+  answerTimeoutMs?: number
+}
+
+/** `p`, or what `late` gives (or throws) once `ms` have passed, whichever comes first. */
+function within<T>(p: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const limit = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(late())
+      } catch (e) {
+        reject(e)
+      }
+    }, ms)
+  })
+  return Promise.race([p, limit]).finally(() => clearTimeout(timer))
 }
 
 function hears(events: string, type: string): boolean {
@@ -115,20 +144,25 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
   const { delivery, webhook } = c
   const now = ctx.clock.now()
   const nowIso = now.toISOString()
-  if ((c.plan === 'free' || c.plan === 'paused') && !c.isTest) {
-    // Nothing is sent while the Business is not on a paid plan; the message is kept for a resend later.
+  if (c.plan === 'free' || c.plan === 'paused') {
+    // Nothing is sent while the Business is not on a paid plan (a Test business too); the message is kept for a resend later.
     await ctx.db.write((tx) => finishDelivery(tx, delivery.id, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))
     return
   }
   let result: Awaited<ReturnType<WebhookSender['post']>>
+  const answerTimeoutMs = Math.min(ctx.answerTimeoutMs ?? ANSWER_TIMEOUT_MS, ANSWER_TIMEOUT_MS)
   try {
-    const target = await checkAddress(webhook.url, { allowPrivate: ctx.allowPrivate, resolve: ctx.resolve })
+    const resolve: Resolver = (host) =>
+      within(ctx.resolve(host), RESOLVE_TIMEOUT_MS, () => {
+        throw new Error('resolve timed out')
+      })
+    const target = await checkAddress(webhook.url, { allowPrivate: ctx.allowPrivate, resolve })
     const timestamp = Math.floor(now.getTime() / 1000)
-    result = await ctx.sender.post({
+    const post = ctx.sender.post({
       url: target.url,
       address: target.address,
       body: delivery.body,
-      timeoutMs: ANSWER_TIMEOUT_MS,
+      timeoutMs: answerTimeoutMs,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'invoicing-webhooks/1',
@@ -137,6 +171,13 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
         'webhook-signature': signatureHeader(signingSecrets(webhook, now), delivery.messageId, timestamp, delivery.body),
       },
     })
+    // httpSender bounds itself (limit + grace); this backstop holds any injected sender to the claim as well.
+    const sending = performance.now()
+    result = await within(post, answerTimeoutMs + EXCERPT_GRACE_MS + SENDER_SLACK_MS, () => ({
+      kind: 'error',
+      error: `no answer within ${limitText(answerTimeoutMs)}`,
+      durationMs: Math.round(performance.now() - sending),
+    }))
   } catch (e) {
     // The address failed its check at delivery time: nothing was connected to.
     result = { kind: 'error', error: e instanceof AddressRefused ? `address refused: ${e.message}` : 'delivery failed before sending', durationMs: 0 }

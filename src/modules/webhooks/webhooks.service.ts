@@ -154,7 +154,8 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   if (!d) throw new NotFound('No such delivery.')
   const hook = await own(deps.db, businessId, d.webhookId)
   const business = await getBusiness(deps.db.read, businessId)
-  if ((business.plan === 'free' || business.plan === 'paused') && !business.isTest) {
+  // A Test business is held to the same rule: the contract exempts no Business from it.
+  if (business.plan === 'free' || business.plan === 'paused') {
     throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Owner chooses one in billing settings.', { remedy: 'choose_plan' })
   }
   if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')
