@@ -2,7 +2,7 @@
 import { loadConfig, ConfigError } from './config'
 import { createDeps } from './deps'
 import { ApiError, InvalidRequest } from './shared/errors'
-import { parseArgs, UsageError, allowOnly } from './cli/args'
+import { parseArgs, UsageError, allowOnly, portOption } from './cli/args'
 import { businessCommand, bankAccountCommand, numberingCommand } from './cli/business'
 import { keyCommand } from './cli/key'
 import { mailCommand } from './cli/mail'
@@ -48,13 +48,13 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig(process.env, overrides)
   if (command === 'sandbox') {
     allowOnly(args, ['port'])
-    return sandbox(config, args)
+    return sandbox(config, args, portOption(args, config.port))
   }
   if (command === 'serve') {
     allowOnly(args, ['port'])
-    const port = args.options.port !== undefined ? Number(args.options.port) : config.port
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number')
-    return serveForever(await createDeps(config), port)
+    const port = portOption(args, config.port)
+    await serveForever(await createDeps(config), port)
+    return
   }
   const deps = await createDeps(config)
   try {

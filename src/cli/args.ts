@@ -39,3 +39,10 @@ export function allowOnly(args: Args, allowed: string[]): void {
     if (!known.has(name)) throw new UsageError(`unknown option --${name}`)
   }
 }
+
+/** `--port`, else the configured port; 0 asks the system for a free one. Judged before anything is done. */
+export function portOption(args: Args, fallback: number): number {
+  const port = args.options.port !== undefined ? Number(args.options.port) : fallback
+  if (args.options.port?.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0 to 65535)')
+  return port
+}

@@ -19,7 +19,7 @@ export const SAMPLE_CLIENTS = [
   { name: 'Northwind Ltd', email: 'accounts@northwind.example', country: 'IE', city: 'Dublin', currency: 'EUR' },
 ]
 
-export async function sandbox(config: Config, args: Args): Promise<void> {
+export async function sandbox(config: Config, args: Args, port: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-sandbox-'))
   const deps = await createDeps({ ...config, dbPath: join(dir, 'sandbox.db') })
   const business = await createBusiness(deps.db, deps.clock, {
@@ -38,8 +38,10 @@ export async function sandbox(config: Config, args: Args): Promise<void> {
   const seeding = await buildApp(deps)
   await seedSandboxDocuments(seeding, key.key, utcDay(deps.clock.now()))
   await seeding.requestLog.flush()
-  const port = args.options.port ? Number(args.options.port) : config.port
-  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${port}/v1` }
+  // Listening first: the address printed is the one bound (--port 0 takes a free port), and a taken port fails before
+  // a key is shown.
+  const bound = await serveForever(deps, port)
+  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${bound}/v1` }
   if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')
   else {
     process.stdout.write(
@@ -48,5 +50,4 @@ export async function sandbox(config: Config, args: Args): Promise<void> {
         `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n`,
     )
   }
-  await serveForever(deps, port)
 }

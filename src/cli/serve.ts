@@ -48,12 +48,13 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
   return { stop, port: server.port ?? port }
 }
 
-/** Serves until SIGINT/SIGTERM, then flushes the request log and closes the database. */
-export async function serveForever(deps: Deps, port: number): Promise<void> {
+/** Serves until SIGINT/SIGTERM, then flushes the request log and closes the database; gives the port it listens on. */
+export async function serveForever(deps: Deps, port: number): Promise<number> {
   const s = await serve(deps, port)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       void s.stop().then(() => process.exit(0))
     })
   }
+  return s.port
 }
