@@ -725,6 +725,37 @@ db.close()
     }
   })
 
+  test('a process that stalled past its claim does not overwrite the outcome written by the process that claimed it next', async () => {
+    const clock = new FixedClock('2026-03-10T09:00:00.000Z')
+    const { config, deps } = await seed(1, 1, clock)
+    let answerLate: (r: PostResult) => void = () => {}
+    const stalled = {
+      post(): Promise<PostResult> {
+        return new Promise<PostResult>((resolve) => (answerLate = resolve))
+      },
+    }
+    const ctxA = { ...deliveryContext(deps), sender: stalled }
+    await dispatchOutbox(ctxA)
+    const first = deliverDue(ctxA)
+    await Bun.sleep(50)
+
+    const deps2 = await createDeps(config, { clock, logger: silentLogger, sender: new FakeSender() })
+    try {
+      clock.advance(61_000)
+      expect(await deliverDue(deliveryContext(deps2))).toBe(1)
+      const [delivered] = await deps.db.read.select().from(webhookDeliveries)
+      expect(delivered!.status).toBe('delivered')
+      // Now the stalled process's attempt ends, a failure: its write must find the claim gone and leave the row be.
+      answerLate({ kind: 'error', error: 'no connection (ECONNRESET)', durationMs: 61_000 })
+      await first
+      const [after] = await deps.db.read.select().from(webhookDeliveries)
+      expect(after).toMatchObject({ status: 'delivered', attempts: delivered!.attempts, nextAttemptAt: null })
+    } finally {
+      deps2.db.close()
+      deps.db.close()
+    }
+  })
+
   test('deliveries older than 30 days are erased with their attempts; younger ones stay', async () => {
     const clock = new FixedClock('2026-03-10T09:00:00.000Z')
     const { deps } = await seed(1, 2, clock)

@@ -146,7 +146,7 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
   const nowIso = now.toISOString()
   if (c.plan === 'free' || c.plan === 'paused') {
     // Nothing is sent while the Business is not on a paid plan (a Test business too); the message is kept for a resend later.
-    await ctx.db.write((tx) => finishDelivery(tx, delivery.id, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))
+    await ctx.db.write((tx) => finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))
     return
   }
   let result: Awaited<ReturnType<WebhookSender['post']>>
@@ -194,16 +194,16 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
       error: result.kind === 'error' ? result.error : null,
       responseExcerpt: result.kind === 'answer' ? result.excerpt : null,
     })
-    if (ok) return finishDelivery(tx, delivery.id, { status: 'delivered', attempts, nextAttemptAt: null, reason: null, updatedAt: nowIso })
+    if (ok) return finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'delivered', attempts, nextAttemptAt: null, reason: null, updatedAt: nowIso })
     if (gone) {
       // 410 Gone pauses the webhook until someone turns it on again.
       await pauseWebhook(tx, webhook.id, 'gone', nowIso)
-      return finishDelivery(tx, delivery.id, { status: 'failed', attempts, nextAttemptAt: null, reason: 'the address answered 410 Gone; the webhook is paused', updatedAt: nowIso })
+      return finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed', attempts, nextAttemptAt: null, reason: 'the address answered 410 Gone; the webhook is paused', updatedAt: nowIso })
     }
     const reason = result.kind === 'answer' ? `answered ${result.status}` : result.error
-    if (attempts >= MAX_ATTEMPTS) return finishDelivery(tx, delivery.id, { status: 'failed', attempts, nextAttemptAt: null, reason, updatedAt: nowIso })
+    if (attempts >= MAX_ATTEMPTS) return finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed', attempts, nextAttemptAt: null, reason, updatedAt: nowIso })
     const wait = RETRY_WAITS_MS[attempts - 1]! * (1 + (ctx.jitter ?? (() => Math.random() * 0.1))())
-    return finishDelivery(tx, delivery.id, { status: 'pending', attempts, reason, nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(), updatedAt: nowIso })
+    return finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'pending', attempts, reason, nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(), updatedAt: nowIso })
   })
 }
 

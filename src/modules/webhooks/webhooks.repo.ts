@@ -154,9 +154,13 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
     .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.claimToken, token)))
 }
 
-/** Ends an attempt: the outcome's columns, and the claim released. */
-export async function finishDelivery(tx: Tx, id: number, set: Partial<DeliveryInsert>): Promise<void> {
-  await tx.update(webhookDeliveries).set({ ...set, claimedUntil: null, claimToken: null }).where(eq(webhookDeliveries.id, id))
+/**
+ * Ends an attempt: the outcome's columns, and the claim released; only while `token` still holds the claim, so a
+ * process that stalled past its claim never overwrites what the process that claimed the delivery after it wrote.
+ */
+export async function finishDelivery(tx: Tx, id: number, token: string | null, set: Partial<DeliveryInsert>): Promise<void> {
+  const held = token === null ? isNull(webhookDeliveries.claimToken) : eq(webhookDeliveries.claimToken, token)
+  await tx.update(webhookDeliveries).set({ ...set, claimedUntil: null, claimToken: null }).where(and(eq(webhookDeliveries.id, id), held))
 }
 
 export async function insertAttempt(tx: Tx, values: AttemptInsert): Promise<void> {
