@@ -74,3 +74,9 @@ export const idempotencyHeader = {
   description: '1 to 255 printable characters, no space; the same key and body within 24 hours replays the first answer',
   schema: { type: 'string' as const, pattern: '^[\\x21-\\x7E]{1,255}$' },
 }
+
+/**
+ * The body of an action that takes none: absent, empty or `{}`. A field sent anyway is 422 naming it (extensions §7),
+ * so a caller who thinks the action takes options learns it does not.
+ */
+export const NoBody = t.Optional(t.Object({}, { additionalProperties: false, description: 'no body, or {}' }))

@@ -27,6 +27,8 @@ export const documents = sqliteTable(
     deliveryDate: text('delivery_date'),
     paymentTerms: integer('payment_terms').notNull(),
     notes: text('notes'),
+    /** Number, notes and the issued Client name, lower-cased in JS (SQLite's lower() folds ASCII only), for case-blind search. */
+    searchText: text('search_text').notNull().default(''),
     /** JSON array of the Business's bank account ids, ascending. */
     bankAccountIds: text('bank_account_ids').notNull().default('[]'),
     /** Links kept as plain ids: a deleted Draft Proforma must still be recognisable as deleted. */

@@ -23,6 +23,17 @@ const documentColumns = {
 }
 const bandColumns = { ...getTableColumns(documentVatBands), netMinor: asText(documentVatBands.netMinor), vatMinor: asText(documentVatBands.vatMinor) }
 
+type SearchFields = Pick<DocumentInsert, 'documentNumber' | 'notes' | 'clientSnapshot'>
+
+/**
+ * What search matches on a document: its number, notes and the Client name it was issued to, lower-cased here in JS
+ * because SQLite's lower() folds ASCII letters only ("ÜBER" would stay "Über").
+ */
+export function documentSearchText(d: SearchFields): string {
+  const name = d.clientSnapshot ? ((JSON.parse(d.clientSnapshot) as { name?: string }).name ?? null) : null
+  return [d.documentNumber, d.notes, name].filter(Boolean).join('\n').toLowerCase()
+}
+
 export async function findDocument(q: Queryable, businessId: number, id: number): Promise<DocumentRow | undefined> {
   return q.select(documentColumns).from(documents).where(and(eq(documents.businessId, businessId), eq(documents.id, id))).get()
 }
@@ -66,11 +77,10 @@ export async function listDocuments(q: Queryable, businessId: number, afterId: n
   if (f.issueDateTo) conds.push(lte(documents.issueDate, f.issueDateTo))
   if (f.search) {
     const needle = f.search.toLowerCase()
-    // Number, the Client's name (as issued, or as it now stands on a Draft) and notes, in any case.
+    // Number, notes and the Client's name (as issued, or as the Client now stands), in any case and any script: both
+    // sides are lower-cased by JS, the stored ones when written.
     conds.push(
-      sql`(instr(lower(coalesce(${documents.documentNumber}, '')), ${needle}) > 0
-        OR instr(lower(coalesce(${documents.notes}, '')), ${needle}) > 0
-        OR instr(lower(coalesce(json_extract(${documents.clientSnapshot}, '$.name'), '')), ${needle}) > 0
+      sql`(instr(${documents.searchText}, ${needle}) > 0
         OR ${documents.clientId} IN (SELECT ${clients.id} FROM ${clients} WHERE ${clients.businessId} = ${businessId} AND instr(${clients.searchText}, ${needle}) > 0))`,
     )
   }
@@ -107,12 +117,22 @@ export async function invoicesIssuedInYear(q: Queryable, businessId: number, yea
 }
 
 export async function insertDocument(tx: Tx, row: DocumentInsert): Promise<DocumentRow> {
-  return tx.insert(documents).values(row).returning(documentColumns).get()
+  return tx.insert(documents).values({ ...row, searchText: documentSearchText(row) }).returning(documentColumns).get()
 }
 
+/** Updates a document; a change to its number, notes or Client snapshot rewrites its search text in the same write. */
 export async function updateDocumentRow(tx: Tx, businessId: number, id: number, set: Partial<DocumentInsert>, onlyStatus?: DocumentStatus): Promise<DocumentRow | undefined> {
   const conds = [eq(documents.businessId, businessId), eq(documents.id, id)]
   if (onlyStatus) conds.push(eq(documents.status, onlyStatus))
+  const keys = ['documentNumber', 'notes', 'clientSnapshot'] as const
+  if (set.searchText === undefined && keys.some((k) => set[k] !== undefined)) {
+    // The fields not being set are read as they stand, so a caller cannot leave the search text stale.
+    const stored = keys.every((k) => set[k] !== undefined)
+      ? undefined
+      : await tx.select({ documentNumber: documents.documentNumber, notes: documents.notes, clientSnapshot: documents.clientSnapshot }).from(documents).where(and(...conds)).get()
+    const pick = <K extends (typeof keys)[number]>(k: K) => (set[k] !== undefined ? set[k] : stored?.[k]) ?? null
+    set = { ...set, searchText: documentSearchText({ documentNumber: pick('documentNumber'), notes: pick('notes'), clientSnapshot: pick('clientSnapshot') }) }
+  }
   return tx.update(documents).set(set).where(and(...conds)).returning(documentColumns).get()
 }
 

@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
-import { errorAnswers, idempotencyHeader } from '../../http/schemas'
+import { errorAnswers, idempotencyHeader, NoBody } from '../../http/schemas'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
@@ -92,12 +92,14 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
     )
     .post('/v1/documents/:id/issue', ({ request, params }) => issueDocument(deps, credentialOf(request), pathId(params.id)), {
       params: Params,
-      response: answers(),
+      body: NoBody,
+      response: answers(400, 413, 415),
       detail: { tags, summary: 'Issue a Draft: it takes its number' },
     })
     .post('/v1/documents/:id/cancel', ({ request, params }) => cancelDocument(deps, credentialOf(request), pathId(params.id)), {
       params: Params,
-      response: answers(),
+      body: NoBody,
+      response: answers(400, 413, 415),
       detail: { tags, summary: 'Cancel an issued document (it keeps its number)' },
     })
     .post(
@@ -105,7 +107,8 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
       ({ request, params }) => idempotentCreate(http, request, async () => json(201, await convertDocument(deps, credentialOf(request), pathId(params.id)))),
       {
         params: Params,
-        response: { 201: DocumentSchema, ...errorAnswers(404, 409, 422) },
+        body: NoBody,
+        response: { 201: DocumentSchema, ...errorAnswers(400, 404, 409, 413, 415, 422) },
         detail: { tags, summary: 'Convert a Proforma Invoice into an issued Invoice', parameters: [idempotencyHeader] },
       },
     )

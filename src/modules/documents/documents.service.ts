@@ -4,15 +4,16 @@ import { randomBytes } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
 import type { DocumentType } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
-import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
+import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
-import { isDate, utcDay } from '../../shared/dates'
+import { addDays, isDate, LAST_DATE, utcDay } from '../../shared/dates'
 import { foreignBankAccountIds, getBusiness, type BusinessRow, type Credential, type Role } from '../business'
 import { findClient, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
   bandsOf,
   deleteDraftRow,
+  documentSearchText,
   findDocument,
   insertDocument,
   linesOf,
@@ -60,8 +61,13 @@ export function throwRefusal(r: RefusalInfo): never {
   throw new Refusal(r.code, r.message, extra)
 }
 
-function addDays(date: string, days: number): string {
-  return utcDay(new Date(Date.parse(date) + days * 86_400_000))
+type DueCause = 'payment_terms' | 'issue_date' | 'due_date'
+
+/** Why a due date counted from `issueDate` cannot be written, in the words of the field that causes it. */
+function dueDateTooLate(cause: DueCause, issueDate: string, terms: number): string {
+  if (cause === 'issue_date') return `with payment_terms of ${terms} days puts the due date past ${LAST_DATE}; send an earlier issue_date or a due_date`
+  if (cause === 'due_date') return `is needed: payment_terms of ${terms} days from the issue date ${issueDate} fall past ${LAST_DATE}`
+  return `puts the due date past ${LAST_DATE} (counted from the issue date ${issueDate}); send fewer days or a due_date`
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -143,6 +149,18 @@ async function planDraft(
 
   if (input.payment_terms !== undefined && input.payment_terms !== null) set.paymentTerms = input.payment_terms
   else if (!current && client) set.paymentTerms = client.paymentTerms
+
+  // The due date issue will count must be writable (years up to 9999): refused now, before anything is saved.
+  if (!dueDate && !bag.errors.issue_date && !bag.errors.due_date) {
+    const from = issueDate ?? today(deps)
+    const terms = set.paymentTerms ?? current?.paymentTerms ?? 30
+    if (addDays(from, terms) === null) {
+      // Name the field this request sent that pushes the date out; a stored Draft with none sent is its terms'.
+      const cause: DueCause =
+        input.payment_terms != null ? 'payment_terms' : input.issue_date != null ? 'issue_date' : input.due_date === null ? 'due_date' : 'payment_terms'
+      bag.add(cause, dueDateTooLate(cause, from, terms))
+    }
+  }
 
   if (input.bank_account_ids !== undefined && input.bank_account_ids !== null) {
     const foreign = await foreignBankAccountIds(q, business.id, input.bank_account_ids)
@@ -257,6 +275,8 @@ export async function updateDocument(deps: DocumentDeps, c: Credential, id: numb
     if (now.status !== 'draft') throwRefusal({ code: 'issued_not_changed', message: 'The Draft was issued meanwhile; only a Draft is changed.' })
     let totals = null
     if (lines !== null) totals = applyTotals(set, set.currency ?? now.currency, lines)
+    // Notes are searched: their search text is rewritten from the row as it stands in this transaction.
+    if (set.notes !== undefined) set.searchText = documentSearchText({ ...now, notes: set.notes })
     await updateDocumentRow(tx, c.businessId, id, set, 'draft')
     if (totals) await replaceLines(tx, id, lines!, totals)
   })
@@ -298,17 +318,23 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   }
   const day = today(deps)
   const issueDate = doc.issueDate ?? day
+  // Judged before a number is taken; a Draft saved before this check could still hold terms that overflow.
+  const dueDate = doc.dueDate ?? addDays(issueDate, doc.paymentTerms)
+  if (dueDate === null) throw new InvalidRequest({ payment_terms: [dueDateTooLate('payment_terms', issueDate, doc.paymentTerms)] })
   const judgement = await judgeNumber(tx, { id: business.id, isTest: business.isTest }, doc.type, Number(issueDate.slice(0, 4)), doc.requestedDocumentNumber)
   if (!judgement.ok) throwRefusal(judgement.refusal)
   await takeNumber(tx, business.id, judgement.plan)
   const client = await findClient(tx, business.id, doc.clientId)
+  const clientSnapshot = client ? JSON.stringify(snapshotOf(client)) : null
   const set: Partial<DocumentInsert> = {
     status: 'issued',
     documentNumber: judgement.plan.number,
     issueDate,
-    dueDate: doc.dueDate ?? addDays(issueDate, doc.paymentTerms),
+    dueDate,
     deliveryDate: doc.deliveryDate ?? issueDate,
-    clientSnapshot: client ? JSON.stringify(snapshotOf(client)) : null,
+    clientSnapshot,
+    // The number and the Client name as issued become searchable with the issue.
+    searchText: documentSearchText({ documentNumber: judgement.plan.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
     publicToken: randomBytes(24).toString('base64url'),
     updatedAt: deps.clock.now().toISOString(),

@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
-import { errorAnswers, idempotencyHeader } from '../../http/schemas'
+import { errorAnswers, idempotencyHeader, NoBody } from '../../http/schemas'
 import { InvalidRequest } from '../../shared/errors'
 import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'
 import { presentPayment, presentReceipt } from './payments.present'
@@ -62,7 +62,8 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
       ({ request, params }) => idempotentCreate(http, request, async () => json(200, await reversePayment(deps, credentialOf(request), pathId(params.id)))),
       {
         params: Params,
-        response: { 200: PaymentSchema, ...errorAnswers(404, 409, 422) },
+        body: NoBody,
+        response: { 200: PaymentSchema, ...errorAnswers(400, 404, 409, 413, 415, 422) },
         detail: { tags: ['Payments'], summary: 'Reverse a Payment: voided, its Receipt kept with voided_at', parameters: [idempotencyHeader] },
       },
     )

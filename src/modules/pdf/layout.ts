@@ -21,10 +21,11 @@ export class PageWriter {
     readonly pdf: PDFDocument,
     readonly font: PDFFont,
     readonly bold: PDFFont,
-    private readonly watermark: string | null,
+    private readonly watermarks: string[],
   ) {}
 
-  static async create(title: string, watermark: string | null): Promise<PageWriter> {
+  /** `watermark`: one word across every page, or several (SAMPLE and VOID) on parallel diagonals. */
+  static async create(title: string, watermark: string | string[] | null): Promise<PageWriter> {
     const { pdf: lib, fontkit } = await loadLibs()
     const pdf = await lib.PDFDocument.create()
     pdf.registerFontkit(fontkit as never)
@@ -34,7 +35,7 @@ export class PageWriter {
     // Subsetting keeps the file small: only the glyphs used are embedded.
     const font = await pdf.embedFont(bytes.regular, { subset: true })
     const bold = await pdf.embedFont(bytes.bold, { subset: true })
-    const w = new PageWriter(lib, pdf, font, bold, watermark)
+    const w = new PageWriter(lib, pdf, font, bold, watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark)
     w.newPage()
     return w
   }
@@ -42,19 +43,23 @@ export class PageWriter {
   newPage(): void {
     this.page = this.pdf.addPage(A4)
     this.y = A4[1] - MARGIN
-    if (this.watermark) {
-      const size = 96
-      const width = this.bold.widthOfTextAtSize(this.watermark, size)
-      this.page.drawText(this.watermark, {
-        x: A4[0] / 2 - (width / 2) * Math.cos(Math.PI / 4),
-        y: A4[1] / 2 - (width / 2) * Math.sin(Math.PI / 4),
+    const n = this.watermarks.length
+    const size = n > 1 ? 80 : 96
+    const c = Math.cos(Math.PI / 4)
+    this.watermarks.forEach((word, i) => {
+      const width = this.bold.widthOfTextAtSize(word, size)
+      // Several words sit on parallel diagonals, centred as a group, so none covers another.
+      const shift = (i - (n - 1) / 2) * size * 1.2
+      this.page.drawText(word, {
+        x: A4[0] / 2 - (width / 2) * c + shift * c,
+        y: A4[1] / 2 - (width / 2) * c - shift * c,
         size,
         font: this.bold,
         color: this.lib.rgb(0.85, 0.2, 0.2),
         opacity: 0.18,
         rotate: this.lib.degrees(45),
       })
-    }
+    })
   }
 
   /** Starts a new page when fewer than `needed` points are left. */

@@ -21,7 +21,8 @@ export interface ReceiptPdfInput {
 
 export async function receiptPdf(i: ReceiptPdfInput): Promise<Uint8Array> {
   const voided = i.receipt.voided_at !== null
-  const watermark = voided ? 'VOID' : i.business.isTest ? 'SAMPLE' : null
+  // A Test business's PDFs always say SAMPLE; a voided Receipt says VOID as well, never instead.
+  const watermark = [...(i.business.isTest ? ['SAMPLE'] : []), ...(voided ? ['VOID'] : [])]
   const w = await PageWriter.create(`Receipt ${i.receipt.receipt_number}`, watermark)
   const right = A4[0] - MARGIN
   const b = i.business

@@ -1,0 +1,84 @@
+// Reverse takes no body (extensions §7): a field sent anyway is 422 naming it with nothing written; no body, an empty
+// body and {} reverse as before, and an Idempotency-Key still replays.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { makeHarness, type Harness, type RequestOptions } from '../../../test/harness'
+import { outbox, payments } from '../../db/schema'
+
+let h: Harness
+let biz: { id: number; key: string }
+let clientId: number
+
+beforeAll(async () => {
+  h = await makeHarness()
+  biz = await h.business({ currency: 'EUR' })
+  const c = await h.request('POST', '/v1/clients', { key: biz.key, body: { name: 'Paying Client', email: 'pay@client.example', country: 'DE' } })
+  if (c.status !== 201) throw new Error(c.text)
+  clientId = c.body.id
+})
+afterAll(() => h.close())
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+beforeEach(() => h.clock.advance(61_000))
+
+/** A completed Payment of 10.00 on a fresh issued Invoice of 100.00. */
+async function payment(): Promise<any> {
+  const d = await h.request('POST', '/v1/documents', {
+    key: biz.key,
+    body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }] },
+  })
+  expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })).status).toBe(200)
+  const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, { key: biz.key, body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' } })
+  expect(p.status).toBe(201)
+  return p.body
+}
+
+const reverse = (id: number, o: Omit<RequestOptions, 'key'> = {}) => h.request('POST', `/v1/payments/${id}/reverse`, { key: biz.key, ...o })
+
+async function reversedEvents(paymentId: number): Promise<number> {
+  const rows = await h.deps.db.read.select().from(outbox).where(eq(outbox.type, 'payment.reversed'))
+  return rows.filter((r) => r.subjectId === paymentId).length
+}
+
+describe('POST /v1/payments/{id}/reverse takes no body', () => {
+  test('a body field ({"foo": 1}) is 422 invalid_request naming foo; the Payment stays completed and no event is raised', async () => {
+    const p = await payment()
+    const r = await reverse(p.id, { body: { foo: 1 } })
+    expect(r.status).toBe(422)
+    expect(r.body.error.type).toBe('invalid_request')
+    expect(Object.keys(r.body.error.errors)).toEqual(['foo'])
+    const row = await h.deps.db.read.select().from(payments).where(eq(payments.id, p.id)).get()
+    expect(row?.status).toBe('completed')
+    expect(await reversedEvents(p.id)).toBe(0)
+  })
+
+  test('each field sent is named, a read-only one (status) as much as a typo', async () => {
+    const p = await payment()
+    const r = await reverse(p.id, { body: { status: 'voided', reason: 'typo' } })
+    expect(r.status).toBe(422)
+    expect(Object.keys(r.body.error.errors).sort()).toEqual(['reason', 'status'])
+  })
+
+  test.each([
+    ['no body', {}],
+    ['an empty body', { raw: '', headers: { 'content-type': 'application/json' } }],
+    ['{}', { body: {} }],
+  ] as const)('%s still reverses the Payment', async (_what, o) => {
+    const p = await payment()
+    const r = await reverse(p.id, o)
+    expect(r.status).toBe(200)
+    expect(r.body.status).toBe('voided')
+  })
+
+  test('under an Idempotency-Key, {} reverses once and the same request replays byte for byte', async () => {
+    const p = await payment()
+    const headers = { 'Idempotency-Key': `reverse-body-${p.id}` }
+    const a = await reverse(p.id, { body: {}, headers })
+    expect(a.status).toBe(200)
+    h.clock.advance(1000)
+    const b = await reverse(p.id, { body: {}, headers })
+    expect(b.status).toBe(200)
+    expect(b.headers.get('idempotent-replayed')).toBe('true')
+    expect(b.text).toBe(a.text)
+    expect(await reversedEvents(p.id)).toBe(1)
+  })
+})
