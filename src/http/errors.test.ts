@@ -1,7 +1,11 @@
 // The contract's error answers over real requests: every type, its status, its shape, and nothing internal leaking out.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Type } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { makeHarness, type Harness, type TestResponse } from '../../test/harness'
 import { setNumbering } from '../modules/business'
+import { fromValidation } from './errors'
+import { Text } from './text-schema'
 
 let h: Harness
 let biz: { id: number; key: string }
@@ -110,6 +114,24 @@ describe('invalid_request', () => {
     const r = await h.request('POST', '/v1/clients', { key: biz.key, body: { ...base, id: 7, vat_verified: true, emial: 'x@y.de' } })
     expectError(r, 422, 'invalid_request')
     expect(Object.keys(r.body.error.errors).sort()).toEqual(['emial', 'id', 'vat_verified'])
+  })
+
+  test('a body key "__proto__" is a field the endpoint does not take, named like any other, and nothing is created', async () => {
+    const key = (await h.business()).key
+    const raw = '{"name":"x","email":"a@b.co","country":"DE","__proto__":{"x":1}}'
+    const r = await h.request('POST', '/v1/clients', { key, raw, headers: { 'content-type': 'application/json' } })
+    expectError(r, 422, 'invalid_request')
+    expect(Object.keys(r.body.error.errors)).toEqual(['__proto__'])
+    expect(r.body.error.errors['__proto__']).toEqual(['is not a field this endpoint takes'])
+    expect(r.body.error.message).toBe('__proto__: is not a field this endpoint takes')
+    // Beside other unknown fields, each is named; on update too.
+    const both = await h.request('POST', '/v1/clients', { key, raw: '{"name":"x","email":"a@b.co","country":"DE","__proto__":1,"emial":"x"}', headers: { 'content-type': 'application/json' } })
+    expect(Object.keys(both.body.error.errors).sort()).toEqual(['__proto__', 'emial'])
+    const made = await h.request('POST', '/v1/clients', { key: biz.key, body: base })
+    const patch = await h.request('PATCH', `/v1/clients/${made.body.id}`, { key: biz.key, raw: '{"__proto__":{"notes":"x"}}', headers: { 'content-type': 'application/json' } })
+    expectError(patch, 422, 'invalid_request')
+    expect(Object.keys(patch.body.error.errors)).toEqual(['__proto__'])
+    expect(await clientCount(key)).toBe(0)
   })
 
   test("another Business's bank account in a list is refused under its index: preferred_bank_account_ids.0, .1", async () => {
@@ -269,6 +291,46 @@ describe('invalid_request', () => {
     expect(r.headers.get('X-RateLimit-Remaining')).toBe('119')
     const next = await h.request('GET', '/v1/business', { key })
     expect(next.headers.get('X-RateLimit-Remaining')).toBe('118')
+  })
+})
+
+describe('fromValidation and Text, without a request', () => {
+  const schema = Type.Object(
+    {
+      name: Type.Optional(Type.Union([Text({ maxLength: 3, minLength: 1 }), Type.Null()])),
+      lines: Type.Optional(Type.Array(Type.Object({ notes: Type.Optional(Text({ maxLength: 2 })), quantity: Type.Optional(Type.String()) }, { additionalProperties: false }))),
+    },
+    { additionalProperties: false },
+  )
+  const check = TypeCompiler.Compile(schema)
+  const errorsFor = (value: unknown) => fromValidation('body', [...check.Errors(value)]).errors
+
+  test('Text counts characters of the trimmed value: emoji count one each, spaces around count none', () => {
+    for (const name of ['😀😀😀', '  abc ', 'a', null]) expect({ name, ok: check.Check({ name }) }).toEqual({ name, ok: true })
+    expect(errorsFor({ name: '😀😀😀😀' })).toEqual({ name: ['must be at most 3 characters'] })
+    expect(errorsFor({ name: '   ' })).toEqual({ name: ['must not be empty'] })
+    expect(errorsFor({ name: 3 })).toEqual({ name: ['must be a string or null'] })
+  })
+
+  test('Text stays a plain string with maxLength in JSON (the OpenAPI document), where JSON Schema counts characters too', () => {
+    expect(JSON.parse(JSON.stringify(Text({ maxLength: 255 })))).toEqual({ type: 'string', maxLength: 255 })
+  })
+
+  test('an error under lines.N names the Line by its place N+1, once; other keys are left as they are', () => {
+    expect(errorsFor({ lines: [{ notes: 'ok' }, { notes: 'abc', quantity: 1 }, 'x'], extra: 1 })).toEqual({
+      'lines.1.notes': ['Line 2: must be at most 2 characters'],
+      'lines.1.quantity': ['Line 2: must be a string'],
+      'lines.2': ['Line 3: must be a JSON object'],
+      extra: ['is not a field this endpoint takes'],
+    })
+    expect(errorsFor({ lines: {} })).toEqual({ lines: ['must be a list'] })
+  })
+
+  test('a key "__proto__" is an own key of the errors, never the prototype', () => {
+    const errors = errorsFor(JSON.parse('{"__proto__":{"x":1}}'))
+    expect(Object.keys(errors)).toEqual(['__proto__'])
+    expect(Object.getPrototypeOf(errors)).toBe(Object.prototype)
+    expect(JSON.parse(JSON.stringify(errors))).toEqual(JSON.parse('{"__proto__":["is not a field this endpoint takes"]}'))
   })
 })
 

@@ -1,7 +1,9 @@
 // The one error mapper: every failure becomes the contract's {error: {...}} JSON with its status.
+import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
 import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
 import type { Logger } from '../shared/logger'
+import { TEXT_KIND, textFault } from './text-schema'
 
 export function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
@@ -72,6 +74,7 @@ function explain(s: any, value: unknown): string {
   if (s['x-decimal'] && typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
   if (s.const !== undefined) return `must be ${JSON.stringify(s.const)}`
   if (s.type === 'string' && typeof value === 'string') {
+    if (s[Kind] === TEXT_KIND) return textFault(s, value) ?? 'is not valid'
     if (s.maxLength !== undefined && value.length > s.maxLength) return `must be at most ${s.maxLength} characters`
     if (s.minLength !== undefined && value.length < s.minLength) return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`
     if (s.format === 'email') return 'must be an email address'
@@ -116,17 +119,27 @@ function throughUnion(e: ValueError): ValueError[] {
   return inner.length > 0 ? inner.flatMap(throughUnion) : [e]
 }
 
+/** Errors about a Line name it by its place counted from 1, as lines.ts words its own: "Line 1: ...". */
+function withLinePlace(key: string, message: string): string {
+  const m = /^lines\.(\d+)(\.|$)/.exec(key)
+  if (!m) return message
+  const place = `Line ${Number(m[1]) + 1}: `
+  return message.startsWith(place) ? message : place + message
+}
+
 /** Turns Elysia's validation error into 422 invalid_request with errors keyed by field. */
 export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
-  const errors: FieldErrors = {}
+  // A Map, not an object: a body key such as "__proto__" must be a key like any other, not the object's prototype.
+  const errors = new Map<string, string[]>()
   for (const e of all.flatMap(throughUnion)) {
     // A union reports each failed member too (paths under the union's own); the first word per field is enough.
     const key = fieldKey(e.path, on)
-    if (errors[key]) continue
-    errors[key] = [messageFor(e)]
+    if (errors.has(key)) continue
+    errors.set(key, [withLinePlace(key, messageFor(e))])
   }
-  if (Object.keys(errors).length === 0) errors[on] = ['is not valid']
-  return new InvalidRequest(errors)
+  if (errors.size === 0) errors.set(on, ['is not valid'])
+  // fromEntries defines each key as an own property, "__proto__" included, so it is answered by name.
+  return new InvalidRequest(Object.fromEntries(errors) as FieldErrors)
 }
 
 export type ParseFailure = 'too_large' | 'not_json' | 'malformed'

@@ -14,10 +14,10 @@ function priceIn(input: unknown, currency: string): { ok: true; text: string } |
 describe('parseDecimal at every currency scale', () => {
   // [currency, accepted as written → stored text, refused for too many decimals]
   const table: ReadonlyArray<readonly [string, number, ReadonlyArray<readonly [string, string]>, readonly string[]]> = [
-    ['JPY', 0, [['0', '0'], ['1500', '1500'], ['1500.0', '1500'], ['1.5e1', '15'], ['999999999999999', '999999999999999']], ['1.5', '0.1', '1e-1']],
-    ['EUR', 2, [['0', '0'], ['10.5', '10.5'], ['10.50', '10.50'], ['0.01', '0.01'], ['1e-2', '0.01'], ['999999999999999.99', '999999999999999.99']], ['1.001', '0.005', '1e-3']],
-    ['KWD', 3, [['1.234', '1.234'], ['1.2', '1.2'], ['1.230', '1.230'], ['0.001', '0.001'], ['999999999999999.999', '999999999999999.999']], ['1.2345', '0.0001']],
-    ['CLF', 4, [['1.2345', '1.2345'], ['0.0001', '0.0001'], ['12.5', '12.5']], ['1.23456', '0.00001']],
+    ['JPY', 0, [['0', '0'], ['1500', '1500'], ['1.5e1', '15'], ['999999999999999', '999999999999999']], ['1.5', '0.1', '1e-1', '1500.0', '10.00']],
+    ['EUR', 2, [['0', '0'], ['10.5', '10.5'], ['10.50', '10.50'], ['0.01', '0.01'], ['1e-2', '0.01'], ['999999999999999.99', '999999999999999.99']], ['1.001', '0.005', '1e-3', '10.500', '1.000']],
+    ['KWD', 3, [['1.234', '1.234'], ['1.2', '1.2'], ['1.230', '1.230'], ['0.001', '0.001'], ['999999999999999.999', '999999999999999.999']], ['1.2345', '0.0001', '1.2300']],
+    ['CLF', 4, [['1.2345', '1.2345'], ['0.0001', '0.0001'], ['12.5', '12.5']], ['1.23456', '0.00001', '12.50000']],
   ]
   for (const [currency, scale, accepted, refused] of table) {
     test(`${currency} (scale ${scale}) keeps an accepted price exactly as written`, () => {
@@ -33,9 +33,29 @@ describe('parseDecimal at every currency scale', () => {
     })
   }
 
-  test('trailing zeros beyond the scale are no decimals: they are dropped to the scale, the value unchanged', () => {
-    expect(priceIn('1.000', 'EUR')).toEqual({ ok: true, text: '1.00' })
-    expect(priceIn('10.00', 'JPY')).toEqual({ ok: true, text: '10' })
+  test('decimals count as written: trailing zeros beyond the scale are refused, never dropped to the scale', () => {
+    expect(priceIn('10.500', 'EUR')).toEqual({ ok: false, message: 'must have at most 2 decimals' })
+    expect(priceIn('1.000', 'EUR')).toEqual({ ok: false, message: 'must have at most 2 decimals' })
+    expect(priceIn('10.0', 'JPY')).toEqual({ ok: false, message: 'must be a whole amount with no decimals' })
+    expect(priceIn('-0.00', 'JPY')).toEqual({ ok: false, message: 'must be a whole amount with no decimals' })
+    // Up to the scale, trailing zeros are kept as written.
+    expect(priceIn('10.50', 'EUR')).toEqual({ ok: true, text: '10.50' })
+    expect(priceIn('10.5', 'EUR')).toEqual({ ok: true, text: '10.5' })
+  })
+
+  test('an exponent shifts the written decimals: "1.50e1" has one, "150e-2" has two, "1.500e1" has two', () => {
+    expect(priceIn('1.50e1', 'EUR')).toEqual({ ok: true, text: '15.0' })
+    expect(priceIn('1.50e1', 'JPY')).toEqual({ ok: false, message: 'must be a whole amount with no decimals' })
+    expect(priceIn('150e-2', 'EUR')).toEqual({ ok: true, text: '1.50' })
+    expect(priceIn('1500e-3', 'EUR')).toEqual({ ok: false, message: 'must have at most 2 decimals' })
+    expect(priceIn('1.500e1', 'EUR')).toEqual({ ok: true, text: '15.00' })
+  })
+
+  test('the same written-decimals rule holds for every decimal field: quantity at 4, vat_rate at 2', () => {
+    expect(parseDecimal('1.00000', { maxDecimals: 4, min: 'positive' })).toEqual({ ok: false, message: 'must have at most 4 decimals' })
+    expect(parseDecimal('19.000', { maxDecimals: 2, maxIntegerDigits: 3 })).toEqual({ ok: false, message: 'must have at most 2 decimals' })
+    const qty = parseDecimal('2.5000', { maxDecimals: 4, min: 'positive' })
+    expect(qty.ok && asWritten(qty, 4)).toBe('2.5000')
   })
 })
 

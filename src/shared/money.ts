@@ -50,7 +50,10 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
   const min = rules.min ?? 'zero'
   if (min === 'zero' && value.lt('0')) return { ok: false, message: 'must be zero or more' }
   if (min === 'positive' && value.lte('0')) return { ok: false, message: 'must be above zero' }
-  if (decimalsOf(value) > rules.maxDecimals) {
+  // Decimals count as written, trailing zeros included: "10.500" is three decimals and is refused at a scale of two,
+  // never quietly cut to "10.50". An exponent shifts them ("1.5e1" has none, "15e-2" has two).
+  const decimals = Math.max(writtenDecimals(text), decimalsOf(value))
+  if (decimals > rules.maxDecimals) {
     return {
       ok: false,
       message: rules.maxDecimals === 0 ? 'must be a whole amount with no decimals' : `must have at most ${rules.maxDecimals} decimals`,
@@ -58,7 +61,7 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
   }
   const maxInt = rules.maxIntegerDigits ?? 15
   if (integerDigitsOf(value) > maxInt) return { ok: false, message: `must have at most ${maxInt} digits before the decimal point` }
-  return { ok: true, value, decimals: writtenDecimals(text) }
+  return { ok: true, value, decimals }
 }
 
 /** Decimals as written: "1.50" has 2, "1.5e1" has 0, "15e-2" has 2. */
@@ -67,7 +70,7 @@ function writtenDecimals(text: string): number {
   return Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0))
 }
 
-/** Stores a parsed decimal as written (its trailing zeros kept) but never with more decimals than `maxDecimals`. */
+/** Stores a parsed decimal as written, its trailing zeros kept; parseDecimal has already held it to `maxDecimals`. */
 export function asWritten(r: { value: Decimal; decimals: number }, maxDecimals: number): string {
   return r.value.toFixed(Math.min(Math.max(r.decimals, decimalsOf(r.value)), maxDecimals))
 }

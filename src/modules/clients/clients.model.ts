@@ -1,8 +1,10 @@
 // TypeBox models of the Client: request bodies, the answer, the list query.
 import { t } from 'elysia'
+import { Text } from '../../http/text-schema'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
 
-const str = (maxLength?: number) => Nullable(t.String(maxLength ? { maxLength } : {}))
+// Limits count characters of the value as stored (trimmed by blank()), not UTF-16 units: see Text.
+const str = (maxLength?: number) => Nullable(maxLength ? Text({ maxLength }) : t.String())
 
 export const ClientSchema = t.Object(
   {
@@ -41,7 +43,8 @@ const fields = {
   postal_code: t.Optional(str(20)),
   vat_number: t.Optional(str(50)),
   account_code: t.Optional(str(100)),
-  currency: t.Optional(str(3)),
+  // A code, judged by the service; its limit stays a plain one.
+  currency: t.Optional(Nullable(t.String({ maxLength: 3 }))),
   payment_terms: t.Optional(Nullable(Int({ minimum: 0, maximum: 999999 }))),
   credit_limit: t.Optional(Nullable(DecimalInput)),
   notes: t.Optional(str()),
@@ -50,7 +53,7 @@ const fields = {
 
 export const ClientCreateBody = t.Object(
   {
-    email: t.String({ maxLength: 255 }),
+    email: Text({ maxLength: 255 }),
     country: t.String({ maxLength: 2 }),
     ...fields,
   },
@@ -59,7 +62,7 @@ export const ClientCreateBody = t.Object(
 
 export const ClientUpdateBody = t.Object(
   {
-    email: t.Optional(t.String({ maxLength: 255 })),
+    email: t.Optional(Text({ maxLength: 255 })),
     country: t.Optional(t.String({ maxLength: 2 })),
     is_active: t.Optional(Bool()),
     ...fields,

@@ -231,6 +231,57 @@ describe('field lengths', () => {
     const err = expectRefusedUnder(await post({ ...base, account_code: 'C'.repeat(101) }), 'account_code')
     expect(err.errors.account_code[0]).toContain('100')
   })
+
+  // Lengths count characters (an emoji is one, though it is two UTF-16 units) of the value as stored, trimmed.
+  const emoji = '😀'
+  const charCases: Array<[string, number, (n: number) => string]> = [
+    ['name', 255, (n) => emoji.repeat(n)],
+    ['legal_name', 255, (n) => emoji.repeat(n)],
+    ['contact_person', 255, (n) => emoji.repeat(n)],
+    ['email', 255, (n) => emoji.repeat(n - 12) + '@example.com'],
+    ['phone', 50, (n) => emoji.repeat(n)],
+    ['city', 100, (n) => emoji.repeat(n)],
+    ['postal_code', 20, (n) => emoji.repeat(n)],
+    ['vat_number', 50, (n) => emoji.repeat(n)],
+  ]
+  for (const [field, max, value] of charCases) {
+    test(`a ${field} of ${max} emoji is ${max} characters and is taken; ${max + 1} are refused as over ${max} characters`, async () => {
+      const ok = await post({ ...base, [field]: value(max) })
+      expect(ok.status).toBe(201)
+      expect(ok.body[field]).toBe(value(max))
+      const err = expectRefusedUnder(await post({ ...base, [field]: value(max + 1) }), field)
+      expect(err.errors[field]).toEqual([`must be at most ${max} characters`])
+      const c = await made()
+      expect((await patch(c.id, { [field]: value(max) })).body[field]).toBe(value(max))
+      expect(expectRefusedUnder(await patch(c.id, { [field]: value(max + 1) }), field).errors[field]).toEqual([`must be at most ${max} characters`])
+    })
+  }
+
+  for (const [field, max, value] of cases) {
+    test(`a ${field} is counted as stored: ${max} characters with spaces around are taken and stored trimmed`, async () => {
+      const ok = await post({ ...base, [field]: `  ${value(max)} ` })
+      expect(ok.status).toBe(201)
+      expect(ok.body[field]).toBe(value(max))
+      const c = await made()
+      expect((await patch(c.id, { [field]: ` ${value(max)}` })).body[field]).toBe(value(max))
+      const err = expectRefusedUnder(await post({ ...base, [field]: ` ${value(max + 1)} ` }), field)
+      expect(err.errors[field]).toEqual([`must be at most ${max} characters`])
+    })
+  }
+
+  test('a Client name of 200 emoji (200 characters) is taken, and " " + 255 letters is taken as the 255 letters', async () => {
+    expect((await made({ name: emoji.repeat(200) })).name).toBe(emoji.repeat(200))
+    expect((await made({ name: ' ' + 'a'.repeat(255) })).name).toBe('a'.repeat(255))
+  })
+
+  test('an account_code is counted in characters: 100 emoji are judged by the pattern, not refused for length; 101 are refused for length', async () => {
+    const fits = expectRefusedUnder(await post({ ...base, account_code: emoji.repeat(100) }), 'account_code')
+    expect(fits.errors.account_code[0]).toContain('pattern')
+    const over = expectRefusedUnder(await post({ ...base, account_code: emoji.repeat(101) }), 'account_code')
+    expect(over.errors.account_code).toEqual(['must be at most 100 characters'])
+    // Spaces around a code are not part of it.
+    expect((await made({ account_code: ' C90001 ' })).account_code).toBe('C90001')
+  })
 })
 
 describe('country and currency', () => {
@@ -290,6 +341,18 @@ describe('credit_limit', () => {
     for (const credit_limit of ['-1', '-0.01', '1.005', '10.505', 10.5, 10, 'abc', '1,50', true]) {
       expectRefusedUnder(await post({ ...base, credit_limit }), 'credit_limit')
     }
+  })
+
+  test('a credit_limit\'s decimals count as written: "12.500" (a third decimal, even a zero) is refused under credit_limit, on create and update', async () => {
+    for (const credit_limit of ['12.500', '0.000', '1.23450e2']) {
+      const e = expectRefusedUnder(await post({ ...base, credit_limit }), 'credit_limit')
+      expect(e.errors.credit_limit).toEqual(['must have at most 2 decimals'])
+    }
+    const c = await made({ credit_limit: '12.50' })
+    expect(c.credit_limit).toBe('12.50')
+    expectRefusedUnder(await patch(c.id, { credit_limit: '12.500' }), 'credit_limit')
+    expect((await h.request('GET', `/v1/clients/${c.id}`, { key: biz.key })).body.credit_limit).toBe('12.50')
+    expectRefusedUnder(await post({ ...base, currency: 'JPY', credit_limit: '10.0' }), 'credit_limit')
   })
 
   test('a credit_limit of 16 digits before the point is refused under credit_limit', async () => {

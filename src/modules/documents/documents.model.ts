@@ -1,21 +1,24 @@
 // TypeBox models of documents: the create/update bodies, Lines, the answer with its actions, the list query.
 import { t } from 'elysia'
+import { Text } from '../../http/text-schema'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
 
 const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal('credit_note'), t.Literal('quote')])
 
+// Line texts count characters as stored (trimmed), not UTF-16 units: see Text. lines.ts holds the same limits for
+// values a Product fills in.
 export const LineInputSchema = t.Object(
   {
     product_id: t.Optional(Nullable(Int({ minimum: 1 }))),
-    description: t.Optional(Nullable(t.String({ maxLength: 1000 }))),
+    description: t.Optional(Nullable(Text({ maxLength: 1000 }))),
     quantity: DecimalInput,
-    unit: t.Optional(Nullable(t.String({ maxLength: 50 }))),
+    unit: t.Optional(Nullable(Text({ maxLength: 50 }))),
     unit_price: t.Optional(Nullable(DecimalInput)),
     vat_rate: t.Optional(Nullable(DecimalInput)),
     vat_category: t.Optional(Nullable(t.String({ maxLength: 3, description: 'S, Z, E, AE, K, G or O; default Z at rate 0, S above' }))),
     vat_exemption_code: t.Optional(Nullable(t.String({ maxLength: 40, description: 'VATEX code, required for E, AE, K, G, O' }))),
-    notes: t.Optional(Nullable(t.String({ maxLength: 500 }))),
+    notes: t.Optional(Nullable(Text({ maxLength: 500 }))),
   },
   { additionalProperties: false, title: 'LineInput' },
 )
@@ -28,7 +31,7 @@ const fields = {
   payment_terms: t.Optional(Nullable(Int({ minimum: 0, maximum: 999999 }))),
   document_number: t.Optional(Nullable(t.String({ maxLength: 100, description: 'the requested number, taken at issue' }))),
   lines: t.Optional(t.Array(LineInputSchema, { maxItems: 500 })),
-  notes: t.Optional(Nullable(t.String({ maxLength: 5000 }))),
+  notes: t.Optional(Nullable(Text({ maxLength: 5000 }))),
   bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 20 }))),
   proforma_id: t.Optional(Nullable(Int({ minimum: 1 }))),
   credited_document_id: t.Optional(Nullable(Int({ minimum: 1 }))),

@@ -1,5 +1,5 @@
 // Lines of a document from the request: billed Products, free-standing Lines, VAT categories, limits.
-import { blank } from '../../shared/text'
+import { blank, chars } from '../../shared/text'
 import type { Queryable } from '../../db/client'
 import { FieldErrorBag } from '../../shared/errors'
 import { parseDecimal, asWritten, format, type Decimal } from '../../shared/money'
@@ -77,9 +77,11 @@ export async function resolveLines(
         }
       }
     }
+    // Limits count characters (an emoji is one) of the trimmed value, as the request schema does; a Product's name
+    // or unit filled in here is held to them too.
     if (!description) bag.add(at('description'), `${here}: a description is required`)
-    else if (description.length > 1000) bag.add(at('description'), `${here}: the description must be at most 1000 characters`)
-    if (unit && unit.length > 50) bag.add(at('unit'), `${here}: the unit must be at most 50 characters`)
+    else if (chars(description) > 1000) bag.add(at('description'), `${here}: the description must be at most 1000 characters`)
+    if (unit && chars(unit) > 50) bag.add(at('unit'), `${here}: the unit must be at most 50 characters`)
 
     const qty = parseDecimal(l.quantity, { maxDecimals: 4, min: 'positive' })
     if (!qty.ok) bag.add(at('quantity'), `${here}: the quantity ${qty.message}`)
@@ -114,7 +116,7 @@ export async function resolveLines(
     if (exemption && !VATEX_RE.test(exemption)) bag.add(at('vat_exemption_code'), `${here}: the exemption code must be a VATEX code such as VATEX-EU-AE`)
 
     const notes = blank(l.notes) ?? null
-    if (notes && notes.length > 500) bag.add(at('notes'), `${here}: notes must be at most 500 characters`)
+    if (notes && chars(notes) > 500) bag.add(at('notes'), `${here}: notes must be at most 500 characters`)
 
     if (qty.ok && unitPrice !== null) {
       const net = lineNet({ quantity: qty.value.toFixed(), unitPrice }, scale)

@@ -1,11 +1,15 @@
 // TypeBox models of Payments and Receipts: the Record and Amend bodies, the answers, the list queries.
 import { t } from 'elysia'
+import { Text } from '../../http/text-schema'
 import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
 
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'credit_card', 'debit_card', 'other'] as const
 
 const Method = t.Union(PAYMENT_METHODS.map((m) => t.Literal(m)))
 const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
+// Counted in characters as stored (the service trims), not UTF-16 units: see Text.
+const Reference = Text({ maxLength: 255 })
+const Notes = Text({ maxLength: 5000 })
 const Actor = Nullable(t.Object({ type: t.String({ description: 'api_key or connected_app' }), name: t.String() }))
 
 export const ReceiptSchema = t.Object(
@@ -53,8 +57,8 @@ const recordFields = {
   payment_date: DateString,
   payment_method: Method,
   bank_account_id: t.Optional(Nullable(Int({ minimum: 1 }))),
-  reference: t.Optional(Nullable(t.String({ maxLength: 255 }))),
-  notes: t.Optional(Nullable(t.String({ maxLength: 5000 }))),
+  reference: t.Optional(Nullable(Reference)),
+  notes: t.Optional(Nullable(Notes)),
   currency: t.Optional(t.String({ maxLength: 3 })),
 }
 
@@ -66,8 +70,8 @@ export const AmendBody = t.Object(
     payment_date: t.Optional(DateString),
     payment_method: t.Optional(Method),
     bank_account_id: t.Optional(Nullable(Int({ minimum: 1 }))),
-    reference: t.Optional(Nullable(t.String({ maxLength: 255 }))),
-    notes: t.Optional(Nullable(t.String({ maxLength: 5000 }))),
+    reference: t.Optional(Nullable(Reference)),
+    notes: t.Optional(Nullable(Notes)),
     currency: t.Optional(t.String({ maxLength: 3 })),
   },
   { additionalProperties: false, title: 'PaymentAmend' },

@@ -307,6 +307,7 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     ['amount 0.00', cash('0.00'), 'amount'],
     ['a negative amount', cash('-5.00'), 'amount'],
     ['amount with three decimals in EUR', cash('10.001'), 'amount'],
+    ['amount with a third decimal in EUR even when it is a zero', cash('10.500'), 'amount'],
     ['amount not a number', cash('ten'), 'amount'],
     ['amount with a comma', cash('10,00'), 'amount'],
     ['amount with an exponent of four digits', cash('1e1000'), 'amount'],
@@ -320,6 +321,7 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     ['bank_transfer with bank_account_id null', cash('10.00', { payment_method: 'bank_transfer', bank_account_id: null }), 'bank_account_id'],
     ['bank_transfer to another Business\'s bank account', cash('10.00', { payment_method: 'bank_transfer', bank_account_id: -1 }), 'bank_account_id'],
     ['reference over 255 characters', cash('10.00', { reference: 'x'.repeat(256) }), 'reference'],
+    ['reference of 256 emoji (256 characters)', cash('10.00', { reference: '😀'.repeat(256) }), 'reference'],
     ['an unknown field', cash('10.00', { tip: '1.00' }), 'tip'],
     ['currency not a code', cash('10.00', { currency: 'eur' }), 'currency'],
   ]
@@ -335,6 +337,24 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     const p = await paid(inv.id, '1.00', { reference: 'r'.repeat(255) })
     expect(p.reference).toBe('r'.repeat(255))
     expect(p.receipt.reference).toBe('r'.repeat(255))
+  })
+
+  test('a reference is counted in characters as stored: 255 emoji are taken, 200 emoji are taken, spaces around 255 letters are trimmed away', async () => {
+    const emoji = await paid(inv.id, '1.00', { reference: '😀'.repeat(255) })
+    expect(emoji.reference).toBe('😀'.repeat(255))
+    expect(emoji.receipt.reference).toBe('😀'.repeat(255))
+    expect((await paid(inv.id, '1.00', { reference: '😀'.repeat(200) })).reference).toBe('😀'.repeat(200))
+    expect((await paid(inv.id, '1.00', { reference: ` ${'r'.repeat(255)}  ` })).reference).toBe('r'.repeat(255))
+    const e = expectInvalid(await nothingWritten(() => record(inv.id, cash('1.00', { reference: '😀'.repeat(256) }))), 'reference')
+    expect(e.errors.reference).toEqual(['must be at most 255 characters'])
+  })
+
+  test('an amount\'s decimals count as written: "10.500" in EUR and "10.0" in JPY are refused under amount, never cut to the scale', async () => {
+    const e = expectInvalid(await nothingWritten(() => record(inv.id, cash('10.500'))), 'amount')
+    expect(e.errors.amount).toEqual(['must have at most 2 decimals (EUR)'])
+    const jpy = await invoice('1000', { client: await newClient(biz.key, 'JPY') })
+    expectInvalid(await nothingWritten(() => record(jpy.id, cash('10.0'))), 'amount')
+    expect((await paid(inv.id, '10.50')).amount).toBe('10.50')
   })
 
   test('too many decimals is refused by the document\'s currency: JPY takes none, KWD takes three, never rounded', async () => {
@@ -449,9 +469,20 @@ describe('amending a Payment', () => {
       [{ payment_date: '2026-13-01' }, 'payment_date'],
       [{ payment_method: 'barter' }, 'payment_method'],
       [{ reference: 'y'.repeat(256) }, 'reference'],
+      [{ reference: '😀'.repeat(256) }, 'reference'],
+      [{ amount: '5.000' }, 'amount'],
       [{ surprise: true }, 'surprise'],
     ]
     for (const [body, field] of cases) expectInvalid(await nothingWritten(() => amend(p.id, body)), field)
+  })
+
+  test('an amended reference is counted in characters as stored: 255 emoji are taken, spaces around it are trimmed', async () => {
+    const inv = await invoice('100.00')
+    const p = await paid(inv.id, '5.00')
+    expect((await amend(p.id, { reference: '😀'.repeat(255) })).body.reference).toBe('😀'.repeat(255))
+    const r = await amend(p.id, { reference: ` ${'z'.repeat(255)} ` })
+    expect(r.body.reference).toBe('z'.repeat(255))
+    expect(r.body.receipt.reference).toBe('z'.repeat(255))
   })
 
   test('payment_currency_mismatch on Amend: a currency other than the document\'s is refused', async () => {

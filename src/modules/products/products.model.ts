@@ -1,5 +1,6 @@
 // TypeBox models of the Product: request bodies, the answer, the list query.
 import { t } from 'elysia'
+import { Text } from '../../http/text-schema'
 import { Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
 
 const MAX_STOCK = 2147483647
@@ -35,12 +36,13 @@ export const ProductSchema = t.Object(
 
 const Type = t.Union([t.Literal('product'), t.Literal('service')])
 const Stock = Int({ minimum: 0, maximum: MAX_STOCK })
-const text = (maxLength = 255) => Nullable(t.String({ maxLength }))
+// Limits count characters of the value as stored (trimmed by blank()), not UTF-16 units: see Text.
+const text = (maxLength = 255) => Nullable(Text({ maxLength }))
 
 const optional = {
   vat_included: t.Optional(Bool()),
-  code: t.Optional(Nullable(t.String({ maxLength: 100 }))),
-  unit: t.Optional(Nullable(t.String({ maxLength: 50 }))),
+  code: t.Optional(text(100)),
+  unit: t.Optional(text(50)),
   track_inventory: t.Optional(Bool()),
   stock_quantity: t.Optional(Nullable(Stock)),
   minimum_stock: t.Optional(Nullable(Stock)),
@@ -55,7 +57,7 @@ const optional = {
 
 export const ProductCreateBody = t.Object(
   {
-    name: t.String({ minLength: 1, maxLength: 255 }),
+    name: Text({ minLength: 1, maxLength: 255 }),
     type: Type,
     price: DecimalInput,
     currency: t.String({ maxLength: 3 }),
@@ -66,7 +68,7 @@ export const ProductCreateBody = t.Object(
 
 export const ProductUpdateBody = t.Object(
   {
-    name: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+    name: t.Optional(Text({ minLength: 1, maxLength: 255 })),
     type: t.Optional(Type),
     price: t.Optional(DecimalInput),
     currency: t.Optional(t.String({ maxLength: 3 })),

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
-import { asWritten, decimalsOf, format, parseDecimal, stored } from '../../shared/money'
+import { asWritten, format, parseDecimal } from '../../shared/money'
 import type { ProductCreateInput, ProductUpdateInput } from './products.model'
 import { priceScaleOf } from './products.present'
 import {
@@ -136,12 +136,11 @@ export async function updateProduct(deps: ProductDeps, businessId: number, id: n
       if (price) set.price = price
     }
   } else if (currency && input.currency !== undefined) {
-    if (decimalsOf(stored(current.price)) > currencyScale(currency)) {
+    // The price is read as stored, to its last written decimal: "119.00" has two, which JPY does not take. The stored
+    // price is never rewritten to fit the new currency; a price sent with it does that.
+    const written = current.price.split('.')[1]?.length ?? 0
+    if (written > currencyScale(currency)) {
       bag.add('currency', `cannot be ${currency} while the price ${current.price} has more decimals than ${currency} takes; send a price with it`)
-    } else {
-      // Written zeros beyond the new currency's scale go ("119.00" becomes "119" in JPY); the value never changes.
-      const written = current.price.split('.')[1]?.length ?? 0
-      set.price = asWritten({ value: stored(current.price), decimals: written }, currencyScale(currency))
     }
   }
   // vat_rate and unit sent null keep the Product's value.

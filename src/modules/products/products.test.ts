@@ -220,6 +220,10 @@ describe('price', () => {
     ['0.1', 'JPY'],
     ['1.2345', 'KWD'],
     ['1.23456', 'CLF'],
+    // Decimals count as written: trailing zeros beyond the scale are refused, not dropped.
+    ['10.500', 'EUR'],
+    ['10.0', 'JPY'],
+    ['1.2340', 'KWD'],
   ])('price %p has more decimals than %s takes and is refused under price, never rounded', async (price, currency) => {
     const before = await countRows()
     const e = expectRefusedUnder(await post({ ...base, price, currency }), 'price')
@@ -323,6 +327,41 @@ describe('stock fields', () => {
       expect((await get(p.id)).body[field]).toBe(5)
     })
   }
+})
+
+describe('field lengths', () => {
+  // Limits count characters (an emoji is one, though two UTF-16 units) of the value as stored, trimmed.
+  const emoji = '😀'
+  const cases: Array<[string, number]> = [
+    ['name', 255],
+    ['code', 100],
+    ['unit', 50],
+    ['description', 5000],
+    ['category', 255],
+    ['sku', 255],
+    ['barcode', 255],
+    ['notes', 5000],
+  ]
+  for (const [field, max] of cases) {
+    test(`a ${field} of ${max} emoji is ${max} characters and is taken, spaces around it are not counted; ${max + 1} are refused under ${field}`, async () => {
+      const b = await h.business({ currency: 'EUR' })
+      const p = await made({ [field]: emoji.repeat(max) }, b.key)
+      expect(p[field]).toBe(emoji.repeat(max))
+      const err = expectRefusedUnder(await post({ ...base, [field]: emoji.repeat(max + 1) }, b.key), field)
+      expect(err.errors[field]).toEqual([`must be at most ${max} characters`])
+      const other = await made({}, b.key)
+      const padded = ` ${'x'.repeat(max)}  `
+      expect((await patch(other.id, { [field]: padded }, b.key)).body[field]).toBe('x'.repeat(max))
+      expect(expectRefusedUnder(await patch(other.id, { [field]: emoji.repeat(max + 1) }, b.key), field).errors[field]).toEqual([`must be at most ${max} characters`])
+    })
+  }
+
+  test('a name of only spaces is empty as stored and refused under name, on create and update', async () => {
+    expectRefusedUnder(await post({ ...base, name: '   ' }), 'name')
+    const p = await made()
+    expectRefusedUnder(await patch(p.id, { name: ' ' }), 'name')
+    expect((await get(p.id)).body.name).toBe(base.name)
+  })
 })
 
 describe('codes', () => {
@@ -498,12 +537,28 @@ describe('updating a Product', () => {
     expect((await get(p.id)).body).toEqual(before)
   })
 
-  test('a currency sent alone that the price fits is accepted: "10.00" EUR becomes "10" JPY', async () => {
+  test('a currency sent alone is judged on the price as stored: "10.00" EUR has two decimals, so JPY is refused and nothing is rewritten', async () => {
     const p = await made({ price: '10.00', currency: 'EUR', vat_rate: '10' })
+    const before = (await get(p.id)).body
+    const e = expectRefusedUnder(await patch(p.id, { currency: 'JPY' }), 'currency')
+    expect(Object.keys(e.errors)).toEqual(['currency'])
+    expect((await get(p.id)).body).toEqual(before)
+  })
+
+  test('a currency sent alone that the stored price fits is accepted and the price is kept as stored: "10" EUR is "10" JPY', async () => {
+    const p = await made({ price: '10', currency: 'EUR', vat_rate: '10' })
     const r = await patch(p.id, { currency: 'JPY' })
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ price: '10', currency: 'JPY', price_without_vat: '10', price_with_vat: '11' })
     expect((await get(p.id)).body.price).toBe('10')
+  })
+
+  test('a price on update with trailing zeros beyond the scale is refused under price and the stored price is kept', async () => {
+    const p = await made({ price: '10.50', currency: 'EUR' })
+    const e = expectRefusedUnder(await patch(p.id, { price: '10.500' }), 'price')
+    expect(e.errors.price[0]).toBe('must have at most 2 decimals for EUR')
+    expectRefusedUnder(await patch(p.id, { price: '10.0', currency: 'JPY' }), 'price')
+    expect((await get(p.id)).body).toMatchObject({ price: '10.50', currency: 'EUR' })
   })
 
   test('a currency sent alone to a larger scale keeps the price as written', async () => {

@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
-import { Bool, errorAnswers, idempotencyHeader, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Bool, errorAnswers, idempotencyHeader, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../http/schemas'
 import { presentWebhook } from './webhooks.service'
 import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
 
@@ -79,7 +79,8 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
     )
     .post('/v1/webhooks/:id/roll-secret', ({ request, params }) => rollSecret(deps, credentialOf(request).businessId, pathId(params.id)), {
       params: Params,
-      response: { 200: WebhookSchema, ...errorAnswers(404) },
+      body: NoBody,
+      response: { 200: WebhookSchema, ...errorAnswers(400, 404, 413, 415, 422) },
       detail: { tags, summary: 'Roll the signing secret: the new one is shown once; both sign for 24 hours' },
     })
     .get(
@@ -100,7 +101,8 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
       ({ request, params }) => idempotentCreate(http, request, async () => json(201, await resendDelivery(deps, credentialOf(request).businessId, pathId(params.id)))),
       {
         params: Params,
-        response: { 201: DeliverySchema, ...errorAnswers(404, 409, 422) },
+        body: NoBody,
+        response: { 201: DeliverySchema, ...errorAnswers(400, 404, 409, 413, 415, 422) },
         detail: { tags, summary: 'Send a stored message again: a new delivery, same body and webhook-id', parameters: [idempotencyHeader] },
       },
     )
