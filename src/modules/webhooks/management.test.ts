@@ -3,7 +3,9 @@
 // deliveries of the last 30 days with their attempts; another Business's webhook is not found; the CLI adds one.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { eq } from 'drizzle-orm'
 import { FakeSender } from '../../adapters/http'
+import { webhooks } from '../../db/schema'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from './delivery'
 
@@ -93,6 +95,20 @@ describe('add, read, list, change, delete', () => {
     expect(r.body.secret).toMatch(SECRET)
     expect(r.body.secret).not.toBe(w.secret)
     expect((await h.request('GET', `/v1/webhooks/${w.id}`, { key })).text).not.toContain('whsec_')
+  })
+
+  test('roll-secret takes no body: a field sent with it is 422 naming it, and the secret is not rolled', async () => {
+    const w = (await h.request('POST', '/v1/webhooks', { key, body: { url: url('j') } })).body
+    const r = await h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key, body: { secret: 'whsec_mine' } })
+    expect(r.status).toBe(422)
+    expect(r.body.error.type).toBe('invalid_request')
+    expect(r.body.error.errors.secret).toBeDefined()
+    const stored = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
+    expect({ secret: stored!.secret, previous: stored!.previousSecret }).toEqual({ secret: w.secret, previous: null })
+    // An empty object is no field at all: the roll is made.
+    const rolled = await h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key, body: {} })
+    expect(rolled.status).toBe(200)
+    expect(rolled.body.secret).not.toBe(w.secret)
   })
 
   test('the list is paged oldest first', async () => {
