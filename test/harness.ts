@@ -39,6 +39,8 @@ export interface Harness {
   business(input?: Partial<BusinessInput>): Promise<{ id: number; publicId: string; key: string }>
   key(businessId: number, role: Role, name?: string): Promise<string>
   bankAccount(businessId: number, name?: string): Promise<number>
+  /** A Client created through the API with the given key (fails the test setup on any other answer than 201). */
+  client(key: string, body?: Record<string, unknown>): Promise<number>
   close(): Promise<void>
 }
 
@@ -90,6 +92,11 @@ export async function makeHarness(
     },
     async bankAccount(businessId, name = 'Main account') {
       return (await addBankAccount(deps.db, clock, businessId, { name, iban: 'DE89370400440532013000' })).id
+    },
+    async client(key, body = {}) {
+      const r = await h.request('POST', '/v1/clients', { key, body: { name: 'Test Client', email: 'billing@client.example', country: 'DE', ...body } })
+      if (r.status !== 201) throw new Error(`client setup: ${r.status} ${r.text}`)
+      return r.body.id as number
     },
     async close() {
       await app.requestLog.flush()

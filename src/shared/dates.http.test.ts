@@ -9,9 +9,7 @@ let clientId: number
 beforeAll(async () => {
   h = await makeHarness()
   biz = await h.business({ currency: 'EUR' })
-  const c = await h.request('POST', '/v1/clients', { key: biz.key, body: { name: 'Early Client', email: 'early@client.example', country: 'DE' } })
-  if (c.status !== 201) throw new Error(c.text)
-  clientId = c.body.id
+  clientId = await h.client(biz.key, { name: 'Early Client', email: 'early@client.example' })
 })
 afterAll(() => h.close())
 // The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
