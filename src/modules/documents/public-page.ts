@@ -21,12 +21,15 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
       if (!/^[A-Za-z0-9_-]{20,64}$/.test(params.token)) return notFound()
       const doc = await findByPublicToken(deps.db.read, params.token)
       if (!doc || doc.status === 'draft') return notFound()
-      // The first open is recorded and heard once; the conditional update makes a second open a no-op.
-      await deps.db.write(async (tx) => {
-        const now = deps.clock.now().toISOString()
-        const first = await markViewed(tx, doc.id, now)
-        if (first) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
-      })
+      // The first open is recorded and heard once; the conditional update settles two first opens at once. A page
+      // already viewed takes no write transaction: anyone holding the link may open it as often as they like.
+      if (doc.viewedAt === null) {
+        await deps.db.write(async (tx) => {
+          const now = deps.clock.now().toISOString()
+          const first = await markViewed(tx, doc.id, now)
+          if (first) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
+        })
+      }
       const business = await getBusiness(deps.db.read, doc.businessId)
       const lines = (await linesOf(deps.db.read, [doc.id])).get(doc.id) ?? []
       const client = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot) : null
@@ -36,7 +39,7 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
       const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
-<body>${business.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
+<body>${business.isTest || doc.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
 <h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
 <p>From <strong>${esc(business.legalName ?? business.name)}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
 <p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
