@@ -39,18 +39,29 @@ export interface App {
 
 export const API_VERSION = '1.0.0'
 
-/** The field path (`lines.0.description`) of the first string holding U+0000, or null. */
-function nulPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const p = nulPath(value[i], path ? `${path}.${i}` : String(i))
-      if (p !== null) return p
+/** Deeper nesting than any body of this API has (a Line's fields sit three levels down) is refused, not walked. */
+const MAX_BODY_DEPTH = 32
+
+/**
+ * The field path (`lines.0.description`) of the first string holding U+0000, `"body"` for a body nested deeper than
+ * any this API takes, or null. Walked with its own stack: a 100 KB body of nested arrays must not exhaust the call
+ * stack (that was a 500).
+ */
+function nulPath(body: unknown): { at: string; message: string } | null {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: '', depth: 0 }]
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return { at: path || 'body', message: 'must not contain the NUL character' }
+      continue
     }
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const p = nulPath(v, path ? `${path}.${k}` : k)
-      if (p !== null) return p
+    if (!value || typeof value !== 'object') continue
+    if (depth >= MAX_BODY_DEPTH) return { at: 'body', message: `is nested more than ${MAX_BODY_DEPTH} levels deep` }
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value)
+    // Pushed in reverse so the first field is looked at first, as the request wrote them.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, v] = entries[i]!
+      stack.push({ value: v, path: path ? `${path}.${k}` : k, depth: depth + 1 })
     }
   }
   return null
@@ -87,10 +98,15 @@ export async function buildApp(deps: Deps): Promise<App> {
         throw new Error('malformed')
       }
     })
-    // A NUL character cuts text short in SQLite's C strings; refuse it before any field is judged or stored.
-    .onTransform({ as: 'global' }, ({ body }) => {
-      const at = nulPath(body, '')
-      if (at !== null) throw new InvalidRequest({ [at || 'body']: ['must not contain the NUL character'] })
+    // Every body of this API is a JSON object: a bare string, number, null or array is refused before any route reads
+    // it (an optional body is otherwise not validated unless it is an object). A NUL character cuts text short in
+    // SQLite's C strings; refuse it before any field is judged or stored.
+    .onTransform({ as: 'global' }, ({ body, request }) => {
+      if (contextOf(request).rawBody !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+        throw new InvalidRequest({ body: ['must be a JSON object'] })
+      }
+      const fault = nulPath(body)
+      if (fault !== null) throw new InvalidRequest({ [fault.at]: [fault.message] })
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const err = toApiError(code, error, deps.logger, contextOf(request).parseFailure)

@@ -88,7 +88,7 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
         await deleteDocument(deps, credentialOf(request), pathId(params.id))
         return new Response(null, { status: 204 })
       },
-      { params: Params, response: { 204: t.Void({ description: 'the Draft is deleted' }), ...errorAnswers(404, 422) }, detail: { tags, summary: 'Delete a Draft' } },
+      { params: Params, body: NoBody, response: { 204: t.Void({ description: 'the Draft is deleted' }), ...errorAnswers(400, 404, 413, 415, 422) }, detail: { tags, summary: 'Delete a Draft' } },
     )
     .post('/v1/documents/:id/issue', ({ request, params }) => issueDocument(deps, credentialOf(request), pathId(params.id)), {
       params: Params,

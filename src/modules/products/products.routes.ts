@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
 import { cachedListPage, idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
-import { errorAnswers, idempotencyHeader } from '../../http/schemas'
+import { errorAnswers, idempotencyHeader, NoBody } from '../../http/schemas'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct, type ProductDeps } from './products.service'
@@ -52,7 +52,8 @@ export function productsRoutes(deps: ProductDeps, http: HttpServices) {
       },
       {
         params: ProductParams,
-        response: { 204: t.Void({ description: 'deleted: gone from the Business at once, erased for good 30 days later' }), ...errorAnswers(404) },
+        body: NoBody,
+        response: { 204: t.Void({ description: 'deleted: gone from the Business at once, erased for good 30 days later' }), ...errorAnswers(400, 404, 413, 415, 422) },
         detail: { tags, summary: 'Delete a Product' },
       },
     )

@@ -75,7 +75,7 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
         await deleteWebhook(deps, credentialOf(request).businessId, pathId(params.id))
         return new Response(null, { status: 204 })
       },
-      { params: Params, response: { 204: t.Void(), ...errorAnswers(404) }, detail: { tags, summary: 'Delete a webhook' } },
+      { params: Params, body: NoBody, response: { 204: t.Void(), ...errorAnswers(400, 404, 413, 415, 422) }, detail: { tags, summary: 'Delete a webhook' } },
     )
     .post('/v1/webhooks/:id/roll-secret', ({ request, params }) => rollSecret(deps, credentialOf(request).businessId, pathId(params.id)), {
       params: Params,
