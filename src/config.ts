@@ -8,6 +8,8 @@ export interface Config {
   webhookAllowPrivate: boolean
   /** Requests per minute per key; the contract's 120. Raised only for load benchmarks. */
   rateLimit: number
+  /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
+  publicUrl: string | null
 }
 
 export const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -23,9 +25,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!/^https?:\/\//.test(viesUrl)) throw new ConfigError('INVOICING_VIES_URL must be an http(s) URL')
   const rateLimit = env.INVOICING_RATE_LIMIT ? Number(env.INVOICING_RATE_LIMIT) : 120
   if (!Number.isInteger(rateLimit) || rateLimit < 1) throw new ConfigError('INVOICING_RATE_LIMIT must be a whole number above 0')
+  const publicUrl = env.INVOICING_PUBLIC_URL?.trim().replace(/\/+$/, '') || null
+  if (publicUrl && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(publicUrl)) throw new ConfigError('INVOICING_PUBLIC_URL must be an http(s) URL with no query or fragment')
   return {
     port,
     rateLimit,
+    publicUrl,
     dbPath: env.INVOICING_DB?.trim() || './invoicing.db',
     mailRelay,
     viesUrl,

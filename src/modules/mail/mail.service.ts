@@ -28,6 +28,7 @@ import type { Provider } from './providers'
 export interface MailDeps extends DocumentDeps {
   mailer: Mailer
   logger: Logger
+  config: DocumentDeps['config'] & { publicUrl: string | null }
 }
 
 /** What the judging transaction settled: who sends, to whom, what it issued and counted. */
@@ -111,6 +112,7 @@ export async function sendDocument(deps: MailDeps, c: Credential, id: number, in
       pdf: await documentPdf(deps.db.read, business, view),
       // The EN16931 XML goes along where the document exports (not a Draft, Proforma, Quote or Test business's).
       xml: await xmlAttachmentFor(deps.db.read, business, view),
+      pageUrl: deps.config.publicUrl && view.public_url ? deps.config.publicUrl + view.public_url : null,
     })
     await deps.mailer.send(plan.provider.transportUrl, message)
   } catch (e) {

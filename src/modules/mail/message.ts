@@ -16,6 +16,8 @@ export interface ComposeInput {
   text?: string | null
   pdf: Uint8Array
   xml: XmlFile | null
+  /** The document's page as the Client opens it (INVOICING_PUBLIC_URL + public_url), or null when not configured. */
+  pageUrl: string | null
 }
 
 /** A file name safe in any mail client: the document number with anything unusual replaced. */
@@ -31,13 +33,14 @@ export function defaultSubject(doc: DocumentView, businessName: string): string 
   return `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(/\s+/g, ' ')
 }
 
-export function defaultText(doc: DocumentView, businessName: string): string {
+export function defaultText(doc: DocumentView, businessName: string, pageUrl: string | null = null): string {
   const title = DOCUMENT_TITLES[doc.type] ?? doc.type
   const due = (doc.type === 'invoice' || doc.type === 'proforma') && doc.due_date ? `, due ${doc.due_date}` : ''
   return [
     'Hello,',
     '',
     `please find attached ${title} ${doc.document_number ?? ''} of ${doc.issue_date ?? ''} for ${doc.total} ${doc.currency}${due}.`.replace(/ +/g, ' '),
+    ...(pageUrl ? ['', `You can also view it online: ${pageUrl}`] : []),
     '',
     'Kind regards,',
     businessName,
@@ -57,7 +60,8 @@ export function composeMessage(i: ComposeInput): MailMessage {
     cc: i.cc,
     bcc: i.bcc,
     subject,
-    text: i.text?.trim() ? i.text : defaultText(i.doc, name),
+    // A message of the Business's own words is sent as written; the page link goes into the default text.
+    text: i.text?.trim() ? i.text : defaultText(i.doc, name, i.pageUrl),
     attachments,
   }
 }
