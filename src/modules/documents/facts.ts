@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client'
 import type { BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { findDocument, invoicesIssuedInYear, type DocumentRow } from './documents.repo'
-import type { Facts, LinkedProforma, SendFacts } from './lifecycle'
+import type { ConvertIssueFacts, Facts, LinkedProforma, SendFacts } from './lifecycle'
 import { judgeNumber, receiptNumbering } from './numbering'
 
 export interface FactsOptions {
@@ -54,6 +54,24 @@ export async function gatherFacts(q: Queryable, business: BusinessRow, doc: Docu
     year,
     numbering,
     receiptNumbering: await receiptRefusal(q, business, doc, o.today),
+    convertIssue: await convertIssueFacts(q, business, doc, o.today),
+  }
+}
+
+/**
+ * What issuing the Invoice a Convert creates would need, read only for a Proforma that can convert (the same states
+ * the judge lets through). The new Invoice takes today as its issue date and the next number, none requested.
+ */
+async function convertIssueFacts(q: Queryable, business: BusinessRow, doc: DocumentRow, today: string): Promise<ConvertIssueFacts | null> {
+  const converts = doc.type === 'proforma' && doc.status !== 'draft' && doc.status !== 'cancelled' && doc.convertedIntoId === null
+  if (!converts) return null
+  const year = Number(today.slice(0, 4))
+  const limited = business.isTest || business.plan === 'free'
+  const j = await judgeNumber(q, { id: business.id, isTest: business.isTest }, 'invoice', year, null)
+  return {
+    invoicesIssuedInYear: limited ? await invoicesIssuedInYear(q, business.id, year) : 0,
+    year,
+    numbering: j.ok ? null : j.refusal,
   }
 }
 

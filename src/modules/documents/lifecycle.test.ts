@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { eq } from 'drizzle-orm'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { documents } from '../../db/schema'
-import { recordTaken, setNumbering } from '../business'
-import { ACTIONS } from './lifecycle'
+import { recordTaken, setNumbering, updateBusiness } from '../business'
+import { ACTIONS, actionsOf, refusalFor, type Facts } from './lifecycle'
 
 let h: Harness
 
@@ -391,6 +391,94 @@ describe('Convert refusals', () => {
     const p = await issued(s, { type: 'proforma' })
     await ok(convert(s, p.id), 201)
     await refusedAsPredicted(s, p.id, 'convert', () => convert(s, p.id), 'already_converted')
+  })
+  test('issuing_limit_reached: a Proforma of a Test business at its yearly Invoice limit predicts it on convert, Convert answers it (no remedy) and writes nothing; with the limit raised both open and the Invoice is issued', async () => {
+    const s = await setup({ isTest: true, issuingLimit: 1 })
+    await issued(s)
+    const p = await issued(s, { type: 'proforma' })
+    const e = await refusedAsPredicted(s, p.id, 'convert', () => convert(s, p.id), 'issuing_limit_reached')
+    expect(e.message).toContain('2027-01-01')
+    expect(e.remedy).toBeUndefined()
+    const before = (await get(s, p.id)).body
+    expect(before.actions.convert).toEqual({ open: false, code: 'issuing_limit_reached' })
+    expect(before.converted_into_id).toBeNull()
+    // The Proforma's own refusals come first: a cancelled one at the limit still says cancelled_not_converted.
+    const gone = await issued(s, { type: 'proforma' })
+    await ok(cancel(s, gone.id))
+    await refusedAsPredicted(s, gone.id, 'convert', () => convert(s, gone.id), 'cancelled_not_converted')
+    // The cause removed: the prediction opens and Convert issues the Invoice.
+    await updateBusiness(s.hh.deps.db, s.hh.clock, s.bizId, { issuingLimit: 2 })
+    expect((await get(s, p.id)).body.actions.convert).toEqual({ open: true })
+    const inv = await ok(convert(s, p.id), 201)
+    expect(inv).toMatchObject({ type: 'invoice', status: 'issued', document_number: `TEST-INV-${YEAR}-0002`, proforma_id: p.id })
+    // At the limit again, a converted Proforma still answers already_converted first.
+    await refusedAsPredicted(s, p.id, 'convert', () => convert(s, p.id), 'already_converted')
+  })
+
+  test('numbering_at_its_end: with the invoice numbering I{N} at its end, an issued Proforma predicts it on convert and Convert answers it, no number taken; with the pattern changed both open and the Invoice is issued', async () => {
+    const s = await setup()
+    await setNumbering(s.hh.deps.db, s.bizId, 'invoice', 'I{N}')
+    // 1 to 8 taken (as after an import); 9 is never taken.
+    await s.hh.deps.db.write((tx) => recordTaken(tx, s.bizId, 'invoice', 'I{N}', '', 8))
+    const p = await issued(s, { type: 'proforma' })
+    expect(p.document_number).toBe(`PRO-${YEAR}-0001`)
+    const e = await refusedAsPredicted(s, p.id, 'convert', () => convert(s, p.id), 'numbering_at_its_end')
+    expect(e.message).toContain('I{N}')
+    // Refused again: nothing moved.
+    await refusedAsPredicted(s, p.id, 'convert', () => convert(s, p.id), 'numbering_at_its_end')
+    // A Draft Proforma is still told to issue first; an Invoice is still not a Proforma.
+    const pd = await draft(s, { type: 'proforma' })
+    expect(pd.actions.convert).toEqual({ open: false, code: 'draft_not_converted' })
+    await setNumbering(s.hh.deps.db, s.bizId, 'invoice', 'I{NN}')
+    expect((await get(s, p.id)).body.actions.convert).toEqual({ open: true })
+    const inv = await ok(convert(s, p.id), 201)
+    expect(inv).toMatchObject({ type: 'invoice', status: 'issued', document_number: 'I01', proforma_id: p.id })
+    expect((await get(s, p.id)).body.converted_into_id).toBe(inv.id)
+  })
+})
+
+describe('convert predictions of the new Invoice\'s issue (the judge alone, for what the API cannot reach)', () => {
+  /** Facts of an issued, unconverted Proforma whose conversion would meet `convertIssue`. */
+  function proformaFacts(business: Facts['business'], convertIssue: Facts['convertIssue']): Facts {
+    return {
+      doc: { type: 'proforma', status: 'issued', convertedIntoId: null, proformaId: null, total: '119.00', amountPaid: '0.00', issueDate: `${YEAR}-03-10`, clientId: 1, currency: 'EUR' },
+      business,
+      clientEmail: null,
+      mailVia: null,
+      send: { mailboxLost: false, sentToday: 0, dailyLimit: null, resumesOn: '', recipients: 1, toGiven: false },
+      proforma: null,
+      invoice: null,
+      invoicesIssuedInYear: 0,
+      year: 2026,
+      numbering: null,
+      receiptNumbering: null,
+      convertIssue,
+    }
+  }
+
+  test('issuing_limit_reached on convert: the Free plan gets remedy choose_plan with its remedy_url, as Issue does; a paid plan is open', () => {
+    const atLimit = { invoicesIssuedInYear: 5, year: 2026, numbering: null }
+    const free = proformaFacts({ isTest: false, plan: 'free', issuingLimit: 5 }, atLimit)
+    expect(refusalFor('convert', free)).toMatchObject({ code: 'issuing_limit_reached', remedy: 'choose_plan' })
+    expect(refusalFor('convert', free)!.message).toContain('2027-01-01')
+    const entry = actionsOf(free, 'admin').convert
+    expect(entry).toMatchObject({ open: false, code: 'issuing_limit_reached', remedy: 'choose_plan' })
+    expect(entry.open === false && entry.remedy_url).toBeString()
+    // The same remedy as the Issue of a Free plan's Invoice Draft at its limit.
+    const draftFacts: Facts = { ...free, doc: { ...free.doc, type: 'invoice', status: 'draft', issueDate: null }, invoicesIssuedInYear: 5, convertIssue: null }
+    expect(actionsOf(draftFacts, 'admin').issue).toEqual(entry)
+    // A Test business on the Free plan: no remedy.
+    expect(actionsOf(proformaFacts({ isTest: true, plan: 'free', issuingLimit: 5 }, atLimit), 'admin').convert).toEqual({ open: false, code: 'issuing_limit_reached' })
+    // The plan changed to a paid one: the limit no longer binds.
+    expect(actionsOf(proformaFacts({ isTest: false, plan: 'pro', issuingLimit: 5 }, atLimit), 'admin').convert).toEqual({ open: true })
+  })
+
+  test('the issuing limit is judged before the new Invoice\'s numbering; the numbering refusal follows when under the limit', () => {
+    const end = { code: 'numbering_at_its_end', message: 'at its end' }
+    const both = proformaFacts({ isTest: true, plan: 'pro', issuingLimit: 1 }, { invoicesIssuedInYear: 1, year: 2026, numbering: end })
+    expect(refusalFor('convert', both)?.code).toBe('issuing_limit_reached')
+    const under = proformaFacts({ isTest: true, plan: 'pro', issuingLimit: 2 }, { invoicesIssuedInYear: 1, year: 2026, numbering: end })
+    expect(refusalFor('convert', under)).toEqual(end)
   })
 })
 

@@ -59,6 +59,21 @@ export interface Facts {
   numbering: RefusalInfo | null
   /** What taking the next Receipt number would answer. */
   receiptNumbering: RefusalInfo | null
+  /**
+   * What issuing the Invoice a Convert creates would answer: gathered only for a Proforma that can convert (the
+   * extra reads are paid there alone); absent or null elsewhere.
+   */
+  convertIssue?: ConvertIssueFacts | null
+}
+
+/** The Invoice a Convert creates is issued at once (issue date today), so Convert answers what its Issue would. */
+export interface ConvertIssueFacts {
+  /** Invoices this Business issued in today's year; 0 when no limit binds it. */
+  invoicesIssuedInYear: number
+  /** Today's year, the new Invoice's issue year. */
+  year: number
+  /** What taking the next Invoice number would answer (numbering_at_its_end). */
+  numbering: RefusalInfo | null
 }
 
 const r = (code: string, message: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({ code, message, ...more })
@@ -90,15 +105,21 @@ function issueRefusal(f: Facts): RefusalInfo | null {
     if (p?.status === 'draft') return r('draft_not_converted', 'The linked Proforma Invoice is a Draft; issue it first.')
     if (p?.convertedIntoId) return r('already_converted', 'The linked Proforma Invoice was converted already.')
   }
-  // The yearly issuing limit binds a Test business and the Free plan, on Invoices.
-  if (d.type === 'invoice' && (f.business.isTest || f.business.plan === 'free') && f.invoicesIssuedInYear >= f.business.issuingLimit) {
-    return r(
-      'issuing_limit_reached',
-      `This Business has issued its ${f.business.issuingLimit} Invoices for ${f.year}; it issues again on ${f.year + 1}-01-01.`,
-      f.business.isTest ? {} : { remedy: 'choose_plan', remedy_url: REMEDY_URLS.choose_plan },
-    )
+  if (d.type === 'invoice') {
+    const limit = issuingLimitRefusal(f.business, f.invoicesIssuedInYear, f.year)
+    if (limit) return limit
   }
   return f.numbering
+}
+
+/** The yearly issuing limit binds a Test business and the Free plan, on Invoices (Issue, Send of a Draft, Convert). */
+function issuingLimitRefusal(business: Facts['business'], issuedInYear: number, year: number): RefusalInfo | null {
+  if (!(business.isTest || business.plan === 'free') || issuedInYear < business.issuingLimit) return null
+  return r(
+    'issuing_limit_reached',
+    `This Business has issued its ${business.issuingLimit} Invoices for ${year}; it issues again on ${year + 1}-01-01.`,
+    business.isTest ? {} : { remedy: 'choose_plan', remedy_url: REMEDY_URLS.choose_plan },
+  )
 }
 
 /** Whether the document is of a kind and state that holds Payments at all (Record and Amend both ask). */
@@ -142,7 +163,9 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.status === 'draft') return r('draft_not_converted', 'A Draft Proforma Invoice is issued first.')
       if (d.status === 'cancelled') return r('cancelled_not_converted', 'A cancelled Proforma Invoice converts into nothing.')
       if (d.convertedIntoId !== null) return r('already_converted', 'The Proforma Invoice was converted already.')
-      return null
+      // Then what issuing the new Invoice would answer, in Issue's order: the issuing limit, then its number.
+      if (!f.convertIssue) return null
+      return issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ?? f.convertIssue.numbering
     case 'record_payment': {
       const kind = takesPaymentsRefusal(d)
       if (kind) return kind
