@@ -146,3 +146,52 @@ describe('writes', () => {
     expect(n).toBe(42)
   })
 })
+
+describe('the prepared-statement writer (the Payment path)', () => {
+  test('its connection writes with synchronous=FULL and foreign keys on, in WAL', async () => {
+    const seen = await h.deps.db.writePrepared(async (tx) => ({
+      synchronous: (await tx.all<{ synchronous: number }>(sql`PRAGMA synchronous`))[0]!.synchronous,
+      foreignKeys: (await tx.all<{ foreign_keys: number }>(sql`PRAGMA foreign_keys`))[0]!.foreign_keys,
+      journal: (await tx.all<{ journal_mode: string }>(sql`PRAGMA journal_mode`))[0]!.journal_mode,
+    }))
+    expect(seen).toEqual({ synchronous: 2, foreignKeys: 1, journal: 'wal' })
+  })
+
+  test('a transaction that throws is rolled back whole', async () => {
+    await expect(
+      h.deps.db.writePrepared(async (tx) => {
+        await tx.run(sql`INSERT INTO meta (key, value) VALUES (${'prepared-rollback'}, ${'x'})`)
+        throw new Error('stop')
+      }),
+    ).rejects.toThrow('stop')
+    expect(await metaCount('prepared-rollback')).toBe(0)
+    // And the connection is usable again afterwards.
+    await h.deps.db.writePrepared((tx) => tx.run(sql`INSERT INTO meta (key, value) VALUES (${'prepared-after'}, ${'x'})`))
+    expect(await metaCount('prepared-after')).toBe(1)
+  })
+
+  test('a row breaking a foreign key is refused', async () => {
+    const attempt = h.deps.db.writePrepared((tx) =>
+      tx.run(sql`INSERT INTO receipts (business_id, payment_id, document_id, receipt_number, issue_date, created_at, updated_at)
+        VALUES (${999_999}, ${999_999}, ${999_999}, ${'R-1'}, ${'2026-01-01'}, ${'x'}, ${'x'})`),
+    )
+    await expect(attempt).rejects.toThrow(/FOREIGN KEY/)
+  })
+
+  test('its transactions and the ordinary writer\'s, 100 of each at once, all commit without SQLITE_BUSY', async () => {
+    const both = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => [
+        h.deps.db.writePrepared(async (tx) => {
+          await tx.run(sql`INSERT INTO meta (key, value) VALUES (${`mixed-p-${i}`}, ${'x'})`)
+          await tx.all(sql`SELECT value FROM meta WHERE key = ${`mixed-p-${i}`}`)
+        }),
+        h.deps.db.write(async (tx) => {
+          await tx.insert(meta).values({ key: `mixed-w-${i}`, value: 'x' })
+          await tx.select().from(meta).where(eq(meta.key, `mixed-w-${i}`)).get()
+        }),
+      ]).flat(),
+    )
+    expect(both.filter((r) => r.status === 'rejected')).toEqual([])
+    expect(await metaCount('mixed-')).toBe(200)
+  })
+})

@@ -6,6 +6,7 @@ import * as schema from './schema'
 import { Mutex } from './mutex'
 import { openHotReader, type HotReader } from './hot'
 import { openBulkWriter } from './bulk'
+import { openPreparedWriter } from './prepared-writer'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -19,6 +20,12 @@ export interface Database {
   readonly hot: HotReader | null
   /** Runs fn in one IMMEDIATE transaction on the writer; writes of this process never overlap. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * write() on the prepared-statement connection (src/db/prepared-writer.ts), for the Payment path: fn may use only
+   * `tx.all(sql…)` and `tx.run(sql…)` (drizzle `sql` templates), nothing of the query builder. Same mutex, same
+   * settings; remote URLs fall back to write().
+   */
+  writePrepared<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /**
    * Appends bookkeeping rows (values in column order) in one short transaction, behind the same write mutex so it
    * never meets this process's own writer; committed without waiting for the disk (nobody was answered about
@@ -65,6 +72,7 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
   const mutex = new Mutex()
   const hot = openHotReader(url)
   const bulk = openBulkWriter(url)
+  const prepared = openPreparedWriter(url)
 
   return {
     read,
@@ -73,6 +81,8 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
     writerClient,
     url,
     write: (fn) => mutex.run(() => writer.transaction(fn)),
+    // The prepared transaction offers the two methods the Payment repos use; the cast is the contract stated above.
+    writePrepared: (fn) => mutex.run(() => (prepared ? prepared.transaction((tx) => fn(tx as unknown as Tx)) : writer.transaction(fn))),
     append: (statement, rows) =>
       mutex.run(async () => {
         if (bulk) bulk.append(statement, rows)
@@ -84,11 +94,13 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
       await mutex.run(async () => {
         await writerClient.execute('PRAGMA shrink_memory')
         bulk?.shrink()
+        prepared?.shrink()
       })
       await readerClient.execute('PRAGMA shrink_memory')
       hot?.shrink()
     },
     close() {
+      prepared?.close()
       bulk?.close()
       hot?.close()
       readerClient.close()

@@ -1,7 +1,7 @@
 // SQL for documents, their Lines and VAT bands; every query is scoped by the Business.
 import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { Queryable, Tx } from '../../db/client'
+import type { Database, Queryable, Tx } from '../../db/client'
 import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
@@ -186,12 +186,22 @@ export interface PaymentTarget {
   clientId: number
 }
 
+const PAYMENT_TARGET_COLUMNS = `id, type, status, currency, total, amount_paid AS amountPaid, proforma_id AS proformaId,
+  converted_into_id AS convertedIntoId, document_number AS documentNumber, issue_date AS issueDate, client_id AS clientId`
+
 export async function findPaymentTarget(q: Queryable, businessId: number, id: number): Promise<PaymentTarget | undefined> {
-  const rows = await q.all<PaymentTarget>(sql`
-    SELECT id, type, status, currency, total, amount_paid AS amountPaid, proforma_id AS proformaId,
-      converted_into_id AS convertedIntoId, document_number AS documentNumber, issue_date AS issueDate, client_id AS clientId
-    FROM documents WHERE business_id = ${businessId} AND id = ${id}`)
+  const rows = await q.all<PaymentTarget>(sql`SELECT ${sql.raw(PAYMENT_TARGET_COLUMNS)} FROM documents WHERE business_id = ${businessId} AND id = ${id}`)
   return rows[0]
+}
+
+/**
+ * The document a Payment names, read before the write transaction (to answer 404 and judge the fields early): through
+ * the hot reader when there is one, about 10 µs against about 100 µs for the same read through @libsql/client. The
+ * transaction reads it again and judges what it reads there.
+ */
+export async function readPaymentTarget(db: Database, businessId: number, id: number): Promise<PaymentTarget | undefined> {
+  if (db.hot) return db.hot.get<PaymentTarget>(`SELECT ${PAYMENT_TARGET_COLUMNS} FROM documents WHERE business_id = ? AND id = ?`, businessId, id)
+  return findPaymentTarget(db.read, businessId, id)
 }
 
 /** Writes the settled amount and status without reading the row back. */

@@ -10,6 +10,7 @@ import {
   amountDue,
   findDocument,
   findPaymentTarget,
+  readPaymentTarget,
   refusalFor,
   settleDocument,
   takeReceiptNumber,
@@ -92,7 +93,7 @@ async function view(deps: PaymentDeps, businessId: number, paymentId: number): P
 }
 
 export async function recordPayment(deps: PaymentDeps, c: Credential, documentId: number, input: RecordInput): Promise<PaymentView> {
-  const target = await findPaymentTarget(deps.db.read, c.businessId, documentId)
+  const target = await readPaymentTarget(deps.db, c.businessId, documentId)
   if (!target) throw new NotFound('No such document.')
   const fields = await checkFields(deps.db, c.businessId, target, input, input.payment_method, input.bank_account_id)
   const now = deps.clock.now()
@@ -116,7 +117,8 @@ export async function recordPayment(deps: PaymentDeps, c: Credential, documentId
     createdAt: nowIso,
     updatedAt: nowIso,
   }
-  const saved = await deps.db.write(async (tx) => {
+  // The prepared-statement writer: every statement below is a plain `sql` template (about 0.25 ms a Payment saved).
+  const saved = await deps.db.writePrepared(async (tx) => {
     const doc = await findPaymentTarget(tx, c.businessId, documentId)
     if (!doc) throw new NotFound('No such document.')
     // The same judge as `actions.record_payment`; the Receipt numbering is judged where its number is taken below.
