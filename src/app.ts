@@ -47,7 +47,7 @@ const MAX_BODY_DEPTH = 32
  * any this API takes, or null. Walked with its own stack: a 100 KB body of nested arrays must not exhaust the call
  * stack (that was a 500).
  */
-function nulPath(body: unknown): { at: string; message: string } | null {
+function bodyFault(body: unknown): { at: string; message: string } | null {
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: '', depth: 0 }]
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!
@@ -105,7 +105,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       if (contextOf(request).rawBody !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
         throw new InvalidRequest({ body: ['must be a JSON object'] })
       }
-      const fault = nulPath(body)
+      const fault = bodyFault(body)
       if (fault !== null) throw new InvalidRequest({ [fault.at]: [fault.message] })
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
