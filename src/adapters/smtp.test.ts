@@ -122,11 +122,12 @@ describe('failures', () => {
 })
 
 describe('server URLs', () => {
-  test('smtp:// is plain with STARTTLS when offered (none on loopback); smtps:// is TLS from the start', () => {
+  test('smtp:// must upgrade with STARTTLS (TLS 1.2 at least) except on loopback; smtps:// is TLS from the start', () => {
     expect(parseSmtpUrl('smtp://mail.example')).toEqual({ secure: false, host: 'mail.example', port: 587, user: null, pass: null })
     expect(parseSmtpUrl('smtps://u:p@mail.example')).toEqual({ secure: true, host: 'mail.example', port: 465, user: 'u', pass: 'p' })
-    expect(transportOptions('smtp://127.0.0.1:2525').options).toMatchObject({ secure: false, ignoreTLS: true, port: 2525 })
-    expect(transportOptions('smtp://mail.example:25').options).toMatchObject({ secure: false, ignoreTLS: false })
+    expect(transportOptions('smtp://127.0.0.1:2525').options).toMatchObject({ secure: false, ignoreTLS: true, requireTLS: false, port: 2525 })
+    // A server (or someone in between) that offers no STARTTLS is refused: the login never crosses in clear.
+    expect(transportOptions('smtp://mail.example:25').options).toMatchObject({ secure: false, ignoreTLS: false, requireTLS: true, tls: { minVersion: 'TLSv1.2' } })
     expect(transportOptions('smtps://mail.example').options).toMatchObject({ secure: true })
     expect(transportOptions('smtp://mail.example').options).toMatchObject({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
   })

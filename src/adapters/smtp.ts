@@ -114,10 +114,13 @@ export function transportOptions(url: string, t: SmtpTimeouts = DEFAULT_TIMEOUTS
   const options: SMTPConnection.Options = {
     host: p.host,
     port: p.port,
-    // smtps:// is TLS from the first byte; smtp:// upgrades with STARTTLS when the server offers it, except on
-    // loopback, where a local relay's certificate would be checked for nothing.
+    // smtps:// is TLS from the first byte; smtp:// must upgrade with STARTTLS (a server, or someone in between, that
+    // does not offer it is refused, so a login never crosses in clear), except on loopback, where a local relay's
+    // certificate would be checked for nothing.
     secure: p.secure,
     ignoreTLS: !p.secure && LOOPBACK.test(p.host),
+    requireTLS: !p.secure && !LOOPBACK.test(p.host),
+    tls: { minVersion: 'TLSv1.2' },
     connectionTimeout: t.connectionMs,
     greetingTimeout: t.greetingMs,
     socketTimeout: t.socketMs,

@@ -2,7 +2,7 @@
 import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
 import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
-import type { Logger } from '../shared/logger'
+import { errorFacts, type Logger } from '../shared/logger'
 import { TEXT_KIND, textFault } from './text-schema'
 
 export function errorBody(err: ApiError): string {
@@ -162,6 +162,6 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
   if (code === 'NOT_FOUND') return new NotFound('No such endpoint.')
   if (code === 'INVALID_COOKIE_SIGNATURE' || code === 'INVALID_FILE_TYPE') return new BadRequest(400, 'The request cannot be read.')
   // The message names what failed for the operator; the stack stays out of logs and answers alike.
-  logger.error('unhandled error', { code: String(code), name: error?.name ?? 'unknown', message: String(error?.message ?? '').slice(0, 300) })
+  logger.error('unhandled error', { elysia: String(code), ...errorFacts(error) })
   return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
 }

@@ -36,8 +36,11 @@ export class Idempotency {
 
   constructor(private readonly db: Database, private readonly clock: Clock) {}
 
-  /** Performs a create once per (API key, Idempotency-Key); without a key it simply performs it. */
-  async run(req: IdempotentRequest, perform: () => Promise<Answer>): Promise<Response> {
+  /**
+   * Performs a create once per (API key, Idempotency-Key); without a key it simply performs it. `keep` gives what is
+   * stored for replays when the first answer holds something shown only once (a webhook's signing secret).
+   */
+  async run(req: IdempotentRequest, perform: () => Promise<Answer>, keep: (a: Answer) => Answer = (a) => a): Promise<Response> {
     if (req.key === null) return answerResponse(await perform())
     if (!KEY_RE.test(req.key)) {
       throw new InvalidRequest({ 'Idempotency-Key': ['must be 1 to 255 printable characters with no space'] })
@@ -64,7 +67,7 @@ export class Idempotency {
         }
         const answer = await perform()
         // Rule 3: only a request that succeeded keeps its key.
-        if (answer.status >= 200 && answer.status < 300) await this.save(req, hash, answer)
+        if (answer.status >= 200 && answer.status < 300) await this.save(req, hash, keep(answer))
         return answerResponse(answer)
       } finally {
         this.inFlight.delete(slot)

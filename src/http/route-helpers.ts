@@ -21,14 +21,18 @@ export function pathId(raw: string): number {
   return Number(raw)
 }
 
-/** Runs a create under the request's Idempotency-Key (if any) and answers byte for byte on replay. */
-export function idempotentCreate(http: HttpServices, request: Request, perform: () => Promise<Answer>): Promise<Response> {
+/**
+ * Runs a create under the request's Idempotency-Key (if any) and answers byte for byte on replay; `keep`, when given,
+ * is what is stored for replays instead (see Idempotency.run).
+ */
+export function idempotentCreate(http: HttpServices, request: Request, perform: () => Promise<Answer>, keep?: (a: Answer) => Answer): Promise<Response> {
   const c = credentialOf(request)
   const ctx = contextOf(request)
   const path = new URL(request.url).pathname
   return http.idempotency.run(
     { apiKeyId: c.apiKeyId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
     perform,
+    keep,
   )
 }
 

@@ -1,6 +1,6 @@
 // The in-process scheduler: croner runs each background job on its timetable; jobs are plain functions.
 import { Cron } from 'croner'
-import type { Logger } from '../shared/logger'
+import { errorFacts, type Logger } from '../shared/logger'
 
 export interface Job {
   name: string
@@ -20,7 +20,7 @@ export function startScheduler(jobs: Job[], logger: Logger): Scheduler {
         try {
           await job.run()
         } catch (e) {
-          logger.error('job failed', { job: job.name, name: (e as Error)?.name, message: (e as Error)?.message })
+          logger.error('job failed', { job: job.name, ...errorFacts(e) })
         }
       }),
   )

@@ -153,3 +153,23 @@ describe('the public page', () => {
     expect(page.html).not.toContain('999888777')
   })
 })
+
+describe('the page as a bearer link', () => {
+  test('is never cached, framed, sniffed or indexed; the 404 alike', async () => {
+    const b = await h.business()
+    const clientId = await h.client(b.key)
+    const d = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
+    })
+    const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+    for (const path of [issued.body.public_url as string, '/p/not-a-token']) {
+      const res = await h.app.fetch(new Request(`http://localhost${path}`))
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      expect(res.headers.get('x-frame-options')).toBe('DENY')
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('x-robots-tag')).toContain('noindex')
+    }
+  })
+})

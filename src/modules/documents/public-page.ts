@@ -12,7 +12,17 @@ function esc(s: string | null | undefined): string {
   return (s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
-const notFound = () => new Response('<!doctype html><title>Not found</title><p>No such document.</p>', { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } })
+/** The page is a bearer link's: never cached by the way, framed by another site, sniffed as anything else or indexed. */
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'x-robots-tag': 'noindex, nofollow',
+}
+const notFound = () => new Response('<!doctype html><title>Not found</title><p>No such document.</p>', { status: 404, headers: PAGE_HEADERS })
 
 export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
   return new Elysia({ name: 'public-page' }).get(
@@ -46,7 +56,7 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
 <table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
 <p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
 </body></html>`
-      return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } })
+      return new Response(html, { headers: PAGE_HEADERS })
     },
     { params: t.Object({ token: t.String() }), detail: { hide: true } },
   )

@@ -82,6 +82,23 @@ describe('checkUrlForm and checkAddress', () => {
     await expect(checkAddress('https://nowhere.example/', { allowPrivate: false, resolve: async () => [] })).rejects.toThrow(AddressRefused)
   })
 
+  test('a name that does not resolve and one that resolves to an internal address get the same words, naming no address', async () => {
+    const message = async (resolve: Resolver) => {
+      try {
+        await checkAddress('https://db.corp.example/', { allowPrivate: false, resolve })
+      } catch (e) {
+        return (e as Error).message
+      }
+      return 'accepted'
+    }
+    const missing = await message(async () => {
+      throw new Error('ENOTFOUND')
+    })
+    const internal = await message(async () => ['10.1.2.3'])
+    expect(internal).toBe(missing)
+    expect(internal).not.toContain('10.1.2.3')
+  })
+
   test('with private addresses allowed (development), http and loopback pass', async () => {
     const r = await checkAddress('http://127.0.0.1:9999/hook', { allowPrivate: true, resolve })
     expect(r.address).toBe('127.0.0.1')
@@ -244,7 +261,7 @@ describe('address rules at delivery', () => {
     expect(sender.requests[0]!.url.hostname).toBe('rebind.example.com')
   })
 
-  test('a name public at entry that resolves to 127.0.0.1 at delivery is never connected to; the attempt is a failure naming the refused address', async () => {
+  test('a name public at entry that resolves to 127.0.0.1 at delivery is never connected to; the attempt is a failure naming the host, not the internal address', async () => {
     const b = await h.business()
     rebindTo = ['93.184.216.34']
     const w = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'https://rebind.example.com/in' } })
@@ -264,7 +281,7 @@ describe('address rules at delivery', () => {
     expect(d.attempts[0].status_code).toBeNull()
     expect(d.attempts[0].error).toContain('refused')
     expect(d.attempts[0].error).toContain('rebind.example.com')
-    expect(d.attempts[0].error).toContain('127.0.0.1')
+    expect(d.attempts[0].error).not.toContain('127.0.0.1')
 
     // Every retry checks again: still refused, still nothing sent.
     h.clock.advance(10_000)

@@ -54,6 +54,15 @@ export function checkUrlForm(raw: string, allowPrivate: boolean): URL {
   return url
 }
 
+/** A resolver that does not answer in this time refuses the address (a slow DNS server must not hold a request). */
+const RESOLVE_LIMIT_MS = 10_000
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('resolver timed out')), ms)))
+  return Promise.race([p, late]).finally(() => clearTimeout(timer))
+}
+
 /**
  * Resolves the host and checks every address; returns the one to connect to, so the connection goes to exactly
  * the address that was checked (a name that resolves differently a moment later cannot reach an internal host).
@@ -61,20 +70,20 @@ export function checkUrlForm(raw: string, allowPrivate: boolean): URL {
 export async function checkAddress(raw: string, o: GuardOptions): Promise<{ url: URL; address: string }> {
   const url = checkUrlForm(raw, o.allowPrivate)
   const host = url.hostname.replace(/^\[|\]$/g, '')
+  // One answer for a name that does not resolve and one that resolves to an internal address, and no address named:
+  // otherwise an Admin could map the service's internal network through this check.
+  const refused = () => new AddressRefused(`the host ${host} must resolve, and only to addresses on the public internet`)
   let addresses: string[]
   if (ipaddr.isValid(host)) addresses = [host]
   else {
     try {
-      addresses = await o.resolve(host)
+      addresses = await withTimeout(o.resolve(host), RESOLVE_LIMIT_MS)
     } catch {
-      throw new AddressRefused(`the host ${host} does not resolve`)
+      throw refused()
     }
   }
-  if (addresses.length === 0) throw new AddressRefused(`the host ${host} does not resolve`)
-  if (!o.allowPrivate) {
-    const bad = addresses.find((a) => !isPublicAddress(a))
-    if (bad !== undefined) throw new AddressRefused(`the host ${host} resolves to ${bad}, an address that is not on the public internet`)
-  }
+  if (addresses.length === 0) throw refused()
+  if (!o.allowPrivate && addresses.some((a) => !isPublicAddress(a))) throw refused()
   return { url, address: addresses[0]! }
 }
 

@@ -3,7 +3,7 @@
 // deliveries of the last 30 days with their attempts; another Business's webhook is not found; the CLI adds one.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { FakeSender } from '../../adapters/http'
 import { webhooks } from '../../db/schema'
 import { deliveryContext } from '../../jobs/webhooks'
@@ -286,5 +286,25 @@ describe('CLI: invoicing webhook add', () => {
     expect(err.split('\n')).toHaveLength(1)
     expect(err).toContain('url')
     expect((await h.request('GET', '/v1/webhooks', { key: b.key })).body.data).toEqual([])
+  })
+})
+
+describe('the signing secret under an Idempotency-Key', () => {
+  test('a replay of the create answers the webhook without its secret, and no stored answer holds it', async () => {
+    const b = await h.business()
+    const headers = { 'Idempotency-Key': 'hook-once' }
+    const first = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url('secret-once') }, headers })
+    expect(first.status).toBe(201)
+    expect(first.body.secret).toMatch(SECRET)
+    // Rolled (say, after a leak): the old secret must not come back through the key.
+    expect((await h.request('POST', `/v1/webhooks/${first.body.id}/roll-secret`, { key: b.key })).status).toBe(200)
+    const replay = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url('secret-once') }, headers })
+    expect(replay.status).toBe(201)
+    expect(replay.headers.get('idempotent-replayed')).toBe('true')
+    expect(replay.body.id).toBe(first.body.id)
+    expect(replay.body.secret).toBeUndefined()
+    expect(replay.text).not.toContain('whsec_')
+    const stored = await h.deps.db.read.all<{ body: string }>(sql`SELECT body FROM idempotency_keys`)
+    for (const row of stored) expect(row.body).not.toContain('whsec_')
   })
 })

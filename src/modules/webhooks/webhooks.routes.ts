@@ -1,6 +1,7 @@
 // HTTP routes of webhook management (Admin keys; the pipeline refuses other Roles before anything is read).
 import { Elysia, t } from 'elysia'
 import { credentialOf } from '../../http/context'
+import type { Answer } from '../../http/idempotency'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { Bool, errorAnswers, idempotencyHeader, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../http/schemas'
 import { presentWebhook } from './webhooks.service'
@@ -42,6 +43,15 @@ const DeliverySchema = t.Object(
   { title: 'WebhookDelivery' },
 )
 
+/**
+ * The signing secret is shown once: a replay of the create answers the webhook without it (and the stored answer
+ * never holds it), so a key reused after a roll or a delete cannot bring the old secret back.
+ */
+function withoutSecret(a: Answer): Answer {
+  const { secret: _shownOnce, ...rest } = JSON.parse(a.body) as Record<string, unknown>
+  return { ...a, body: JSON.stringify(rest) }
+}
+
 export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
   return new Elysia({ name: 'webhooks' })
     .get(
@@ -51,7 +61,8 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
     )
     .post(
       '/v1/webhooks',
-      ({ request, body }) => idempotentCreate(http, request, async () => json(201, await addWebhook(deps, credentialOf(request).businessId, body))),
+      ({ request, body }) =>
+        idempotentCreate(http, request, async () => json(201, await addWebhook(deps, credentialOf(request).businessId, body)), withoutSecret),
       {
         body: t.Object({ url: t.String({ maxLength: 2000 }), events: t.Optional(Events) }, { additionalProperties: false, title: 'WebhookCreate' }),
         response: { 201: WebhookSchema, ...errorAnswers(400, 409, 413, 415, 422) },
