@@ -8,7 +8,12 @@
 import { toOpenAPISchema } from '@elysiajs/openapi'
 import { Elysia, type AnyElysia } from 'elysia'
 
-type Operation = { requestBody?: { content?: Record<string, unknown>; required?: boolean; description?: string } }
+type Parameter = { name: string; in: string; schema?: unknown; [k: string]: unknown }
+type Operation = {
+  requestBody?: { content?: Record<string, unknown>; required?: boolean; description?: string }
+  parameters?: Parameter[]
+  responses?: Record<string, { description?: string; content?: Record<string, unknown> }>
+}
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } }
 
 /** The TypeBox Optional marker: a body that may be left out (actions such as Reverse). */
@@ -30,6 +35,42 @@ export function withRequestBodies(doc: Document, routes: AnyElysia['routes']): D
   return doc
 }
 
+/** Answers that are files, by the last segment of their path: declared with their own media type, not as JSON. */
+const FILE_ANSWERS: Record<string, string> = { pdf: 'application/pdf', xml: 'application/xml' }
+
+/** Removes `additionalProperties: false` everywhere below a schema: the contract closes no answer object. */
+function open(schema: unknown): void {
+  if (Array.isArray(schema)) return schema.forEach(open)
+  if (!schema || typeof schema !== 'object') return
+  const o = schema as Record<string, unknown>
+  if (o.additionalProperties === false) delete o.additionalProperties
+  for (const v of Object.values(o)) open(v)
+}
+
+/**
+ * What the generator gets wrong for this contract, put right: answers are open objects ("the OpenAPI contract closes
+ * no object"; request bodies stay closed, since a field an endpoint does not take is refused); path ids are integers
+ * (they are read as strings and refused as 404 when not whole numbers); a route's declared header parameters
+ * (Idempotency-Key) are kept where the generator let the path's own parameters replace them; file answers carry
+ * their media type.
+ */
+export function withContractAnswers(doc: Document, routes: AnyElysia['routes']): Document {
+  for (const route of routes) {
+    if (!route.path.startsWith('/v1/')) continue
+    const op = doc.paths[route.path.replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()]
+    if (!op) continue
+    for (const answer of Object.values(op.responses ?? {})) open(answer.content)
+    const declared = ((route.hooks as { detail?: { parameters?: Parameter[] } } | undefined)?.detail?.parameters ?? []) as Parameter[]
+    op.parameters ??= []
+    for (const p of declared) if (!op.parameters.some((q) => q.name === p.name && q.in === p.in)) op.parameters.push(p)
+    for (const p of op.parameters) if (p.in === 'path') p.schema = { type: 'integer', minimum: 1 }
+    const media = FILE_ANSWERS[route.path.split('/').pop() ?? '']
+    const ok = op.responses?.['200']
+    if (media && ok) ok.content = { [media]: { schema: { type: 'string', format: 'binary' } } }
+  }
+  return doc
+}
+
 /** The document's route; it is built on first request, once every route of `app()` is registered, and kept. */
 export function openApiDocumentRoutes(app: () => AnyElysia, documentation: Record<string, unknown> & { components?: Record<string, unknown> }) {
   let kept: { routes: number; doc: Document } | null = null
@@ -38,14 +79,16 @@ export function openApiDocumentRoutes(app: () => AnyElysia, documentation: Recor
     () => {
       const a = app()
       if (kept?.routes !== a.routes.length) {
-        const generated = toOpenAPISchema(a, undefined, undefined, undefined, '3.1.2') as unknown as Document
+        // A copy: the generated schemas may be the routes' own TypeBox objects, which the edits below must not touch
+        // (opening a response schema shared with a request body would let unknown fields through).
+        const generated = JSON.parse(JSON.stringify(toOpenAPISchema(a, undefined, undefined, undefined, '3.1.2'))) as Document
         const doc = {
           openapi: '3.1.2',
           ...documentation,
           paths: generated.paths,
           components: { ...documentation.components, schemas: { ...generated.components?.schemas } },
         } as Document
-        kept = { routes: a.routes.length, doc: withRequestBodies(doc, a.routes) }
+        kept = { routes: a.routes.length, doc: withContractAnswers(withRequestBodies(doc, a.routes), a.routes) }
       }
       return kept.doc
     },

@@ -73,6 +73,33 @@ describe('GET /openapi.json', () => {
     expect(type.anyOf.map((s: { const: string }) => s.const).sort()).toEqual(['product', 'service'])
   })
 
+  test('no answer object is closed (the contract closes none), while request bodies stay closed', () => {
+    const closed: string[] = []
+    const walk = (node: unknown, where: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`))
+      if (!node || typeof node !== 'object') return
+      const o = node as Record<string, unknown>
+      if (o.additionalProperties === false) closed.push(where)
+      for (const [k, v] of Object.entries(o)) walk(v, `${where}/${k}`)
+    }
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) walk(op.responses, `${method} ${path}`)
+    }
+    expect(closed).toEqual([])
+    expect(doc.paths['/v1/clients'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(false)
+  })
+
+  test('path ids are integers; Reverse and Convert declare Idempotency-Key; PDFs and XML are declared as files', () => {
+    const reverse = doc.paths['/v1/payments/{id}/reverse'].post
+    expect(reverse.parameters.find((p: any) => p.in === 'path').schema).toEqual({ type: 'integer', minimum: 1 })
+    for (const op of [reverse, doc.paths['/v1/documents/{id}/convert'].post]) {
+      expect(op.parameters.map((p: any) => p.name)).toContain('Idempotency-Key')
+    }
+    expect(Object.keys(doc.paths['/v1/documents/{id}/pdf'].get.responses['200'].content)).toEqual(['application/pdf'])
+    expect(Object.keys(doc.paths['/v1/receipts/{id}/pdf'].get.responses['200'].content)).toEqual(['application/pdf'])
+    expect(Object.keys(doc.paths['/v1/documents/{id}/xml'].get.responses['200'].content)).toEqual(['application/xml'])
+  })
+
   test('the Client operations declare the answers the contract gives them', () => {
     expect(Object.keys(doc.paths['/v1/clients'].post.responses)).toEqual(expect.arrayContaining(['201', '422']))
     expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses)).toEqual(expect.arrayContaining(['200', '404']))
