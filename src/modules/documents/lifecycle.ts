@@ -139,7 +139,11 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.status === 'cancelled') return r('cancelled_not_sent', 'A cancelled document is not sent.')
       if (!f.clientEmail && !f.send.toGiven) return r('no_client_address', 'The Client has no email address; add one to the Client or send `to`. Nothing was issued.')
       const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
-      if (!f.mailVia) return r('no_mail_provider', 'The Business has no email address of its own to send through; add one or connect a mailbox.', mailRemedy)
+      // Either the Business has no address of its own, or it has one and this service runs no mail server to send it
+      // through (INVOICING_MAIL_RELAY unset): the message covers both, and a mailbox of its own cures both.
+      if (!f.mailVia) {
+        return r('no_mail_provider', "Nothing to send through: the Business needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox.", mailRemedy)
+      }
       if (f.send.mailboxLost) return r('mail_account_lost', `The Business's ${f.mailVia} mailbox is not connected; reconnect it or connect another mailbox. Nothing was issued.`, mailRemedy)
       const s = f.send
       if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {
