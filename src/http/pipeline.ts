@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock'
 import type { Logger } from '../shared/logger'
 import { setContext, type RequestContext } from './context'
 import { errorResponse } from './errors'
-import type { RateLimiter } from './rate-limit'
+import type { RateDecision, RateLimiter } from './rate-limit'
 import type { RequestLogWriter } from './request-log'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -94,8 +94,12 @@ export function createPipeline(p: PipelineDeps): Fetch {
     const base: Record<string, string> = { 'X-Request-Id': requestId }
 
     const route = table.find((r) => r.re.test(path))
-    // Unknown paths answer 404 before any credential is read or counted.
-    if (!route) return setHeaders(await p.handle(req), base)
+    // Unknown paths answer 404 and are not counted; a live key still gets its rate headers, as on every answer.
+    if (!route) {
+      const key = bearer(req)
+      const credential = key ? await p.lookup(key) : null
+      return setHeaders(await p.handle(req), credential ? { ...base, ...rateHeaders(p.rateLimiter.peek(credential.apiKeyId, p.clock.now().getTime())) } : base)
+    }
     const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
     if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(req), base)
 
@@ -105,12 +109,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
     ctx.credential = credential
 
     const rate = p.rateLimiter.hit(credential.apiKeyId, p.clock.now().getTime())
-    const headers = {
-      ...base,
-      'X-RateLimit-Limit': String(rate.limit),
-      'X-RateLimit-Remaining': String(rate.remaining),
-      'X-RateLimit-Reset': String(rate.reset),
-    }
+    const headers = { ...base, ...rateHeaders(rate) }
     let res: Response
     // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
     const refused = gate(credential, route, method, rate.limit, rate.allowed ? null : rate.retryAfter, req, notAllowed)
@@ -136,6 +135,10 @@ export function createPipeline(p: PipelineDeps): Fetch {
     })
     return res
   }
+}
+
+function rateHeaders(rate: RateDecision): Record<string, string> {
+  return { 'X-RateLimit-Limit': String(rate.limit), 'X-RateLimit-Remaining': String(rate.remaining), 'X-RateLimit-Reset': String(rate.reset) }
 }
 
 /** 405 names the methods the path does answer, so the caller can correct the request. */

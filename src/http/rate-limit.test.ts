@@ -142,6 +142,21 @@ describe('the limit', () => {
     expect(r.headers.get('X-RateLimit-Remaining')).toBe('119')
   })
 
+  test("an unknown path's 404 to a live key carries the rate headers, uncounted; to no key or an unknown one, none", async () => {
+    const b = await h.business()
+    expect((await h.request('GET', '/v1/business', { key: b.key })).headers.get('X-RateLimit-Remaining')).toBe('119')
+    const r = await h.request('GET', '/v1/unknown-endpoint', { key: b.key })
+    expect(r.status).toBe(404)
+    expect(r.headers.get('X-RateLimit-Limit')).toBe('120')
+    expect(r.headers.get('X-RateLimit-Remaining')).toBe('119')
+    expect(Number(r.headers.get('X-RateLimit-Reset'))).toBeGreaterThan(0)
+    for (const key of [null, 'inv_unknown']) {
+      const anonymous = await h.request('GET', '/v1/unknown-endpoint', { key })
+      expect(anonymous.status).toBe(404)
+      expect(anonymous.headers.get('X-RateLimit-Limit')).toBeNull()
+    }
+  })
+
   test('the plan gate answers before the rate limit', async () => {
     const b = await h.business({ plan: 'free' })
     for (let i = 0; i < 121; i++) await h.request('GET', '/v1/business', { key: b.key })

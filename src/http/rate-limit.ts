@@ -35,6 +35,23 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * The key's standing without counting a request: for answers that cost nothing (an unknown endpoint) but still go
+   * to a live key, which gets the rate headers on every answer. With no open window, a full one would start now.
+   */
+  peek(keyId: number, nowMs: number): RateDecision {
+    const w = this.windows.get(keyId)
+    const open = w && nowMs < w.start + this.windowMs ? w : { start: nowMs, count: 0 }
+    const end = open.start + this.windowMs
+    return {
+      allowed: open.count < this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - open.count),
+      reset: Math.ceil(end / 1000),
+      retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
+    }
+  }
+
   /** Drops windows that have ended, so memory follows the keys in use. */
   sweep(nowMs: number): void {
     for (const [k, w] of this.windows) if (nowMs >= w.start + this.windowMs) this.windows.delete(k)
