@@ -188,6 +188,13 @@ async function planDraft(
       else set.creditedDocumentId = inv.id
     }
   }
+  // A Credit Note credits its own Client's Invoice, in that Invoice's currency; judged again when either side changes.
+  const creditedId = set.creditedDocumentId !== undefined ? set.creditedDocumentId : current?.creditedDocumentId
+  if (type === 'credit_note' && creditedId && !bag.errors.credited_document_id && (input.credited_document_id != null || set.clientId !== undefined || set.currency !== undefined)) {
+    const inv = await findDocument(q, business.id, creditedId)
+    if (inv && client && inv.clientId !== client.id) bag.add('credited_document_id', "is an Invoice of another Client; a Credit Note credits its own Client's Invoice")
+    else if (inv && currency && inv.currency !== currency) bag.add('credited_document_id', `is an Invoice in ${inv.currency}; a Credit Note is written in its Invoice's currency`)
+  }
 
   let lines: DraftPlan['lines'] = null
   if (input.lines !== undefined && currency && isCurrency(currency)) {

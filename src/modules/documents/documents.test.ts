@@ -240,6 +240,25 @@ describe('creating a Draft', () => {
     expectRefusedUnder(await create(s, { type: 'invoice', credited_document_id: inv.id, lines: [line()] }), 'credited_document_id')
   })
 
+  test("a Credit Note credits its own Client's Invoice in that Invoice's currency: another Client's or another currency is refused, also when changed later", async () => {
+    const s = await setup()
+    const inv = await issued(s, (await made(s)).id)
+    const other = await newClient(s.key, { name: 'Other Client', email: 'other@client.example' })
+    const yen = await newClient(s.key, { name: 'Yen Client', email: 'yen@client.example', currency: 'JPY' })
+    const before = (await listAll(s)).length
+    const foreign = expectRefusedUnder(await create(s, { type: 'credit_note', client_id: other.id, credited_document_id: inv.id, lines: [line()] }), 'credited_document_id')
+    expect(foreign.errors.credited_document_id[0]).toContain('another Client')
+    expectRefusedUnder(await create(s, { type: 'credit_note', client_id: yen.id, credited_document_id: inv.id, lines: [line({ unit_price: '100' })] }), 'credited_document_id')
+    expectRefusedUnder(await create(s, { type: 'credit_note', currency: 'USD', credited_document_id: inv.id, lines: [line()] }), 'credited_document_id')
+    expect((await listAll(s)).length).toBe(before)
+    // Linked rightly, then moved to another Client or currency by an update: refused, the Draft unchanged.
+    const cn = await made(s, { type: 'credit_note', credited_document_id: inv.id })
+    const patch = (body: Record<string, unknown>) => h.request('PATCH', `/v1/documents/${cn.id}`, { key: s.key, body })
+    expectRefusedUnder(await patch({ client_id: other.id }), 'credited_document_id')
+    expectRefusedUnder(await patch({ currency: 'USD' }), 'credited_document_id')
+    expect((await get(s, cn.id)).body).toMatchObject({ client_id: s.clientId, currency: 'EUR', credited_document_id: inv.id })
+  })
+
   test('a Draft with no Lines is saved, but is not issued: 422 under lines', async () => {
     const s = await setup()
     const r = await create(s, {})
