@@ -81,7 +81,7 @@ async function randomBusiness(seed: number, count: number) {
   const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
   const clients = [await api.client('P One'), await api.client('P Two'), await api.client('P Three')]
   const price = () => (r.chance(0.2) ? `0.${String(r.int(1, 99)).padStart(2, '0')}` : `${r.int(1, 2000)}.${String(r.int(0, 99)).padStart(2, '0')}`)
-  const invoices: number[] = []
+  const invoices: Array<{ id: number; client_id: number; currency: string }> = []
   for (let i = 0; i < count; i++) {
     const type = r.pick(['invoice', 'invoice', 'invoice', 'credit_note', 'proforma', 'proforma', 'proforma', 'quote'] as const)
     const issueDay = r.int(0, 89)
@@ -90,20 +90,22 @@ async function randomBusiness(seed: number, count: number) {
       unit_price: price(),
       vat_rate: r.pick(['0', '7.00', '19.00', '21.00']),
     }))
+    // A Credit Note that names its Invoice takes that Invoice's Client and currency, as the service requires.
+    const credited = type === 'credit_note' && invoices.length > 0 && r.chance(0.5) ? r.pick(invoices) : null
     const spec = {
       type,
-      client_id: r.pick(clients),
-      currency: r.chance(0.2) ? 'USD' : 'EUR',
+      client_id: credited?.client_id ?? r.pick(clients),
+      currency: credited?.currency ?? (r.chance(0.2) ? 'USD' : 'EUR'),
       issue_date: day(issueDay),
       lines,
-      ...(type === 'credit_note' && invoices.length > 0 && r.chance(0.5) ? { credited_document_id: r.pick(invoices) } : {}),
+      ...(credited ? { credited_document_id: credited.id } : {}),
     }
     if (r.chance(0.1)) {
       await api.draft(spec)
       continue
     }
     let d = await api.doc(spec)
-    if (type === 'invoice') invoices.push(d.id)
+    if (type === 'invoice') invoices.push({ id: d.id, client_id: spec.client_id, currency: spec.currency })
     if (r.chance(0.12)) {
       await api.cancel(d.id)
       continue
