@@ -97,6 +97,19 @@ describe('add, read, list, change, delete', () => {
     expect((await h.request('GET', `/v1/webhooks/${w.id}`, { key })).text).not.toContain('whsec_')
   })
 
+  test('two rolls at once: each answers a secret, and the previous secret kept is the one the other roll replaced', async () => {
+    const w = (await h.request('POST', '/v1/webhooks', { key, body: { url: url('twice') } })).body
+    const [a, b] = await Promise.all([1, 2].map(() => h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key })))
+    expect([a!.status, b!.status]).toEqual([200, 200])
+    const stored = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
+    const secrets = [a!.body.secret, b!.body.secret]
+    expect(secrets).toContain(stored!.secret)
+    // The rolls are serialised: the later one keeps the earlier one's secret as previous, never the original's (which
+    // would leave a receiver that took the earlier roll's secret unable to verify for 24 hours).
+    const other = secrets.find((x) => x !== stored!.secret)
+    expect(stored!.previousSecret).toBe(other)
+  })
+
   test('roll-secret takes no body: a field sent with it is 422 naming it, and the secret is not rolled', async () => {
     const w = (await h.request('POST', '/v1/webhooks', { key, body: { url: url('j') } })).body
     const r = await h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key, body: { secret: 'whsec_mine' } })

@@ -71,11 +71,6 @@ export async function updateOwnWebhook(tx: Tx, businessId: number, id: number, s
   return tx.update(webhooks).set(set).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).returning().get()
 }
 
-/** Changes a webhook by id alone; undefined when there is none. */
-export async function updateWebhookById(tx: Tx, id: number, set: Partial<WebhookRow>): Promise<WebhookRow | undefined> {
-  return tx.update(webhooks).set(set).where(eq(webhooks.id, id)).returning().get()
-}
-
 export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, updatedAt: string): Promise<void> {
   await tx.update(webhooks).set({ paused: true, pausedReason, updatedAt }).where(eq(webhooks.id, id))
 }

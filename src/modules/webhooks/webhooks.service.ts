@@ -17,7 +17,6 @@ import {
   findWebhook,
   insertWebhook,
   updateOwnWebhook,
-  updateWebhookById,
   webhookPage,
   type AttemptRow,
   type DeliveryRow,
@@ -114,15 +113,25 @@ export async function deleteWebhook(deps: WebhookDeps, businessId: number, id: n
   await deps.db.write((tx) => deleteOwnWebhook(tx, businessId, id))
 }
 
-/** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
+/**
+ * A new secret, shown once; the old one keeps signing beside it for 24 hours. Read and written in one transaction, so
+ * two rolls at once keep a true previous secret and a webhook deleted meanwhile is a 404, not a failure.
+ */
 export async function rollSecret(deps: WebhookDeps, businessId: number, id: number) {
-  const current = await own(deps.db, businessId, id)
   const now = deps.clock.now()
   const secret = newSecret()
-  const row = await deps.db.write((tx) =>
-    updateWebhookById(tx, id, { secret, previousSecret: current.secret, previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(), updatedAt: now.toISOString() }),
-  )
-  return presentWebhook(row!, secret)
+  const row = await deps.db.write(async (tx) => {
+    const current = await findWebhook(tx, businessId, id)
+    if (!current) throw new NotFound('No such webhook.')
+    return updateOwnWebhook(tx, businessId, id, {
+      secret,
+      previousSecret: current.secret,
+      previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(),
+      updatedAt: now.toISOString(),
+    })
+  })
+  if (!row) throw new NotFound('No such webhook.')
+  return presentWebhook(row, secret)
 }
 
 export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: string) {
