@@ -12,7 +12,7 @@ type Parameter = { name: string; in: string; schema?: unknown; [k: string]: unkn
 type Operation = {
   requestBody?: { content?: Record<string, unknown>; required?: boolean; description?: string }
   parameters?: Parameter[]
-  responses?: Record<string, { description?: string; content?: Record<string, unknown> }>
+  responses?: Record<string, { description?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>
 }
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } }
 
@@ -38,6 +38,27 @@ export function withRequestBodies(doc: Document, routes: AnyElysia['routes']): D
 /** Answers that are files, by the last segment of their path: declared with their own media type, not as JSON. */
 const FILE_ANSWERS: Record<string, string> = { pdf: 'application/pdf', xml: 'application/xml' }
 
+const header = (description: string, type: 'string' | 'integer' = 'string') => ({ description, schema: { type } })
+/** Headers every answer of an authenticated path carries (401 answers carry only the request id). */
+const REQUEST_ID = { 'X-Request-Id': header('identifies this request, in the request log too') }
+const RATE = {
+  'X-RateLimit-Limit': header('requests a key may make per minute', 'integer'),
+  'X-RateLimit-Remaining': header('left in this minute, this request counted', 'integer'),
+  'X-RateLimit-Reset': header('Unix seconds (UTC) when the minute ends', 'integer'),
+}
+
+/** Declares the headers the contract names on each answer of a /v1 operation. */
+function declareHeaders(op: Operation, idempotent: boolean, file: boolean): void {
+  for (const [status, answer] of Object.entries(op.responses ?? {})) {
+    const h: Record<string, unknown> = { ...REQUEST_ID }
+    if (status !== '401') Object.assign(h, RATE)
+    if (status === '429') h['Retry-After'] = header('seconds to wait before the next request', 'integer')
+    if (idempotent && status.startsWith('2')) h['Idempotent-Replayed'] = header('"true" on an answer replayed under the same Idempotency-Key')
+    if (file && status === '200') h['Content-Disposition'] = header('attachment; filename="…" (named after the document or Receipt)')
+    answer.headers = { ...answer.headers, ...h }
+  }
+}
+
 /** Removes `additionalProperties: false` everywhere below a schema: the contract closes no answer object. */
 function open(schema: unknown): void {
   if (Array.isArray(schema)) return schema.forEach(open)
@@ -52,7 +73,8 @@ function open(schema: unknown): void {
  * no object"; request bodies stay closed, since a field an endpoint does not take is refused); path ids are integers
  * (they are read as strings and refused as 404 when not whole numbers); a route's declared header parameters
  * (Idempotency-Key) are kept where the generator let the path's own parameters replace them; file answers carry
- * their media type.
+ * their media type; every answer declares the headers the contract names (request id, rate limit, Retry-After,
+ * Idempotent-Replayed, Content-Disposition).
  */
 export function withContractAnswers(doc: Document, routes: AnyElysia['routes']): Document {
   for (const route of routes) {
@@ -67,6 +89,7 @@ export function withContractAnswers(doc: Document, routes: AnyElysia['routes']):
     const media = FILE_ANSWERS[route.path.split('/').pop() ?? '']
     const ok = op.responses?.['200']
     if (media && ok) ok.content = { [media]: { schema: { type: 'string', format: 'binary' } } }
+    declareHeaders(op, op.parameters.some((p) => p.name === 'Idempotency-Key'), media !== undefined)
   }
   return doc
 }

@@ -100,6 +100,15 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths['/v1/documents/{id}/xml'].get.responses['200'].content)).toEqual(['application/xml'])
   })
 
+  test('answers declare the headers the contract names: request id and rate limit everywhere, Retry-After on 429, Idempotent-Replayed on creates, Content-Disposition on files', () => {
+    const create = doc.paths['/v1/clients'].post.responses
+    expect(Object.keys(create['201'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed']))
+    expect(Object.keys(create['429'].headers)).toContain('Retry-After')
+    expect(Object.keys(create['401'].headers)).toEqual(['X-Request-Id'])
+    expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses['200'].headers)).not.toContain('Idempotent-Replayed')
+    expect(Object.keys(doc.paths['/v1/receipts/{id}/pdf'].get.responses['200'].headers)).toContain('Content-Disposition')
+  })
+
   test('the Client operations declare the answers the contract gives them', () => {
     expect(Object.keys(doc.paths['/v1/clients'].post.responses)).toEqual(expect.arrayContaining(['201', '422']))
     expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses)).toEqual(expect.arrayContaining(['200', '404']))
