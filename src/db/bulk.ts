@@ -2,6 +2,7 @@
 // own, committed without waiting for the disk. About 2 µs a row, where drizzle over @libsql/client costs 20-30 µs:
 // the difference is event-loop time taken from requests.
 import Database from 'libsql'
+import { statementCache } from './statements'
 
 export interface BulkWriter {
   /** Inserts every row in `rows` (values in column order) within one transaction; synchronous and short. */
@@ -18,14 +19,10 @@ export function openBulkWriter(url: string): BulkWriter | null {
   // ordinary commit on the main writer syncs the log with it.
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec('PRAGMA foreign_keys = ON')
-  const cache = new Map<string, ReturnType<typeof db.prepare>>()
+  const prepared = statementCache(db)
   return {
     append(sql, rows) {
-      let stmt = cache.get(sql)
-      if (!stmt) {
-        stmt = db.prepare(sql)
-        cache.set(sql, stmt)
-      }
+      const stmt = prepared(sql)
       db.exec('BEGIN IMMEDIATE')
       try {
         for (const r of rows) (stmt.run as (...a: unknown[]) => unknown)(...r)

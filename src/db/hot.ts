@@ -1,6 +1,7 @@
 // Hot-path reads: the libSQL driver's own prepared statements, cached, on a read-only connection. A one-row read costs
 // about 9 µs here against about 100 µs through drizzle over @libsql/client, which prepares and maps again each call.
 import Database from 'libsql'
+import { statementCache } from './statements'
 
 export interface HotReader {
   get<T>(sql: string, ...args: unknown[]): T | undefined
@@ -19,17 +20,7 @@ export function openHotReader(url: string): HotReader | null {
   if (!url.startsWith('file:')) return null
   const path = url.slice('file:'.length)
   const db = new Database(path, { readonly: true, timeout: 5000 } as never)
-  const cache = new Map<string, ReturnType<typeof db.prepare>>()
-  const stmt = (sql: string, raw = false) => {
-    const key = raw ? 'raw:' + sql : sql
-    let s = cache.get(key)
-    if (!s) {
-      s = db.prepare(sql)
-      if (raw) s.raw(true)
-      cache.set(key, s)
-    }
-    return s
-  }
+  const stmt = statementCache(db)
   return {
     get: <T>(sql: string, ...args: unknown[]) => ((stmt(sql).get as (...a: unknown[]) => unknown)(...args) as T | undefined) ?? undefined,
     all: <T>(sql: string, ...args: unknown[]) => (stmt(sql).all as (...a: unknown[]) => unknown)(...args) as T[],

@@ -8,6 +8,7 @@
 import Database from 'libsql'
 import type { SQLWrapper } from 'drizzle-orm'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
+import { statementCache } from './statements'
 
 export interface PreparedTx {
   all<T>(query: SQLWrapper): Promise<T[]>
@@ -21,9 +22,6 @@ export interface PreparedWriter {
   close(): void
 }
 
-/** Statements kept; the Payment path has a dozen distinct texts, so the bound only guards against misuse. */
-const MAX_STATEMENTS = 200
-
 export function openPreparedWriter(url: string): PreparedWriter | null {
   if (!url.startsWith('file:')) return null
   const db = new Database(url.slice('file:'.length), { timeout: 5000 } as never)
@@ -31,15 +29,10 @@ export function openPreparedWriter(url: string): PreparedWriter | null {
   db.exec('PRAGMA synchronous = FULL')
   db.exec('PRAGMA foreign_keys = ON')
   const dialect = new SQLiteSyncDialect()
-  const cache = new Map<string, ReturnType<typeof db.prepare>>()
+  const statement = statementCache(db)
   const prepared = (query: SQLWrapper) => {
     const q = dialect.sqlToQuery(query.getSQL())
-    let stmt = cache.get(q.sql)
-    if (!stmt) {
-      if (cache.size >= MAX_STATEMENTS) cache.clear()
-      stmt = db.prepare(q.sql)
-      cache.set(q.sql, stmt)
-    }
+    const stmt = statement(q.sql)
     // The driver binds numbers, strings, bigints, buffers and null; booleans go in as SQLite's 1 and 0.
     return { stmt, params: q.params.map((p) => (typeof p === 'boolean' ? Number(p) : p)) }
   }

@@ -3,7 +3,7 @@ import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
 import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
 import { errorFacts, type Logger } from '../shared/logger'
-import { TEXT_KIND, textFault } from './text-schema'
+import { lengthFault, TEXT_KIND, textFault } from './text-schema'
 
 export function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
@@ -74,9 +74,9 @@ function explain(s: any, value: unknown): string {
   if (s['x-decimal'] && typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
   if (s.const !== undefined) return `must be ${JSON.stringify(s.const)}`
   if (s.type === 'string' && typeof value === 'string') {
-    if (s[Kind] === TEXT_KIND) return textFault(s, value) ?? 'is not valid'
-    if (s.maxLength !== undefined && value.length > s.maxLength) return `must be at most ${s.maxLength} characters`
-    if (s.minLength !== undefined && value.length < s.minLength) return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`
+    const length = s[Kind] === TEXT_KIND ? textFault(s, value) : lengthFault(s, value.length)
+    if (length) return length
+    if (s[Kind] === TEXT_KIND) return 'is not valid'
     if (s.format === 'email') return 'must be an email address'
     if (s.format === 'date') return 'must be a date written YYYY-MM-DD'
     if (s.format === 'date-time') return 'must be a UTC timestamp such as 2026-01-31T12:00:00Z'

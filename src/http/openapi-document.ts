@@ -1,10 +1,5 @@
-// GET /openapi.json: the OpenAPI document built from the route schemas by @elysiajs/openapi's generator, completed
-// with the request bodies it leaves out.
-//
-// The generator writes a request body's content only for named body parsers; this app parses every body with one
-// global onParse function (JSON only, raw text kept for idempotency), so it would publish `content: {}` for every
-// write and integrators would see no request field, required list, limit or enum. Each route's own TypeBox body
-// schema is put back here as `application/json`.
+// GET /openapi.json: the OpenAPI document built from the route schemas by @elysiajs/openapi's generator, then put
+// right where the generator does not say what the contract says (see completeDocument).
 import { toOpenAPISchema } from '@elysiajs/openapi'
 import { Elysia, type AnyElysia } from 'elysia'
 
@@ -18,22 +13,6 @@ type Document = { paths: Record<string, Record<string, Operation>>; components?:
 
 /** The TypeBox Optional marker: a body that may be left out (actions such as Reverse). */
 const OPTIONAL = Symbol.for('TypeBox.Optional')
-
-/** Fills in each write's request body from the route's schema; a body the route declares optional is not required. */
-export function withRequestBodies(doc: Document, routes: AnyElysia['routes']): Document {
-  for (const route of routes) {
-    const body = (route.hooks as { body?: Record<string | symbol, unknown> } | undefined)?.body
-    if (!body || typeof body !== 'object') continue
-    const op = doc.paths[route.path.replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()]
-    if (!op) continue
-    const content = op.requestBody?.content
-    if (content && Object.keys(content).length > 0) continue
-    // JSON round trip: a plain JSON Schema copy, without TypeBox's symbol markers.
-    const schema = JSON.parse(JSON.stringify(body)) as unknown
-    op.requestBody = { ...op.requestBody, required: body[OPTIONAL] !== 'Optional', content: { 'application/json': { schema } } }
-  }
-  return doc
-}
 
 /** Answers that are files, by the last segment of their path: declared with their own media type, not as JSON. */
 const FILE_ANSWERS: Record<string, string> = { pdf: 'application/pdf', xml: 'application/xml' }
@@ -69,22 +48,30 @@ function open(schema: unknown): void {
 }
 
 /**
- * What the generator gets wrong for this contract, put right: answers are open objects ("the OpenAPI contract closes
- * no object"; request bodies stay closed, since a field an endpoint does not take is refused); path ids are integers
- * (they are read as strings and refused as 404 when not whole numbers); a route's declared header parameters
- * (Idempotency-Key) are kept where the generator let the path's own parameters replace them; file answers carry
- * their media type; every answer declares the headers the contract names (request id, rate limit, Retry-After,
- * Idempotent-Replayed, Content-Disposition).
+ * What the generator gets wrong for this contract, put right, in one pass over the routes:
+ * - request bodies: it writes a body's content only for named parsers, and this app parses every body with one
+ *   global onParse function (JSON only, raw text kept for idempotency), so each write would publish `content: {}`;
+ *   the route's own TypeBox body is put back as `application/json` (required unless the route declares it optional);
+ * - answers are open objects ("the OpenAPI contract closes no object"); request bodies stay closed, since a field an
+ *   endpoint does not take is refused;
+ * - path ids are integers (read as strings and refused as 404 when not whole numbers);
+ * - a route's declared header parameters (Idempotency-Key) are kept where the path's own parameters replaced them;
+ * - file answers carry their media type, and every answer declares the headers the contract names.
  */
-export function withContractAnswers(doc: Document, routes: AnyElysia['routes']): Document {
+export function completeDocument(doc: Document, routes: AnyElysia['routes']): Document {
   for (const route of routes) {
-    if (!route.path.startsWith('/v1/')) continue
     const op = doc.paths[route.path.replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()]
     if (!op) continue
+    const hooks = route.hooks as { body?: Record<string | symbol, unknown>; detail?: { parameters?: Parameter[] } } | undefined
+    const body = hooks?.body
+    if (body && typeof body === 'object' && Object.keys(op.requestBody?.content ?? {}).length === 0) {
+      // JSON round trip: a plain JSON Schema copy, without TypeBox's symbol markers.
+      op.requestBody = { ...op.requestBody, required: body[OPTIONAL] !== 'Optional', content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) } } }
+    }
+    if (!route.path.startsWith('/v1/')) continue
     for (const answer of Object.values(op.responses ?? {})) open(answer.content)
-    const declared = ((route.hooks as { detail?: { parameters?: Parameter[] } } | undefined)?.detail?.parameters ?? []) as Parameter[]
     op.parameters ??= []
-    for (const p of declared) if (!op.parameters.some((q) => q.name === p.name && q.in === p.in)) op.parameters.push(p)
+    for (const p of hooks?.detail?.parameters ?? []) if (!op.parameters.some((q) => q.name === p.name && q.in === p.in)) op.parameters.push(p)
     for (const p of op.parameters) if (p.in === 'path') p.schema = { type: 'integer', minimum: 1 }
     const media = FILE_ANSWERS[route.path.split('/').pop() ?? '']
     const ok = op.responses?.['200']
@@ -111,7 +98,7 @@ export function openApiDocumentRoutes(app: () => AnyElysia, documentation: Recor
           paths: generated.paths,
           components: { ...documentation.components, schemas: { ...generated.components?.schemas } },
         } as Document
-        kept = { routes: a.routes.length, doc: withContractAnswers(withRequestBodies(doc, a.routes), a.routes) }
+        kept = { routes: a.routes.length, doc: completeDocument(doc, a.routes) }
       }
       return kept.doc
     },

@@ -3,7 +3,7 @@ import type { Database } from '../db/client'
 import type { Credential } from '../modules/business'
 import { NotFound } from '../shared/errors'
 import { contextOf, credentialOf } from './context'
-import type { Answer, Idempotency } from './idempotency'
+import { answerResponse, type Answer, type Idempotency } from './idempotency'
 import type { PageCache } from './page-cache'
 import { parseLimit, toPage, type Cursors, type Page } from './pagination'
 
@@ -69,19 +69,15 @@ export async function cachedListPage<R extends { id: number }, T>(
   present: (r: R) => T,
 ): Promise<Response> {
   const pages = http.pages
-  if (!pages) return jsonResponse(JSON.stringify(await listPage(http, request, query, list, fetch, present)))
+  if (!pages) return answerResponse(json(200, await listPage(http, request, query, list, fetch, present)))
   // The URL holds the path (the list) and the whole query string; the Business is the credential's.
   const key = `${credentialOf(request).businessId} ${request.url}`
   const version = pages.current()
   const kept = pages.get(key)
-  if (kept !== undefined) return jsonResponse(kept)
-  const body = JSON.stringify(await listPage(http, request, query, list, fetch, present))
-  pages.put(key, body, version)
-  return jsonResponse(body)
-}
-
-function jsonResponse(body: string): Response {
-  return new Response(body, { headers: { 'content-type': 'application/json' } })
+  if (kept !== undefined) return answerResponse({ status: 200, body: kept })
+  const page = json(200, await listPage(http, request, query, list, fetch, present))
+  pages.put(key, page.body, version)
+  return answerResponse(page)
 }
 
 export function json(status: number, value: unknown): Answer {

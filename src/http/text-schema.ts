@@ -4,12 +4,16 @@ import { storedChars } from '../shared/text'
 
 export const TEXT_KIND = 'Text'
 
-/** What the Text kind checks, and what explain() says when it does not hold. */
-export function textFault(s: { maxLength?: number; minLength?: number }, value: string): string | null {
-  const n = storedChars(value)
+/** The words for a length outside a schema's limits, or null; `n` is counted by the caller's rule. */
+export function lengthFault(s: { maxLength?: number; minLength?: number }, n: number): string | null {
   if (s.maxLength !== undefined && n > s.maxLength) return `must be at most ${s.maxLength} characters`
   if (s.minLength !== undefined && n < s.minLength) return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`
   return null
+}
+
+/** What the Text kind checks (characters of the value as stored), and what explain() says when it does not hold. */
+export function textFault(s: { maxLength?: number; minLength?: number }, value: string): string | null {
+  return lengthFault(s, storedChars(value))
 }
 
 TypeRegistry.Set(TEXT_KIND, (schema: any, value: unknown) => typeof value === 'string' && textFault(schema, value) === null)

@@ -179,21 +179,23 @@ async function planDraft(
       else set.proformaId = p.id
     }
   }
+  // The credited Invoice: the one sent, or the one kept when this update moves the Client or the currency.
+  let credited: DocumentRow | undefined
   if (input.credited_document_id !== undefined) {
     if (input.credited_document_id === null) set.creditedDocumentId = null
     else if (type !== 'credit_note') bag.add('credited_document_id', 'is taken only by a Credit Note')
     else {
-      const inv = await findDocument(q, business.id, input.credited_document_id)
-      if (!inv || inv.type !== 'invoice' || inv.status === 'draft') bag.add('credited_document_id', 'is not an issued Invoice of this Business')
-      else set.creditedDocumentId = inv.id
+      credited = await findDocument(q, business.id, input.credited_document_id)
+      if (!credited || credited.type !== 'invoice' || credited.status === 'draft') bag.add('credited_document_id', 'is not an issued Invoice of this Business')
+      else set.creditedDocumentId = credited.id
     }
+  } else if (type === 'credit_note' && current?.creditedDocumentId && (set.clientId !== undefined || set.currency !== undefined)) {
+    credited = await findDocument(q, business.id, current.creditedDocumentId)
   }
-  // A Credit Note credits its own Client's Invoice, in that Invoice's currency; judged again when either side changes.
-  const creditedId = set.creditedDocumentId !== undefined ? set.creditedDocumentId : current?.creditedDocumentId
-  if (type === 'credit_note' && creditedId && !bag.errors.credited_document_id && (input.credited_document_id != null || set.clientId !== undefined || set.currency !== undefined)) {
-    const inv = await findDocument(q, business.id, creditedId)
-    if (inv && client && inv.clientId !== client.id) bag.add('credited_document_id', "is an Invoice of another Client; a Credit Note credits its own Client's Invoice")
-    else if (inv && currency && inv.currency !== currency) bag.add('credited_document_id', `is an Invoice in ${inv.currency}; a Credit Note is written in its Invoice's currency`)
+  // A Credit Note credits its own Client's Invoice, in that Invoice's currency.
+  if (credited && !bag.errors.credited_document_id) {
+    if (client && credited.clientId !== client.id) bag.add('credited_document_id', "is an Invoice of another Client; a Credit Note credits its own Client's Invoice")
+    else if (currency && credited.currency !== currency) bag.add('credited_document_id', `is an Invoice in ${credited.currency}; a Credit Note is written in its Invoice's currency`)
   }
 
   let lines: DraftPlan['lines'] = null

@@ -1,6 +1,7 @@
 // SSRF rules for webhook addresses: https on 443, a host name (no IP literal, no user info or fragment), and every
 // address the name resolves to on the public internet. Checked at entry and again before every delivery.
 import ipaddr from 'ipaddr.js'
+import { within } from '../../shared/within'
 
 export type Resolver = (host: string) => Promise<string[]>
 
@@ -54,14 +55,11 @@ export function checkUrlForm(raw: string, allowPrivate: boolean): URL {
   return url
 }
 
-/** A resolver that does not answer in this time refuses the address (a slow DNS server must not hold a request). */
-const RESOLVE_LIMIT_MS = 10_000
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('resolver timed out')), ms)))
-  return Promise.race([p, late]).finally(() => clearTimeout(timer))
-}
+/**
+ * A resolver that does not answer in this time refuses the address: a slow DNS server must hold neither a request
+ * (at entry) nor an attempt past its claim (at delivery, where ATTEMPT_LIMIT_MS counts it).
+ */
+export const RESOLVE_TIMEOUT_MS = 10_000
 
 /**
  * Resolves the host and checks every address; returns the one to connect to, so the connection goes to exactly
@@ -77,7 +75,9 @@ export async function checkAddress(raw: string, o: GuardOptions): Promise<{ url:
   if (ipaddr.isValid(host)) addresses = [host]
   else {
     try {
-      addresses = await withTimeout(o.resolve(host), RESOLVE_LIMIT_MS)
+      addresses = await within(o.resolve(host), RESOLVE_TIMEOUT_MS, () => {
+        throw new Error('resolver timed out')
+      })
     } catch {
       throw refused()
     }

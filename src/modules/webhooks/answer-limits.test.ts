@@ -7,7 +7,8 @@ import net from 'node:net'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { EXCERPT_BYTES, EXCERPT_GRACE_MS, httpSender, type PostRequest, type PostResult, type WebhookSender } from '../../adapters/http'
 import { deliveryContext } from '../../jobs/webhooks'
-import { ANSWER_TIMEOUT_MS, ATTEMPT_LIMIT_MS, CLAIM_MARGIN_MS, CLAIM_MS, deliverDue, dispatchOutbox, RESOLVE_TIMEOUT_MS, SENDER_SLACK_MS, type DeliveryContext } from './delivery'
+import { RESOLVE_TIMEOUT_MS } from './address-guard'
+import { ANSWER_TIMEOUT_MS, ATTEMPT_LIMIT_MS, CLAIM_MARGIN_MS, CLAIM_MS, deliverDue, dispatchOutbox, SENDER_SLACK_MS, type DeliveryContext } from './delivery'
 
 // ------------------------------------------------------------------------------------------------------------
 // Helpers

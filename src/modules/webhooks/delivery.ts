@@ -4,7 +4,8 @@ import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
 import { EXCERPT_GRACE_MS, limitText, type WebhookSender } from '../../adapters/http'
-import { AddressRefused, checkAddress, type Resolver } from './address-guard'
+import { AddressRefused, checkAddress, RESOLVE_TIMEOUT_MS, type Resolver } from './address-guard'
+import { within } from '../../shared/within'
 import { signatureHeader } from './signature'
 import { getBusiness } from '../business'
 import {
@@ -28,8 +29,6 @@ export const RETRY_WAITS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000,
 export const MAX_ATTEMPTS = 10
 export const ANSWER_TIMEOUT_MS = 15_000
 export const CLAIM_MS = 60_000
-/** The DNS check at delivery time is bounded too: a resolver that hangs must not hold the attempt past its claim. */
-export const RESOLVE_TIMEOUT_MS = 10_000
 /** Past the sender's own limit plus grace, the attempt stops waiting for it whatever sender is injected. */
 export const SENDER_SLACK_MS = 1_000
 /** Left of the claim for the attempt's own write after the answer (the writer is shared and serialised). */
@@ -60,19 +59,6 @@ export interface DeliveryContext {
 }
 
 /** `p`, or what `late` gives (or throws) once `ms` have passed, whichever comes first. */
-function within<T>(p: Promise<T>, ms: number, late: () => T): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const limit = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(late())
-      } catch (e) {
-        reject(e)
-      }
-    }, ms)
-  })
-  return Promise.race([p, limit]).finally(() => clearTimeout(timer))
-}
 
 function hears(events: string, type: string): boolean {
   const list = JSON.parse(events) as string[]
@@ -152,11 +138,8 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
   let result: Awaited<ReturnType<WebhookSender['post']>>
   const answerTimeoutMs = Math.min(ctx.answerTimeoutMs ?? ANSWER_TIMEOUT_MS, ANSWER_TIMEOUT_MS)
   try {
-    const resolve: Resolver = (host) =>
-      within(ctx.resolve(host), RESOLVE_TIMEOUT_MS, () => {
-        throw new Error('resolve timed out')
-      })
-    const target = await checkAddress(webhook.url, { allowPrivate: ctx.allowPrivate, resolve })
+    // checkAddress bounds the lookup itself (RESOLVE_TIMEOUT_MS, counted in ATTEMPT_LIMIT_MS).
+    const target = await checkAddress(webhook.url, { allowPrivate: ctx.allowPrivate, resolve: ctx.resolve })
     const timestamp = Math.floor(now.getTime() / 1000)
     const post = ctx.sender.post({
       url: target.url,
