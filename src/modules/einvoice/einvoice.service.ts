@@ -3,7 +3,7 @@
 import type { Database, Queryable } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { Refusal } from '../../shared/errors'
-import { getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Credential } from '../business'
+import { getBusiness, type BusinessRow, type Credential } from '../business'
 import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
 import { buildModel, type EInvoiceModel } from './model'
 import { checkModel, type RuleFailure } from './rules'
@@ -15,11 +15,10 @@ export interface EInvoiceDeps {
   config: { mailRelay: string | null }
 }
 
-/** What the export reads: the document as the API answers it, its Business, accounts and credited Invoice. */
+/** What the export reads: the document as the API answers it (with its seller snapshot), its Business and credited Invoice. */
 export interface ExportSource {
   view: DocumentView
   business: BusinessRow
-  accounts: BankAccountRow[]
   credited: { number: string | null; issueDate: string | null } | null
 }
 
@@ -30,17 +29,13 @@ export interface XmlFile {
   xml: string
 }
 
-/** More accounts than any Business keeps; the export reads them all in one page. */
-const ACCOUNTS_PAGE = 1000
-
 export async function exportSourceOf(q: Queryable, business: BusinessRow, view: DocumentView): Promise<ExportSource> {
-  const accounts = await listBankAccounts(q, business.id, 0, ACCOUNTS_PAGE)
   let credited: ExportSource['credited'] = null
   if (view.type === 'credit_note' && view.credited_document_id !== null) {
     const inv = await findDocument(q, business.id, view.credited_document_id)
     if (inv) credited = { number: inv.documentNumber, issueDate: inv.issueDate }
   }
-  return { view, business, accounts, credited }
+  return { view, business, credited }
 }
 
 const notExportable = (message: string, extra?: Record<string, unknown>): RefusalInfo => ({ code: 'not_exportable', message, ...(extra ? { extra } : {}) })
