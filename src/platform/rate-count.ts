@@ -12,9 +12,17 @@
 import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs'
 import Database from 'libsql'
 import type { Database as Db } from '../db/client'
-import type { RateDecision } from '../http/rate-limit'
 
 export const RATE_WINDOW_MS = 60_000
+
+export interface RateDecision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** Unix seconds (UTC) when the current window ends. */
+  reset: number
+  retryAfter: number
+}
 
 export interface RateCount {
   readonly limit: number

@@ -1,4 +1,5 @@
 // Document use cases: create and update Drafts, delete, issue, cancel, convert; read with actions.
+import type { Actor } from '../../platform/actor'
 import { blank } from '../../shared/text'
 import { randomBytes } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
@@ -7,7 +8,7 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { addDays, isDate, LAST_DATE, utcDay } from '../../shared/dates'
-import { foreignBankAccountIds, getBusiness, type BusinessRow, type Credential, type Role } from '../business'
+import { foreignBankAccountIds, getBusiness, type BusinessRow, type Role } from '../business'
 import { findClient, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
@@ -89,14 +90,14 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
   return out
 }
 
-export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Credential, id: number): Promise<DocumentView> {
+export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(q, c.businessId)
   const doc = await findDocument(q, c.businessId, id)
   if (!doc) throw new NotFound('No such document.')
   return (await viewDocuments(deps, q, business, c.role, [doc]))[0]!
 }
 
-export async function listDocumentViews(deps: DocumentDeps, c: Credential, afterId: number, limit: number, filter: DocumentFilter) {
+export async function listDocumentViews(deps: DocumentDeps, c: Actor, afterId: number, limit: number, filter: DocumentFilter) {
   const rows = await listDocuments(deps.db.read, c.businessId, afterId, limit, filter)
   const business = await getBusiness(deps.db.read, c.businessId)
   return viewDocuments(deps, deps.db.read, business, c.role, rows)
@@ -240,7 +241,7 @@ function applyTotals(set: Partial<DocumentInsert>, currency: string, lines: Draf
   return totals
 }
 
-export async function createDocument(deps: DocumentDeps, c: Credential, input: DocumentCreateInput): Promise<DocumentView> {
+export async function createDocument(deps: DocumentDeps, c: Actor, input: DocumentCreateInput): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const { set, lines } = await planDraft(deps, business, input.type, input, null)
   const now = deps.clock.now().toISOString()
@@ -271,7 +272,7 @@ export async function createDocument(deps: DocumentDeps, c: Credential, input: D
   return viewDocument(deps, deps.db.read, c, id)
 }
 
-export async function updateDocument(deps: DocumentDeps, c: Credential, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
+export async function updateDocument(deps: DocumentDeps, c: Actor, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const current = await findDocument(deps.db.read, c.businessId, id)
   if (!current) throw new NotFound('No such document.')
@@ -292,7 +293,7 @@ export async function updateDocument(deps: DocumentDeps, c: Credential, id: numb
   return viewDocument(deps, deps.db.read, c, id)
 }
 
-export async function deleteDocument(deps: DocumentDeps, c: Credential, id: number): Promise<void> {
+export async function deleteDocument(deps: DocumentDeps, c: Actor, id: number): Promise<void> {
   await deps.db.write(async (tx) => {
     const doc = await findDocument(tx, c.businessId, id)
     if (!doc) throw new NotFound('No such document.')
@@ -371,14 +372,14 @@ export async function recordSentInTx(deps: DocumentDeps, tx: Tx, businessId: num
   await raiseEvent(tx, deps.clock, businessId, 'document.sent', id)
 }
 
-export async function issueDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+export async function issueDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   if (!(await findDocument(deps.db.read, c.businessId, id))) throw new NotFound('No such document.')
   await deps.db.write((tx) => issueInTx(deps, tx, business, id))
   return viewDocument(deps, deps.db.read, c, id)
 }
 
-export async function cancelDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   await deps.db.write(async (tx) => {
     const doc = await findDocument(tx, c.businessId, id)
@@ -391,7 +392,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Credential, id: numb
 }
 
 /** Converts an issued Proforma into an issued Invoice with the same Client, currency and Lines. */
-export async function convertDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+export async function convertDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const invoiceId = await deps.db.write(async (tx) => {
     const proforma = await findDocument(tx, c.businessId, id)

@@ -1,9 +1,10 @@
 // EN16931 export: loads the document with its Business and bank accounts, judges whether it may be exported (Test
 // business, kind, status, the rule table) and writes the UBL XML.
+import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { Refusal } from '../../shared/errors'
-import { getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Credential } from '../business'
+import { getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow } from '../business'
 import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
 import { buildModel, type EInvoiceModel } from './model'
 import { checkModel, type RuleFailure } from './rules'
@@ -77,7 +78,7 @@ export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view
 }
 
 /** GET /v1/documents/{id}/xml: the document's EN16931 UBL, or the refusal saying why not. */
-export async function exportDocumentXml(deps: EInvoiceDeps, c: Credential, id: number): Promise<XmlFile> {
+export async function exportDocumentXml(deps: EInvoiceDeps, c: Actor, id: number): Promise<XmlFile> {
   const q = deps.db.read
   const view = await viewDocument(deps, q, c, id)
   const business = await getBusiness(q, c.businessId)
