@@ -50,6 +50,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     scheduler.stop()
     await server.stop()
     await app.requestLog.flush()
+    app.rateLimiter.close()
     deps.db.close()
   }
   return { stop, port: server.port ?? port }
