@@ -5,7 +5,7 @@
 // process) and lines are broken by running sums of those widths. Measuring a growing string again for every
 // character cut (what this file once did) made one 4,000-character address block the only JavaScript thread for
 // nearly a minute.
-import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib'
+import type { PDFDocument, PDFFont, PDFPage, PDFRef } from 'pdf-lib'
 import { deflateSync } from 'node:zlib'
 import { fontBytes } from './fonts'
 
@@ -135,6 +135,26 @@ function num(n: number): string {
   return String(Math.round(n * 1000) / 1000)
 }
 
+/** Resolves on a later turn of the event loop, after the requests and timers already waiting have run. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+let queue: Promise<unknown> = Promise.resolve()
+/**
+ * Builds PDFs one at a time. A build is pure work on the only JavaScript thread, done in short turns (see
+ * `breathe`); builds taking turns with each other would make a request arriving between turns wait for one turn
+ * of each, and would hold every document's pages in memory at once. One at a time, a request waits for one turn
+ * at most and one document's pages are alive; the last of four PDFs comes no later than it would have.
+ */
+export function oneAtATime<A extends unknown[], R>(build: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return (...args) => {
+    const run = queue.then(() => build(...args))
+    queue = run.catch(() => undefined)
+    return run
+  }
+}
+
 export const A4: [number, number] = [595.28, 841.89]
 export const MARGIN = 48
 /** Time a build may hold the thread before it lets other requests in (see `breathe`). */
@@ -146,8 +166,9 @@ export class PageWriter {
   /** Called after every page break (a table's header on each continuation page). */
   onNewPage: (() => void) | null = null
   private sliceStart = performance.now()
-  /** The current page's text operators, and its resource names for the two fonts (set on first use). */
-  private pageText: string[] = []
+  /** The current page's drawing operators, and its resource names for the two fonts (set on first use). */
+  private ops: string[] = []
+  private watermarkState: PDFRef | null = null
   private fontKeys: { regular: string; bold: string } | null = null
   private readonly regularGlyphs: GlyphTable
   private readonly boldGlyphs: GlyphTable
@@ -179,26 +200,25 @@ export class PageWriter {
   }
 
   newPage(): void {
-    this.flushText()
+    this.flushPage()
     this.page = this.pdf.addPage(A4)
     this.fontKeys = null
     this.y = A4[1] - MARGIN
     const n = this.watermarks.length
+    if (!n) return
     const size = n > 1 ? 80 : 96
     const c = Math.cos(Math.PI / 4)
+    // Faint: one graphics state (18% opacity) per document, named on each page that has a watermark.
+    this.watermarkState ??= this.pdf.context.register(this.pdf.context.obj({ Type: 'ExtGState', ca: 0.18, CA: 0.18 }))
+    const gs = this.page.node.newExtGState('GS', this.watermarkState).toString()
     this.watermarks.forEach((word, i) => {
-      const width = this.bold.widthOfTextAtSize(word, size)
+      const width = this.measure(word, size, true)
       // Several words sit on parallel diagonals, centred as a group, so none covers another.
       const shift = (i - (n - 1) / 2) * size * 1.2
-      this.page.drawText(word, {
-        x: A4[0] / 2 - (width / 2) * c + shift * c,
-        y: A4[1] / 2 - (width / 2) * c - shift * c,
-        size,
-        font: this.bold,
-        color: this.lib.rgb(0.85, 0.2, 0.2),
-        opacity: 0.18,
-        rotate: this.lib.degrees(45),
-      })
+      const x = A4[0] / 2 - (width / 2) * c + shift * c
+      const y = A4[1] / 2 - (width / 2) * c - shift * c
+      const hex = encodeText(this.bold, this.boldGlyphs, word)
+      this.ops.push(`q ${gs} gs BT ${this.fontKey(true)} ${size} Tf 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${hex} Tj ET Q`)
     })
   }
 
@@ -216,7 +236,7 @@ export class PageWriter {
    */
   async breathe(): Promise<void> {
     if (performance.now() - this.sliceStart < SLICE_MS) return
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    await nextTurn()
     this.sliceStart = performance.now()
   }
 
@@ -305,23 +325,28 @@ export class PageWriter {
     if (opts.maxWidth) s = this.fit(s, size, opts.maxWidth, opts.bold)
     if (!s) return
     const width = opts.right ? this.measure(s, size, opts.bold) : 0
-    const f = opts.bold ? this.bold : this.font
-    this.fontKeys ??= { regular: this.page.node.newFontDictionary(this.font.name, this.font.ref).toString(), bold: '' }
-    if (opts.bold && !this.fontKeys.bold) this.fontKeys.bold = this.page.node.newFontDictionary(this.bold.name, this.bold.ref).toString()
-    const key = opts.bold ? this.fontKeys.bold : this.fontKeys.regular
-    const hex = encodeText(f, opts.bold ? this.boldGlyphs : this.regularGlyphs, s)
-    // Written straight into the page's text stream: pdf-lib's drawText builds some twenty objects per line, which
-    // for a document of thousands of lines was most of the build's time and memory.
-    this.pageText.push(`BT ${key} ${size} Tf 0.1 0.1 0.1 rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${hex} Tj ET`)
+    const hex = encodeText(opts.bold ? this.bold : this.font, opts.bold ? this.boldGlyphs : this.regularGlyphs, s)
+    // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
+    // document of thousands of lines was most of the build's time and memory.
+    this.ops.push(`BT ${this.fontKey(!!opts.bold)} ${size} Tf 0.1 0.1 0.1 rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${hex} Tj ET`)
   }
 
-  /** Ends the current page's text: its operators become one compressed stream (native zlib, not pdf-lib's JS one). */
-  private flushText(): void {
-    if (!this.pageText.length) return
+  /** The current page's resource name for the regular or bold font, added to the page on first use. */
+  private fontKey(bold: boolean): string {
+    this.fontKeys ??= { regular: '', bold: '' }
+    const f = bold ? this.bold : this.font
+    const which = bold ? 'bold' : 'regular'
+    if (!this.fontKeys[which]) this.fontKeys[which] = this.page.node.newFontDictionary(f.name, f.ref).toString()
+    return this.fontKeys[which]
+  }
+
+  /** Ends the current page: its operators become one compressed stream (native zlib, not pdf-lib's JS one). */
+  private flushPage(): void {
+    if (!this.ops.length) return
     const ctx = this.pdf.context
-    const stream = ctx.stream(deflateSync(Buffer.from(this.pageText.join('\n'), 'latin1')), { Filter: 'FlateDecode' })
+    const stream = ctx.stream(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1')), { Filter: 'FlateDecode' })
     this.page.node.addContentStream(ctx.register(stream))
-    this.pageText = []
+    this.ops = []
   }
 
   /**
@@ -339,7 +364,7 @@ export class PageWriter {
   }
 
   rule(): void {
-    this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: A4[0] - MARGIN, y: this.y }, thickness: 0.5, color: this.lib.rgb(0.6, 0.6, 0.6) })
+    this.ops.push(`q 0.6 0.6 0.6 RG 0.5 w ${MARGIN} ${num(this.y)} m ${num(A4[0] - MARGIN)} ${num(this.y)} l S Q`)
   }
 
   down(points: number): void {
@@ -348,7 +373,7 @@ export class PageWriter {
 
   /** The file, written a few objects per turn of the event loop (pdf-lib yields between them). */
   save(): Promise<Uint8Array> {
-    this.flushText()
+    this.flushPage()
     return this.pdf.save({ objectsPerTick: 20 })
   }
 }
