@@ -4,7 +4,8 @@ import type { Queryable, Tx } from '../../db/client'
 import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { utcDay } from '../../shared/dates'
-import { getBusiness, type BusinessRow, type Role } from '../business'
+import type { Actor } from '../../platform/actor'
+import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { mailStateOf } from '../mail'
 import { raiseEvent } from '../webhooks'
@@ -14,11 +15,8 @@ import { throwRefusal, viewDocuments, type DocumentDeps } from './documents.serv
 import type { DocumentView } from './documents.present'
 import { computeTotals } from './totals'
 
-/** Who acts: the Business and the Role (an API key's Credential, or the application's person). */
-export interface Acting {
-  businessId: number
-  role: Role
-}
+/** Who acts: the Actor's Business and Role are all these actions read. */
+export type Acting = Pick<Actor, 'businessId' | 'role'>
 
 /** The facts of the application-only actions for one document, from the reader or inside a transaction. */
 export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: DocumentRow, mailRelay: string | null, today: string): Promise<AppFacts> {

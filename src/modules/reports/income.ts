@@ -31,7 +31,7 @@ export function reportable(businessId: number, p: Period) {
     AND (type IN ('invoice', 'credit_note') OR (type = 'proforma' AND converted_into_id IS NULL))`
 }
 
-// The paid share that the triggers of report_days (migrations/0009_report_sums.sql) leave out: a partly paid
+// The paid share that the triggers of report_days (migrations/0010_report_sums.sql) leave out: a partly paid
 // standalone Proforma whose total is too large for floor((2·net·paid + total) / (2·total)) to stay exact in SQLite.
 const PROFORMA_LARGE = sql.raw(`(paid_minor > 0 AND paid_minor < total_minor AND total_minor > ${SQL_SHARE_LIMIT})`)
 
