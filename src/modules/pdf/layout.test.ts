@@ -50,3 +50,12 @@ describe('fit', () => {
     expect(w.fit('Short', 10, 200)).toBe('Short')
   })
 })
+
+describe('characters outside the Basic Multilingual Plane', () => {
+  test('are never split between lines or by a cut', () => {
+    const text = '😀'.repeat(300)
+    for (const l of w.wrap(text, 9, 100)) expect(l).toBe('😀'.repeat(l.length / 2))
+    const cut = w.fit(text, 9, 100)
+    expect(cut.slice(0, -1)).toBe('😀'.repeat((cut.length - 1) / 2))
+  })
+})

@@ -72,17 +72,17 @@ interface SubsetEmbedder {
 
 /** Each character's glyph and its width at size 1, looked up once per parsed font and kept with it. */
 class GlyphTable {
-  private readonly glyphs = new Map<string, { id: number; advanceWidth: number }>()
-  private readonly widths = new Map<string, number>()
+  private readonly glyphs = new Map<number, { id: number; advanceWidth: number }>()
+  private readonly widths = new Map<number, number>()
   constructor(private readonly font: ParsedFont) {}
-  glyph(ch: string): { id: number; advanceWidth: number } {
-    let g = this.glyphs.get(ch)
-    if (!g) this.glyphs.set(ch, (g = this.font.glyphForCodePoint(ch.codePointAt(0)!)))
+  glyph(cp: number): { id: number; advanceWidth: number } {
+    let g = this.glyphs.get(cp)
+    if (!g) this.glyphs.set(cp, (g = this.font.glyphForCodePoint(cp)))
     return g
   }
-  width(ch: string): number {
-    let w = this.widths.get(ch)
-    if (w === undefined) this.widths.set(ch, (w = this.glyph(ch).advanceWidth / this.font.unitsPerEm))
+  width(cp: number): number {
+    let w = this.widths.get(cp)
+    if (w === undefined) this.widths.set(cp, (w = this.glyph(cp).advanceWidth / this.font.unitsPerEm))
     return w
   }
 }
@@ -118,8 +118,10 @@ function encodeText(font: PDFFont, table: GlyphTable, text: string): string {
   const e = embedderOf(font)
   if (!UNSHAPED.test(text)) return String(e.encodeText(text))
   let hex = '<'
-  for (const ch of text) {
-    const glyph = table.glyph(ch)
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!
+    if (cp > 0xffff) i++
+    const glyph = table.glyph(cp)
     const id = e.subset.includeGlyph(glyph)
     // The same bookkeeping pdf-lib's own encodeText does: the subset's widths and ToUnicode map come from these.
     e.glyphs[id - 1] = glyph
@@ -240,33 +242,41 @@ export class PageWriter {
     this.sliceStart = performance.now()
   }
 
-  /** Widths of each character of `text` at `size`, in order (one entry per code point). */
-  private widthsOf(text: string, size: number, bold: boolean): { chars: string[]; widths: number[] } {
+  /**
+   * Width at `size` of each UTF-16 unit of `text`: a character's width on its first unit, 0 on the second half of
+   * a surrogate pair (so no line is ever broken inside a character). No string per character is made: a large
+   * document has a million characters, and garbage is time the collector takes from every request.
+   */
+  private widthsOf(text: string, size: number, bold: boolean): Float64Array {
     const table = bold ? this.boldGlyphs : this.regularGlyphs
-    const chars = Array.from(text)
-    const widths = new Array<number>(chars.length)
-    for (let i = 0; i < chars.length; i++) widths[i] = table.width(chars[i]!) * size
-    return { chars, widths }
+    const widths = new Float64Array(text.length)
+    for (let i = 0; i < text.length; i++) {
+      const cp = text.codePointAt(i)!
+      widths[i] = table.width(cp) * size
+      if (cp > 0xffff) i++
+    }
+    return widths
   }
 
   /** Width of `text` at `size`: the sum of its characters' widths. */
   measure(text: string, size: number, bold = false): number {
     let sum = 0
-    for (const w of this.widthsOf(text, size, bold).widths) sum += w
+    for (const w of this.widthsOf(text, size, bold)) sum += w
     return sum
   }
 
   /** Cuts text to fit `maxWidth`, ending with an ellipsis when cut: one pass over running widths. */
   fit(text: string, size: number, maxWidth: number, bold = false): string {
-    const { chars, widths } = this.widthsOf(text, size, bold)
+    const widths = this.widthsOf(text, size, bold)
     let total = 0
     for (const w of widths) total += w
     if (total <= maxWidth) return text
     const room = maxWidth - this.measure('…', size, bold)
     let sum = 0
     let n = 0
-    while (n < chars.length && sum + widths[n]! <= room) sum += widths[n++]!
-    return chars.slice(0, Math.max(1, n)).join('') + '…'
+    // A character's second half has no width of its own, so the cut never falls inside a character.
+    while (n < text.length && sum + widths[n]! <= room) sum += widths[n++]!
+    return text.slice(0, Math.max(1, n)) + '…'
   }
 
   /**
@@ -277,17 +287,18 @@ export class PageWriter {
   wrap(text: string, size: number, maxWidth: number, bold = false): string[] {
     const out: string[] = []
     for (const para of text.replace(/\t/g, ' ').split(/\r\n|\r|\n/)) {
-      const { chars, widths } = this.widthsOf(para, size, bold)
-      let start = 0 // first character of the current line
-      let width = 0 // width of chars[start..i)
+      const widths = this.widthsOf(para, size, bold)
+      let start = 0 // first unit of the current line
+      let width = 0 // width of para[start..i)
       let lastSpace = -1 // the last space in the current line, where it may break
-      let widthToSpace = 0 // width of chars[start..lastSpace]
-      for (let i = 0; i < chars.length; i++) {
+      let widthToSpace = 0 // width of para[start..lastSpace]
+      for (let i = 0; i < para.length; i++) {
         const w = widths[i]!
+        const space = para.charCodeAt(i) === 32
         if (width + w > maxWidth && i > start) {
-          if (chars[i] === ' ') {
+          if (space) {
             // The space itself overflows: the line ends before it and the space is dropped.
-            out.push(chars.slice(start, i).join(''))
+            out.push(para.slice(start, i))
             start = i + 1
             width = 0
             lastSpace = -1
@@ -295,25 +306,25 @@ export class PageWriter {
           }
           if (lastSpace >= start) {
             // Break at the last space; the word begun after it moves down with its width already summed.
-            out.push(chars.slice(start, lastSpace).join(''))
+            out.push(para.slice(start, lastSpace))
             start = lastSpace + 1
             width -= widthToSpace
             lastSpace = -1
           }
           if (width + w > maxWidth && i > start) {
-            // One word wider than the line: cut it where it stops fitting.
-            out.push(chars.slice(start, i).join(''))
+            // One word wider than the line: cut it where it stops fitting (w > 0, so never inside a character).
+            out.push(para.slice(start, i))
             start = i
             width = 0
           }
         }
         width += w
-        if (chars[i] === ' ') {
+        if (space) {
           lastSpace = i
           widthToSpace = width
         }
       }
-      out.push(chars.slice(start).join(''))
+      out.push(para.slice(start))
     }
     return out
   }
