@@ -27,6 +27,8 @@ import { mailRoutes } from './modules/mail/mail.routes'
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes'
 import { reportsRoutes } from './modules/reports/reports.routes'
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
+import { isOAuthPath, oauthDoor } from './doors/oauth/server'
+import { issuerOf } from './modules/oauth'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -140,7 +142,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
-  const fetch = createPipeline({
+  const pipeline = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: elysia.routes,
     lookup: credentialLookup(deps.db.read, deps.db.hot),
@@ -149,5 +151,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     clock: deps.clock,
     logger: deps.logger,
   })
+  // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
+  const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer: issuerOf(deps.config) })
+  const fetch: Fetch = (req, server) => (isOAuthPath(new URL(req.url).pathname) ? oauth(req) : pipeline(req, server))
   return { fetch, elysia, requestLog, rateLimiter, http }
 }
