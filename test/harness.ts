@@ -100,6 +100,7 @@ export async function makeHarness(
     },
     async close() {
       await app.requestLog.flush()
+      await app.connectionUsage.flush()
       deps.db.close()
       rmSync(dir, { recursive: true, force: true })
     },

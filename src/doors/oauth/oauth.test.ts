@@ -10,7 +10,7 @@ const REDIRECT = 'https://app.example/callback'
 let h: Harness
 let as: oauth.AuthorizationServer
 let businessId: number
-const opts = () => ({ [oauth.customFetch]: (url: string, init: RequestInit) => h.app.fetch(new Request(url, init as RequestInit)) }) as never
+const opts = (): any => ({ [oauth.customFetch]: (url: string, init: RequestInit) => h.app.fetch(new Request(url, init)) })
 
 beforeAll(async () => {
   h = await makeHarness({ config: { publicUrl: ISSUER } })

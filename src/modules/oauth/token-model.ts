@@ -5,7 +5,7 @@ import OAuth2Server from '@node-oauth/oauth2-server'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { findApp, type AppDeps, type KnownApp } from './apps.service'
-import { ACCESS_TOKEN_SECONDS, endConnectedApp, type GrantRole } from './connections.service'
+import { ACCESS_TOKEN_SECONDS, UNUSED_DAYS, endConnectedApp, type GrantRole } from './connections.service'
 import { endToken, findCodeByHash, findConnectedApp, findTokenByHash, insertConnectedApp, insertTokens, setCodeConnectedApp, useCode, type OAuthCodeRow, type OAuthTokenRow } from './oauth.repo'
 import { ACCESS_PREFIX, REFRESH_PREFIX, newSecret, secretMatches, sha256 } from './secrets'
 
@@ -96,6 +96,8 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
       }
       const c = await findConnectedApp(d.db.read, row.connectedAppId)
       if (!c || c.endedAt) return null
+      // Unused for 90 days: ended, even before the daily job has marked it so.
+      if (Date.parse(c.lastUsedAt) + UNUSED_DAYS * 24 * 3600_000 <= now().getTime()) return null
       return { refreshToken, scope: [c.role], client: { id: row.appId }, user: { kind: 'refresh', token: row, role: c.role } satisfies Grantee }
     },
 
