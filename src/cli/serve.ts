@@ -44,6 +44,7 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
     await server.stop()
     await app.requestLog.flush()
     await app.connectionUsage.flush()
+    app.rateLimiter.close()
     deps.db.close()
   }
   return { stop, port: server.port ?? port }
