@@ -7,6 +7,7 @@ import { businessCommand, bankAccountCommand, numberingCommand } from './cli/bus
 import { keyCommand } from './cli/key'
 import { mailCommand } from './cli/mail'
 import { webhookCommand } from './cli/webhook'
+import { backupCommand } from './cli/backup'
 import { sandbox } from './cli/sandbox'
 import { serveForever } from './cli/serve'
 
@@ -25,6 +26,7 @@ const HELP = `invoicing: self-hosted invoicing API
   invoicing mail clear BUSINESS_ID
   invoicing webhook add BUSINESS_ID --url U [--events a,b] | list BUSINESS_ID | roll|delete BUSINESS_ID WEBHOOK_ID
   invoicing numbering set BUSINESS_ID --kind invoice|proforma|credit_note|quote|receipt|client --pattern P
+  invoicing backup OUT_FILE   (a checked copy of the live database; keep the key file beside it too)
 
 Every command takes --db (default: $INVOICING_DB, else ./invoicing.db) and --json.`
 
@@ -76,10 +78,13 @@ async function main(argv: string[]): Promise<void> {
         return await numberingCommand(deps, args)
       case 'webhook':
         return await webhookCommand(deps, args)
+      case 'backup':
+        return await backupCommand(deps, args)
       default:
         throw new UsageError(`unknown command "${command}"; run invoicing help`)
     }
   } finally {
+    await deps.db.checkpoint('PASSIVE').catch(() => undefined)
     deps.db.close()
   }
 }

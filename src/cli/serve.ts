@@ -5,6 +5,10 @@ import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
 import { MAX_BODY_BYTES } from '../http/pipeline'
 import { handBackMemory } from '../shared/memory'
+import { errorFacts } from '../shared/logger'
+
+/** How long a shutdown waits for requests under way before it cuts their connections. */
+const STOP_GRACE_MS = 10_000
 
 export async function serve(deps: Deps, port: number): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
@@ -37,24 +41,34 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
   deps.logger.info('listening', { port: server.port, db: deps.config.dbPath })
   let stopped = false
+  // Stops taking connections, answers the requests under way, lets running jobs end, then moves the whole WAL into
+  // the main file (TRUNCATE): after a clean stop the .db file alone holds every answered record.
   const stop = async () => {
     if (stopped) return
     stopped = true
-    scheduler.stop()
-    await server.stop()
+    // A client that never finishes its request cannot hold the shutdown: after the grace its connection is cut.
+    await Promise.race([server.stop(), Bun.sleep(STOP_GRACE_MS).then(() => server.stop(true))])
+    await scheduler.stop()
     await app.requestLog.flush()
     app.rateLimiter.close()
+    await deps.db.checkpoint()
     deps.db.close()
   }
   return { stop, port: server.port ?? port }
 }
 
-/** Serves until SIGINT/SIGTERM, then flushes the request log and closes the database; gives the port it listens on. */
+/** Serves until SIGINT/SIGTERM, then stops cleanly (see stop) and exits 0; gives the port it listens on. */
 export async function serveForever(deps: Deps, port: number): Promise<number> {
   const s = await serve(deps, port)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
-      void s.stop().then(() => process.exit(0))
+      s.stop().then(
+        () => process.exit(0),
+        (e) => {
+          deps.logger.error('shutdown failed', errorFacts(e))
+          process.exit(1)
+        },
+      )
     })
   }
   return s.port
