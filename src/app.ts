@@ -11,7 +11,8 @@ import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
 import { PageCache } from './http/page-cache'
-import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
+import { readBody } from './http/body'
+import { createPipeline, isJsonType, type Fetch } from './http/pipeline'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
 import { openRateCount, type RateCount } from './platform/rate-count'
@@ -86,15 +87,17 @@ export async function buildApp(deps: Deps): Promise<App> {
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
     .onParse(async ({ request }) => {
       const ctx = contextOf(request)
-      const text = await request.text()
+      // Read within bounds: past 1 MiB or past its time the rest is never read (413 or 408, connection closed).
+      const read = await readBody(request, deps.config.bodyLimits)
+      if ('fault' in read) {
+        ctx.parseFailure = read.fault
+        throw new Error(read.fault)
+      }
+      const text = read.text
       if (text.length === 0) return undefined
       if (!isJsonType(request.headers.get('content-type'))) {
         ctx.parseFailure = 'not_json'
         throw new Error('not json')
-      }
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-        ctx.parseFailure = 'too_large'
-        throw new Error('too large')
       }
       ctx.rawBody = text
       try {

@@ -16,6 +16,8 @@ export interface Config {
   rateLimit: number
   /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
   publicUrl: string | null
+  /** How long a request body may stall and take in all (src/http/body.ts); set only by tests. */
+  bodyLimits?: { idleMs: number; totalMs: number }
 }
 
 export const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'

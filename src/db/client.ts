@@ -1,4 +1,5 @@
 // Opens the database: one writer connection (writes serialised behind a mutex) and a separate reader.
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { createClient, type Client } from '@libsql/client'
 import { sql } from 'drizzle-orm'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
@@ -77,9 +78,21 @@ export function toDbUrl(pathOrUrl: string): string {
 const WRITER_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000']
 const READER_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
 
+/**
+ * Creates a missing database file empty with mode 0600 before SQLite opens it: SQLite makes a new file 0644 (world
+ * readable under the usual umask), and its -wal and -shm files take the main file's mode, so all three are the
+ * owner's alone. An existing file keeps the mode its owner gave it.
+ */
+function createPrivately(url: string): void {
+  const path = url.slice('file:'.length).split('?')[0]!
+  if (!path || path === ':memory:' || existsSync(path)) return
+  closeSync(openSync(path, 'a', 0o600))
+}
+
 export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): Promise<Database> {
   const url = toDbUrl(pathOrUrl)
   const local = url.startsWith('file:')
+  if (local) createPrivately(url)
   const native = local && opts.native !== false
   // intMode number: ids and counters fit in 2^53; money is kept as exact decimal text, never as a JS number.
   const writerClient = createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken })

@@ -14,18 +14,36 @@ const PAGE = `<!doctype html>
   <body>
     <div id="app"></div>
     <script src="/docs/assets/scalar.js"></script>
-    <script>
-      Scalar.createApiReference('#app', { url: '/openapi.json', withDefaultFonts: false, hideClientButton: true, telemetry: false })
-    </script>
+    <script src="/docs/assets/start.js"></script>
   </body>
 </html>`
 
+// proxyUrl '': Scalar sends "try it" requests to any non-local server through its public proxy by default, which
+// would hand that proxy the request and the API key in it. No proxy: the browser sends them itself, or not at all.
+const START = `Scalar.createApiReference('#app', { url: '/openapi.json', proxyUrl: '', withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true } })`
+
+/**
+ * What the page may load and where it may send: only this service. Even were Scalar to try another host (a proxy,
+ * fonts, telemetry), the browser refuses it. Scalar sets styles inline, hence 'unsafe-inline' for styles only.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const html = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' }
+const script = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' }
+
 export function docsRoutes() {
   return new Elysia({ name: 'docs' })
-    .get('/docs', () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } })
-    .get(
-      '/docs/assets/scalar.js',
-      () => new Response(Bun.file(scalarScript), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } }),
-      { detail: { hide: true } },
-    )
+    .get('/docs', () => new Response(PAGE, { headers: html }), { detail: { hide: true } })
+    .get('/docs/assets/scalar.js', () => new Response(Bun.file(scalarScript), { headers: script }), { detail: { hide: true } })
+    .get('/docs/assets/start.js', () => new Response(START, { headers: script }), { detail: { hide: true } })
 }

@@ -142,7 +142,7 @@ export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
   return new InvalidRequest(Object.fromEntries(errors) as FieldErrors)
 }
 
-export type ParseFailure = 'too_large' | 'not_json' | 'malformed'
+export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
 
 /** Maps whatever reached Elysia's onError to an ApiError; anything unexpected is a 500 that tells nothing. */
 export function toApiError(code: string | number, error: any, logger: Logger, parseFailure?: ParseFailure): ApiError {
@@ -155,7 +155,9 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
     return fromValidation(String(error?.type ?? 'body'), (error?.all ?? []) as ValueError[])
   }
   if (code === 'PARSE') {
-    if (parseFailure === 'too_large') return new BadRequest(413, 'The request body is larger than 1 MiB.')
+    // The rest of such a body is never read: the connection is closed after the answer, not kept for another request.
+    if (parseFailure === 'too_large') return new BadRequest(413, 'The request body is larger than 1 MiB.', { Connection: 'close' })
+    if (parseFailure === 'timeout') return new BadRequest(408, 'The request body stopped arriving; send it again.', { Connection: 'close' })
     if (parseFailure === 'not_json') return new BadRequest(415, 'Send the body as application/json.')
     return new BadRequest(400, 'The request body is not valid JSON.')
   }

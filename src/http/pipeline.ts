@@ -50,6 +50,26 @@ function pathOf(url: string): string {
   return q < 0 ? url.slice(start) : url.slice(start, q)
 }
 
+/**
+ * The path as Elysia's router reads it: from the first "/" at or after the URL's 12th character, which takes
+ * `http://` and a host of at least four characters for granted. With `Host: x` it read `/v1/v1/business` as
+ * `/v1/business` and reached a handler the pipeline had taken for an unknown path (no credential, no count, no log).
+ */
+function routerPathOf(url: string): string {
+  const s = url.indexOf('/', 11)
+  const q = url.indexOf('?', s + 1)
+  return q === -1 ? url.substring(s) : url.substring(s, q)
+}
+
+/** The request as the app must see it: the same path the pipeline read, whatever the Host was. */
+function sameReading(req: Request, path: string, ctx: RequestContext): Request {
+  if (routerPathOf(req.url) === path) return req
+  const start = req.url.indexOf('/', req.url.indexOf('//') + 2)
+  const rebased = new Request(`http://localhost${start < 0 ? '/' : req.url.slice(start)}`, req)
+  setContext(rebased, ctx)
+  return rebased
+}
+
 function bearer(req: Request): string | null {
   const h = req.headers.get('authorization')
   if (!h) return null
@@ -90,34 +110,37 @@ export function createPipeline(p: PipelineDeps): Fetch {
     const ip = server?.requestIP(req)?.address ?? null
     const ctx: RequestContext = { requestId, ip, actor: null }
     setContext(req, ctx)
+    // The path is read once, here, and the app is handed a request it reads the same way.
     const path = pathOf(req.url)
+    const appReq = sameReading(req, path, ctx)
     const method = req.method.toUpperCase()
-    const base: Record<string, string> = { 'X-Request-Id': requestId }
+    // No answer of the API is kept by a cache on the way or read as another type than it says.
+    const base: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' }
 
     const route = table.find((r) => r.re.test(path))
     // Unknown paths answer 404 and are not counted; a live key still gets its rate headers, as on every answer.
     if (!route) {
       const key = bearer(req)
       const credential = key ? await p.lookup(key) : null
-      return setHeaders(await p.handle(req), credential ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
+      return setHeaders(await p.handle(appReq), credential ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
     }
     const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
-    if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(req), base)
+    if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(appReq), base)
 
     const key = bearer(req)
     const credential = key ? await p.lookup(key) : null
-    if (!credential) return errorResponse(new Unauthenticated(), base)
+    if (!credential) return errorResponse(new Unauthenticated(), { ...base, 'Cache-Control': 'no-store' })
     ctx.actor = credential
 
     const rate = await p.rateLimiter.hit(credentialKey(credential), p.clock.now().getTime())
-    const headers = { ...base, ...rateHeaders(rate) }
+    const headers = { ...base, 'Cache-Control': 'no-store', ...rateHeaders(rate) }
     let res: Response
     // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
     const refused = gate(credential, route, method, rate.limit, rate.allowed ? null : rate.retryAfter, req, notAllowed)
     if (refused) res = errorResponse(refused, headers)
     else {
       try {
-        res = setHeaders(await p.handle(req), headers)
+        res = setHeaders(await p.handle(appReq), headers)
       } catch (e) {
         p.logger.error('request failed outside the app', { name: (e as Error)?.name })
         res = errorResponse(new BadRequest(400, 'The request cannot be read.'), headers)
@@ -177,7 +200,8 @@ function gate(
     if (hasBody) {
       const type = req.headers.get('content-type') ?? ''
       if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
-      if (len !== null && Number(len) > MAX_BODY_BYTES) return new BadRequest(413, 'The request body is larger than 1 MiB.')
+      // Refused before a byte of it is read; the connection goes with the answer, the rest of the body unread.
+      if (len !== null && Number(len) > MAX_BODY_BYTES) return new BadRequest(413, 'The request body is larger than 1 MiB.', { Connection: 'close' })
     }
   }
   return null

@@ -55,7 +55,7 @@ export class InvalidRequest extends ApiError {
 
 /** A request malformed before any field can be judged (bad JSON, wrong content type, too large, wrong method). */
 export class BadRequest extends ApiError {
-  constructor(status: 400 | 405 | 413 | 415, message: string, headers: Record<string, string> = {}) {
+  constructor(status: 400 | 405 | 408 | 413 | 415, message: string, headers: Record<string, string> = {}) {
     super('invalid_request', message, status, {}, headers)
   }
 }

@@ -1,0 +1,46 @@
+// /docs in a real browser: the reference renders under its Content-Security-Policy, and the page sends nothing to
+// any host but this service (Scalar's default would send "try it" requests, key included, through its public proxy).
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { chromium, type Browser } from 'playwright-core'
+import { makeHarness, type Harness } from '../../test/harness'
+
+let h: Harness
+let browser: Browser
+let server: ReturnType<typeof Bun.serve>
+
+beforeAll(async () => {
+  h = await makeHarness()
+  server = Bun.serve({ port: 0, fetch: (req) => h.app.fetch(req) })
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+  server?.stop(true)
+  await h.close()
+})
+
+test('/docs renders the reference and every request the page makes goes to this service', async () => {
+  const base = `http://127.0.0.1:${server.port}`
+  const page = await browser.newPage()
+  const elsewhere: string[] = []
+  const violations: string[] = []
+  page.on('request', (r) => {
+    const url = r.url()
+    if (!url.startsWith(base) && !url.startsWith('data:')) elsewhere.push(url)
+  })
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+  })
+  const res = await page.goto(`${base}/docs`)
+  expect(res?.headers()['content-security-policy']).toContain("connect-src 'self'")
+  // The document's title, drawn by Scalar from /openapi.json: the page works under its CSP.
+  await page.getByText('invoicing API', { exact: false }).first().waitFor({ timeout: 30_000 })
+  await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
+  expect(elsewhere).toEqual([])
+  // Nothing the page needs was refused (a refused third-party request would be listed above first).
+  expect(violations.filter((v) => !/https?:\/\/(?!127\.0\.0\.1)/.test(v))).toEqual([])
+  await page.close()
+}, 90_000)
