@@ -1,6 +1,8 @@
 // ISO 3166-1 alpha-2 country codes and names, and the VAT-number prefix the EU VIES service uses for each member state.
 
-import countries from "i18n-iso-countries";
+// The library's own core (its browser entry): the Node entry requires every language file by a computed name, which
+// the compiled binary cannot embed; English is the one the PDFs use.
+import countries from "i18n-iso-countries/index";
 import en from "i18n-iso-countries/langs/en.json";
 
 // The list and names come from i18n-iso-countries (kept up to date with ISO 3166-1 and CLDR), not a list of our own.
