@@ -142,6 +142,27 @@ export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
   return new InvalidRequest(Object.fromEntries(errors) as FieldErrors)
 }
 
+/**
+ * Rules of a body its schema cannot state (one of two fields required), by the schema's title. They are asked too
+ * when the schema already failed, so that one answer names every missing field: an empty Client create body is
+ * told about email, country and name at once, not about name only after the first two are fixed.
+ */
+const bodyRules = new Map<string, (body: Record<string, unknown>) => FieldErrors>()
+
+export function bodyRule(title: string, rule: (body: Record<string, unknown>) => FieldErrors): void {
+  bodyRules.set(title, rule)
+}
+
+/** The schema's faults and the body rules' together; a field the schema already named keeps its own words. */
+function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
+  const rule = error?.type === 'body' ? bodyRules.get(error?.validator?.schema?.title) : undefined
+  const body = error?.value
+  if (!rule || !body || typeof body !== 'object' || Array.isArray(body)) return invalid
+  const extra = Object.entries(rule(body)).filter(([field]) => !Object.hasOwn(invalid.errors, field))
+  if (extra.length === 0) return invalid
+  return new InvalidRequest(Object.fromEntries([...Object.entries(invalid.errors), ...extra]) as FieldErrors)
+}
+
 export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
 
 /** Maps whatever reached Elysia's onError to an ApiError; anything unexpected is a 500 that tells nothing. */
@@ -152,7 +173,7 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
       logger.error('response did not match its schema', { on: 'response' })
       return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
     }
-    return fromValidation(String(error?.type ?? 'body'), (error?.all ?? []) as ValueError[])
+    return withBodyRules(error, fromValidation(String(error?.type ?? 'body'), (error?.all ?? []) as ValueError[]))
   }
   if (code === 'PARSE') {
     // The rest of such a body is never read: the connection is closed after the answer, not kept for another request.

@@ -1,7 +1,12 @@
 // TypeBox pieces every module's model uses: the error shape, lists, decimals, ids, and declared error answers.
 import { t, type TSchema } from 'elysia'
-import { Type, type IntegerOptions } from '@sinclair/typebox'
+import { FormatRegistry, Type, type IntegerOptions } from '@sinclair/typebox'
 import { AMOUNT_PATTERN } from '../shared/money'
+import { isEmailAddress } from '../shared/text'
+
+// Fields of format "email" (a Send's To, Cc and Bcc) are judged by the service's one email check, not by the looser
+// one Elysia registers (it let through what SMTP reads as syntax: see isEmailAddress).
+FormatRegistry.Set('email', isEmailAddress)
 
 export const ErrorSchema = t.Object(
   {

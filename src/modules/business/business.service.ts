@@ -1,5 +1,5 @@
 // Business setup, bank accounts and numbering patterns: created and changed by the CLI, read by the API.
-import { EMAIL_RE } from '../../shared/text'
+import { isEmailAddress } from '../../shared/text'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
@@ -66,7 +66,7 @@ function check(input: BusinessInput, creating: boolean): void {
   if (creating || input.country !== undefined) if (!input.country || !isCountry(input.country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 code such as DE')
   if (creating || input.currency !== undefined) if (!input.currency || !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
   if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) bag.add('plan', `must be one of ${PLANS.join(', ')}`)
-  if (input.email && !EMAIL_RE.test(input.email)) bag.add('email', 'must be an email address')
+  if (input.email && !isEmailAddress(input.email)) bag.add('email', 'must be an email address')
   if (input.brandColor != null && !BRAND_COLOR_RE.test(input.brandColor)) bag.add('brand_color', 'must be a colour written #RRGGBB, such as #1F6FEB')
   if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0)) bag.add('issuing_limit', 'must be a whole number, 0 or more')
   bag.throwIfAny()

@@ -1,9 +1,14 @@
 // TypeBox models of the Client: request bodies, the answer, the list query.
 import { t } from 'elysia'
+import { bodyRule } from '../../http/errors'
+import type { FieldErrors } from '../../shared/errors'
 import { Text } from '../../http/text-schema'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
 
 // Limits count characters of the value as stored (trimmed by blank()), not UTF-16 units: see Text.
+/** The words the service and the body rule both use for a Client with neither name nor legal_name. */
+export const NAME_REQUIRED = 'is required when legal_name is blank'
+
 const str = (maxLength?: number) => Nullable(maxLength ? Text({ maxLength }) : t.String())
 
 export const ClientSchema = t.Object(
@@ -59,6 +64,12 @@ export const ClientCreateBody = t.Object(
   },
   { additionalProperties: false, title: 'ClientCreate' },
 )
+
+// Asked with the schema's own faults, so an empty body names email, country and name in one answer.
+bodyRule('ClientCreate', (body): FieldErrors => {
+  const filled = (v: unknown) => typeof v === 'string' && v.trim() !== ''
+  return filled(body.name) || filled(body.legal_name) ? {} : { name: [NAME_REQUIRED] }
+})
 
 export const ClientUpdateBody = t.Object(
   {

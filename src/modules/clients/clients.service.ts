@@ -1,5 +1,5 @@
 // Client use cases: create, update, get, list; every rule of the contract's Client sections.
-import { blank, EMAIL_RE } from '../../shared/text'
+import { blank, isEmailAddress } from '../../shared/text'
 import type { Database, Tx } from '../../db/client'
 import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
@@ -9,7 +9,7 @@ import { currencyScale, isCurrency } from '../../shared/currencies'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
 import { atItsEndMessage, foreignBankAccountIds, numberingPattern, recordTaken, takeNextFree } from '../business'
-import type { ClientCreateInput, ClientUpdateInput } from './clients.model'
+import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from './clients.model'
 import {
   accountCodeHolder,
   findClient,
@@ -109,12 +109,12 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   const bag = new FieldErrorBag()
   const email = blank(input.email)
   if (!email) bag.add('email', 'is required')
-  else if (!EMAIL_RE.test(email)) bag.add('email', 'must be an email address')
+  else if (!isEmailAddress(email)) bag.add('email', 'must be an email address')
   const country = input.country.trim().toUpperCase()
   if (!isCountry(country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 country code such as DE')
   const legalName = blank(input.legal_name) ?? null
   const name = blank(input.name) ?? legalName
-  if (!name) bag.add('name', 'is required when legal_name is blank')
+  if (!name) bag.add('name', NAME_REQUIRED)
   const currency = blank(input.currency)?.toUpperCase() ?? business.currency
   if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
@@ -168,7 +168,7 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   if (input.email !== undefined) {
     const email = blank(input.email)
     if (!email) bag.add('email', 'cannot be cleared')
-    else if (!EMAIL_RE.test(email)) bag.add('email', 'must be an email address')
+    else if (!isEmailAddress(email)) bag.add('email', 'must be an email address')
     else set.email = email
   }
   if (input.country !== undefined) {
@@ -180,7 +180,7 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   if (input.legal_name !== undefined) set.legalName = legalName
   if (input.name !== undefined) {
     const name = blank(input.name) ?? legalName
-    if (!name) bag.add('name', 'is required when legal_name is blank')
+    if (!name) bag.add('name', NAME_REQUIRED)
     else set.name = name
   }
   for (const f of PLAIN_FIELDS) {

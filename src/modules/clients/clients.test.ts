@@ -126,6 +126,28 @@ describe('creating a Client', () => {
     expect(Object.keys(r.body.error.errors)).toContain('email')
   })
 
+  test('an empty body is told every missing field at once: email, country and name together', async () => {
+    for (const body of [{}, { name: '' }, { name: ' ', legal_name: null }]) {
+      const r = await post(body)
+      expect(r.status).toBe(422)
+      expect(r.body.error.type).toBe('invalid_request')
+      expect(Object.keys(r.body.error.errors).sort()).toEqual(['country', 'email', 'name'])
+      expect(r.body.error.errors.name).toEqual(['is required when legal_name is blank'])
+    }
+    // A name given is not asked for.
+    expect(Object.keys((await post({ legal_name: 'Acme AG' })).body.error.errors).sort()).toEqual(['country', 'email'])
+  })
+
+  test('an email that SMTP would read as more than one address is refused, on create and on update', async () => {
+    const bad = ['x<other@evil.example>', 'a@b.c,d:e;', '"a"@b.example', 'a@b.example>', 'a;b@c.example', 'a@b..example', 'a@-b.example', 'a@b.example,c@d.example', 'a@1.2']
+    for (const email of bad) expectRefusedUnder(await post({ ...base, email }), 'email')
+    const c = await made()
+    for (const email of bad) expectRefusedUnder(await patch(c.id, { email }), 'email')
+    for (const email of ['a.b+tag@sub.example.co', "o'brien@example.ie", 'müller@bücher.example', 'x_y-z@a-b.example']) {
+      expect((await post({ ...base, email })).status).toBe(201)
+    }
+  })
+
   test('an empty email is refused under email', async () => {
     expectRefusedUnder(await post({ ...base, email: '' }), 'email')
     expectRefusedUnder(await post({ ...base, email: '   ' }), 'email')

@@ -406,6 +406,14 @@ describe('the request', () => {
     expect((await get(s)).body.status).toBe('draft')
   })
 
+  test('an address SMTP would read as more than one recipient is refused by the same check as a Client email', async () => {
+    const s = await setup()
+    const r = await send(s, { to: ['x<other@evil.example>'], cc: ['a@b.c,d:e;'], bcc: ['ok@acme.example', 'a@b.example>'] })
+    expect(r.status).toBe(422)
+    expect(Object.keys(r.body.error.errors).sort()).toEqual(['bcc.1', 'cc.0', 'to.0'])
+    expect((await get(s)).body.status).toBe('draft')
+  })
+
   test('an unknown field, a long subject or message, an empty `to`, and too many recipients are refused', async () => {
     const s = await setup()
     const cases: Array<[unknown, string]> = [

@@ -4,9 +4,8 @@ import { mailboxKinds, type MailboxKind } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag } from '../../shared/errors'
 import { parseSmtpUrl } from '../../adapters/smtp'
+import { isEmailAddress } from '../../shared/text'
 import { deleteMailbox, saveMailbox, type MailboxRow } from './mail.repo'
-
-const EMAIL_RE = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/
 
 export interface MailboxInput {
   /** smtp (default); google and microsoft are kinds this edition reports as not connected. */
@@ -21,7 +20,7 @@ export async function setMailbox(db: Database, clock: Clock, businessId: number,
   if (!mailboxKinds.includes(kind)) bag.add('kind', `must be one of ${mailboxKinds.join(', ')}`)
   const from = input.from?.trim()
   if (!from) bag.add('from', 'is required')
-  else if (from.length > 255 || !EMAIL_RE.test(from)) bag.add('from', 'must be an email address')
+  else if (from.length > 255 || !isEmailAddress(from)) bag.add('from', 'must be an email address')
   const url = input.smtpUrl?.trim()
   if (kind === 'smtp') {
     if (!url) bag.add('smtp', 'is required: smtp://user:password@host:port or smtps://...')
