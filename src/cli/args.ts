@@ -9,7 +9,7 @@ export interface Args {
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version', 'public'])
+const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version', 'password-stdin', 'public'])
 
 export class UsageError extends Error {}
 
