@@ -5,6 +5,7 @@ import { ApiError, InvalidRequest } from './shared/errors'
 import { parseArgs, UsageError, allowOnly, portOption } from './cli/args'
 import { businessCommand, bankAccountCommand, numberingCommand } from './cli/business'
 import { keyCommand } from './cli/key'
+import { memberCommand, personCommand } from './cli/person'
 import { mailCommand } from './cli/mail'
 import { webhookCommand } from './cli/webhook'
 import { sandbox } from './cli/sandbox'
@@ -17,7 +18,13 @@ const HELP = `invoicing: self-hosted invoicing API
   invoicing migrate [--db FILE_OR_URL]
   invoicing business create --name N --country CC --currency CUR [--legal-name] [--vat-number] [--company-id]
                             [--non-vat-payer] [--email] [--address --city --postal-code] [--plan free|pro|pro_plus|paused] [--test]
+                            [--owner EMAIL]
   invoicing business update BUSINESS_ID [same options]
+  invoicing business delete BUSINESS_ID   (keys, sessions and apps stop at once; records stay in the file)
+  invoicing person add --email E --name N   (prints a one-time sign-in link, 30 minutes)
+  invoicing person link --email E           (a new one-time sign-in link)
+  invoicing member add BUSINESS_ID --email E --role owner|admin|member|viewer
+  invoicing member list BUSINESS_ID | invoicing member remove BUSINESS_ID --email E
   invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME
   invoicing key list BUSINESS_ID | invoicing key revoke KEY_ID
   invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]
@@ -68,6 +75,10 @@ async function main(argv: string[]): Promise<void> {
         return await businessCommand(deps, args)
       case 'key':
         return await keyCommand(deps, args)
+      case 'person':
+        return await personCommand(deps, args)
+      case 'member':
+        return await memberCommand(deps, args)
       case 'bank-account':
         return await bankAccountCommand(deps, args)
       case 'mail':

@@ -12,6 +12,10 @@ import { seedSandboxDocuments } from './sandbox-data'
 import { buildApp } from '../app'
 import { utcDay } from '../shared/dates'
 import type { Args } from './args'
+import { publicBaseUrl } from '../config'
+import { addPerson, makeOwner, signInLinkPath } from '../modules/people'
+
+export const SANDBOX_OWNER = 'owner@sandbox.example'
 
 export const SAMPLE_CLIENTS = [
   { name: 'Acme Trading GmbH', email: 'billing@acme.example', country: 'DE', city: 'Berlin', postal_code: '10115', address: 'Invalidenstraße 1' },
@@ -22,6 +26,7 @@ export const SAMPLE_CLIENTS = [
 export async function sandbox(config: Config, args: Args, port: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-sandbox-'))
   const deps = await createDeps({ ...config, dbPath: join(dir, 'sandbox.db') })
+  const owner = await addPerson(deps, { email: SANDBOX_OWNER, name: 'Sandbox Owner' })
   const business = await createBusiness(deps.db, deps.clock, {
     name: 'Test business',
     legalName: 'Test business Ltd',
@@ -31,7 +36,7 @@ export async function sandbox(config: Config, args: Args, port: number): Promise
     email: 'test@business.example',
     plan: 'pro',
     isTest: true,
-  })
+  }, (tx, row) => makeOwner(tx, owner.person.id, row.id, deps.clock))
   await addBankAccount(deps.db, deps.clock, business.id, { name: 'Main account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' })
   for (const c of SAMPLE_CLIENTS) await createClient(deps, business, c)
   const key = await createApiKey(deps.db, deps.clock, business.id, { name: 'sandbox admin', role: 'admin' })
@@ -41,13 +46,15 @@ export async function sandbox(config: Config, args: Args, port: number): Promise
   // Listening first: the address printed is the one bound (--port 0 takes a free port), and a taken port fails before
   // a key is shown.
   const bound = await serveForever(deps, port)
-  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${bound}/v1` }
+  const signInLink = publicBaseUrl(deps.config, bound) + signInLinkPath(owner.token)
+  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${bound}/v1`, owner: SANDBOX_OWNER, sign_in_link: signInLink }
   if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')
   else {
     process.stdout.write(
       `Sandbox ready (a Test business; its numbers carry TEST- and its PDFs say SAMPLE).\n` +
         `  database: ${info.database}\n  base URL: ${info.url}\n  API key (Admin, shown once): ${info.api_key}\n` +
-        `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n`,
+        `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n` +
+        `  application: ${SANDBOX_OWNER} (Owner) chooses a password here (one use, 30 minutes): ${signInLink}\n`,
     )
   }
 }
