@@ -13,12 +13,12 @@ export interface RateDecision {
 }
 
 export class RateLimiter {
-  private readonly windows = new Map<number, { start: number; count: number }>()
+  private readonly windows = new Map<string, { start: number; count: number }>()
 
   constructor(private readonly limit = RATE_LIMIT, private readonly windowMs = RATE_WINDOW_MS) {}
 
   /** Counts one request of the key at `nowMs` and says whether it may be served. */
-  hit(keyId: number, nowMs: number): RateDecision {
+  hit(keyId: string, nowMs: number): RateDecision {
     let w = this.windows.get(keyId)
     if (!w || nowMs >= w.start + this.windowMs) {
       w = { start: nowMs, count: 0 }
@@ -39,7 +39,7 @@ export class RateLimiter {
    * The key's standing without counting a request: for answers that cost nothing (an unknown endpoint) but still go
    * to a live key, which gets the rate headers on every answer. With no open window, a full one would start now.
    */
-  peek(keyId: number, nowMs: number): RateDecision {
+  peek(keyId: string, nowMs: number): RateDecision {
     const w = this.windows.get(keyId)
     const open = w && nowMs < w.start + this.windowMs ? w : { start: nowMs, count: 0 }
     const end = open.start + this.windowMs

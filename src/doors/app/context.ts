@@ -5,6 +5,7 @@ import type { MemberRole } from '../../db/schema'
 import type { BusinessRow } from '../../modules/business'
 import type { PersonRow, SessionRow } from '../../modules/people'
 import type { FieldErrors } from '../../shared/errors'
+import type { Actor } from '../../platform/actor'
 
 /** A Business the person may switch to. */
 export interface BusinessChoice {
@@ -33,6 +34,24 @@ export interface InBusiness extends Signed {
   role: MemberRole
   /** `/app/b/<business public id>`: every page of this Business lives under it. */
   base: string
+  /** The person as the services know them: pages call services with this Actor, exactly as the API does with a key's. */
+  actor: Actor
+}
+
+/** A signed-in person acting in a Business: an Owner acts with the admin Role and the owner flag. */
+export function personActor(person: PersonRow, business: BusinessRow, role: MemberRole): Actor {
+  return {
+    businessId: business.id,
+    businessPublicId: business.publicId,
+    currency: business.currency,
+    plan: business.plan,
+    isTest: business.isTest,
+    role: role === 'owner' ? 'admin' : role,
+    owner: role === 'owner',
+    kind: 'person',
+    credentialId: person.id,
+    name: person.name,
+  }
 }
 
 /** What a refused form shows again: what was typed, the errors per field, the refusal in plain words. */

@@ -16,7 +16,7 @@ import { resolveBusiness } from '../../modules/business'
 import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
 import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
-import { EMPTY_FORM, type FormState, type InBusiness, type Signed } from './context'
+import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
 import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, withCookies } from './http'
 import { Document, Layout } from './layout'
@@ -240,7 +240,7 @@ export class AppKit {
     }
     const business = await resolveBusiness(this.deps.db.read, ref).catch(() => null)
     if (!business) throw new NotFound('No such Business.')
-    const c: InBusiness = { ...s, business, role: choice.role, base: `/app/b/${business.publicId}` }
+    const c: InBusiness = { ...s, business, role: choice.role, base: `/app/b/${business.publicId}`, actor: personActor(s.person, business, choice.role) }
     const refused: Permission | null = appRefusal(choice.role, business.plan, need)
     if (refused) return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
     return c
