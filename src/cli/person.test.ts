@@ -14,7 +14,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
   const p = Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath, '--json'], {
     cwd: `${import.meta.dir}/../..`,
     env: { ...process.env, INVOICING_DB: '', ...env },
-  })
+  }, 30_000)
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString().trim(), json: () => JSON.parse(p.stdout.toString()) }
 }
 
@@ -39,7 +39,7 @@ describe('invoicing person and member', () => {
     expect(link).toStartWith('http://localhost:8080/app/sign-in/link/')
     expect((await browser.choosePassword(link, 'olga chose this')).status).toBe(303)
     expect((await browser.get('/app')).location).toBe(`/app/b/${b.business_id}`)
-  })
+  }, 30_000)
 
   test('business create --owner with an unknown person creates nothing', async () => {
     const r = cli(['business', 'create', '--name', 'Ghost Ltd', '--country', 'DE', '--currency', 'EUR', '--owner', 'ghost@example.com'])
@@ -47,7 +47,7 @@ describe('invoicing person and member', () => {
     expect(r.err).toContain('ghost@example.com')
     const rows = await h.deps.db.read.all<{ n: number }>((await import('drizzle-orm')).sql`SELECT count(*) AS n FROM businesses WHERE name = 'Ghost Ltd'`)
     expect(rows[0]!.n).toBe(0)
-  })
+  }, 30_000)
 
   test('member add changes a Role; removing or demoting the last Owner is refused; removing another works', async () => {
     const b = cli(['business', 'create', '--name', 'Team Ltd', '--country', 'DE', '--currency', 'EUR']).json()
@@ -66,7 +66,7 @@ describe('invoicing person and member', () => {
     expect(last.err).toContain('at least one Owner')
     expect(cli(['member', 'remove', b.business_id, '--email', 'clerk@example.com']).code).toBe(0)
     expect(cli(['member', 'list', b.business_id]).json().map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([['boss@example.com', 'owner']])
-  })
+  }, 30_000)
 
   test('business delete stops its keys at once and the CLI no longer finds it', async () => {
     const b = await h.business({ name: 'Doomed Ltd' })
@@ -76,5 +76,5 @@ describe('invoicing person and member', () => {
     expect(r.json().deleted_at).toBeString()
     expect((await h.request('GET', '/v1/business', { key: b.key })).status).toBe(401)
     expect(cli(['member', 'list', b.publicId]).code).not.toBe(0)
-  })
+  }, 30_000)
 })
