@@ -14,7 +14,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
   const p = Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath, '--json'], {
     cwd: `${import.meta.dir}/../..`,
     env: { ...process.env, INVOICING_DB: '', ...env },
-  }, 30_000)
+  })
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString().trim(), json: () => JSON.parse(p.stdout.toString()) }
 }
 
