@@ -45,7 +45,24 @@ export const webhooks = sqliteTable(
   (t) => [index('webhooks_business').on(t.businessId, t.id)],
 )
 
-/** One message to one webhook: its stored body, state and schedule. Kept 30 days. */
+/**
+ * A message's body, stored once: every webhook of the Business that hears the event, and every resend, carries the
+ * same body under the same webhook-id (ten webhooks once meant ten copies of a large document). Erased when no
+ * delivery is left to send it, after the 30 days deliveries are kept.
+ */
+export const webhookMessages = sqliteTable(
+  'webhook_messages',
+  {
+    /** The webhook-id: `msg_` + 26 characters, the outbox event's. */
+    messageId: text('message_id').primaryKey(),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    body: text('body').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhook_messages_created').on(t.createdAt)],
+)
+
+/** One message to one webhook: its state and schedule (the body is its message's). Kept 30 days. */
 export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
@@ -56,7 +73,6 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhooks.id, { onDelete: 'cascade' }),
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),
-    body: text('body').notNull(),
     /** pending (retry waiting), delivered, failed, failed_unsent. */
     status: text('status').notNull(),
     reason: text('reason'),
@@ -72,6 +88,7 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_webhook').on(t.webhookId, t.id),
     index('webhook_deliveries_created').on(t.createdAt),
+    index('webhook_deliveries_message').on(t.messageId),
   ],
 )
 

@@ -16,6 +16,7 @@ import {
   finishDelivery,
   insertAttempt,
   insertDelivery,
+  insertMessage,
   markDispatched,
   pauseWebhook,
   undispatchedEvents,
@@ -93,13 +94,15 @@ export async function dispatchOutbox(ctx: DeliveryContext, limit = 1000): Promis
       // Another process dispatched it meanwhile.
       if (!(await claimOutboxEvent(tx, event.id, now))) continue
       const hooks = await webhooksOf(tx, event.businessId)
-      for (const h of hooks.filter((h) => hears(h.events, event.type))) {
+      const hearing = hooks.filter((h) => hears(h.events, event.type))
+      // One stored body for every webhook that hears the event (and for any resend of it).
+      if (hearing.length > 0) await insertMessage(tx, { messageId: event.messageId, businessId: event.businessId, body, createdAt: now })
+      for (const h of hearing) {
         await insertDelivery(tx, {
           businessId: event.businessId,
           webhookId: h.id,
           messageId: event.messageId,
           eventType: event.type,
-          body,
           status: 'pending',
           nextAttemptAt: now,
           createdAt: now,
@@ -149,14 +152,14 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
     const post = ctx.sender.post({
       url: target.url,
       address: target.address,
-      body: delivery.body,
+      body: c.body,
       timeoutMs: answerTimeoutMs,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'invoicing-webhooks/1',
         'webhook-id': delivery.messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(signingSecrets(webhook, now, ctx.db.secrets), delivery.messageId, timestamp, delivery.body),
+        'webhook-signature': signatureHeader(signingSecrets(webhook, now, ctx.db.secrets), delivery.messageId, timestamp, c.body),
       },
     })
     // httpSender bounds itself (limit + grace); this backstop holds any injected sender to the claim as well.
@@ -202,7 +205,7 @@ export async function deliverDue(ctx: DeliveryContext, limit = 20): Promise<numb
   return claimed.length
 }
 
-/** Retention: deliveries (with their attempts) older than 30 days are erased. */
+/** Retention: deliveries (with their attempts) older than 30 days are erased, their messages and the dispatched outbox events with them. */
 export async function pruneDeliveries(db: Database, clock: Clock): Promise<number> {
   const before = new Date(clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()
   return db.write((tx) => deleteDeliveriesBefore(tx, before))

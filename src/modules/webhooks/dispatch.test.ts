@@ -1,9 +1,10 @@
 // Fan-out of the outbox: events no webhook hears are closed without building a body; heard ones get their deliveries.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
-import { outbox, webhookDeliveries } from '../../db/schema'
+import { eq } from 'drizzle-orm'
+import { outbox, webhookDeliveries, webhookMessages } from '../../db/schema'
 import { deliveryContext } from '../../jobs/webhooks'
-import { dispatchOutbox } from './index'
+import { dispatchOutbox, pruneDeliveries } from './index'
 
 let h: Harness
 beforeAll(async () => {
@@ -44,5 +45,45 @@ test('only the events a webhook hears are built and delivered to it', async () =
   expect(built).toEqual(['payment'])
   const deliveries = await h.deps.db.read.select().from(webhookDeliveries)
   expect(deliveries.map((d) => d.eventType)).toEqual(['payment.recorded'])
-  expect(JSON.parse(deliveries[0]!.body).data.payment.amount).toBe('10.00')
+  const message = await h.deps.db.read.select().from(webhookMessages).where(eq(webhookMessages.messageId, deliveries[0]!.messageId)).get()
+  expect(JSON.parse(message!.body).data.payment.amount).toBe('10.00')
+})
+
+test('a message heard by ten webhooks is stored once, under its webhook-id, and all ten deliveries send it', async () => {
+  const b = await h.business()
+  for (let i = 0; i < 10; i++) {
+    const r = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: `http://127.0.0.1:9/hook-${i}`, events: ['document.issued'] } })
+    expect(r.status).toBe(201)
+  }
+  await issuedInvoice(b.key)
+  await dispatchOutbox(deliveryContext(h.deps))
+  const deliveries = (await h.deps.db.read.select().from(webhookDeliveries)).filter((d) => d.businessId === b.id)
+  expect(deliveries).toHaveLength(10)
+  expect(new Set(deliveries.map((d) => d.messageId)).size).toBe(1)
+  const messages = await h.deps.db.read.select().from(webhookMessages).where(eq(webhookMessages.messageId, deliveries[0]!.messageId))
+  expect(messages).toHaveLength(1)
+  expect(JSON.parse(messages[0]!.body).type).toBe('document.issued')
+})
+
+test('dispatched outbox events, and messages no delivery is left to send, go once the 30 days deliveries are kept are over', async () => {
+  const b = await h.business()
+  const hook = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'http://127.0.0.1:9/kept', events: ['document.issued'] } })
+  expect(hook.status).toBe(201)
+  await issuedInvoice(b.key)
+  await dispatchOutbox(deliveryContext(h.deps))
+  const mine = async () => ({
+    outbox: (await h.deps.db.read.select().from(outbox).where(eq(outbox.businessId, b.id))).length,
+    deliveries: (await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.businessId, b.id))).length,
+    messages: (await h.deps.db.read.select().from(webhookMessages).where(eq(webhookMessages.businessId, b.id))).length,
+  })
+  const before = await mine()
+  expect(before.outbox).toBeGreaterThan(0)
+  expect(before).toMatchObject({ deliveries: 1, messages: 1 })
+  // Within the 30 days nothing goes.
+  h.clock.advance(29 * 24 * 3_600_000)
+  await pruneDeliveries(h.deps.db, h.clock)
+  expect(await mine()).toEqual(before)
+  h.clock.advance(2 * 24 * 3_600_000)
+  await pruneDeliveries(h.deps.db, h.clock)
+  expect(await mine()).toEqual({ outbox: 0, deliveries: 0, messages: 0 })
 })

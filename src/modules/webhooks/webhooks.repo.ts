@@ -1,7 +1,7 @@
 // SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
-import { and, asc, count, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
-import { businesses, outbox, webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema'
+import { businesses, outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
 
 export type WebhookRow = typeof webhooks.$inferSelect
 export type WebhookInsert = typeof webhooks.$inferInsert
@@ -79,7 +79,12 @@ export async function deleteOwnWebhook(tx: Tx, businessId: number, id: number): 
   await tx.delete(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
 }
 
-// ---- Deliveries and attempts
+// ---- Messages, deliveries and attempts
+
+/** Stores a message's body once, under its webhook-id; a second store of the same message keeps the first. */
+export async function insertMessage(tx: Tx, values: typeof webhookMessages.$inferInsert): Promise<void> {
+  await tx.insert(webhookMessages).values(values).onConflictDoNothing()
+}
 
 export async function insertDelivery(tx: Tx, values: DeliveryInsert): Promise<void> {
   await tx.insert(webhookDeliveries).values(values)
@@ -110,6 +115,8 @@ export async function attemptsOf(q: Queryable, deliveryIds: number[]): Promise<A
 
 export type ClaimedDelivery = {
   delivery: DeliveryRow
+  /** The message's body, stored once for every webhook that hears it. */
+  body: string
   webhook: WebhookRow
   plan: string
   isTest: boolean
@@ -144,8 +151,9 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
     .set({ claimedUntil, claimToken: token })
     .where(and(inArray(webhookDeliveries.id, ids), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso))))
   return tx
-    .select({ delivery: webhookDeliveries, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest, deletedAt: businesses.deletedAt })
+    .select({ delivery: webhookDeliveries, body: webhookMessages.body, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest, deletedAt: businesses.deletedAt })
     .from(webhookDeliveries)
+    .innerJoin(webhookMessages, eq(webhookMessages.messageId, webhookDeliveries.messageId))
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .innerJoin(businesses, eq(businesses.id, webhookDeliveries.businessId))
     .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.claimToken, token)))
@@ -164,7 +172,15 @@ export async function insertAttempt(tx: Tx, values: AttemptInsert): Promise<void
   await tx.insert(webhookAttempts).values(values)
 }
 
-/** Erases deliveries created before `before` (their attempts go with them); answers how many. */
+/**
+ * Erases deliveries created before `before` (their attempts go with them), then the messages no delivery is left
+ * to send, and outbox events dispatched before `before` (they have done their work); answers how many deliveries.
+ */
 export async function deleteDeliveriesBefore(tx: Tx, before: string): Promise<number> {
-  return (await tx.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before)).returning({ id: webhookDeliveries.id })).length
+  const n = (await tx.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before)).returning({ id: webhookDeliveries.id })).length
+  await tx
+    .delete(webhookMessages)
+    .where(and(lt(webhookMessages.createdAt, before), sql`not exists (select 1 from ${webhookDeliveries} where ${webhookDeliveries.messageId} = ${webhookMessages.messageId})`))
+  await tx.delete(outbox).where(and(isNotNull(outbox.dispatchedAt), lt(outbox.dispatchedAt, before)))
+  return n
 }

@@ -171,7 +171,7 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write((tx) =>
-    createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, body: d.body, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
+    createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
   )
   return presentDelivery(row, [], hook.url)
 }
