@@ -11,7 +11,8 @@ import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
 import { PageCache } from './http/page-cache'
-import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
+import { createPipeline, isJsonType, MAX_BODY_BYTES, pathOf, type Fetch } from './http/pipeline'
+import { appDoor, isAppPath } from './doors/app'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
 import { openRateCount, type RateCount } from './platform/rate-count'
@@ -141,7 +142,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
-  const fetch = createPipeline({
+  const pipeline = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: elysia.routes,
     lookup: credentialLookup(deps.db.read, deps.db.hot),
@@ -150,5 +151,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     clock: deps.clock,
     logger: deps.logger,
   })
+  // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
+  const application = await appDoor(deps)
+  const fetch: Fetch = (req, server) => (isAppPath(pathOf(req.url)) ? application(req) : pipeline(req, server))
   return { fetch, elysia, requestLog, rateLimiter, http }
 }

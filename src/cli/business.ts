@@ -3,6 +3,7 @@ import type { Deps } from '../deps'
 import {
   addBankAccount,
   createBusiness,
+  deleteBusiness,
   presentBankAccount,
   presentBusiness,
   resolveBusiness,
@@ -11,10 +12,12 @@ import {
   type BusinessInput,
 } from '../modules/business'
 import { businessMailProvider } from '../modules/mail'
+import { findPerson, makeOwner } from '../modules/people'
+import { NotFound } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
-const BUSINESS_OPTIONS = ['name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit']
+const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit']
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
 function clearable(value: string | undefined): string | null | undefined {
@@ -48,7 +51,11 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   allowOnly(args, BUSINESS_OPTIONS)
   if (sub === 'create') {
-    const b = await createBusiness(deps.db, deps.clock, businessInput(args))
+    // The Owner must be a person already, asked before anything is written; the membership commits with the Business.
+    const ownerEmail = args.options.owner
+    const owner = ownerEmail !== undefined ? await findPerson(deps, ownerEmail) : undefined
+    if (ownerEmail !== undefined && !owner) throw new NotFound(`No person with the email ${ownerEmail}; add them first with "invoicing person add".`)
+    const b = await createBusiness(deps.db, deps.clock, businessInput(args), owner ? (tx, row) => makeOwner(tx, owner.id, row.id, deps.clock) : undefined)
     return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
   }
   if (sub === 'update') {
@@ -57,7 +64,13 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
     const b = await updateBusiness(deps.db, deps.clock, current.id, businessInput(args))
     return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
   }
-  throw new UsageError('usage: invoicing business create|update ...')
+  if (sub === 'delete') {
+    if (!ref || Object.keys(args.options).some((k) => k !== 'db')) throw new UsageError('usage: invoicing business delete BUSINESS_ID')
+    const current = await resolveBusiness(deps.db.read, ref)
+    const b = await deleteBusiness(deps.db, deps.clock, current.id)
+    return print(args, { id: b.id, business_id: b.publicId, deleted_at: b.deletedAt })
+  }
+  throw new UsageError('usage: invoicing business create|update|delete ...')
 }
 
 export async function bankAccountCommand(deps: Deps, args: Args): Promise<void> {
