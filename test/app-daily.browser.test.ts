@@ -46,6 +46,8 @@ async function shoot(page: Page, name: string) {
     ['narrow', NARROW],
   ] as const) {
     await page.setViewportSize(size)
+    // Nothing runs wider than the window: tables scroll inside their own box.
+    expect({ name, label, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, label, width: size.width })
     await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true })
   }
   await page.setViewportSize(WIDE)
@@ -69,6 +71,7 @@ describe('daily work in a real browser', () => {
       const problems: string[] = []
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
       page.on('pageerror', (e) => problems.push(String(e)))
+      page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`))
       page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && problems.push(`outside request: ${r.url()}`))
 
       // Sign in.

@@ -48,7 +48,7 @@ function clientBody(data: URLSearchParams, update: boolean): { input: FormInput;
   }
 }
 
-async function ClientForm({ c, state, client }: { c: InBusiness; state: FormState; client: ClientRow | null }): Promise<JSX.Element> {
+async function ClientForm({ c, state, client }: { c: InBusiness; state: FormState; client: ClientRow | null }): Promise<string> {
   const v = client ? presentClient(client) : null
   const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)
   const chosen = new Set(state.values ? state.values.getAll('preferred_bank_account_ids').map(Number) : (v?.preferred_bank_account_ids ?? []))
@@ -221,7 +221,7 @@ export function clientsRoutes(kit: AppKit): void {
   kit.page('/clients/:id', 'read', (c, state) => clientPage(c, state))
 }
 
-async function clientPage(c: InBusiness, state: FormState): Promise<JSX.Element> {
+async function clientPage(c: InBusiness, state: FormState): Promise<string> {
   const id = c.url.pathname.split('/').filter(Boolean)[4]!
   const client = await clientOf(c, id)
   const v = presentClient(client)
@@ -304,7 +304,7 @@ async function clientPage(c: InBusiness, state: FormState): Promise<JSX.Element>
           <button type="submit" class="quiet">
             Show
           </button>
-          <a href={esc(csv)} download>
+          <a href={esc(csv)} download="">
             Download CSV
           </a>
         </form>

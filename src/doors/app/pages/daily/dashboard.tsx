@@ -26,15 +26,17 @@ export function dashboardRoutes(kit: AppKit): void {
     const d = await dashboard(c.deps.db.read, c.business, today)
     const cur = d.currency
     const monthName = MONTH_NAMES[Number(today.slice(5, 7)) - 1]
-    const chart = barChartSvg(
-      d.months.map((m) => ({
+    const bars = d.months.map((m) => ({
         label: MONTHS[Number(m.month.slice(5, 7)) - 1]!,
         title: `${MONTH_NAMES[Number(m.month.slice(5, 7)) - 1]} ${m.month.slice(0, 4)}: ${grouped(m.income)} ${cur}${m.other_currency_documents ? ` (${m.other_currency_documents} in other currencies not included)` : ''}`,
         value: m.income,
         current: m.month === today.slice(0, 7),
-      })),
-      { title: `Income by month, ${cur}`, description: `Income of each of the last twelve months in ${cur}, net of VAT, as the income report computes it.` },
-    )
+      }))
+    const words = { title: `Income by month, ${cur}`, description: `Income of each of the last twelve months in ${cur}, net of VAT, as the income report computes it.` }
+    // Two drawings of one chart: a phone gets the narrow one, whose words stay readable when scaled down.
+    const chart =
+      barChartSvg(bars, { ...words, id: 'chart-wide', className: 'chart-wide' }) +
+      barChartSvg(bars.map((b) => ({ ...b, label: b.label.slice(0, 1) })), { ...words, id: 'chart-narrow', className: 'chart-narrow', width: 360, height: 240, fontSize: 14 })
     const otherMonths = d.months.reduce((n, m) => n + m.other_currency_documents, 0)
     const blocked = changeBlocked(c)
     return (

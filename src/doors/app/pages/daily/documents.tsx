@@ -44,7 +44,7 @@ function title(d: Pick<DocumentView, 'type' | 'document_number' | 'status'>): st
   return `${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? '(Draft)'}`
 }
 
-async function ListPage({ c }: { c: InBusiness }): Promise<JSX.Element> {
+async function ListPage({ c }: { c: InBusiness }): Promise<string> {
   const q = c.url.searchParams
   const pick = <T extends string>(v: string | null, allowed: readonly T[]) => (v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined)
   const filter = {
@@ -166,7 +166,7 @@ async function ListPage({ c }: { c: InBusiness }): Promise<JSX.Element> {
 }
 
 /** The document's page; `state` carries a refused action's words (and a refused Payment form's fields). */
-export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<JSX.Element> {
+export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<string> {
   const v = await viewDocumentForApp(c.deps, c.actor, id)
   const d = v.document
   const a = d.actions
@@ -274,7 +274,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           Lines
         </h2>
         <div class="table-wrap">
-          <table>
+          <table class="lines-table">
             <thead>
               <tr>
                 <th scope="col">#</th>
@@ -415,7 +415,8 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                     </td>
                     <td>{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
                     <td>{p.status === 'completed' ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}</td>
-                    <td class="row">
+                    <td>
+                      <div class="row">
                       {p.status === 'completed' && !changeBlocked(c) ? <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a> : ''}
                       <ActionButton c={c} path={`/payments/${p.id}/reverse`} label="Reverse" danger closed={p.status === 'completed' ? null : 'The Payment was reversed already.'} id={`reverse-${p.id}`} />
                       <ActionButton
@@ -426,6 +427,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                         closed={!r ? 'This Payment has no Receipt.' : r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
                         id={`email-receipt-${p.id}`}
                       />
+                      </div>
                     </td>
                   </tr>
                 ))}

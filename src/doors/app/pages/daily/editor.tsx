@@ -22,7 +22,7 @@ import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'
 
@@ -85,7 +85,7 @@ interface EditorProps {
   extra?: number
 }
 
-async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<JSX.Element> {
+async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string> {
   const q = c.deps.db.read
   const typed = state.values
   const [clients, products, accounts] = await Promise.all([
@@ -125,7 +125,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<JSX.El
   const currency = typed?.get('currency') ?? doc?.currency ?? chosenClient?.currency ?? c.business.currency
 
   return (
-    <PostForm action={action} token={c.csrf} class="stack editor">
+    <PostForm action={action} token={c.csrf} class="stack editor" id="editor">
       <Refused state={state} shown={['type', 'client_id', 'currency', 'issue_date', 'due_date', 'delivery_date', 'payment_terms', 'document_number', 'notes', ...Object.keys(state.errors).filter((k) => k.startsWith('lines.'))]} />
       <input type="hidden" name="lines__present" value="1" />
       <input type="hidden" name="bank_account_ids__present" value="1" />
@@ -179,7 +179,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<JSX.El
               <span class="line-no" aria-hidden="true">
                 {i + 1}
               </span>
-              {products.length > 0 && products.length <= SELECT_MAX ? (
+              {products.length <= SELECT_MAX ? (
                 <label class="l-product">
                   <span>Product</span>
                   <select name={n('product_id')}>
@@ -248,7 +248,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<JSX.El
         </button>
       </fieldset>
 
-      <div id="totals" class="totals" aria-live="polite" hx-get={esc(`${c.base}/documents/totals`)} hx-trigger="input changed delay:400ms from:closest form, change from:closest form" hx-include="closest form">
+      <div id="totals" class="totals" aria-live="polite" hx-post={esc(`${c.base}/documents/totals`)} hx-trigger="input changed delay:400ms from:#editor, change from:#editor">
         {doc ? <TotalsBox net={doc.net_total} vat={doc.vat_total} total={doc.total} currency={doc.currency} bands={doc.vat_breakdown} /> : <p class="muted flush">Totals appear as you fill in the Lines.</p>}
       </div>
 
@@ -312,8 +312,33 @@ async function draftOf(c: InBusiness, id: string | undefined): Promise<DocumentV
 }
 
 export function editorRoutes(kit: AppKit): void {
+  // (Before /documents/:id, which would take "totals" for an id.) Live totals for the editor, computed by the same Line rules and money math as saving; changes nothing. A POST, so
+  // the form (its CSRF token included) travels in the body, never in a URL.
+  kit.action('/documents/totals', 'change', async (c, q) => {
+    const lines = linesOf(q) ?? []
+    let currency = q.get('currency')?.trim().toUpperCase() ?? ''
+    if (!currency && /^\d+$/.test(q.get('client_id') ?? '')) currency = (await findClient(c.deps.db.read, c.business.id, Number(q.get('client_id'))))?.currency ?? ''
+    if (!currency) currency = c.business.currency
+    if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
+    const bad = lines.some((l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number')
+    const r = bad ? { errors: { lines: ['a Product id is a whole number'] } } : await previewTotals(c.deps, c.business.id, currency, lines)
+    if ('errors' in r && r.errors) {
+      return (
+        <div class="notice warn flush" role="status">
+          {Object.values(r.errors)
+            .flat()
+            .map((m) => (
+              <p class="flush">{esc(m)}</p>
+            ))}
+        </div>
+      )
+    }
+    const t = r.totals!
+    return <TotalsBox net={t.net} vat={t.vat} total={t.total} currency={currency} bands={t.bands} />
+  }, () => <p class="muted flush">Totals appear as you fill in the Lines.</p>)
+
   const newPage = (c: InBusiness, state: FormState, extra = 0) => (
-    <Layout c={c} title="New document" section="documents">
+    <Layout c={c} title="New document" section="documents" scripts={[HTMX_PATH]}>
       <h1>New {esc(TYPE_WORDS[state.values?.get('type') ?? c.url.searchParams.get('type') ?? 'invoice'] ?? 'document')}</h1>
       <div class="card">
         <Editor c={c} state={state} doc={null} extra={extra} />
@@ -348,7 +373,7 @@ export function editorRoutes(kit: AppKit): void {
       )
     }
     return (
-      <Layout c={c} title={`Edit Draft ${TYPE_WORDS[doc.type]}`} section="documents">
+      <Layout c={c} title={`Edit Draft ${TYPE_WORDS[doc.type]}`} section="documents" scripts={[HTMX_PATH]}>
         <h1>Edit Draft {esc(TYPE_WORDS[doc.type])}</h1>
         <div class="card">
           <Editor c={c} state={state} doc={doc} extra={extra} />
@@ -370,29 +395,5 @@ export function editorRoutes(kit: AppKit): void {
     (c, state) => editPage(c, state),
   )
 
-  // Live totals for the editor: reads only (a GET), computed by the same Line rules and money math as saving.
-  kit.page('/documents/totals', 'read', async (c) => {
-    const q = c.url.searchParams
-    const lines = linesOf(q) ?? []
-    let currency = q.get('currency')?.trim().toUpperCase() ?? ''
-    if (!currency && /^\d+$/.test(q.get('client_id') ?? '')) currency = (await findClient(c.deps.db.read, c.business.id, Number(q.get('client_id'))))?.currency ?? ''
-    if (!currency) currency = c.business.currency
-    if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
-    const bad = lines.some((l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number')
-    const r = bad ? { errors: { lines: ['a Product id is a whole number'] } } : await previewTotals(c.deps, c.business.id, currency, lines)
-    if ('errors' in r && r.errors) {
-      return (
-        <div class="notice warn flush" role="status">
-          {Object.values(r.errors)
-            .flat()
-            .map((m) => (
-              <p class="flush">{esc(m)}</p>
-            ))}
-        </div>
-      )
-    }
-    const t = r.totals!
-    return <TotalsBox net={t.net} vat={t.vat} total={t.total} currency={currency} bands={t.bands} />
-  })
 }
 

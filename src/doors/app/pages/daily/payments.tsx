@@ -41,7 +41,7 @@ function paymentIdOf(c: InBusiness, raw?: string): number {
   return Number(id)
 }
 
-async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Promise<JSX.Element> {
+async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Promise<string> {
   const { payment: p } = await paymentWithReceipt(c.deps.db.read, c.business.id, paymentIdOf(c))
   const doc = (await findDocument(c.deps.db.read, c.business.id, p.documentId))!
   const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)

@@ -151,9 +151,11 @@ export function productsRoutes(kit: AppKit): void {
                       <td>
                         {p.is_archived ? <span class="tag">Archived</span> : p.is_active ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}
                       </td>
-                      <td class="row">
+                      <td>
+                        <div class="row">
                         <ActionButton c={c} path={`/products/${p.id}/active`} label={p.is_active ? 'Deactivate' : 'Activate'} quiet id={`product-active-${p.id}`} />
                         {p.is_archived ? '' : <ActionButton c={c} path={`/products/${p.id}/archive`} label="Archive" quiet id={`product-archive-${p.id}`} />}
+                        </div>
                       </td>
                     </tr>
                   )

@@ -87,7 +87,7 @@ export function reportsRoutes(kit: AppKit): void {
             <h2 id="r-income" class="flush">
               Income {esc(period.from)} to {esc(period.to)}
             </h2>
-            <a href={esc(`${c.base}/reports/income.csv?${qs}`)} download id="csv-income">
+            <a href={esc(`${c.base}/reports/income.csv?${qs}`)} download="" id="csv-income">
               Download CSV
             </a>
           </div>
@@ -108,7 +108,7 @@ export function reportsRoutes(kit: AppKit): void {
             <h2 id="r-vat" class="flush">
               Reported VAT
             </h2>
-            <a href={esc(`${c.base}/reports/vat.csv?${qs}`)} download id="csv-vat">
+            <a href={esc(`${c.base}/reports/vat.csv?${qs}`)} download="" id="csv-vat">
               Download CSV
             </a>
           </div>
@@ -160,7 +160,7 @@ export function reportsRoutes(kit: AppKit): void {
             <h2 id="r-overdue" class="flush">
               Overdue as of {esc(today)}
             </h2>
-            <a href={esc(`${c.base}/reports/overdue.csv`)} download id="csv-overdue">
+            <a href={esc(`${c.base}/reports/overdue.csv`)} download="" id="csv-overdue">
               Download CSV
             </a>
           </div>

@@ -94,7 +94,7 @@ export function Area(p: { name: string; label: string; state: FormState; value?:
   return (
     <div class={errors.length ? 'field bad' : 'field'}>
       <label for={id}>{esc(p.label)}</label>
-      <textarea id={id} name={p.name} rows={p.rows ?? 3} aria-invalid={errors.length ? 'true' : undefined}>
+      <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={errors.length ? 'true' : undefined}>
         {esc(value)}
       </textarea>
       {p.hint ? <span class="hint">{esc(p.hint)}</span> : ''}
