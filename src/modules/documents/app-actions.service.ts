@@ -10,10 +10,12 @@ import { findClient } from '../clients'
 import { mailStateOf } from '../mail'
 import { raiseEvent } from '../webhooks'
 import { APP_ACTIONS, appActionsOf, appRefusalFor, duplicateRefusal, lastSentOf, markSentRefusal, unmarkSentRefusal, type AppFacts } from './app-actions'
-import { gatherFacts } from './facts'
 import { ACTIONS, refusalFor } from './lifecycle'
-import { findDocument, insertDocument, linesOf, replaceLines, updateDocumentRow, type DocumentRow } from './documents.repo'
-import { sendFactsOf, throwRefusal, viewDocuments, type DocumentDeps } from './documents.service'
+import { findDocument, insertDocument, linesOf, listDocuments, replaceLines, updateDocumentRow, type DocumentFilter, type DocumentRow } from './documents.repo'
+import { overdue } from './documents.present'
+import { amountDue } from './lifecycle'
+import { format } from '../../shared/money'
+import { throwRefusal, viewDocuments, viewDocumentsWithFacts, type DocumentDeps } from './documents.service'
 import type { DocumentView } from './documents.present'
 import { computeTotals } from './totals'
 import { resolveLines, type LineInput } from './lines'
@@ -43,10 +45,15 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
   const business = await getBusiness(q, who.businessId)
   const doc = await findDocument(q, who.businessId, id)
   if (!doc) throw new NotFound('No such document.')
-  const today = utcDay(deps.clock.now())
-  const [view] = await viewDocuments(deps, q, business, who.role, [doc])
-  const [facts, mail] = await Promise.all([gatherAppFacts(q, business, doc, deps.config.mailRelay, today), mailStateOf(q, business, deps.config.mailRelay, today)])
-  const apiFacts = await gatherFacts(q, business, doc, { today, mailVia: mail.via, send: sendFactsOf(mail) })
+  // One read of the document, its Client and the Business's mail state serves both judges.
+  const [{ view, facts: apiFacts, client, mail }] = (await viewDocumentsWithFacts(deps, q, business, who.role, [doc])) as [Awaited<ReturnType<typeof viewDocumentsWithFacts>>[number]]
+  const facts: AppFacts = {
+    doc,
+    clientExists: client !== undefined,
+    clientEmail: client?.email ?? null,
+    mailVia: mail.via,
+    send: { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn },
+  }
   const reasons: Record<string, string> = {}
   for (const a of ACTIONS) {
     const r = refusalFor(a, apiFacts)
@@ -56,7 +63,7 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
     const r = appRefusalFor(a, facts)
     if (r) reasons[a] = r.message
   }
-  return { document: view!, app_actions: appActionsOf(facts, who.role), reasons, last_reminded_at: doc.lastRemindedAt, business }
+  return { document: view, app_actions: appActionsOf(facts, who.role), reasons, last_reminded_at: doc.lastRemindedAt, business }
 }
 
 async function viewOne(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
@@ -162,4 +169,44 @@ export async function previewTotals(deps: DocumentDeps, businessId: number, curr
   if (!bag.empty) return { errors: bag.errors }
   const t = computeTotals(resolved, currencyScale(currency))
   return { totals: { net: t.net, vat: t.vat, total: t.total, lines: t.lineNets, bands: t.bands.map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })) } }
+}
+
+/** A document as a list row shows it: the application's documents list reads one query, not a full answer per row. */
+export interface DocumentSummary {
+  id: number
+  type: string
+  status: string
+  document_number: string | null
+  client_name: string
+  currency: string
+  issue_date: string | null
+  due_date: string | null
+  total: string
+  amount_due: string
+  is_overdue: boolean
+}
+
+export async function documentSummaries(deps: DocumentDeps, businessId: number, afterId: number, limit: number, filter: DocumentFilter): Promise<DocumentSummary[]> {
+  const q = deps.db.read
+  const rows = await listDocuments(q, businessId, afterId, limit, filter)
+  const today = utcDay(deps.clock.now())
+  // A Draft shows its Client as it now stands; an issued document the name it was issued to.
+  const names = new Map<number, string>()
+  for (const r of rows) {
+    if (r.clientSnapshot || names.has(r.clientId)) continue
+    names.set(r.clientId, (await findClient(q, businessId, r.clientId))?.name ?? '')
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    status: r.status,
+    document_number: r.documentNumber,
+    client_name: r.clientSnapshot ? ((JSON.parse(r.clientSnapshot) as { name?: string }).name ?? '') : (names.get(r.clientId) ?? ''),
+    currency: r.currency,
+    issue_date: r.issueDate,
+    due_date: r.dueDate,
+    total: r.total,
+    amount_due: format(amountDue(r), currencyScale(r.currency)),
+    is_overdue: overdue(r, today).is,
+  }))
 }

@@ -9,7 +9,7 @@ import {
   documentTypes,
   duplicateDocument,
   issueDocument,
-  listDocumentViews,
+  documentSummaries,
   markSent,
   unmarkSent,
   viewDocument,
@@ -40,7 +40,7 @@ export function docId(c: InBusiness, raw?: string): number {
   return Number(id)
 }
 
-function title(d: Pick<DocumentView, 'type' | 'document_number' | 'status'>): string {
+function title(d: { type: string; document_number: string | null }): string {
   return `${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? '(Draft)'}`
 }
 
@@ -55,7 +55,7 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
     issueDateTo: isDate(q.get('issue_date_to') ?? '') ? q.get('issue_date_to')! : undefined,
     search: q.get('search')?.trim().slice(0, 200) || undefined,
   }
-  const docs = await listDocumentViews(c.deps, c.actor, afterOf(c.url), PAGE + 1, filter)
+  const docs = await documentSummaries(c.deps, c.business.id, afterOf(c.url), PAGE + 1, filter)
   const shown = docs.slice(0, PAGE)
   const opt = (v: string, words: string, chosen: string | undefined) => (
     <option value={v} selected={v === (chosen ?? '')}>
@@ -142,7 +142,7 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
                   <td>
                     <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>
                   </td>
-                  <td>{esc(d.client.name)}</td>
+                  <td>{esc(d.client_name)}</td>
                   <td>{esc(d.issue_date ?? '—')}</td>
                   <td>{esc(d.due_date ?? '—')}</td>
                   <td class="num">
@@ -167,12 +167,14 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
 
 /** The document's page; `state` carries a refused action's words (and a refused Payment form's fields). */
 export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<string> {
-  const v = await viewDocumentForApp(c.deps, c.actor, id)
+  const [v, payments, accounts] = await Promise.all([
+    viewDocumentForApp(c.deps, c.actor, id),
+    listPayments(c.deps.db.read, c.business.id, 0, 100, id),
+    listBankAccounts(c.deps.db.read, c.business.id, 0, 100),
+  ])
   const d = v.document
   const a = d.actions
   const why = (k: string, entry: { open: boolean; code?: string }) => (entry.open ? null : (v.reasons[k] ?? (entry.code === 'role_forbidden' ? 'A Viewer only reads.' : (entry.code ?? 'Closed'))))
-  const payments = await listPayments(c.deps.db.read, c.business.id, 0, 100, d.id)
-  const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)
   const base = `/documents/${d.id}`
   const today = utcDay(c.deps.clock.now())
   return (
