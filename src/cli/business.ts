@@ -9,15 +9,20 @@ import {
   resolveBusiness,
   setNumbering,
   updateBusiness,
+  setBusinessLogo,
+  LOGO_MAX_BYTES,
   type BusinessInput,
 } from '../modules/business'
+import { logoProblem } from '../modules/pdf'
+import { InvalidRequest } from '../shared/errors'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { businessMailProvider } from '../modules/mail'
 import { findPerson, makeOwner } from '../modules/people'
 import { NotFound } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
-const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit']
+const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color']
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
 function clearable(value: string | undefined): string | null | undefined {
@@ -39,6 +44,7 @@ function businessInput(args: Args): BusinessInput {
     city: clearable(o.city),
     postalCode: clearable(o['postal-code']),
     plan: o.plan,
+    brandColor: clearable(o['brand-color']),
   }
   if (args.flags.has('non-vat-payer')) input.isVatPayer = false
   if (args.flags.has('vat-payer')) input.isVatPayer = true
@@ -47,30 +53,46 @@ function businessInput(args: Args): BusinessInput {
   return input
 }
 
+/**
+ * `--logo FILE`: the image, judged before anything is written (a PNG or JPEG of at most 1 MB that the PDF writer can
+ * draw); `--logo ""` removes the logo; undefined when the option is not given.
+ */
+async function logoOption(args: Args): Promise<Uint8Array | null | undefined> {
+  const path = args.options.logo
+  if (path === undefined) return undefined
+  if (path.trim() === '') return null
+  if (!existsSync(path) || !statSync(path).isFile()) throw new InvalidRequest({ logo: [`names no file: ${path}`] })
+  if (statSync(path).size > LOGO_MAX_BYTES) throw new InvalidRequest({ logo: [`is ${(statSync(path).size / 1024 / 1024).toFixed(1)} MB; a logo is at most 1 MB`] })
+  const bytes = new Uint8Array(readFileSync(path))
+  const problem = await logoProblem(bytes)
+  if (problem) throw new InvalidRequest({ logo: [problem] })
+  return bytes
+}
+
 export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   allowOnly(args, BUSINESS_OPTIONS)
-  if (sub === 'create') {
-    // The Owner must be a person already, asked before anything is written; the membership commits with the Business.
-    const ownerEmail = args.options.owner
-    const owner = ownerEmail !== undefined ? await findPerson(deps, ownerEmail) : undefined
-    if (ownerEmail !== undefined && !owner) throw new NotFound(`No person with the email ${ownerEmail}; add them first with "invoicing person add".`)
-    const b = await createBusiness(deps.db, deps.clock, businessInput(args), owner ? (tx, row) => makeOwner(tx, owner.id, row.id, deps.clock) : undefined)
-    return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
-  }
-  if (sub === 'update') {
-    if (!ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
-    const current = await resolveBusiness(deps.db.read, ref)
-    const b = await updateBusiness(deps.db, deps.clock, current.id, businessInput(args))
-    return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
-  }
   if (sub === 'delete') {
     if (!ref || Object.keys(args.options).some((k) => k !== 'db')) throw new UsageError('usage: invoicing business delete BUSINESS_ID')
     const current = await resolveBusiness(deps.db.read, ref)
-    const b = await deleteBusiness(deps.db, deps.clock, current.id)
-    return print(args, { id: b.id, business_id: b.publicId, deleted_at: b.deletedAt })
+    const deleted = await deleteBusiness(deps.db, deps.clock, current.id)
+    return print(args, { id: deleted.id, business_id: deleted.publicId, deleted_at: deleted.deletedAt })
   }
-  throw new UsageError('usage: invoicing business create|update|delete ...')
+  if (sub !== 'create' && sub !== 'update') throw new UsageError('usage: invoicing business create|update|delete ...')
+  if (sub === 'update' && !ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
+  if (sub === 'update' && args.options.owner !== undefined) throw new UsageError('--owner is taken by business create; use member add to change who owns a Business')
+  const input = businessInput(args)
+  const logo = await logoOption(args)
+  // The Owner must be a person already, asked before anything is written; the membership commits with the Business.
+  const ownerEmail = sub === 'create' ? args.options.owner : undefined
+  const owner = ownerEmail !== undefined ? await findPerson(deps, ownerEmail) : undefined
+  if (ownerEmail !== undefined && !owner) throw new NotFound(`No person with the email ${ownerEmail}; add them first with "invoicing person add".`)
+  let b =
+    sub === 'create'
+      ? await createBusiness(deps.db, deps.clock, input, owner ? (tx, row) => makeOwner(tx, owner.id, row.id, deps.clock) : undefined)
+      : await updateBusiness(deps.db, deps.clock, (await resolveBusiness(deps.db.read, ref!)).id, input)
+  if (logo !== undefined) b = await setBusinessLogo(deps.db, deps.clock, b.id, logo)
+  return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
 }
 
 export async function bankAccountCommand(deps: Deps, args: Args): Promise<void> {

@@ -10,6 +10,7 @@ import { sandbox } from './sandbox'
 import { serveForever } from './serve'
 import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
+import { appCommand, APP_USAGE } from './app'
 
 export const COMMANDS: Command[] = [
   {
@@ -113,7 +114,14 @@ export const COMMANDS: Command[] = [
   {
     name: 'mail',
     summary: "set or clear the Business's own SMTP mailbox",
-    usage: ['mail set BUSINESS_ID --smtp smtp://user:password@host:port --from ADDRESS   (smtps:// for TLS from the start)', 'mail clear BUSINESS_ID'],
+    usage: [
+      'mail set BUSINESS_ID --smtp smtp://user@host:port --from ADDRESS [--password-file FILE | --password-stdin]   (smtps:// for TLS from the start)',
+      'mail clear BUSINESS_ID',
+    ],
+    details: [
+      'The password is read from FILE or standard input (one trailing line break dropped), never from the command line,',
+      'and stored encrypted under the secret key (INVOICING_SECRET_KEY, or FILE.key beside the database).',
+    ],
     database: 'existing',
     run: async ({ args, open }) => mailCommand(await open(), args),
   },
@@ -123,6 +131,14 @@ export const COMMANDS: Command[] = [
     usage: ['webhook add BUSINESS_ID --url U [--events a,b]', 'webhook list BUSINESS_ID', 'webhook roll BUSINESS_ID WEBHOOK_ID', 'webhook delete BUSINESS_ID WEBHOOK_ID'],
     database: 'existing',
     run: async ({ args, open }) => webhookCommand(await open(), args),
+  },
+  {
+    name: 'app',
+    summary: "an OAuth app's webhook (it hears every Business the app is connected to)",
+    usage: APP_USAGE,
+    details: ['The secret is shown only here; setting the webhook again replaces its address, events and secret.'],
+    database: 'existing',
+    run: async ({ args, open }) => appCommand(await open(), args),
   },
   {
     name: 'numbering',

@@ -5,13 +5,19 @@ import { expireIdempotencyKeys } from '../http/idempotency'
 import { pruneRequestLog } from '../http/request-log'
 import { REQUEST_LOG_RETENTION_MS } from '../http/request-log.routes'
 import { eraseDeletedProducts } from '../modules/products'
+import { deliverDueAppWebhooks, dispatchAppWebhooks, expireConnections, pruneAppDeliveries } from '../modules/oauth'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks'
 import type { Job } from './scheduler'
-import { deliveryContext } from './webhooks'
+import { appDeliveryContext, deliveryContext } from './webhooks'
 
 export function serviceJobs(deps: Deps, app: App): Job[] {
   const delivery = deliveryContext(deps)
+  const appDelivery = appDeliveryContext(deps)
   return [
+    // OAuth apps' webhooks: the same pace and retention as a Business's own.
+    { name: 'app-webhook-dispatch', pattern: '* * * * * *', run: () => dispatchAppWebhooks(appDelivery) },
+    { name: 'app-webhook-delivery', pattern: '* * * * * *', run: () => deliverDueAppWebhooks(appDelivery) },
+    { name: 'app-webhook-retention', pattern: '0 29 4 * * *', run: () => pruneAppDeliveries(deps.db, deps.clock) },
     // Committed events become deliveries, and due attempts go out, within a second; a restart loses nothing.
     { name: 'webhook-dispatch', pattern: '* * * * * *', run: () => dispatchOutbox(delivery) },
     { name: 'webhook-delivery', pattern: '* * * * * *', run: () => deliverDue(delivery) },
@@ -22,6 +28,8 @@ export function serviceJobs(deps: Deps, app: App): Job[] {
     { name: 'request-log-flush', pattern: '* * * * * *', run: () => app.requestLog.flush() },
     { name: 'rate-limit-sweep', pattern: '0 * * * * *', run: async () => { await app.rateLimiter.sweep(deps.clock.now().getTime()) } },
     { name: 'idempotency-expiry', pattern: '0 */10 * * * *', run: () => expireIdempotencyKeys(deps.db, deps.clock) },
+    // Connected apps unused for 90 days end (their tokens are already refused at once); spent codes and tokens go.
+    { name: 'connected-app-expiry', pattern: '0 7 * * * *', run: () => expireConnections(deps.db, deps.clock) },
     {
       name: 'request-log-retention',
       pattern: '0 17 3 * * *',
