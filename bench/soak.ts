@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const cli = (...args: string[]) => mustRun([BIN, ...args, '--db', db], { cwd: dir, timeoutMs: 60_000 })
   try {
     await cli('migrate')
-    const business = JSON.parse(await cli('business', 'create', '--name', 'Soak GmbH', '--country', 'DE', '--currency', 'EUR', '--json'))
+    const business = JSON.parse(await cli('business', 'create', '--name', 'Soak GmbH', '--country', 'DE', '--currency', 'EUR', '--vat-number', 'DE123456789', '--json'))
     const key = JSON.parse(await cli('key', 'create', String(business.id), '--role', 'admin', '--name', 'soak', '--json')).key as string
     const port = await freePort()
     const server: Subprocess = Bun.spawn({
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         made.documents++
         const issued = await call('POST', `/v1/documents/${draft.id}/issue`)
         if (!issued) continue
-        const payment = await call('POST', `/v1/documents/${draft.id}/payments`, { amount: issued.total, payment_date: issued.issue_date, payment_method: 'bank_transfer' })
+        const payment = await call('POST', `/v1/documents/${draft.id}/payments`, { amount: issued.total, payment_date: issued.issue_date, payment_method: 'cash' })
         if (payment) made.payments++
         await call('GET', `/v1/documents/${draft.id}/pdf`)
         await call('GET', `/v1/documents/${draft.id}/xml`)

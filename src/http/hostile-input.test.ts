@@ -142,6 +142,12 @@ describe('the path is read once', () => {
       const none = await h.app.fetch(new Request(`http://${host}/v1/business`))
       expect(none.status).toBe(401)
     }
+    // A body goes along with the request the app is handed.
+    const created = await h.app.fetch(
+      new Request('http://x/v1/clients', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Short Host', email: 'a@b.de', country: 'DE' }) }),
+    )
+    expect(created.status).toBe(201)
+    expect(((await created.json()) as any).name).toBe('Short Host')
   })
 })
 

@@ -118,6 +118,15 @@ describe('GET /openapi.json', () => {
     expect(params.map((p: { name: string }) => p.name)).toContain('Idempotency-Key')
   })
 
+  test('a Client address is published as at most 1,000 characters and its notes as at most 10,000, on create and update', () => {
+    for (const [path, method] of [['/v1/clients', 'post'], ['/v1/clients/{client}', 'patch']] as const) {
+      const props = doc.paths[path][method].requestBody.content['application/json'].schema.properties
+      const max = (p: any) => p.maxLength ?? p.anyOf?.find((o: any) => o.type === 'string')?.maxLength
+      expect(max(props.address)).toBe(1000)
+      expect(max(props.notes)).toBe(10000)
+    }
+  })
+
   test('the public pages are not part of the /v1 document', () => {
     expect(doc.paths['/health']).toBeUndefined()
     expect(doc.paths['/docs']).toBeUndefined()

@@ -97,7 +97,7 @@ describe('the seller snapshot of an issued document', () => {
 
     // The webhook body is built after the change, from what the API answers: the seller at issue.
     await dispatchOutbox(deliveryContext(h.deps))
-    const rows = await h.deps.db.read.all<{ body: string }>(sql`SELECT body FROM webhook_deliveries WHERE event_type = 'document.issued' AND business_id = ${b.id}`)
+    const rows = await h.deps.db.read.all<{ body: string }>(sql`SELECT m.body FROM webhook_deliveries d JOIN webhook_messages m ON m.message_id = d.message_id WHERE d.event_type = 'document.issued' AND d.business_id = ${b.id}`)
     expect(rows).toHaveLength(1)
     expect(JSON.parse(rows[0]!.body).data.document.seller).toEqual(issued.body.seller)
 
