@@ -11,6 +11,7 @@ import { signInRoutes } from './pages/sign-in'
 import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
 import { settingsRoutes } from './pages/settings'
+import { connectRoutes } from './pages/connect'
 
 export type AppDoor = (req: Request) => Promise<Response>
 
@@ -30,6 +31,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   homeRoutes(kit)
   profileRoutes(kit)
   settingsRoutes(kit)
+  connectRoutes(kit)
 
   return async (req) => {
     const url = new URL(req.url)
