@@ -106,7 +106,7 @@ describe('the whole flow over HTTP', () => {
 describe('refusals of the authorization request', () => {
   test('an unknown client and an unregistered redirect URI are shown on the page and never redirected', async () => {
     const browser = await signedIn()
-    for (const extra of [{ client_id: 'app_unknown' }, { redirect_uri: 'https://evil.example/callback' }, { redirect_uri: 'https://app.example/callback/other' }]) {
+    for (const extra of [{ client_id: 'app_unknown' }, { redirect_uri: 'https://evil.example/callback' }, { redirect_uri: 'https://app.example/callback/other' }] as Record<string, string>[]) {
       const { path } = await authorizationUrl(extra)
       const r = await browser.get(path)
       expect(r.status).toBe(400)
@@ -117,7 +117,7 @@ describe('refusals of the authorization request', () => {
 
   test('a missing PKCE challenge, and plain, go back to the app as invalid_request', async () => {
     const browser = await signedIn()
-    for (const extra of [{ code_challenge: null, code_challenge_method: null }, { code_challenge_method: 'plain' }, { code_challenge_method: null }]) {
+    for (const extra of [{ code_challenge: null, code_challenge_method: null }, { code_challenge_method: 'plain' }, { code_challenge_method: null }] as Record<string, string | null>[]) {
       const { path, state } = await authorizationUrl(extra)
       const r = await browser.get(path)
       expect(r.status).toBe(303)
