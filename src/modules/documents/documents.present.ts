@@ -1,6 +1,6 @@
 // A document as the API answers it: Lines, VAT breakdown, money, actions for the credential's Role, overdue state.
 import type { Role } from '../business'
-import type { ClientRow } from '../clients'
+import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
@@ -19,6 +19,9 @@ export interface ClientSnapshot {
   postal_code: string | null
   country: string
   vat_number: string | null
+  /** Taken at issue since the e-invoice formats; older snapshots lack them and read as null. */
+  electronic_address?: { scheme: string; value: string } | null
+  buyer_reference?: string | null
 }
 
 export function snapshotOf(c: ClientRow): ClientSnapshot {
@@ -31,6 +34,8 @@ export function snapshotOf(c: ClientRow): ClientSnapshot {
     postal_code: c.postalCode,
     country: c.country,
     vat_number: c.vatNumber,
+    electronic_address: electronicAddressOf(c),
+    buyer_reference: c.buyerReference,
   }
 }
 
@@ -70,7 +75,7 @@ export function presentDocument({ doc, lines, bands, client, facts, role, today 
     document_number: doc.documentNumber,
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
-    client: snapshot,
+    client: { ...snapshot, electronic_address: snapshot.electronic_address ?? (snapshot.email ? { scheme: 'EM', value: snapshot.email } : null), buyer_reference: snapshot.buyer_reference ?? null },
     currency: doc.currency,
     issue_date: doc.issueDate,
     due_date: doc.dueDate,
@@ -110,6 +115,9 @@ export function presentDocument({ doc, lines, bands, client, facts, role, today 
     public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
     notes: doc.notes,
+    // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.
+    buyer_reference: doc.buyerReference ?? snapshot.buyer_reference ?? null,
+    order_reference: doc.orderReference,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   }
