@@ -26,6 +26,10 @@ const BUSINESS_FIELDS = [
   'address',
   'city',
   'postal_code',
+  'electronic_address',
+  'contact',
+  'tax_registration_id',
+  'einvoice_format',
   'mail_provider',
   'created_at',
 ]
@@ -64,6 +68,11 @@ describe('GET /v1/business', () => {
       address: 'Hauptstr. 1',
       city: 'Berlin',
       postal_code: '10115',
+      // The e-invoice defaults: EM with the Business email, that email as the contact's, UBL attached to a Send.
+      electronic_address: { scheme: 'EM', value: 'office@muster.example' },
+      contact: { name: null, phone: null, email: 'office@muster.example' },
+      tax_registration_id: null,
+      einvoice_format: 'ubl',
       mail_provider: null,
       created_at: '2026-03-10T09:00:00.000Z',
     })
