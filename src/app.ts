@@ -12,9 +12,9 @@ import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
 import { PageCache } from './http/page-cache'
 import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
-import { RateLimiter } from './http/rate-limit'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
+import { openRateCount, type RateCount } from './platform/rate-count'
 import type { HttpServices } from './http/route-helpers'
 import { credentialLookup } from './modules/business'
 import { businessRoutes } from './modules/business/business.routes'
@@ -33,7 +33,8 @@ export interface App {
   fetch: Fetch
   elysia: Elysia<any, any, any, any, any, any, any>
   requestLog: RequestLogWriter
-  rateLimiter: RateLimiter
+  /** The per-key rate count, shared by every process on the database; closed with the app. */
+  rateLimiter: RateCount
   http: HttpServices
 }
 
@@ -74,7 +75,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     pages: deps.db.hot ? new PageCache(deps.db.hot.dataVersion) : null,
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
-  const rateLimiter = new RateLimiter(deps.config.rateLimit)
+  const rateLimiter = openRateCount(deps.db, deps.config.rateLimit)
 
   const elysia = new Elysia({ normalize: false })
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.

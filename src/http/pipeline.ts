@@ -1,11 +1,11 @@
 // The request pipeline in front of the Elysia app: request id, auth, rate limit, plan gate, role, body checks, log.
-import type { Credential } from '../modules/business'
+import { credentialKey, type Actor } from '../platform/actor'
 import { BadRequest, Permission, RateLimited, Unauthenticated, type ApiError } from '../shared/errors'
 import type { Clock } from '../shared/clock'
 import type { Logger } from '../shared/logger'
 import { setContext, type RequestContext } from './context'
 import { errorResponse } from './errors'
-import type { RateDecision, RateLimiter } from './rate-limit'
+import type { RateCount, RateDecision } from '../platform/rate-count'
 import type { RequestLogWriter } from './request-log'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -72,8 +72,9 @@ function setHeaders(res: Response, headers: Record<string, string>): Response {
 export interface PipelineDeps {
   handle: (req: Request) => Promise<Response>
   routes: ReadonlyArray<{ method: string; path: string }>
-  lookup: (key: string) => Promise<Credential | null>
-  rateLimiter: RateLimiter
+  lookup: (key: string) => Promise<Actor | null>
+  /** Shared by every process on the database (src/platform/rate-count.ts). */
+  rateLimiter: RateCount
   requestLog: RequestLogWriter
   clock: Clock
   logger: Logger
@@ -87,7 +88,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
   return async function pipeline(req, server) {
     const requestId = crypto.randomUUID()
     const ip = server?.requestIP(req)?.address ?? null
-    const ctx: RequestContext = { requestId, ip, credential: null }
+    const ctx: RequestContext = { requestId, ip, actor: null }
     setContext(req, ctx)
     const path = pathOf(req.url)
     const method = req.method.toUpperCase()
@@ -98,7 +99,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
     if (!route) {
       const key = bearer(req)
       const credential = key ? await p.lookup(key) : null
-      return setHeaders(await p.handle(req), credential ? { ...base, ...rateHeaders(p.rateLimiter.peek(credential.apiKeyId, p.clock.now().getTime())) } : base)
+      return setHeaders(await p.handle(req), credential ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
     }
     const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
     if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(req), base)
@@ -106,9 +107,9 @@ export function createPipeline(p: PipelineDeps): Fetch {
     const key = bearer(req)
     const credential = key ? await p.lookup(key) : null
     if (!credential) return errorResponse(new Unauthenticated(), base)
-    ctx.credential = credential
+    ctx.actor = credential
 
-    const rate = p.rateLimiter.hit(credential.apiKeyId, p.clock.now().getTime())
+    const rate = await p.rateLimiter.hit(credentialKey(credential), p.clock.now().getTime())
     const headers = { ...base, ...rateHeaders(rate) }
     let res: Response
     // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
@@ -128,7 +129,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
       method,
       path,
       status: res.status,
-      credentialType: 'api_key',
+      credentialType: credential.kind,
       credentialName: credential.name,
       ip,
       at: p.clock.now().toISOString(),
@@ -149,7 +150,7 @@ function methodNotAllowed(method: string, route: RoutePattern): ApiError {
 
 /** The checks every authenticated request passes, in the contract's order; null when it may go on. */
 function gate(
-  c: Credential,
+  c: Actor,
   route: RoutePattern,
   method: string,
   limit: number,

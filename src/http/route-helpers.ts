@@ -1,8 +1,8 @@
 // Small helpers route handlers share: ids from paths, idempotent creates, JSON answers.
+import type { Actor } from '../platform/actor'
 import type { Database } from '../db/client'
-import type { Credential } from '../modules/business'
 import { NotFound } from '../shared/errors'
-import { contextOf, credentialOf } from './context'
+import { actorOf, contextOf } from './context'
 import { answerResponse, type Answer, type Idempotency } from './idempotency'
 import type { PageCache } from './page-cache'
 import { parseLimit, toPage, type Cursors, type Page } from './pagination'
@@ -26,11 +26,11 @@ export function pathId(raw: string): number {
  * is what is stored for replays instead (see Idempotency.run).
  */
 export function idempotentCreate(http: HttpServices, request: Request, perform: () => Promise<Answer>, keep?: (a: Answer) => Answer): Promise<Response> {
-  const c = credentialOf(request)
+  const c = actorOf(request)
   const ctx = contextOf(request)
   const path = new URL(request.url).pathname
   return http.idempotency.run(
-    { apiKeyId: c.apiKeyId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
+    { apiKeyId: c.credentialId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
     perform,
     keep,
   )
@@ -45,10 +45,10 @@ export async function listPage<R extends { id: number }, T>(
   request: Request,
   query: { limit?: string; cursor?: string },
   list: string,
-  fetch: (c: Credential, afterId: number, limit: number) => Promise<R[]> | R[],
+  fetch: (c: Actor, afterId: number, limit: number) => Promise<R[]> | R[],
   present: (r: R) => T,
 ): Promise<Page<T>> {
-  const c = credentialOf(request)
+  const c = actorOf(request)
   const limit = parseLimit(query.limit)
   const after = http.cursors.decode(query.cursor, list, c.businessId)
   const rows = await fetch(c, after, limit + 1)
@@ -65,13 +65,13 @@ export async function cachedListPage<R extends { id: number }, T>(
   request: Request,
   query: { limit?: string; cursor?: string },
   list: string,
-  fetch: (c: Credential, afterId: number, limit: number) => Promise<R[]> | R[],
+  fetch: (c: Actor, afterId: number, limit: number) => Promise<R[]> | R[],
   present: (r: R) => T,
 ): Promise<Response> {
   const pages = http.pages
   if (!pages) return answerResponse(json(200, await listPage(http, request, query, list, fetch, present)))
   // The URL holds the path (the list) and the whole query string; the Business is the credential's.
-  const key = `${credentialOf(request).businessId} ${request.url}`
+  const key = `${actorOf(request).businessId} ${request.url}`
   const version = pages.current()
   const kept = pages.get(key)
   if (kept !== undefined) return answerResponse({ status: 200, body: kept })

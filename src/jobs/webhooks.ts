@@ -1,13 +1,13 @@
 // Wires webhook delivery to the rest of the service: messages carry documents and Payments as the API answers them.
 import type { Deps } from '../deps'
-import type { Credential } from '../modules/business'
+import { systemActor, type Actor } from '../platform/actor'
 import { viewDocument } from '../modules/documents'
 import { getPayment } from '../modules/payments'
 import type { DeliveryContext } from '../modules/webhooks'
 
 /** Messages are built as an Admin key of the Business would read them. */
-function adminOf(businessId: number): Credential {
-  return { apiKeyId: 0, name: 'webhook', role: 'admin', businessId, businessPublicId: '', plan: 'pro', isTest: false, currency: '' }
+function adminOf(businessId: number): Actor {
+  return systemActor({ businessId }, 'webhook')
 }
 
 export function deliveryContext(deps: Deps): DeliveryContext {

@@ -4,11 +4,10 @@ import type { Database, Db } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
+import type { Actor, Role } from '../../platform/actor'
 import { apiKeysOf, businessExists, credentialByHash, findApiKeyRevocation, insertApiKey, setApiKeyRevoked } from './business.repo'
 
-export const ROLES = ['admin', 'member', 'viewer'] as const
-export type Role = (typeof ROLES)[number]
-export type Plan = 'free' | 'pro' | 'pro_plus' | 'paused'
+export { ROLES, type Role, type Plan } from '../../platform/actor'
 
 const KEY_PREFIX = 'inv_'
 
@@ -21,19 +20,6 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex')
 }
 
-/** What a request acts as, once its key is known. */
-export interface Credential {
-  apiKeyId: number
-  name: string
-  role: Role
-  businessId: number
-  businessPublicId: string
-  plan: Plan
-  isTest: boolean
-  /** The Business's reporting currency, the default of new Clients. */
-  currency: string
-}
-
 export interface ApiKeyView {
   id: number
   business_id: string
@@ -44,8 +30,8 @@ export interface ApiKeyView {
   revoked_at: string | null
 }
 
-/** Looks a presented key up by its hash; one indexed read per request, so revocation acts on the next one. */
-export function credentialLookup(db: Db, hot: HotReader | null = null): (key: string) => Promise<Credential | null> {
+/** Resolves a presented key into its Actor by the key's hash; one indexed read per request, so revocation acts on the next one. */
+export function credentialLookup(db: Db, hot: HotReader | null = null): (key: string) => Promise<Actor | null> {
   const byHash = credentialByHash(db, hot)
   return async (key) => {
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { apiKeys, bankAccounts, businesses, numberings, type NumberingKind } from '../../db/schema'
-import type { Credential } from './api-keys'
+import type { Actor } from '../../platform/actor'
 
 export type BusinessRow = typeof businesses.$inferSelect
 export type BusinessInsert = typeof businesses.$inferInsert
@@ -94,11 +94,11 @@ const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.i
  * The credential lookup by key hash, prepared once: the hot reader's cached statement when there is one (answering
  * synchronously), else a drizzle prepared statement. Runs on every request.
  */
-export function credentialByHash(db: Db, hot: HotReader | null): (keyHash: string) => Credential | null | Promise<Credential | null> {
+export function credentialByHash(db: Db, hot: HotReader | null): (keyHash: string) => Actor | null | Promise<Actor | null> {
   if (hot) {
     return (keyHash) => {
-      const row = hot.get<Omit<Credential, 'isTest'> & { isTest: number }>(LOOKUP_SQL, keyHash)
-      return row ? { apiKeyId: row.apiKeyId, name: row.name, role: row.role, businessId: row.businessId, businessPublicId: row.businessPublicId, plan: row.plan, isTest: row.isTest === 1, currency: row.currency } : null
+      const row = hot.get<Omit<KeyRow, 'isTest'> & { isTest: number }>(LOOKUP_SQL, keyHash)
+      return row ? keyActor({ ...row, isTest: row.isTest === 1 }) : null
     }
   }
   const stmt = db
@@ -118,7 +118,25 @@ export function credentialByHash(db: Db, hot: HotReader | null): (keyHash: strin
     .prepare()
   return async (keyHash) => {
     const row = await stmt.get({ hash: keyHash })
-    return row ?? null
+    return row ? keyActor(row) : null
+  }
+}
+
+type KeyRow = Omit<Actor, 'kind' | 'credentialId' | 'owner'> & { apiKeyId: number }
+
+/** An API key acts as its own Role; no person stands behind it, so never as an Owner. */
+function keyActor(row: KeyRow): Actor {
+  return {
+    businessId: row.businessId,
+    businessPublicId: row.businessPublicId,
+    currency: row.currency,
+    plan: row.plan,
+    isTest: row.isTest,
+    role: row.role,
+    owner: false,
+    kind: 'api_key',
+    credentialId: row.apiKeyId,
+    name: row.name,
   }
 }
 

@@ -1,7 +1,7 @@
 // HTTP routes of the Business setup and its bank accounts (read-only; the CLI changes them).
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/client'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import { listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, ListQuery } from '../../http/schemas'
 import { getBankAccount, getBusiness, listBankAccounts } from './business.service'
@@ -16,7 +16,7 @@ export function businessRoutes(deps: { db: Database; config: { mailRelay: string
     .get(
       '/v1/business',
       async ({ request }) => {
-        const id = credentialOf(request).businessId
+        const id = actorOf(request).businessId
         const business = await getBusiness(deps.db.read, id)
         return presentBusiness(business, await businessMailProvider(deps.db.read, business, deps.config.mailRelay))
       },
@@ -30,7 +30,7 @@ export function businessRoutes(deps: { db: Database; config: { mailRelay: string
     )
     .get(
       '/v1/bank-accounts/:id',
-      async ({ request, params }) => presentBankAccount(await getBankAccount(deps.db.read, credentialOf(request).businessId, pathId(params.id))),
+      async ({ request, params }) => presentBankAccount(await getBankAccount(deps.db.read, actorOf(request).businessId, pathId(params.id))),
       { params: t.Object({ id: t.String() }), response: { 200: BankAccountSchema, ...errorAnswers(404) }, detail: { tags, summary: 'Get a bank account' } },
     )
 }

@@ -1,6 +1,6 @@
 // HTTP routes of Clients: list, create, get, update (no delete).
 import { Elysia, t } from 'elysia'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import { cachedListPage, idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { NotFound } from '../../shared/errors'
@@ -34,7 +34,7 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
     .post(
       '/v1/clients',
       ({ request, body }) =>
-        idempotentCreate(http, request, async () => json(201, presentClient(await createClient(deps, { id: credentialOf(request).businessId, currency: credentialOf(request).currency }, body)))),
+        idempotentCreate(http, request, async () => json(201, presentClient(await createClient(deps, { id: actorOf(request).businessId, currency: actorOf(request).currency }, body)))),
       {
         body: ClientCreateBody,
         response: { 201: ClientSchema, ...errorAnswers(400, 409, 413, 415, 422) },
@@ -44,7 +44,7 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
     .get(
       '/v1/clients/:client',
       async ({ request, params }) => {
-        const row = await clientById(credentialOf(request).businessId, pathId(params.client))
+        const row = await clientById(actorOf(request).businessId, pathId(params.client))
         if (!row) throw new NotFound('No such Client.')
         return presentClient(row)
       },
@@ -52,7 +52,7 @@ export function clientsRoutes(deps: ClientDeps, http: HttpServices) {
     )
     .patch(
       '/v1/clients/:client',
-      async ({ request, params, body }) => presentClient(await updateClient(deps, credentialOf(request).businessId, pathId(params.client), body)),
+      async ({ request, params, body }) => presentClient(await updateClient(deps, actorOf(request).businessId, pathId(params.client), body)),
       {
         params: ClientParams,
         body: ClientUpdateBody,

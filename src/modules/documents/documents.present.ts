@@ -1,5 +1,5 @@
 // A document as the API answers it: Lines, VAT breakdown, money, actions for the credential's Role, overdue state.
-import type { Role } from '../business'
+import type { BankAccountRow, BusinessRow, Role } from '../business'
 import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
@@ -39,6 +39,80 @@ export function snapshotOf(c: ClientRow): ClientSnapshot {
   }
 }
 
+/** A bank account as a document shows it (kept in the seller snapshot: a later change to the account changes no issued document). */
+export interface ShownBankAccount {
+  id: number
+  name: string
+  iban: string
+  bic: string | null
+  currency: string | null
+}
+
+/**
+ * The seller as a document shows it: taken at issue and kept, so a later change to the Business changes no issued
+ * document (its PDF, XML, public page and webhook bodies all read this). `vat_number` is null for a Non-VAT Payer.
+ */
+export interface SellerSnapshot {
+  name: string
+  legal_name: string | null
+  vat_number: string | null
+  company_id: string | null
+  email: string | null
+  address: string | null
+  city: string | null
+  postal_code: string | null
+  country: string
+  bank_accounts: ShownBankAccount[]
+  /** BT-34; taken at issue since the e-invoice formats (older snapshots read as EM with the email). */
+  electronic_address?: { scheme: string; value: string } | null
+  /** BG-6, the seller contact (XRechnung needs all three); the email defaults to the Business email. */
+  contact?: { name: string | null; phone: string | null; email: string | null }
+  /** BT-32, the seller's tax registration id. */
+  tax_registration_id?: string | null
+}
+
+/** A seller snapshot with the e-invoice fields always answered: an older snapshot's from its email alone. */
+export function withEInvoiceFields(s: SellerSnapshot): Required<SellerSnapshot> {
+  return {
+    ...s,
+    electronic_address: s.electronic_address ?? (s.email ? { scheme: 'EM', value: s.email } : null),
+    contact: s.contact ?? { name: null, phone: null, email: s.email },
+    tax_registration_id: s.tax_registration_id ?? null,
+  }
+}
+
+/**
+ * The one rule for which of the Business's accounts a document shows (PDF and XML alike): those it names, else the
+ * Business's accounts in its currency or with none, else all of them. (The migration 0009 backfill follows it too.)
+ */
+export function accountsShown(ids: number[], currency: string, accounts: BankAccountRow[]): ShownBankAccount[] {
+  const byId = new Map(accounts.map((a) => [a.id, a]))
+  let chosen = ids.map((id) => byId.get(id)).filter((a): a is BankAccountRow => a !== undefined)
+  if (chosen.length === 0) {
+    const same = accounts.filter((a) => a.currency === null || a.currency === currency)
+    chosen = same.length ? same : accounts
+  }
+  return chosen.map((a) => ({ id: a.id, name: a.name, iban: a.iban, bic: a.bic, currency: a.currency }))
+}
+
+export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): Required<SellerSnapshot> {
+  return {
+    name: b.name,
+    legal_name: b.legalName,
+    vat_number: b.isVatPayer ? b.vatNumber : null,
+    company_id: b.companyId,
+    email: b.email,
+    address: b.address,
+    city: b.city,
+    postal_code: b.postalCode,
+    country: b.country,
+    bank_accounts: accounts,
+    electronic_address: b.electronicAddressScheme && b.electronicAddress ? { scheme: b.electronicAddressScheme, value: b.electronicAddress } : b.email ? { scheme: 'EM', value: b.email } : null,
+    contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
+    tax_registration_id: b.taxRegistrationId,
+  }
+}
+
 const DAY_MS = 86_400_000
 
 /** Overdue: an issued Invoice or unconverted Proforma, past its due date, neither paid nor cancelled (UTC today). */
@@ -55,12 +129,14 @@ export interface PresentInput {
   bands: BandRow[]
   /** The Client as it now stands, shown on a Draft. */
   client: ClientRow | undefined
+  /** The seller as it now stands (the Business and its accounts), shown on a Draft. */
+  seller: SellerSnapshot
   facts: Facts
   role: Role
   today: string
 }
 
-export function presentDocument({ doc, lines, bands, client, facts, role, today }: PresentInput) {
+export function presentDocument({ doc, lines, bands, client, seller, facts, role, today }: PresentInput) {
   const scale = currencyScale(doc.currency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
@@ -76,6 +152,7 @@ export function presentDocument({ doc, lines, bands, client, facts, role, today 
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
     client: { ...snapshot, electronic_address: snapshot.electronic_address ?? (snapshot.email ? { scheme: 'EM', value: snapshot.email } : null), buyer_reference: snapshot.buyer_reference ?? null },
+    seller: withEInvoiceFields(doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : seller),
     currency: doc.currency,
     issue_date: doc.issueDate,
     due_date: doc.dueDate,

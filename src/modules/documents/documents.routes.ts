@@ -1,6 +1,6 @@
 // HTTP routes of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
 import { Elysia, t } from 'elysia'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader, NoBody } from '../../http/schemas'
 import { InvalidRequest } from '../../shared/errors'
@@ -64,19 +64,19 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
     )
     .post(
       '/v1/documents',
-      ({ request, body }) => idempotentCreate(http, request, async () => json(201, await createDocument(deps, credentialOf(request), body))),
+      ({ request, body }) => idempotentCreate(http, request, async () => json(201, await createDocument(deps, actorOf(request), body))),
       {
         body: DocumentCreateBody,
         response: { 201: DocumentSchema, ...errorAnswers(400, 409, 413, 415, 422) },
         detail: { tags, summary: 'Create a Draft', parameters: [idempotencyHeader] },
       },
     )
-    .get('/v1/documents/:id', ({ request, params }) => viewDocument(deps, deps.db.read, credentialOf(request), pathId(params.id)), {
+    .get('/v1/documents/:id', ({ request, params }) => viewDocument(deps, deps.db.read, actorOf(request), pathId(params.id)), {
       params: Params,
       response: { 200: DocumentSchema, ...errorAnswers(404) },
       detail: { tags, summary: 'Get a document' },
     })
-    .patch('/v1/documents/:id', ({ request, params, body }) => updateDocument(deps, credentialOf(request), pathId(params.id), body), {
+    .patch('/v1/documents/:id', ({ request, params, body }) => updateDocument(deps, actorOf(request), pathId(params.id), body), {
       params: Params,
       body: DocumentUpdateBody,
       response: answers(400, 413, 415),
@@ -85,18 +85,18 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
     .delete(
       '/v1/documents/:id',
       async ({ request, params }) => {
-        await deleteDocument(deps, credentialOf(request), pathId(params.id))
+        await deleteDocument(deps, actorOf(request), pathId(params.id))
         return new Response(null, { status: 204 })
       },
       { params: Params, body: NoBody, response: { 204: t.Void({ description: 'the Draft is deleted' }), ...errorAnswers(400, 404, 413, 415, 422) }, detail: { tags, summary: 'Delete a Draft' } },
     )
-    .post('/v1/documents/:id/issue', ({ request, params }) => issueDocument(deps, credentialOf(request), pathId(params.id)), {
+    .post('/v1/documents/:id/issue', ({ request, params }) => issueDocument(deps, actorOf(request), pathId(params.id)), {
       params: Params,
       body: NoBody,
       response: answers(400, 413, 415),
       detail: { tags, summary: 'Issue a Draft: it takes its number' },
     })
-    .post('/v1/documents/:id/cancel', ({ request, params }) => cancelDocument(deps, credentialOf(request), pathId(params.id)), {
+    .post('/v1/documents/:id/cancel', ({ request, params }) => cancelDocument(deps, actorOf(request), pathId(params.id)), {
       params: Params,
       body: NoBody,
       response: answers(400, 413, 415),
@@ -104,7 +104,7 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
     })
     .post(
       '/v1/documents/:id/convert',
-      ({ request, params }) => idempotentCreate(http, request, async () => json(201, await convertDocument(deps, credentialOf(request), pathId(params.id)))),
+      ({ request, params }) => idempotentCreate(http, request, async () => json(201, await convertDocument(deps, actorOf(request), pathId(params.id)))),
       {
         params: Params,
         body: NoBody,
@@ -115,7 +115,7 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
     .get(
       '/v1/documents/:id/pdf',
       async ({ request, params }) => {
-        const c = credentialOf(request)
+        const c = actorOf(request)
         const view = await viewDocument(deps, deps.db.read, c, pathId(params.id))
         const business = await getBusiness(deps.db.read, c.businessId)
         const bytes = await documentPdf(deps.db.read, business, view)

@@ -1,4 +1,5 @@
 // Document use cases: create and update Drafts, delete, issue, cancel, convert; read with actions.
+import type { Actor } from '../../platform/actor'
 import { blank } from '../../shared/text'
 import { randomBytes } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
@@ -7,7 +8,7 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { addDays, isDate, LAST_DATE, utcDay } from '../../shared/dates'
-import { foreignBankAccountIds, getBusiness, type BusinessRow, type Credential, type Role } from '../business'
+import { foreignBankAccountIds, getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Role } from '../business'
 import { findClient, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
@@ -24,7 +25,7 @@ import {
   type DocumentInsert,
   type DocumentRow,
 } from './documents.repo'
-import { presentDocument, snapshotOf, type DocumentView } from './documents.present'
+import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView } from './documents.present'
 import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
@@ -38,6 +39,13 @@ export interface DocumentDeps {
   db: Database
   clock: Clock
   config: { mailRelay: string | null }
+}
+
+/** More accounts than any Business keeps: a document's accounts are chosen from all of them in one read. */
+const ACCOUNTS_PAGE = 1000
+
+export function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
+  return listBankAccounts(q, businessId, 0, ACCOUNTS_PAGE)
 }
 
 function today(deps: DocumentDeps): string {
@@ -80,23 +88,26 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
   const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
   const clients = new Map<number, ClientRow | undefined>()
+  // A Draft shows the seller as the Business now stands; the accounts are read only when a Draft is among the rows.
+  const accounts = docs.some((d) => d.sellerSnapshot === null) ? await allBankAccounts(q, business.id) : []
   const out: DocumentView[] = []
   for (const doc of docs) {
     if (!clients.has(doc.clientId)) clients.set(doc.clientId, await findClient(q, business.id, doc.clientId))
     const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail) })
-    out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), facts, role, today: day }))
+    const seller = sellerSnapshotOf(business, doc.sellerSnapshot === null ? accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, accounts) : [])
+    out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), seller, facts, role, today: day }))
   }
   return out
 }
 
-export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Credential, id: number): Promise<DocumentView> {
+export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(q, c.businessId)
   const doc = await findDocument(q, c.businessId, id)
   if (!doc) throw new NotFound('No such document.')
   return (await viewDocuments(deps, q, business, c.role, [doc]))[0]!
 }
 
-export async function listDocumentViews(deps: DocumentDeps, c: Credential, afterId: number, limit: number, filter: DocumentFilter) {
+export async function listDocumentViews(deps: DocumentDeps, c: Actor, afterId: number, limit: number, filter: DocumentFilter) {
   const rows = await listDocuments(deps.db.read, c.businessId, afterId, limit, filter)
   const business = await getBusiness(deps.db.read, c.businessId)
   return viewDocuments(deps, deps.db.read, business, c.role, rows)
@@ -242,7 +253,7 @@ function applyTotals(set: Partial<DocumentInsert>, currency: string, lines: Draf
   return totals
 }
 
-export async function createDocument(deps: DocumentDeps, c: Credential, input: DocumentCreateInput): Promise<DocumentView> {
+export async function createDocument(deps: DocumentDeps, c: Actor, input: DocumentCreateInput): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const { set, lines } = await planDraft(deps, business, input.type, input, null)
   const now = deps.clock.now().toISOString()
@@ -273,7 +284,7 @@ export async function createDocument(deps: DocumentDeps, c: Credential, input: D
   return viewDocument(deps, deps.db.read, c, id)
 }
 
-export async function updateDocument(deps: DocumentDeps, c: Credential, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
+export async function updateDocument(deps: DocumentDeps, c: Actor, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const current = await findDocument(deps.db.read, c.businessId, id)
   if (!current) throw new NotFound('No such document.')
@@ -294,7 +305,7 @@ export async function updateDocument(deps: DocumentDeps, c: Credential, id: numb
   return viewDocument(deps, deps.db.read, c, id)
 }
 
-export async function deleteDocument(deps: DocumentDeps, c: Credential, id: number): Promise<void> {
+export async function deleteDocument(deps: DocumentDeps, c: Actor, id: number): Promise<void> {
   await deps.db.write(async (tx) => {
     const doc = await findDocument(tx, c.businessId, id)
     if (!doc) throw new NotFound('No such document.')
@@ -337,6 +348,9 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   await takeNumber(tx, business.id, judgement.plan)
   const client = await findClient(tx, business.id, doc.clientId)
   const clientSnapshot = client ? JSON.stringify(snapshotOf(client)) : null
+  // The seller as it stands now, read in this transaction: what the issued document shows from here on.
+  const seller = await getBusiness(tx, business.id)
+  const sellerSnapshot = JSON.stringify(sellerSnapshotOf(seller, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(tx, business.id))))
   const set: Partial<DocumentInsert> = {
     status: 'issued',
     documentNumber: judgement.plan.number,
@@ -344,6 +358,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     dueDate,
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
+    sellerSnapshot,
     // The number and the Client name as issued become searchable with the issue.
     searchText: documentSearchText({ documentNumber: judgement.plan.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
@@ -373,14 +388,14 @@ export async function recordSentInTx(deps: DocumentDeps, tx: Tx, businessId: num
   await raiseEvent(tx, deps.clock, businessId, 'document.sent', id)
 }
 
-export async function issueDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+export async function issueDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   if (!(await findDocument(deps.db.read, c.businessId, id))) throw new NotFound('No such document.')
   await deps.db.write((tx) => issueInTx(deps, tx, business, id))
   return viewDocument(deps, deps.db.read, c, id)
 }
 
-export async function cancelDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   await deps.db.write(async (tx) => {
     const doc = await findDocument(tx, c.businessId, id)
@@ -393,7 +408,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Credential, id: numb
 }
 
 /** Converts an issued Proforma into an issued Invoice with the same Client, currency and Lines. */
-export async function convertDocument(deps: DocumentDeps, c: Credential, id: number): Promise<DocumentView> {
+export async function convertDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const invoiceId = await deps.db.write(async (tx) => {
     const proforma = await findDocument(tx, c.businessId, id)

@@ -1,6 +1,6 @@
 // HTTP route of the EN16931 export (extensions §3): GET /v1/documents/{id}/xml.
 import { Elysia, t } from 'elysia'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import { pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers } from '../../http/schemas'
 import { exportDocumentXml, formatOf, type EInvoiceDeps } from './einvoice.service'
@@ -15,7 +15,7 @@ export function einvoiceRoutes(deps: EInvoiceDeps, _http: HttpServices) {
   return new Elysia({ name: 'einvoice' }).get(
     '/v1/documents/:id/xml',
     async ({ request, params, query }) => {
-      const file = await exportDocumentXml(deps, credentialOf(request), pathId(params.id), formatOf(query.format))
+      const file = await exportDocumentXml(deps, actorOf(request), pathId(params.id), formatOf(query.format))
       return new Response(file.xml, {
         headers: { 'content-type': 'application/xml', 'content-disposition': `attachment; filename="${file.filename}"` },
       })

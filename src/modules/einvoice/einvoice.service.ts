@@ -1,10 +1,11 @@
-// EN16931 export: loads the document with its Business and bank accounts, judges whether it may be exported in the
+// EN16931 export: loads the document with its Business and seller snapshot, judges whether it may be exported in the
 // format asked (Test business, kind, status, the EN16931 rule table and the format's CIUS rules) and writes its XML.
+import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { InvalidRequest, Refusal } from '../../shared/errors'
 import { XML_FORMATS, isXmlFormat, type XmlFormat } from '../../shared/einvoice-formats'
-import { getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Credential } from '../business'
+import { getBusiness, type BusinessRow } from '../business'
 import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
 import { writeCii } from './cii'
 import { buildModel, FORMAT_PROFILE, type EInvoiceModel } from './model'
@@ -17,11 +18,10 @@ export interface EInvoiceDeps {
   config: { mailRelay: string | null }
 }
 
-/** What the export reads: the document as the API answers it, its Business, accounts and credited Invoice. */
+/** What the export reads: the document as the API answers it (with its seller snapshot), its Business and credited Invoice. */
 export interface ExportSource {
   view: DocumentView
   business: BusinessRow
-  accounts: BankAccountRow[]
   credited: { number: string | null; issueDate: string | null } | null
 }
 
@@ -53,17 +53,13 @@ export function writeXml(m: EInvoiceModel): Promise<string> {
   return FORMAT_PROFILE[m.format].syntax === 'cii' ? writeCii(m) : writeUbl(m)
 }
 
-/** More accounts than any Business keeps; the export reads them all in one page. */
-const ACCOUNTS_PAGE = 1000
-
 export async function exportSourceOf(q: Queryable, business: BusinessRow, view: DocumentView): Promise<ExportSource> {
-  const accounts = await listBankAccounts(q, business.id, 0, ACCOUNTS_PAGE)
   let credited: ExportSource['credited'] = null
   if (view.type === 'credit_note' && view.credited_document_id !== null) {
     const inv = await findDocument(q, business.id, view.credited_document_id)
     if (inv) credited = { number: inv.documentNumber, issueDate: inv.issueDate }
   }
-  return { view, business, accounts, credited }
+  return { view, business, credited }
 }
 
 const notExportable = (message: string, extra?: Record<string, unknown>): RefusalInfo => ({ code: 'not_exportable', message, ...(extra ? { extra } : {}) })
@@ -103,7 +99,7 @@ export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view
 }
 
 /** The judged model of a document in `format`, or the refusal saying why not (the XML and Factur-X routes). */
-export async function exportModel(deps: EInvoiceDeps, c: Credential, id: number, format: XmlFormat): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
+export async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
   const q = deps.db.read
   const view = await viewDocument(deps, q, c, id)
   const business = await getBusiness(q, c.businessId)
@@ -113,7 +109,7 @@ export async function exportModel(deps: EInvoiceDeps, c: Credential, id: number,
 }
 
 /** GET /v1/documents/{id}/xml?format=: the document's e-invoice in that format, or the refusal saying why not. */
-export async function exportDocumentXml(deps: EInvoiceDeps, c: Credential, id: number, format: XmlFormat = 'ubl'): Promise<XmlFile> {
+export async function exportDocumentXml(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat = 'ubl'): Promise<XmlFile> {
   const { view, model } = await exportModel(deps, c, id, format)
   return { filename: fileNameOf(view), xml: await writeXml(model) }
 }

@@ -1,9 +1,10 @@
 // Send a document by email (POST /v1/documents/{id}/send): judge the Send, issue a Draft, send, record it.
+import type { Actor } from '../../platform/actor'
 import { MailerError, type Mailer } from '../../adapters/smtp'
 import { FieldErrorBag, NotDelivered, NotFound } from '../../shared/errors'
 import type { Logger } from '../../shared/logger'
 import { utcDay } from '../../shared/dates'
-import { getBusiness, type Credential } from '../business'
+import { getBusiness } from '../business'
 import { findClient } from '../clients'
 import {
   findDocument,
@@ -64,7 +65,7 @@ function notDeliveredMessage(e: MailerError, issuedNumber: string | null): strin
   return `Not delivered: ${e.message}. ${tail}${issued}`
 }
 
-export async function sendDocument(deps: MailDeps, c: Credential, id: number, input: SendInput | undefined): Promise<DocumentView> {
+export async function sendDocument(deps: MailDeps, c: Actor, id: number, input: SendInput | undefined): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const before = await findDocument(deps.db.read, c.businessId, id)
   if (!before) throw new NotFound('No such document.')

@@ -1,6 +1,6 @@
 // HTTP routes of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Elysia, t } from 'elysia'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader, NoBody } from '../../http/schemas'
 import { InvalidRequest } from '../../shared/errors'
@@ -23,7 +23,7 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
     .post(
       '/v1/documents/:id/payments',
       ({ request, params, body }) =>
-        idempotentCreate(http, request, async () => json(201, await recordPayment(deps, credentialOf(request), pathId(params.id), body))),
+        idempotentCreate(http, request, async () => json(201, await recordPayment(deps, actorOf(request), pathId(params.id), body))),
       {
         params: Params,
         body: RecordBody,
@@ -46,12 +46,12 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
       },
       { query: ByDocumentQuery, response: { 200: PaymentList, ...errorAnswers(422) }, detail: { tags: ['Payments'], summary: 'List Payments (reversed ones included)' } },
     )
-    .get('/v1/payments/:id', ({ request, params }) => getPayment(deps, credentialOf(request), pathId(params.id)), {
+    .get('/v1/payments/:id', ({ request, params }) => getPayment(deps, actorOf(request), pathId(params.id)), {
       params: Params,
       response: { 200: PaymentSchema, ...errorAnswers(404) },
       detail: { tags: ['Payments'], summary: 'Get a Payment' },
     })
-    .patch('/v1/payments/:id', ({ request, params, body }) => amendPayment(deps, credentialOf(request), pathId(params.id), body), {
+    .patch('/v1/payments/:id', ({ request, params, body }) => amendPayment(deps, actorOf(request), pathId(params.id), body), {
       params: Params,
       body: AmendBody,
       response: { 200: PaymentSchema, ...errorAnswers(400, 404, 413, 415, 422) },
@@ -59,7 +59,7 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
     })
     .post(
       '/v1/payments/:id/reverse',
-      ({ request, params }) => idempotentCreate(http, request, async () => json(200, await reversePayment(deps, credentialOf(request), pathId(params.id)))),
+      ({ request, params }) => idempotentCreate(http, request, async () => json(200, await reversePayment(deps, actorOf(request), pathId(params.id)))),
       {
         params: Params,
         body: NoBody,
@@ -82,7 +82,7 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
       },
       { query: ByDocumentQuery, response: { 200: ReceiptList, ...errorAnswers(422) }, detail: { tags: ['Receipts'], summary: 'List Receipts (voided included)' } },
     )
-    .get('/v1/receipts/:id', ({ request, params }) => getReceipt(deps.db, credentialOf(request), pathId(params.id)), {
+    .get('/v1/receipts/:id', ({ request, params }) => getReceipt(deps.db, actorOf(request), pathId(params.id)), {
       params: Params,
       response: { 200: ReceiptSchema, ...errorAnswers(404) },
       detail: { tags: ['Receipts'], summary: 'Get a Receipt' },
@@ -90,7 +90,7 @@ export function paymentsRoutes(deps: PaymentDeps, http: HttpServices) {
     .get(
       '/v1/receipts/:id/pdf',
       async ({ request, params }) => {
-        const pdf = await receiptPdfOf(deps.db, credentialOf(request), pathId(params.id))
+        const pdf = await receiptPdfOf(deps.db, actorOf(request), pathId(params.id))
         return new Response(Buffer.from(pdf.bytes), {
           headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${pdf.name}.pdf"` },
         })

@@ -1,11 +1,12 @@
 // Payment use cases: record (with its Receipt), amend, reverse; each in one transaction with its events.
+import { actorRecord, type Actor } from '../../platform/actor'
 import type { Database, Tx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { isDate, utcDay } from '../../shared/dates'
 import { Dec, format, parseDecimal, stored, type Decimal } from '../../shared/money'
-import { foreignBankAccountIds, type Credential } from '../business'
+import { foreignBankAccountIds } from '../business'
 import {
   amountDue,
   findDocument,
@@ -31,8 +32,10 @@ export interface PaymentDeps {
   config: { mailRelay: string | null }
 }
 
-function actorOf(c: Credential): string {
-  return JSON.stringify({ type: 'api_key', name: c.name })
+/** `recorded_by` / `amended_by` / `voided_by` as stored: the Actor's record, or null for a person in the application. */
+function actorOf(c: Actor): string | null {
+  const r = actorRecord(c)
+  return r === null ? null : JSON.stringify(r)
 }
 
 interface CheckedFields {
@@ -92,7 +95,7 @@ async function view(deps: PaymentDeps, businessId: number, paymentId: number): P
   return presentPayment(p, await receiptOfPayment(deps.db.read, p.id))
 }
 
-export async function recordPayment(deps: PaymentDeps, c: Credential, documentId: number, input: RecordInput): Promise<PaymentView> {
+export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: number, input: RecordInput): Promise<PaymentView> {
   const target = await readPaymentTarget(deps.db, c.businessId, documentId)
   if (!target) throw new NotFound('No such document.')
   const fields = await checkFields(deps.db, c.businessId, target, input, input.payment_method, input.bank_account_id)
@@ -141,7 +144,7 @@ export async function recordPayment(deps: PaymentDeps, c: Credential, documentId
 }
 
 /** The facts the judge reads for Record: the document and, for a converted Proforma, the Invoice to record on. */
-async function paymentFacts(tx: Tx, c: Credential, doc: PaymentTarget, today: string): Promise<Facts> {
+async function paymentFacts(tx: Tx, c: Actor, doc: PaymentTarget, today: string): Promise<Facts> {
   let invoice: Facts['invoice'] = null
   if (doc.type === 'proforma' && doc.convertedIntoId !== null) {
     const inv = await findPaymentTarget(tx, c.businessId, doc.convertedIntoId)
@@ -163,7 +166,7 @@ async function paymentFacts(tx: Tx, c: Credential, doc: PaymentTarget, today: st
   }
 }
 
-export async function amendPayment(deps: PaymentDeps, c: Credential, id: number, input: AmendInput): Promise<PaymentView> {
+export async function amendPayment(deps: PaymentDeps, c: Actor, id: number, input: AmendInput): Promise<PaymentView> {
   const payment = await findPayment(deps.db.read, c.businessId, id)
   if (!payment) throw new NotFound('No such Payment.')
   if (Object.values(input).every((v) => v === undefined)) {
@@ -205,7 +208,7 @@ export async function amendPayment(deps: PaymentDeps, c: Credential, id: number,
   return view(deps, c.businessId, id)
 }
 
-export async function reversePayment(deps: PaymentDeps, c: Credential, id: number): Promise<PaymentView> {
+export async function reversePayment(deps: PaymentDeps, c: Actor, id: number): Promise<PaymentView> {
   if (!(await findPayment(deps.db.read, c.businessId, id))) throw new NotFound('No such Payment.')
   const now = deps.clock.now().toISOString()
   await deps.db.write(async (tx) => {
@@ -220,7 +223,7 @@ export async function reversePayment(deps: PaymentDeps, c: Credential, id: numbe
   return view(deps, c.businessId, id)
 }
 
-export function getPayment(deps: PaymentDeps, c: Credential, id: number): Promise<PaymentView> {
+export function getPayment(deps: PaymentDeps, c: Actor, id: number): Promise<PaymentView> {
   return view(deps, c.businessId, id)
 }
 

@@ -1,22 +1,23 @@
 // Reading Receipts and rendering their PDF.
+import type { Actor } from '../../platform/actor'
 import type { Database } from '../../db/client'
 import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { Dec, stored } from '../../shared/money'
-import { getBusiness, type Credential } from '../business'
+import { getBusiness } from '../business'
 import { findDocument } from '../documents'
 import { findClient } from '../clients'
 import { receiptPdf } from '../pdf'
 import { findReceipt, paidUpTo } from './payments.repo'
 import { presentReceipt } from './payments.present'
 
-export async function getReceipt(db: Database, c: Credential, id: number) {
+export async function getReceipt(db: Database, c: Actor, id: number) {
   const found = await findReceipt(db.read, c.businessId, id)
   if (!found) throw new NotFound('No such Receipt.')
   return presentReceipt(found.receipt, found.payment)
 }
 
-export async function receiptPdfOf(db: Database, c: Credential, id: number): Promise<{ name: string; bytes: Uint8Array }> {
+export async function receiptPdfOf(db: Database, c: Actor, id: number): Promise<{ name: string; bytes: Uint8Array }> {
   const found = await findReceipt(db.read, c.businessId, id)
   if (!found) throw new NotFound('No such Receipt.')
   const view = presentReceipt(found.receipt, found.payment)

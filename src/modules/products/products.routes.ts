@@ -1,6 +1,6 @@
 // HTTP routes of Products: list, create, get, update, delete.
 import { Elysia, t } from 'elysia'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import { cachedListPage, idempotentCreate, json, pathId, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader, NoBody } from '../../http/schemas'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
@@ -21,7 +21,7 @@ export function productsRoutes(deps: ProductDeps, http: HttpServices) {
     .post(
       '/v1/products',
       ({ request, body }) =>
-        idempotentCreate(http, request, async () => json(201, presentProduct(await createProduct(deps, credentialOf(request).businessId, body)))),
+        idempotentCreate(http, request, async () => json(201, presentProduct(await createProduct(deps, actorOf(request).businessId, body)))),
       {
         body: ProductCreateBody,
         response: { 201: ProductSchema, ...errorAnswers(400, 409, 413, 415, 422) },
@@ -30,12 +30,12 @@ export function productsRoutes(deps: ProductDeps, http: HttpServices) {
     )
     .get(
       '/v1/products/:product',
-      async ({ request, params }) => presentProduct(await getProduct(deps, credentialOf(request).businessId, pathId(params.product))),
+      async ({ request, params }) => presentProduct(await getProduct(deps, actorOf(request).businessId, pathId(params.product))),
       { params: ProductParams, response: { 200: ProductSchema, ...errorAnswers(404) }, detail: { tags, summary: 'Get a Product' } },
     )
     .patch(
       '/v1/products/:product',
-      async ({ request, params, body }) => presentProduct(await updateProduct(deps, credentialOf(request).businessId, pathId(params.product), body)),
+      async ({ request, params, body }) => presentProduct(await updateProduct(deps, actorOf(request).businessId, pathId(params.product), body)),
       {
         params: ProductParams,
         body: ProductUpdateBody,
@@ -46,7 +46,7 @@ export function productsRoutes(deps: ProductDeps, http: HttpServices) {
     .delete(
       '/v1/products/:product',
       async ({ request, params, set }) => {
-        await deleteProduct(deps, credentialOf(request).businessId, pathId(params.product))
+        await deleteProduct(deps, actorOf(request).businessId, pathId(params.product))
         set.status = 204
         return new Response(null, { status: 204 })
       },

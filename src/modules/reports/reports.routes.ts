@@ -1,7 +1,7 @@
 // HTTP routes of the four reports (all GET, any Role): income, reported VAT, overdue, client statement.
 import { Elysia } from 'elysia'
 import type { Database } from '../../db/client'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import type { HttpServices } from '../../http/route-helpers'
 import { errorAnswers } from '../../http/schemas'
 import type { Clock } from '../../shared/clock'
@@ -18,7 +18,7 @@ const tags = ['Reports']
 
 export function reportsRoutes(deps: { db: Database; clock: Clock }, _http: HttpServices) {
   const read = deps.db.read
-  const businessOf = (request: Request) => getBusiness(read, credentialOf(request).businessId)
+  const businessOf = (request: Request) => getBusiness(read, actorOf(request).businessId)
   return new Elysia({ name: 'reports' })
     .get('/v1/reports/income', async ({ request, query }) => incomeReport(read, await businessOf(request), parsePeriod(query)), {
       query: PeriodQuery,
@@ -38,7 +38,7 @@ export function reportsRoutes(deps: { db: Database; clock: Clock }, _http: HttpS
       '/v1/reports/statement',
       async ({ request, query }) => {
         const period = parsePeriod(query)
-        return clientStatement(read, credentialOf(request).businessId, Number(query.client_id), period)
+        return clientStatement(read, actorOf(request).businessId, Number(query.client_id), period)
       },
       {
         query: StatementQuery,

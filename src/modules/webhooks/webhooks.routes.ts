@@ -1,6 +1,6 @@
 // HTTP routes of webhook management (Admin keys; the pipeline refuses other Roles before anything is read).
 import { Elysia, t } from 'elysia'
-import { credentialOf } from '../../http/context'
+import { actorOf } from '../../http/context'
 import type { Answer } from '../../http/idempotency'
 import { idempotentCreate, json, listPage, pathId, type HttpServices } from '../../http/route-helpers'
 import { Bool, errorAnswers, idempotencyHeader, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../http/schemas'
@@ -62,19 +62,19 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
     .post(
       '/v1/webhooks',
       ({ request, body }) =>
-        idempotentCreate(http, request, async () => json(201, await addWebhook(deps, credentialOf(request).businessId, body)), withoutSecret),
+        idempotentCreate(http, request, async () => json(201, await addWebhook(deps, actorOf(request).businessId, body)), withoutSecret),
       {
         body: t.Object({ url: t.String({ maxLength: 2000 }), events: t.Optional(Events) }, { additionalProperties: false, title: 'WebhookCreate' }),
         response: { 201: WebhookSchema, ...errorAnswers(400, 409, 413, 415, 422) },
         detail: { tags, summary: 'Add a webhook (its secret is shown once)', parameters: [idempotencyHeader] },
       },
     )
-    .get('/v1/webhooks/:id', ({ request, params }) => getWebhook(deps, credentialOf(request).businessId, pathId(params.id)), {
+    .get('/v1/webhooks/:id', ({ request, params }) => getWebhook(deps, actorOf(request).businessId, pathId(params.id)), {
       params: Params,
       response: { 200: WebhookSchema, ...errorAnswers(404) },
       detail: { tags, summary: 'Get a webhook' },
     })
-    .patch('/v1/webhooks/:id', ({ request, params, body }) => updateWebhook(deps, credentialOf(request).businessId, pathId(params.id), body), {
+    .patch('/v1/webhooks/:id', ({ request, params, body }) => updateWebhook(deps, actorOf(request).businessId, pathId(params.id), body), {
       params: Params,
       body: t.Object({ url: t.Optional(t.String({ maxLength: 2000 })), events: t.Optional(Events), paused: t.Optional(Bool()) }, { additionalProperties: false, title: 'WebhookUpdate' }),
       response: { 200: WebhookSchema, ...errorAnswers(400, 404, 413, 415, 422) },
@@ -83,12 +83,12 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
     .delete(
       '/v1/webhooks/:id',
       async ({ request, params }) => {
-        await deleteWebhook(deps, credentialOf(request).businessId, pathId(params.id))
+        await deleteWebhook(deps, actorOf(request).businessId, pathId(params.id))
         return new Response(null, { status: 204 })
       },
       { params: Params, body: NoBody, response: { 204: t.Void(), ...errorAnswers(400, 404, 413, 415, 422) }, detail: { tags, summary: 'Delete a webhook' } },
     )
-    .post('/v1/webhooks/:id/roll-secret', ({ request, params }) => rollSecret(deps, credentialOf(request).businessId, pathId(params.id)), {
+    .post('/v1/webhooks/:id/roll-secret', ({ request, params }) => rollSecret(deps, actorOf(request).businessId, pathId(params.id)), {
       params: Params,
       body: NoBody,
       response: { 200: WebhookSchema, ...errorAnswers(400, 404, 413, 415, 422) },
@@ -109,7 +109,7 @@ export function webhooksRoutes(deps: WebhookDeps, http: HttpServices) {
     )
     .post(
       '/v1/webhook-deliveries/:id/resend',
-      ({ request, params }) => idempotentCreate(http, request, async () => json(201, await resendDelivery(deps, credentialOf(request).businessId, pathId(params.id)))),
+      ({ request, params }) => idempotentCreate(http, request, async () => json(201, await resendDelivery(deps, actorOf(request).businessId, pathId(params.id)))),
       {
         params: Params,
         body: NoBody,
