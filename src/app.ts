@@ -27,6 +27,9 @@ import { mailRoutes } from './modules/mail/mail.routes'
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes'
 import { reportsRoutes } from './modules/reports/reports.routes'
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
+import { isOAuthPath, oauthDoor } from './doors/oauth/server'
+import { connectedAppsRoutes } from './modules/oauth/connected-apps.routes'
+import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -36,6 +39,8 @@ export interface App {
   /** The per-key rate count, shared by every process on the database; closed with the app. */
   rateLimiter: RateCount
   http: HttpServices
+  /** Connected apps' last use, written in the background; flushed on shutdown. */
+  connectionUsage: ConnectionUsage
 }
 
 export const API_VERSION = '1.0.0'
@@ -139,16 +144,26 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(paymentsRoutes(deps, http))
     .use(reportsRoutes(deps, http))
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
+    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock, personName: () => null }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
-  const fetch = createPipeline({
+  const apiKeys = credentialLookup(deps.db.read, deps.db.hot)
+  const issuer = issuerOf(deps.config)
+  const usage = new ConnectionUsage(deps.db, deps.clock, (e) => deps.logger.error('connection use not recorded', { name: (e as Error)?.name }))
+  // A Connected app's token acts on the API only when issued for the API's resource (RFC 8707).
+  const tokens = accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resourcesOf(issuer).api)
+  const appTokens = async (t: string) => tokens(t)
+  const pipeline = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: elysia.routes,
-    lookup: credentialLookup(deps.db.read, deps.db.hot),
+    lookup: (presented) => (isAccessToken(presented) ? appTokens(presented) : apiKeys(presented)),
     rateLimiter,
     requestLog,
     clock: deps.clock,
     logger: deps.logger,
   })
-  return { fetch, elysia, requestLog, rateLimiter, http }
+  // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
+  const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
+  const fetch: Fetch = (req, server) => (isOAuthPath(new URL(req.url).pathname) ? oauth(req) : pipeline(req, server))
+  return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http }
 }

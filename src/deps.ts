@@ -8,6 +8,7 @@ import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
 import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
+import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
 
 export interface Deps {
   config: Config
@@ -20,6 +21,8 @@ export interface Deps {
   /** Webhook POSTs and the DNS answers their addresses are checked against. */
   sender: WebhookSender
   resolve: Resolver
+  /** GETs OAuth Client ID Metadata Documents (from addresses the resolver's answers passed). */
+  fetcher: DocumentFetcher
 }
 
 export interface DepsOverrides {
@@ -29,6 +32,7 @@ export interface DepsOverrides {
   logger?: Logger
   sender?: WebhookSender
   resolve?: Resolver
+  fetcher?: DocumentFetcher
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -43,5 +47,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     logger: overrides.logger ?? createLogger(undefined, config.logLevel),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,
+    fetcher: overrides.fetcher ?? httpDocumentFetcher,
   }
 }

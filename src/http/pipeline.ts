@@ -26,7 +26,7 @@ interface RoutePattern {
 }
 
 const PUBLIC_PATHS = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/health$/, /^\/p\/:token$/]
-const ADMIN_ONLY = [/^\/v1\/request-log/, /^\/v1\/webhooks/, /^\/v1\/webhook-deliveries/]
+const ADMIN_ONLY = [/^\/v1\/request-log/, /^\/v1\/webhooks/, /^\/v1\/webhook-deliveries/, /^\/v1\/connected-apps/]
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Builds the table of known paths (Elysia's `:param` syntax) and the methods each answers. */
