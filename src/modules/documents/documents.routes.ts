@@ -20,7 +20,7 @@ import {
   viewDocument,
   type DocumentDeps,
 } from './documents.service'
-import { documentPdf } from '../pdf'
+import { documentPdf, nextTurn } from '../pdf'
 
 const tags = ['Documents']
 const Params = t.Object({ id: t.String({ description: 'document id' }) })
@@ -115,6 +115,9 @@ export function documentsRoutes(deps: DocumentDeps, http: HttpServices) {
     .get(
       '/v1/documents/:id/pdf',
       async ({ request, params }) => {
+        // Several PDF requests arriving together each read their document on a turn of its own, so a request
+        // behind them (a /health) waits for one document's reading, not for all of them.
+        await nextTurn()
         const c = actorOf(request)
         const view = await viewDocument(deps, deps.db.read, c, pathId(params.id))
         const business = await getBusiness(deps.db.read, c.businessId)

@@ -30,12 +30,15 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
     doc.due_date ? `Due date ${doc.due_date}` : null,
     doc.delivery_date ? `Delivery date ${doc.delivery_date}` : null,
   ].filter((s): s is string => !!s)
-  const rows = Math.max(seller.filter(Boolean).length, heading.length)
-  const sellerLines = seller.filter((s): s is string => !!s)
+  // Every seller line is wrapped, never cut: a long address takes as many rows as it needs.
+  const sellerLines = seller.filter((s): s is string => !!s).flatMap((s) => w.wrap(s, 9, 280))
+  const rows = Math.max(sellerLines.length, heading.length)
   for (let i = 0; i < rows; i++) {
-    if (sellerLines[i]) w.text(sellerLines[i]!, MARGIN, { size: 9, maxWidth: 280 })
+    w.ensure(13)
+    if (sellerLines[i]) w.text(sellerLines[i]!, MARGIN, { size: 9 })
     if (heading[i]) w.text(heading[i]!, right, { size: 10, right: true, bold: i === 0 })
     w.down(13)
+    await w.breathe()
   }
 
   // Client block.
@@ -45,8 +48,8 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   const c = doc.client
   for (const line of [c.legal_name ?? c.name, c.legal_name && c.legal_name !== c.name ? c.name : null, c.address, [c.postal_code, c.city].filter(Boolean).join(' '), c.country, c.vat_number ? `VAT ${c.vat_number}` : null, c.email]) {
     if (!line) continue
-    w.text(line, MARGIN, { size: 10, maxWidth: 300 })
-    w.down(13)
+    w.ensure(13)
+    await w.paragraph(line, MARGIN, { size: 10, maxWidth: 300, lineHeight: 13 })
   }
 
   // Lines.
@@ -63,20 +66,21 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
     w.down(13)
   }
   header()
+  // A Line's description and notes are wrapped in full; a page they continue onto starts with the header again.
+  w.onNewPage = header
   for (const l of doc.lines) {
     w.ensure(l.notes ? 40 : 28)
-    if (w.y > A4[1] - MARGIN - 1) header()
-    w.text(l.description, cols.desc, { size: 9, maxWidth: 230 })
     w.text(`${l.quantity} ${l.unit}`, cols.qty, { size: 9, right: true, maxWidth: 90 })
     w.text(l.unit_price, cols.price, { size: 9, right: true })
     w.text(l.vat_category === 'S' ? `${l.vat_rate}%` : `${l.vat_category} ${l.vat_rate}%`, cols.vat, { size: 9, right: true })
     w.text(l.net_amount, cols.net, { size: 9, right: true })
-    w.down(12)
+    await w.paragraph(l.description, cols.desc, { size: 9, maxWidth: 230, lineHeight: 12 })
     if (l.notes) {
-      w.text(l.notes, cols.desc + 8, { size: 8, maxWidth: 400 })
-      w.down(11)
+      w.ensure(11)
+      await w.paragraph(l.notes, cols.desc + 8, { size: 8, maxWidth: 400, lineHeight: 11 })
     }
   }
+  w.onNewPage = null
   w.rule()
   w.down(16)
 
@@ -115,11 +119,8 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   }
   if (doc.notes) {
     w.down(6)
-    for (const para of doc.notes.split(/\r?\n/).slice(0, 30)) {
-      w.ensure(14)
-      w.text(para, MARGIN, { size: 9, maxWidth: right - MARGIN })
-      w.down(12)
-    }
+    w.ensure(14)
+    await w.paragraph(doc.notes, MARGIN, { size: 9, maxWidth: right - MARGIN, lineHeight: 12 })
   }
   return w.save()
 }
