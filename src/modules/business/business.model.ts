@@ -28,6 +28,8 @@ export const BusinessSchema = t.Object(
     tax_registration_id: Nullable(t.String({ description: "BT-32, the Seller's tax registration id (a Non-VAT Payer's exports carry it)" })),
     einvoice_format: t.String({ description: 'what a Send attaches: ubl, cii, xrechnung-ubl, xrechnung-cii, peppol or facturx' }),
     mail_provider: Nullable(t.Object({ kind: t.String({ description: 'service, smtp, google or microsoft' }), address: Nullable(t.String()) })),
+    has_logo: Bool(),
+    brand_color: Nullable(t.String({ pattern: '^#[0-9A-Fa-f]{6}$' })),
     created_at: Timestamp,
   },
   { title: 'Business' },

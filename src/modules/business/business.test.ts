@@ -31,6 +31,8 @@ const BUSINESS_FIELDS = [
   'tax_registration_id',
   'einvoice_format',
   'mail_provider',
+  'has_logo',
+  'brand_color',
   'created_at',
 ]
 
@@ -74,6 +76,8 @@ describe('GET /v1/business', () => {
       tax_registration_id: null,
       einvoice_format: 'ubl',
       mail_provider: null,
+      has_logo: false,
+      brand_color: null,
       created_at: '2026-03-10T09:00:00.000Z',
     })
     expect(r.body.business_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)

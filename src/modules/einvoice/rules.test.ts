@@ -47,6 +47,8 @@ function business(over: Partial<BusinessRow> = {}): BusinessRow {
     contactEmail: null,
     taxRegistrationId: null,
     einvoiceFormat: 'ubl',
+    brandColor: null,
+    logoType: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...over,
