@@ -47,6 +47,7 @@ function business(over: Partial<BusinessRow> = {}): BusinessRow {
     contactEmail: null,
     taxRegistrationId: null,
     einvoiceFormat: 'ubl',
+    deletedAt: null,
     brandColor: null,
     logoType: null,
     createdAt: '2026-01-01T00:00:00.000Z',
