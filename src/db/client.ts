@@ -128,6 +128,8 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
       await mutex.run(() => writerClient.execute(`PRAGMA wal_checkpoint(${mode})`))
     },
     async shrinkMemory() {
+      // A libSQL server's memory is its own business.
+      if (!local) return
       await mutex.run(async () => {
         await writerClient.execute('PRAGMA shrink_memory')
         bulk?.shrink()
