@@ -80,7 +80,7 @@ export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: 
   const events = [...new Set(input.events ?? [])]
   const hook = await d.db.write(async (tx) => {
     await startOutboxCursor(tx)
-    // Stored sealed like a Business's webhook secret; opened only to sign.
+    // Stored sealed (secrets at rest, src/db/secrets.ts); opened only to sign.
     return upsertAppWebhook(tx, { appId: app.id, url: input.url, events: JSON.stringify(events), secret: d.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return { client_id: clientId, url: hook.url, events, paused: hook.paused, created_at: hook.createdAt, updated_at: hook.updatedAt, secret }
