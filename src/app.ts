@@ -9,24 +9,17 @@ import { openApiDocumentRoutes } from './http/openapi-document'
 import { openApiWebhooks } from './http/openapi-webhooks'
 import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
-import { Cursors } from './http/pagination'
-import { PageCache } from './http/page-cache'
+import { Cursors } from './platform/cursors'
+import { PageCache } from './platform/page-cache'
 import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
 import { RateLimiter } from './http/rate-limit'
-import { RequestLogWriter } from './http/request-log'
-import { requestLogRoutes } from './http/request-log.routes'
+import { RequestLogWriter } from './platform/request-log'
 import type { HttpServices } from './http/route-helpers'
+import { operationRoutes } from './doors/api/routes'
+import { operations } from './operations'
+import type { OperationContext } from './platform/operation'
 import { credentialLookup } from './modules/business'
-import { businessRoutes } from './modules/business/business.routes'
-import { clientsRoutes } from './modules/clients/clients.routes'
-import { productsRoutes } from './modules/products/products.routes'
-import { documentsRoutes } from './modules/documents/documents.routes'
 import { publicPageRoutes } from './modules/documents/public-page'
-import { paymentsRoutes } from './modules/payments/payments.routes'
-import { mailRoutes } from './modules/mail/mail.routes'
-import { einvoiceRoutes } from './modules/einvoice/einvoice.routes'
-import { reportsRoutes } from './modules/reports/reports.routes'
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -67,6 +60,12 @@ function bodyFault(body: unknown): { at: string; message: string } | null {
   return null
 }
 
+/** Every route the app answers, each operation's with the access it needs (the others are public pages). */
+function knownRoutes(routes: ReadonlyArray<{ method: string; path: string }>) {
+  const access = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op.access]))
+  return routes.map((r) => ({ method: r.method, path: r.path, access: access.get(`${r.method.toUpperCase()} ${r.path}`) }))
+}
+
 export async function buildApp(deps: Deps): Promise<App> {
   const http: HttpServices = {
     idempotency: new Idempotency(deps.db, deps.clock),
@@ -75,6 +74,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
   const rateLimiter = new RateLimiter(deps.config.rateLimit)
+  const context: OperationContext = { deps, cursors: http.cursors, pages: http.pages, flushRequestLog: () => requestLog.flush() }
 
   const elysia = new Elysia({ normalize: false })
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
@@ -128,21 +128,12 @@ export async function buildApp(deps: Deps): Promise<App> {
     )
     .use(docsRoutes())
     .get('/health', () => ({ ok: true }), { detail: { hide: true } })
-    .use(businessRoutes(deps, http))
-    .use(clientsRoutes(deps, http))
-    .use(productsRoutes(deps, http))
-    .use(documentsRoutes(deps, http))
-    .use(mailRoutes(deps, http))
-    .use(einvoiceRoutes(deps, http))
+    .use(operationRoutes(operations, context, http))
     .use(publicPageRoutes(deps))
-    .use(paymentsRoutes(deps, http))
-    .use(reportsRoutes(deps, http))
-    .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
-    .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const fetch = createPipeline({
     handle: (req) => elysia.handle(req),
-    routes: elysia.routes,
+    routes: knownRoutes(elysia.routes),
     lookup: credentialLookup(deps.db.read, deps.db.hot),
     rateLimiter,
     requestLog,
