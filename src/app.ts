@@ -12,8 +12,8 @@ import { Idempotency } from './http/idempotency'
 import { Cursors } from './platform/cursors'
 import { PageCache } from './platform/page-cache'
 import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
-import { RateLimiter } from './http/rate-limit'
 import { RequestLogWriter } from './platform/request-log'
+import { openRateCount, type RateCount } from './platform/rate-count'
 import type { HttpServices } from './http/route-helpers'
 import { operationRoutes } from './doors/api/routes'
 import { operations } from './operations'
@@ -26,7 +26,8 @@ export interface App {
   fetch: Fetch
   elysia: Elysia<any, any, any, any, any, any, any>
   requestLog: RequestLogWriter
-  rateLimiter: RateLimiter
+  /** The per-key rate count, shared by every process on the database; closed with the app. */
+  rateLimiter: RateCount
   http: HttpServices
 }
 
@@ -73,7 +74,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     pages: deps.db.hot ? new PageCache(deps.db.hot.dataVersion) : null,
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
-  const rateLimiter = new RateLimiter(deps.config.rateLimit)
+  const rateLimiter = openRateCount(deps.db, deps.config.rateLimit)
   const context: OperationContext = { deps, cursors: http.cursors, pages: http.pages, flushRequestLog: () => requestLog.flush() }
 
   const elysia = new Elysia({ normalize: false })

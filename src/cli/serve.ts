@@ -43,6 +43,7 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
     scheduler.stop()
     await server.stop()
     await app.requestLog.flush()
+    app.rateLimiter.close()
     deps.db.close()
   }
   return { stop, port: server.port ?? port }

@@ -38,7 +38,21 @@ export interface Database {
   readonly writer: Db
   readonly writerClient: Client
   readonly url: string
+  /**
+   * The local file's path when the libSQL driver's fast paths are in use (hot reader, bulk and prepared writers);
+   * null for a libSQL server, or a file opened through @libsql/client only. Side stores (the rate count) follow it.
+   */
+  readonly nativeFile: string | null
+  /** One statement in its own implicit transaction on the writer, behind the write mutex; its rows as objects. */
+  statement(sql: string, args: unknown[]): Promise<Record<string, unknown>[]>
   close(): void
+}
+
+export interface OpenOptions {
+  /** INVOICING_DB_AUTH_TOKEN, for a libSQL server. */
+  authToken?: string
+  /** false: a local file is used through @libsql/client alone, as a libSQL server is (tests of the fallbacks). */
+  native?: boolean
 }
 
 /** A raw statement with positional arguments, for the remote fallback of append(). */
@@ -58,21 +72,27 @@ export function toDbUrl(pathOrUrl: string): string {
 const WRITER_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000']
 const READER_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
 
-export async function openDatabase(pathOrUrl: string): Promise<Database> {
+export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): Promise<Database> {
   const url = toDbUrl(pathOrUrl)
+  const local = url.startsWith('file:')
+  const native = local && opts.native !== false
   // intMode number: ids and counters fit in 2^53; money is kept as exact decimal text, never as a JS number.
-  const writerClient = createClient({ url, concurrency: 1, intMode: 'number' })
-  await writerClient.execute('PRAGMA journal_mode = WAL')
-  for (const p of WRITER_PRAGMAS) await writerClient.execute(p)
-  const readerClient = createClient({ url, concurrency: 1, intMode: 'number' })
-  for (const p of READER_PRAGMAS) await readerClient.execute(p)
+  const writerClient = createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken })
+  // The busy timeout first: switching a new file to WAL takes a lock another process starting at once may hold.
+  if (local) {
+    await writerClient.execute('PRAGMA busy_timeout = 5000')
+    await writerClient.execute('PRAGMA journal_mode = WAL')
+    for (const p of WRITER_PRAGMAS) await writerClient.execute(p)
+  }
+  const readerClient = createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken })
+  if (local) for (const p of READER_PRAGMAS) await readerClient.execute(p)
 
   const writer = drizzle(writerClient, { schema })
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
-  const hot = openHotReader(url)
-  const bulk = openBulkWriter(url)
-  const prepared = openPreparedWriter(url)
+  const hot = native ? openHotReader(url) : null
+  const bulk = native ? openBulkWriter(url) : null
+  const prepared = native ? openPreparedWriter(url) : null
 
   return {
     read,
@@ -80,6 +100,8 @@ export async function openDatabase(pathOrUrl: string): Promise<Database> {
     writer,
     writerClient,
     url,
+    nativeFile: native ? url.slice('file:'.length) : null,
+    statement: (statement, args) => mutex.run(async () => (await writerClient.execute({ sql: statement, args: args as never })).rows as never),
     write: (fn) => mutex.run(() => writer.transaction(fn)),
     // The prepared transaction offers the two methods the Payment repos use; the cast is the contract stated above.
     writePrepared: (fn) => mutex.run(() => (prepared ? prepared.transaction((tx) => fn(tx as unknown as Tx)) : writer.transaction(fn))),

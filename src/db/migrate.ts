@@ -1,10 +1,52 @@
-// Applies pending drizzle-kit migrations (embedded in the binary, or migrations/ when run from source).
-import { migrate } from 'drizzle-orm/libsql/migrator'
+// Applies pending drizzle-kit migrations (embedded in the binary, or migrations/ when run from source), under the
+// database's write lock: two processes starting at once on a new file both come up, the second finding them applied.
+//
+// drizzle's own libSQL migrator reads which migrations are applied before it takes any lock, so two processes starting
+// together both applied the first one ("table already exists", or SQLITE_BUSY). Here the read and the writes share
+// one BEGIN IMMEDIATE transaction; it keeps drizzle's bookkeeping table and journal, so either migrator reads the other's.
+import { readMigrationFiles } from 'drizzle-orm/migrator'
 import type { Database } from './client'
 import { migrationsFolder } from './embedded-migrations'
 
+const TABLE = '__drizzle_migrations'
+/** How long a start waits for another process's migrations (each wait inside is the busy timeout, 5 s). */
+const LOCK_WAIT_MS = 120_000
+
 export async function applyMigrations(db: Database): Promise<void> {
-  await migrate(db.writer, { migrationsFolder: await migrationsFolder() })
-  // The migrator toggles foreign_keys around its batch; make sure the writer ends with them on.
-  await db.writerClient.execute('PRAGMA foreign_keys = ON')
+  const migrations = readMigrationFiles({ migrationsFolder: await migrationsFolder() })
+  const client = db.writerClient
+  const local = db.url.startsWith('file:')
+  // A migration may rebuild a table that others reference; foreign keys cannot be switched inside a transaction.
+  if (local) await client.execute('PRAGMA foreign_keys = OFF')
+  try {
+    const tx = await begin(db)
+    try {
+      await tx.execute(`CREATE TABLE IF NOT EXISTS "${TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`)
+      const last = (await tx.execute(`SELECT created_at FROM "${TABLE}" ORDER BY created_at DESC LIMIT 1`)).rows[0]
+      const appliedUpTo = last ? Number(last.created_at) : -Infinity
+      for (const m of migrations) {
+        if (m.folderMillis <= appliedUpTo) continue
+        for (const statement of m.sql) if (statement.trim()) await tx.execute(statement)
+        await tx.execute({ sql: `INSERT INTO "${TABLE}" ("hash", "created_at") VALUES (?, ?)`, args: [m.hash, m.folderMillis] })
+      }
+      await tx.commit()
+    } finally {
+      tx.close()
+    }
+  } finally {
+    if (local) await client.execute('PRAGMA foreign_keys = ON')
+  }
+}
+
+/** BEGIN IMMEDIATE, waiting while another process holds the write lock (it may be migrating a large file). */
+async function begin(db: Database) {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      return await db.writerClient.transaction('write')
+    } catch (e) {
+      if (!/SQLITE_BUSY|database is locked/i.test(String((e as Error)?.message ?? e)) || Date.now() > deadline) throw e
+      await Bun.sleep(50)
+    }
+  }
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../shared/clock'
 import type { Logger } from '../shared/logger'
 import { setContext, type RequestContext } from './context'
 import { errorResponse } from './errors'
-import type { RateDecision, RateLimiter } from './rate-limit'
+import type { RateCount, RateDecision } from '../platform/rate-count'
 import type { RequestLogWriter } from '../platform/request-log'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -75,7 +75,8 @@ export interface PipelineDeps {
   handle: (req: Request) => Promise<Response>
   routes: ReadonlyArray<KnownRoute>
   lookup: (key: string) => Promise<Actor | null>
-  rateLimiter: RateLimiter
+  /** Shared by every process on the database (src/platform/rate-count.ts). */
+  rateLimiter: RateCount
   requestLog: RequestLogWriter
   clock: Clock
   logger: Logger
@@ -100,7 +101,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
     if (!route) {
       const key = bearer(req)
       const credential = key ? await p.lookup(key) : null
-      return setHeaders(await p.handle(req), credential ? { ...base, ...rateHeaders(p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
+      return setHeaders(await p.handle(req), credential ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
     }
     const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
     if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(req), base)
@@ -110,7 +111,7 @@ export function createPipeline(p: PipelineDeps): Fetch {
     if (!credential) return errorResponse(new Unauthenticated(), base)
     ctx.actor = credential
 
-    const rate = p.rateLimiter.hit(credentialKey(credential), p.clock.now().getTime())
+    const rate = await p.rateLimiter.hit(credentialKey(credential), p.clock.now().getTime())
     const headers = { ...base, ...rateHeaders(rate) }
     let res: Response
     // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.

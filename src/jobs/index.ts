@@ -20,7 +20,7 @@ export function serviceJobs(deps: Deps, app: App): Job[] {
     { name: 'product-erasure', pattern: '0 41 * * * *', run: () => eraseDeletedProducts(deps) },
     // Buffered request-log entries reach the database within a second.
     { name: 'request-log-flush', pattern: '* * * * * *', run: () => app.requestLog.flush() },
-    { name: 'rate-limit-sweep', pattern: '0 * * * * *', run: async () => app.rateLimiter.sweep(deps.clock.now().getTime()) },
+    { name: 'rate-limit-sweep', pattern: '0 * * * * *', run: async () => { await app.rateLimiter.sweep(deps.clock.now().getTime()) } },
     { name: 'idempotency-expiry', pattern: '0 */10 * * * *', run: () => expireIdempotencyKeys(deps.db, deps.clock) },
     {
       name: 'request-log-retention',

@@ -21,6 +21,8 @@ export const documents = sqliteTable(
     clientId: integer('client_id').notNull().references(() => clients.id),
     /** JSON snapshot of the Client taken at issue; null on a Draft, which shows the Client as it now stands. */
     clientSnapshot: text('client_snapshot'),
+    /** JSON snapshot of the seller (the Business and the bank accounts shown) taken at issue; null on a Draft. */
+    sellerSnapshot: text('seller_snapshot'),
     currency: text('currency').notNull(),
     issueDate: text('issue_date'),
     dueDate: text('due_date'),

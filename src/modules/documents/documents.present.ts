@@ -1,5 +1,5 @@
 // A document as the API answers it: Lines, VAT breakdown, money, actions for the credential's Role, overdue state.
-import type { Role } from '../business'
+import type { BankAccountRow, BusinessRow, Role } from '../business'
 import type { ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
@@ -34,6 +34,61 @@ export function snapshotOf(c: ClientRow): ClientSnapshot {
   }
 }
 
+/** A bank account as a document shows it (kept in the seller snapshot: a later change to the account changes no issued document). */
+export interface ShownBankAccount {
+  id: number
+  name: string
+  iban: string
+  bic: string | null
+  currency: string | null
+}
+
+/**
+ * The seller as a document shows it: taken at issue and kept, so a later change to the Business changes no issued
+ * document (its PDF, XML, public page and webhook bodies all read this). `vat_number` is null for a Non-VAT Payer.
+ */
+export interface SellerSnapshot {
+  name: string
+  legal_name: string | null
+  vat_number: string | null
+  company_id: string | null
+  email: string | null
+  address: string | null
+  city: string | null
+  postal_code: string | null
+  country: string
+  bank_accounts: ShownBankAccount[]
+}
+
+/**
+ * The one rule for which of the Business's accounts a document shows (PDF and XML alike): those it names, else the
+ * Business's accounts in its currency or with none, else all of them. (The migration 0009 backfill follows it too.)
+ */
+export function accountsShown(ids: number[], currency: string, accounts: BankAccountRow[]): ShownBankAccount[] {
+  const byId = new Map(accounts.map((a) => [a.id, a]))
+  let chosen = ids.map((id) => byId.get(id)).filter((a): a is BankAccountRow => a !== undefined)
+  if (chosen.length === 0) {
+    const same = accounts.filter((a) => a.currency === null || a.currency === currency)
+    chosen = same.length ? same : accounts
+  }
+  return chosen.map((a) => ({ id: a.id, name: a.name, iban: a.iban, bic: a.bic, currency: a.currency }))
+}
+
+export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): SellerSnapshot {
+  return {
+    name: b.name,
+    legal_name: b.legalName,
+    vat_number: b.isVatPayer ? b.vatNumber : null,
+    company_id: b.companyId,
+    email: b.email,
+    address: b.address,
+    city: b.city,
+    postal_code: b.postalCode,
+    country: b.country,
+    bank_accounts: accounts,
+  }
+}
+
 const DAY_MS = 86_400_000
 
 /** Overdue: an issued Invoice or unconverted Proforma, past its due date, neither paid nor cancelled (UTC today). */
@@ -50,12 +105,14 @@ export interface PresentInput {
   bands: BandRow[]
   /** The Client as it now stands, shown on a Draft. */
   client: ClientRow | undefined
+  /** The seller as it now stands (the Business and its accounts), shown on a Draft. */
+  seller: SellerSnapshot
   facts: Facts
   role: Role
   today: string
 }
 
-export function presentDocument({ doc, lines, bands, client, facts, role, today }: PresentInput) {
+export function presentDocument({ doc, lines, bands, client, seller, facts, role, today }: PresentInput) {
   const scale = currencyScale(doc.currency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
@@ -71,6 +128,7 @@ export function presentDocument({ doc, lines, bands, client, facts, role, today 
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
     client: snapshot,
+    seller: doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : seller,
     currency: doc.currency,
     issue_date: doc.issueDate,
     due_date: doc.dueDate,

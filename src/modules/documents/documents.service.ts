@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { addDays, isDate, LAST_DATE, utcDay } from '../../shared/dates'
-import { foreignBankAccountIds, getBusiness, type BusinessRow, type Role } from '../business'
+import { foreignBankAccountIds, getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Role } from '../business'
 import { findClient, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
@@ -25,7 +25,7 @@ import {
   type DocumentInsert,
   type DocumentRow,
 } from './documents.repo'
-import { presentDocument, snapshotOf, type DocumentView } from './documents.present'
+import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView } from './documents.present'
 import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
@@ -39,6 +39,13 @@ export interface DocumentDeps {
   db: Database
   clock: Clock
   config: { mailRelay: string | null }
+}
+
+/** More accounts than any Business keeps: a document's accounts are chosen from all of them in one read. */
+const ACCOUNTS_PAGE = 1000
+
+export function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
+  return listBankAccounts(q, businessId, 0, ACCOUNTS_PAGE)
 }
 
 function today(deps: DocumentDeps): string {
@@ -78,11 +85,14 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
   const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
   const clients = new Map<number, ClientRow | undefined>()
+  // A Draft shows the seller as the Business now stands; the accounts are read only when a Draft is among the rows.
+  const accounts = docs.some((d) => d.sellerSnapshot === null) ? await allBankAccounts(q, business.id) : []
   const out: DocumentView[] = []
   for (const doc of docs) {
     if (!clients.has(doc.clientId)) clients.set(doc.clientId, await findClient(q, business.id, doc.clientId))
     const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail) })
-    out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), facts, role, today: day }))
+    const seller = sellerSnapshotOf(business, doc.sellerSnapshot === null ? accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, accounts) : [])
+    out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), seller, facts, role, today: day }))
   }
   return out
 }
@@ -333,6 +343,9 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   await takeNumber(tx, business.id, judgement.plan)
   const client = await findClient(tx, business.id, doc.clientId)
   const clientSnapshot = client ? JSON.stringify(snapshotOf(client)) : null
+  // The seller as it stands now, read in this transaction: what the issued document shows from here on.
+  const seller = await getBusiness(tx, business.id)
+  const sellerSnapshot = JSON.stringify(sellerSnapshotOf(seller, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(tx, business.id))))
   const set: Partial<DocumentInsert> = {
     status: 'issued',
     documentNumber: judgement.plan.number,
@@ -340,6 +353,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     dueDate,
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
+    sellerSnapshot,
     // The number and the Client name as issued become searchable with the issue.
     searchText: documentSearchText({ documentNumber: judgement.plan.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.

@@ -1,5 +1,5 @@
 // The documents module's public face for payments, reports, mail, e-invoices and the PDF writer.
-export type { DocumentView } from './documents.present'
+export type { DocumentView, SellerSnapshot, ShownBankAccount } from './documents.present'
 export type { DocumentRow } from './documents.repo'
 export { findDocument } from './documents.repo'
 export { issueInTx, viewDocument, mailViaOf, sendFactsOf, recordSentInTx, type DocumentDeps } from './documents.service'
@@ -15,5 +15,5 @@ export { findPaymentTarget, readPaymentTarget, type PaymentTarget } from './docu
 export { takeReceiptNumber } from './numbering'
 export type { Facts } from './lifecycle'
 export { categoryRank } from './totals'
-export { DOCUMENT_TITLES } from './documents.present'
+export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
 export { ISSUE_REFUSALS } from './documents.operations'

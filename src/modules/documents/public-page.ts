@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock'
 import { getBusiness } from '../business'
 import { raiseEvent } from '../webhooks'
 import { findByPublicToken, linesOf, markViewed } from './documents.repo'
-import { DOCUMENT_TITLES, type ClientSnapshot } from './documents.present'
+import { DOCUMENT_TITLES, type ClientSnapshot, type SellerSnapshot } from './documents.present'
 
 
 function esc(s: string | null | undefined): string {
@@ -43,6 +43,8 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
       const business = await getBusiness(deps.db.read, doc.businessId)
       const lines = (await linesOf(deps.db.read, [doc.id])).get(doc.id) ?? []
       const client = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot) : null
+      // The seller as the document was issued by (a page is never a Draft's, so the snapshot is there).
+      const seller = doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : null
       const rows = lines
         .map((l) => `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`)
         .join('')
@@ -51,7 +53,7 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
 <style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
 <body>${business.isTest || doc.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
 <h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
-<p>From <strong>${esc(business.legalName ?? business.name)}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
+<p>From <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
 <p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
 <table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
 <p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>

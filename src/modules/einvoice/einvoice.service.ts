@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { Refusal } from '../../shared/errors'
-import { getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow } from '../business'
+import { getBusiness, type BusinessRow } from '../business'
 import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
 import { buildModel, type EInvoiceModel } from './model'
 import { checkModel, type RuleFailure } from './rules'
@@ -16,11 +16,10 @@ export interface EInvoiceDeps {
   config: { mailRelay: string | null }
 }
 
-/** What the export reads: the document as the API answers it, its Business, accounts and credited Invoice. */
+/** What the export reads: the document as the API answers it (with its seller snapshot), its Business and credited Invoice. */
 export interface ExportSource {
   view: DocumentView
   business: BusinessRow
-  accounts: BankAccountRow[]
   credited: { number: string | null; issueDate: string | null } | null
 }
 
@@ -31,17 +30,13 @@ export interface XmlFile {
   xml: string
 }
 
-/** More accounts than any Business keeps; the export reads them all in one page. */
-const ACCOUNTS_PAGE = 1000
-
 export async function exportSourceOf(q: Queryable, business: BusinessRow, view: DocumentView): Promise<ExportSource> {
-  const accounts = await listBankAccounts(q, business.id, 0, ACCOUNTS_PAGE)
   let credited: ExportSource['credited'] = null
   if (view.type === 'credit_note' && view.credited_document_id !== null) {
     const inv = await findDocument(q, business.id, view.credited_document_id)
     if (inv) credited = { number: inv.documentNumber, issueDate: inv.issueDate }
   }
-  return { view, business, accounts, credited }
+  return { view, business, credited }
 }
 
 const notExportable = (message: string, extra?: Record<string, unknown>): RefusalInfo => ({ code: 'not_exportable', message, ...(extra ? { extra } : {}) })

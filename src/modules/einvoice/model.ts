@@ -1,6 +1,6 @@
 // The EN16931 semantic model of one document (business terms BT-n, groups BG-n), built from the document as the API
 // answers it: the rule table judges this model and the UBL writer writes exactly it, so what is checked is what is sent.
-import type { BankAccountRow, BusinessRow } from '../business'
+import type { BusinessRow } from '../business'
 import type { DocumentView } from '../documents'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { isCountry } from '../../shared/countries'
@@ -140,9 +140,8 @@ export interface EInvoiceModel {
 
 export interface ModelSource {
   view: DocumentView
+  /** Only its public id is read: the seller's name, numbers, address and accounts come from `view.seller` (kept at issue). */
   business: BusinessRow
-  /** The Business's bank accounts. */
-  accounts: BankAccountRow[]
   /** The Invoice a Credit Note corrects, when it names one that still exists. */
   credited: { number: string | null; issueDate: string | null } | null
 }
@@ -205,14 +204,9 @@ function addressOf(address: string | null, city: string | null, postalCode: stri
   }
 }
 
-function paymentOf(view: DocumentView, accounts: BankAccountRow[]): EInvoiceModel['payment'] {
-  const byId = new Map(accounts.map((a) => [a.id, a]))
-  let chosen = view.bank_account_ids.map((id) => byId.get(id)).filter((a): a is BankAccountRow => a !== undefined)
-  // A document that names no account is still paid to the Business's own: those in its currency, else any.
-  if (chosen.length === 0) {
-    const same = accounts.filter((a) => a.currency === null || a.currency === view.currency)
-    chosen = same.length ? same : accounts
-  }
+function paymentOf(view: DocumentView): EInvoiceModel['payment'] {
+  // The accounts the document shows (its PDF names the same): those it names, else the Business's in its currency.
+  const chosen = view.seller.bank_accounts
   const paymentId = view.document_number
   if (chosen.length === 0) return { code: '1', paymentId, accounts: [] }
   // SEPA carries euros between SEPA countries; any other transfer to an IBAN is a plain credit transfer.
@@ -260,15 +254,16 @@ function breakdownOf(view: DocumentView): Breakdown[] {
   return out
 }
 
-export function buildModel({ view, business, accounts, credited }: ModelSource): EInvoiceModel {
+export function buildModel({ view, business, credited }: ModelSource): EInvoiceModel {
   const c = view.client
+  const s = view.seller
   const onlyO = view.lines.length > 0 && view.lines.every((l) => l.vat_category === 'O')
   // A document wholly outside the scope of VAT names no VAT identifier (BR-O-02); a Non-VAT Payer's is shown nowhere.
-  const sellerVat = !onlyO && business.isVatPayer && business.vatNumber?.trim() ? vatIdOf(business.vatNumber, business.country) : null
+  const sellerVat = !onlyO && s.vat_number?.trim() ? vatIdOf(s.vat_number, s.country) : null
   const buyerVat = !onlyO && c.vat_number?.trim() ? vatIdOf(c.vat_number, c.country) : null
-  const sellerName = writableOrNull(business.legalName) ?? writable(business.name)
+  const sellerName = writableOrNull(s.legal_name) ?? writable(s.name)
   const buyerName = writableOrNull(c.legal_name) ?? writable(c.name)
-  const sellerTradingName = writable(business.name)
+  const sellerTradingName = writable(s.name)
   const buyerTradingName = writableOrNull(c.name)
   const money = (s: string) => amountText(s, view.currency)
 
@@ -301,11 +296,11 @@ export function buildModel({ view, business, accounts, credited }: ModelSource):
       name: sellerName,
       tradingName: sellerTradingName && sellerTradingName !== sellerName ? sellerTradingName : null,
       // Every document names its Seller (BR-CO-26), also one of only O Lines, which carries no VAT identifier.
-      identifier: business.companyId?.trim() ? null : business.publicId,
-      legalRegistrationId: business.companyId?.trim() || null,
+      identifier: s.company_id?.trim() ? null : business.publicId,
+      legalRegistrationId: s.company_id?.trim() || null,
       vatId: sellerVat,
-      address: addressOf(business.address, business.city, business.postalCode, business.country),
-      email: business.email,
+      address: addressOf(s.address, s.city, s.postal_code, s.country),
+      email: s.email,
     },
     buyer: {
       name: buyerName,
@@ -319,7 +314,7 @@ export function buildModel({ view, business, accounts, credited }: ModelSource):
     // Goods supplied within the EU are delivered to the Client's address, which the receiver's VAT return needs (BR-IC-11, BR-IC-12).
     delivery: { date: view.delivery_date, partyName: intraCommunity ? buyerName : null, address: intraCommunity ? buyerAddress : null },
     invoicingPeriod: null,
-    payment: paymentOf(view, accounts),
+    payment: paymentOf(view),
     paymentTerms: termsOf(view),
     allowances: [],
     charges: [],

@@ -2,7 +2,7 @@
 // including states the API cannot reach today (allowances, a Client without a country, a hand-made wrong figure).
 import { describe, expect, test } from 'bun:test'
 import type { BankAccountRow, BusinessRow } from '../business'
-import type { DocumentView } from '../documents'
+import { accountsShown, sellerSnapshotOf, type DocumentView } from '../documents'
 import { Dec, format, round, type Decimal } from '../../shared/money'
 import { unitCodeOf, vatexText } from './codes'
 import { exportabilityOf, type ExportSource } from './einvoice.service'
@@ -125,8 +125,9 @@ function view(specs: LineSpec[] = [{}], over: Partial<DocumentView> = {}): Docum
   return { ...base, ...over } as DocumentView
 }
 
+/** The view's seller is the Business and accounts given, as issue would have kept them. */
 function source(v: DocumentView = view(), b: BusinessRow = business(), accounts: BankAccountRow[] = [], credited: ExportSource['credited'] = null): ExportSource {
-  return { view: v, business: b, accounts, credited }
+  return { view: { ...v, seller: sellerSnapshotOf(b, accountsShown(v.bank_account_ids, v.currency, accounts)) }, business: b, credited }
 }
 
 const model = (v: DocumentView = view(), b: BusinessRow = business(), accounts: BankAccountRow[] = []) => buildModel(source(v, b, accounts))

@@ -1,6 +1,6 @@
 // The document PDF: Business and Client blocks, Lines, VAT breakdown, totals, due date, bank accounts.
 import type { Queryable } from '../../db/client'
-import { bankAccountsByIds, type BusinessRow } from '../business'
+import type { BusinessRow } from '../business'
 import { DOCUMENT_TITLES, type DocumentView } from '../documents'
 import { A4, MARGIN, PageWriter } from './layout'
 
@@ -12,18 +12,18 @@ export function watermarkOf(isTest: boolean, status: string): string | null {
 }
 
 export async function documentPdf(q: Queryable, business: BusinessRow, doc: DocumentView): Promise<Uint8Array> {
-  const accounts = doc.bank_account_ids.length
-    ? await bankAccountsByIds(q, business.id, doc.bank_account_ids)
-    : []
+  // The seller and its accounts as the document shows them (kept at issue; the XML names the same accounts).
+  const s = doc.seller
+  const accounts = s.bank_accounts
   const title = `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? '(draft)'}`
   const w = await PageWriter.create(title, watermarkOf(business.isTest || doc.is_test, doc.status))
   const right = A4[0] - MARGIN
 
   // Seller block (left) and document heading (right).
-  w.text(business.legalName ?? business.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
+  w.text(s.legal_name ?? s.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
   w.text(DOCUMENT_TITLES[doc.type] ?? doc.type, right, { size: 18, bold: true, right: true })
   w.down(18)
-  const seller = [business.address, [business.postalCode, business.city].filter(Boolean).join(' '), business.country, business.isVatPayer && business.vatNumber ? `VAT ${business.vatNumber}` : null, business.companyId ? `Reg. ${business.companyId}` : null, business.email]
+  const seller = [s.address, [s.postal_code, s.city].filter(Boolean).join(' '), s.country, s.vat_number ? `VAT ${s.vat_number}` : null, s.company_id ? `Reg. ${s.company_id}` : null, s.email]
   const heading = [
     `No. ${doc.document_number ?? 'DRAFT'}`,
     doc.issue_date ? `Issue date ${doc.issue_date}` : null,

@@ -1,0 +1,122 @@
+// The per-key rate count every process on one database shares (contract, Limits; extensions §12): a restart or a
+// second server never hands a key a fresh 120.
+//
+// On a local file the count lives in a side file (`<db>.rate`, SQLite in WAL mode, synchronous OFF) written through
+// the libSQL driver's prepared statements: one UPSERT per request, no fsync, no lock on the main database (a rate hit
+// never waits behind a Payment). A power cut may forgive the requests of the last moments; a restart, a crash of the
+// process or a second process forgives none (WAL frames reach the OS with every commit). A side file found damaged at
+// start is started afresh: it holds nothing but counts of the last minute.
+//
+// Without the driver's fast paths (a libSQL server, or a file opened through @libsql/client only) the same table lives
+// in the main database and each hit is one statement there.
+import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs'
+import Database from 'libsql'
+import type { Database as Db } from '../db/client'
+
+export const RATE_WINDOW_MS = 60_000
+
+export interface RateDecision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** Unix seconds (UTC) when the current window ends. */
+  reset: number
+  retryAfter: number
+}
+
+export interface RateCount {
+  readonly limit: number
+  /** Counts one request of the key at `nowMs` and says whether it may be served. */
+  hit(key: string, nowMs: number): RateDecision | Promise<RateDecision>
+  /** The key's standing without counting a request (with no open window, a full one would start now). */
+  peek(key: string, nowMs: number): RateDecision | Promise<RateDecision>
+  /** Drops windows that have ended, so the table follows the keys in use. */
+  sweep(nowMs: number): void | Promise<void>
+  close(): void
+}
+
+const TABLE = `CREATE TABLE IF NOT EXISTS rate_windows (key TEXT PRIMARY KEY, start_ms INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID`
+// A window opens with the key's first request and lasts windowMs; the request after it opens the next one. In an
+// UPDATE every right-hand side reads the row as it was, so both CASEs judge the same old window.
+const HIT = `INSERT INTO rate_windows (key, start_ms, count) VALUES (?1, ?2, 1)
+  ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN ?2 >= start_ms + ?3 THEN 1 ELSE count + 1 END,
+    start_ms = CASE WHEN ?2 >= start_ms + ?3 THEN ?2 ELSE start_ms END
+  RETURNING start_ms, count`
+const PEEK = `SELECT start_ms, count FROM rate_windows WHERE key = ?1`
+const SWEEP = `DELETE FROM rate_windows WHERE start_ms + ?2 <= ?1`
+
+type Row = { start_ms: number; count: number }
+
+/** The decision for a window (start, count) as it stands after this request; `counted` false for a peek. */
+export function decide(limit: number, windowMs: number, nowMs: number, row: Row | undefined, counted: boolean): RateDecision {
+  const open = row && nowMs < row.start_ms + windowMs ? row : { start_ms: nowMs, count: 0 }
+  const end = open.start_ms + windowMs
+  return {
+    allowed: counted ? open.count <= limit : open.count < limit,
+    limit,
+    remaining: Math.max(0, limit - open.count),
+    reset: Math.ceil(end / 1000),
+    retryAfter: Math.max(1, Math.ceil((end - nowMs) / 1000)),
+  }
+}
+
+/** The side file beside a local database file. */
+export function rateFileOf(dbFile: string): string {
+  return `${dbFile}.rate`
+}
+
+export function openRateCount(db: Db, limit: number, windowMs = RATE_WINDOW_MS): RateCount {
+  return db.nativeFile ? openFileCount(rateFileOf(db.nativeFile), limit, windowMs) : openTableCount(db, limit, windowMs)
+}
+
+function openSideFile(path: string): InstanceType<typeof Database> {
+  // Created 0600 before SQLite opens it: its -wal and -shm take the same mode.
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
+  else chmodSync(path, 0o600)
+  const conn = new Database(path, { timeout: 5000 } as never)
+  conn.exec('PRAGMA journal_mode = WAL')
+  conn.exec('PRAGMA synchronous = OFF')
+  conn.exec(TABLE)
+  const check = (conn.prepare('PRAGMA quick_check').raw(true).get() as unknown[])[0]
+  if (check !== 'ok') throw new Error(`rate count file damaged: ${String(check)}`)
+  return conn
+}
+
+function openFileCount(path: string, limit: number, windowMs: number): RateCount {
+  let conn: InstanceType<typeof Database>
+  try {
+    conn = openSideFile(path)
+  } catch {
+    // Damaged (a power cut with synchronous OFF): nothing in it is worth more than a fresh start of the counts.
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true })
+    conn = openSideFile(path)
+  }
+  const hit = conn.prepare(HIT)
+  const peek = conn.prepare(PEEK)
+  const sweep = conn.prepare(SWEEP)
+  return {
+    limit,
+    hit: (key, nowMs) => decide(limit, windowMs, nowMs, hit.get(key, nowMs, windowMs) as Row, true),
+    peek: (key, nowMs) => decide(limit, windowMs, nowMs, peek.get(key) as Row | undefined, false),
+    sweep: (nowMs) => void sweep.run(nowMs, windowMs),
+    close: () => conn.close(),
+  }
+}
+
+function openTableCount(db: Db, limit: number, windowMs: number): RateCount {
+  // Created on first use rather than by a migration: on a local file with the fast paths the table lives elsewhere.
+  let ready: Promise<unknown> | null = null
+  const run = async (sql: string, args: unknown[]) => {
+    ready ??= db.statement(TABLE, [])
+    await ready
+    return db.statement(sql, args)
+  }
+  return {
+    limit,
+    hit: async (key, nowMs) => decide(limit, windowMs, nowMs, (await run(HIT, [key, nowMs, windowMs]))[0] as Row, true),
+    peek: async (key, nowMs) => decide(limit, windowMs, nowMs, (await run(PEEK, [key]))[0] as Row | undefined, false),
+    sweep: async (nowMs) => void (await run(SWEEP, [nowMs, windowMs])),
+    close: () => undefined,
+  }
+}
