@@ -41,7 +41,13 @@ export class Idempotency {
    * stored for replays when the first answer holds something shown only once (a webhook's signing secret).
    */
   async run(req: IdempotentRequest, perform: () => Promise<Answer>, keep: (a: Answer) => Answer = (a) => a): Promise<Response> {
-    if (req.key === null) return answerResponse(await perform())
+    const { answer, replayed } = await this.answer(req, perform, keep)
+    return answerResponse(answer, replayed)
+  }
+
+  /** As run, for a door that writes its own answer (MCP): the answer, and whether it is a replay of a kept one. */
+  async answer(req: IdempotentRequest, perform: () => Promise<Answer>, keep: (a: Answer) => Answer = (a) => a): Promise<{ answer: Answer; replayed: boolean }> {
+    if (req.key === null) return { answer: await perform(), replayed: false }
     if (!KEY_RE.test(req.key)) {
       throw new InvalidRequest({ 'Idempotency-Key': ['must be 1 to 255 printable characters with no space'] })
     }
@@ -63,12 +69,12 @@ export class Idempotency {
         const stored = await this.find(req.apiKeyId, req.key)
         if (stored) {
           if (stored.requestHash !== hash) throw new IdempotencyMismatch()
-          return answerResponse({ status: stored.status, body: stored.body, contentType: stored.contentType }, true)
+          return { answer: { status: stored.status, body: stored.body, contentType: stored.contentType }, replayed: true }
         }
         const answer = await perform()
         // Rule 3: only a request that succeeded keeps its key.
         if (answer.status >= 200 && answer.status < 300) await this.save(req, hash, keep(answer))
-        return answerResponse(answer)
+        return { answer, replayed: false }
       } finally {
         this.inFlight.delete(slot)
         release()
