@@ -2,6 +2,12 @@
 
 export interface Config {
   port: number
+  /** The address the server listens on: HOST, default 127.0.0.1 (only this machine); the Docker image sets 0.0.0.0. */
+  host: string
+  /** INVOICING_LOG=requests: one JSON line per request on stderr. */
+  logRequests: boolean
+  /** INVOICING_LOG_LEVEL: `info` (default) logs start, shutdown and errors; `error` only errors. */
+  logLevel: 'info' | 'error'
   dbPath: string
   mailRelay: string | null
   viesUrl: string
@@ -19,6 +25,12 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
   const port = env.PORT ? Number(env.PORT) : 8080
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, not "${env.PORT}"`)
+  const host = env.HOST?.trim() || '127.0.0.1'
+  if (/[\s/]/.test(host)) throw new ConfigError(`HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, not "${env.HOST}"`)
+  const log = env.INVOICING_LOG?.trim() ?? ''
+  if (log !== '' && log !== 'requests') throw new ConfigError(`INVOICING_LOG must be "requests" or unset, not "${env.INVOICING_LOG}"`)
+  const logLevel = env.INVOICING_LOG_LEVEL?.trim().toLowerCase() || 'info'
+  if (logLevel !== 'info' && logLevel !== 'error') throw new ConfigError(`INVOICING_LOG_LEVEL must be info or error, not "${env.INVOICING_LOG_LEVEL}"`)
   const mailRelay = env.INVOICING_MAIL_RELAY?.trim() || null
   if (mailRelay && !/^smtps?:\/\//.test(mailRelay)) throw new ConfigError('INVOICING_MAIL_RELAY must be an smtp:// or smtps:// URL')
   const viesUrl = env.INVOICING_VIES_URL?.trim() || DEFAULT_VIES_URL
@@ -29,6 +41,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (publicUrl && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(publicUrl)) throw new ConfigError('INVOICING_PUBLIC_URL must be an http(s) URL with no query or fragment')
   return {
     port,
+    host,
+    logRequests: log === 'requests',
+    logLevel,
     rateLimit,
     publicUrl,
     dbPath: env.INVOICING_DB?.trim() || './invoicing.db',

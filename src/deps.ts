@@ -40,7 +40,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock: overrides.clock ?? systemClock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
     mailer: overrides.mailer ?? smtpMailer(),
-    logger: overrides.logger ?? createLogger(),
+    logger: overrides.logger ?? createLogger(undefined, config.logLevel),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,
   }

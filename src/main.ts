@@ -1,90 +1,33 @@
-// The `invoicing` executable: reads the command line and dispatches to cli/; `serve` is the default.
-import { loadConfig, ConfigError } from './config'
-import { createDeps } from './deps'
-import { ApiError, InvalidRequest } from './shared/errors'
-import { parseArgs, UsageError, allowOnly, portOption } from './cli/args'
-import { businessCommand, bankAccountCommand, numberingCommand } from './cli/business'
-import { keyCommand } from './cli/key'
-import { mailCommand } from './cli/mail'
-import { webhookCommand } from './cli/webhook'
-import { sandbox } from './cli/sandbox'
-import { serveForever } from './cli/serve'
+// The `invoicing` executable: checks what must hold before any module loads, then runs the CLI (cli/run.ts). Whatever
+// fails at start-up is told in one line on stderr, never as a stack of minified source.
+import { accessSync, constants, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { exitCodeOf, oneLine } from './cli/one-line'
 
-const HELP = `invoicing: self-hosted invoicing API
-
-  invoicing serve [--port 8080] [--db FILE_OR_URL]
-  invoicing sandbox [--port 8080]
-  invoicing migrate [--db FILE_OR_URL]
-  invoicing business create --name N --country CC --currency CUR [--legal-name] [--vat-number] [--company-id]
-                            [--non-vat-payer] [--email] [--address --city --postal-code] [--plan free|pro|pro_plus|paused] [--test]
-  invoicing business update BUSINESS_ID [same options]
-  invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME
-  invoicing key list BUSINESS_ID | invoicing key revoke KEY_ID
-  invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]
-  invoicing mail set BUSINESS_ID --smtp smtp://user:password@host:port --from ADDRESS   (smtps:// for TLS from the start)
-  invoicing mail clear BUSINESS_ID
-  invoicing webhook add BUSINESS_ID --url U [--events a,b] | list BUSINESS_ID | roll|delete BUSINESS_ID WEBHOOK_ID
-  invoicing numbering set BUSINESS_ID --kind invoice|proforma|credit_note|quote|receipt|client --pattern P
-
-Every command takes --db (default: $INVOICING_DB, else ./invoicing.db) and --json.`
-
-/** One line for a person: the error's message and, for field errors, each field's reason. */
-function oneLine(e: unknown): string {
-  if (e instanceof InvalidRequest) return Object.entries(e.errors).map(([f, m]) => `${f}: ${m.join('; ')}`).join('; ')
-  if (e instanceof ApiError) return e.message
-  if (e instanceof UsageError || e instanceof ConfigError) return e.message
-  const msg = (e as Error)?.message ?? String(e)
-  return /SQLITE|LIBSQL/i.test(msg) ? `database error: ${msg.split('\n')[0]}` : msg.split('\n')[0]!
-}
-
-async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv)
-  const command = args.words[0] ?? 'serve'
-  if (command === 'help' || args.flags.has('help')) {
-    process.stdout.write(HELP + '\n')
-    return
-  }
-  const overrides = args.options.db ? { dbPath: args.options.db } : {}
-  const config = loadConfig(process.env, overrides)
-  if (command === 'sandbox') {
-    allowOnly(args, ['port'])
-    return sandbox(config, args, portOption(args, config.port))
-  }
-  if (command === 'serve') {
-    allowOnly(args, ['port'])
-    const port = portOption(args, config.port)
-    await serveForever(await createDeps(config), port)
-    return
-  }
-  const deps = await createDeps(config)
+/** The compiled binary unpacks the database driver's native library into the temporary folder as it loads. */
+function temporaryFolderProblem(): string | null {
+  const dir = tmpdir()
   try {
-    switch (command) {
-      case 'migrate':
-        allowOnly(args, [])
-        // createDeps already applied every pending migration.
-        process.stdout.write(args.flags.has('json') ? JSON.stringify({ migrated: true, db: config.dbPath }) + '\n' : `migrated ${config.dbPath}\n`)
-        return
-      case 'business':
-        return await businessCommand(deps, args)
-      case 'key':
-        return await keyCommand(deps, args)
-      case 'bank-account':
-        return await bankAccountCommand(deps, args)
-      case 'mail':
-        return await mailCommand(deps, args)
-      case 'numbering':
-        return await numberingCommand(deps, args)
-      case 'webhook':
-        return await webhookCommand(deps, args)
-      default:
-        throw new UsageError(`unknown command "${command}"; run invoicing help`)
-    }
-  } finally {
-    deps.db.close()
+    if (!statSync(dir).isDirectory()) throw new Error('not a folder')
+    accessSync(dir, constants.W_OK)
+    return null
+  } catch {
+    return `the temporary folder ${dir} (from $TMPDIR) is missing or not writable; the database driver is unpacked there at start. Set TMPDIR to a writable folder.`
   }
 }
 
-main(process.argv.slice(2)).catch((e) => {
-  process.stderr.write(`invoicing: ${oneLine(e)}\n`)
-  process.exit(e instanceof UsageError ? 2 : 1)
-})
+function fail(line: string, code: number): never {
+  process.stderr.write(`invoicing: ${line}\n`)
+  process.exit(code)
+}
+
+const problem = temporaryFolderProblem()
+if (problem) fail(problem, 1)
+
+try {
+  // Loaded only now, so that a driver that fails to load is caught here like any other failure.
+  const { runCli } = await import('./cli/run')
+  await runCli(process.argv.slice(2))
+} catch (e) {
+  fail(oneLine(e), exitCodeOf(e))
+}

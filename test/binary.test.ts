@@ -1,8 +1,8 @@
 // The compiled binary, copied alone into an empty folder: it migrates, its CLI makes a key, and it serves.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dir, '..')
 let dir: string
@@ -84,5 +84,164 @@ describe('the compiled binary alone in an empty folder', () => {
     expect(after.status).toBe(401)
     const docs = await fetch(`http://127.0.0.1:${port}/docs/assets/scalar.js`)
     expect(docs.status).toBe(200)
+  }, 30_000)
+})
+
+/** A fresh empty folder under the binary's own (no node_modules above either), for tests that check no file appears. */
+function emptyFolder(): string {
+  return mkdtempSync(join(dir, 'empty-'))
+}
+
+function runIn(cwd: string, args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
+  const p = Bun.spawnSync([bin, ...args], { cwd, env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir, ...env } })
+  return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() }
+}
+
+/** Reads a stream until `pattern` matches the text so far (or throws after 15 s), giving the match and the text. */
+async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<{ match: RegExpExecArray; text: string; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = stream.getReader()
+  let text = ''
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    const m = pattern.exec(text)
+    if (m) return { match: m, text, reader }
+    const { value, done } = await reader.read()
+    if (done) break
+    text += new TextDecoder().decode(value)
+  }
+  throw new Error(`never printed ${pattern}: ${text}`)
+}
+
+async function restOf(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  let text = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return text
+    text += new TextDecoder().decode(value)
+  }
+}
+
+describe('the command line as people expect it (compiled binary, empty folder)', () => {
+  test('--version prints the version and creates no file', () => {
+    const cwd = emptyFolder()
+    for (const flag of ['--version', '-V']) {
+      const r = runIn(cwd, [flag])
+      expect(r.code).toBe(0)
+      expect(r.out).toMatch(/^invoicing \d+\.\d+\.\d+\n$/)
+    }
+    expect(readdirSync(cwd)).toEqual([])
+  })
+
+  test('-h and --help list every command; COMMAND --help prints that command; no file is created', () => {
+    const cwd = emptyFolder()
+    for (const flag of ['-h', '--help']) {
+      const r = runIn(cwd, [flag])
+      expect(r.code).toBe(0)
+      for (const c of ['serve', 'sandbox', 'migrate', 'business', 'key', 'bank-account', 'mail', 'webhook', 'numbering']) expect(r.out).toContain(`invoicing ${c}`)
+    }
+    const key = runIn(cwd, ['key', '--help'])
+    expect(key.code).toBe(0)
+    expect(key.out).toContain('invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME')
+    expect(key.out).not.toContain('invoicing webhook')
+    const bank = runIn(cwd, ['bank-account', '-h'])
+    expect(bank.out).toContain('invoicing bank-account add BUSINESS_ID')
+    expect(readdirSync(cwd)).toEqual([])
+  })
+
+  test('an unknown command prints one line, exits 2 and creates no file', () => {
+    const cwd = emptyFolder()
+    const r = runIn(cwd, ['frobnicate', '--db', 'x.db'])
+    expect(r.code).toBe(2)
+    expect(r.out).toBe('')
+    expect(r.err.trim().split('\n')).toEqual(['invoicing: unknown command "frobnicate"; run invoicing --help'])
+    expect(readdirSync(cwd)).toEqual([])
+  })
+
+  test('every command but serve, migrate, sandbox and business create refuses a --db that does not exist, creating nothing', () => {
+    const cwd = emptyFolder()
+    const commands = [
+      ['key', 'list', '1'],
+      ['key', 'create', '1', '--role', 'admin', '--name', 'k'],
+      ['key', 'revoke', '1'],
+      ['business', 'update', '1', '--name', 'N'],
+      ['bank-account', 'add', '1', '--name', 'A', '--iban', 'DE89370400440532013000'],
+      ['mail', 'clear', '1'],
+      ['webhook', 'list', '1'],
+      ['numbering', 'set', '1', '--kind', 'invoice', '--pattern', 'I-{NNNN}'],
+    ]
+    for (const args of commands) {
+      const named = runIn(cwd, [...args, '--db', 'typo.db'])
+      expect(named.code).toBe(1)
+      expect(named.err.trim().split('\n')).toHaveLength(1)
+      expect(named.err).toContain('no database at typo.db')
+      // The default database (./invoicing.db) is no different.
+      const byDefault = runIn(cwd, args)
+      expect(byDefault.err).toContain('no database at ./invoicing.db')
+    }
+    expect(readdirSync(cwd)).toEqual([])
+    // business create and migrate make one.
+    expect(runIn(cwd, ['business', 'create', '--name', 'B', '--country', 'DE', '--currency', 'EUR', '--db', 'new.db']).code).toBe(0)
+    expect(runIn(cwd, ['migrate', '--db', 'other.db']).code).toBe(0)
+    expect(readdirSync(cwd).filter((f) => f.endsWith('.db')).sort()).toEqual(['new.db', 'other.db'])
+  })
+
+  test('with $TMPDIR missing, it prints one readable line and exits non-zero', () => {
+    const cwd = emptyFolder()
+    const r = runIn(cwd, ['migrate'], { TMPDIR: join(cwd, 'no-such-folder') })
+    expect(r.code).not.toBe(0)
+    expect(r.err.trim().split('\n')).toHaveLength(1)
+    expect(r.err).toContain('no-such-folder')
+    expect(r.err).toContain('TMPDIR')
+    expect(r.err.length).toBeLessThan(300)
+  })
+
+  test('serve with no arguments says where it listens (127.0.0.1) and how to stop; INVOICING_LOG=requests logs one JSON line per request, and a line at shutdown', async () => {
+    const cwd = emptyFolder()
+    const business = JSON.parse(runIn(cwd, ['business', 'create', '--name', 'Logged', '--country', 'DE', '--currency', 'EUR', '--json']).out)
+    const { key } = JSON.parse(runIn(cwd, ['key', 'create', String(business.id), '--role', 'viewer', '--name', 'night job', '--json']).out)
+    // PORT=0 stands in for the default 8080, which another process on the machine may hold.
+    const p = Bun.spawn([bin], { cwd, env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir, PORT: '0', INVOICING_LOG: 'requests' }, stdout: 'pipe', stderr: 'pipe' })
+    try {
+      const { match, text } = await readUntil(p.stdout, /listening on http:\/\/127\.0\.0\.1:(\d+)[^\n]*\n[^\n]*\n/)
+      expect(text).toContain('Ctrl+C')
+      expect(text).toContain('invoicing.db')
+      const port = Number(match[1])
+      const noKey = await fetch(`http://127.0.0.1:${port}/v1/clients?search=secret-query`)
+      expect(noKey.status).toBe(401)
+      expect(noKey.headers.get('www-authenticate')).toStartWith('Bearer')
+      const requestId = noKey.headers.get('x-request-id')
+      const keyed = await fetch(`http://127.0.0.1:${port}/v1/business`, { headers: { authorization: `Bearer ${key}` } })
+      expect(keyed.status).toBe(200)
+      p.kill('SIGTERM')
+      expect(await p.exited).toBe(0)
+      const lines = (await new Response(p.stderr).text()).trim().split('\n').map((l) => JSON.parse(l))
+      const req = lines.find((l) => l.msg === 'request')
+      expect(req).toMatchObject({ method: 'GET', path: '/v1/clients', status: 401, request_id: requestId, credential: null })
+      expect(typeof req.duration_ms).toBe('number')
+      expect(lines.find((l) => l.msg === 'request' && l.path === '/v1/business')).toMatchObject({ status: 200, credential: 'night job' })
+      expect(JSON.stringify(lines)).not.toContain(key)
+      expect(JSON.stringify(lines)).not.toContain('secret-query')
+      expect(lines.at(-1)).toMatchObject({ msg: 'stopped', signal: 'SIGTERM' })
+    } finally {
+      p.kill()
+    }
+  }, 30_000)
+
+  test('sandbox removes its temporary folder when it stops', async () => {
+    const cwd = emptyFolder()
+    const tmp = mkdtempSync(join(dir, 'tmp-'))
+    const p = Bun.spawn([bin, 'sandbox', '--port', '0', '--json'], { cwd, env: { PATH: '/usr/bin:/bin', TMPDIR: tmp, HOME: dir }, stdout: 'pipe', stderr: 'ignore' })
+    try {
+      const { match } = await readUntil(p.stdout, /^(\{.*\})\n/)
+      const info = JSON.parse(match[1]!) as { database: string }
+      expect(existsSync(info.database)).toBe(true)
+      expect(info.database.startsWith(tmp)).toBe(true)
+      p.kill('SIGINT')
+      expect(await p.exited).toBe(0)
+      expect(existsSync(dirname(info.database))).toBe(false)
+      expect(readdirSync(cwd)).toEqual([])
+    } finally {
+      p.kill()
+    }
   }, 30_000)
 })

@@ -7,7 +7,7 @@ export interface Args {
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help'])
+const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version'])
 
 export class UsageError extends Error {}
 
@@ -17,6 +17,15 @@ export function parseArgs(argv: string[]): Args {
   const flags = new Set<string>()
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
+    // The short forms people try first.
+    if (a === '-h') {
+      flags.add('help')
+      continue
+    }
+    if (a === '-V' || a === '-v') {
+      flags.add('version')
+      continue
+    }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=')
       const name = eq > 0 ? a.slice(2, eq) : a.slice(2)
@@ -45,4 +54,11 @@ export function portOption(args: Args, fallback: number): number {
   const port = args.options.port !== undefined ? Number(args.options.port) : fallback
   if (args.options.port?.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0 to 65535)')
   return port
+}
+
+/** `--host`, else the configured host (HOST, default 127.0.0.1): the address the server listens on. */
+export function hostOption(args: Args, fallback: string): string {
+  const host = args.options.host?.trim() ?? fallback
+  if (!host || /[\s/]/.test(host)) throw new UsageError('--host must be an address to listen on, such as 127.0.0.1 or 0.0.0.0')
+  return host
 }

@@ -33,7 +33,7 @@ describe('invoicing sandbox', () => {
     running.push(p)
     const info = JSON.parse(await firstLine(p)) as { url: string; api_key: string; database: string; business_id: string }
     try {
-      expect(info.url).toMatch(/^http:\/\/localhost:[1-9][0-9]*\/v1$/)
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*\/v1$/)
       const auth = { authorization: `Bearer ${info.api_key}` }
       const business = await (await fetch(`${info.url}/business`, { headers: auth })).json()
       expect(business).toMatchObject({ business_id: info.business_id, is_test: true })

@@ -1,13 +1,13 @@
 // `invoicing sandbox`: a throwaway database with a Test business, sample Clients, Products and documents in every
 // status, and an Admin key, then serve.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config } from '../config'
 import { createDeps } from '../deps'
 import { createApiKey, createBusiness, addBankAccount } from '../modules/business'
 import { createClient } from '../modules/clients'
-import { serveForever } from './serve'
+import { reachableUrl, serveForever } from './serve'
 import { seedSandboxDocuments } from './sandbox-data'
 import { buildApp } from '../app'
 import { utcDay } from '../shared/dates'
@@ -19,9 +19,17 @@ export const SAMPLE_CLIENTS = [
   { name: 'Northwind Ltd', email: 'accounts@northwind.example', country: 'IE', city: 'Dublin', currency: 'EUR' },
 ]
 
-export async function sandbox(config: Config, args: Args, port: number): Promise<void> {
+export async function sandbox(config: Config, args: Args, port: number, host = '127.0.0.1'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-sandbox-'))
-  const deps = await createDeps({ ...config, dbPath: join(dir, 'sandbox.db') })
+  // The folder is the sandbox's alone: removed when it stops, or when it fails to start.
+  const removeDir = () => rmSync(dir, { recursive: true, force: true })
+  let deps
+  try {
+    deps = await createDeps({ ...config, dbPath: join(dir, 'sandbox.db') })
+  } catch (e) {
+    removeDir()
+    throw e
+  }
   const business = await createBusiness(deps.db, deps.clock, {
     name: 'Test business',
     legalName: 'Test business Ltd',
@@ -29,6 +37,10 @@ export async function sandbox(config: Config, args: Args, port: number): Promise
     currency: 'EUR',
     vatNumber: 'DE123456789',
     email: 'test@business.example',
+    // An address, so its samples look like real documents (and the seller block is not empty).
+    address: 'Friedrichstraße 100',
+    city: 'Berlin',
+    postalCode: '10117',
     plan: 'pro',
     isTest: true,
   })
@@ -40,14 +52,22 @@ export async function sandbox(config: Config, args: Args, port: number): Promise
   await seeding.requestLog.flush()
   // Listening first: the address printed is the one bound (--port 0 takes a free port), and a taken port fails before
   // a key is shown.
-  const bound = await serveForever(deps, port)
-  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `http://localhost:${bound}/v1` }
+  let bound: number
+  try {
+    bound = await serveForever(deps, port, host, { afterStop: removeDir })
+  } catch (e) {
+    deps.db.close()
+    removeDir()
+    throw e
+  }
+  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `${reachableUrl(host, bound)}/v1` }
   if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')
   else {
     process.stdout.write(
       `Sandbox ready (a Test business; its numbers carry TEST- and its PDFs say SAMPLE).\n` +
         `  database: ${info.database}\n  base URL: ${info.url}\n  API key (Admin, shown once): ${info.api_key}\n` +
-        `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n`,
+        `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n` +
+        `Stop with Ctrl+C; the temporary folder and its database are removed then.\n`,
     )
   }
 }

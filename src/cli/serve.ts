@@ -5,19 +5,26 @@ import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
 import { MAX_BODY_BYTES } from '../http/pipeline'
 import { handBackMemory } from '../shared/memory'
+import { VERSION } from './help'
+import { requestFields } from './access-log'
 
-export async function serve(deps: Deps, port: number): Promise<{ stop: () => Promise<void>; port: number }> {
+export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
   let lastRequest = Date.now()
   let collected = true
   const server = Bun.serve({
     port,
+    hostname: host,
     // Above our own 1 MiB rule so that our check answers, in the contract's shape.
     maxRequestBodySize: MAX_BODY_BYTES * 2,
-    fetch: (req, srv) => {
+    fetch: async (req, srv) => {
       lastRequest = Date.now()
       collected = false
-      return app.fetch(req, srv)
+      if (!deps.config.logRequests) return app.fetch(req, srv)
+      const started = performance.now()
+      const res = await app.fetch(req, srv)
+      deps.logger.info('request', requestFields(req, res, started, performance.now()))
+      return res
     },
     error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
   })
@@ -35,7 +42,7 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
     },
   }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
-  deps.logger.info('listening', { port: server.port, db: deps.config.dbPath })
+  deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath })
   let stopped = false
   const stop = async () => {
     if (stopped) return
@@ -49,13 +56,41 @@ export async function serve(deps: Deps, port: number): Promise<{ stop: () => Pro
   return { stop, port: server.port ?? port }
 }
 
+/** The address a person opens: a wildcard listen address is reached through localhost. */
+export function reachableUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${shown}:${port}`
+}
+
+export interface ServeForeverOptions {
+  /** Print on stdout where the server listens and how to stop it (a person started it). */
+  announce?: boolean
+  /** Runs after the server stopped and the database closed, before the process exits (the sandbox removes its folder). */
+  afterStop?: () => void
+}
+
 /** Serves until SIGINT/SIGTERM, then flushes the request log and closes the database; gives the port it listens on. */
-export async function serveForever(deps: Deps, port: number): Promise<number> {
-  const s = await serve(deps, port)
+export async function serveForever(deps: Deps, port: number, host = '127.0.0.1', opts: ServeForeverOptions = {}): Promise<number> {
+  const s = await serve(deps, port, host)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
-      void s.stop().then(() => process.exit(0))
+      void s
+        .stop()
+        .then(() => {
+          opts.afterStop?.()
+          deps.logger.info('stopped', { signal: sig })
+        })
+        .finally(() => process.exit(0))
     })
+  }
+  if (opts.announce) {
+    const url = reachableUrl(host, s.port)
+    process.stdout.write(
+      `invoicing ${VERSION} listening on ${url} (API ${url}/v1, reference ${url}/docs), database ${deps.config.dbPath}
+` +
+        `Stop with Ctrl+C.${host === '127.0.0.1' || host === 'localhost' ? ' Only this machine can reach it; --host 0.0.0.0 opens it to the network.' : ''}
+`,
+    )
   }
   return s.port
 }

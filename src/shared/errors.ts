@@ -143,7 +143,8 @@ export class NotFound extends ApiError {
 export class Unauthenticated extends ApiError {
   constructor() {
     // One answer for a missing, unknown or revoked credential, so a caller cannot probe which it was.
-    super('authentication', 'Send a valid API key as "Authorization: Bearer <key>".')
+    // RFC 6750 §3: a 401 names the scheme the caller should use.
+    super('authentication', 'Send a valid API key as "Authorization: Bearer <key>".', undefined, {}, { 'WWW-Authenticate': 'Bearer realm="invoicing"' })
   }
 }
 

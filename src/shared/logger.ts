@@ -5,10 +5,11 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void
 }
 
-export function createLogger(out: (line: string) => void = (l) => process.stderr.write(l + '\n')): Logger {
+/** `level` error keeps errors only (INVOICING_LOG_LEVEL); info, the default, also start, shutdown and request lines. */
+export function createLogger(out: (line: string) => void = (l) => process.stderr.write(l + '\n'), level: 'info' | 'error' = 'info'): Logger {
   const log = (level: string) => (msg: string, fields: Record<string, unknown> = {}) =>
     out(JSON.stringify({ at: new Date().toISOString(), level, msg, ...fields }))
-  return { info: log('info'), error: log('error') }
+  return { info: level === 'error' ? () => {} : log('info'), error: log('error') }
 }
 
 export const silentLogger: Logger = { info() {}, error() {} }

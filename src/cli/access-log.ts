@@ -1,0 +1,22 @@
+// INVOICING_LOG=requests: one JSON line per request on stderr, for operators tailing a server. It says who asked what
+// and how it went; it never carries a body, a query string, a key or a public page's token.
+import { contextOf } from '../http/context'
+
+/** The path as logged: a public page's path is its bearer link, so its token is left out. */
+export function loggedPath(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  const q = url.indexOf('?', start)
+  const path = start < 0 ? '/' : url.slice(start, q < 0 ? undefined : q)
+  return path.startsWith('/p/') ? '/p/…' : path
+}
+
+export function requestFields(req: Request, res: Response, startedMs: number, nowMs: number): Record<string, unknown> {
+  return {
+    method: req.method,
+    path: loggedPath(req.url),
+    status: res.status,
+    duration_ms: Math.round((nowMs - startedMs) * 10) / 10,
+    request_id: res.headers.get('x-request-id'),
+    credential: contextOf(req).actor?.name ?? null,
+  }
+}

@@ -1,0 +1,113 @@
+// The table of CLI commands: `invoicing --help`, `invoicing COMMAND --help` and dispatch all read it. A new command is
+// one entry here (name, summary, usage, how it uses the database, run) and its own file beside this one.
+import { bankAccountCommand, businessCommand, numberingCommand } from './business'
+import type { Command } from './command'
+import { keyCommand } from './key'
+import { mailCommand } from './mail'
+import { allowOnly, hostOption, portOption } from './args'
+import { sandbox } from './sandbox'
+import { serveForever } from './serve'
+import { webhookCommand } from './webhook'
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'serve',
+    summary: 'serve the API (the default with no command); migrates the database first',
+    usage: ['serve [--port 8080] [--host 127.0.0.1] [--db FILE_OR_URL]'],
+    details: [
+      'Listens on 127.0.0.1 unless --host (or $HOST) says otherwise; 0.0.0.0 listens on every interface.',
+      'The port is --port, else $PORT, else 8080. Stop with Ctrl+C (SIGINT) or SIGTERM.',
+      'Environment: INVOICING_DB, INVOICING_MAIL_RELAY, INVOICING_PUBLIC_URL, INVOICING_VIES_URL,',
+      'INVOICING_LOG=requests (one JSON line per request), INVOICING_LOG_LEVEL=info|error.',
+    ],
+    database: 'creates',
+    serves: true,
+    async run({ config, args, open }) {
+      allowOnly(args, ['port', 'host'])
+      const port = portOption(args, config.port)
+      const host = hostOption(args, config.host)
+      await serveForever(await open(), port, host, { announce: true })
+    },
+  },
+  {
+    name: 'sandbox',
+    summary: 'a throwaway Test business with sample data and an Admin key, served until stopped',
+    usage: ['sandbox [--port 8080] [--host 127.0.0.1]'],
+    details: ['Its database lives in a temporary folder, removed when the sandbox stops; --db is not read.'],
+    database: 'none',
+    serves: true,
+    async run({ config, args }) {
+      allowOnly(args, ['port', 'host'])
+      await sandbox(config, args, portOption(args, config.port), hostOption(args, config.host))
+    },
+  },
+  {
+    name: 'migrate',
+    summary: 'create the database or apply pending migrations (serve does it too, on start)',
+    usage: ['migrate [--db FILE_OR_URL]'],
+    database: 'creates',
+    async run({ config, args, open }) {
+      allowOnly(args, [])
+      // Opening the database applies every pending migration.
+      await open()
+      process.stdout.write(args.flags.has('json') ? JSON.stringify({ migrated: true, db: config.dbPath }) + '\n' : `migrated ${config.dbPath}\n`)
+    },
+  },
+  {
+    name: 'business',
+    summary: 'create a Business or change its setup, plan and branding',
+    usage: [
+      'business create --name N --country CC --currency CUR [--legal-name L] [--vat-number V] [--company-id C] [--non-vat-payer]',
+      '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
+      'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
+    ],
+    details: [
+      'BUSINESS_ID is the numeric id `business create` prints, or the business_id UUID.',
+      'An option given blank (--email "") clears it; --logo "" removes the logo. A logo is a PNG or JPEG of at most 1 MB.',
+      'Issued documents keep the seller as it stood at issue; a change shows on Drafts and documents issued after it.',
+    ],
+    database: (args) => (args.words[1] === 'create' ? 'creates' : 'existing'),
+    run: async ({ args, open }) => businessCommand(await open(), args),
+  },
+  {
+    name: 'key',
+    summary: 'create, list or revoke API keys (a key is shown only when created)',
+    usage: ['key create BUSINESS_ID --role admin|member|viewer --name NAME', 'key list BUSINESS_ID', 'key revoke KEY_ID'],
+    database: 'existing',
+    run: async ({ args, open }) => keyCommand(await open(), args),
+  },
+  {
+    name: 'bank-account',
+    summary: "add a bank account to a Business (shown on its documents)",
+    usage: ['bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]'],
+    details: ['The IBAN must pass its country format and checksum; the BIC, when given, must be a well-formed BIC.'],
+    database: 'existing',
+    run: async ({ args, open }) => bankAccountCommand(await open(), args),
+  },
+  {
+    name: 'mail',
+    summary: "set or clear the Business's own SMTP mailbox",
+    usage: ['mail set BUSINESS_ID --smtp smtp://user:password@host:port --from ADDRESS   (smtps:// for TLS from the start)', 'mail clear BUSINESS_ID'],
+    database: 'existing',
+    run: async ({ args, open }) => mailCommand(await open(), args),
+  },
+  {
+    name: 'webhook',
+    summary: 'add, list, roll the secret of, or delete webhooks',
+    usage: ['webhook add BUSINESS_ID --url U [--events a,b]', 'webhook list BUSINESS_ID', 'webhook roll BUSINESS_ID WEBHOOK_ID', 'webhook delete BUSINESS_ID WEBHOOK_ID'],
+    database: 'existing',
+    run: async ({ args, open }) => webhookCommand(await open(), args),
+  },
+  {
+    name: 'numbering',
+    summary: 'set the numbering pattern of a kind of document, Receipt or Client code',
+    usage: ['numbering set BUSINESS_ID --kind invoice|proforma|credit_note|quote|receipt|client --pattern P'],
+    details: ['A pattern is literal text with one counter {N…} and optional {YYYY}, e.g. INV-{YYYY}-{NNNN}.'],
+    database: 'existing',
+    run: async ({ args, open }) => numberingCommand(await open(), args),
+  },
+]
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name)
+}
