@@ -2,6 +2,7 @@
 import { Elysia, type AnyElysia } from 'elysia'
 import type { Deps } from './deps'
 import { InvalidRequest } from './shared/errors'
+import { bodyFault } from './shared/body-fault'
 import { serviceSecret } from './db/meta'
 import { contextOf } from './http/context'
 import { docsRoutes } from './http/docs'
@@ -18,7 +19,9 @@ import type { HttpServices } from './http/route-helpers'
 import { operationRoutes } from './doors/api/routes'
 import { operations } from './operations'
 import type { OperationContext } from './platform/operation'
-import { credentialLookup } from './modules/business'
+import { apiKeyResolver } from './modules/business'
+import { bearerLookup } from './platform/credentials'
+import { mcpDoor, protectedResourceMetadata, type McpDoor } from './doors/mcp/server'
 import { publicPageRoutes } from './modules/documents/public-page'
 
 export interface App {
@@ -29,36 +32,17 @@ export interface App {
   /** The per-key rate count, shared by every process on the database; closed with the app. */
   rateLimiter: RateCount
   http: HttpServices
+  /** The MCP door (extensions §11): /mcp over HTTP, and the server `invoicing mcp` serves over stdio. */
+  mcp: McpDoor
 }
 
 export const API_VERSION = '1.0.0'
 
-/** Deeper nesting than any body of this API has (a Line's fields sit three levels down) is refused, not walked. */
-const MAX_BODY_DEPTH = 32
-
-/**
- * The field path (`lines.0.description`) of the first string holding U+0000, `"body"` for a body nested deeper than
- * any this API takes, or null. Walked with its own stack: a 100 KB body of nested arrays must not exhaust the call
- * stack (that was a 500).
- */
-function bodyFault(body: unknown): { at: string; message: string } | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: '', depth: 0 }]
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { at: path || 'body', message: 'must not contain the NUL character' }
-      continue
-    }
-    if (!value || typeof value !== 'object') continue
-    if (depth >= MAX_BODY_DEPTH) return { at: 'body', message: `is nested more than ${MAX_BODY_DEPTH} levels deep` }
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value)
-    // Pushed in reverse so the first field is looked at first, as the request wrote them.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [k, v] = entries[i]!
-      stack.push({ value: v, path: path ? `${path}.${k}` : k, depth: depth + 1 })
-    }
-  }
-  return null
+/** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
+function isMcpPath(url: string, at: number): boolean {
+  if (url.indexOf('/', url.indexOf('//') + 2) !== at) return false
+  const next = url[at + 4]
+  return next === undefined || next === '?' || next === '/' && (url[at + 5] === undefined || url[at + 5] === '?')
 }
 
 /** Every route the app answers, each operation's with the access it needs (the others are public pages). */
@@ -129,17 +113,27 @@ export async function buildApp(deps: Deps): Promise<App> {
     )
     .use(docsRoutes())
     .get('/health', () => ({ ok: true }), { detail: { hide: true } })
+    // RFC 9728: names the authorization server an MCP client signs a person in with (extensions §10, §11).
+    .get('/.well-known/oauth-protected-resource/mcp', () => protectedResourceMetadata(deps.config), { detail: { hide: true } })
     .use(operationRoutes(operations, context, http))
     .use(publicPageRoutes(deps))
 
-  const fetch = createPipeline({
+  const lookup = bearerLookup([apiKeyResolver(deps.db.read, deps.db.hot)])
+  const api = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: knownRoutes(elysia.routes),
-    lookup: credentialLookup(deps.db.read, deps.db.hot),
+    lookup: (credential) => lookup(credential, 'api'),
     rateLimiter,
     requestLog,
     clock: deps.clock,
     logger: deps.logger,
   })
-  return { fetch, elysia, requestLog, rateLimiter, http }
+  const mcp = mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })
+  const fetch: Fetch = (req, server) => {
+    // The MCP door has its own protocol (JSON-RPC over POST); everything else goes through the API pipeline.
+    const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
+    if (at > 0 && isMcpPath(req.url, at)) return mcp.handle(req, server?.requestIP(req)?.address ?? null)
+    return api(req, server)
+  }
+  return { fetch, elysia, requestLog, rateLimiter, http, mcp }
 }
