@@ -24,7 +24,7 @@ const documents = Number(option('documents') ?? 1_000_000)
 const payments = Number(option('payments') ?? 1_000_000)
 const clients = Number(option('clients') ?? 1000)
 const runs = Number(option('runs') ?? 7)
-const REPORT_TARGET_MS = 200
+const REPORT_TARGET_MS = 100
 const STATEMENT_TARGET_MS = 50
 
 const dir = option('db') ? null : mkdtempSync(join(tmpdir(), 'reports-bench-'))

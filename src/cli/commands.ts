@@ -9,6 +9,7 @@ import { allowOnly, hostOption, portOption } from './args'
 import { sandbox } from './sandbox'
 import { serveForever } from './serve'
 import { webhookCommand } from './webhook'
+import { backupCommand } from './backup'
 
 export const COMMANDS: Command[] = [
   {
@@ -115,6 +116,19 @@ export const COMMANDS: Command[] = [
     details: ['A pattern is literal text with one counter {N…} and optional {YYYY}, e.g. INV-{YYYY}-{NNNN}.'],
     database: 'existing',
     run: async ({ args, open }) => numberingCommand(await open(), args),
+  },
+  {
+    name: 'backup',
+    summary: 'write a consistent, checked copy of the live database (the server keeps serving)',
+    usage: ['backup OUT_FILE [--db FILE]'],
+    details: [
+      'The copy is taken from one snapshot while servers run and write, passes integrity_check, and is made 0600;',
+      'an existing OUT_FILE is never overwritten. To restore, stop every process and copy the backup over the database file.',
+      'Keep the secret key too (INVOICING_SECRET_KEY, or the FILE.key beside the database): the copy holds webhook',
+      'secrets and mailbox passwords encrypted under it.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => backupCommand(await open(), args),
   },
 ]
 

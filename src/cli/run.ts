@@ -55,6 +55,10 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await command.run({ config, args, open })
   } finally {
-    if (deps && !command.serves) (deps as Deps).db.close()
+    if (deps && !command.serves) {
+      // A passive checkpoint (never waits for a server's readers) so that the file alone tends to hold the change.
+      await (deps as Deps).db.checkpoint('PASSIVE').catch(() => undefined)
+      ;(deps as Deps).db.close()
+    }
   }
 }

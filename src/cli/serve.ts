@@ -5,8 +5,12 @@ import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
 import { MAX_BODY_BYTES } from '../http/pipeline'
 import { handBackMemory } from '../shared/memory'
+import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
 import { requestFields } from './access-log'
+
+/** How long a shutdown waits for requests under way before it cuts their connections. */
+const STOP_GRACE_MS = 10_000
 
 export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
@@ -44,13 +48,17 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
   deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath })
   let stopped = false
+  // Stops taking connections, answers the requests under way, lets running jobs end, then moves the whole WAL into
+  // the main file (TRUNCATE): after a clean stop the .db file alone holds every answered record.
   const stop = async () => {
     if (stopped) return
     stopped = true
-    scheduler.stop()
-    await server.stop()
+    // A client that never finishes its request cannot hold the shutdown: after the grace its connection is cut.
+    await Promise.race([server.stop(), Bun.sleep(STOP_GRACE_MS).then(() => server.stop(true))])
+    await scheduler.stop()
     await app.requestLog.flush()
     app.rateLimiter.close()
+    await deps.db.checkpoint()
     deps.db.close()
   }
   return { stop, port: server.port ?? port }
@@ -69,18 +77,22 @@ export interface ServeForeverOptions {
   afterStop?: () => void
 }
 
-/** Serves until SIGINT/SIGTERM, then flushes the request log and closes the database; gives the port it listens on. */
+/** Serves until SIGINT/SIGTERM, then stops cleanly (see stop) and exits 0 (1 if the stop failed); gives the port it listens on. */
 export async function serveForever(deps: Deps, port: number, host = '127.0.0.1', opts: ServeForeverOptions = {}): Promise<number> {
   const s = await serve(deps, port, host)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
-      void s
-        .stop()
-        .then(() => {
+      s.stop().then(
+        () => {
           opts.afterStop?.()
           deps.logger.info('stopped', { signal: sig })
-        })
-        .finally(() => process.exit(0))
+          process.exit(0)
+        },
+        (e) => {
+          deps.logger.error('shutdown failed', errorFacts(e))
+          process.exit(1)
+        },
+      )
     })
   }
   if (opts.announce) {

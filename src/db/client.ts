@@ -32,6 +32,11 @@ export interface Database {
    * these rows; the next ordinary commit syncs them). Remote URLs fall back to an ordinary transaction.
    */
   append(sql: string, rows: unknown[][]): Promise<void>
+  /**
+   * Moves the WAL into the main file (a local file only): TRUNCATE at shutdown, so the .db file alone holds every
+   * commit; PASSIVE after a CLI command, which never waits for another process's readers.
+   */
+  checkpoint(mode?: 'TRUNCATE' | 'PASSIVE'): Promise<void>
   /** Asks every connection to hand back the page cache it holds (PRAGMA shrink_memory), for an idle server. */
   shrinkMemory(): Promise<void>
   /** The writer itself, for the migrator; callers outside db/ use write(). */
@@ -112,6 +117,10 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
           for (const r of rows) await tx.run(sqlWithArgs(statement, r))
         })
       }),
+    async checkpoint(mode = 'TRUNCATE') {
+      if (!local) return
+      await mutex.run(() => writerClient.execute(`PRAGMA wal_checkpoint(${mode})`))
+    },
     async shrinkMemory() {
       await mutex.run(async () => {
         await writerClient.execute('PRAGMA shrink_memory')

@@ -10,19 +10,32 @@ export interface Job {
 }
 
 export interface Scheduler {
-  stop(): void
+  /** No job starts after this; resolves once the runs under way have ended (or `graceMs` has passed). */
+  stop(graceMs?: number): Promise<void>
 }
 
 export function startScheduler(jobs: Job[], logger: Logger): Scheduler {
+  // Runs under way, so a shutdown closes the database only after them (a delivery writes its outcome after its POST).
+  const running = new Set<Promise<void>>()
   const crons = jobs.map(
     (job) =>
       new Cron(job.pattern, { protect: true, name: job.name }, async () => {
-        try {
-          await job.run()
-        } catch (e) {
-          logger.error('job failed', { job: job.name, ...errorFacts(e) })
-        }
+        const run = (async () => {
+          try {
+            await job.run()
+          } catch (e) {
+            logger.error('job failed', { job: job.name, ...errorFacts(e) })
+          }
+        })()
+        running.add(run)
+        await run
+        running.delete(run)
       }),
   )
-  return { stop: () => crons.forEach((c) => c.stop()) }
+  return {
+    async stop(graceMs = 20_000) {
+      crons.forEach((c) => c.stop())
+      await Promise.race([Promise.all(running), Bun.sleep(graceMs)])
+    },
+  }
 }

@@ -219,3 +219,31 @@ export class FieldErrorBag {
     if (!this.empty) throw new InvalidRequest(this.errors)
   }
 }
+
+/**
+ * The refusal codes of the application-only actions (the contract's Refusal codes marked "in the application";
+ * extensions §9), each with the words a person reads. These actions have no API route; the application's pages answer
+ * them as 422 with the code's message.
+ */
+export const APPLICATION_REFUSALS = {
+  // Mark sent / take the mark back.
+  draft_not_delivered: 'A Draft is issued by sending it, not marked sent; send it, or issue it and then mark it sent.',
+  cancelled_not_marked: 'A cancelled document is not marked sent.',
+  cancelled_keeps_mark: 'A cancelled document keeps its mark; it is not taken back.',
+  not_marked_sent: 'The document is not marked sent by hand; there is no mark to take back.',
+  // Remind, and remind again.
+  no_mail_provider_to_remind:
+    'Nothing to send the reminder through: the Business needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox.',
+  not_remindable: 'Only an issued Invoice or Proforma Invoice with something still due is reminded.',
+  converted_proforma: 'This Proforma Invoice was converted into an Invoice; remind the Client on its Invoice.',
+  never_reminded: 'The document was never reminded; send a first reminder before reminding again.',
+  // Email a Receipt.
+  receipt_voided: 'The Receipt is void: its Payment was reversed. A void Receipt is not emailed.',
+  no_mail_provider_for_receipt:
+    'Nothing to send the Receipt through: the Business needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox.',
+  no_receipt: 'This Payment was recorded before Receipts existed and has no Receipt to email.',
+  // Duplicate.
+  client_deleted: "The document's Client is gone; a document is duplicated only for a Client that still exists.",
+} as const
+
+export type ApplicationRefusalCode = keyof typeof APPLICATION_REFUSALS

@@ -56,6 +56,13 @@ export const documents = sqliteTable(
     viewedAt: text('viewed_at'),
     /** JSON {at, recipients, via} of the newest send; null until sent. */
     lastSent: text('last_sent'),
+    /**
+     * JSON {at, recipients, via} of the newest send that went out by email: `last_sent` again when a mark made by hand
+     * (the application's "mark sent") is taken back.
+     */
+    lastMailed: text('last_mailed'),
+    /** When the Client was last reminded from the application that the document is due; null when never. */
+    lastRemindedAt: text('last_reminded_at'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

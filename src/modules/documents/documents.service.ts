@@ -377,9 +377,13 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   return issued
 }
 
-/** Records a Send that went out: `last_sent` and document.sent commit together. */
+/**
+ * Records a Send that went out: `last_sent` and document.sent commit together. It is also the newest send by email,
+ * which `last_sent` returns to when a mark made by hand is taken back (app-actions.service.ts).
+ */
 export async function recordSentInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number, lastSent: { at: string; recipients: string[]; via: string }): Promise<void> {
-  await updateDocumentRow(tx, businessId, id, { lastSent: JSON.stringify(lastSent), updatedAt: deps.clock.now().toISOString() })
+  const sent = JSON.stringify(lastSent)
+  await updateDocumentRow(tx, businessId, id, { lastSent: sent, lastMailed: sent, updatedAt: deps.clock.now().toISOString() })
   await raiseEvent(tx, deps.clock, businessId, 'document.sent', id)
 }
 

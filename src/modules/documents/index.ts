@@ -15,5 +15,8 @@ export { findPaymentTarget, readPaymentTarget, type PaymentTarget } from './docu
 export { takeReceiptNumber } from './numbering'
 export type { Facts } from './lifecycle'
 export { categoryRank } from './totals'
+export { markSent, unmarkSent, duplicateDocument, recordRemindedInTx, gatherAppFacts, viewDocumentForApp, type Acting } from './app-actions.service'
+export { appActionsOf, appRefusalFor, receiptEmailRefusal, remindRefusal, APP_ACTIONS, type AppActionName, type AppFacts } from './app-actions'
+export { viewDocuments } from './documents.service'
 export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
 export { ISSUE_REFUSALS } from './documents.operations'

@@ -1,3 +1,4 @@
 // The payments module's public face: jobs build webhook messages from a Payment; the OpenAPI document describes it.
 export { getPayment, type PaymentDeps } from './payments.service'
 export { PaymentSchema } from './payments.model'
+export { receiptPdfOf, paymentWithReceipt } from './receipts.service'

@@ -1,6 +1,6 @@
 // Reading Receipts and rendering their PDF.
 import type { Actor } from '../../platform/actor'
-import type { Database } from '../../db/client'
+import type { Database, Queryable } from '../../db/client'
 import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { Dec, stored } from '../../shared/money'
@@ -8,7 +8,7 @@ import { getBusiness } from '../business'
 import { findDocument } from '../documents'
 import { findClient } from '../clients'
 import { receiptPdf } from '../pdf'
-import { findReceipt, paidUpTo } from './payments.repo'
+import { findPayment, findReceipt, paidUpTo, receiptOfPayment, type PaymentRow, type ReceiptRow } from './payments.repo'
 import { presentReceipt } from './payments.present'
 
 export async function getReceipt(db: Database, c: Actor, id: number) {
@@ -17,7 +17,7 @@ export async function getReceipt(db: Database, c: Actor, id: number) {
   return presentReceipt(found.receipt, found.payment)
 }
 
-export async function receiptPdfOf(db: Database, c: Actor, id: number): Promise<{ name: string; bytes: Uint8Array }> {
+export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, id: number): Promise<{ name: string; bytes: Uint8Array }> {
   const found = await findReceipt(db.read, c.businessId, id)
   if (!found) throw new NotFound('No such Receipt.')
   const view = presentReceipt(found.receipt, found.payment)
@@ -36,4 +36,11 @@ export async function receiptPdfOf(db: Database, c: Actor, id: number): Promise<
     paidInFull: found.payment.status === 'completed' && upTo.gte(stored(doc.total)),
   })
   return { name: view.receipt_number.replace(/[^A-Za-z0-9._-]/g, '_'), bytes }
+}
+
+/** A Payment of the Business and its Receipt (none for a Payment recorded before Receipts existed). */
+export async function paymentWithReceipt(q: Queryable, businessId: number, paymentId: number): Promise<{ payment: PaymentRow; receipt: ReceiptRow | undefined }> {
+  const payment = await findPayment(q, businessId, paymentId)
+  if (!payment) throw new NotFound('No such Payment.')
+  return { payment, receipt: await receiptOfPayment(q, payment.id) }
 }

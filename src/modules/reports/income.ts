@@ -20,7 +20,7 @@ import { currencyScale } from '../../shared/currencies'
 import { Dec, round, type Decimal } from '../../shared/money'
 import type { IncomeReport } from './reports.model'
 import type { Period } from './period'
-import { amountOf, minorOf, rows, STANDING, sumMinor, withExactSums } from './sums'
+import { amountOf, rows, splitSum, STANDING } from './sums'
 
 /** Largest total (in minor units) whose paid share SQLite computes exactly: 2 × net × paid stays below 2^63. */
 const SQL_SHARE_LIMIT = 2_000_000_000
@@ -31,13 +31,8 @@ export function reportable(businessId: number, p: Period) {
     AND (type IN ('invoice', 'credit_note') OR (type = 'proforma' AND converted_into_id IS NULL))`
 }
 
-// A partly paid standalone Proforma small enough: floor((2·net·paid + total) / (2·total)) is net·paid/total rounded
-// half up, which for these positive amounts is half away from zero. Larger ones are left NULL and computed in big.js.
-const PROFORMA_SHARE = sql.raw(`CASE
-    WHEN paid_minor <= 0 THEN 0
-    WHEN paid_minor >= total_minor THEN net_minor
-    WHEN total_minor <= ${SQL_SHARE_LIMIT} THEN (2 * net_minor * paid_minor + total_minor) / (2 * total_minor)
-  END`)
+// The paid share that the triggers of report_days (migrations/0010_report_sums.sql) leave out: a partly paid
+// standalone Proforma whose total is too large for floor((2·net·paid + total) / (2·total)) to stay exact in SQLite.
 const PROFORMA_LARGE = sql.raw(`(paid_minor > 0 AND paid_minor < total_minor AND total_minor > ${SQL_SHARE_LIMIT})`)
 
 /** net × paid ÷ total in minor units, rounded half away from zero to a whole minor unit. */
@@ -48,36 +43,38 @@ export function paidShare(netMinor: Decimal, paidMinor: Decimal, totalMinor: Dec
 }
 
 interface Row {
-  other: number | null
-  income: string
-  vat: string
-  large: number | null
+  home: number
+  documents: number
+  income_hi: string
+  income_lo: string
+  vat_hi: string
+  vat_lo: string
+  large: number
 }
 
+/**
+ * Reads the running sums of report_days (one row per issue day and currency, kept by triggers on every document
+ * write): a year is a few hundred rows whatever the number of documents. The few Proformas whose paid share SQL
+ * cannot take exactly are read from their own days and computed here in big.js.
+ */
 export async function incomeReport(q: Queryable, business: { id: number; currency: string }, period: Period): Promise<IncomeReport> {
   const cur = business.currency
-  const where = reportable(business.id, period)
-  // One pass over the covering index documents_issue_date, no GROUP BY: SQLite sorts every row it groups, and
-  // conditional sums over the single row the period gives cost a fraction of that.
-  const [row] = await withExactSums((split) =>
-    rows<Row>(
-      q,
-      sql`SELECT sum(currency <> ${cur}) AS other,
-          ${sumMinor(
-            sql`CASE WHEN currency <> ${cur} THEN 0 WHEN type = 'invoice' THEN net_minor WHEN type = 'credit_note' THEN -net_minor ELSE ${PROFORMA_SHARE} END`,
-            split,
-          )} AS income,
-          ${sumMinor(sql`CASE WHEN currency <> ${cur} THEN 0 WHEN type = 'invoice' THEN vat_minor WHEN type = 'credit_note' THEN -vat_minor ELSE 0 END`, split)} AS vat,
-          sum(currency = ${cur} AND type = 'proforma' AND ${PROFORMA_LARGE}) AS large
-        FROM documents WHERE ${where}`,
-    ),
+  const sums = await rows<Row>(
+    q,
+    sql`SELECT currency = ${cur} AS home, sum(documents) AS documents, ${splitSum('income')}, ${splitSum('vat')}, sum(large) AS large
+      FROM report_days WHERE business_id = ${business.id} AND day >= ${period.from} AND day <= ${period.to}
+      GROUP BY currency = ${cur}`,
   )
-  let income = minorOf(row?.income)
-  if ((row?.large ?? 0) > 0) {
+  const home = sums.find((r) => r.home === 1)
+  const other = sums.filter((r) => r.home !== 1).reduce((n, r) => n + r.documents, 0)
+  let income = new Dec(joinSplit(home?.income_hi, home?.income_lo).toString())
+  if ((home?.large ?? 0) > 0) {
     const big = await rows<{ net: string; paid: string; total: string }>(
       q,
       sql`SELECT CAST(net_minor AS TEXT) AS net, CAST(paid_minor AS TEXT) AS paid, CAST(total_minor AS TEXT) AS total
-        FROM documents WHERE ${where} AND currency = ${cur} AND type = 'proforma' AND ${PROFORMA_LARGE}`,
+        FROM documents WHERE ${reportable(business.id, period)} AND currency = ${cur} AND type = 'proforma' AND ${PROFORMA_LARGE}
+          AND issue_date IN (SELECT day FROM report_days WHERE business_id = ${business.id} AND day >= ${period.from} AND day <= ${period.to}
+            AND currency = ${cur} AND large > 0)`,
     )
     for (const d of big) income = income.plus(paidShare(new Dec(d.net), new Dec(d.paid), new Dec(d.total)))
   }
@@ -87,7 +84,12 @@ export async function incomeReport(q: Queryable, business: { id: number; currenc
     from: period.from,
     to: period.to,
     income: amountOf(income, scale),
-    vat: amountOf(minorOf(row?.vat), scale),
-    other_currency_documents: row?.other ?? 0,
+    vat: amountOf(new Dec(joinSplit(home?.vat_hi, home?.vat_lo).toString()), scale),
+    other_currency_documents: other,
   }
+}
+
+/** hi · 10^9 + lo, exactly. */
+export function joinSplit(hi: string | null | undefined, lo: string | null | undefined): bigint {
+  return BigInt(hi ?? '0') * 1_000_000_000n + BigInt(lo ?? '0')
 }

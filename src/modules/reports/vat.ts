@@ -13,89 +13,71 @@
 //   standalone Proformas' paid shares.
 // - other_currency_documents: Invoices and Credit Notes counted as above but in another currency; summed nowhere.
 import { categoryRank } from '../documents'
-import { sql, type SQL } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { currencyScale } from '../../shared/currencies'
 import { Dec, stored, type Decimal } from '../../shared/money'
+import { joinSplit } from './income'
 import type { Period } from './period'
 import type { VatBand, VatReport } from './reports.model'
-import { amountOf, minorBigInt, rows, STANDING, sumMinor, withExactSums } from './sums'
+import { amountOf, rows, splitSum } from './sums'
 
 /** Highest rate first; at one rate, the categories in their usual order, then any other alphabetically. */
 export function compareBands(a: { category: string; rate: string }, b: { category: string; rate: string }): number {
   return stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category) || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0)
 }
 
-interface DayRow {
-  invoices: string | null
-  credit_notes: string | null
-  other: number
+interface BandRow {
+  type: 'invoice' | 'credit_note'
+  category: string
+  rate: string
+  bands: number
+  net_hi: string
+  net_lo: string
+  vat_hi: string
+  vat_lo: string
 }
 
 /**
- * The period is read one issue day at a time: SQLite has no hash aggregation, so a GROUP BY sorts every band
- * row it meets; per day it sorts a few hundred, and the day's documents are found by index seeks on status,
- * type and currency (documents_issue_date) rather than filtered out of a range. Invoices and Credit Notes are
- * grouped apart, so no row carries a sign to compute; the Credit Notes' sums are subtracted here. Days are
- * enumerated by a skip-scan (the next issue date after the last), so a long period with few documents costs
- * what its documents cost. SQL sums each day's bands; the few partial sums per day are added up here, exactly.
+ * Reads the running sums of report_vat_days (per issue day, currency, type and band, kept by triggers on every write
+ * to documents and their bands): a year is some thousands of rows whatever the number of documents. Credit Notes'
+ * sums are subtracted here; a band is listed while any document holds it in the period (its count above zero).
  */
 export async function vatReport(q: Queryable, business: { id: number; currency: string }, period: Period): Promise<VatReport> {
   const cur = business.currency
   const id = business.id
-  const ofTheDay = (type: SQL) => sql`d.business_id = ${id} AND d.issue_date = days.day AND d.status IN ${STANDING} AND ${type}`
-  const bandsOf = (type: string, split: boolean) => sql`(SELECT json_group_array(json_array(category, rate, net, vat)) FROM (
-      SELECT b.category AS category, b.rate AS rate, ${sumMinor(sql`b.net_minor`, split)} AS net, ${sumMinor(sql`b.vat_minor`, split)} AS vat
-      FROM documents d CROSS JOIN document_vat_bands b ON b.document_id = d.id
-      WHERE ${ofTheDay(sql`d.type = ${type}`)} AND d.currency = ${cur}
-      GROUP BY b.category, b.rate))`
-  const both = sql`d.type IN ('invoice', 'credit_note')`
-  const days = await withExactSums((split) =>
-    rows<DayRow>(
+  const [bandRows, otherRows] = await Promise.all([
+    rows<BandRow>(
       q,
-      sql`WITH RECURSIVE days(day) AS (
-          SELECT min(issue_date) FROM documents WHERE business_id = ${id} AND issue_date >= ${period.from} AND issue_date <= ${period.to}
-          UNION ALL
-          SELECT (SELECT min(issue_date) FROM documents WHERE business_id = ${id} AND issue_date > days.day AND issue_date <= ${period.to})
-          FROM days WHERE day IS NOT NULL)
-        SELECT ${bandsOf('invoice', split)} AS invoices, ${bandsOf('credit_note', split)} AS credit_notes,
-          -- Two ranges rather than <>: seeks to the other currencies instead of reading the day's every document.
-          (SELECT count(*) FROM documents d WHERE ${ofTheDay(both)} AND d.currency < ${cur})
-            + (SELECT count(*) FROM documents d WHERE ${ofTheDay(both)} AND d.currency > ${cur}) AS other
-        FROM days WHERE day IS NOT NULL`,
+      sql`SELECT type, category, rate, sum(bands) AS bands, ${splitSum('net')}, ${splitSum('vat')}
+        FROM report_vat_days WHERE business_id = ${id} AND day >= ${period.from} AND day <= ${period.to} AND currency = ${cur}
+        GROUP BY type, category, rate`,
     ),
-  )
+    rows<{ other: number | null }>(
+      q,
+      sql`SELECT sum(vat_documents) AS other FROM report_days
+        WHERE business_id = ${id} AND day >= ${period.from} AND day <= ${period.to} AND currency <> ${cur}`,
+    ),
+  ])
 
   const scale = currencyScale(cur)
-  // Partial sums added as BigInt (exact, and cheap for a few per day), per band as stored first.
-  const byStored = new Map<string, { category: string; rate: string; net: bigint; vat: bigint }>()
-  const add = (json: string | null, sign: bigint) => {
-    for (const [category, rate, net, vat] of JSON.parse(json ?? '[]') as [string, string, string, string][]) {
-      const key = `${category}|${rate}`
-      const m = byStored.get(key) ?? byStored.set(key, { category, rate, net: 0n, vat: 0n }).get(key)!
-      m.net += sign * minorBigInt(net)
-      m.vat += sign * minorBigInt(vat)
-    }
-  }
-  let other = 0
-  for (const day of days) {
-    other += day.other
-    add(day.invoices, 1n)
-    add(day.credit_notes, -1n)
-  }
   // Rates are stored with two decimals; two spellings of one rate would still make one band.
-  const merged = new Map<string, { category: string; rate: string; net: Decimal; vat: Decimal }>()
-  for (const b of byStored.values()) {
+  const merged = new Map<string, { category: string; rate: string; bands: number; net: bigint; vat: bigint }>()
+  for (const b of bandRows) {
     const rate = stored(b.rate).toFixed(2)
     const key = `${b.category}|${rate}`
-    const m = merged.get(key) ?? { category: b.category, rate, net: new Dec('0'), vat: new Dec('0') }
-    m.net = m.net.plus(new Dec(b.net.toString()))
-    m.vat = m.vat.plus(new Dec(b.vat.toString()))
-    merged.set(key, m)
+    const m = merged.get(key) ?? merged.set(key, { category: b.category, rate, bands: 0, net: 0n, vat: 0n }).get(key)!
+    const sign = b.type === 'credit_note' ? -1n : 1n
+    m.bands += b.bands
+    m.net += sign * joinSplit(b.net_hi, b.net_lo)
+    m.vat += sign * joinSplit(b.vat_hi, b.vat_lo)
   }
-  const sorted = [...merged.values()].sort(compareBands)
-  const net = sorted.reduce((s, b) => s.plus(b.net), new Dec('0'))
-  const vat = sorted.reduce((s, b) => s.plus(b.vat), new Dec('0'))
+  const sorted = [...merged.values()]
+    .filter((b) => b.bands > 0)
+    .map((b) => ({ category: b.category, rate: b.rate, net: new Dec(b.net.toString()), vat: new Dec(b.vat.toString()) }))
+    .sort(compareBands)
+  const net = sorted.reduce((s: Decimal, b) => s.plus(b.net), new Dec('0'))
+  const vat = sorted.reduce((s: Decimal, b) => s.plus(b.vat), new Dec('0'))
   return {
     currency: cur,
     from: period.from,
@@ -103,6 +85,6 @@ export async function vatReport(q: Queryable, business: { id: number; currency: 
     net: amountOf(net, scale),
     vat: amountOf(vat, scale),
     bands: sorted.map((b): VatBand => ({ category: b.category, rate: b.rate, net: amountOf(b.net, scale), vat: amountOf(b.vat, scale) })),
-    other_currency_documents: other,
+    other_currency_documents: otherRows[0]?.other ?? 0,
   }
 }

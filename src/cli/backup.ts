@@ -1,0 +1,19 @@
+// `invoicing backup OUT_FILE`: a consistent, checked copy of the live database; restoring is copying it back while no
+// process runs. The key file (or INVOICING_SECRET_KEY) is not in it and must be kept too.
+import type { Deps } from '../deps'
+import { backupFile } from '../db/backup'
+import { allowOnly, UsageError, type Args } from './args'
+import { print } from './output'
+
+const USAGE = 'usage: invoicing backup OUT_FILE [--db FILE]'
+
+export async function backupCommand(deps: Deps, args: Args): Promise<void> {
+  allowOnly(args, [])
+  const out = args.words[1]
+  if (!out || args.words.length > 2) throw new UsageError(USAGE)
+  if (!deps.db.url.startsWith('file:')) {
+    throw new UsageError('backup copies a local database file; a libSQL server is backed up by its own tools')
+  }
+  const result = backupFile(deps.db.url.slice('file:'.length), out)
+  print(args, result)
+}

@@ -1,0 +1,135 @@
+// The application-only document actions that send no email: mark sent, take the mark back, duplicate into a Draft.
+// Each judges the document inside its one transaction and writes nothing when refused (see app-actions.ts).
+import type { Queryable, Tx } from '../../db/client'
+import { NotFound } from '../../shared/errors'
+import { currencyScale } from '../../shared/currencies'
+import { utcDay } from '../../shared/dates'
+import type { Actor } from '../../platform/actor'
+import { getBusiness, type BusinessRow } from '../business'
+import { findClient } from '../clients'
+import { mailStateOf } from '../mail'
+import { raiseEvent } from '../webhooks'
+import { appActionsOf, duplicateRefusal, lastSentOf, markSentRefusal, unmarkSentRefusal, type AppFacts } from './app-actions'
+import { findDocument, insertDocument, linesOf, replaceLines, updateDocumentRow, type DocumentRow } from './documents.repo'
+import { throwRefusal, viewDocuments, type DocumentDeps } from './documents.service'
+import type { DocumentView } from './documents.present'
+import { computeTotals } from './totals'
+
+/** Who acts: the Actor's Business and Role are all these actions read. */
+export type Acting = Pick<Actor, 'businessId' | 'role'>
+
+/** The facts of the application-only actions for one document, from the reader or inside a transaction. */
+export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: DocumentRow, mailRelay: string | null, today: string): Promise<AppFacts> {
+  const client = await findClient(q, business.id, doc.clientId)
+  const mail = await mailStateOf(q, business, mailRelay, today)
+  return {
+    doc,
+    clientExists: client !== undefined,
+    clientEmail: client?.email ?? null,
+    mailVia: mail.via,
+    send: { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn },
+  }
+}
+
+/** A document with both its API `actions` and the application-only actions, for the application's document page. */
+export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: number) {
+  const q = deps.db.read
+  const business = await getBusiness(q, who.businessId)
+  const doc = await findDocument(q, who.businessId, id)
+  if (!doc) throw new NotFound('No such document.')
+  const [view] = await viewDocuments(deps, q, business, who.role, [doc])
+  const facts = await gatherAppFacts(q, business, doc, deps.config.mailRelay, utcDay(deps.clock.now()))
+  return { document: view!, app_actions: appActionsOf(facts, who.role), last_reminded_at: doc.lastRemindedAt, business }
+}
+
+async function viewOne(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, who.businessId)
+  const doc = await findDocument(deps.db.read, who.businessId, id)
+  if (!doc) throw new NotFound('No such document.')
+  return (await viewDocuments(deps, deps.db.read, business, who.role, [doc]))[0]!
+}
+
+async function documentIn(tx: Tx, who: Acting, id: number): Promise<DocumentRow> {
+  const doc = await findDocument(tx, who.businessId, id)
+  if (!doc) throw new NotFound('No such document.')
+  return doc
+}
+
+/**
+ * Marks an issued document sent by hand (it went out by post, or from another mailbox): `last_sent` becomes
+ * `{at, recipients: [], via: "marked"}` and document.sent is raised, in one transaction.
+ */
+export async function markSent(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
+  await deps.db.write(async (tx) => {
+    const doc = await documentIn(tx, who, id)
+    const refusal = markSentRefusal(doc)
+    if (refusal) throwRefusal(refusal)
+    const at = deps.clock.now().toISOString()
+    await updateDocumentRow(tx, who.businessId, id, { lastSent: JSON.stringify({ at, recipients: [], via: 'marked' }), updatedAt: at })
+    await raiseEvent(tx, deps.clock, who.businessId, 'document.sent', id)
+  })
+  return viewOne(deps, who, id)
+}
+
+/** Takes a mark made by hand back: `last_sent` becomes the newest send that went out by email, or null. Raises nothing. */
+export async function unmarkSent(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
+  await deps.db.write(async (tx) => {
+    const doc = await documentIn(tx, who, id)
+    const refusal = unmarkSentRefusal(doc)
+    if (refusal) throwRefusal(refusal)
+    await updateDocumentRow(tx, who.businessId, id, { lastSent: doc.lastMailed, updatedAt: deps.clock.now().toISOString() })
+  })
+  return viewOne(deps, who, id)
+}
+
+/**
+ * A new Draft of the same type for the same Client (as the Client now stands, active or not), currency, payment
+ * terms, Lines (Products kept, prices as written), notes, bank accounts and credited Invoice; no number, no dates,
+ * no Proforma link. Refused `client_deleted` when the Client is gone. Creating a Draft raises no event.
+ */
+export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
+  const newId = await deps.db.write(async (tx) => {
+    const doc = await documentIn(tx, who, id)
+    const refusal = duplicateRefusal({ clientExists: (await findClient(tx, who.businessId, doc.clientId)) !== undefined })
+    if (refusal) throwRefusal(refusal)
+    const lines = (await linesOf(tx, [doc.id])).get(doc.id) ?? []
+    const totals = computeTotals(lines, currencyScale(doc.currency))
+    const now = deps.clock.now().toISOString()
+    const draft = await insertDocument(tx, {
+      businessId: who.businessId,
+      type: doc.type,
+      status: 'draft',
+      clientId: doc.clientId,
+      currency: doc.currency,
+      paymentTerms: doc.paymentTerms,
+      notes: doc.notes,
+      bankAccountIds: doc.bankAccountIds,
+      creditedDocumentId: doc.creditedDocumentId,
+      isTest: doc.isTest,
+      netTotal: totals.net,
+      vatTotal: totals.vat,
+      total: totals.total,
+      netMinor: totals.netMinor,
+      vatMinor: totals.vatMinor,
+      totalMinor: totals.totalMinor,
+      createdAt: now,
+      updatedAt: now,
+    })
+    await replaceLines(
+      tx,
+      draft.id,
+      lines.map((l) => ({ position: l.position, productId: l.productId, description: l.description, quantity: l.quantity, unit: l.unit, unitPrice: l.unitPrice, vatRate: l.vatRate, vatCategory: l.vatCategory, vatExemptionCode: l.vatExemptionCode, notes: l.notes })),
+      totals,
+    )
+    return draft.id
+  })
+  return viewOne(deps, who, newId)
+}
+
+/** Records that the Client was reminded now (after the reminder went out). */
+export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number): Promise<void> {
+  const at = deps.clock.now().toISOString()
+  await updateDocumentRow(tx, businessId, id, { lastRemindedAt: at, updatedAt: at })
+}
+
+export { lastSentOf }

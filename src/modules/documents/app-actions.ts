@@ -1,0 +1,137 @@
+// The one judge of the application-only actions (mark sent, take the mark back, remind, remind again, duplicate,
+// email a Receipt): the refusal each would answer, used both to refuse a request and to show its button closed with
+// the reason, so the page and the action never disagree.
+import { APPLICATION_REFUSALS, type ApplicationRefusalCode } from '../../shared/errors'
+import { Dec } from '../../shared/money'
+import type { Role } from '../business'
+import type { DocumentRow } from './documents.repo'
+import { amountDue, REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
+
+export const APP_ACTIONS = ['mark_sent', 'unmark_sent', 'remind', 'remind_again', 'duplicate'] as const
+export type AppActionName = (typeof APP_ACTIONS)[number]
+
+export interface LastSent {
+  at: string
+  recipients: string[]
+  via: string
+}
+
+/** What the application-only actions are judged by, gathered beforehand (inside the transaction when a change follows). */
+export interface AppFacts {
+  doc: Pick<DocumentRow, 'type' | 'status' | 'convertedIntoId' | 'total' | 'amountPaid' | 'lastSent' | 'lastRemindedAt'>
+  /** Whether the document's Client still exists (a duplicate needs it). */
+  clientExists: boolean
+  clientEmail: string | null
+  /** How the Business would send mail now (null: no way). */
+  mailVia: string | null
+  /** The daily-limit facts of a reminder to the Client (one recipient). */
+  send: Pick<SendFacts, 'mailboxLost' | 'sentToday' | 'dailyLimit' | 'resumesOn'>
+}
+
+const r = (code: ApplicationRefusalCode | string, message?: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({
+  code,
+  message: message ?? APPLICATION_REFUSALS[code as ApplicationRefusalCode],
+  ...more,
+})
+
+export function lastSentOf(doc: Pick<DocumentRow, 'lastSent'>): LastSent | null {
+  return doc.lastSent ? (JSON.parse(doc.lastSent) as LastSent) : null
+}
+
+export function markSentRefusal(doc: Pick<DocumentRow, 'status'>): RefusalInfo | null {
+  if (doc.status === 'draft') return r('draft_not_delivered')
+  if (doc.status === 'cancelled') return r('cancelled_not_marked')
+  return null
+}
+
+/** Only a mark made by hand is taken back, and a cancelled document keeps it. */
+export function unmarkSentRefusal(doc: Pick<DocumentRow, 'status' | 'lastSent'>): RefusalInfo | null {
+  if (lastSentOf(doc)?.via !== 'marked') return r('not_marked_sent')
+  if (doc.status === 'cancelled') return r('cancelled_keeps_mark')
+  return null
+}
+
+/**
+ * Which mail refusal an email from the application to the Client would meet (one recipient, the Client): the
+ * action's own "no mail provider" code, then the Send's codes for a lost mailbox and the daily limit.
+ */
+export function mailRefusal(
+  f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send'>,
+  noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
+): RefusalInfo | null {
+  const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
+  if (!f.clientEmail) return r('no_client_address', 'The Client has no email address; add one to the Client.')
+  if (!f.mailVia) return r(noProvider, undefined, mailRemedy)
+  if (f.send.mailboxLost) return r('mail_account_lost', `The Business's ${f.mailVia} mailbox is not connected; reconnect it or connect another mailbox.`, mailRemedy)
+  const s = f.send
+  if (s.dailyLimit !== null && s.sentToday + 1 > s.dailyLimit) {
+    return r(
+      'sending_limit_reached',
+      `The service's own mail server takes ${s.dailyLimit} recipients a day for this Business; ${s.sentToday} were sent today. ` +
+        `It sends again on ${s.resumesOn} (UTC), or through a mailbox of its own.`,
+      mailRemedy,
+    )
+  }
+  return null
+}
+
+/** Remind: an issued Invoice or never-converted Proforma with something due; "again" only after a first reminder. */
+export function remindRefusal(f: AppFacts, again: boolean): RefusalInfo | null {
+  const d = f.doc
+  if (d.type === 'quote' || d.type === 'credit_note') return r('not_remindable', `A ${d.type === 'quote' ? 'Quote' : 'Credit Note'} is not reminded: nothing is due on it.`)
+  if (d.status === 'draft') return r('not_remindable', 'A Draft is not reminded; issue and send it first.')
+  if (d.status === 'cancelled') return r('not_remindable', 'A cancelled document is not reminded.')
+  if (d.type === 'proforma' && d.convertedIntoId !== null) return r('converted_proforma')
+  if (d.status === 'paid' || amountDue(d).lte(new Dec('0'))) return r('not_remindable', 'The document is paid; nothing is due to remind of.')
+  if (again && !d.lastRemindedAt) return r('never_reminded')
+  return mailRefusal(f, 'no_mail_provider_to_remind')
+}
+
+export function duplicateRefusal(f: Pick<AppFacts, 'clientExists'>): RefusalInfo | null {
+  return f.clientExists ? null : r('client_deleted')
+}
+
+export function appRefusalFor(action: AppActionName, f: AppFacts): RefusalInfo | null {
+  switch (action) {
+    case 'mark_sent':
+      return markSentRefusal(f.doc)
+    case 'unmark_sent':
+      return unmarkSentRefusal(f.doc)
+    case 'remind':
+      return remindRefusal(f, false)
+    case 'remind_again':
+      return remindRefusal(f, true)
+    case 'duplicate':
+      return duplicateRefusal(f)
+  }
+}
+
+/** The application-only actions' entries, shaped as the document's `actions`: role_forbidden for a Viewer. */
+export function appActionsOf(f: AppFacts, role: Role): Record<AppActionName, ActionEntry> {
+  const out = {} as Record<AppActionName, ActionEntry>
+  for (const a of APP_ACTIONS) {
+    if (role === 'viewer') {
+      out[a] = { open: false, code: 'role_forbidden' }
+      continue
+    }
+    const refusal = appRefusalFor(a, f)
+    if (!refusal) out[a] = { open: true }
+    else {
+      const entry: ActionEntry = { open: false, code: refusal.code }
+      if (refusal.remedy) entry.remedy = refusal.remedy
+      if (refusal.remedy_url) entry.remedy_url = refusal.remedy_url
+      out[a] = entry
+    }
+  }
+  return out
+}
+
+/** What emailing a Receipt would answer: the Payment's Receipt first, then the mail. */
+export function receiptEmailRefusal(
+  receipt: { voidedAt: string | null } | null | undefined,
+  f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send'>,
+): RefusalInfo | null {
+  if (!receipt) return r('no_receipt')
+  if (receipt.voidedAt) return r('receipt_voided')
+  return mailRefusal(f, 'no_mail_provider_for_receipt')
+}

@@ -1,0 +1,179 @@
+// The application-only emails to a Client: remind of a document that is due (and remind again), and email a Receipt.
+// Each judges in one transaction (refusals write nothing), counts its one recipient against the service's daily
+// limit like a Send, sends outside the transaction, and gives the count back when the email surely did not go out.
+import { MailerError, type MailMessage } from '../../adapters/smtp'
+import type { Tx } from '../../db/client'
+import { NotDelivered, NotFound } from '../../shared/errors'
+import { utcDay } from '../../shared/dates'
+import { getBusiness, type BusinessRow } from '../business'
+import { findClient } from '../clients'
+import {
+  DOCUMENT_TITLES,
+  findDocument,
+  gatherAppFacts,
+  receiptEmailRefusal,
+  recordRemindedInTx,
+  remindRefusal,
+  throwRefusal,
+  viewDocuments,
+  type Acting,
+  type DocumentView,
+  type RefusalInfo,
+} from '../documents'
+import { paymentWithReceipt, receiptPdfOf } from '../payments'
+import { documentPdf } from '../pdf'
+import { mailStateOf } from './limits'
+import { countRecipients } from './mail.repo'
+import type { MailDeps } from './mail.service'
+import { fileBase } from './message'
+import type { Provider } from './providers'
+
+type Connected = Extract<Provider, { connected: true }>
+
+interface Planned<T> {
+  provider: Connected
+  to: string
+  counted: number
+  day: string
+  it: T
+}
+
+/**
+ * One email to the Client: `judge` reads what it needs inside the transaction and answers the refusal or what to
+ * send; the recipient is counted there too. `after` records the email once it went out.
+ */
+async function emailClient<T>(
+  deps: MailDeps,
+  business: BusinessRow,
+  judge: (tx: Tx, mail: { via: string | null; mailboxLost: boolean; sentToday: number; dailyLimit: number | null; resumesOn: string }) => Promise<{ refusal: RefusalInfo | null; to: string | null; it: T }>,
+  compose: (provider: Connected, to: string, it: T) => Promise<MailMessage>,
+  after: ((tx: Tx, it: T) => Promise<void>) | null,
+): Promise<T> {
+  const plan: Planned<T> = await deps.db.write(async (tx) => {
+    const day = utcDay(deps.clock.now())
+    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
+    const judged = await judge(tx, mail)
+    if (judged.refusal) throwRefusal(judged.refusal)
+    const provider = mail.provider
+    // The judge opened the email, so there is a connected provider and a Client address.
+    if (!provider?.connected || !judged.to) throw new Error('an application email was opened without a provider or an address')
+    const counted = mail.dailyLimit !== null ? 1 : 0
+    if (counted > 0) await countRecipients(tx, business.id, day, counted)
+    return { provider, to: judged.to, counted, day, it: judged.it }
+  })
+  try {
+    await deps.mailer.send(plan.provider.transportUrl, await compose(plan.provider, plan.to, plan.it))
+  } catch (e) {
+    const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
+    if (plan.counted > 0 && surelyUnsent) await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
+    if (!(e instanceof MailerError)) throw e
+    deps.logger.info('application email not delivered', { business_id: business.id, via: plan.provider.kind, reason: e.reason, smtp_code: e.smtpCode })
+    const tail = e.reason === 'interrupted' ? 'It may have gone out: check with the Client before sending again.' : 'Nothing was sent; it may succeed later.'
+    throw new NotDelivered(`Not delivered: ${e.message}. ${tail}`)
+  }
+  if (after) await deps.db.write((tx) => after(tx, plan.it))
+  return plan.it
+}
+
+function signature(businessName: string): string[] {
+  return ['', 'Kind regards,', businessName, '']
+}
+
+export function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
+  const title = DOCUMENT_TITLES[doc.type] ?? doc.type
+  const due = doc.due_date ? (doc.is_overdue ? ` was due on ${doc.due_date}` : ` is due on ${doc.due_date}`) : ' is due'
+  return [
+    'Hello,',
+    '',
+    `a friendly reminder: ${title} ${doc.document_number} of ${doc.issue_date} for ${doc.total} ${doc.currency}${due}; ${doc.amount_due} ${doc.currency} is still open.`,
+    'If you have paid it already, please disregard this message. The document is attached.',
+    ...(pageUrl ? ['', `You can also view it online: ${pageUrl}`] : []),
+    ...signature(businessName),
+  ].join('\n')
+}
+
+/**
+ * Reminds the Client that an issued, unpaid document is due: the document's PDF with a reminder text, to the Client's
+ * email. `again` is "remind again", refused `never_reminded` before a first reminder. The document then shows when
+ * it was last reminded. Raises no event (no webhook event names a reminder).
+ */
+export async function remindDocument(deps: MailDeps, who: Acting, id: number, again: boolean): Promise<DocumentView> {
+  const business = await getBusiness(deps.db.read, who.businessId)
+  if (!(await findDocument(deps.db.read, who.businessId, id))) throw new NotFound('No such document.')
+  await emailClient(
+    deps,
+    business,
+    async (tx, mail) => {
+      const doc = await findDocument(tx, who.businessId, id)
+      if (!doc) throw new NotFound('No such document.')
+      const facts = await gatherAppFacts(tx, business, doc, deps.config.mailRelay, utcDay(deps.clock.now()))
+      // The mail state read in this transaction is the one counted against.
+      facts.mailVia = mail.via
+      facts.send = mail
+      return { refusal: remindRefusal(facts, again), to: facts.clientEmail, it: id }
+    },
+    async (provider, to) => {
+      const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [(await findDocument(deps.db.read, who.businessId, id))!])
+      const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
+      const title = DOCUMENT_TITLES[view!.type] ?? view!.type
+      return {
+        from: { name: business.name, address: provider.from },
+        to: [to],
+        cc: [],
+        bcc: [],
+        subject: `Reminder: ${title} ${view!.document_number} from ${business.name}`,
+        text: reminderText(view!, business.name, pageUrl),
+        attachments: [{ filename: `${fileBase(view!)}.pdf`, content: await documentPdf(deps.db.read, business, view!), contentType: 'application/pdf' }],
+      }
+    },
+    (tx) => recordRemindedInTx(deps, tx, who.businessId, id),
+  )
+  const doc = (await findDocument(deps.db.read, who.businessId, id))!
+  return (await viewDocuments(deps, deps.db.read, business, who.role, [doc]))[0]!
+}
+
+/**
+ * Emails the Receipt of a Payment (its PDF) to the Client of the Payment's document. Refused `no_receipt` for a
+ * Payment without one, `receipt_voided` once reversed, `no_mail_provider_for_receipt` with no way to send. Writes
+ * nothing but the day's recipient count.
+ */
+export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: number): Promise<{ receipt_number: string; to: string }> {
+  const business = await getBusiness(deps.db.read, who.businessId)
+  await paymentWithReceipt(deps.db.read, who.businessId, paymentId)
+  return emailClient(
+    deps,
+    business,
+    async (tx, mail) => {
+      const { payment, receipt } = await paymentWithReceipt(tx, who.businessId, paymentId)
+      const doc = (await findDocument(tx, who.businessId, payment.documentId))!
+      const clientEmail = (await findClient(tx, who.businessId, doc.clientId))?.email ?? null
+      const refusal = receiptEmailRefusal(receipt ?? null, { clientEmail, mailVia: mail.via, send: mail })
+      return {
+        refusal,
+        to: clientEmail,
+        it: { receipt_number: receipt?.receiptNumber ?? '', to: clientEmail ?? '', receiptId: receipt?.id ?? 0, doc, amount: payment.amount, currency: payment.currency, date: payment.paymentDate },
+      }
+    },
+    async (provider, to, it) => {
+      const pdf = await receiptPdfOf(deps.db, who, it.receiptId)
+      const title = DOCUMENT_TITLES[it.doc.type] ?? it.doc.type
+      return {
+        from: { name: business.name, address: provider.from },
+        to: [to],
+        cc: [],
+        bcc: [],
+        subject: `Receipt ${it.receipt_number} from ${business.name}`,
+        text: [
+          'Hello,',
+          '',
+          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(/ +\./, '.'),
+          'The Receipt is attached.',
+          ...signature(business.name),
+        ].join('\n'),
+        attachments: [{ filename: `${pdf.name}.pdf`, content: pdf.bytes, contentType: 'application/pdf' }],
+      }
+    },
+    null,
+  ).then((it) => ({ receipt_number: it.receipt_number, to: it.to }))
+}
+
