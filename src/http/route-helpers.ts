@@ -3,7 +3,8 @@
 import type { Cursors } from '../platform/cursors'
 import type { PageCache } from '../platform/page-cache'
 import { actorOf, contextOf } from './context'
-import type { Answer, Idempotency } from './idempotency'
+import type { Answer, Idempotency } from '../platform/idempotency'
+import { answerResponse } from './answer'
 
 /** Services the HTTP layer adds to the composition root's dependencies. */
 export interface HttpServices {
@@ -17,13 +18,14 @@ export interface HttpServices {
  * Runs a create under the request's Idempotency-Key (if any) and answers byte for byte on replay; `keep`, when given,
  * is what is stored for replays instead (see Idempotency.run).
  */
-export function idempotentCreate(http: HttpServices, request: Request, perform: () => Promise<Answer>, keep?: (a: Answer) => Answer): Promise<Response> {
+export async function idempotentCreate(http: HttpServices, request: Request, perform: () => Promise<Answer>, keep?: (a: Answer) => Answer): Promise<Response> {
   const c = actorOf(request)
   const ctx = contextOf(request)
   const path = new URL(request.url).pathname
-  return http.idempotency.run(
+  const { answer, replayed } = await http.idempotency.answer(
     { apiKeyId: c.credentialId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
     perform,
     keep,
   )
+  return answerResponse(answer, replayed)
 }

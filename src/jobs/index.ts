@@ -1,7 +1,7 @@
 // The service's background jobs and when they run.
 import type { App } from '../app'
 import type { Deps } from '../deps'
-import { expireIdempotencyKeys } from '../http/idempotency'
+import { expireIdempotencyKeys } from '../platform/idempotency'
 import { pruneRequestLog } from '../platform/request-log'
 import { REQUEST_LOG_RETENTION_MS } from '../platform/request-log.operations'
 import { eraseDeletedProducts } from '../modules/products'

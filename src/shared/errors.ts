@@ -189,8 +189,8 @@ export class IdempotencyMismatch extends ApiError {
 }
 
 export class IdempotencyInFlight extends ApiError {
-  constructor() {
-    super('idempotency_in_flight', 'The first request under this Idempotency-Key is still running; resend it in a few seconds.')
+  constructor(message = 'The first request under this Idempotency-Key is still running; resend it in a few seconds.') {
+    super('idempotency_in_flight', message)
   }
 }
 

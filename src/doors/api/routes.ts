@@ -2,7 +2,7 @@
 // Elysia's validation, its answers and OpenAPI detail; the handler runs the operation for the request's Actor.
 import { Elysia, t, type TSchema } from 'elysia'
 import { actorOf } from '../../http/context'
-import { answerResponse, type Answer } from '../../http/idempotency'
+import { answerResponse, type Answer } from '../../http/answer'
 import { idempotentCreate, type HttpServices } from '../../http/route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../http/schemas'
 import { codesOf, runOperation, type Operation, type OperationContext, type Result } from '../../platform/operation'
