@@ -1,5 +1,5 @@
 // buildApp(deps): the Elysia app (plugins, module routes, OpenAPI) behind the request pipeline; never listens.
-import { Elysia, type AnyElysia } from 'elysia'
+import { Elysia, t, type AnyElysia } from 'elysia'
 import type { Deps } from './deps'
 import { InvalidRequest } from './shared/errors'
 import { bodyFault } from './shared/body-fault'
@@ -8,6 +8,7 @@ import { contextOf } from './http/context'
 import { docsRoutes } from './http/docs'
 import { openApiDocumentRoutes } from './http/openapi-document'
 import { openApiWebhooks } from './http/openapi-webhooks'
+import { API_DESCRIPTION } from './http/openapi-description'
 import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './platform/idempotency'
 import { Cursors } from './platform/cursors'
@@ -102,8 +103,10 @@ export async function buildApp(deps: Deps): Promise<App> {
         info: {
           title: 'invoicing API',
           version: API_VERSION,
-          description: 'Self-hosted multi-tenant invoicing: Clients, Products, documents, Payments and Receipts, reports, webhooks.',
+          description: API_DESCRIPTION,
         },
+        // Relative: the document describes the service that serves it, wherever it is reached.
+        servers: [{ url: '/', description: 'this service' }],
         components: {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
         },
@@ -112,7 +115,10 @@ export async function buildApp(deps: Deps): Promise<App> {
       }),
     )
     .use(docsRoutes())
-    .get('/health', () => ({ ok: true }), { detail: { hide: true } })
+    .get('/health', () => ({ ok: true as const }), {
+      response: { 200: t.Object({ ok: t.Literal(true) }, { description: 'the service answers' }) },
+      detail: { tags: ['Service'], summary: 'Liveness: the service answers', description: 'For load balancers and monitors. Needs no credential and is not counted.', operationId: 'health', security: [] },
+    })
     // RFC 9728: names the authorization server an MCP client signs a person in with (extensions §10, §11).
     .get('/.well-known/oauth-protected-resource/mcp', () => protectedResourceMetadata(deps.config), { detail: { hide: true } })
     .use(operationRoutes(operations, context, http))

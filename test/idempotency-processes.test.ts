@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, type Database } from '../src/db/client'
+import { applyMigrations } from '../src/db/migrate'
+import { createApiKey, createBusiness } from '../src/modules/business'
 import { Idempotency } from '../src/platform/idempotency'
 import { systemClock } from '../src/shared/clock'
 import { seed, startServer, type Server } from './processes'
@@ -97,11 +99,12 @@ describe('a key in flight in another process', () => {
   let apiKeyId: number
   beforeAll(async () => {
     const db = join(dir, 'direct.db')
-    seed(db)
     // Two connections with their own in-process state: as two processes on one file see each other.
     one = await openDatabase(db)
+    await applyMigrations(one)
     two = await openDatabase(db)
-    apiKeyId = ((await one.read.all(`SELECT id FROM api_keys LIMIT 1`)) as any[])[0].id
+    const b = await createBusiness(one, systemClock, { name: 'Direct GmbH', country: 'DE', currency: 'EUR', plan: 'pro' })
+    apiKeyId = (await createApiKey(one, systemClock, b.id, { name: 'direct', role: 'admin' })).id
   })
   afterAll(() => {
     one.close()
