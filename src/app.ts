@@ -22,8 +22,10 @@ import { operations } from './operations'
 import type { OperationContext } from './platform/operation'
 import { apiKeyResolver } from './modules/business'
 import { bearerLookup } from './platform/credentials'
-import { mcpDoor, protectedResourceMetadata, type McpDoor } from './doors/mcp/server'
+import { mcpDoor, type McpDoor } from './doors/mcp/server'
 import { publicPageRoutes } from './modules/documents/public-page'
+import { isOAuthPath, oauthDoor } from './doors/oauth/server'
+import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 
 export interface App {
   /** The whole service as a fetch handler: pipeline first, then the routes. */
@@ -35,9 +37,19 @@ export interface App {
   http: HttpServices
   /** The MCP door (extensions §11): /mcp over HTTP, and the server `invoicing mcp` serves over stdio. */
   mcp: McpDoor
+  /** Connected apps' last use, written in the background; flushed on shutdown. */
+  connectionUsage: ConnectionUsage
 }
 
 export const API_VERSION = '1.0.0'
+
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  const q = url.indexOf('?', start)
+  return q < 0 ? url.slice(start) : url.slice(start, q)
+}
 
 /** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
 function isMcpPath(url: string, at: number): boolean {
@@ -119,12 +131,16 @@ export async function buildApp(deps: Deps): Promise<App> {
       response: { 200: t.Object({ ok: t.Literal(true) }, { description: 'the service answers' }) },
       detail: { tags: ['Service'], summary: 'Liveness: the service answers', description: 'For load balancers and monitors. Needs no credential and is not counted.', operationId: 'health', security: [] },
     })
-    // RFC 9728: names the authorization server an MCP client signs a person in with (extensions §10, §11).
-    .get('/.well-known/oauth-protected-resource/mcp', () => protectedResourceMetadata(deps.config), { detail: { hide: true } })
     .use(operationRoutes(operations, context, http))
     .use(publicPageRoutes(deps))
 
-  const lookup = bearerLookup([apiKeyResolver(deps.db.read, deps.db.hot)])
+  const apiKeys = apiKeyResolver(deps.db.read, deps.db.hot)
+  const issuer = issuerOf(deps.config)
+  const usage = new ConnectionUsage(deps.db, deps.clock, (e) => deps.logger.error('connection use not recorded', { name: (e as Error)?.name }))
+  // A Connected app's token acts on a door only when issued for that door's resource (RFC 8707).
+  const resources = resourcesOf(issuer)
+  const tokensFor = { api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api), mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp) }
+  const lookup = bearerLookup([{ accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) }, apiKeys])
   const api = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: knownRoutes(elysia.routes),
@@ -135,11 +151,14 @@ export async function buildApp(deps: Deps): Promise<App> {
     logger: deps.logger,
   })
   const mcp = mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })
+  // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
+  const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
   const fetch: Fetch = (req, server) => {
     // The MCP door has its own protocol (JSON-RPC over POST); everything else goes through the API pipeline.
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp.handle(req, server?.requestIP(req)?.address ?? null)
+    if (isOAuthPath(pathOf(req.url))) return oauth(req)
     return api(req, server)
   }
-  return { fetch, elysia, requestLog, rateLimiter, http, mcp }
+  return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
 }

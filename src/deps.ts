@@ -2,12 +2,14 @@
 import type { Config } from './config'
 import { openDatabase, type Database } from './db/client'
 import { applyMigrations } from './db/migrate'
+import { unlockSecrets } from './db/secrets'
 import { systemClock, type Clock } from './shared/clock'
 import { httpViesClient, type ViesClient } from './adapters/vies'
 import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
 import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
+import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
 
 export interface Deps {
   config: Config
@@ -20,6 +22,8 @@ export interface Deps {
   /** Webhook POSTs and the DNS answers their addresses are checked against. */
   sender: WebhookSender
   resolve: Resolver
+  /** GETs OAuth Client ID Metadata Documents (from addresses the resolver's answers passed). */
+  fetcher: DocumentFetcher
 }
 
 export interface DepsOverrides {
@@ -29,19 +33,32 @@ export interface DepsOverrides {
   logger?: Logger
   sender?: WebhookSender
   resolve?: Resolver
+  fetcher?: DocumentFetcher
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
-  const db = await openDatabase(config.dbPath)
-  await applyMigrations(db)
+  const db = await openDatabase(config.dbPath, { authToken: config.dbAuthToken ?? undefined })
+  try {
+    await applyMigrations(db)
+    db.secrets = await unlockSecrets(db, config.secretKey)
+  } catch (e) {
+    db.close()
+    throw e
+  }
   return {
     config,
     db,
     clock: overrides.clock ?? systemClock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
-    mailer: overrides.mailer ?? smtpMailer(),
+    mailer: openingMailer(overrides.mailer ?? smtpMailer(), db),
     logger: overrides.logger ?? createLogger(undefined, config.logLevel),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,
+    fetcher: overrides.fetcher ?? httpDocumentFetcher,
   }
+}
+
+/** A Business's mailbox URL is stored sealed; it is opened only here, on its way to the SMTP adapter. */
+function openingMailer(inner: Mailer, db: Database): Mailer {
+  return { send: (transportUrl, message) => inner.send(db.secrets.open(transportUrl, 'smtp-url'), message) }
 }

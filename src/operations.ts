@@ -5,6 +5,7 @@ import { clientsOperations } from './modules/clients/clients.operations'
 import { documentsOperations } from './modules/documents/documents.operations'
 import { einvoiceOperations } from './modules/einvoice/einvoice.operations'
 import { mailOperations } from './modules/mail/mail.operations'
+import { connectedAppsOperations } from './modules/oauth/connected-apps.operations'
 import { paymentsOperations } from './modules/payments/payments.operations'
 import { productsOperations } from './modules/products/products.operations'
 import { reportsOperations } from './modules/reports/reports.operations'
@@ -24,6 +25,7 @@ export const operations: readonly Operation[] = [
   ...paymentsOperations,
   ...reportsOperations,
   ...webhooksOperations,
+  ...connectedAppsOperations,
   ...requestLogOperations,
 ]
 

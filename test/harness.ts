@@ -100,6 +100,7 @@ export async function makeHarness(
     },
     async close() {
       await app.requestLog.flush()
+      await app.connectionUsage.flush()
       app.rateLimiter.close()
       deps.db.close()
       rmSync(dir, { recursive: true, force: true })

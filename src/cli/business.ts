@@ -8,13 +8,18 @@ import {
   resolveBusiness,
   setNumbering,
   updateBusiness,
+  setBusinessLogo,
+  LOGO_MAX_BYTES,
   type BusinessInput,
 } from '../modules/business'
+import { logoProblem } from '../modules/pdf'
+import { InvalidRequest } from '../shared/errors'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { businessMailProvider } from '../modules/mail'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
-const BUSINESS_OPTIONS = ['name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit']
+const BUSINESS_OPTIONS = ['name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color']
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
 function clearable(value: string | undefined): string | null | undefined {
@@ -36,6 +41,7 @@ function businessInput(args: Args): BusinessInput {
     city: clearable(o.city),
     postalCode: clearable(o['postal-code']),
     plan: o.plan,
+    brandColor: clearable(o['brand-color']),
   }
   if (args.flags.has('non-vat-payer')) input.isVatPayer = false
   if (args.flags.has('vat-payer')) input.isVatPayer = true
@@ -44,20 +50,32 @@ function businessInput(args: Args): BusinessInput {
   return input
 }
 
+/**
+ * `--logo FILE`: the image, judged before anything is written (a PNG or JPEG of at most 1 MB that the PDF writer can
+ * draw); `--logo ""` removes the logo; undefined when the option is not given.
+ */
+async function logoOption(args: Args): Promise<Uint8Array | null | undefined> {
+  const path = args.options.logo
+  if (path === undefined) return undefined
+  if (path.trim() === '') return null
+  if (!existsSync(path) || !statSync(path).isFile()) throw new InvalidRequest({ logo: [`names no file: ${path}`] })
+  if (statSync(path).size > LOGO_MAX_BYTES) throw new InvalidRequest({ logo: [`is ${(statSync(path).size / 1024 / 1024).toFixed(1)} MB; a logo is at most 1 MB`] })
+  const bytes = new Uint8Array(readFileSync(path))
+  const problem = await logoProblem(bytes)
+  if (problem) throw new InvalidRequest({ logo: [problem] })
+  return bytes
+}
+
 export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   allowOnly(args, BUSINESS_OPTIONS)
-  if (sub === 'create') {
-    const b = await createBusiness(deps.db, deps.clock, businessInput(args))
-    return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
-  }
-  if (sub === 'update') {
-    if (!ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
-    const current = await resolveBusiness(deps.db.read, ref)
-    const b = await updateBusiness(deps.db, deps.clock, current.id, businessInput(args))
-    return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
-  }
-  throw new UsageError('usage: invoicing business create|update ...')
+  if (sub !== 'create' && sub !== 'update') throw new UsageError('usage: invoicing business create|update ...')
+  if (sub === 'update' && !ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
+  const input = businessInput(args)
+  const logo = await logoOption(args)
+  let b = sub === 'create' ? await createBusiness(deps.db, deps.clock, input) : await updateBusiness(deps.db, deps.clock, (await resolveBusiness(deps.db.read, ref!)).id, input)
+  if (logo !== undefined) b = await setBusinessLogo(deps.db, deps.clock, b.id, logo)
+  return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
 }
 
 export async function bankAccountCommand(deps: Deps, args: Args): Promise<void> {

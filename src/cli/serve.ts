@@ -57,6 +57,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     await Promise.race([server.stop(), Bun.sleep(STOP_GRACE_MS).then(() => server.stop(true))])
     await scheduler.stop()
     await app.requestLog.flush()
+    await app.connectionUsage.flush()
     app.rateLimiter.close()
     await deps.db.checkpoint()
     deps.db.close()

@@ -41,6 +41,8 @@ export function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
   }
   return [...byPath].map(([path, methods]) => {
     const re = new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*$/, '.*') + '/?$')
+    // A /v1 route outside the table of operations fails closed: Admin keys only.
+    if (path.startsWith('/v1/')) for (const [m, a] of methods) if (a === undefined) methods.set(m, 'admin')
     return { re, methods, public: [...methods.values()].every((a) => a === undefined) }
   })
 }

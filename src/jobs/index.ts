@@ -5,6 +5,7 @@ import { expireIdempotencyKeys } from '../platform/idempotency'
 import { pruneRequestLog } from '../platform/request-log'
 import { REQUEST_LOG_RETENTION_MS } from '../platform/request-log.operations'
 import { eraseDeletedProducts } from '../modules/products'
+import { expireConnections } from '../modules/oauth'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks'
 import type { Job } from './scheduler'
 import { deliveryContext } from './webhooks'
@@ -22,6 +23,8 @@ export function serviceJobs(deps: Deps, app: App): Job[] {
     { name: 'request-log-flush', pattern: '* * * * * *', run: () => app.requestLog.flush() },
     { name: 'rate-limit-sweep', pattern: '0 * * * * *', run: async () => { await app.rateLimiter.sweep(deps.clock.now().getTime()) } },
     { name: 'idempotency-expiry', pattern: '0 */10 * * * *', run: () => expireIdempotencyKeys(deps.db, deps.clock) },
+    // Connected apps unused for 90 days end (their tokens are already refused at once); spent codes and tokens go.
+    { name: 'connected-app-expiry', pattern: '0 7 * * * *', run: () => expireConnections(deps.db, deps.clock) },
     {
       name: 'request-log-retention',
       pattern: '0 17 3 * * *',

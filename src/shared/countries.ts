@@ -1,48 +1,28 @@
-// ISO 3166-1 alpha-2 country codes, and the VAT-number prefix the EU VIES service uses for each member state.
+// ISO 3166-1 alpha-2 country codes and names, and the VAT-number prefix the EU VIES service uses for each member state.
 
-const CODES: readonly string[] = [
-  "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX", "AZ",
-  "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS",
-  "BT", "BV", "BW", "BY", "BZ",
-  "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW",
-  "CX", "CY", "CZ",
-  "DE", "DJ", "DK", "DM", "DO", "DZ",
-  "EC", "EE", "EG", "EH", "ER", "ES", "ET",
-  "FI", "FJ", "FK", "FM", "FO", "FR",
-  "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GS", "GT",
-  "GU", "GW", "GY",
-  "HK", "HM", "HN", "HR", "HT", "HU",
-  "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT",
-  "JE", "JM", "JO", "JP",
-  "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ",
-  "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY",
-  "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS",
-  "MT", "MU", "MV", "MW", "MX", "MY", "MZ",
-  "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ",
-  "OM",
-  "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PN", "PR", "PS", "PT", "PW", "PY",
-  "QA",
-  "RE", "RO", "RS", "RU", "RW",
-  "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS",
-  "ST", "SV", "SX", "SY", "SZ",
-  "TC", "TD", "TF", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ",
-  "UA", "UG", "UM", "US", "UY", "UZ",
-  "VA", "VC", "VE", "VG", "VI", "VN", "VU",
-  "WF", "WS",
-  "YE", "YT",
-  "ZA", "ZM", "ZW",
-];
+// The library's own core (its browser entry): the Node entry requires every language file by a computed name, which
+// the compiled binary cannot embed; English is the one the PDFs use.
+import countries from "i18n-iso-countries/index";
+import en from "i18n-iso-countries/langs/en.json";
+
+// The list and names come from i18n-iso-countries (kept up to date with ISO 3166-1 and CLDR), not a list of our own.
+countries.registerLocale(en);
 
 /**
- * The 249 officially assigned ISO 3166-1 alpha-2 codes. Reserved and
- * user-assigned codes (EU, UK, XK, XI, AN, ...) are not included.
- * Upper-case; membership is case-sensitive.
+ * The 249 officially assigned ISO 3166-1 alpha-2 codes. The library also lists XK (Kosovo), a user-assigned code that
+ * ISO does not assign and the EN16931 country code list does not take, so it is left out. Upper-case; membership is
+ * case-sensitive.
  */
-export const COUNTRY_CODES: ReadonlySet<string> = new Set(CODES);
+export const COUNTRY_CODES: ReadonlySet<string> = new Set(Object.keys(countries.getAlpha2Codes()).filter((c) => c !== "XK"));
 
 /** True when `code` is an officially assigned ISO 3166-1 alpha-2 code. */
 export function isCountry(code: string): boolean {
   return COUNTRY_CODES.has(code);
+}
+
+/** The country's English name ("Germany"), or the code itself when it is not one. */
+export function countryName(code: string): string {
+  return (isCountry(code) && countries.getName(code, "en", { select: "official" })) || code;
 }
 
 /**

@@ -1,5 +1,5 @@
 // The Business aggregate: the tenant, its API keys, bank accounts and numberings.
-import { sqliteTable, integer, text, uniqueIndex, index, primaryKey } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, integer, text, uniqueIndex, index, primaryKey, blob } from 'drizzle-orm/sqlite-core'
 
 export const businesses = sqliteTable('businesses', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -17,10 +17,22 @@ export const businesses = sqliteTable('businesses', {
   address: text('address'),
   city: text('city'),
   postalCode: text('postal_code'),
+  /** Branding on every PDF: `#RRGGBB` or null. */
+  brandColor: text('brand_color'),
+  /** The logo's media type (image/png or image/jpeg), null when there is none; its bytes sit in business_logos. */
+  logoType: text('logo_type'),
   /** Invoices a Test business (or Free plan) may issue per calendar year. */
   issuingLimit: integer('issuing_limit').notNull().default(100),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
+})
+
+/** A Business's logo (at most 1 MB), apart from the Business row so that reading a Business never reads the image. */
+export const businessLogos = sqliteTable('business_logos', {
+  businessId: integer('business_id')
+    .primaryKey()
+    .references(() => businesses.id),
+  bytes: blob('bytes', { mode: 'buffer' }).notNull(),
 })
 
 export const apiKeys = sqliteTable(

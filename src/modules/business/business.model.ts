@@ -19,6 +19,8 @@ export const BusinessSchema = t.Object(
     city: Nullable(t.String()),
     postal_code: Nullable(t.String()),
     mail_provider: Nullable(t.Object({ kind: t.String({ description: 'service, smtp, google or microsoft' }), address: Nullable(t.String()) })),
+    has_logo: Bool(),
+    brand_color: Nullable(t.String({ pattern: '^#[0-9A-Fa-f]{6}$' })),
     created_at: Timestamp,
   },
   { title: 'Business' },

@@ -21,6 +21,8 @@ export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; ad
     postal_code: b.postalCode,
     // Only the kind and the From address are shown, never the server or its login.
     mail_provider: mailProvider,
+    has_logo: b.logoType !== null,
+    brand_color: b.brandColor,
     created_at: b.createdAt,
   }
 }

@@ -2,7 +2,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
-import { apiKeys, bankAccounts, businesses, numberings, type NumberingKind } from '../../db/schema'
+import { apiKeys, bankAccounts, businesses, businessLogos, numberings, type NumberingKind } from '../../db/schema'
 import type { Actor } from '../../platform/actor'
 
 export type BusinessRow = typeof businesses.$inferSelect
@@ -35,6 +35,18 @@ export async function findBusinessByPublicId(q: Queryable, publicId: string): Pr
 export async function businessExists(q: Queryable, id: number): Promise<boolean> {
   const b = await q.select({ id: businesses.id }).from(businesses).where(eq(businesses.id, id)).get()
   return !!b
+}
+
+// ---- Logo
+
+export async function findLogoBytes(q: Queryable, businessId: number): Promise<Uint8Array | undefined> {
+  const row = await q.select({ bytes: businessLogos.bytes }).from(businessLogos).where(eq(businessLogos.businessId, businessId)).get()
+  return row ? new Uint8Array(row.bytes) : undefined
+}
+
+export async function putLogoBytes(tx: Tx, businessId: number, bytes: Uint8Array | null): Promise<void> {
+  await tx.delete(businessLogos).where(eq(businessLogos.businessId, businessId))
+  if (bytes) await tx.insert(businessLogos).values({ businessId, bytes: Buffer.from(bytes) })
 }
 
 // ---- Bank accounts

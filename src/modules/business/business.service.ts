@@ -15,7 +15,9 @@ import {
   findBankAccount,
   findBusinessById,
   findBusinessByPublicId,
+  findLogoBytes,
   findNumberingPattern,
+  putLogoBytes,
   insertBankAccount,
   insertBusiness,
   updateBusinessRow,
@@ -43,6 +45,18 @@ export interface BusinessInput {
   plan?: string
   isTest?: boolean
   issuingLimit?: number
+  /** `#RRGGBB`, or null to go back to the plain look. */
+  brandColor?: string | null
+}
+
+export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
+export const LOGO_MAX_BYTES = 1024 * 1024
+
+/** The media type of a logo by its first bytes: PNG and JPEG are what every PDF reader draws. */
+export function logoTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
+  if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png'
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
+  return null
 }
 
 
@@ -53,6 +67,7 @@ function check(input: BusinessInput, creating: boolean): void {
   if (creating || input.currency !== undefined) if (!input.currency || !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
   if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) bag.add('plan', `must be one of ${PLANS.join(', ')}`)
   if (input.email && !EMAIL_RE.test(input.email)) bag.add('email', 'must be an email address')
+  if (input.brandColor != null && !BRAND_COLOR_RE.test(input.brandColor)) bag.add('brand_color', 'must be a colour written #RRGGBB, such as #1F6FEB')
   if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0)) bag.add('issuing_limit', 'must be a whole number, 0 or more')
   bag.throwIfAny()
 }
@@ -77,6 +92,7 @@ export async function createBusiness(db: Database, clock: Clock, input: Business
       city: input.city ?? null,
       postalCode: input.postalCode ?? null,
       issuingLimit: input.issuingLimit ?? 100,
+      brandColor: input.brandColor ?? null,
       createdAt: now,
       updatedAt: now,
     }),
@@ -92,6 +108,31 @@ export async function updateBusiness(db: Database, clock: Clock, id: number, inp
     if (!row) throw new NotFound(`No Business with id ${id}.`)
     return row
   })
+}
+
+/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB. */
+export async function setBusinessLogo(db: Database, clock: Clock, id: number, bytes: Uint8Array | null): Promise<BusinessRow> {
+  let type: string | null = null
+  if (bytes) {
+    const bag = new FieldErrorBag()
+    type = logoTypeOf(bytes)
+    if (bytes.length > LOGO_MAX_BYTES) bag.add('logo', `is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; a logo is at most 1 MB`)
+    else if (!type) bag.add('logo', 'must be a PNG or JPEG image')
+    bag.throwIfAny()
+  }
+  return db.write(async (tx) => {
+    const row = await updateBusinessRow(tx, id, { logoType: type, updatedAt: clock.now().toISOString() })
+    if (!row) throw new NotFound(`No Business with id ${id}.`)
+    await putLogoBytes(tx, id, bytes)
+    return row
+  })
+}
+
+/** The Business's logo for its PDFs, or null when it has none. */
+export async function businessLogo(q: Queryable, business: BusinessRow): Promise<{ bytes: Uint8Array; type: string } | null> {
+  if (!business.logoType) return null
+  const bytes = await findLogoBytes(q, business.id)
+  return bytes ? { bytes, type: business.logoType } : null
 }
 
 export async function getBusiness(q: Queryable, id: number): Promise<BusinessRow> {

@@ -27,6 +27,8 @@ const BUSINESS_FIELDS = [
   'city',
   'postal_code',
   'mail_provider',
+  'has_logo',
+  'brand_color',
   'created_at',
 ]
 
@@ -65,6 +67,8 @@ describe('GET /v1/business', () => {
       city: 'Berlin',
       postal_code: '10115',
       mail_provider: null,
+      has_logo: false,
+      brand_color: null,
       created_at: '2026-03-10T09:00:00.000Z',
     })
     expect(r.body.business_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)

@@ -38,7 +38,7 @@ const fields = {
   legal_name: t.Optional(str(255)),
   contact_person: t.Optional(str(255)),
   phone: t.Optional(str(50)),
-  address: t.Optional(str()),
+  address: t.Optional(str(1000)),
   city: t.Optional(str(100)),
   postal_code: t.Optional(str(20)),
   vat_number: t.Optional(str(50)),
@@ -47,7 +47,7 @@ const fields = {
   currency: t.Optional(Nullable(t.String({ maxLength: 3 }))),
   payment_terms: t.Optional(Nullable(Int({ minimum: 0, maximum: 999999 }))),
   credit_limit: t.Optional(Nullable(DecimalInput)),
-  notes: t.Optional(str()),
+  notes: t.Optional(str(10000)),
   preferred_bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 100 }))),
 }
 

@@ -243,6 +243,9 @@ describe('field lengths', () => {
     ['city', 100, (n) => emoji.repeat(n)],
     ['postal_code', 20, (n) => emoji.repeat(n)],
     ['vat_number', 50, (n) => emoji.repeat(n)],
+    // Unbounded once: one Client with a 1 MB address made every page listing its Drafts 100 MB.
+    ['address', 1000, (n) => emoji.repeat(n)],
+    ['notes', 10000, (n) => emoji.repeat(n)],
   ]
   for (const [field, max, value] of charCases) {
     test(`a ${field} of ${max} emoji is ${max} characters and is taken; ${max + 1} are refused as over ${max} characters`, async () => {

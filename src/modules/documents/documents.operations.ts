@@ -6,7 +6,7 @@ import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
 import { getBusiness } from '../business'
-import { documentPdf } from '../pdf'
+import { documentPdf, nextTurn } from '../pdf'
 import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
 import type { DocumentFilter } from './documents.repo'
 import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
@@ -214,6 +214,9 @@ export const documentsOperations: Operation[] = [
     refusals: [],
     mcp: true,
     async run(actor, { path }, { deps }) {
+      // Several PDF requests arriving together each read their document on a turn of its own, so a request
+      // behind them (a /health) waits for one document's reading, not for all of them.
+      await nextTurn()
       const view = await viewDocument(deps, deps.db.read, actor, idOf(path.id))
       const business = await getBusiness(deps.db.read, actor.businessId)
       const bytes = await documentPdf(deps.db.read, business, view)

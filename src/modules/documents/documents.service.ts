@@ -25,7 +25,7 @@ import {
   type DocumentInsert,
   type DocumentRow,
 } from './documents.repo'
-import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView } from './documents.present'
+import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView, type SellerSnapshot } from './documents.present'
 import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
@@ -46,6 +46,12 @@ const ACCOUNTS_PAGE = 1000
 
 export function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
   return listBankAccounts(q, businessId, 0, ACCOUNTS_PAGE)
+}
+
+/** The seller a document shows: its snapshot once issued, else the Business and its accounts as they now stand. */
+export async function sellerOfDocument(q: Queryable, business: BusinessRow, doc: DocumentRow): Promise<SellerSnapshot> {
+  if (doc.sellerSnapshot) return JSON.parse(doc.sellerSnapshot) as SellerSnapshot
+  return sellerSnapshotOf(business, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(q, business.id)))
 }
 
 function today(deps: DocumentDeps): string {

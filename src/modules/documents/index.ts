@@ -2,7 +2,7 @@
 export type { DocumentView, SellerSnapshot, ShownBankAccount } from './documents.present'
 export type { DocumentRow } from './documents.repo'
 export { findDocument } from './documents.repo'
-export { issueInTx, viewDocument, mailViaOf, sendFactsOf, recordSentInTx, type DocumentDeps } from './documents.service'
+export { issueInTx, sellerOfDocument, viewDocument, mailViaOf, sendFactsOf, recordSentInTx, type DocumentDeps } from './documents.service'
 export { DocumentSchema } from './documents.model'
 export { amountDue } from './lifecycle'
 export { settleDocument } from './settlement'

@@ -5,9 +5,9 @@ import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { Dec, stored } from '../../shared/money'
 import { getBusiness } from '../business'
-import { findDocument } from '../documents'
+import { findDocument, sellerOfDocument } from '../documents'
 import { findClient } from '../clients'
-import { receiptPdf } from '../pdf'
+import { brandingOf, receiptPdf } from '../pdf'
 import { findPayment, findReceipt, paidUpTo, receiptOfPayment, type PaymentRow, type ReceiptRow } from './payments.repo'
 import { presentReceipt } from './payments.present'
 
@@ -29,8 +29,12 @@ export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, i
   const upTo = new Dec(await paidUpTo(db.read, ids, found.payment.id)).div(new Dec('1' + '0'.repeat(scale)))
   const snapshot = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as { name: string; legal_name: string | null }) : null
   const clientName = snapshot ? (snapshot.legal_name ?? snapshot.name) : ((await findClient(db.read, c.businessId, doc.clientId))?.name ?? '')
+  // The seller as the paid document shows it: kept at its issue, like the document's own PDF.
+  const seller = await sellerOfDocument(db.read, business, doc)
   const bytes = await receiptPdf({
     business,
+    seller,
+    branding: await brandingOf(db.read, business),
     receipt: view,
     document: { type: doc.type, document_number: doc.documentNumber, total: doc.total, client_name: clientName },
     paidInFull: found.payment.status === 'completed' && upTo.gte(stored(doc.total)),

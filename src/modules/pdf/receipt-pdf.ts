@@ -1,5 +1,8 @@
 // The Receipt PDF: number, dates, amount, method, reference and the document it pays, in the document PDF's branding.
 import type { BusinessRow } from '../business'
+import type { SellerSnapshot } from '../documents'
+import { drawBand, drawLogo, drawTitle, NO_BRANDING, type Branding } from './branding'
+import { addressLines } from './document-pdf'
 import { A4, MARGIN, PageWriter } from './layout'
 
 const METHODS: Record<string, string> = {
@@ -13,6 +16,9 @@ const METHODS: Record<string, string> = {
 
 export interface ReceiptPdfInput {
   business: BusinessRow
+  /** The seller as the paid document shows it (kept at its issue). */
+  seller: SellerSnapshot
+  branding?: Branding
   receipt: { receipt_number: string; issue_date: string; amount: string; currency: string; payment_date: string; payment_method: string; reference: string | null; voided_at: string | null }
   document: { type: string; document_number: string | null; total: string; client_name: string }
   /** The Payments up to this one reached the document's Total. */
@@ -25,11 +31,14 @@ export async function receiptPdf(i: ReceiptPdfInput): Promise<Uint8Array> {
   const watermark = [...(i.business.isTest ? ['SAMPLE'] : []), ...(voided ? ['VOID'] : [])]
   const w = await PageWriter.create(`Receipt ${i.receipt.receipt_number}`, watermark)
   const right = A4[0] - MARGIN
-  const b = i.business
-  w.text(b.legalName ?? b.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
-  w.text('Receipt', right, { size: 18, bold: true, right: true })
+  const brand = i.branding ?? NO_BRANDING
+  await drawBand(w, brand)
+  await drawLogo(w, brand)
+  const s = i.seller
+  w.text(s.legal_name ?? s.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
+  await drawTitle(w, brand, 'Receipt', right)
   w.down(18)
-  for (const line of [b.address, [b.postalCode, b.city].filter(Boolean).join(' '), b.country, b.isVatPayer && b.vatNumber ? `VAT ${b.vatNumber}` : null]) {
+  for (const line of [...addressLines(s), s.vat_number ? `VAT ${s.vat_number}` : null]) {
     if (!line) continue
     w.text(line, MARGIN, { size: 9 })
     w.down(12)

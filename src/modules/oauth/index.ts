@@ -1,0 +1,25 @@
+// The oauth module's public face: apps, consent codes, Connected apps, tokens, and the documents of discovery.
+export { accessTokenLookup, isAccessToken } from './access'
+export { createApp, deleteApp, findApp, registerClient, isMetadataClientId, type AppDeps, type KnownApp } from './apps.service'
+export { authenticateClient, type PresentedClient } from './client-auth'
+export {
+  ACCESS_TOKEN_SECONDS,
+  CODE_SECONDS,
+  UNUSED_DAYS,
+  ConnectionUsage,
+  connectedAppsOf,
+  disconnectConnectedApp,
+  endConnectedApp,
+  endConnectionsOfBusiness,
+  endConnectionsOfMember,
+  expireConnections,
+  issueCode,
+  type EndReason,
+  type GrantRole,
+} from './connections.service'
+export { OAuthFault } from './errors'
+export { authorizationServerMetadata, issuerOf, protectedResourceMetadata, resourcesOf, SCOPES } from './metadata'
+export { redirectUriFault, redirectUriMatches } from './redirect-uris'
+export { revokePresentedToken } from './revocation'
+export { ACCESS_PREFIX, REFRESH_PREFIX, s256, sha256 } from './secrets'
+export { tokenModel } from './token-model'

@@ -1,0 +1,83 @@
+// The Business's branding on every PDF (documents and Receipts): its logo at the top left and its colour in a band
+// across the top of each page and in the title. Drawn over the page writer, so the text layout stays the writer's.
+import type { PDFImage } from 'pdf-lib'
+import { A4, MARGIN, type PageWriter } from './layout'
+
+export interface Branding {
+  logo: { bytes: Uint8Array; type: string } | null
+  /** `#RRGGBB` or null. */
+  color: string | null
+}
+
+export const NO_BRANDING: Branding = { logo: null, color: null }
+
+/** The logo is scaled down (never up) to fit this box, in points. */
+const LOGO_BOX = { width: 160, height: 56 }
+
+async function embed(w: PageWriter, logo: NonNullable<Branding['logo']>): Promise<PDFImage> {
+  return logo.type === 'image/png' ? w.pdf.embedPng(logo.bytes) : w.pdf.embedJpg(logo.bytes)
+}
+
+/** Why this image cannot be a logo (null when it can): PNG or JPEG that the PDF writer reads, at most 1 MB. */
+export async function logoProblem(bytes: Uint8Array): Promise<string | null> {
+  if (bytes.length > 1024 * 1024) return 'is larger than 1 MB'
+  const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47
+  const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
+  if (!isPng && !isJpeg) return 'must be a PNG or JPEG image'
+  const { PDFDocument } = await import('pdf-lib')
+  try {
+    const pdf = await PDFDocument.create()
+    await (isPng ? pdf.embedPng(bytes) : pdf.embedJpg(bytes))
+    return null
+  } catch {
+    return `cannot be read as a ${isPng ? 'PNG' : 'JPEG'} image`
+  }
+}
+
+/** `#RRGGBB` as pdf-lib's 0..1 components. */
+export function rgbOf(hex: string): { r: number; g: number; b: number } {
+  const n = Number.parseInt(hex.slice(1), 16)
+  return { r: ((n >> 16) & 255) / 255, g: ((n >> 8) & 255) / 255, b: (n & 255) / 255 }
+}
+
+async function colorOf(hex: string) {
+  const { rgb } = await import('pdf-lib')
+  const c = rgbOf(hex)
+  return rgb(c.r, c.g, c.b)
+}
+
+/** A band of the brand colour across the top of the current page. */
+export async function drawBand(w: PageWriter, brand: Branding): Promise<void> {
+  if (!brand.color) return
+  w.page.drawRectangle({ x: 0, y: A4[1] - 10, width: A4[0], height: 10, color: await colorOf(brand.color) })
+}
+
+/**
+ * Draws the logo at the top left and moves the writer below it; a logo that cannot be drawn is left out rather than
+ * failing the PDF (it was checked when set; this guards against a stored image damaged since).
+ */
+export async function drawLogo(w: PageWriter, brand: Branding): Promise<void> {
+  if (!brand.logo) return
+  let image: PDFImage
+  try {
+    image = await embed(w, brand.logo)
+  } catch {
+    return
+  }
+  const scale = Math.min(LOGO_BOX.width / image.width, LOGO_BOX.height / image.height, 1)
+  const width = image.width * scale
+  const height = image.height * scale
+  // The writer's y is a text baseline; the logo's top sits where a 14-point line's top would.
+  w.page.drawImage(image, { x: MARGIN, y: w.y + 10 - height, width, height })
+  w.down(height + 8)
+}
+
+/** The document's title (right-aligned at `x`), in the brand colour when there is one. */
+export async function drawTitle(w: PageWriter, brand: Branding, title: string, x: number): Promise<void> {
+  if (!brand.color) {
+    w.text(title, x, { size: 18, bold: true, right: true })
+    return
+  }
+  const width = w.bold.widthOfTextAtSize(title, 18)
+  w.page.drawText(title, { x: x - width, y: w.y, size: 18, font: w.bold, color: await colorOf(brand.color) })
+}

@@ -1,0 +1,58 @@
+// Test support: a Connected app made the way a real app makes one (app, consent code, PKCE exchange at the token
+// endpoint), for tests of what a token does on the API and MCP.
+import { createHash, randomBytes } from 'node:crypto'
+import type { Harness } from './harness'
+import { createApp, issueCode, type GrantRole } from '../src/modules/oauth'
+
+export const TEST_REDIRECT = 'https://app.example/callback'
+
+export interface Connection {
+  clientId: string
+  appId: number
+  access: string
+  refresh: string
+  connectedAppId: number
+}
+
+export async function connectApp(
+  h: Harness,
+  o: { businessId: number; role?: GrantRole; personId?: number; name?: string; resources?: string[]; clientId?: string },
+): Promise<Connection> {
+  const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
+  const clientId = o.clientId ?? (await createApp(h.deps.db, h.clock, { ownerPersonId: o.personId ?? 1, name: o.name ?? 'Books Sync', redirectUris: [TEST_REDIRECT], public: true })).client_id
+  const app = await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) })
+  const verifier = randomBytes(32).toString('base64url')
+  const code = await issueCode(h.deps.db, h.clock, {
+    appId: app!.id,
+    businessId: o.businessId,
+    personId: o.personId ?? 1,
+    role: o.role ?? 'member',
+    redirectUri: TEST_REDIRECT,
+    codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+    resources: o.resources ?? [`${issuer}/v1`, `${issuer}/mcp`],
+  })
+  const res = await h.app.fetch(
+    new Request(`${issuer}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: TEST_REDIRECT, client_id: clientId }),
+    }),
+  )
+  const t: any = await res.json()
+  if (res.status !== 200) throw new Error(`token refused: ${JSON.stringify(t)}`)
+  const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
+  return { clientId, appId: app!.id, access: t.access_token, refresh: t.refresh_token, connectedAppId: c!.id }
+}
+
+/** A refresh at the token endpoint; answers the status and body. */
+export async function refreshAt(h: Harness, c: Pick<Connection, 'clientId' | 'refresh'>): Promise<{ status: number; body: any }> {
+  const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
+  const res = await h.app.fetch(
+    new Request(`${issuer}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId }),
+    }),
+  )
+  return { status: res.status, body: await res.json() }
+}
