@@ -158,7 +158,7 @@ describe('same rules as the API', () => {
     expect(over.structuredContent.error.retry_after).toBeGreaterThan(0)
     expect((await h.request('GET', '/v1/business', { key: b.key })).status).toBe(429)
     await c.close()
-  })
+  }, 60_000)
 
   test('a Paused Business lists no tools and answers business_paused; the API answers paid_plan_required', async () => {
     const b = await h.business()
