@@ -23,7 +23,7 @@ export async function idempotentCreate(http: HttpServices, request: Request, per
   const ctx = contextOf(request)
   const path = new URL(request.url).pathname
   const { answer, replayed } = await http.idempotency.answer(
-    { apiKeyId: c.credentialId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
+    { credentialKind: c.kind, apiKeyId: c.credentialId, key: request.headers.get('idempotency-key'), method: request.method, path, rawBody: ctx.rawBody ?? '' },
     perform,
     keep,
   )

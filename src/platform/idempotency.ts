@@ -12,6 +12,7 @@ import type { Database } from '../db/client'
 import { withCommitMarker, type CommitMarker } from '../db/commit-marker'
 import { IdempotencyInFlight, IdempotencyMismatch, InvalidRequest } from '../shared/errors'
 import type { Clock } from '../shared/clock'
+import type { CredentialKind } from './actor'
 import { deleteIdempotencyKeysBefore } from './idempotency.repo'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -36,7 +37,8 @@ export interface Answer {
 }
 
 export interface IdempotentRequest {
-  /** The credential's id: each credential has its own key space, shared by every door it uses. */
+  /** The credential's kind and id: each credential has its own key space, shared by every door it uses. */
+  credentialKind?: CredentialKind
   apiKeyId: number
   key: string | null
   method: string
@@ -81,7 +83,7 @@ export class Idempotency {
       throw new InvalidRequest({ 'Idempotency-Key': ['must be 1 to 255 printable characters with no space'] })
     }
     const hash = createHash('sha256').update(`${req.method} ${req.path}\n${req.rawBody}`).digest('hex')
-    const slot = `${req.apiKeyId}:${req.key}`
+    const slot = `${req.credentialKind ?? 'api_key'}:${req.apiKeyId}:${req.key}`
     const deadline = Date.now() + this.waitMs
 
     for (;;) {
@@ -114,7 +116,7 @@ export class Idempotency {
 
   /** Runs the work under the claim: its first write transaction marks the claim done; then the answer is kept. */
   private async perform(req: IdempotentRequest, token: string, perform: () => Promise<Answer>, keep: (a: Answer) => Answer): Promise<Answer> {
-    const where = sql`api_key_id = ${req.apiKeyId} AND key = ${req.key}`
+    const where = sql`credential_kind = ${req.credentialKind ?? 'api_key'} AND api_key_id = ${req.apiKeyId} AND key = ${req.key}`
     const marker: CommitMarker = {
       marked: false,
       async mark(tx) {
@@ -150,7 +152,7 @@ export class Idempotency {
     const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()
     return this.db.write(async (tx) => {
       const rows = (await tx.all(
-        sql`SELECT status, request_hash AS requestHash, content_type AS contentType, body, created_at AS createdAt FROM idempotency_keys WHERE api_key_id = ${req.apiKeyId} AND key = ${req.key}`,
+        sql`SELECT status, request_hash AS requestHash, content_type AS contentType, body, created_at AS createdAt FROM idempotency_keys WHERE credential_kind = ${req.credentialKind ?? 'api_key'} AND api_key_id = ${req.apiKeyId} AND key = ${req.key}`,
       )) as Row[]
       const row = rows[0]
       if (row && row.createdAt >= since) {
@@ -166,9 +168,9 @@ export class Idempotency {
       }
       const token = `claim:${randomUUID()}:${Date.now()}`
       await tx.run(
-        sql`INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, content_type, body, created_at)
-            VALUES (${req.apiKeyId}, ${req.key}, ${hash}, ${IN_FLIGHT}, 'application/json', ${token}, ${now.toISOString()})
-            ON CONFLICT (api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+        sql`INSERT INTO idempotency_keys (credential_kind, api_key_id, key, request_hash, status, content_type, body, created_at)
+            VALUES (${req.credentialKind ?? 'api_key'}, ${req.apiKeyId}, ${req.key}, ${hash}, ${IN_FLIGHT}, 'application/json', ${token}, ${now.toISOString()})
+            ON CONFLICT (credential_kind, api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
               content_type = excluded.content_type, body = excluded.body, created_at = excluded.created_at`,
       )
       return { kind: 'claimed', token }
@@ -177,7 +179,7 @@ export class Idempotency {
 
   private async forget(req: IdempotentRequest, token: string): Promise<void> {
     await this.db.write(async (tx) => {
-      await tx.run(sql`DELETE FROM idempotency_keys WHERE api_key_id = ${req.apiKeyId} AND key = ${req.key} AND body = ${token} AND status = ${IN_FLIGHT}`)
+      await tx.run(sql`DELETE FROM idempotency_keys WHERE credential_kind = ${req.credentialKind ?? 'api_key'} AND api_key_id = ${req.apiKeyId} AND key = ${req.key} AND body = ${token} AND status = ${IN_FLIGHT}`)
     })
   }
 }

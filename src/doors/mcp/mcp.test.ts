@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { makeHarness, type Harness } from '../../../test/harness'
 import { operations } from '../../operations'
 import { updateBusiness } from '../../modules/business'
+import { connectApp } from '../../../test/oauth'
 
 let h: Harness
 let server: ReturnType<typeof Bun.serve>
@@ -207,6 +208,22 @@ describe('same rules as the API', () => {
 })
 
 describe('the HTTP door', () => {
+  test('a Connected app token issued for the MCP resource calls tools as the app; one issued for the API alone is 401', async () => {
+    const b = await h.business()
+    const forMcp = await connectApp(h, { businessId: b.id, role: 'viewer', name: 'Assistant App', resources: ['http://localhost:8080/mcp'] })
+    const c = await connect(forMcp.access)
+    expect((await c.listTools()).tools.every((t) => operations.find((op) => op.name === t.name)!.access === 'read')).toBe(true)
+    expect((await call(c, 'business_get')).structuredContent.business_id).toBe(b.publicId)
+    await c.close()
+    const forApi = await connectApp(h, { businessId: b.id, role: 'viewer', resources: ['http://localhost:8080/v1'] })
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${forApi.access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(res.status).toBe(401)
+  })
+
   test('no, unknown or revoked credential: 401 with WWW-Authenticate naming the protected resource metadata', async () => {
     for (const auth of [undefined, 'Bearer inv_nope']) {
       const res = await fetch(`${base}/mcp`, {

@@ -108,7 +108,7 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
       if (op.idempotent) {
         const keep = op.keep
         const { answer: stored } = await d.idempotency.answer(
-          { apiKeyId: actor.credentialId, key: idempotencyKey, method: op.http.method, path: apiPathOf(op, input.path), rawBody },
+          { credentialKind: actor.kind, apiKeyId: actor.credentialId, key: idempotencyKey, method: op.http.method, path: apiPathOf(op, input.path), rawBody },
           async () => {
             const r = await runOperation(op, actor, input, d.context)
             if (r.kind === 'json') return { status: r.status, body: JSON.stringify(r.value) }
