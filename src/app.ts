@@ -13,7 +13,8 @@ import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './platform/idempotency'
 import { Cursors } from './platform/cursors'
 import { PageCache } from './platform/page-cache'
-import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
+import { createPipeline, isJsonType, MAX_BODY_BYTES, pathOf, type Fetch } from './http/pipeline'
+import { appDoor, isAppPath } from './doors/app'
 import { RequestLogWriter } from './platform/request-log'
 import { openRateCount, type RateCount } from './platform/rate-count'
 import type { HttpServices } from './http/route-helpers'
@@ -42,14 +43,6 @@ export interface App {
 }
 
 export const API_VERSION = '1.0.0'
-
-/** The path of a request URL, without its query. */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2)
-  if (start < 0) return '/'
-  const q = url.indexOf('?', start)
-  return q < 0 ? url.slice(start) : url.slice(start, q)
-}
 
 /** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
 function isMcpPath(url: string, at: number): boolean {
@@ -153,12 +146,15 @@ export async function buildApp(deps: Deps): Promise<App> {
   const mcp = mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
   const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
+  // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
+  const application = await appDoor(deps)
   const fetch: Fetch = (req, server) => {
-    // The MCP door has its own protocol (JSON-RPC over POST); everything else goes through the API pipeline.
+    // The MCP door has its own protocol (JSON-RPC over POST); everything else but the application and OAuth goes
+    // through the API pipeline.
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp.handle(req, server?.requestIP(req)?.address ?? null)
-    if (isOAuthPath(pathOf(req.url))) return oauth(req)
-    return api(req, server)
+    const path = pathOf(req.url)
+    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req) : api(req, server)
   }
   return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
 }

@@ -93,6 +93,9 @@ export const CODES = {
   no_mail_provider_for_receipt: { type: 'refusal', means: 'nothing to send a Receipt through', remedy: 'connect_mail_provider' },
   no_receipt: { type: 'refusal', means: 'the Payment has no Receipt' },
   client_deleted: { type: 'refusal', means: "the document's Client is gone" },
+  // People and memberships (CLI and application, extensions §8)
+  person_exists: { type: 'refusal', means: 'a person with that email exists already' },
+  last_owner: { type: 'refusal', means: 'a Business keeps at least one Owner' },
   // Plan codes: 403 permission
   paid_plan_required: { type: 'permission', means: 'the Public API needs a paid plan (Free or Paused Business)', remedy: 'choose_plan' },
   business_paused: { type: 'permission', means: 'the Business is Paused (MCP server and application)', remedy: 'choose_plan' },
