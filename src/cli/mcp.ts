@@ -12,7 +12,7 @@ export async function mcpStdio(deps: Deps, args: Args): Promise<void> {
   if (!key) throw new UsageError('usage: invoicing mcp --key KEY [--db FILE]')
   const app = await buildApp(deps)
   if (!(await app.mcp.resolve(key))) throw new CliRefusal('the key is unknown or revoked')
-  const server = app.mcp.server(() => app.mcp.resolve(key), null)
+  const server = app.mcp.server(() => app.mcp.resolve(key), () => null)
   const transport = new StdioServerTransport()
   // Tool calls are written to the request log within a second, as the server's scheduler does.
   const flushing = setInterval(() => void app.requestLog.flush(), 1000)

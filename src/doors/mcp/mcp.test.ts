@@ -265,5 +265,21 @@ describe('the HTTP door', () => {
     expect(res.headers.get('content-type')).toContain('application/json')
     const body: any = await res.json()
     expect(body.result.structuredContent.business_id).toBe(b.publicId)
+    // The same call with _meta goes through the SDK's own transport and server: the same answer.
+    const viaSdk = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'business_get', arguments: {}, _meta: { progressToken: 'p' } } }),
+    })
+    const sdkBody: any = await viaSdk.json()
+    expect(sdkBody.id).toBe(8)
+    expect(sdkBody.result.structuredContent).toEqual(body.result.structuredContent)
+    // A client that does not accept the event stream is refused by the transport's own rule.
+    const refused = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'business_get', arguments: {} } }),
+    })
+    expect(refused.status).toBe(406)
   })
 })

@@ -3,7 +3,7 @@
 // Same rules, same words as the API: one rate count per credential, one idempotency key space, one request log.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { Deps } from '../../deps'
 import type { Idempotency } from '../../platform/idempotency'
 import { credentialKey, type Actor } from '../../platform/actor'
@@ -18,6 +18,8 @@ import { apiPathOf, buildTools, errorResult, listedFor, mayCall, readArguments, 
 import type { Operation } from '../../platform/operation'
 
 export const MCP_SERVER_NAME = 'invoicing'
+/** SDK servers kept between requests of the HTTP door (one per request at a time in flight). */
+const MAX_IDLE_SERVERS = 64
 
 /** What an assistant needs to know before its first call. */
 export const INSTRUCTIONS = [
@@ -32,8 +34,8 @@ export const INSTRUCTIONS = [
 export interface McpDoor {
   /** The HTTP door at /mcp. */
   handle(req: Request, ip: string | null): Promise<Response>
-  /** A server for one Actor source: the HTTP door makes one per request, stdio one for its life. */
-  server(actor: () => Promise<Actor | null>, ip: string | null): Server
+  /** A server for one Actor source: the HTTP door keeps a few, each serving one request at a time; stdio one for its life. */
+  server(actor: () => Promise<Actor | null>, ip: () => string | null): Server
   /** The Actor a credential stands for now (stdio resolves its key on every call, so a revocation acts at once). */
   resolve(credential: string): Promise<Actor | null>
 }
@@ -56,6 +58,29 @@ export function publicUrlOf(config: Deps['config']): string {
 export function protectedResourceMetadata(config: Deps['config']) {
   const base = publicUrlOf(config)
   return { resource: `${base}/mcp`, authorization_servers: [base], bearer_methods_supported: ['header'], scopes_supported: ['admin', 'member', 'viewer'] }
+}
+
+/**
+ * A single JSON-RPC `tools/call` in JSON, from a client that accepts what the transport asks and speaks a version it
+ * serves: the call assistants make most, answered here as the SDK would answer it (the same result object) without
+ * building an SDK server for it. Anything else (initialize, tools/list, notifications, batches, a request the
+ * transport would refuse) goes through the SDK's transport, which answers in its own words.
+ */
+function toolCallOf(req: Request, body: unknown): { id: string | number; name: string; args: Record<string, unknown> } | null {
+  const accept = req.headers.get('accept') ?? ''
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null
+  if (!(req.headers.get('content-type') ?? '').includes('application/json')) return null
+  const version = req.headers.get('mcp-protocol-version')
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null
+  const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
+  if (m.jsonrpc !== '2.0' || m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return null
+  const params = m.params as { name?: unknown; arguments?: unknown } | undefined
+  if (!params || typeof params !== 'object' || typeof params.name !== 'string') return null
+  const args = params.arguments
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return null
+  if (Object.keys(params).some((k) => k !== 'name' && k !== 'arguments')) return null
+  return { id: m.id, name: params.name, args: (args ?? {}) as Record<string, unknown> }
 }
 
 function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): Response {
@@ -137,7 +162,7 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
   }
 
-  function server(actorOf: () => Promise<Actor | null>, ip: string | null): Server {
+  function server(actorOf: () => Promise<Actor | null>, ipOf: () => string | null): Server {
     const s = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
     s.setRequestHandler(ListToolsRequestSchema, async () => {
       const actor = await actorOf()
@@ -158,7 +183,7 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
       if (!actor) return errorResult(new ApiError('authentication', 'The credential no longer acts; send a valid API key or access token.'))
       const tool = tools.get(request.params.name)
       if (!tool) return errorResult(new ApiError('not_found', `No tool named ${request.params.name}.`))
-      return call(actor, tool, (request.params.arguments ?? {}) as Record<string, unknown>, ip)
+      return call(actor, tool, (request.params.arguments ?? {}) as Record<string, unknown>, ipOf())
     })
     return s
   }
@@ -183,16 +208,50 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
       // Stateless and JSON only: there is no stream to open (GET) and no session to end (DELETE).
       return jsonResponse(405, { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } }, { ...base, Allow: 'POST' })
     }
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    const s = server(async () => actor, ip)
-    await s.connect(transport)
+    const text = await req.text()
+    let parsed: unknown
     try {
-      const res = await transport.handleRequest(req)
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    const fast = toolCallOf(req, parsed)
+    if (fast) {
+      const tool = tools.get(fast.name)
+      const result = tool ? await call(actor, tool, fast.args, ip) : errorResult(new ApiError('not_found', `No tool named ${fast.name}.`))
+      return jsonResponse(200, { result, jsonrpc: '2.0', id: fast.id }, base)
+    }
+    // The body was read: the transport takes it parsed, or (not JSON) a copy of the request to refuse in its words.
+    const sdkRequest = parsed === undefined ? new Request(req.url, { method: req.method, headers: req.headers, body: text }) : req
+    // Stateless: a fresh transport per request. The SDK server behind it is costly to build (its handlers and schemas),
+    // so a few are kept and each serves one request at a time, told its Actor for that request.
+    const entry = idle.pop() ?? newEntry()
+    entry.actor = actor
+    entry.ip = ip
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await entry.server.connect(transport)
+    try {
+      const res = await transport.handleRequest(sdkRequest, parsed === undefined ? undefined : { parsedBody: parsed })
       res.headers.set('X-Request-Id', requestId)
       return res
     } finally {
-      void s.close()
+      await entry.server.close()
+      entry.actor = null
+      entry.ip = null
+      if (idle.length < MAX_IDLE_SERVERS) idle.push(entry)
     }
+  }
+
+  interface Entry {
+    server: Server
+    actor: Actor | null
+    ip: string | null
+  }
+  const idle: Entry[] = []
+  function newEntry(): Entry {
+    const entry: Entry = { server: null as unknown as Server, actor: null, ip: null }
+    entry.server = server(async () => entry.actor, () => entry.ip)
+    return entry
   }
 
   return { handle, server, resolve: (credential) => d.lookup(credential, 'mcp') }
