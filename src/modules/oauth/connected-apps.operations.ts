@@ -18,9 +18,6 @@ const ConnectedAppSchema = t.Object(
   { title: 'ConnectedApp' },
 )
 
-/** The connecting person's name; people live in their own module, which names them once it is wired here. */
-const personName = (_personId: number): string | null => null
-
 export const connectedAppsOperations: Operation[] = [
   {
     ...base,
@@ -31,7 +28,7 @@ export const connectedAppsOperations: Operation[] = [
     query: t.Object(ListQuery),
     output: Paged(ConnectedAppSchema, 'ConnectedAppList'),
     async run(actor, { query }, ctx) {
-      return json(await listPage(ctx, actor, query, 'connected-apps', (after, n) => connectedAppsOf(ctx.deps.db, actor.businessId, after, n, personName), (r) => r))
+      return json(await listPage(ctx, actor, query, 'connected-apps', (after, n) => connectedAppsOf(ctx.deps.db, actor.businessId, after, n), (r) => r))
     },
   },
   {
