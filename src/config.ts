@@ -16,6 +16,13 @@ export interface Config {
   rateLimit: number
   /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
   publicUrl: string | null
+  /**
+   * INVOICING_SECRET_KEY: the key webhook secrets and mailbox SMTP URLs are sealed under (32 bytes: 64 hex digits or
+   * base64). Unset: the key file beside a local database (created 0600 on first start); a libSQL server needs it set.
+   */
+  secretKey: string | null
+  /** INVOICING_DB_AUTH_TOKEN: the token of a libSQL server named by INVOICING_DB. */
+  dbAuthToken: string | null
 }
 
 export const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -50,6 +57,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailRelay,
     viesUrl,
     webhookAllowPrivate: env.INVOICING_WEBHOOK_ALLOW_PRIVATE === '1',
+    secretKey: env.INVOICING_SECRET_KEY?.trim() || null,
+    dbAuthToken: env.INVOICING_DB_AUTH_TOKEN?.trim() || null,
     ...overrides,
   }
 }

@@ -2,6 +2,7 @@
 import type { Config } from './config'
 import { openDatabase, type Database } from './db/client'
 import { applyMigrations } from './db/migrate'
+import { unlockSecrets } from './db/secrets'
 import { systemClock, type Clock } from './shared/clock'
 import { httpViesClient, type ViesClient } from './adapters/vies'
 import { smtpMailer, type Mailer } from './adapters/smtp'
@@ -36,17 +37,28 @@ export interface DepsOverrides {
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
-  const db = await openDatabase(config.dbPath)
-  await applyMigrations(db)
+  const db = await openDatabase(config.dbPath, { authToken: config.dbAuthToken ?? undefined })
+  try {
+    await applyMigrations(db)
+    db.secrets = await unlockSecrets(db, config.secretKey)
+  } catch (e) {
+    db.close()
+    throw e
+  }
   return {
     config,
     db,
     clock: overrides.clock ?? systemClock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
-    mailer: overrides.mailer ?? smtpMailer(),
+    mailer: openingMailer(overrides.mailer ?? smtpMailer(), db),
     logger: overrides.logger ?? createLogger(undefined, config.logLevel),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,
     fetcher: overrides.fetcher ?? httpDocumentFetcher,
   }
+}
+
+/** A Business's mailbox URL is stored sealed; it is opened only here, on its way to the SMTP adapter. */
+function openingMailer(inner: Mailer, db: Database): Mailer {
+  return { send: (transportUrl, message) => inner.send(db.secrets.open(transportUrl, 'smtp-url'), message) }
 }

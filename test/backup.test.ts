@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'libsql'
+import { keyFileOf } from '../src/db/secrets'
 import { cli, seed, startServer, type Server } from './processes'
 
 const dir = mkdtempSync(join(tmpdir(), 'invoicing-backup-'))
@@ -79,9 +80,11 @@ describe('invoicing backup', () => {
     expect(before.filter((id) => !copied.has(id))).toEqual([])
     expect(await server.stop()).toBe(0)
 
-    // Restoring is copying it back while no process runs: a server on the restored file serves what it holds.
+    // Restoring is copying it back while no process runs, with the key its secrets are sealed under (the key file
+    // is not in the copy): a server on the restored file serves what it holds.
     const restored = join(dir, 'restored.db')
     copyFileSync(out, restored)
+    copyFileSync(keyFileOf(db), keyFileOf(restored))
     const again = await startServer(restored, ENV)
     running.push(again)
     const r = await fetch(`${again.url}/v1/clients/${before[0]}`, { headers: { authorization: `Bearer ${key}` } })

@@ -7,7 +7,7 @@ export interface Args {
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version'])
+const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version', 'password-stdin'])
 
 export class UsageError extends Error {}
 

@@ -2,6 +2,7 @@
 // process runs. The key file (or INVOICING_SECRET_KEY) is not in it and must be kept too.
 import type { Deps } from '../deps'
 import { backupFile } from '../db/backup'
+import { keyFileOf } from '../db/secrets'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
@@ -14,6 +15,8 @@ export async function backupCommand(deps: Deps, args: Args): Promise<void> {
   if (!deps.db.url.startsWith('file:')) {
     throw new UsageError('backup copies a local database file; a libSQL server is backed up by its own tools')
   }
-  const result = backupFile(deps.db.url.slice('file:'.length), out)
-  print(args, result)
+  const file = deps.db.url.slice('file:'.length)
+  const result = backupFile(file, out)
+  // The copy's secrets are sealed under a key that is not in it: say which one must be kept with it.
+  print(args, { ...result, secret_key: deps.config.secretKey ? 'INVOICING_SECRET_KEY' : keyFileOf(file) })
 }

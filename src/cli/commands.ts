@@ -88,7 +88,14 @@ export const COMMANDS: Command[] = [
   {
     name: 'mail',
     summary: "set or clear the Business's own SMTP mailbox",
-    usage: ['mail set BUSINESS_ID --smtp smtp://user:password@host:port --from ADDRESS   (smtps:// for TLS from the start)', 'mail clear BUSINESS_ID'],
+    usage: [
+      'mail set BUSINESS_ID --smtp smtp://user@host:port --from ADDRESS [--password-file FILE | --password-stdin]   (smtps:// for TLS from the start)',
+      'mail clear BUSINESS_ID',
+    ],
+    details: [
+      'The password is read from FILE or standard input (one trailing line break dropped), never from the command line,',
+      'and stored encrypted under the secret key (INVOICING_SECRET_KEY, or FILE.key beside the database).',
+    ],
     database: 'existing',
     run: async ({ args, open }) => mailCommand(await open(), args),
   },

@@ -7,6 +7,7 @@ import { Mutex } from './mutex'
 import { openHotReader, type HotReader } from './hot'
 import { openBulkWriter } from './bulk'
 import { openPreparedWriter } from './prepared-writer'
+import { lockedBox, type SecretBox } from '../shared/secret-box'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -48,6 +49,8 @@ export interface Database {
    * null for a libSQL server, or a file opened through @libsql/client only. Side stores (the rate count) follow it.
    */
   readonly nativeFile: string | null
+  /** Seals and opens secrets at rest; locked until createDeps has checked the key (src/db/secrets.ts). */
+  secrets: SecretBox
   /** One statement in its own implicit transaction on the writer, behind the write mutex; its rows as objects. */
   statement(sql: string, args: unknown[]): Promise<Record<string, unknown>[]>
   close(): void
@@ -74,7 +77,9 @@ export function toDbUrl(pathOrUrl: string): string {
 
 // Per-connection settings. The writer has exactly one connection (concurrency 1) that the pool keeps
 // open and reuses after every transaction, so these stay in force; test/db.test.ts checks it.
-const WRITER_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000']
+// secure_delete FAST: a value overwritten in place (a secret sealed where its plaintext stood) leaves no copy in the
+// page, at no extra I/O.
+const WRITER_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA secure_delete = FAST']
 const READER_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
 
 export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): Promise<Database> {
@@ -106,6 +111,7 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
     writerClient,
     url,
     nativeFile: native ? url.slice('file:'.length) : null,
+    secrets: lockedBox,
     statement: (statement, args) => mutex.run(async () => (await writerClient.execute({ sql: statement, args: args as never })).rows as never),
     write: (fn) => mutex.run(() => writer.transaction(fn)),
     // The prepared transaction offers the two methods the Payment repos use; the cast is the contract stated above.

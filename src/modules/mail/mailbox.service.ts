@@ -34,7 +34,9 @@ export async function setMailbox(db: Database, clock: Clock, businessId: number,
     }
   } else if (url) bag.add('smtp', `is not taken by a ${kind} mailbox`)
   bag.throwIfAny()
-  return db.write((tx) => saveMailbox(tx, businessId, { kind, fromAddress: from!, smtpUrl: kind === 'smtp' ? url! : null }, clock.now().toISOString()))
+  // The URL holds the mailbox's password: stored sealed, opened only as a message goes out (deps.ts).
+  const sealed = kind === 'smtp' ? db.secrets.seal(url!, 'smtp-url') : null
+  return db.write((tx) => saveMailbox(tx, businessId, { kind, fromAddress: from!, smtpUrl: sealed }, clock.now().toISOString()))
 }
 
 /** Removes the mailbox; the service's own mail server sends again when the Business has an address. */

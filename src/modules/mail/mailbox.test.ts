@@ -1,7 +1,7 @@
 // `invoicing mail set|clear` through the real CLI on a temp database: the mailbox is stored, shown as {kind, address}
 // only, refused when malformed, and cleared back to the service's own mail server; its password is never printed.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -10,10 +10,11 @@ const dir = mkdtempSync(join(tmpdir(), 'invoicing-mail-cli-'))
 const db = join(dir, 'cli.db')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function cli(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
+function cli(args: string[], env: Record<string, string> = {}, stdin?: string): { code: number; out: string; err: string } {
   const p = Bun.spawnSync([process.execPath, 'src/main.ts', ...args, '--db', db], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, ...env },
+    stdin: stdin === undefined ? 'ignore' : new TextEncoder().encode(stdin),
   })
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() }
 }
@@ -25,23 +26,32 @@ describe('invoicing mail', () => {
     const b = cli(['business', 'create', '--name', 'Shop', '--country', 'DE', '--currency', 'EUR', '--email', 'office@shop.example', '--json'])
     expect(b.code).toBe(0)
     businessId = JSON.parse(b.out).business_id
-    const r = cli(['mail', 'set', businessId, '--smtp', 'smtp://office:hunter2-secret@mail.shop.example:587', '--from', 'invoices@shop.example', '--json'])
+    const r = cli(['mail', 'set', businessId, '--smtp', 'smtp://office@mail.shop.example:587', '--from', 'invoices@shop.example', '--password-stdin', '--json'], {}, 'hunter2-secret\n')
     expect(r.err).toBe('')
     expect(r.code).toBe(0)
     expect(JSON.parse(r.out)).toEqual({ business_id: businessId, mail_provider: { kind: 'smtp', address: 'invoices@shop.example' } })
     expect(r.out).not.toContain('hunter2')
-    // Set again: the mailbox is replaced, not doubled.
-    const again = cli(['mail', 'set', businessId, '--smtp', 'smtps://office:other@mail.shop.example', '--from', 'billing@shop.example', '--json'])
+    // Set again, the password from a file: the mailbox is replaced, not doubled.
+    writeFileSync(join(dir, 'pw'), 'other\n', { mode: 0o600 })
+    const again = cli(['mail', 'set', businessId, '--smtp', 'smtps://office@mail.shop.example', '--from', 'billing@shop.example', '--password-file', join(dir, 'pw'), '--json'])
     expect(JSON.parse(again.out).mail_provider).toEqual({ kind: 'smtp', address: 'billing@shop.example' })
+  })
+
+  test('a password written into --smtp is refused (it would show in the process list), in one line that does not repeat it', () => {
+    const r = cli(['mail', 'set', businessId, '--smtp', 'smtp://office:hunter2-secret@mail.shop.example:587', '--from', 'invoices@shop.example'])
+    expect(r.code).toBe(2)
+    expect(r.err.trim().split('\n')).toHaveLength(1)
+    expect(r.err).toContain('--password-file')
+    expect(r.err).not.toContain('hunter2')
   })
 
   test('a malformed URL or From address is refused in one line that does not repeat the password', () => {
     for (const [url, from] of [
-      ['http://office:hunter2-secret@mail.shop.example', 'invoices@shop.example'],
-      ['smtp://office:hunter2-secret@mail.shop.example?pool=true', 'invoices@shop.example'],
-      ['smtp://office:hunter2-secret@mail.shop.example', 'not-an-address'],
+      ['http://office@mail.shop.example', 'invoices@shop.example'],
+      ['smtp://office@mail.shop.example?pool=true', 'invoices@shop.example'],
+      ['smtp://office@mail.shop.example', 'not-an-address'],
     ]) {
-      const r = cli(['mail', 'set', businessId, '--smtp', url!, '--from', from!])
+      const r = cli(['mail', 'set', businessId, '--smtp', url!, '--from', from!, '--password-stdin'], {}, 'hunter2-secret')
       expect(r.code).not.toBe(0)
       expect(r.err.trim().split('\n')).toHaveLength(1)
       expect(r.err).toMatch(/smtp|from/)

@@ -579,12 +579,15 @@ describe('two processes, restarts, retention', () => {
       script,
       `
 import { openDatabase } from ${JSON.stringify(join(src, 'db/client'))}
+import { unlockSecrets } from ${JSON.stringify(join(src, 'db/secrets'))}
 import { FakeSender } from ${JSON.stringify(join(src, 'adapters/http'))}
 import { deliverDue, dispatchOutbox } from ${JSON.stringify(join(src, 'modules/webhooks/delivery'))}
 import { FixedClock } from ${JSON.stringify(join(src, 'shared/clock'))}
 import { silentLogger } from ${JSON.stringify(join(src, 'shared/logger'))}
 const errors: string[] = []
 const db = await openDatabase(${JSON.stringify(dbPath)})
+// The webhooks' secrets are stored sealed: the worker opens them with the key file beside the database, as a server does.
+db.secrets = await unlockSecrets(db, null)
 const sender = new FakeSender()
 const post = sender.post.bind(sender)
 // A short answer time, so the two processes' attempts overlap.

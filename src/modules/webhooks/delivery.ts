@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
+import type { SecretBox } from '../../shared/secret-box'
 import { EXCERPT_GRACE_MS, limitText, type WebhookSender } from '../../adapters/http'
 import { AddressRefused, checkAddress, RESOLVE_TIMEOUT_MS, type Resolver } from './address-guard'
 import { within } from '../../shared/within'
@@ -118,11 +119,11 @@ async function claimDue(ctx: DeliveryContext, limit: number): Promise<ClaimedDel
   return ctx.db.write((tx) => claimDueDeliveries(tx, nowIso, new Date(now.getTime() + CLAIM_MS).toISOString(), token, limit))
 }
 
-/** The secrets that sign now: the current one, and the previous one for 24 hours after a roll. */
-export function signingSecrets(h: WebhookRow, now: Date): string[] {
+/** The secrets that sign now, opened (they are stored sealed): the current one, and the previous one for 24 hours after a roll. */
+export function signingSecrets(h: WebhookRow, now: Date, box: SecretBox): string[] {
   const out = [h.secret]
   if (h.previousSecret && h.previousSecretUntil && h.previousSecretUntil > now.toISOString()) out.push(h.previousSecret)
-  return out
+  return out.map((s) => box.open(s, 'webhook-secret'))
 }
 
 /** One attempt of one claimed delivery, and what follows from its outcome. */
@@ -151,7 +152,7 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
         'user-agent': 'invoicing-webhooks/1',
         'webhook-id': delivery.messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(signingSecrets(webhook, now), delivery.messageId, timestamp, delivery.body),
+        'webhook-signature': signatureHeader(signingSecrets(webhook, now, ctx.db.secrets), delivery.messageId, timestamp, delivery.body),
       },
     })
     // httpSender bounds itself (limit + grace); this backstop holds any injected sender to the claim as well.

@@ -97,11 +97,15 @@ describe('add, read, list, change, delete', () => {
     expect((await h.request('GET', `/v1/webhooks/${w.id}`, { key })).text).not.toContain('whsec_')
   })
 
+  const open = (stored: string) => h.deps.db.secrets.open(stored, 'webhook-secret')
+
   test('two rolls at once: each answers a secret, and the previous secret kept is the one the other roll replaced', async () => {
     const w = (await h.request('POST', '/v1/webhooks', { key, body: { url: url('twice') } })).body
     const [a, b] = await Promise.all([1, 2].map(() => h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key })))
     expect([a!.status, b!.status]).toEqual([200, 200])
-    const stored = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
+    const sealed = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
+    // Stored sealed (secrets at rest); opened here to compare with what the rolls answered.
+    const stored = { secret: open(sealed!.secret), previousSecret: open(sealed!.previousSecret!) }
     const secrets = [a!.body.secret, b!.body.secret]
     expect(secrets).toContain(stored!.secret)
     // The rolls are serialised: the later one keeps the earlier one's secret as previous, never the original's (which
@@ -117,7 +121,7 @@ describe('add, read, list, change, delete', () => {
     expect(r.body.error.type).toBe('invalid_request')
     expect(r.body.error.errors.secret).toBeDefined()
     const stored = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
-    expect({ secret: stored!.secret, previous: stored!.previousSecret }).toEqual({ secret: w.secret, previous: null })
+    expect({ secret: open(stored!.secret), previous: stored!.previousSecret }).toEqual({ secret: w.secret, previous: null })
     // An empty object is no field at all: the roll is made.
     const rolled = await h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key, body: {} })
     expect(rolled.status).toBe(200)

@@ -76,7 +76,7 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   const row = await deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
     if (n >= MAX_WEBHOOKS) throw new Refusal('webhook_limit_reached', `A Business has at most ${MAX_WEBHOOKS} webhooks; delete one first.`)
-    return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret, createdAt: now, updatedAt: now })
+    return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return presentWebhook(row, secret)
 }
@@ -124,7 +124,8 @@ export async function rollSecret(deps: WebhookDeps, businessId: number, id: numb
     const current = await findWebhook(tx, businessId, id)
     if (!current) throw new NotFound('No such webhook.')
     return updateOwnWebhook(tx, businessId, id, {
-      secret,
+      secret: deps.db.secrets.seal(secret, 'webhook-secret'),
+      // Moved as stored (sealed): it is opened only to sign.
       previousSecret: current.secret,
       previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(),
       updatedAt: now.toISOString(),
