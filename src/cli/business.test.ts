@@ -72,7 +72,8 @@ describe('invoicing bank-account add', () => {
     const ok = cli(['bank-account', 'add', String(b.id), '--name', 'Main', '--iban', 'de89 3704 0044 0532 0130 00', '--bic', 'cobadeffxxx'])
     expect(ok.code, ok.err).toBe(0)
     expect(JSON.parse(ok.out)).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' })
-  })
+    // Each case starts the CLI afresh: generous on a loaded machine.
+  }, 60_000)
 })
 
 describe('invoicing business update --logo --brand-color', () => {
@@ -101,5 +102,5 @@ describe('invoicing business update --logo --brand-color', () => {
     }
     const removed = cli(['business', 'update', String(b.id), '--logo', '', '--brand-color', ''])
     expect(JSON.parse(removed.out)).toMatchObject({ has_logo: false, brand_color: null })
-  })
+  }, 60_000)
 })
