@@ -11,7 +11,8 @@ import { errorResponse, toApiError } from './http/errors'
 import { Idempotency } from './http/idempotency'
 import { Cursors } from './http/pagination'
 import { PageCache } from './http/page-cache'
-import { createPipeline, isJsonType, MAX_BODY_BYTES, type Fetch } from './http/pipeline'
+import { createPipeline, isJsonType, MAX_BODY_BYTES, pathOf, type Fetch } from './http/pipeline'
+import { appDoor, isAppPath } from './doors/app'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
 import { openRateCount, type RateCount } from './platform/rate-count'
@@ -164,6 +165,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   })
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
   const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
-  const fetch: Fetch = (req, server) => (isOAuthPath(new URL(req.url).pathname) ? oauth(req) : pipeline(req, server))
+  // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
+  const application = await appDoor(deps)
+  const fetch: Fetch = (req, server) => {
+    const path = pathOf(req.url)
+    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req) : pipeline(req, server)
+  }
   return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http }
 }

@@ -62,3 +62,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...overrides,
   }
 }
+
+/** Where people and Clients reach this service: INVOICING_PUBLIC_URL, else http://localhost:PORT (the port bound). */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port'>, port: number = config.port): string {
+  return config.publicUrl ?? `http://localhost:${port}`
+}

@@ -3,6 +3,7 @@ import type { Deps } from '../deps'
 import {
   addBankAccount,
   createBusiness,
+  deleteBusiness,
   presentBankAccount,
   presentBusiness,
   resolveBusiness,
@@ -16,10 +17,12 @@ import { logoProblem } from '../modules/pdf'
 import { InvalidRequest } from '../shared/errors'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { businessMailProvider } from '../modules/mail'
+import { findPerson, makeOwner } from '../modules/people'
+import { NotFound } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
-const BUSINESS_OPTIONS = ['name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color']
+const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color']
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
 function clearable(value: string | undefined): string | null | undefined {
@@ -69,11 +72,25 @@ async function logoOption(args: Args): Promise<Uint8Array | null | undefined> {
 export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   allowOnly(args, BUSINESS_OPTIONS)
-  if (sub !== 'create' && sub !== 'update') throw new UsageError('usage: invoicing business create|update ...')
+  if (sub === 'delete') {
+    if (!ref || Object.keys(args.options).some((k) => k !== 'db')) throw new UsageError('usage: invoicing business delete BUSINESS_ID')
+    const current = await resolveBusiness(deps.db.read, ref)
+    const deleted = await deleteBusiness(deps.db, deps.clock, current.id)
+    return print(args, { id: deleted.id, business_id: deleted.publicId, deleted_at: deleted.deletedAt })
+  }
+  if (sub !== 'create' && sub !== 'update') throw new UsageError('usage: invoicing business create|update|delete ...')
   if (sub === 'update' && !ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
+  if (sub === 'update' && args.options.owner !== undefined) throw new UsageError('--owner is taken by business create; use member add to change who owns a Business')
   const input = businessInput(args)
   const logo = await logoOption(args)
-  let b = sub === 'create' ? await createBusiness(deps.db, deps.clock, input) : await updateBusiness(deps.db, deps.clock, (await resolveBusiness(deps.db.read, ref!)).id, input)
+  // The Owner must be a person already, asked before anything is written; the membership commits with the Business.
+  const ownerEmail = sub === 'create' ? args.options.owner : undefined
+  const owner = ownerEmail !== undefined ? await findPerson(deps, ownerEmail) : undefined
+  if (ownerEmail !== undefined && !owner) throw new NotFound(`No person with the email ${ownerEmail}; add them first with "invoicing person add".`)
+  let b =
+    sub === 'create'
+      ? await createBusiness(deps.db, deps.clock, input, owner ? (tx, row) => makeOwner(tx, owner.id, row.id, deps.clock) : undefined)
+      : await updateBusiness(deps.db, deps.clock, (await resolveBusiness(deps.db.read, ref!)).id, input)
   if (logo !== undefined) b = await setBusinessLogo(deps.db, deps.clock, b.id, logo)
   return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
 }

@@ -3,6 +3,7 @@
 import { bankAccountCommand, businessCommand, numberingCommand } from './business'
 import type { Command } from './command'
 import { keyCommand } from './key'
+import { memberCommand, personCommand } from './person'
 import { mailCommand } from './mail'
 import { allowOnly, hostOption, portOption } from './args'
 import { sandbox } from './sandbox'
@@ -60,15 +61,39 @@ export const COMMANDS: Command[] = [
     usage: [
       'business create --name N --country CC --currency CUR [--legal-name L] [--vat-number V] [--company-id C] [--non-vat-payer]',
       '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
+      '                [--owner EMAIL]',
       'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
+      'business delete BUSINESS_ID',
     ],
     details: [
       'BUSINESS_ID is the numeric id `business create` prints, or the business_id UUID.',
       'An option given blank (--email "") clears it; --logo "" removes the logo. A logo is a PNG or JPEG of at most 1 MB.',
       'Issued documents keep the seller as it stood at issue; a change shows on Drafts and documents issued after it.',
+      '--owner makes a person (added with `person add`) the new Business\'s Owner.',
+      'delete: its API keys, sessions and Connected apps stop at once and nothing more is sent about it; its records stay',
+      'in the file (legal retention).',
     ],
     database: (args) => (args.words[1] === 'create' ? 'creates' : 'existing'),
     run: async ({ args, open }) => businessCommand(await open(), args),
+  },
+  {
+    name: 'person',
+    summary: 'add a person who signs in to the application, or give them a new one-time sign-in link',
+    usage: ['person add --email E --name N', 'person link --email E'],
+    details: [
+      'Prints the person with `sign_in_link`: one use, 30 minutes, to choose a password (at least 10 characters).',
+      '`person link` is the forgotten-password way back. Links start with $INVOICING_PUBLIC_URL, else http://localhost:$PORT.',
+    ],
+    database: 'creates',
+    run: async ({ args, open }) => personCommand(await open(), args),
+  },
+  {
+    name: 'member',
+    summary: "add, list or remove the people of a Business and their Roles",
+    usage: ['member add BUSINESS_ID --email E --role owner|admin|member|viewer', 'member list BUSINESS_ID', 'member remove BUSINESS_ID --email E'],
+    details: ['add also changes the Role of a member. A Business keeps at least one Owner: removing or demoting the last is refused.'],
+    database: 'existing',
+    run: async ({ args, open }) => memberCommand(await open(), args),
   },
   {
     name: 'key',

@@ -12,6 +12,9 @@ import { seedSandboxDocuments } from './sandbox-data'
 import { buildApp } from '../app'
 import { utcDay } from '../shared/dates'
 import type { Args } from './args'
+import { addPerson, makeOwner, signInLinkPath } from '../modules/people'
+
+export const SANDBOX_OWNER = 'owner@sandbox.example'
 
 export const SAMPLE_CLIENTS = [
   { name: 'Acme Trading GmbH', email: 'billing@acme.example', country: 'DE', city: 'Berlin', postal_code: '10115', address: 'Invalidenstraße 1' },
@@ -30,6 +33,7 @@ export async function sandbox(config: Config, args: Args, port: number, host = '
     removeDir()
     throw e
   }
+  const owner = await addPerson(deps, { email: SANDBOX_OWNER, name: 'Sandbox Owner' })
   const business = await createBusiness(deps.db, deps.clock, {
     name: 'Test business',
     legalName: 'Test business Ltd',
@@ -43,7 +47,7 @@ export async function sandbox(config: Config, args: Args, port: number, host = '
     postalCode: '10117',
     plan: 'pro',
     isTest: true,
-  })
+  }, (tx, row) => makeOwner(tx, owner.person.id, row.id, deps.clock))
   await addBankAccount(deps.db, deps.clock, business.id, { name: 'Main account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' })
   for (const c of SAMPLE_CLIENTS) await createClient(deps, business, c)
   const key = await createApiKey(deps.db, deps.clock, business.id, { name: 'sandbox admin', role: 'admin' })
@@ -60,13 +64,15 @@ export async function sandbox(config: Config, args: Args, port: number, host = '
     removeDir()
     throw e
   }
-  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `${reachableUrl(host, bound)}/v1` }
+  const signInLink = (deps.config.publicUrl ?? reachableUrl(host, bound)) + signInLinkPath(owner.token)
+  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `${reachableUrl(host, bound)}/v1`, owner: SANDBOX_OWNER, sign_in_link: signInLink }
   if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')
   else {
     process.stdout.write(
       `Sandbox ready (a Test business; its numbers carry TEST- and its PDFs say SAMPLE).\n` +
         `  database: ${info.database}\n  base URL: ${info.url}\n  API key (Admin, shown once): ${info.api_key}\n` +
         `  try: curl -H "Authorization: Bearer ${info.api_key}" ${info.url}/clients\n` +
+        `  application: ${SANDBOX_OWNER} (Owner) chooses a password here (one use, 30 minutes): ${signInLink}\n` +
         `Stop with Ctrl+C; the temporary folder and its database are removed then.\n`,
     )
   }

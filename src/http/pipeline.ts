@@ -43,7 +43,7 @@ export function routeTable(routes: ReadonlyArray<{ method: string; path: string 
   })
 }
 
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2)
   if (start < 0) return '/'
   const q = url.indexOf('?', start)

@@ -100,7 +100,7 @@ export async function upsertNumbering(tx: Tx, businessId: number, kind: Numberin
 
 const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.id AS businessId, b.public_id AS businessPublicId,
   b.plan AS plan, b.is_test AS isTest, b.currency AS currency
-  FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`
+  FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.key_hash = ? AND k.revoked_at IS NULL AND b.deleted_at IS NULL`
 
 /**
  * The credential lookup by key hash, prepared once: the hot reader's cached statement when there is one (answering
@@ -126,7 +126,7 @@ export function credentialByHash(db: Db, hot: HotReader | null): (keyHash: strin
     })
     .from(apiKeys)
     .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
-    .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt), isNull(businesses.deletedAt)))
     .prepare()
   return async (keyHash) => {
     const row = await stmt.get({ hash: keyHash })

@@ -2,7 +2,7 @@
 import { EMAIL_RE } from '../../shared/text'
 import { validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { randomUUID } from 'node:crypto'
-import type { Database, Queryable } from '../../db/client'
+import type { Database, Queryable, Tx } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
@@ -73,11 +73,12 @@ function check(input: BusinessInput, creating: boolean): void {
   bag.throwIfAny()
 }
 
-export async function createBusiness(db: Database, clock: Clock, input: BusinessInput): Promise<BusinessRow> {
+/** Creates a Business; `alsoInTx` (an Owner's membership) commits with it or not at all. */
+export async function createBusiness(db: Database, clock: Clock, input: BusinessInput, alsoInTx?: (tx: Tx, row: BusinessRow) => Promise<void>): Promise<BusinessRow> {
   check(input, true)
   const now = clock.now().toISOString()
-  return db.write((tx) =>
-    insertBusiness(tx, {
+  return db.write(async (tx) => {
+    const row = await insertBusiness(tx, {
       publicId: randomUUID(),
       name: input.name!.trim(),
       legalName: input.legalName ?? null,
@@ -96,8 +97,10 @@ export async function createBusiness(db: Database, clock: Clock, input: Business
       brandColor: input.brandColor ?? null,
       createdAt: now,
       updatedAt: now,
-    }),
-  )
+    })
+    await alsoInTx?.(tx, row)
+    return row
+  })
 }
 
 export async function updateBusiness(db: Database, clock: Clock, id: number, input: BusinessInput): Promise<BusinessRow> {
@@ -147,7 +150,8 @@ export async function resolveBusiness(q: Queryable, ref: string): Promise<Busine
   const row = /^\d+$/.test(ref)
     ? await findBusinessById(q, Number(ref))
     : await findBusinessByPublicId(q, ref)
-  if (!row) throw new NotFound(`No Business "${ref}".`)
+  // A deleted Business is gone for every command: its records stay in the file only for legal retention.
+  if (!row || row.deletedAt) throw new NotFound(`No Business "${ref}".`)
   return row
 }
 
@@ -164,6 +168,18 @@ export function ibanFault(iban: string): string | null {
   }
   if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) return "fails its country's own account check digit: a character is probably mistyped"
   return 'is not a valid IBAN'
+}
+
+/**
+ * Deletes a Business for the API (extensions §8): its keys, sessions and Connected apps stop at once (every credential
+ * lookup asks for a live Business) and nothing more is sent about it; its records stay in the file.
+ */
+export async function deleteBusiness(db: Database, clock: Clock, id: number): Promise<BusinessRow> {
+  return db.write(async (tx) => {
+    const row = await updateBusinessRow(tx, id, { deletedAt: clock.now().toISOString() })
+    if (!row) throw new NotFound(`No Business with id ${id}.`)
+    return row
+  })
 }
 
 export async function addBankAccount(

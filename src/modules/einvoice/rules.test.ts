@@ -40,6 +40,7 @@ function business(over: Partial<BusinessRow> = {}): BusinessRow {
     city: 'Berlin',
     postalCode: '10115',
     issuingLimit: 100,
+    deletedAt: null,
     brandColor: null,
     logoType: null,
     createdAt: '2026-01-01T00:00:00.000Z',

@@ -131,6 +131,10 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
   const { delivery, webhook } = c
   const now = ctx.clock.now()
   const nowIso = now.toISOString()
+  if (c.deletedAt) {
+    await ctx.db.write((tx) => finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed_unsent', reason: 'the Business was deleted', nextAttemptAt: null, updatedAt: nowIso }))
+    return
+  }
   if (c.plan === 'free' || c.plan === 'paused') {
     // Nothing is sent while the Business is not on a paid plan (a Test business too); the message is kept for a resend later.
     await ctx.db.write((tx) => finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))

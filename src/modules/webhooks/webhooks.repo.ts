@@ -113,6 +113,8 @@ export type ClaimedDelivery = {
   webhook: WebhookRow
   plan: string
   isTest: boolean
+  /** Set when the Business was deleted: nothing more is sent about it. */
+  deletedAt: string | null
 }
 
 /**
@@ -142,7 +144,7 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
     .set({ claimedUntil, claimToken: token })
     .where(and(inArray(webhookDeliveries.id, ids), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso))))
   return tx
-    .select({ delivery: webhookDeliveries, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest })
+    .select({ delivery: webhookDeliveries, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest, deletedAt: businesses.deletedAt })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .innerJoin(businesses, eq(businesses.id, webhookDeliveries.businessId))

@@ -1,0 +1,42 @@
+// `invoicing person add|link` and `invoicing member add|list|remove` (extensions §8).
+import { publicBaseUrl } from '../config'
+import type { Deps } from '../deps'
+import { resolveBusiness } from '../modules/business'
+import { addMember, addPerson, listMembers, newSignInLink, presentMember, removeMember, signInLinkPath } from '../modules/people'
+import { allowOnly, UsageError, type Args } from './args'
+import { print } from './output'
+
+export async function personCommand(deps: Deps, args: Args): Promise<void> {
+  const [, sub] = args.words
+  const base = publicBaseUrl(deps.config)
+  if (sub === 'add') {
+    allowOnly(args, ['email', 'name'])
+    const { person, token } = await addPerson(deps, { email: args.options.email, name: args.options.name })
+    return print(args, { id: person.id, email: person.email, name: person.name, sign_in_link: base + signInLinkPath(token) })
+  }
+  if (sub === 'link') {
+    allowOnly(args, ['email'])
+    const { person, token } = await newSignInLink(deps, args.options.email)
+    return print(args, { id: person.id, email: person.email, sign_in_link: base + signInLinkPath(token) })
+  }
+  throw new UsageError('usage: invoicing person add --email E --name N | invoicing person link --email E')
+}
+
+export async function memberCommand(deps: Deps, args: Args): Promise<void> {
+  const [, sub, ref] = args.words
+  if (!ref || !['add', 'list', 'remove'].includes(sub ?? '')) {
+    throw new UsageError('usage: invoicing member add BUSINESS_ID --email E --role owner|admin|member|viewer | list BUSINESS_ID | remove BUSINESS_ID --email E')
+  }
+  const b = await resolveBusiness(deps.db.read, ref)
+  if (sub === 'add') {
+    allowOnly(args, ['email', 'role'])
+    return print(args, presentMember(await addMember(deps, b.id, { email: args.options.email, role: args.options.role })))
+  }
+  if (sub === 'list') {
+    allowOnly(args, [])
+    return print(args, (await listMembers(deps, b.id)).map(presentMember))
+  }
+  allowOnly(args, ['email'])
+  await removeMember(deps, b.id, args.options.email)
+  return print(args, { business_id: b.publicId, email: args.options.email, removed: true })
+}

@@ -1,0 +1,72 @@
+// The application's HTTP basics: security headers on every answer, HTML and redirect answers, cookies, form bodies.
+
+/** §9: no framing, no inline scripts, no sniffing, no referrer outside; nothing is loaded from outside the service. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+}
+
+const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
+
+export function htmlResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...PAGE_HEADERS, ...SECURITY_HEADERS, ...headers } })
+}
+
+/** 303: after a form, the browser follows with a GET. */
+export function redirect(to: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { location: to, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers } })
+}
+
+export function withCookies(res: Response, cookies: string[]): Response {
+  for (const c of cookies) res.headers.append('set-cookie', c)
+  return res
+}
+
+export function readCookie(req: Request, name: string): string | null {
+  const header = req.headers.get('cookie')
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
+  }
+  return null
+}
+
+export interface CookieOptions {
+  secure: boolean
+  /** Seconds; 0 removes the cookie; undefined lasts the browser session. */
+  maxAge?: number
+}
+
+export function cookie(name: string, value: string, o: CookieOptions): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax']
+  if (o.secure) parts.push('Secure')
+  if (o.maxAge !== undefined) parts.push(`Max-Age=${o.maxAge}`)
+  return parts.join('; ')
+}
+
+/** Forms are small: a body above this is refused before it is read whole. */
+export const MAX_FORM_BYTES = 64 * 1024
+
+export class FormTooLarge extends Error {}
+export class NotAForm extends Error {}
+
+/** The posted form (application/x-www-form-urlencoded, as every form of the application posts). */
+export async function readForm(req: Request): Promise<URLSearchParams> {
+  const len = Number(req.headers.get('content-length') ?? '0')
+  if (len > MAX_FORM_BYTES) throw new FormTooLarge()
+  const type = req.headers.get('content-type') ?? ''
+  const text = await req.text()
+  if (text.length > MAX_FORM_BYTES) throw new FormTooLarge()
+  if (text.length > 0 && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new NotAForm()
+  return new URLSearchParams(text)
+}
+
+/** Only a path of this application is a place to go back to after signing in (never another site). */
+export function safeNext(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/app') || next.startsWith('//') || /[\\\s]/.test(next) || next.startsWith('/app/sign-')) return '/app'
+  return next
+}

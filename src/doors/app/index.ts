@@ -1,0 +1,47 @@
+// The application door (/app): server-rendered pages for people, with its own sessions, CSRF and security headers.
+// The API pipeline never sees these paths; the pages call the same services as the API.
+import type { Deps } from '../../deps'
+import { serviceSecret } from '../../db/meta'
+import { htmlResponse, SECURITY_HEADERS } from './http'
+import { AppKit } from './kit'
+import { Router } from './router'
+import { STYLESHEET_PATH } from './layout'
+import { STYLESHEET } from './styles'
+import { signInRoutes } from './pages/sign-in'
+import { homeRoutes } from './pages/home'
+import { profileRoutes } from './pages/profile'
+import { settingsRoutes } from './pages/settings'
+
+export type AppDoor = (req: Request) => Promise<Response>
+
+/** Whether a request is for the application (its pages and assets). */
+export function isAppPath(pathname: string): boolean {
+  return pathname === '/app' || pathname.startsWith('/app/')
+}
+
+export async function appDoor(deps: Deps): Promise<AppDoor> {
+  const router = new Router()
+  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'))
+  const css = new TextEncoder().encode(STYLESHEET)
+  router.add('GET', STYLESHEET_PATH, async () =>
+    new Response(css, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', ...SECURITY_HEADERS } }),
+  )
+  signInRoutes(kit)
+  homeRoutes(kit)
+  profileRoutes(kit)
+  settingsRoutes(kit)
+
+  return async (req) => {
+    const url = new URL(req.url)
+    const found = router.match(req.method.toUpperCase(), url.pathname)
+    if ('handler' in found) return found.handler(req, found.params)
+    if (found.allowed.length > 0) {
+      const res = await kit.bare(405, 'Not allowed', 'This page does not take that kind of request.')
+      res.headers.set('allow', [...new Set(found.allowed)].join(', '))
+      return res
+    }
+    return kit.bare(404, 'Not found', 'There is no such page.')
+  }
+}
+
+export { htmlResponse }

@@ -1,0 +1,248 @@
+// The conventions every page of the application follows, in one place. A page module exports a function that takes
+// the AppKit and registers its routes:
+//
+//   kit.page('/settings/keys', 'settings', (c, form) => <KeysPage c={c} form={form} />)
+//   kit.action('/settings/keys', 'manage', async (c, data) => { ...service call...; return kit.done(c, '/settings/keys', 'key_revoked') },
+//              (c, form) => <KeysPage c={c} form={form} />)
+//
+// page: GET under /app/b/:business; the kit signs the visitor in (303 to sign-in and back), checks the membership and
+// asks the policy (policy.ts) before render runs. action: POST under /app/b/:business; CSRF, membership and policy are
+// checked before the handler runs, so a refused change has changed nothing. A handler answers a redirect (kit.done,
+// after which the page shows a notice) or a page (a secret shown once). What a service throws is shown on the page
+// named by `rerender`, with what was typed: 422 for invalid fields and refusals, 403 for Role and plan, 404 unknown.
+import type { Deps } from '../../deps'
+import { publicBaseUrl } from '../../config'
+import { resolveBusiness } from '../../modules/business'
+import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
+import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/errors'
+import { errorFacts } from '../../shared/logger'
+import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
+import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
+import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, withCookies } from './http'
+import { Document, Layout } from './layout'
+import { appRefusal, type Need } from './policy'
+import type { Router } from './router'
+import { esc } from './ui'
+
+export const SESSION_COOKIE = 'inv_session'
+
+/** Words for `?done=` after a change: a fixed table, so a link cannot put words of its own on the page. */
+export const NOTICES: Record<string, string> = {
+  saved: 'Saved.',
+  key_revoked: 'The API key is revoked: it no longer works.',
+  webhook_deleted: 'The webhook is deleted.',
+  webhook_paused: 'The webhook is paused: nothing is sent to it until you turn it on.',
+  webhook_resumed: 'The webhook is on again.',
+  delivery_resent: 'The message is sent again as a new delivery.',
+  member_removed: 'The member is removed: they no longer open this Business.',
+  member_saved: 'The membership is saved.',
+  bank_account_added: 'The bank account is added.',
+  mailbox_cleared: 'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
+  password_changed: 'Your password is changed; every other session has ended.',
+}
+
+export type Render<C> = (c: C, form: FormState) => JSX.Element
+export type Handler<C> = (c: C, data: URLSearchParams) => Promise<Response | JSX.Element>
+
+export class AppKit {
+  readonly secure: boolean
+  readonly publicBase: string
+
+  constructor(
+    readonly deps: Deps,
+    private readonly router: Router,
+    private readonly csrfSecret: string,
+  ) {
+    this.publicBase = publicBaseUrl(deps.config)
+    this.secure = this.publicBase.startsWith('https:')
+  }
+
+  sessionCookie(token: string): string {
+    // No Max-Age: the browser forgets it when closed; the server ends it after 12 hours idle either way.
+    return cookie(SESSION_COOKIE, token, { secure: this.secure })
+  }
+
+  clearSessionCookie(): string {
+    return cookie(SESSION_COOKIE, '', { secure: this.secure, maxAge: 0 })
+  }
+
+  /** A page anyone may open (sign-in, a one-time link); it handles its own forms. */
+  open(method: 'GET' | 'POST', path: string, handler: (req: Request, params: Record<string, string>) => Promise<Response>): void {
+    this.router.add(method, path, (req, params) => this.guard(req, () => handler(req, params)))
+  }
+
+  /** A page of the signed-in person, outside any Business (the profile). */
+  personPage(path: string, render: Render<Signed>): void {
+    this.router.add('GET', path, (req) => this.guard(req, async () => {
+      const c = await this.signed(req)
+      if (c instanceof Response) return c
+      return this.answer(c, render(c, EMPTY_FORM))
+    }))
+  }
+
+  personAction(path: string, handler: Handler<Signed>, rerender: Render<Signed>): void {
+    this.router.add('POST', path, (req) => this.guard(req, async () => {
+      const c = await this.signed(req)
+      if (c instanceof Response) return c
+      const data = await this.checkedForm(req, c)
+      if (data instanceof Response) return data
+      return this.run(c, data, handler, rerender)
+    }))
+  }
+
+  /** A page of a Business, at /app/b/:business + path, for the people the policy lets in for `need`. */
+  page(path: string, need: Need, render: Render<InBusiness>): void {
+    this.router.add('GET', `/app/b/:business${path === '/' ? '' : path}`, (req, params) => this.guard(req, async () => {
+      const c = await this.inBusiness(req, params, need)
+      if (c instanceof Response) return c
+      return this.answer(c, render(c, EMPTY_FORM))
+    }))
+  }
+
+  /** A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. */
+  action(path: string, need: Need, handler: Handler<InBusiness & { params: Record<string, string> }>, rerender: Render<InBusiness>): void {
+    this.router.add('POST', `/app/b/:business${path}`, (req, params) => this.guard(req, async () => {
+      const signed = await this.signed(req)
+      if (signed instanceof Response) return signed
+      // The token is checked before anything else is read, so a forged post learns nothing either.
+      const data = await this.checkedForm(req, signed)
+      if (data instanceof Response) return data
+      const c = await this.inBusiness(req, params, need, signed)
+      if (c instanceof Response) return c
+      return this.run({ ...c, params }, data, handler, rerender)
+    }))
+  }
+
+  /** After a change: back to a page of the Business, which shows the notice. */
+  done(c: InBusiness, path: string, notice: keyof typeof NOTICES): Response {
+    return redirect(`${c.base}${path}?done=${notice}`)
+  }
+
+  // ---- inside
+
+  private async run<C extends Signed>(c: C, data: URLSearchParams, handler: Handler<C>, rerender: Render<C>): Promise<Response> {
+    try {
+      const out = await handler(c, data)
+      return out instanceof Response ? withCookies(out, c.cookies) : this.answer(c, out)
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      if (e.status === 404 && !(e.extra as { errors?: unknown }).errors) return this.problem(c, 404, 'Not found', e.message)
+      const errors = ((e.extra as { errors?: FieldErrors }).errors ?? {}) as FieldErrors
+      const code = (e.extra as { code?: string }).code ?? null
+      // Field errors are shown beside their fields; a refusal or permission in words above the form.
+      const message = e.type === 'invalid_request' ? (Object.keys(errors).length ? 'Please correct the fields marked below.' : e.message) : e.message
+      const status = e.type === 'permission' ? 403 : e.type === 'not_found' ? 404 : 422
+      return this.answer(c, rerender(c, { values: data, errors, message, code }), status)
+    }
+  }
+
+  private async answer(c: Signed, body: JSX.Element, status = 200): Promise<Response> {
+    return withCookies(htmlResponse(await body, status), c.cookies)
+  }
+
+  /** Every answer of the application passes here: an unexpected failure is a page that tells nothing of it. */
+  private async guard(req: Request, fn: () => Promise<Response>): Promise<Response> {
+    try {
+      return await fn()
+    } catch (e) {
+      if (e instanceof FormTooLarge) return this.bare(413, 'Too large', 'The form sent is larger than any form of this application.')
+      if (e instanceof ApiError && e.status === 404) return this.bare(404, 'Not found', e.message)
+      this.deps.logger.error('application page failed', { path: new URL(req.url).pathname, ...errorFacts(e) })
+      return this.bare(500, 'Something went wrong', 'The service failed to answer; the fault is ours. Nothing was changed unless the page says so.')
+    }
+  }
+
+  async bare(status: number, title: string, words: string): Promise<Response> {
+    return htmlResponse(
+      await (
+        <Document title={title}>
+          <main class="narrow">
+            <div class="card">
+              <h1>{esc(title)}</h1>
+              <p>{esc(words)}</p>
+              <p>
+                <a href="/app">Back to the application</a>
+              </p>
+            </div>
+          </main>
+        </Document>
+      ),
+      status,
+    )
+  }
+
+  /** A refusal of the whole page (403 Role or plan, 404), inside the layout so the person can go elsewhere. */
+  async problem(c: Signed & Partial<InBusiness>, status: number, title: string, words: string, code?: string): Promise<Response> {
+    const body = (
+      <Layout c={c} title={title} section="">
+        <div class="card">
+          <h1>{esc(title)}</h1>
+          <p class="notice bad" role="alert">
+            {esc(words)}
+          </p>
+          {code && c.base && c.role === 'owner' ? (
+            <p>
+              <a href={esc(`${c.base}/settings/billing`)}>Open the billing page</a>
+            </p>
+          ) : (
+            ''
+          )}
+        </div>
+      </Layout>
+    )
+    return this.answer(c, body, status)
+  }
+
+  private live(req: Request): Promise<LiveSession | null> {
+    return resolveSession(this.deps, readCookie(req, SESSION_COOKIE))
+  }
+
+  /** The signed-in visitor, or the 303 to the sign-in page (and back here afterwards). */
+  async signed(req: Request): Promise<Signed | Response> {
+    const live = await this.live(req)
+    const url = new URL(req.url)
+    if (!live) {
+      const back = req.method === 'GET' ? url.pathname + url.search : '/app'
+      return redirect(`/app/sign-in?next=${encodeURIComponent(back)}`, readCookie(req, SESSION_COOKIE) ? { 'set-cookie': this.clearSessionCookie() } : {})
+    }
+    const businesses = (await businessesOfPerson(this.deps.db.read, live.person.id)).map((b) => ({ publicId: b.publicId, name: b.name, role: b.role }))
+    const done = url.searchParams.get('done')
+    return {
+      deps: this.deps,
+      req,
+      url,
+      person: live.person,
+      session: live.session,
+      csrf: sessionCsrf(this.csrfSecret, live.session),
+      businesses,
+      notice: done && Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null,
+      cookies: [],
+    }
+  }
+
+  /** The form of a change, once its CSRF token (and the browser's Origin) prove it came from this session's page. */
+  private async checkedForm(req: Request, c: Signed): Promise<URLSearchParams | Response> {
+    const data = await readForm(req).catch((e) => (e instanceof FormTooLarge ? Promise.reject(e) : null))
+    if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
+      return this.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). Nothing was changed; open the page again and retry.')
+    }
+    return data
+  }
+
+  private async inBusiness(req: Request, params: Record<string, string>, need: Need, signed?: Signed): Promise<InBusiness | Response> {
+    const s = signed ?? (await this.signed(req))
+    if (s instanceof Response) return s
+    const ref = params.business ?? ''
+    const choice = s.businesses.find((b) => b.publicId === ref)
+    if (!choice) {
+      // Another Business's pages, or none: the same answer, so ids of other Businesses cannot be probed.
+      return this.problem(s, 403, 'Not your Business', 'You are not a member of this Business.', undefined)
+    }
+    const business = await resolveBusiness(this.deps.db.read, ref).catch(() => null)
+    if (!business) throw new NotFound('No such Business.')
+    const c: InBusiness = { ...s, business, role: choice.role, base: `/app/b/${business.publicId}`, actor: personActor(s.person, business, choice.role) }
+    const refused: Permission | null = appRefusal(choice.role, business.plan, need)
+    if (refused) return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
+    return c
+  }
+}

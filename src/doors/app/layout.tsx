@@ -1,0 +1,96 @@
+// The one layout of the application: header with the Business switcher and sign-out, the main navigation, the page.
+import type { InBusiness, Signed } from './context'
+import { Csrf, esc } from './ui'
+
+export const STYLESHEET_PATH = '/app/assets/app.css'
+
+/** The bare page: signed-out pages (sign-in, choose a password) use it alone. */
+export function Document(props: { title: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+  return (
+    <>
+      {'<!doctype html>'}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{esc(props.title)} · invoicing</title>
+          <link rel="stylesheet" href={STYLESHEET_PATH} />
+        </head>
+        <body>{props.children}</body>
+      </html>
+    </>
+  )
+}
+
+const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
+
+function Switcher({ c }: { c: Signed & Partial<InBusiness> }): JSX.Element {
+  if (c.businesses.length === 0) return ''
+  return (
+    <form method="get" action="/app/switch" class="switcher">
+      <label for="switch-business" class="muted">
+        Business
+      </label>
+      <select id="switch-business" name="business">
+        {c.businesses.map((b) => (
+          <option value={esc(b.publicId)} selected={b.publicId === c.business?.publicId}>
+            {esc(b.name)} ({ROLE_WORDS[b.role]})
+          </option>
+        ))}
+      </select>
+      <button type="submit" class="quiet">
+        Open
+      </button>
+    </form>
+  )
+}
+
+export type Section = 'home' | 'settings' | 'profile' | (string & {})
+
+/** Main navigation of a Business; the daily-work pages add their entries here. */
+export const NAV: ReadonlyArray<{ section: Section; label: string; path: string; settings?: true }> = [
+  { section: 'home', label: 'Home', path: '/' },
+  { section: 'settings', label: 'Settings', path: '/settings', settings: true },
+]
+
+/** A signed-in page: header, navigation (of the Business when there is one), then the content. */
+export function Layout(props: { c: Signed & Partial<InBusiness>; title: string; section: Section; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+  const { c } = props
+  const mayManage = c.role === 'owner' || c.role === 'admin'
+  return (
+    <Document title={props.title}>
+      <a class="skip" href="#content">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="bar">
+          <a class="brand" href="/app">
+            invoicing
+          </a>
+          <Switcher c={c} />
+          <a href="/app/profile" aria-current={props.section === 'profile' ? 'page' : undefined}>
+            {esc(c.person.name)}
+          </a>
+          <form method="post" action="/app/sign-out" class="inline">
+            <Csrf token={c.csrf} />
+            <button type="submit" class="link">
+              Sign out
+            </button>
+          </form>
+        </div>
+        {c.base ? (
+          <nav class="main" aria-label="Business">
+            {NAV.filter((n) => !n.settings || mayManage).map((n) => (
+              <a href={esc(c.base + n.path)} aria-current={n.section === props.section ? 'page' : undefined}>
+                {esc(n.label)}
+              </a>
+            ))}
+          </nav>
+        ) : (
+          ''
+        )}
+      </header>
+      <main id="content">{props.children}</main>
+    </Document>
+  )
+}

@@ -1,0 +1,140 @@
+// SQL for persons, memberships, sign-in links, sessions and failed sign-ins.
+import { and, asc, count, desc, eq, gt, isNull, lt } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../db/client'
+import { businesses, memberships, persons, sessions, signInFailures, signInLinks, type MemberRole } from '../../db/schema'
+
+export type PersonRow = typeof persons.$inferSelect
+export type MembershipRow = typeof memberships.$inferSelect
+export type SessionRow = typeof sessions.$inferSelect
+export type SignInLinkRow = typeof signInLinks.$inferSelect
+
+// ---- Persons
+
+export async function insertPerson(tx: Tx, values: typeof persons.$inferInsert): Promise<PersonRow> {
+  return tx.insert(persons).values(values).returning().get()
+}
+
+export async function findPersonByEmailKey(q: Queryable, emailKey: string): Promise<PersonRow | undefined> {
+  return q.select().from(persons).where(eq(persons.emailKey, emailKey)).get()
+}
+
+export async function findPersonById(q: Queryable, id: number): Promise<PersonRow | undefined> {
+  return q.select().from(persons).where(eq(persons.id, id)).get()
+}
+
+export async function updatePersonRow(tx: Tx, id: number, set: Partial<PersonRow>): Promise<void> {
+  await tx.update(persons).set(set).where(eq(persons.id, id))
+}
+
+// ---- Memberships
+
+export interface MemberView {
+  personId: number
+  email: string
+  name: string
+  role: MemberRole
+  createdAt: string
+}
+
+export async function membersOf(q: Queryable, businessId: number): Promise<MemberView[]> {
+  return q
+    .select({ personId: persons.id, email: persons.email, name: persons.name, role: memberships.role, createdAt: memberships.createdAt })
+    .from(memberships)
+    .innerJoin(persons, eq(persons.id, memberships.personId))
+    .where(eq(memberships.businessId, businessId))
+    .orderBy(asc(memberships.createdAt), asc(persons.id))
+}
+
+export async function findMembership(q: Queryable, personId: number, businessId: number): Promise<MembershipRow | undefined> {
+  return q.select().from(memberships).where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId))).get()
+}
+
+export async function upsertMembership(tx: Tx, values: typeof memberships.$inferInsert): Promise<void> {
+  await tx
+    .insert(memberships)
+    .values(values)
+    .onConflictDoUpdate({ target: [memberships.personId, memberships.businessId], set: { role: values.role } })
+}
+
+export async function deleteMembership(tx: Tx, personId: number, businessId: number): Promise<void> {
+  await tx.delete(memberships).where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId)))
+}
+
+export async function countOwners(q: Queryable, businessId: number): Promise<number> {
+  const r = await q.select({ n: count() }).from(memberships).where(and(eq(memberships.businessId, businessId), eq(memberships.role, 'owner'))).get()
+  return r?.n ?? 0
+}
+
+/** The Businesses a person may open (deleted ones left out), by name. */
+export async function businessesOfPerson(q: Queryable, personId: number) {
+  return q
+    .select({ id: businesses.id, publicId: businesses.publicId, name: businesses.name, role: memberships.role, plan: businesses.plan, isTest: businesses.isTest })
+    .from(memberships)
+    .innerJoin(businesses, eq(businesses.id, memberships.businessId))
+    .where(and(eq(memberships.personId, personId), isNull(businesses.deletedAt)))
+    .orderBy(asc(businesses.name), asc(businesses.id))
+}
+
+// ---- Sign-in links
+
+export async function insertSignInLink(tx: Tx, values: typeof signInLinks.$inferInsert): Promise<void> {
+  await tx.insert(signInLinks).values(values)
+}
+
+export async function findSignInLink(q: Queryable, tokenHash: string): Promise<SignInLinkRow | undefined> {
+  return q.select().from(signInLinks).where(eq(signInLinks.tokenHash, tokenHash)).get()
+}
+
+/** Marks the link used unless it was used meanwhile; true when this call used it. */
+export async function useSignInLink(tx: Tx, id: number, at: string): Promise<boolean> {
+  const r = await tx.update(signInLinks).set({ usedAt: at }).where(and(eq(signInLinks.id, id), isNull(signInLinks.usedAt))).returning({ id: signInLinks.id })
+  return r.length === 1
+}
+
+// ---- Sessions
+
+export async function insertSession(tx: Tx, values: typeof sessions.$inferInsert): Promise<void> {
+  await tx.insert(sessions).values(values)
+}
+
+export async function liveSessionByHash(q: Queryable, tokenHash: string): Promise<SessionRow | undefined> {
+  return q.select().from(sessions).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt))).get()
+}
+
+export async function touchSession(tx: Tx, id: number, at: string): Promise<void> {
+  await tx.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, id))
+}
+
+export async function endSession(tx: Tx, id: number, at: string): Promise<void> {
+  await tx.update(sessions).set({ endedAt: at }).where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+}
+
+export async function endSessionsOf(tx: Tx, personId: number, at: string): Promise<void> {
+  await tx.update(sessions).set({ endedAt: at }).where(and(eq(sessions.personId, personId), isNull(sessions.endedAt)))
+}
+
+// ---- Failed sign-ins
+
+export async function insertFailure(tx: Tx, emailKey: string, at: string): Promise<void> {
+  await tx.insert(signInFailures).values({ emailKey, at })
+}
+
+/** The failures for an email since `since`, newest first. */
+export async function failuresSince(q: Queryable, emailKey: string, since: string): Promise<string[]> {
+  const rows = await q
+    .select({ at: signInFailures.at })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.emailKey, emailKey), gt(signInFailures.at, since)))
+    .orderBy(desc(signInFailures.at))
+    .limit(50)
+  return rows.map((r) => r.at)
+}
+
+export async function clearFailures(tx: Tx, emailKey: string): Promise<void> {
+  await tx.delete(signInFailures).where(eq(signInFailures.emailKey, emailKey))
+}
+
+export async function pruneFailures(tx: Tx, before: string): Promise<void> {
+  await tx.delete(signInFailures).where(lt(signInFailures.at, before))
+}
+

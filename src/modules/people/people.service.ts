@@ -1,0 +1,154 @@
+// People and memberships (extensions §8): add a person, one-time sign-in links, members of a Business by Role.
+import type { Database, Tx } from '../../db/client'
+import { memberRoles, type MemberRole } from '../../db/schema'
+import type { Clock } from '../../shared/clock'
+import { FieldErrorBag, NotFound, Permission, Refusal } from '../../shared/errors'
+import { EMAIL_RE } from '../../shared/text'
+import { newToken, tokenHash } from './tokens'
+import {
+  countOwners,
+  deleteMembership,
+  findMembership,
+  findPersonByEmailKey,
+  insertPerson,
+  insertSignInLink,
+  membersOf,
+  upsertMembership,
+  type MemberView,
+  type PersonRow,
+} from './people.repo'
+
+export interface PeopleDeps {
+  db: Database
+  clock: Clock
+}
+
+export const SIGN_IN_LINK_MS = 30 * 60 * 1000
+
+/** Emails are compared case-blind: the key is the trimmed, lower-cased address. */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+export function presentPerson(p: PersonRow) {
+  return { id: p.id, email: p.email, name: p.name, created_at: p.createdAt }
+}
+
+export function presentMember(m: MemberView) {
+  return { person_id: m.personId, email: m.email, name: m.name, role: m.role, since: m.createdAt }
+}
+
+function checkEmail(email: string | undefined, bag: FieldErrorBag): string {
+  const e = email?.trim() ?? ''
+  if (!e) bag.add('email', 'is required')
+  else if (e.length > 255 || !EMAIL_RE.test(e)) bag.add('email', 'must be an email address')
+  return e
+}
+
+/** The path of a one-time link; the caller puts the service's public URL before it. */
+export function signInLinkPath(token: string): string {
+  return `/app/sign-in/link/${token}`
+}
+
+/** Adds a person (no password yet) and a first sign-in link. */
+export async function addPerson(deps: PeopleDeps, input: { email?: string; name?: string }): Promise<{ person: PersonRow; token: string }> {
+  const bag = new FieldErrorBag()
+  const email = checkEmail(input.email, bag)
+  const name = input.name?.trim() ?? ''
+  if (!name) bag.add('name', 'is required')
+  else if (name.length > 255) bag.add('name', 'must be at most 255 characters')
+  bag.throwIfAny()
+  const now = deps.clock.now()
+  return deps.db.write(async (tx) => {
+    if (await findPersonByEmailKey(tx, emailKey(email))) {
+      throw new Refusal('person_exists', `A person with the email ${email} exists already; send them a new link with "person link".`)
+    }
+    const person = await insertPerson(tx, { email, emailKey: emailKey(email), name, passwordHash: null, createdAt: now.toISOString(), updatedAt: now.toISOString() })
+    const token = newToken()
+    await insertSignInLink(tx, { personId: person.id, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(), createdAt: now.toISOString() })
+    return { person, token }
+  })
+}
+
+/** A new one-time sign-in link for a known person (the self-hoster's "forgot password"). */
+export async function newSignInLink(deps: PeopleDeps, email: string | undefined): Promise<{ person: PersonRow; token: string }> {
+  const bag = new FieldErrorBag()
+  const e = checkEmail(email, bag)
+  bag.throwIfAny()
+  const now = deps.clock.now()
+  return deps.db.write(async (tx) => {
+    const person = await findPersonByEmailKey(tx, emailKey(e))
+    if (!person) throw new NotFound(`No person with the email ${e}.`)
+    const token = newToken()
+    await insertSignInLink(tx, { personId: person.id, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(), createdAt: now.toISOString() })
+    return { person, token }
+  })
+}
+
+export async function findPerson(deps: PeopleDeps, email: string): Promise<PersonRow | undefined> {
+  return findPersonByEmailKey(deps.db.read, emailKey(email))
+}
+
+/**
+ * Who changes a membership: the operator (CLI) may do anything; in the application an Owner may, and an Admin may
+ * manage Admins, Members and Viewers but neither make nor unmake an Owner.
+ */
+export type MembershipChanger = 'operator' | MemberRole
+
+function mayTouch(by: MembershipChanger, role: MemberRole): boolean {
+  return by === 'operator' || by === 'owner' || (by === 'admin' && role !== 'owner')
+}
+
+function checkRole(role: string | undefined, bag: FieldErrorBag): MemberRole {
+  if (!memberRoles.includes(role as MemberRole)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
+  return role as MemberRole
+}
+
+const LAST_OWNER = () => new Refusal('last_owner', 'A Business keeps at least one Owner: make another member Owner first.')
+
+/** Adds a person to a Business, or changes their Role there. */
+export async function addMember(
+  deps: PeopleDeps,
+  businessId: number,
+  input: { email?: string; role?: string },
+  by: MembershipChanger = 'operator',
+): Promise<MemberView> {
+  const bag = new FieldErrorBag()
+  const email = checkEmail(input.email, bag)
+  const role = checkRole(input.role, bag)
+  bag.throwIfAny()
+  return deps.db.write(async (tx) => {
+    const person = await findPersonByEmailKey(tx, emailKey(email))
+    if (!person) throw new NotFound(`No person with the email ${email}; add them first.`)
+    const current = await findMembership(tx, person.id, businessId)
+    if (!mayTouch(by, role) || (current && !mayTouch(by, current.role))) throw new Permission('Only an Owner makes or unmakes an Owner.')
+    if (current?.role === 'owner' && role !== 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
+    const createdAt = current?.createdAt ?? deps.clock.now().toISOString()
+    await upsertMembership(tx, { personId: person.id, businessId, role, createdAt })
+    return { personId: person.id, email: person.email, name: person.name, role, createdAt }
+  })
+}
+
+export async function listMembers(deps: PeopleDeps, businessId: number): Promise<MemberView[]> {
+  return membersOf(deps.db.read, businessId)
+}
+
+/** Removes a membership; the person's sessions lose the Business at once (access is asked on every request). */
+export async function removeMember(deps: PeopleDeps, businessId: number, email: string | undefined, by: MembershipChanger = 'operator'): Promise<void> {
+  const bag = new FieldErrorBag()
+  const e = checkEmail(email, bag)
+  bag.throwIfAny()
+  await deps.db.write(async (tx) => {
+    const person = await findPersonByEmailKey(tx, emailKey(e))
+    const current = person ? await findMembership(tx, person.id, businessId) : undefined
+    if (!person || !current) throw new NotFound(`${e} is not a member of this Business.`)
+    if (!mayTouch(by, current.role)) throw new Permission('Only an Owner makes or unmakes an Owner.')
+    if (current.role === 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
+    await deleteMembership(tx, person.id, businessId)
+  })
+}
+
+/** The person becomes an Owner of a Business being created, inside the creating transaction. */
+export async function makeOwner(tx: Tx, personId: number, businessId: number, clock: Clock): Promise<void> {
+  await upsertMembership(tx, { personId, businessId, role: 'owner', createdAt: clock.now().toISOString() })
+}
