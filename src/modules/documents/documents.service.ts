@@ -196,6 +196,8 @@ async function planDraft(
 
   if (input.document_number !== undefined) set.requestedDocumentNumber = blank(input.document_number) ?? null
   if (input.notes !== undefined) set.notes = blank(input.notes) ?? null
+  if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  if (input.order_reference !== undefined) set.orderReference = blank(input.order_reference) ?? null
 
   if (input.proforma_id !== undefined) {
     if (input.proforma_id === null) set.proformaId = null
@@ -442,6 +444,8 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
       paymentTerms: proforma.paymentTerms,
       deliveryDate: proforma.deliveryDate,
       notes: proforma.notes,
+      buyerReference: proforma.buyerReference,
+      orderReference: proforma.orderReference,
       bankAccountIds: proforma.bankAccountIds,
       proformaId: proforma.id,
       isTest: business.isTest,
