@@ -20,7 +20,8 @@ const PAGE = `<!doctype html>
 
 // proxyUrl '': Scalar sends "try it" requests to any non-local server through its public proxy by default, which
 // would hand that proxy the request and the API key in it. No proxy: the browser sends them itself, or not at all.
-const START = `Scalar.createApiReference('#app', { url: '/openapi.json', proxyUrl: '', withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true } })`
+// Offline and self-hosted: no hosted-service buttons (Ask AI, Deploy, Share, Generate MCP), no telemetry, no CDN fonts.
+const START = `Scalar.createApiReference('#app', { url: '/openapi.json', proxyUrl: '', withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true }, mcp: { disabled: true }, showToolbar: 'never', showDeveloperTools: 'never', hideDownloadButton: false })`
 
 /**
  * What the page may load and where it may send: only this service. Even were Scalar to try another host (a proxy,
