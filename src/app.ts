@@ -13,6 +13,9 @@ import { Cursors } from './http/pagination'
 import { PageCache } from './http/page-cache'
 import { createPipeline, isJsonType, MAX_BODY_BYTES, pathOf, type Fetch } from './http/pipeline'
 import { appDoor, isAppPath } from './doors/app'
+import { publicBaseUrl } from './config'
+import { setRemedyBase } from './modules/documents'
+import { personName } from './modules/people'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
 import { openRateCount, type RateCount } from './platform/rate-count'
@@ -145,7 +148,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(paymentsRoutes(deps, http))
     .use(reportsRoutes(deps, http))
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
-    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock, personName: () => null }, http))
+    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock, personName: (id) => personName(deps, id) }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const apiKeys = credentialLookup(deps.db.read, deps.db.hot)
@@ -165,6 +168,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   })
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
   const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
+  setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   const application = await appDoor(deps)
   const fetch: Fetch = (req, server) => {

@@ -19,3 +19,4 @@ export { markSent, unmarkSent, duplicateDocument, recordRemindedInTx, gatherAppF
 export { appActionsOf, appRefusalFor, receiptEmailRefusal, remindRefusal, APP_ACTIONS, type AppActionName, type AppFacts } from './app-actions'
 export { viewDocuments } from './documents.service'
 export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
+export { setRemedyBase, REMEDY_URLS } from './lifecycle'

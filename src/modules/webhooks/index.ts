@@ -2,4 +2,4 @@
 export { raiseEvent } from './outbox'
 export { EVENT_TYPES, type EventType } from './events'
 export { dispatchOutbox, deliverDue, pruneDeliveries, type DeliveryContext, type SubjectBuilder } from './delivery'
-export { addWebhook, deleteWebhook, listWebhooks, presentWebhook, rollSecret, type WebhookDeps } from './webhooks.service'
+export { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, presentWebhook, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
