@@ -3,17 +3,20 @@
 export interface Args {
   words: string[]
   options: Record<string, string>
+  /** Every value of each option, in order, for options that may repeat (`--redirect-uri A --redirect-uri B`). */
+  lists: Record<string, string[]>
   flags: Set<string>
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version', 'password-stdin'])
+const FLAGS = new Set(['json', 'test', 'non-vat-payer', 'vat-payer', 'help', 'version', 'password-stdin', 'public'])
 
 export class UsageError extends Error {}
 
 export function parseArgs(argv: string[]): Args {
   const words: string[] = []
   const options: Record<string, string> = {}
+  const lists: Record<string, string[]> = {}
   const flags = new Set<string>()
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
@@ -36,9 +39,10 @@ export function parseArgs(argv: string[]): Args {
       const value = eq > 0 ? a.slice(eq + 1) : argv[++i]
       if (value === undefined) throw new UsageError(`--${name} needs a value`)
       options[name] = value
+      ;(lists[name] ??= []).push(value)
     } else words.push(a)
   }
-  return { words, options, flags }
+  return { words, options, lists, flags }
 }
 
 /** Refuses options a command does not know, so a typo is never silently ignored. */

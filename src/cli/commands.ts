@@ -10,6 +10,7 @@ import { sandbox } from './sandbox'
 import { serveForever } from './serve'
 import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
+import { appCommand, APP_USAGE } from './app'
 
 export const COMMANDS: Command[] = [
   {
@@ -130,6 +131,14 @@ export const COMMANDS: Command[] = [
     usage: ['webhook add BUSINESS_ID --url U [--events a,b]', 'webhook list BUSINESS_ID', 'webhook roll BUSINESS_ID WEBHOOK_ID', 'webhook delete BUSINESS_ID WEBHOOK_ID'],
     database: 'existing',
     run: async ({ args, open }) => webhookCommand(await open(), args),
+  },
+  {
+    name: 'app',
+    summary: "an OAuth app's webhook (it hears every Business the app is connected to)",
+    usage: APP_USAGE,
+    details: ['The secret is shown only here; setting the webhook again replaces its address, events and secret.'],
+    database: 'existing',
+    run: async ({ args, open }) => appCommand(await open(), args),
   },
   {
     name: 'numbering',

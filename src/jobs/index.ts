@@ -5,14 +5,19 @@ import { expireIdempotencyKeys } from '../http/idempotency'
 import { pruneRequestLog } from '../http/request-log'
 import { REQUEST_LOG_RETENTION_MS } from '../http/request-log.routes'
 import { eraseDeletedProducts } from '../modules/products'
-import { expireConnections } from '../modules/oauth'
+import { deliverDueAppWebhooks, dispatchAppWebhooks, expireConnections, pruneAppDeliveries } from '../modules/oauth'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks'
 import type { Job } from './scheduler'
-import { deliveryContext } from './webhooks'
+import { appDeliveryContext, deliveryContext } from './webhooks'
 
 export function serviceJobs(deps: Deps, app: App): Job[] {
   const delivery = deliveryContext(deps)
+  const appDelivery = appDeliveryContext(deps)
   return [
+    // OAuth apps' webhooks: the same pace and retention as a Business's own.
+    { name: 'app-webhook-dispatch', pattern: '* * * * * *', run: () => dispatchAppWebhooks(appDelivery) },
+    { name: 'app-webhook-delivery', pattern: '* * * * * *', run: () => deliverDueAppWebhooks(appDelivery) },
+    { name: 'app-webhook-retention', pattern: '0 29 4 * * *', run: () => pruneAppDeliveries(deps.db, deps.clock) },
     // Committed events become deliveries, and due attempts go out, within a second; a restart loses nothing.
     { name: 'webhook-dispatch', pattern: '* * * * * *', run: () => dispatchOutbox(delivery) },
     { name: 'webhook-delivery', pattern: '* * * * * *', run: () => deliverDue(delivery) },

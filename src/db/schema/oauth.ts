@@ -109,3 +109,76 @@ export const oauthTokens = sqliteTable(
   },
   (t) => [uniqueIndex('oauth_tokens_hash').on(t.tokenHash), index('oauth_tokens_connected_app').on(t.connectedAppId)],
 )
+
+/**
+ * An OAuth app's own webhook (one per app): hears every Business in which the app has a Connected app that may act.
+ * Its messages are built at each attempt, with the actions for the app's Role there (the lowest among its connections).
+ */
+export const appWebhooks = sqliteTable('app_webhooks', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  appId: integer('app_id')
+    .notNull()
+    .unique()
+    .references(() => oauthApps.id, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
+  /** JSON array of event types; every event when empty. */
+  events: text('events').notNull().default('[]'),
+  paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
+  pausedReason: text('paused_reason'),
+  /** whsec_ + base64 of 32 random bytes; kept readable because it signs every message. */
+  secret: text('secret').notNull(),
+  /** The last failure email to the app's owner: at most one a day. */
+  failureEmailedAt: text('failure_emailed_at'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+})
+
+/** One message about one Business to an app's webhook. Its body is erased when the app leaves that Business. */
+export const appWebhookDeliveries = sqliteTable(
+  'app_webhook_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appWebhookId: integer('app_webhook_id')
+      .notNull()
+      .references(() => appWebhooks.id, { onDelete: 'cascade' }),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    /** The outbox event it carries (the body is built from it at each attempt). */
+    outboxId: integer('outbox_id').notNull(),
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The body last sent; null before the first attempt and once erased. */
+    body: text('body'),
+    /** pending (retry waiting), delivered, failed, failed_unsent. */
+    status: text('status').notNull(),
+    reason: text('reason'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    claimedUntil: text('claimed_until'),
+    claimToken: text('claim_token'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('app_webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('app_webhook_deliveries_hook').on(t.appWebhookId, t.businessId),
+    index('app_webhook_deliveries_created').on(t.createdAt),
+  ],
+)
+
+export const appWebhookAttempts = sqliteTable(
+  'app_webhook_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => appWebhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: text('attempted_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+  },
+  (t) => [index('app_webhook_attempts_delivery').on(t.deliveryId)],
+)

@@ -1,5 +1,6 @@
 // The oauth module's public face: apps, consent codes, Connected apps, tokens, and the documents of discovery.
 export { accessTokenLookup, isAccessToken } from './access'
+export { deliverDueAppWebhooks, dispatchAppWebhooks, lowestRole, pruneAppDeliveries, setAppWebhook, type AppDeliveryContext } from './app-webhooks'
 export { createApp, deleteApp, findApp, registerClient, isMetadataClientId, type AppDeps, type KnownApp } from './apps.service'
 export { authenticateClient, type PresentedClient } from './client-auth'
 export {

@@ -2,6 +2,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
+import { forgetBusinessForApp } from './app-webhooks.repo'
 import { connectedApps, oauthApps, oauthCodes, oauthRedirectUris, oauthTokens } from '../../db/schema'
 
 export type OAuthAppRow = typeof oauthApps.$inferSelect
@@ -89,11 +90,20 @@ export async function endConnectedApps(tx: Tx, where: ReturnType<typeof and>, at
     .where(and(isNull(connectedApps.endedAt), where))
     .returning({ id: connectedApps.id })
   const ids = ended.map((r) => r.id)
-  if (ids.length > 0) {
-    await tx
-      .update(oauthTokens)
-      .set({ endedAt: at, endReason: reason })
-      .where(and(inArray(oauthTokens.connectedAppId, ids), isNull(oauthTokens.endedAt)))
+  if (ids.length === 0) return ids
+  await tx
+    .update(oauthTokens)
+    .set({ endedAt: at, endReason: reason })
+    .where(and(inArray(oauthTokens.connectedAppId, ids), isNull(oauthTokens.endedAt)))
+  // Where the app has no other connection left in that Business, its webhook stops hearing it at once.
+  const pairs = await tx.selectDistinct({ appId: connectedApps.appId, businessId: connectedApps.businessId }).from(connectedApps).where(inArray(connectedApps.id, ids))
+  for (const p of pairs) {
+    const still = await tx
+      .select({ id: connectedApps.id })
+      .from(connectedApps)
+      .where(and(eq(connectedApps.appId, p.appId), eq(connectedApps.businessId, p.businessId), isNull(connectedApps.endedAt)))
+      .get()
+    if (!still) await forgetBusinessForApp(tx, p.appId, p.businessId, at)
   }
   return ids
 }

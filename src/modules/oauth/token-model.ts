@@ -38,9 +38,10 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
 
   /**
    * The library derives `expires_in` from this date against the system clock; the stored expiry follows the
-   * service's own clock, so the answer's one hour is given to the library in its own terms.
+   * service's own clock, so the answer's one hour is given to the library in its own terms (rounded down by it, hence
+   * the extra 999 ms: the milliseconds between here and its reading must not make it 3599).
    */
-  const libraryExpiry = () => new Date(Date.now() + ACCESS_TOKEN_SECONDS * 1000)
+  const libraryExpiry = () => new Date(Date.now() + ACCESS_TOKEN_SECONDS * 1000 + 999)
   const farFuture = new Date(8.64e15)
 
   return {

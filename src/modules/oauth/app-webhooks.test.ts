@@ -1,0 +1,186 @@
+// An OAuth app's webhook across two Businesses: each message names its Business and verifies with the
+// `standardwebhooks` library; actions for the app's lowest Role; a 2xx is a use; leaving a Business stops its messages,
+// fails its waiting retries unsent and erases their bodies; the plan rule; the owner's failure email at most daily.
+import { afterAll, beforeAll, describe, expect, setSystemTime, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { Webhook } from 'standardwebhooks'
+import { makeHarness, type Harness } from '../../../test/harness'
+import { connectApp } from '../../../test/oauth'
+import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import { appWebhookDeliveries, connectedApps } from '../../db/schema'
+import { appDeliveryContext } from '../../jobs/webhooks'
+import { updateBusiness } from '../business'
+import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, setAppWebhook, type AppDeliveryContext } from '.'
+
+interface Got {
+  headers: Record<string, string>
+  body: string
+  at: Date
+}
+
+let h: Harness
+let smtp: TestSmtpServer
+let ctx: AppDeliveryContext
+const got: Got[] = []
+let answer: (body: any) => number = () => 200
+let server: ReturnType<typeof Bun.serve>
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer()
+  h = await makeHarness({ config: { publicUrl: 'https://invoices.example', webhookAllowPrivate: true, mailRelay: smtp.url } })
+  ctx = { ...appDeliveryContext(h.deps, async () => 'owner@apps.example'), jitter: () => 0 }
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(req) {
+      const body = await req.text()
+      got.push({ headers: Object.fromEntries(req.headers), body, at: h.clock.now() })
+      return new Response('ok', { status: answer(JSON.parse(body)) })
+    },
+  })
+})
+afterAll(async () => {
+  server.stop(true)
+  await h.close()
+  await smtp.close()
+})
+
+function verify(secret: string, m: Got): any {
+  setSystemTime(m.at)
+  try {
+    return new Webhook(secret).verify(m.body, m.headers)
+  } finally {
+    setSystemTime()
+  }
+}
+
+async function issueInvoice(key: string): Promise<number> {
+  const clientId = await h.client(key)
+  const d = await h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }] } })
+  const i = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
+  if (i.status !== 200) throw new Error(`issue: ${i.status} ${i.text}`)
+  return d.body.id
+}
+
+/** Runs the jobs until nothing is due now. */
+async function run() {
+  await dispatchAppWebhooks(ctx)
+  while ((await deliverDueAppWebhooks(ctx)) > 0) {}
+}
+
+async function deliveriesOf(businessId: number) {
+  return h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, businessId))
+}
+
+async function setup() {
+  const a = await h.business()
+  const b = await h.business()
+  const app = await createApp(h.deps.db, h.clock, { ownerPersonId: 1, name: 'Ledger Sync', redirectUris: ['https://ledger.example/cb'], public: true })
+  const ca = await connectApp(h, { businessId: a.id, clientId: app.client_id, role: 'member' })
+  const cb = await connectApp(h, { businessId: b.id, clientId: app.client_id, role: 'viewer' })
+  const hook = await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+  got.length = 0
+  answer = () => 200
+  return { a, b, app, ca, cb, hook }
+}
+
+describe("an OAuth app's webhook", () => {
+  test('hears every Business it is connected to: business_id names each, signatures verify, actions are the Role there', async () => {
+    const s = await setup()
+    const docA = await issueInvoice(s.a.key)
+    const docB = await issueInvoice(s.b.key)
+    await run()
+    expect(got).toHaveLength(2)
+    const bodies = got.map((m) => verify(s.hook.secret, m))
+    const ofA = bodies.find((m) => m.business_id === s.a.publicId)
+    const ofB = bodies.find((m) => m.business_id === s.b.publicId)
+    expect(ofA.type).toBe('document.issued')
+    expect(ofA.data.document.id).toBe(docA)
+    expect(ofB.data.document.id).toBe(docB)
+    // The same document as a token of that Role reads it.
+    const asMember = await h.request('GET', `/v1/documents/${docA}`, { key: s.ca.access })
+    expect(ofA.data.document.actions).toEqual(asMember.body.actions)
+    const asViewer = await h.request('GET', `/v1/documents/${docB}`, { key: s.cb.access })
+    expect(ofB.data.document.actions).toEqual(asViewer.body.actions)
+  })
+
+  test('with several connections in one Business, one message with the lowest of their Roles', async () => {
+    expect(lowestRole(['admin', 'viewer', 'member'])).toBe('viewer')
+    const s = await setup()
+    await connectApp(h, { businessId: s.a.id, clientId: s.app.client_id, role: 'viewer', personId: 2 })
+    const doc = await issueInvoice(s.a.key)
+    await run()
+    const ofA = got.map((m) => verify(s.hook.secret, m)).filter((m) => m.business_id === s.a.publicId)
+    expect(ofA).toHaveLength(1)
+    expect(ofA[0].data.document.actions).toEqual((await h.request('GET', `/v1/documents/${doc}`, { key: await h.key(s.a.id, 'viewer') })).body.actions)
+  })
+
+  test('a 2xx counts as a use of the connections to that Business', async () => {
+    const s = await setup()
+    h.clock.advance(10 * 24 * 3600_000)
+    await issueInvoice(s.a.key)
+    await run()
+    const c = await h.deps.db.read.select().from(connectedApps).where(eq(connectedApps.id, s.ca.connectedAppId)).get()
+    expect(c!.lastUsedAt).toBe(h.clock.now().toISOString())
+  })
+
+  test('after the app leaves a Business: nothing more about it, waiting retries fail unsent, bodies erased', async () => {
+    const s = await setup()
+    answer = (m) => (m.business_id === s.b.publicId ? 500 : 200)
+    await issueInvoice(s.b.key)
+    await run()
+    const [waiting] = await deliveriesOf(s.b.id)
+    expect(waiting!.status).toBe('pending')
+    expect(waiting!.body).not.toBeNull()
+    await disconnectConnectedApp(h.deps.db, h.clock, s.b.id, s.cb.connectedAppId)
+    const [after] = await deliveriesOf(s.b.id)
+    expect(after).toMatchObject({ status: 'failed_unsent', reason: 'app_not_connected', body: null, attempts: 1 })
+    got.length = 0
+    await issueInvoice(s.b.key)
+    await issueInvoice(s.a.key)
+    h.clock.advance(10_000)
+    await run()
+    expect(got.map((m) => JSON.parse(m.body).business_id)).toEqual([s.a.publicId])
+  })
+
+  test('nothing about a Free or Paused Business is sent', async () => {
+    const s = await setup()
+    await updateBusiness(h.deps.db, h.clock, s.a.id, { plan: 'pro' })
+    await issueInvoice(s.a.key)
+    await updateBusiness(h.deps.db, h.clock, s.a.id, { plan: 'free' })
+    await run()
+    expect(got).toHaveLength(0)
+    const [d] = await deliveriesOf(s.a.id)
+    expect(d!.status).toBe('failed_unsent')
+  })
+
+  test('deleting the app deletes its webhook and deliveries', async () => {
+    const s = await setup()
+    await issueInvoice(s.a.key)
+    await run()
+    expect(await deliveriesOf(s.a.id)).toHaveLength(1)
+    await deleteApp(h.deps.db, s.app.client_id)
+    expect(await deliveriesOf(s.a.id)).toHaveLength(0)
+  })
+
+  test('the owner is emailed through the mail relay when a message fails for good, at most once a day', async () => {
+    const s = await setup()
+    answer = () => 410
+    smtp.received.length = 0
+    await issueInvoice(s.a.key)
+    await run()
+    expect(smtp.received).toHaveLength(1)
+    expect(smtp.received[0]!.envelope.to).toEqual(['owner@apps.example'])
+    expect(smtp.received[0]!.mail.subject).toContain('Ledger Sync')
+    // Turned on again, another failure the same day sends no second email.
+    await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+    await issueInvoice(s.b.key)
+    await run()
+    expect(smtp.received).toHaveLength(1)
+    h.clock.advance(24 * 3600_000 + 1000)
+    await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+    await issueInvoice(s.b.key)
+    await run()
+    expect(smtp.received).toHaveLength(2)
+  })
+})
