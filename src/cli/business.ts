@@ -23,7 +23,7 @@ import { NotFound } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
-const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color']
+const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color', 'electronic-address', 'contact-name', 'contact-phone', 'contact-email', 'tax-registration-id', 'einvoice-format']
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
 function clearable(value: string | undefined): string | null | undefined {
@@ -46,6 +46,19 @@ function businessInput(args: Args): BusinessInput {
     postalCode: clearable(o['postal-code']),
     plan: o.plan,
     brandColor: clearable(o['brand-color']),
+    contactName: clearable(o['contact-name']),
+    contactPhone: clearable(o['contact-phone']),
+    contactEmail: clearable(o['contact-email']),
+    taxRegistrationId: clearable(o['tax-registration-id']),
+    einvoiceFormat: o['einvoice-format']?.trim().toLowerCase(),
+  }
+  const address = clearable(o['electronic-address'])
+  if (address === null) input.electronicAddressScheme = input.electronicAddress = null
+  else if (address !== undefined) {
+    // SCHEME:VALUE, split at the first colon: an email value holds none, but other schemes' values may.
+    const at = address.indexOf(':')
+    input.electronicAddressScheme = at > 0 ? address.slice(0, at).trim().toUpperCase() : ''
+    input.electronicAddress = at > 0 ? address.slice(at + 1).trim() : address
   }
   if (args.flags.has('non-vat-payer')) input.isVatPayer = false
   if (args.flags.has('vat-payer')) input.isVatPayer = true

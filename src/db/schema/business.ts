@@ -17,6 +17,17 @@ export const businesses = sqliteTable('businesses', {
   address: text('address'),
   city: text('city'),
   postalCode: text('postal_code'),
+  /** BT-34: the Seller's electronic address (EAS scheme and value); null takes EM with the Business email. */
+  electronicAddressScheme: text('electronic_address_scheme'),
+  electronicAddress: text('electronic_address'),
+  /** BG-6: the Seller contact XRechnung asks for (BR-DE-5/6/7); the email defaults to the Business email. */
+  contactName: text('contact_name'),
+  contactPhone: text('contact_phone'),
+  contactEmail: text('contact_email'),
+  /** BT-32: the Seller's tax registration identifier (a Non-VAT Payer's tax number). */
+  taxRegistrationId: text('tax_registration_id'),
+  /** What a Send attaches: ubl, cii, xrechnung-ubl, xrechnung-cii, peppol or facturx. */
+  einvoiceFormat: text('einvoice_format').notNull().default('ubl'),
   /** Branding on every PDF: `#RRGGBB` or null. */
   brandColor: text('brand_color'),
   /** The logo's media type (image/png or image/jpeg), null when there is none; its bytes sit in business_logos. */

@@ -17,6 +17,11 @@ export const clients = sqliteTable(
     postalCode: text('postal_code'),
     country: text('country').notNull(),
     vatNumber: text('vat_number'),
+    /** BT-49: the Buyer's electronic address (EAS scheme and value); null takes EM with the Client email. */
+    electronicAddressScheme: text('electronic_address_scheme'),
+    electronicAddress: text('electronic_address'),
+    /** BT-10: the default buyer reference of its documents (a Leitweg-ID, a purchase department code). */
+    buyerReference: text('buyer_reference'),
     vatVerified: integer('vat_verified', { mode: 'boolean' }).notNull().default(false),
     accountCode: text('account_code'),
     currency: text('currency').notNull(),

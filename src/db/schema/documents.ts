@@ -29,6 +29,10 @@ export const documents = sqliteTable(
     deliveryDate: text('delivery_date'),
     paymentTerms: integer('payment_terms').notNull(),
     notes: text('notes'),
+    /** BT-10: null takes the Client's (as issued). */
+    buyerReference: text('buyer_reference'),
+    /** BT-13: the Buyer's purchase order reference. */
+    orderReference: text('order_reference'),
     /** Number, notes and the issued Client name, lower-cased in JS (SQLite's lower() folds ASCII only), for case-blind search. */
     searchText: text('search_text').notNull().default(''),
     /** JSON array of the Business's bank account ids, ascending. */

@@ -11,6 +11,10 @@ import { signInRoutes } from './pages/sign-in'
 import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
 import { settingsRoutes } from './pages/settings'
+import { dailyRoutes } from './pages/daily'
+import { HTMX_PATH } from './layout'
+// Imported as text: the bundler embeds it in the binary, so the application needs no node_modules at run time.
+import HTMX_SOURCE from 'htmx.org/dist/htmx.min.js' with { type: 'text' }
 
 export type AppDoor = (req: Request) => Promise<Response>
 
@@ -26,7 +30,14 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   router.add('GET', STYLESHEET_PATH, async () =>
     new Response(css, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', ...SECURITY_HEADERS } }),
   )
+  // htmx, for the pages that update a part of themselves (the editor's live totals): served from the binary, never a CDN.
+  const htmx = new TextEncoder().encode(HTMX_SOURCE)
+  router.add('GET', HTMX_PATH, async () =>
+    new Response(htmx, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } }),
+  )
   signInRoutes(kit)
+  // The dashboard is a Business's home page: registered before the home routes' own.
+  dailyRoutes(kit)
   homeRoutes(kit)
   profileRoutes(kit)
   settingsRoutes(kit)

@@ -18,7 +18,7 @@ import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/e
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
-import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, withCookies } from './http'
+import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, SECURITY_HEADERS, withCookies } from './http'
 import { Document, Layout } from './layout'
 import { appRefusal, type Need } from './policy'
 import type { Router } from './router'
@@ -39,6 +39,25 @@ export const NOTICES: Record<string, string> = {
   bank_account_added: 'The bank account is added.',
   mailbox_cleared: 'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
   password_changed: 'Your password is changed; every other session has ended.',
+  client_created: 'The Client is created.',
+  client_activated: 'The Client is active again.',
+  client_deactivated: 'The Client is deactivated: it stays on its documents and can be activated again.',
+  product_created: 'The Product is created.',
+  product_archived: 'The Product is archived.',
+  draft_created: 'The Draft is saved.',
+  draft_deleted: 'The Draft is deleted.',
+  document_issued: 'The document is issued: it has its number.',
+  document_sent: 'The document is sent.',
+  document_cancelled: 'The document is cancelled; it keeps its number.',
+  document_converted: 'The Proforma Invoice is converted: this is its Invoice.',
+  document_duplicated: 'This is the new Draft, a copy of the document.',
+  marked_sent: 'The document is marked sent.',
+  mark_taken_back: 'The mark is taken back.',
+  reminded: 'The reminder is sent to the Client.',
+  payment_recorded: 'The Payment is recorded, with its Receipt.',
+  payment_amended: 'The Payment is amended; its Receipt keeps its number.',
+  payment_reversed: 'The Payment is reversed; its Receipt is void.',
+  receipt_emailed: 'The Receipt is emailed to the Client.',
 }
 
 export type Render<C> = (c: C, form: FormState) => JSX.Element
@@ -110,6 +129,26 @@ export class AppKit {
       const c = await this.inBusiness(req, params, need, signed)
       if (c instanceof Response) return c
       return this.run(c, data, handler, rerender)
+    }))
+  }
+
+  /**
+   * A file of a Business (a PDF, XML or CSV) at /app/b/:business + path, for the people the policy lets in: the
+   * handler answers the file; what a service throws is the page's refusal in words (422, 403, 404).
+   */
+  download(path: string, need: Need, handler: (c: InBusiness, params: Record<string, string>) => Promise<Response>): void {
+    this.router.add('GET', `/app/b/:business${path}`, (req, params) => this.guard(req, async () => {
+      const c = await this.inBusiness(req, params, need)
+      if (c instanceof Response) return c
+      try {
+        const res = await handler(c, params)
+        for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.headers.set(k, v)
+        res.headers.set('cache-control', 'no-store')
+        return withCookies(res, c.cookies)
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status === 404) throw e
+        return this.problem(c, e.type === 'permission' ? 403 : 422, 'Not available', e.message, (e.extra as { code?: string }).code)
+      }
     }))
   }
 

@@ -3,9 +3,11 @@ import type { InBusiness, Signed } from './context'
 import { Csrf, esc } from './ui'
 
 export const STYLESHEET_PATH = '/app/assets/app.css'
+/** htmx, loaded only by pages that ask for it (the document editor's live totals). */
+export const HTMX_PATH = '/app/assets/htmx.js'
 
 /** The bare page: signed-out pages (sign-in, choose a password) use it alone. */
-export function Document(props: { title: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function Document(props: { title: string; scripts?: string[]; children?: JSX.Element | JSX.Element[] }): JSX.Element {
   return (
     <>
       {'<!doctype html>'}
@@ -15,6 +17,11 @@ export function Document(props: { title: string; children?: JSX.Element | JSX.El
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{esc(props.title)} · invoicing</title>
           <link rel="stylesheet" href={STYLESHEET_PATH} />
+          {/* No icon to fetch: a browser would otherwise ask /favicon.ico, outside the application. */}
+          <link rel="icon" href="data:," />
+          {(props.scripts ?? []).map((src) => (
+            <script src={src} defer></script>
+          ))}
         </head>
         <body>{props.children}</body>
       </html>
@@ -50,15 +57,20 @@ export type Section = 'home' | 'settings' | 'profile' | (string & {})
 /** Main navigation of a Business; the daily-work pages add their entries here. */
 export const NAV: ReadonlyArray<{ section: Section; label: string; path: string; settings?: true }> = [
   { section: 'home', label: 'Home', path: '/' },
+  { section: 'documents', label: 'Documents', path: '/documents' },
+  { section: 'clients', label: 'Clients', path: '/clients' },
+  { section: 'products', label: 'Products', path: '/products' },
+  { section: 'receipts', label: 'Receipts', path: '/receipts' },
+  { section: 'reports', label: 'Reports', path: '/reports' },
   { section: 'settings', label: 'Settings', path: '/settings', settings: true },
 ]
 
 /** A signed-in page: header, navigation (of the Business when there is one), then the content. */
-export function Layout(props: { c: Signed & Partial<InBusiness>; title: string; section: Section; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function Layout(props: { c: Signed & Partial<InBusiness>; title: string; section: Section; scripts?: string[]; children?: JSX.Element | JSX.Element[] }): JSX.Element {
   const { c } = props
   const mayManage = c.role === 'owner' || c.role === 'admin'
   return (
-    <Document title={props.title}>
+    <Document title={props.title} scripts={props.scripts}>
       <a class="skip" href="#content">
         Skip to content
       </a>

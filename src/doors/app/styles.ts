@@ -70,4 +70,72 @@ dl.facts dd{margin:0}
  .switcher{width:100%}
  .switcher select{max-width:none;flex:1}
 }
+/* daily-work pages */
+.row.spread{justify-content:space-between;margin-bottom:8px}
+.table-wrap{position:relative}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num,th.num{text-align:right}
+.cur{color:var(--muted);font-size:.85em}
+.tag.draft{background:#fff6dd}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:16px;margin-bottom:16px}
+.figures>.card,.doc-grid>.card{margin-bottom:0}
+.figure h2{margin:0 0 4px;font-size:1rem;color:var(--muted);font-weight:600}
+.big{font-size:1.6rem;font-weight:700;margin:0 0 4px}
+.big.bad{color:var(--bad)}
+.chart{display:block;max-width:100%;height:auto}
+.chart-narrow{display:none}
+.chart-grid{stroke:var(--line);stroke-width:1}
+.chart-zero{stroke:#98a2b3}
+.chart-axis,.chart-label{fill:var(--muted);font-family:inherit}
+.chart-bar rect{fill:#8fb3e8}
+.chart-bar.chart-current rect{fill:var(--accent)}
+.chart-bar.chart-negative rect{fill:#e8a19c}
+.doc-grid{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-bottom:16px}
+.grid2{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px 16px}
+.grid3{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:12px 16px}
+.filters{gap:8px 12px;margin-bottom:12px}
+.filters label{display:flex;flex-direction:column;font-size:.9rem;color:var(--muted);gap:2px}
+.grid-filters{display:flex;flex-wrap:wrap;align-items:flex-end}
+.grid-filters input,.grid-filters select{width:auto;min-width:9rem}
+.pager{margin-top:12px;gap:16px}
+.actions-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:10px}
+.action{display:flex;flex-direction:column;gap:2px;margin:0}
+.action button,.action .button{width:100%;text-align:center}
+.action.closed button{opacity:.55;cursor:not-allowed}
+.why{font-size:.8rem;color:var(--muted);line-height:1.3}
+td .action{display:inline-flex;width:auto}
+td .action button{width:auto;padding:4px 10px;font-size:.9rem}
+td .action .why{max-width:12rem}
+td .row{gap:6px}
+fieldset.lines{border:1px solid var(--line);border-radius:var(--radius);padding:12px;margin:0;display:flex;flex-direction:column;gap:10px}
+.line{display:grid;grid-template-columns:1.5rem minmax(9rem,1.3fr) minmax(10rem,2fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
+.line label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:2px;min-width:0}
+.line input,.line select{width:100%;max-width:none;padding:6px 8px}
+.line .l-notes{grid-column:2 / -1}
+.line .l-err{grid-column:2 / -1}
+.line.bad{border-bottom-color:var(--bad)}
+.line-no{color:var(--muted);font-weight:600;padding-bottom:8px}
+.totals{background:#f8fafc;border:1px solid var(--line);border-radius:var(--radius);padding:12px}
+dl.totals-box{margin:12px 0 0 auto;max-width:26rem;grid-template-columns:1fr auto}
+dl.totals-box dd{text-align:right}
+table caption{text-align:left;padding:8px 0;font-weight:600}
+tr.total th,tr.total td{font-weight:700;border-top:2px solid var(--line)}
+.payment-form{margin-top:16px;border-top:1px solid var(--line);padding-top:12px}
+h3{font-size:1rem}
+textarea{min-height:4rem}
+@media (max-width:720px){
+ .doc-grid,.grid2,.grid3{grid-template-columns:1fr}
+ .line{grid-template-columns:1fr 1fr}
+ .line .line-no{grid-column:1 / -1;padding:0}
+ .line .l-product,.line .l-desc,.line .l-notes,.line .l-code,.line .l-err{grid-column:1 / -1}
+ .big{font-size:1.35rem}
+ .chart-wide{display:none}
+ .chart-narrow{display:block}
+ table.lines-table th:first-child,table.lines-table td:first-child{display:none}
+ .actions-grid{grid-template-columns:1fr 1fr}
+ .grid-filters label{flex:1 1 8rem}
+ .grid-filters input,.grid-filters select{min-width:0;width:100%}
+ table.documents th:nth-child(3),table.documents td:nth-child(3),table.documents th:nth-child(4),table.documents td:nth-child(4){display:none}
+}
 `

@@ -14,9 +14,9 @@ export function Csrf({ token }: { token: string }): JSX.Element {
 }
 
 /** A form that changes something: POST, the CSRF token, and its fields. */
-export function PostForm(props: { action: string; token: string; class?: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function PostForm(props: { action: string; token: string; class?: string; id?: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
   return (
-    <form method="post" action={esc(props.action)} class={props.class ?? 'stack'}>
+    <form method="post" action={esc(props.action)} class={props.class ?? 'stack'} id={props.id}>
       <Csrf token={props.token} />
       {props.children}
     </form>
@@ -90,7 +90,7 @@ export function Refused({ state, shown = [] }: { state: FormState; shown?: strin
   const others = Object.entries(state.errors).filter(([k]) => !shown.includes(k))
   if (!state.message && others.length === 0) return ''
   return (
-    <div class="notice bad" role="alert">
+    <div class="notice bad" role="alert" data-code={state.code ? esc(state.code) : undefined}>
       {state.message ? <p class="flush">{esc(state.message)}</p> : ''}
       {others.length ? (
         <ul class="flush">

@@ -19,6 +19,13 @@ export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; ad
     address: b.address,
     city: b.city,
     postal_code: b.postalCode,
+    // The defaults the e-invoices write when none is set: EM with the Business email, and that email as contact's.
+    electronic_address: b.electronicAddressScheme && b.electronicAddress
+      ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
+      : b.email ? { scheme: 'EM', value: b.email } : null,
+    contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
+    tax_registration_id: b.taxRegistrationId,
+    einvoice_format: b.einvoiceFormat,
     // Only the kind and the From address are shown, never the server or its login.
     mail_provider: mailProvider,
     has_logo: b.logoType !== null,

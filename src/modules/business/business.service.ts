@@ -7,6 +7,7 @@ import { FieldErrorBag, NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
 import { isCountry } from '../../shared/countries'
 import { isCurrency } from '../../shared/currencies'
+import { EINVOICE_FORMATS, electronicAddressFault, isEInvoiceFormat } from '../../shared/einvoice-formats'
 import { DEFAULT_PATTERNS, parsePattern } from '../../shared/numbering'
 import type { Plan } from './api-keys'
 import {
@@ -45,6 +46,13 @@ export interface BusinessInput {
   plan?: string
   isTest?: boolean
   issuingLimit?: number
+  electronicAddressScheme?: string | null
+  electronicAddress?: string | null
+  contactName?: string | null
+  contactPhone?: string | null
+  contactEmail?: string | null
+  taxRegistrationId?: string | null
+  einvoiceFormat?: string
   /** `#RRGGBB`, or null to go back to the plain look. */
   brandColor?: string | null
 }
@@ -67,6 +75,19 @@ function check(input: BusinessInput, creating: boolean): void {
   if (creating || input.currency !== undefined) if (!input.currency || !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
   if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) bag.add('plan', `must be one of ${PLANS.join(', ')}`)
   if (input.email && !EMAIL_RE.test(input.email)) bag.add('email', 'must be an email address')
+  if (input.electronicAddress !== undefined || input.electronicAddressScheme !== undefined) {
+    // Set and cleared together: a scheme without its value (or the reverse) names no address.
+    if ((input.electronicAddress ?? null) !== null || (input.electronicAddressScheme ?? null) !== null) {
+      const fault = electronicAddressFault({ scheme: input.electronicAddressScheme, value: input.electronicAddress })
+      if (fault) bag.add('electronic_address', fault)
+    }
+  }
+  if (input.contactEmail && !EMAIL_RE.test(input.contactEmail)) bag.add('contact.email', 'must be an email address')
+  for (const [k, f, max] of [['contactName', 'contact.name', 255], ['contactPhone', 'contact.phone', 50], ['taxRegistrationId', 'tax_registration_id', 100]] as const) {
+    const v = input[k]
+    if (v && [...v].length > max) bag.add(f, `must be at most ${max} characters`)
+  }
+  if (input.einvoiceFormat !== undefined && !isEInvoiceFormat(input.einvoiceFormat)) bag.add('einvoice_format', `must be one of ${EINVOICE_FORMATS.join(', ')}`)
   if (input.brandColor != null && !BRAND_COLOR_RE.test(input.brandColor)) bag.add('brand_color', 'must be a colour written #RRGGBB, such as #1F6FEB')
   if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0)) bag.add('issuing_limit', 'must be a whole number, 0 or more')
   bag.throwIfAny()
@@ -93,6 +114,13 @@ export async function createBusiness(db: Database, clock: Clock, input: Business
       city: input.city ?? null,
       postalCode: input.postalCode ?? null,
       issuingLimit: input.issuingLimit ?? 100,
+      electronicAddressScheme: input.electronicAddressScheme ?? null,
+      electronicAddress: input.electronicAddress ?? null,
+      contactName: input.contactName ?? null,
+      contactPhone: input.contactPhone ?? null,
+      contactEmail: input.contactEmail ?? null,
+      taxRegistrationId: input.taxRegistrationId ?? null,
+      einvoiceFormat: input.einvoiceFormat ?? 'ubl',
       brandColor: input.brandColor ?? null,
       createdAt: now,
       updatedAt: now,

@@ -29,6 +29,8 @@ export const ClientSchema = t.Object(
     credit_limit: Nullable(Amount),
     notes: Nullable(t.String()),
     preferred_bank_account_ids: t.Array(Int()),
+    electronic_address: Nullable(t.Object({ scheme: t.String(), value: t.String() }, { description: "BT-49, the Buyer's electronic address; default EM with the Client email" })),
+    buyer_reference: Nullable(t.String({ description: 'BT-10, the default buyer reference of its documents (e.g. a Leitweg-ID)' })),
   },
   { title: 'Client' },
 )
@@ -49,6 +51,15 @@ const fields = {
   credit_limit: t.Optional(Nullable(DecimalInput)),
   notes: t.Optional(str(10000)),
   preferred_bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 100 }))),
+  electronic_address: t.Optional(
+    Nullable(
+      t.Object(
+        { scheme: t.String({ maxLength: 4, description: 'CEF EAS code: 0088 GLN, 9930 German VAT number, EM email, ...' }), value: Text({ maxLength: 200 }) },
+        { additionalProperties: false, description: "BT-49, the Buyer's electronic address (Peppol endpoint); null takes EM with the Client email" },
+      ),
+    ),
+  ),
+  buyer_reference: t.Optional(str(200)),
 }
 
 export const ClientCreateBody = t.Object(

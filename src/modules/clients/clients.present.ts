@@ -3,6 +3,12 @@ import { currencyScale } from '../../shared/currencies'
 import { Dec, format } from '../../shared/money'
 import type { ClientRow } from './clients.repo'
 
+/** The Client's own electronic address, else EM with its email (extensions §3). */
+export function electronicAddressOf(c: Pick<ClientRow, 'electronicAddressScheme' | 'electronicAddress' | 'email'>): { scheme: string; value: string } | null {
+  if (c.electronicAddressScheme && c.electronicAddress) return { scheme: c.electronicAddressScheme, value: c.electronicAddress }
+  return c.email ? { scheme: 'EM', value: c.email } : null
+}
+
 export function presentClient(c: ClientRow) {
   return {
     id: c.id,
@@ -26,5 +32,7 @@ export function presentClient(c: ClientRow) {
     credit_limit: c.creditLimit === null ? null : format(new Dec(c.creditLimit), currencyScale(c.currency)),
     notes: c.notes,
     preferred_bank_account_ids: JSON.parse(c.preferredBankAccountIds) as number[],
+    electronic_address: electronicAddressOf(c),
+    buyer_reference: c.buyerReference,
   }
 }

@@ -36,6 +36,10 @@ export function clientFromRaw(r: RawClient): ClientRow {
     creditLimit: r.credit_limit as string | null,
     notes: r.notes as string | null,
     preferredBankAccountIds: r.preferred_bank_account_ids as string,
+    // `?? null`: a row read without these columns still answers them as absent.
+    electronicAddressScheme: (r.electronic_address_scheme as string | null) ?? null,
+    electronicAddress: (r.electronic_address as string | null) ?? null,
+    buyerReference: (r.buyer_reference as string | null) ?? null,
     searchText: r.search_text as string,
     createdAt: r.created_at as string,
     updatedAt: r.updated_at as string,
@@ -66,7 +70,7 @@ export async function findClient(q: Queryable, businessId: number, id: number): 
 const PAGE_COLUMNS = [
   'id', 'business_id', 'name', 'legal_name', 'contact_person', 'email', 'phone', 'address', 'city', 'postal_code', 'country',
   'vat_number', 'vat_verified', 'account_code', 'currency', 'payment_terms', 'is_active', 'credit_limit', 'notes',
-  'preferred_bank_account_ids', 'created_at', 'updated_at',
+  'preferred_bank_account_ids', 'created_at', 'updated_at', 'electronic_address_scheme', 'electronic_address', 'buyer_reference',
 ] as const
 const PAGE_SELECT = `SELECT ${PAGE_COLUMNS.join(', ')} FROM clients`
 

@@ -6,6 +6,7 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { isCountry, viesPrefixFor } from '../../shared/countries'
 import { currencyScale, isCurrency } from '../../shared/currencies'
+import { electronicAddressFault } from '../../shared/einvoice-formats'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
 import { atItsEndMessage, foreignBankAccountIds, numberingPattern, recordTaken, takeNextFree } from '../business'
@@ -29,6 +30,19 @@ export interface ClientDeps {
 }
 
 const PLAIN_FIELDS = ['contact_person', 'phone', 'address', 'city', 'postal_code', 'notes'] as const
+
+/** The electronic address a request gave (null clears it to the EM default), checked against the EAS list. */
+function electronicAddressIn(a: { scheme: string; value: string } | null | undefined, bag: FieldErrorBag): { scheme: string; value: string } | null {
+  if (!a) return null
+  const scheme = a.scheme.trim().toUpperCase()
+  const value = a.value.trim()
+  const fault = electronicAddressFault({ scheme, value })
+  if (fault) {
+    bag.add(fault.startsWith('scheme') ? 'electronic_address.scheme' : 'electronic_address.value', fault.replace(/^(scheme|value) /, ''))
+    return null
+  }
+  return { scheme, value }
+}
 
 /** VIES is asked only for EU VAT numbers; the number may carry its country prefix or not. */
 async function verifyVat(vies: ViesClient, country: string, vatNumber: string | null): Promise<boolean> {
@@ -118,6 +132,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   const currency = blank(input.currency)?.toUpperCase() ?? business.currency
   if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
+  const address = electronicAddressIn(input.electronic_address, bag)
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
   // An explicit code is judged now; a blank one is taken inside the transaction.
   const namedCode = blank(input.account_code)
@@ -149,6 +164,9 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
       isActive: true,
       creditLimit: creditLimit ? creditLimit.toFixed() : null,
       notes: blank(input.notes) ?? null,
+      electronicAddressScheme: address?.scheme ?? null,
+      electronicAddress: address?.value ?? null,
+      buyerReference: blank(input.buyer_reference) ?? null,
       preferredBankAccountIds: JSON.stringify([...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b)),
       createdAt: now,
       updatedAt: now,
@@ -200,6 +218,12 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
     else set.paymentTerms = input.payment_terms
   }
   if (input.is_active !== undefined) set.isActive = input.is_active
+  if (input.electronic_address !== undefined) {
+    const address = electronicAddressIn(input.electronic_address, bag)
+    set.electronicAddressScheme = address?.scheme ?? null
+    set.electronicAddress = address?.value ?? null
+  }
+  if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
   const currency = set.currency ?? current.currency
   if (input.credit_limit !== undefined && isCurrency(currency)) {
     const limit = creditLimitOf(input.credit_limit, currency, bag)

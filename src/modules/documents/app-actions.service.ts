@@ -1,19 +1,24 @@
 // The application-only document actions that send no email: mark sent, take the mark back, duplicate into a Draft.
 // Each judges the document inside its one transaction and writes nothing when refused (see app-actions.ts).
 import type { Queryable, Tx } from '../../db/client'
-import { NotFound } from '../../shared/errors'
-import { currencyScale } from '../../shared/currencies'
+import { FieldErrorBag, NotFound } from '../../shared/errors'
+import { currencyScale, isCurrency } from '../../shared/currencies'
 import { utcDay } from '../../shared/dates'
 import type { Actor } from '../../platform/actor'
 import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { mailStateOf } from '../mail'
 import { raiseEvent } from '../webhooks'
-import { appActionsOf, duplicateRefusal, lastSentOf, markSentRefusal, unmarkSentRefusal, type AppFacts } from './app-actions'
-import { findDocument, insertDocument, linesOf, replaceLines, updateDocumentRow, type DocumentRow } from './documents.repo'
-import { throwRefusal, viewDocuments, type DocumentDeps } from './documents.service'
+import { APP_ACTIONS, appActionsOf, appRefusalFor, duplicateRefusal, lastSentOf, markSentRefusal, unmarkSentRefusal, type AppFacts } from './app-actions'
+import { ACTIONS, refusalFor } from './lifecycle'
+import { findDocument, insertDocument, linesOf, listDocuments, replaceLines, updateDocumentRow, type DocumentFilter, type DocumentRow } from './documents.repo'
+import { overdue } from './documents.present'
+import { amountDue } from './lifecycle'
+import { format } from '../../shared/money'
+import { throwRefusal, viewDocuments, viewDocumentsWithFacts, type DocumentDeps } from './documents.service'
 import type { DocumentView } from './documents.present'
 import { computeTotals } from './totals'
+import { resolveLines, type LineInput } from './lines'
 
 /** Who acts: the Actor's Business and Role are all these actions read. */
 export type Acting = Pick<Actor, 'businessId' | 'role'>
@@ -31,15 +36,34 @@ export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: D
   }
 }
 
-/** A document with both its API `actions` and the application-only actions, for the application's document page. */
+/**
+ * A document with both its API `actions` and the application-only actions, each closed one with the refusal's words,
+ * for the application's document page: the buttons and the actions use the same judges.
+ */
 export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: number) {
   const q = deps.db.read
   const business = await getBusiness(q, who.businessId)
   const doc = await findDocument(q, who.businessId, id)
   if (!doc) throw new NotFound('No such document.')
-  const [view] = await viewDocuments(deps, q, business, who.role, [doc])
-  const facts = await gatherAppFacts(q, business, doc, deps.config.mailRelay, utcDay(deps.clock.now()))
-  return { document: view!, app_actions: appActionsOf(facts, who.role), last_reminded_at: doc.lastRemindedAt, business }
+  // One read of the document, its Client and the Business's mail state serves both judges.
+  const [{ view, facts: apiFacts, client, mail }] = (await viewDocumentsWithFacts(deps, q, business, who.role, [doc])) as [Awaited<ReturnType<typeof viewDocumentsWithFacts>>[number]]
+  const facts: AppFacts = {
+    doc,
+    clientExists: client !== undefined,
+    clientEmail: client?.email ?? null,
+    mailVia: mail.via,
+    send: { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn },
+  }
+  const reasons: Record<string, string> = {}
+  for (const a of ACTIONS) {
+    const r = refusalFor(a, apiFacts)
+    if (r) reasons[a] = r.message
+  }
+  for (const a of APP_ACTIONS) {
+    const r = appRefusalFor(a, facts)
+    if (r) reasons[a] = r.message
+  }
+  return { document: view, app_actions: appActionsOf(facts, who.role), reasons, last_reminded_at: doc.lastRemindedAt, business }
 }
 
 async function viewOne(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
@@ -133,3 +157,56 @@ export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId:
 }
 
 export { lastSentOf }
+
+/**
+ * The totals a Draft's Lines would have, as the editor shows them while a person types: the same Line rules and
+ * money math as saving (resolveLines, computeTotals); field errors come back instead of totals.
+ */
+export async function previewTotals(deps: DocumentDeps, businessId: number, currency: string, lines: LineInput[]) {
+  const bag = new FieldErrorBag()
+  if (!isCurrency(currency)) return { errors: { currency: ['must be an ISO 4217 currency code such as EUR'] } as Record<string, string[]> }
+  const resolved = await resolveLines(deps.db.read, businessId, currency, currencyScale(currency), lines, bag)
+  if (!bag.empty) return { errors: bag.errors }
+  const t = computeTotals(resolved, currencyScale(currency))
+  return { totals: { net: t.net, vat: t.vat, total: t.total, lines: t.lineNets, bands: t.bands.map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })) } }
+}
+
+/** A document as a list row shows it: the application's documents list reads one query, not a full answer per row. */
+export interface DocumentSummary {
+  id: number
+  type: string
+  status: string
+  document_number: string | null
+  client_name: string
+  currency: string
+  issue_date: string | null
+  due_date: string | null
+  total: string
+  amount_due: string
+  is_overdue: boolean
+}
+
+export async function documentSummaries(deps: DocumentDeps, businessId: number, afterId: number, limit: number, filter: DocumentFilter): Promise<DocumentSummary[]> {
+  const q = deps.db.read
+  const rows = await listDocuments(q, businessId, afterId, limit, filter)
+  const today = utcDay(deps.clock.now())
+  // A Draft shows its Client as it now stands; an issued document the name it was issued to.
+  const names = new Map<number, string>()
+  for (const r of rows) {
+    if (r.clientSnapshot || names.has(r.clientId)) continue
+    names.set(r.clientId, (await findClient(q, businessId, r.clientId))?.name ?? '')
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    status: r.status,
+    document_number: r.documentNumber,
+    client_name: r.clientSnapshot ? ((JSON.parse(r.clientSnapshot) as { name?: string }).name ?? '') : (names.get(r.clientId) ?? ''),
+    currency: r.currency,
+    issue_date: r.issueDate,
+    due_date: r.dueDate,
+    total: r.total,
+    amount_due: format(amountDue(r), currencyScale(r.currency)),
+    is_overdue: overdue(r, today).is,
+  }))
+}

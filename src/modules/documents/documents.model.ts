@@ -35,6 +35,8 @@ const fields = {
   bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 20 }))),
   proforma_id: t.Optional(Nullable(Int({ minimum: 1 }))),
   credited_document_id: t.Optional(Nullable(Int({ minimum: 1 }))),
+  buyer_reference: t.Optional(Nullable(Text({ maxLength: 200, description: "BT-10 (a Leitweg-ID for XRechnung); null or absent takes the Client's" }))),
+  order_reference: t.Optional(Nullable(Text({ maxLength: 200, description: 'BT-13, the purchase order reference' }))),
 }
 
 export const DocumentCreateBody = t.Object({ type: DocType, client_id: Int({ minimum: 1 }), ...fields }, { additionalProperties: false, title: 'DocumentCreate' })
@@ -82,6 +84,8 @@ export const DocumentSchema = t.Object(
       postal_code: Nullable(t.String()),
       country: t.String(),
       vat_number: Nullable(t.String()),
+      electronic_address: Nullable(t.Object({ scheme: t.String(), value: t.String() })),
+      buyer_reference: Nullable(t.String()),
     }),
     seller: t.Object(
       {
@@ -98,6 +102,9 @@ export const DocumentSchema = t.Object(
           t.Object({ id: Int(), name: t.String(), iban: t.String(), bic: Nullable(t.String()), currency: Nullable(t.String()) }),
           { description: 'the accounts the document shows: those it names, else the Business\'s in its currency' },
         ),
+        electronic_address: Nullable(t.Object({ scheme: t.String(), value: t.String() }, { description: 'BT-34' })),
+        contact: t.Object({ name: Nullable(t.String()), phone: Nullable(t.String()), email: Nullable(t.String()) }, { description: 'BG-6' }),
+        tax_registration_id: Nullable(t.String({ description: 'BT-32' })),
       },
       { description: 'the Business as the document shows it: taken at issue and kept; on a Draft, the Business as it now stands' },
     ),
@@ -132,6 +139,8 @@ export const DocumentSchema = t.Object(
     public_url: Nullable(t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' })),
     bank_account_ids: t.Array(Int()),
     notes: Nullable(t.String()),
+    buyer_reference: Nullable(t.String({ description: "BT-10; default the Client's" })),
+    order_reference: Nullable(t.String({ description: 'BT-13, the purchase order reference' })),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -1,6 +1,6 @@
 // A document as the API answers it: Lines, VAT breakdown, money, actions for the credential's Role, overdue state.
 import type { BankAccountRow, BusinessRow, Role } from '../business'
-import type { ClientRow } from '../clients'
+import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
@@ -19,6 +19,9 @@ export interface ClientSnapshot {
   postal_code: string | null
   country: string
   vat_number: string | null
+  /** Taken at issue since the e-invoice formats; older snapshots lack them and read as null. */
+  electronic_address?: { scheme: string; value: string } | null
+  buyer_reference?: string | null
 }
 
 export function snapshotOf(c: ClientRow): ClientSnapshot {
@@ -31,6 +34,8 @@ export function snapshotOf(c: ClientRow): ClientSnapshot {
     postal_code: c.postalCode,
     country: c.country,
     vat_number: c.vatNumber,
+    electronic_address: electronicAddressOf(c),
+    buyer_reference: c.buyerReference,
   }
 }
 
@@ -58,6 +63,22 @@ export interface SellerSnapshot {
   postal_code: string | null
   country: string
   bank_accounts: ShownBankAccount[]
+  /** BT-34; taken at issue since the e-invoice formats (older snapshots read as EM with the email). */
+  electronic_address?: { scheme: string; value: string } | null
+  /** BG-6, the seller contact (XRechnung needs all three); the email defaults to the Business email. */
+  contact?: { name: string | null; phone: string | null; email: string | null }
+  /** BT-32, the seller's tax registration id. */
+  tax_registration_id?: string | null
+}
+
+/** A seller snapshot with the e-invoice fields always answered: an older snapshot's from its email alone. */
+export function withEInvoiceFields(s: SellerSnapshot): Required<SellerSnapshot> {
+  return {
+    ...s,
+    electronic_address: s.electronic_address ?? (s.email ? { scheme: 'EM', value: s.email } : null),
+    contact: s.contact ?? { name: null, phone: null, email: s.email },
+    tax_registration_id: s.tax_registration_id ?? null,
+  }
 }
 
 /**
@@ -74,7 +95,7 @@ export function accountsShown(ids: number[], currency: string, accounts: BankAcc
   return chosen.map((a) => ({ id: a.id, name: a.name, iban: a.iban, bic: a.bic, currency: a.currency }))
 }
 
-export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): SellerSnapshot {
+export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): Required<SellerSnapshot> {
   return {
     name: b.name,
     legal_name: b.legalName,
@@ -86,6 +107,9 @@ export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): 
     postal_code: b.postalCode,
     country: b.country,
     bank_accounts: accounts,
+    electronic_address: b.electronicAddressScheme && b.electronicAddress ? { scheme: b.electronicAddressScheme, value: b.electronicAddress } : b.email ? { scheme: 'EM', value: b.email } : null,
+    contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
+    tax_registration_id: b.taxRegistrationId,
   }
 }
 
@@ -127,8 +151,8 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     document_number: doc.documentNumber,
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
-    client: snapshot,
-    seller: doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : seller,
+    client: { ...snapshot, electronic_address: snapshot.electronic_address ?? (snapshot.email ? { scheme: 'EM', value: snapshot.email } : null), buyer_reference: snapshot.buyer_reference ?? null },
+    seller: withEInvoiceFields(doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : seller),
     currency: doc.currency,
     issue_date: doc.issueDate,
     due_date: doc.dueDate,
@@ -168,6 +192,9 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
     notes: doc.notes,
+    // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.
+    buyer_reference: doc.buyerReference ?? snapshot.buyer_reference ?? null,
+    order_reference: doc.orderReference,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   }

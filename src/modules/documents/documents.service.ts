@@ -27,7 +27,7 @@ import {
 } from './documents.repo'
 import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView, type SellerSnapshot } from './documents.present'
 import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
-import { proformaLinkRefusal, refusalFor, type ActionName, type RefusalInfo } from './lifecycle'
+import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
 import { judgeNumber, takeNumber } from './numbering'
 import { computeTotals } from './totals'
@@ -88,6 +88,14 @@ function dueDateTooLate(cause: DueCause, issueDate: string, terms: number): stri
 // Reading
 
 export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: BusinessRow, role: Role, docs: DocumentRow[]): Promise<DocumentView[]> {
+  return (await viewDocumentsWithFacts(deps, q, business, role, docs)).map((v) => v.view)
+}
+
+/**
+ * The documents as the API answers them, with what they were judged by (the lifecycle facts, the Client, the Business's
+ * mail state), so a caller that judges more (the application's own actions) reads nothing twice.
+ */
+export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, business: BusinessRow, role: Role, docs: DocumentRow[]) {
   const ids = docs.map((d) => d.id)
   const [lines, bands] = await Promise.all([linesOf(q, ids), bandsOf(q, ids)])
   const day = today(deps)
@@ -96,12 +104,13 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
   const clients = new Map<number, ClientRow | undefined>()
   // A Draft shows the seller as the Business now stands; the accounts are read only when a Draft is among the rows.
   const accounts = docs.some((d) => d.sellerSnapshot === null) ? await allBankAccounts(q, business.id) : []
-  const out: DocumentView[] = []
+  const out: { view: DocumentView; facts: Facts; client: ClientRow | undefined; mail: MailState }[] = []
   for (const doc of docs) {
     if (!clients.has(doc.clientId)) clients.set(doc.clientId, await findClient(q, business.id, doc.clientId))
     const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail) })
     const seller = sellerSnapshotOf(business, doc.sellerSnapshot === null ? accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, accounts) : [])
-    out.push(presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), seller, facts, role, today: day }))
+    const view = presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), seller, facts, role, today: day })
+    out.push({ view, facts, client: clients.get(doc.clientId), mail })
   }
   return out
 }
@@ -187,6 +196,8 @@ async function planDraft(
 
   if (input.document_number !== undefined) set.requestedDocumentNumber = blank(input.document_number) ?? null
   if (input.notes !== undefined) set.notes = blank(input.notes) ?? null
+  if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  if (input.order_reference !== undefined) set.orderReference = blank(input.order_reference) ?? null
 
   if (input.proforma_id !== undefined) {
     if (input.proforma_id === null) set.proformaId = null
@@ -433,6 +444,8 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
       paymentTerms: proforma.paymentTerms,
       deliveryDate: proforma.deliveryDate,
       notes: proforma.notes,
+      buyerReference: proforma.buyerReference,
+      orderReference: proforma.orderReference,
       bankAccountIds: proforma.bankAccountIds,
       proformaId: proforma.id,
       isTest: business.isTest,

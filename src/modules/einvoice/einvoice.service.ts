@@ -1,13 +1,15 @@
-// EN16931 export: loads the document with its Business and bank accounts, judges whether it may be exported (Test
-// business, kind, status, the rule table) and writes the UBL XML.
+// EN16931 export: loads the document with its Business and seller snapshot, judges whether it may be exported in the
+// format asked (Test business, kind, status, the EN16931 rule table and the format's CIUS rules) and writes its XML.
 import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import type { Clock } from '../../shared/clock'
-import { Refusal } from '../../shared/errors'
+import { InvalidRequest, Refusal } from '../../shared/errors'
+import { XML_FORMATS, isXmlFormat, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessRow } from '../business'
 import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
-import { buildModel, type EInvoiceModel } from './model'
-import { checkModel, type RuleFailure } from './rules'
+import { writeCii } from './cii'
+import { buildModel, FORMAT_PROFILE, type EInvoiceModel } from './model'
+import { checkModel, rulesFor, type RuleFailure } from './rules'
 import { writeUbl } from './ubl'
 
 export interface EInvoiceDeps {
@@ -30,6 +32,27 @@ export interface XmlFile {
   xml: string
 }
 
+/** The rule sets each format answers to, named in refusals. */
+const RULE_SET_NAMES: Record<XmlFormat, string> = {
+  ubl: 'EN16931',
+  cii: 'EN16931',
+  'xrechnung-ubl': 'EN16931 and XRechnung',
+  'xrechnung-cii': 'EN16931 and XRechnung',
+  peppol: 'EN16931 and Peppol BIS 3.0',
+}
+
+/** The `format` query value as a format; absent is ubl, anything else is 422 naming `format`. */
+export function formatOf(raw: string | undefined): XmlFormat {
+  if (raw === undefined || raw === '') return 'ubl'
+  if (!isXmlFormat(raw)) throw new InvalidRequest({ format: [`must be one of ${XML_FORMATS.join(', ')}`] })
+  return raw
+}
+
+/** The XML of a model in its format's syntax. */
+export function writeXml(m: EInvoiceModel): Promise<string> {
+  return FORMAT_PROFILE[m.format].syntax === 'cii' ? writeCii(m) : writeUbl(m)
+}
+
 export async function exportSourceOf(q: Queryable, business: BusinessRow, view: DocumentView): Promise<ExportSource> {
   let credited: ExportSource['credited'] = null
   if (view.type === 'credit_note' && view.credited_document_id !== null) {
@@ -41,8 +64,8 @@ export async function exportSourceOf(q: Queryable, business: BusinessRow, view: 
 
 const notExportable = (message: string, extra?: Record<string, unknown>): RefusalInfo => ({ code: 'not_exportable', message, ...(extra ? { extra } : {}) })
 
-/** Whether the document exports, and if so its model; the rule check runs on every export. */
-export function exportabilityOf(src: ExportSource): Exportability {
+/** Whether the document exports in `format`, and if so its model; the format's rule check runs on every export. */
+export function exportabilityOf(src: ExportSource, format: XmlFormat = 'ubl'): Exportability {
   const { view, business } = src
   if (business.isTest || view.is_test) {
     return { ok: false, refusal: { code: 'exports_not_in_a_test_business', message: 'A Test business exports no EN16931 XML; its documents are samples.' } }
@@ -51,33 +74,42 @@ export function exportabilityOf(src: ExportSource): Exportability {
   if (view.type === 'proforma') return { ok: false, refusal: notExportable('A Proforma Invoice is not exported as EN16931 XML; convert it into an Invoice.') }
   if (view.type === 'quote') return { ok: false, refusal: notExportable('A Quote is not exported as EN16931 XML.') }
   if (view.type !== 'invoice' && view.type !== 'credit_note') return { ok: false, refusal: notExportable('Only Invoices and Credit Notes are exported as EN16931 XML.') }
-  const model = buildModel(src)
-  const failures = checkModel(model)
-  if (failures.length > 0) return { ok: false, refusal: ruleRefusal(failures) }
+  const model = buildModel({ ...src, format })
+  const failures = checkModel(model, rulesFor(format))
+  if (failures.length > 0) return { ok: false, refusal: ruleRefusal(failures, format) }
   return { ok: true, model }
 }
 
-function ruleRefusal(failures: RuleFailure[]): RefusalInfo {
+function ruleRefusal(failures: RuleFailure[], format: XmlFormat): RefusalInfo {
   const ids = failures.map((f) => f.id)
-  return notExportable(`The document fails the EN16931 rule${ids.length > 1 ? 's' : ''} ${ids.join(', ')}; see rules for what to change.`, { rules: failures })
+  return notExportable(
+    `The document fails the ${RULE_SET_NAMES[format]} rule${ids.length > 1 ? 's' : ''} ${ids.join(', ')} for format ${format}; see rules for what to change.`,
+    { format, rules: failures },
+  )
 }
 
 export function fileNameOf(view: DocumentView): string {
   return `${(view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')}.xml`
 }
 
-/** The XML of a document its reader already holds, or null when it does not export (for attaching to mail). */
-export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view: DocumentView): Promise<XmlFile | null> {
-  const judged = exportabilityOf(await exportSourceOf(q, business, view))
-  return judged.ok ? { filename: fileNameOf(view), xml: await writeUbl(judged.model) } : null
+/** The XML of a document its reader already holds in `format`, or null when it does not export (for attaching to mail). */
+export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view: DocumentView, format: XmlFormat = 'ubl'): Promise<XmlFile | null> {
+  const judged = exportabilityOf(await exportSourceOf(q, business, view), format)
+  return judged.ok ? { filename: fileNameOf(view), xml: await writeXml(judged.model) } : null
 }
 
-/** GET /v1/documents/{id}/xml: the document's EN16931 UBL, or the refusal saying why not. */
-export async function exportDocumentXml(deps: EInvoiceDeps, c: Actor, id: number): Promise<XmlFile> {
+/** The judged model of a document in `format`, or the refusal saying why not (the XML and Factur-X routes). */
+export async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
   const q = deps.db.read
   const view = await viewDocument(deps, q, c, id)
   const business = await getBusiness(q, c.businessId)
-  const judged = exportabilityOf(await exportSourceOf(q, business, view))
+  const judged = exportabilityOf(await exportSourceOf(q, business, view), format)
   if (!judged.ok) throw new Refusal(judged.refusal.code, judged.refusal.message, { ...judged.refusal.extra })
-  return { filename: fileNameOf(view), xml: await writeUbl(judged.model) }
+  return { view, business, model: judged.model }
+}
+
+/** GET /v1/documents/{id}/xml?format=: the document's e-invoice in that format, or the refusal saying why not. */
+export async function exportDocumentXml(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat = 'ubl'): Promise<XmlFile> {
+  const { view, model } = await exportModel(deps, c, id, format)
+  return { filename: fileNameOf(view), xml: await writeXml(model) }
 }

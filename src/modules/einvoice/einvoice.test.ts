@@ -320,9 +320,9 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
     expectRuleRefusal(r, 'BR-O-11', 'BR-O-12', 'BR-O-02')
   })
 
-  test('malformed VAT numbers: a lower-case or unknown country prefix fails BR-CO-09', async () => {
+  test('malformed VAT numbers: a lower-case or unknown country prefix fails BR-CO-09 (the prefix is all it judges)', async () => {
     const s = await seller()
-    for (const vat of ['de123456789', 'XX123456789', 'DE12 ?!']) {
+    for (const vat of ['de123456789', 'XX123456789']) {
       const doc = await issued(s, await client(s, { vat_number: vat }))
       expectRuleRefusal(await xmlOf(s, doc.id), 'BR-CO-09')
     }

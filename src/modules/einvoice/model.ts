@@ -5,10 +5,26 @@ import type { DocumentView } from '../documents'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { isCountry } from '../../shared/countries'
 import { Dec, decimalsOf, stored } from '../../shared/money'
+import type { XmlFormat } from '../../shared/einvoice-formats'
 import { CATEGORY_REASON, SEPA_COUNTRIES, unitCodeOf, vatexText } from './codes'
 
-/** BT-24: the EN16931 core, with no CIUS or extension (and so no ProfileID). */
+/** BT-24: the EN16931 core, with no CIUS or extension. */
 export const SPECIFICATION_ID = 'urn:cen.eu:en16931:2017'
+/** BT-24 of the German CIUS (XRechnung 3.0). */
+export const XRECHNUNG_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0'
+/** BT-24 of Peppol BIS Billing 3.0. */
+export const PEPPOL_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0'
+/** BT-23: the Peppol billing process, which XRechnung's rules ask for too (PEPPOL-EN16931-R001). */
+export const PEPPOL_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0'
+
+/** What each format writes as BT-24 and BT-23, and its syntax. */
+export const FORMAT_PROFILE: Readonly<Record<XmlFormat, { specificationId: string; processId: string | null; syntax: 'ubl' | 'cii' }>> = {
+  ubl: { specificationId: SPECIFICATION_ID, processId: null, syntax: 'ubl' },
+  cii: { specificationId: SPECIFICATION_ID, processId: null, syntax: 'cii' },
+  'xrechnung-ubl': { specificationId: XRECHNUNG_ID, processId: PEPPOL_PROCESS, syntax: 'ubl' },
+  'xrechnung-cii': { specificationId: XRECHNUNG_ID, processId: PEPPOL_PROCESS, syntax: 'cii' },
+  peppol: { specificationId: PEPPOL_ID, processId: PEPPOL_PROCESS, syntax: 'ubl' },
+}
 
 export interface PostalAddress {
   street: string | null
@@ -31,8 +47,12 @@ export interface Party {
   /** BT-31 / BT-48: VAT identifier as written (prefixed when it can be). */
   vatId: string | null
   address: PostalAddress
-  /** BT-43 / BT-58: contact email. */
-  email: string | null
+  /** BT-34 / BT-49: electronic address (EAS scheme and value). */
+  electronicAddress: { scheme: string; value: string } | null
+  /** BT-32: tax registration identifier (Seller only). */
+  taxRegistrationId: string | null
+  /** BG-6 / BG-9: contact point (BT-41/56), telephone (BT-42/57), email (BT-43/58); null writes none. */
+  contact: { name: string | null; phone: string | null; email: string | null } | null
 }
 
 export interface ModelLine {
@@ -93,8 +113,16 @@ export interface BankAccount {
 
 export interface EInvoiceModel {
   kind: 'invoice' | 'credit_note'
+  /** The format asked: which syntax writes it and which CIUS rules judge it. */
+  format: XmlFormat
   /** BT-24 */
   specificationId: string
+  /** BT-23: business process; null when the format writes none. */
+  processId: string | null
+  /** BT-10 */
+  buyerReference: string | null
+  /** BT-13 */
+  orderReference: string | null
   /** BT-1 */
   number: string | null
   /** BT-2 */
@@ -144,6 +172,8 @@ export interface ModelSource {
   business: BusinessRow
   /** The Invoice a Credit Note corrects, when it names one that still exists. */
   credited: { number: string | null; issueDate: string | null } | null
+  /** The format asked (default ubl). */
+  format?: XmlFormat
 }
 
 /** An amount as EN16931 writes it: at most two decimals (the currency's own when fewer); a third non-zero decimal stays, so BR-DEC refuses it. */
@@ -214,19 +244,29 @@ function paymentOf(view: DocumentView): EInvoiceModel['payment'] {
   return { code: sepa ? '58' : '30', paymentId, accounts: chosen.map((a) => ({ iban: a.iban, name: a.name, bic: a.bic })) }
 }
 
-function termsOf(view: DocumentView): string {
-  const words = view.payment_terms === 0 ? 'Payment due on receipt' : `Payment within ${view.payment_terms} day${view.payment_terms === 1 ? '' : 's'}`
+const DAY_MS = 86_400_000
+
+/**
+ * BT-20 in words that agree with the due date: the days counted from the issue date to the due date (a due date
+ * set by hand may differ from the Client's payment_terms), else the terms when either date is missing.
+ */
+export function termsOf(view: Pick<DocumentView, 'payment_terms' | 'issue_date' | 'due_date'>): string {
+  const days = view.issue_date && view.due_date ? Math.round((Date.parse(view.due_date) - Date.parse(view.issue_date)) / DAY_MS) : view.payment_terms
+  const words = days === 0 ? 'Payment due on receipt' : `Payment within ${days} day${days === 1 ? '' : 's'}`
   return view.due_date ? `${words} (due ${view.due_date})` : words
 }
 
 /** One breakdown per VAT band; a 0% band whose Lines name different exemption codes is split by code (and BR-x-01 then refuses it). */
-function breakdownOf(view: DocumentView): Breakdown[] {
+function breakdownOf(view: DocumentView, format: XmlFormat, sellerCountry: string): Breakdown[] {
+  // XRechnung asks every breakdown for its rate (BR-DE-14), O's too, written 0, and so does Peppol of a German
+  // seller (DE-R-014); the EN core leaves O's out.
+  const oRate = format === 'xrechnung-ubl' || format === 'xrechnung-cii' || (format === 'peppol' && sellerCountry === 'DE') ? '0' : null
   const out: Breakdown[] = []
   for (const band of view.vat_breakdown) {
     const rate = stored(band.rate)
     const inBand = view.lines.filter((l) => l.vat_category === band.category && stored(l.vat_rate).eq(rate))
     const codes = [...new Set(inBand.map((l) => l.vat_exemption_code))]
-    const written = band.category === 'O' ? null : percentText(band.rate)
+    const written = band.category === 'O' ? oRate : percentText(band.rate)
     if (codes.length <= 1) {
       const code = codes[0] ?? null
       out.push({
@@ -254,9 +294,16 @@ function breakdownOf(view: DocumentView): Breakdown[] {
   return out
 }
 
-export function buildModel({ view, business, credited }: ModelSource): EInvoiceModel {
+/** BG-6: the seller's contact as kept at issue; null when it has none of the three. */
+function sellerContactOf(s: DocumentView['seller']): Party['contact'] {
+  const contact = { name: writableOrNull(s.contact.name), phone: writableOrNull(s.contact.phone), email: writableOrNull(s.contact.email) }
+  return contact.name || contact.phone || contact.email ? contact : null
+}
+
+export function buildModel({ view, business, credited, format = 'ubl' }: ModelSource): EInvoiceModel {
   const c = view.client
   const s = view.seller
+  const profile = FORMAT_PROFILE[format]
   const onlyO = view.lines.length > 0 && view.lines.every((l) => l.vat_category === 'O')
   // A document wholly outside the scope of VAT names no VAT identifier (BR-O-02); a Non-VAT Payer's is shown nowhere.
   const sellerVat = !onlyO && s.vat_number?.trim() ? vatIdOf(s.vat_number, s.country) : null
@@ -284,7 +331,11 @@ export function buildModel({ view, business, credited }: ModelSource): EInvoiceM
 
   return {
     kind: view.type === 'credit_note' ? 'credit_note' : 'invoice',
-    specificationId: SPECIFICATION_ID,
+    format,
+    specificationId: profile.specificationId,
+    processId: profile.processId,
+    buyerReference: writableOrNull(view.buyer_reference),
+    orderReference: writableOrNull(view.order_reference),
     number: view.document_number,
     issueDate: view.issue_date,
     typeCode: view.type === 'credit_note' ? '381' : '380',
@@ -300,7 +351,9 @@ export function buildModel({ view, business, credited }: ModelSource): EInvoiceM
       legalRegistrationId: s.company_id?.trim() || null,
       vatId: sellerVat,
       address: addressOf(s.address, s.city, s.postal_code, s.country),
-      email: s.email,
+      electronicAddress: s.electronic_address ? { scheme: s.electronic_address.scheme, value: writable(s.electronic_address.value) } : null,
+      taxRegistrationId: writableOrNull(s.tax_registration_id),
+      contact: sellerContactOf(s),
     },
     buyer: {
       name: buyerName,
@@ -309,7 +362,9 @@ export function buildModel({ view, business, credited }: ModelSource): EInvoiceM
       legalRegistrationId: null,
       vatId: buyerVat,
       address: buyerAddress,
-      email: c.email,
+      electronicAddress: c.electronic_address ? { scheme: c.electronic_address.scheme, value: writable(c.electronic_address.value) } : null,
+      taxRegistrationId: null,
+      contact: c.email ? { name: null, phone: null, email: c.email } : null,
     },
     // Goods supplied within the EU are delivered to the Client's address, which the receiver's VAT return needs (BR-IC-11, BR-IC-12).
     delivery: { date: view.delivery_date, partyName: intraCommunity ? buyerName : null, address: intraCommunity ? buyerAddress : null },
@@ -319,7 +374,7 @@ export function buildModel({ view, business, credited }: ModelSource): EInvoiceM
     allowances: [],
     charges: [],
     taxTotal: money(view.vat_total),
-    breakdown: breakdownOf(view),
+    breakdown: breakdownOf(view, format, business.country),
     totals: {
       lineNet: money(view.net_total),
       allowances: null,

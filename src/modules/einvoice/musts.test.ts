@@ -197,8 +197,9 @@ const FAMILY_CASES: FamilyCase[] = [
     rule: 'BR-DEC-23',
     how: 'a KWD Line net with a third decimal (3 × 1.2345 = 3.704)',
     broken: { client: { currency: 'KWD' }, doc: { lines: [line({ quantity: '3', unit_price: '1.2345', vat_rate: '0' })] } },
-    // The third decimal reaches every amount built from it.
-    fails: ['BR-DEC-09', 'BR-DEC-12', 'BR-DEC-14', 'BR-DEC-18', 'BR-DEC-19', 'BR-DEC-23'],
+    // The third decimal reaches every amount built from it; the sums the official rules round to two decimals
+    // (BR-CO-10, BR-CO-15) and UBL's data type rule (UBL-DT-01) fire with it, as the official set does.
+    fails: ['BR-CO-10', 'BR-CO-15', 'BR-DEC-09', 'BR-DEC-12', 'BR-DEC-14', 'BR-DEC-18', 'BR-DEC-19', 'BR-DEC-23', 'UBL-DT-01'],
     mended: { client: { currency: 'KWD' }, doc: { lines: [line({ quantity: '3', unit_price: '1.2300', vat_rate: '0' })] } },
   },
   {
@@ -310,7 +311,7 @@ describe('each rule family: an issued document that breaks one of its rules is r
 
   test('every rule family of the table (BR, BR-CO, BR-DEC, BR-CL, BR-S, BR-Z, BR-E, BR-AE, BR-IC, BR-G, BR-O) is broken by one of these documents', () => {
     const families = new Set(RULES.map((r) => familyOf(r.id)))
-    expect([...families].sort()).toEqual(['BR', 'BR-AE', 'BR-CL', 'BR-CO', 'BR-DEC', 'BR-E', 'BR-G', 'BR-IC', 'BR-O', 'BR-S', 'BR-Z'])
+    expect([...families].sort()).toEqual(['BR', 'BR-AE', 'BR-CL', 'BR-CO', 'BR-DEC', 'BR-E', 'BR-G', 'BR-IC', 'BR-O', 'BR-S', 'BR-Z', 'UBL-DT'])
     const broken = new Set(FAMILY_CASES.flatMap((c) => c.fails.map(familyOf)))
     for (const f of families) expect(broken.has(f)).toBe(true)
   })
@@ -562,7 +563,7 @@ describe("totals in the XML equal the document's answer to the cent, for the mon
     if (c.type === 'credit_note') expect(xml.count('/CreditNote/CreditNoteLine')).toBe(doc.lines.length)
   })
 
-  test('KWD with a third decimal (3 × 1.2345 = 3.704, VAT 0.185): the documents-issue case is refused by BR-DEC, not rounded into the XML', async () => {
+  test('KWD with a third decimal (3 × 1.2345 = 3.704, VAT 0.185): the documents-issue case is refused under the rules the official UBL set fires, not rounded into the XML', async () => {
     const s = await seller()
     const c = await client(s, { currency: 'KWD' })
     const doc = await issued(s, c, {
@@ -573,8 +574,9 @@ describe("totals in the XML equal the document's answer to the cent, for the mon
       ],
     })
     expect([doc.net_total, doc.vat_total, doc.total]).toEqual(['3.705', '0.185', '3.890'])
-    // Every amount with a non-zero third decimal is named; the total 3.890 is 3.89 and passes BR-DEC-14 and BR-DEC-18.
-    expectRuleRefusal(await xmlOf(s, doc.id), ['BR-DEC-09', 'BR-DEC-12', 'BR-DEC-13', 'BR-DEC-19', 'BR-DEC-20', 'BR-DEC-23'])
+    // Every amount with a non-zero third decimal is named; the total 3.890 is 3.89 and passes BR-DEC-14, BR-DEC-18 and
+    // BR-CO-15. UBL's BR-DEC-13 never fires (its currency test finds nothing); BR-CO-10/14 and UBL-DT-01 do.
+    expectRuleRefusal(await xmlOf(s, doc.id), ['BR-CO-10', 'BR-CO-14', 'BR-DEC-09', 'BR-DEC-12', 'BR-DEC-19', 'BR-DEC-20', 'BR-DEC-23', 'UBL-DT-01'])
   })
 
   test('PayableAmount is the total as issued: a Payment recorded later changes amount_due, not the XML', async () => {

@@ -40,6 +40,13 @@ function business(over: Partial<BusinessRow> = {}): BusinessRow {
     city: 'Berlin',
     postalCode: '10115',
     issuingLimit: 100,
+    electronicAddressScheme: null,
+    electronicAddress: null,
+    contactName: null,
+    contactPhone: null,
+    contactEmail: null,
+    taxRegistrationId: null,
+    einvoiceFormat: 'ubl',
     deletedAt: null,
     brandColor: null,
     logoType: null,
@@ -301,9 +308,11 @@ describe('VAT identifiers', () => {
     expect(vatIdOf('123456789', '')).toBe('123456789')
   })
 
-  test('BR-CO-09: a capital ISO country code (or EL) and 2 to 16 letters or digits', () => {
-    for (const ok of ['DE123456789', 'EL123456789', 'GR123456789', 'ATU12345678', 'CHE123456789']) expect(wellFormedVatId(ok)).toBe(true)
-    for (const bad of ['de123456789', 'XX123456789', '123456789', 'DE1', 'DE12345678901234567', 'DE12?']) expect(wellFormedVatId(bad)).toBe(false)
+  test('BR-CO-09: a prefix of the official list (ISO 3166-1, EL for Greece), and nothing else judged, as the official rules do', () => {
+    for (const ok of ['DE123456789', 'EL123456789', 'GR123456789', 'ATU12345678', 'CHE123456789', 'DE1', 'DE12345678901234567', 'DE12?']) expect(wellFormedVatId(ok)).toBe(true)
+    for (const bad of ['de123456789', 'XX123456789', '123456789']) expect(wellFormedVatId(bad)).toBe(false)
+    // The two syntaxes' lists differ: SS is UBL's only, AN CII's only.
+    expect([wellFormedVatId('SS1', 'ubl'), wellFormedVatId('SS1', 'cii'), wellFormedVatId('AN1', 'ubl'), wellFormedVatId('AN1', 'cii')]).toEqual([true, false, false, true])
     // A Client with no country and a number with no prefix stays refused.
     expect(failing(model(withClient(view(), { country: '', vat_number: '123456789' })))).toContain('BR-CO-09')
   })

@@ -12,7 +12,8 @@ import {
   VAT_CATEGORY_CODES,
   VATEX_CODES,
 } from './codes'
-import type { Breakdown, DocumentLevelAmount, EInvoiceModel, ModelLine, Party } from './model'
+import type { XmlFormat } from '../../shared/einvoice-formats'
+import { FORMAT_PROFILE, type Breakdown, type DocumentLevelAmount, type EInvoiceModel, type ModelLine, type Party } from './model'
 
 export interface Rule {
   id: string
@@ -37,10 +38,18 @@ const sum = (xs: string[]): Decimal => xs.reduce((s, x) => s.plus(dec(x)), ZERO)
 const writtenDecimals = (s: string): number => (s.split('.')[1] ?? '').length
 const isAmount = (s: string | null): boolean => s === null || /^-?[0-9]+(\.[0-9]+)?$/.test(s)
 
-/** A VAT identifier: a capital ISO 3166-1 code (EL for Greece) then 2 to 16 capital letters or digits. */
-export function wellFormedVatId(id: string): boolean {
-  const m = /^([A-Z]{2})([A-Z0-9]{2,16})$/.exec(id)
-  return m !== null && (isCountry(m[1]!) || m[1] === 'EL')
+/**
+ * The prefixes BR-CO-09 accepts, copied from the official rule sets (CEN 1.3.16), whose UBL and CII lists differ by
+ * two codes (AN in CII only, SS in UBL only). BR-CO-09 judges the prefix alone: what follows is no rule's business.
+ */
+const VAT_PREFIXES = {
+  ubl: new Set('1A AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH EL ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XI YE YT ZA ZM ZW'.split(' ')),
+  cii: new Set('1A AD AE AF AG AI AL AM AN AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BL BJ BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH EL ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XI YE YT ZA ZM ZW'.split(' ')),
+}
+
+/** A VAT identifier BR-CO-09 passes in this syntax: its first two characters are a prefix of the official list. */
+export function wellFormedVatId(id: string, syntax: 'ubl' | 'cii' = 'ubl'): boolean {
+  return VAT_PREFIXES[syntax].has(id.slice(0, 2))
 }
 
 /**
@@ -61,6 +70,29 @@ const allItems = (m: EInvoiceModel): Item[] => [...lineItems(m), ...docItems(m.a
 
 function rule(id: string, message: string, holds: (m: EInvoiceModel) => boolean): Rule {
   return { id, message, holds }
+}
+
+const syntaxOf = (m: EInvoiceModel): 'ubl' | 'cii' => FORMAT_PROFILE[m.format].syntax
+
+/** A rule the official set holds in one syntax only (the other syntax's rule reads its element differently). */
+function inSyntax(syntax: 'ubl' | 'cii', r: Rule): Rule {
+  return { ...r, holds: (m) => syntaxOf(m) !== syntax || r.holds(m) }
+}
+
+/**
+ * CII's BR-CO-10 sums the Line amounts as untyped values, which XPath adds as doubles: a sum beyond a double's 15 to
+ * 17 significant digits (999999999999999.99 is 1.0E15) no longer equals the total written, and the rule fires.
+ */
+function doubleSum(xs: string[]): Decimal {
+  const total = xs.reduce((s, x) => s + Number(x), 0)
+  return new Dec(total.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }))
+}
+
+/** XPath's round(x * 100) div 100 as the official rules compute it: half toward positive infinity, to two decimals. */
+function round2(x: Decimal): Decimal {
+  const shifted = x.times('100').plus('0.5')
+  // big.js rounding modes: 0 toward zero, 3 away from zero; together they make floor().
+  return shifted.round(0, shifted.gte(ZERO) ? 0 : 3).div('100')
 }
 
 function addressHasCountry(p: Party): boolean {
@@ -122,17 +154,28 @@ const CO: Rule[] = [
   rule('BR-CO-04', 'Each Line has a VAT category.', (m) => m.lines.every((l) => filled(l.category))),
   rule(
     'BR-CO-09',
-    'A VAT number starts with a capital ISO 3166-1 country code (EL for Greece) followed by 2 to 16 letters or digits: correct the Business or Client vat_number, or give the Client its country.',
-    (m) => [m.seller.vatId, m.buyer.vatId].every((id) => id === null || wellFormedVatId(id)),
+    'A VAT number starts with a capital ISO 3166-1 country code (EL for Greece): correct the Business or Client vat_number, or give the Client its country.',
+    (m) => [m.seller.vatId, m.buyer.vatId].every((id) => id === null || wellFormedVatId(id, syntaxOf(m))),
   ),
-  rule('BR-CO-10', 'The sum of Line net amounts equals the Lines added up.', (m) => dec(m.totals.lineNet).eq(sum(m.lines.map((l) => l.netAmount)))),
+  // BR-CO-10, -13, -14, -15 as the official rules compute them: the sum rounded to two decimals, so a sum with a
+  // third decimal (a currency of three) breaks them.
+  rule('BR-CO-10', 'The sum of Line net amounts equals the Lines added up, to two decimals: an amount with a third decimal (a currency of three), or in CII a sum beyond 15 significant digits, is not exported.', (m) =>
+    dec(m.totals.lineNet).eq(round2(syntaxOf(m) === 'cii' ? doubleSum(m.lines.map((l) => l.netAmount)) : sum(m.lines.map((l) => l.netAmount)))),
+  ),
   rule('BR-CO-11', 'The sum of allowances equals the allowances added up.', (m) => m.totals.allowances === null ? m.allowances.length === 0 : dec(m.totals.allowances).eq(sum(m.allowances.map((a) => a.amount)))),
   rule('BR-CO-12', 'The sum of charges equals the charges added up.', (m) => m.totals.charges === null ? m.charges.length === 0 : dec(m.totals.charges).eq(sum(m.charges.map((a) => a.amount)))),
   rule('BR-CO-13', 'The total without VAT equals the Line net amounts less allowances plus charges.', (m) =>
-    dec(m.totals.taxExclusive).eq(sum(m.lines.map((l) => l.netAmount)).minus(dec(m.totals.allowances ?? '0')).plus(dec(m.totals.charges ?? '0'))),
+    // UBL compares the plain case exactly and CII rounds it to two decimals, as each official rule set does.
+    m.totals.allowances === null && m.totals.charges === null && syntaxOf(m) === 'ubl'
+      ? dec(m.totals.taxExclusive).eq(dec(m.totals.lineNet))
+      : dec(m.totals.taxExclusive).eq(round2(dec(m.totals.lineNet).minus(dec(m.totals.allowances ?? '0')).plus(dec(m.totals.charges ?? '0')))),
   ),
-  rule('BR-CO-14', 'The total VAT equals the VAT breakdown amounts added up.', (m) => dec(m.taxTotal).eq(sum(m.breakdown.map((b) => b.tax)))),
-  rule('BR-CO-15', 'The total with VAT equals the total without VAT plus the total VAT.', (m) => dec(m.totals.taxInclusive).eq(dec(m.totals.taxExclusive).plus(dec(m.taxTotal)))),
+  rule('BR-CO-14', 'The total VAT equals the VAT breakdown amounts added up, to two decimals: an amount with a third decimal (a currency of three) is not exported.', (m) =>
+    dec(m.taxTotal).eq(round2(sum(m.breakdown.map((b) => b.tax)))),
+  ),
+  rule('BR-CO-15', 'The total with VAT equals the total without VAT plus the total VAT, to two decimals: an amount with a third decimal (a currency of three) is not exported.', (m) =>
+    dec(m.totals.taxInclusive).eq(round2(dec(m.totals.taxExclusive).plus(dec(m.taxTotal)))),
+  ),
   rule('BR-CO-16', 'The amount due equals the total with VAT less the paid amount plus rounding.', (m) =>
     dec(m.totals.payable).eq(dec(m.totals.taxInclusive).minus(dec(m.totals.prepaid ?? '0')).plus(dec(m.totals.rounding ?? '0'))),
   ),
@@ -163,7 +206,8 @@ const DEC: Rule[] = [
   decimalsRule('BR-DEC-10', 'The sum of allowances', (m) => [m.totals.allowances]),
   decimalsRule('BR-DEC-11', 'The sum of charges', (m) => [m.totals.charges]),
   decimalsRule('BR-DEC-12', 'The total without VAT', (m) => [m.totals.taxExclusive]),
-  decimalsRule('BR-DEC-13', 'The total VAT', (m) => [m.taxTotal]),
+  // UBL's BR-DEC-13 compares the VAT total's currency with a path that finds nothing, so only CII's fires.
+  inSyntax('cii', decimalsRule('BR-DEC-13', 'The total VAT', (m) => [m.taxTotal])),
   decimalsRule('BR-DEC-14', 'The total with VAT', (m) => [m.totals.taxInclusive]),
   decimalsRule('BR-DEC-16', 'The paid amount', (m) => [m.totals.prepaid]),
   decimalsRule('BR-DEC-17', 'The rounding amount', (m) => [m.totals.rounding]),
@@ -171,6 +215,15 @@ const DEC: Rule[] = [
   decimalsRule('BR-DEC-19', 'Each VAT breakdown taxable amount', (m) => m.breakdown.map((b) => b.taxable)),
   decimalsRule('BR-DEC-20', 'Each VAT breakdown tax amount', (m) => m.breakdown.map((b) => b.tax)),
   decimalsRule('BR-DEC-23', 'Each Line net amount', (m) => m.lines.map((l) => l.netAmount)),
+  // UBL's data type rule: every amount element except prices, at most two decimals.
+  inSyntax(
+    'ubl',
+    rule('UBL-DT-01', 'Every amount has at most two decimals; an amount with a third decimal (a currency of three) is not exported.', (m) =>
+      [m.taxTotal, ...Object.values(m.totals), ...m.breakdown.flatMap((b) => [b.taxable, b.tax]), ...m.lines.map((l) => l.netAmount)].every(
+        (a) => a === null || writtenDecimals(a) <= 2,
+      ),
+    ),
+  ),
 ]
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -226,7 +279,8 @@ function partiesHold(f: Family, m: EInvoiceModel): boolean {
   const buyer = filled(m.buyer.vatId)
   switch (f.parties) {
     case 'seller-vat':
-      return seller
+      // BT-32 serves as well as a VAT number here (a Non-VAT Payer's tax registration).
+      return seller || filled(m.seller.taxRegistrationId)
     case 'seller-and-buyer-vat-or-registration':
       return seller && (buyer || filled(m.buyer.legalRegistrationId))
     case 'seller-and-buyer-vat':
@@ -239,7 +293,7 @@ function partiesHold(f: Family, m: EInvoiceModel): boolean {
 function partiesWords(f: Family): string {
   switch (f.parties) {
     case 'seller-vat':
-      return "the Seller's VAT number: the Business must be a VAT payer with a vat_number"
+      return "the Seller's VAT number or tax registration id: the Business must be a VAT payer with a vat_number, or have a tax_registration_id"
     case 'seller-and-buyer-vat-or-registration':
       return "the Seller's VAT number and the Client's vat_number"
     case 'seller-and-buyer-vat':
@@ -314,7 +368,9 @@ function familyRules(f: Family): Rule[] {
         const groups = f.category === 'S' ? bs.map((b) => ({ rate: b.rate, taxable: dec(b.taxable) })) : bs.length ? [{ rate: null, taxable: sum(bs.map((b) => b.taxable)) }] : []
         return groups.every((g) => {
           const expected = [...itemsOfRate(g.rate, 1, lineItems(m)), ...itemsOfRate(g.rate, -1, docItems(m.allowances)), ...itemsOfRate(g.rate, 1, docItems(m.charges))]
-          return g.taxable.eq(expected.reduce((s, x) => s.plus(x), ZERO))
+          const total = expected.reduce((s, x) => s.plus(x), ZERO)
+          // CII's BR-S-08 compares with the Line sum rounded to two decimals; the other families and UBL's, exactly.
+          return g.taxable.eq(f.category === 'S' && syntaxOf(m) === 'cii' ? round2(total) : total)
         })
       },
     ),
@@ -347,8 +403,124 @@ function familyRules(f: Family): Rule[] {
 
 const CATEGORIES: Rule[] = FAMILIES.flatMap(familyRules)
 
-/** The whole table, in the standard's order. */
+/** The whole EN16931 table, in the standard's order. */
 export const RULES: readonly Rule[] = [...CORE, ...CO, ...DEC, ...CL, ...CATEGORIES]
+
+// ---------------------------------------------------------------------------------------------------------------
+// The CIUS rules: XRechnung 3.0 (KoSIT 2.5.0, BR-DE-*) and Peppol BIS Billing 3.0 (3.0.19, PEPPOL-*, and the national
+// rules for a German seller, DE-R-*), each the fatal rules a document of this service can break, under their own ids.
+
+const CREDIT_TRANSFER = new Set(['30', '58'])
+const VAT_CODES_DE16 = new Set(['S', 'Z', 'E', 'AE', 'K', 'G', 'L', 'M'])
+
+/** The German rules XRechnung and Peppol (for a German seller) share, under each set's own ids. */
+function germanRules(ids: (n: number) => string): Rule[] {
+  const contact = (m: EInvoiceModel) => m.seller.contact
+  return [
+    rule(ids(1), 'Payment instructions are given (payment means).', (m) => filled(m.payment.code)),
+    rule(ids(2), 'The Seller contact is given: set the Business contact (name, phone, email).', (m) => contact(m) !== null),
+    rule(ids(3), 'The Seller city is given: set the Business city.', (m) => filled(m.seller.address.city)),
+    rule(ids(4), 'The Seller post code is given: set the Business postal_code.', (m) => filled(m.seller.address.postalCode)),
+    rule(ids(5), 'The Seller contact point (a name) is given: set the Business contact name.', (m) => filled(contact(m)?.name)),
+    rule(ids(6), 'The Seller contact telephone number is given: set the Business contact phone.', (m) => filled(contact(m)?.phone)),
+    rule(ids(7), 'The Seller contact email is given: set the Business contact email or the Business email.', (m) => filled(contact(m)?.email)),
+    rule(ids(8), 'The Buyer city is given: set the Client city.', (m) => filled(m.buyer.address.city)),
+    rule(ids(9), 'The Buyer post code is given: set the Client postal_code.', (m) => filled(m.buyer.address.postalCode)),
+    rule(ids(10), 'A deliver-to address has a city: set the Client city.', (m) => !m.delivery.address || filled(m.delivery.address.city)),
+    rule(ids(11), 'A deliver-to address has a post code: set the Client postal_code.', (m) => !m.delivery.address || filled(m.delivery.address.postalCode)),
+    rule(ids(14), 'Every VAT breakdown carries its rate.', (m) => m.breakdown.every((b) => filled(b.rate))),
+    rule(ids(15), 'The buyer reference (BT-10, e.g. the Leitweg-ID) is given: set the document or Client buyer_reference.', (m) => filled(m.buyerReference)),
+    rule(ids(16), 'A document with VAT categories S, Z, E, AE, K or G names the Seller VAT number or tax registration id.', (m) =>
+      !m.lines.some((l) => VAT_CODES_DE16.has(l.category)) || filled(m.seller.vatId) || filled(m.seller.taxRegistrationId),
+    ),
+    rule(ids(23), 'A credit transfer (payment means 30 or 58) names the account to pay into.', (m) => !CREDIT_TRANSFER.has(m.payment.code) || m.payment.accounts.length > 0),
+  ]
+}
+
+const XRECHNUNG: Rule[] = [
+  ...germanRules((n) => (n === 23 ? 'BR-DE-23-a' : `BR-DE-${n}`)),
+  rule('PEPPOL-EN16931-R001', 'The business process (BT-23) is given.', (m) => filled(m.processId)),
+  rule('PEPPOL-EN16931-R010', "The Buyer electronic address is given: set the Client's electronic_address or email.", (m) => m.buyer.electronicAddress !== null),
+  rule('PEPPOL-EN16931-R020', "The Seller electronic address is given: set the Business's electronic_address or email.", (m) => m.seller.electronicAddress !== null),
+]
+
+/** GS1 check digit of a GLN (PEPPOL-COMMON-R040). */
+function validGln(v: string): boolean {
+  if (!/^[0-9]{13}$/.test(v)) return false
+  const digits = [...v].map(Number)
+  const sumOf = digits.slice(0, 12).reduce((s, d, i) => s + d * (i % 2 === 0 ? 1 : 3), 0)
+  return (10 - (sumOf % 10)) % 10 === digits[12]
+}
+
+/** A Belgian enterprise number: 10 digits, the last two 97 less the first eight modulo 97 (PEPPOL-COMMON-R043). */
+function validBelgian(v: string): boolean {
+  if (!/^[0-9]{10}$/.test(v)) return false
+  return 97 - (Number(v.slice(0, 8)) % 97) === Number(v.slice(8))
+}
+
+/** The Peppol category a VATEX code belongs to (P0104 to P0111); a code of another category there is refused. */
+const VATEX_CATEGORY: Record<string, { id: string; category: string }> = {
+  'VATEX-EU-G': { id: 'PEPPOL-EN16931-P0104', category: 'G' },
+  'VATEX-EU-O': { id: 'PEPPOL-EN16931-P0105', category: 'O' },
+  'VATEX-EU-IC': { id: 'PEPPOL-EN16931-P0106', category: 'K' },
+  'VATEX-EU-AE': { id: 'PEPPOL-EN16931-P0107', category: 'AE' },
+  'VATEX-EU-D': { id: 'PEPPOL-EN16931-P0108', category: 'E' },
+  'VATEX-EU-F': { id: 'PEPPOL-EN16931-P0109', category: 'E' },
+  'VATEX-EU-I': { id: 'PEPPOL-EN16931-P0110', category: 'E' },
+  'VATEX-EU-J': { id: 'PEPPOL-EN16931-P0111', category: 'E' },
+}
+
+/** Peppol's copy of the EAS list (3.0.19), which holds no EM (email) and no AN, AQ, AS, AU. */
+const PEPPOL_EAS = new Set(
+  `0002 0007 0009 0037 0060 0088 0096 0097 0106 0130 0135 0142 0151 0177 0183 0184 0188 0190 0191 0192 0193 0195 0196 0198
+  0199 0200 0201 0202 0204 0208 0209 0210 0211 0212 0213 0215 0216 0218 0221 0230 0235 9910 9913 9914 9915 9918 9919 9920
+  9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944 9945
+  9946 9947 9948 9949 9950 9951 9952 9953 9957 9959 0147 0154 0158 0170 0194 0203 0205 0217 0225 0240`.split(/\s+/),
+)
+
+const addresses = (m: EInvoiceModel) => [m.seller.electronicAddress, m.buyer.electronicAddress].filter((a): a is { scheme: string; value: string } => a !== null)
+const germanSeller = (m: EInvoiceModel) => m.seller.address.country === 'DE'
+
+const PEPPOL: Rule[] = [
+  rule('PEPPOL-EN16931-R003', 'A buyer reference or a purchase order reference is given: set the document buyer_reference or order_reference.', (m) =>
+    filled(m.buyerReference) || filled(m.orderReference),
+  ),
+  rule('PEPPOL-EN16931-R010', "The Buyer electronic address is given: set the Client's electronic_address or email.", (m) => m.buyer.electronicAddress !== null),
+  rule('PEPPOL-EN16931-R020', "The Seller electronic address is given: set the Business's electronic_address or email.", (m) => m.seller.electronicAddress !== null),
+  rule(
+    'PEPPOL-EN16931-R120',
+    'Each Line net amount equals quantity × unit price within 0.02: a currency without minor units rounds a fractional price beyond that; give such Lines whole prices.',
+    (m) => m.lines.every((l) => dec(l.netAmount).minus(dec(l.quantity).times(dec(l.price))).abs().lte(dec('0.02'))),
+  ),
+  ...Object.entries(VATEX_CATEGORY).map(([code, { id, category }]) =>
+    rule(id, `The exemption code ${code} is used only with VAT category ${category}.`, (m) =>
+      m.breakdown.every((b) => b.exemptionCode?.toUpperCase() !== code || b.category === category),
+    ),
+  ),
+  rule(
+    'PEPPOL-EN16931-CL008',
+    'Peppol addresses are Peppol participant ids (e.g. 0088 GLN, 9930 German VAT number, 0208 Belgian enterprise number), not email (EM): set the electronic_address of the Business and of the Client.',
+    (m) => addresses(m).every((a) => PEPPOL_EAS.has(a.scheme)),
+  ),
+  rule('PEPPOL-COMMON-R040', 'A GLN (scheme 0088) has 13 digits and a valid GS1 check digit.', (m) => addresses(m).every((a) => a.scheme !== '0088' || validGln(a.value))),
+  rule('PEPPOL-COMMON-R043', 'A Belgian enterprise number (scheme 0208) has 10 digits and a valid check.', (m) => addresses(m).every((a) => a.scheme !== '0208' || validBelgian(a.value))),
+  // The national rules of a German seller.
+  ...germanRules((n) => `DE-R-${String(n === 23 ? '023-1' : n).padStart(3, '0')}`).map((r) => ({ ...r, holds: (m: EInvoiceModel) => !germanSeller(m) || r.holds(m) })),
+]
+
+/** The rules a document exported in `format` answers to: EN16931's, and its CIUS's. */
+export function rulesFor(format: XmlFormat): readonly Rule[] {
+  switch (format) {
+    case 'ubl':
+    case 'cii':
+      return RULES
+    case 'xrechnung-ubl':
+    case 'xrechnung-cii':
+      return [...RULES, ...XRECHNUNG]
+    case 'peppol':
+      return [...RULES, ...PEPPOL]
+  }
+}
 
 /** Every rule the model breaks; a predicate that cannot even read the model counts as broken. */
 export function checkModel(m: EInvoiceModel, rules: readonly Rule[] = RULES): RuleFailure[] {

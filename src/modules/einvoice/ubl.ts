@@ -43,6 +43,7 @@ function address(parent: XMLBuilder, name: string, a: PostalAddress): void {
 
 function party(parent: XMLBuilder, role: 'AccountingSupplierParty' | 'AccountingCustomerParty', p: Party): void {
   const el = agg(agg(parent, role), 'Party')
+  if (p.electronicAddress) basic(el, 'EndpointID', p.electronicAddress.value, { schemeID: p.electronicAddress.scheme })
   if (p.identifier) basic(agg(el, 'PartyIdentification'), 'ID', p.identifier)
   if (p.tradingName) basic(agg(el, 'PartyName'), 'Name', p.tradingName)
   address(el, 'PostalAddress', p.address)
@@ -51,10 +52,21 @@ function party(parent: XMLBuilder, role: 'AccountingSupplierParty' | 'Accounting
     basic(tax, 'CompanyID', p.vatId)
     basic(agg(tax, 'TaxScheme'), 'ID', 'VAT')
   }
+  if (p.taxRegistrationId) {
+    // BT-32 is the tax scheme that is not VAT.
+    const tax = agg(el, 'PartyTaxScheme')
+    basic(tax, 'CompanyID', p.taxRegistrationId)
+    basic(agg(tax, 'TaxScheme'), 'ID', 'TAX')
+  }
   const legal = agg(el, 'PartyLegalEntity')
   basic(legal, 'RegistrationName', p.name)
   basic(legal, 'CompanyID', p.legalRegistrationId)
-  if (p.email) basic(agg(el, 'Contact'), 'ElectronicMail', p.email)
+  if (p.contact) {
+    const contact = agg(el, 'Contact')
+    basic(contact, 'Name', p.contact.name)
+    basic(contact, 'Telephone', p.contact.phone)
+    basic(contact, 'ElectronicMail', p.contact.email)
+  }
 }
 
 function taxCategory(parent: XMLBuilder, name: 'TaxCategory' | 'ClassifiedTaxCategory', category: string, rate: string | null, code?: string | null, text?: string | null): void {
@@ -91,17 +103,20 @@ export async function writeUbl(m: EInvoiceModel): Promise<string> {
   const root = doc.ele(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc })
 
   basic(root, 'CustomizationID', m.specificationId)
+  basic(root, 'ProfileID', m.processId)
   basic(root, 'ID', m.number)
   basic(root, 'IssueDate', m.issueDate)
   if (!credit) basic(root, 'DueDate', m.dueDate)
   basic(root, credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode', m.typeCode)
   basic(root, 'Note', m.note)
   basic(root, 'DocumentCurrencyCode', m.currency)
+  basic(root, 'BuyerReference', m.buyerReference)
   if (m.invoicingPeriod) {
     const period = agg(root, 'InvoicePeriod')
     basic(period, 'StartDate', m.invoicingPeriod.start)
     basic(period, 'EndDate', m.invoicingPeriod.end)
   }
+  if (m.orderReference) basic(agg(root, 'OrderReference'), 'ID', m.orderReference)
   if (m.precedingInvoice) {
     const ref = agg(agg(root, 'BillingReference'), 'InvoiceDocumentReference')
     basic(ref, 'ID', m.precedingInvoice.number)

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { csvFileName, incomeCsv, overdueCsv, statementCsv, textCell, vatCsv } from './csv'
 import { Api } from './fixtures'
+import { parseCsv } from '../../../test/csv'
 
 let h: Harness
 
@@ -11,32 +12,6 @@ beforeAll(async () => {
   h = await makeHarness({ config: { rateLimit: 1_000_000 } })
 })
 afterAll(() => h.close())
-
-/** RFC 4180: quoted fields with doubled quotes, CRLF rows; the test's own reading, not the writer's. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++
-      else if (ch === '"') quoted = false
-      else field += ch
-    } else if (ch === '"') quoted = true
-    else if (ch === ',') row.push(field), (field = '')
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-      i++
-    } else field += ch
-  }
-  if (field || row.length) throw new Error('CSV does not end with CRLF')
-  return rows
-}
 
 function records(text: string): Record<string, string>[] {
   const [head, ...rows] = parseCsv(text)

@@ -33,20 +33,5 @@ export function homeRoutes(kit: AppKit): void {
     return redirect(b ? `/app/b/${b.publicId}` : '/app')
   })
 
-  kit.page('/', 'read', (c) => (
-    <Layout c={c} title={c.business.name} section="home">
-      <h1>{esc(c.business.name)}</h1>
-      <p class="lead">
-        {c.business.isTest ? 'Test business · ' : ''}Plan: {PLAN_WORDS[c.business.plan]} · Your Role: {esc(c.role)}
-      </p>
-      {c.business.plan === 'free' && c.role !== 'owner' ? (
-        <p class="notice warn">On the Free plan only the Owner makes changes; you can read everything.</p>
-      ) : (
-        ''
-      )}
-      <div class="card">
-        <p class="flush">Documents, Clients, Products and reports come to these pages next; until then, use the API or the CLI.</p>
-      </div>
-    </Layout>
-  ))
+  // A Business's home page is the dashboard (pages/daily/dashboard.tsx).
 }

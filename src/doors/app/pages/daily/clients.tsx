@@ -1,0 +1,359 @@
+// Clients: the list with search, create, edit, deactivate and activate again, and a Client's page with its statement
+// for a chosen period (with CSV). Every change goes through the clients service with the API's body schema.
+import type { ClientCreateInput, ClientUpdateInput } from '../../../../modules/clients/clients.model'
+import { ClientCreateBody, ClientUpdateBody, createClient, findClient, listClients, presentClient, updateClient, type ClientRow } from '../../../../modules/clients'
+import { clientStatement, parsePeriod } from '../../../../modules/reports'
+import { listBankAccounts } from '../../../../modules/business'
+import { NotFound } from '../../../../shared/errors'
+import type { FormState, InBusiness } from '../../context'
+import { FormInput } from '../../form-input'
+import type { AppKit } from '../../kit'
+import { Layout } from '../../layout'
+import { esc, Field, Notice, PostForm, Refused } from '../../ui'
+import { afterOf, ActionButton, Area, changeBlocked, Money, Pager } from './words'
+import { yearPeriod } from './period'
+
+const PAGE = 25
+
+export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
+  const row = /^\d{1,15}$/.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
+  if (!row) throw new NotFound('No such Client.')
+  return row
+}
+
+/** The form's fields as the API's create or update body (blank fields: not sent on create, cleared on update). */
+function clientBody(data: URLSearchParams, update: boolean): { input: FormInput; body: Record<string, unknown> } {
+  const f = new FormInput(data)
+  const t = (n: string) => (update ? f.nullable(n) : f.text(n))
+  return {
+    input: f,
+    body: {
+      name: t('name'),
+      legal_name: t('legal_name'),
+      email: f.text('email') ?? (update ? undefined : ''),
+      country: f.text('country')?.toUpperCase() ?? (update ? undefined : ''),
+      contact_person: t('contact_person'),
+      phone: t('phone'),
+      address: t('address'),
+      city: t('city'),
+      postal_code: t('postal_code'),
+      vat_number: t('vat_number'),
+      account_code: f.text('account_code'),
+      currency: f.text('currency')?.toUpperCase(),
+      payment_terms: f.int('payment_terms'),
+      credit_limit: update ? f.nullable('credit_limit') : f.text('credit_limit'),
+      notes: t('notes'),
+      preferred_bank_account_ids: f.ids('preferred_bank_account_ids'),
+    },
+  }
+}
+
+async function ClientForm({ c, state, client }: { c: InBusiness; state: FormState; client: ClientRow | null }): Promise<string> {
+  const v = client ? presentClient(client) : null
+  const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)
+  const chosen = new Set(state.values ? state.values.getAll('preferred_bank_account_ids').map(Number) : (v?.preferred_bank_account_ids ?? []))
+  const action = client ? `${c.base}/clients/${client.id}` : `${c.base}/clients`
+  return (
+    <PostForm action={action} token={c.csrf}>
+      <Refused state={state} shown={['name', 'legal_name', 'email', 'country', 'contact_person', 'phone', 'address', 'city', 'postal_code', 'vat_number', 'account_code', 'currency', 'payment_terms', 'credit_limit', 'notes']} />
+      <div class="grid2">
+        <Field name="name" label="Name" state={state} value={v?.name} maxlength={255} hint="How you know the Client; blank takes the legal name." />
+        <Field name="legal_name" label="Legal name" state={state} value={v?.legal_name} maxlength={255} />
+        <Field name="email" label="Email" type="email" state={state} value={v?.email} required maxlength={255} hint="Where documents are sent." />
+        <Field name="country" label="Country (2 letters)" state={state} value={v?.country} required maxlength={2} placeholder="DE" />
+        <Field name="contact_person" label="Contact person" state={state} value={v?.contact_person} maxlength={255} />
+        <Field name="phone" label="Phone" state={state} value={v?.phone} maxlength={50} />
+        <Field name="address" label="Address" state={state} value={v?.address} />
+        <Field name="city" label="City" state={state} value={v?.city} maxlength={100} />
+        <Field name="postal_code" label="Postal code" state={state} value={v?.postal_code} maxlength={20} />
+        <Field name="vat_number" label="VAT number" state={state} value={v?.vat_number} hint="Checked with VIES when saved." />
+        <Field name="account_code" label="Account code" state={state} value={v?.account_code} maxlength={100} hint="Blank takes the next code of your numbering." />
+        <Field name="currency" label="Currency" state={state} value={v?.currency ?? c.business.currency} maxlength={3} />
+        <Field name="payment_terms" label="Payment terms (days)" type="number" state={state} value={v ? String(v.payment_terms) : '30'} />
+        <Field name="credit_limit" label="Credit limit" state={state} value={v?.credit_limit} hint="In the Client's currency; blank for none." />
+      </div>
+      {accounts.length ? (
+        <fieldset class="checks">
+          <legend class="legend">Preferred bank accounts</legend>
+          <input type="hidden" name="preferred_bank_account_ids__present" value="1" />
+          {accounts.map((a) => (
+            <label>
+              <input type="checkbox" name="preferred_bank_account_ids" value={String(a.id)} checked={chosen.has(a.id)} /> {esc(a.name)} ({esc(a.iban)})
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        ''
+      )}
+      <Area name="notes" label="Notes" state={state} value={v?.notes} />
+      <div class="row">
+        <button type="submit">{client ? 'Save the Client' : 'Create the Client'}</button>
+        <a href={esc(client ? `${c.base}/clients/${client.id}` : `${c.base}/clients`)}>Cancel</a>
+      </div>
+    </PostForm>
+  )
+}
+
+export function clientsRoutes(kit: AppKit): void {
+  kit.page('/clients', 'read', async (c) => {
+    const search = c.url.searchParams.get('search')?.trim() || undefined
+    const rows = await listClients(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1, search)
+    const shown = rows.slice(0, PAGE)
+    return (
+      <Layout c={c} title="Clients" section="clients">
+        <Notice text={c.notice} />
+        <div class="row spread">
+          <h1 class="flush">Clients</h1>
+          {changeBlocked(c) ? '' : <a class="button" href={esc(`${c.base}/clients/new`)}>New client</a>}
+        </div>
+        <form method="get" action={esc(`${c.base}/clients`)} class="row filters" role="search">
+          <label for="client-search" class="sr">
+            Search Clients
+          </label>
+          <input id="client-search" type="search" name="search" value={esc(search ?? '')} placeholder="Name, email, VAT number or account code" />
+          <button type="submit" class="quiet">
+            Search
+          </button>
+        </form>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Country</th>
+                <th scope="col">Account code</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.length === 0 ? (
+                <tr>
+                  <td colspan="5" class="muted">
+                    {search ? 'No Client matches.' : 'No Clients yet.'}
+                  </td>
+                </tr>
+              ) : (
+                shown.map((r) => (
+                  <tr>
+                    <td>
+                      <a href={esc(`${c.base}/clients/${r.id}`)}>{esc(r.name)}</a>
+                    </td>
+                    <td>{esc(r.email)}</td>
+                    <td>{esc(r.country)}</td>
+                    <td>{esc(r.accountCode)}</td>
+                    <td>{r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pager next={rows.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+      </Layout>
+    )
+  })
+
+  const newPage = (c: InBusiness, state: FormState) => (
+    <Layout c={c} title="New client" section="clients">
+      <h1>New client</h1>
+      <div class="card">
+        <ClientForm c={c} state={state} client={null} />
+      </div>
+    </Layout>
+  )
+  kit.page('/clients/new', 'change', (c, state) => newPage(c, state))
+  kit.action(
+    '/clients',
+    'change',
+    async (c, data) => {
+      const { input, body } = clientBody(data, false)
+      const row = await createClient(c.deps, { id: c.business.id, currency: c.business.currency }, input.body<ClientCreateInput>(ClientCreateBody, body))
+      return kit.done(c, `/clients/${row.id}`, 'client_created')
+    },
+    newPage,
+  )
+
+  const editPage = async (c: InBusiness, state: FormState) => {
+    const client = await clientOf(c, c.url.pathname.split('/').at(-2)!)
+    return (
+      <Layout c={c} title={`Edit ${client.name}`} section="clients">
+        <h1>Edit {esc(client.name)}</h1>
+        <div class="card">
+          <ClientForm c={c} state={state} client={client} />
+        </div>
+      </Layout>
+    )
+  }
+  kit.page('/clients/:id/edit', 'change', editPage)
+  kit.action(
+    '/clients/:id',
+    'change',
+    async (c, data) => {
+      const client = await clientOf(c, c.params.id!)
+      const { input, body } = clientBody(data, true)
+      await updateClient(c.deps, c.business.id, client.id, input.body<ClientUpdateInput>(ClientUpdateBody, body))
+      return kit.done(c, `/clients/${client.id}`, 'saved')
+    },
+    async (c, state) => {
+      const client = await clientOf(c, c.url.pathname.split('/').at(-1)!)
+      return (
+        <Layout c={c} title={`Edit ${client.name}`} section="clients">
+          <h1>Edit {esc(client.name)}</h1>
+          <div class="card">
+            <ClientForm c={c} state={state} client={client} />
+          </div>
+        </Layout>
+      )
+    },
+  )
+  kit.action(
+    '/clients/:id/active',
+    'change',
+    async (c, data) => {
+      const client = await clientOf(c, c.params.id!)
+      await updateClient(c.deps, c.business.id, client.id, { is_active: data.get('active') === 'true' })
+      return kit.done(c, `/clients/${client.id}`, data.get('active') === 'true' ? 'client_activated' : 'client_deactivated')
+    },
+    (c, state) => clientPage(c, state),
+  )
+
+  kit.page('/clients/:id', 'read', (c, state) => clientPage(c, state))
+}
+
+async function clientPage(c: InBusiness, state: FormState): Promise<string> {
+  const id = c.url.pathname.split('/').filter(Boolean)[4]!
+  const client = await clientOf(c, id)
+  const v = presentClient(client)
+  const q = c.url.searchParams
+  let period = yearPeriod(c)
+  let periodError: string | null = null
+  if (q.has('from') || q.has('to')) {
+    try {
+      period = parsePeriod({ from: q.get('from') ?? '', to: q.get('to') ?? '' })
+    } catch (e) {
+      periodError = e instanceof Error ? e.message : 'The period is not valid.'
+    }
+  }
+  const st = await clientStatement(c.deps.db.read, c.business.id, client.id, period)
+  const csv = `${c.base}/reports/statement.csv?client_id=${client.id}&from=${period.from}&to=${period.to}`
+  return (
+    <Layout c={c} title={client.name} section="clients">
+      <Notice text={c.notice} />
+      <Refused state={state} />
+      <div class="row spread">
+        <h1 class="flush">
+          {esc(client.name)} {client.isActive ? '' : <span class="tag">Inactive</span>}
+        </h1>
+        <div class="row">
+          {changeBlocked(c) ? '' : <a class="button quiet" href={esc(`${c.base}/clients/${client.id}/edit`)}>Edit</a>}
+          {changeBlocked(c) ? '' : <a class="button" href={esc(`${c.base}/documents/new?type=invoice&client_id=${client.id}`)}>New invoice</a>}
+        </div>
+      </div>
+      <div class="card">
+        <dl class="facts">
+          <dt>Legal name</dt>
+          <dd>{esc(v.legal_name ?? '—')}</dd>
+          <dt>Email</dt>
+          <dd>{esc(v.email ?? '—')}</dd>
+          <dt>Address</dt>
+          <dd>{esc([v.address, v.postal_code, v.city, v.country].filter(Boolean).join(', '))}</dd>
+          <dt>VAT number</dt>
+          <dd>
+            {esc(v.vat_number ?? '—')} {v.vat_number ? (v.vat_verified ? <span class="tag ok">confirmed by VIES</span> : <span class="tag">not confirmed</span>) : ''}
+          </dd>
+          <dt>Account code</dt>
+          <dd>{esc(v.account_code ?? '—')}</dd>
+          <dt>Currency, terms</dt>
+          <dd>
+            {esc(v.currency)}, {v.payment_terms} days
+          </dd>
+          <dt>Credit limit</dt>
+          <dd>{v.credit_limit ? <Money amount={v.credit_limit} currency={v.currency} /> : '—'}</dd>
+          {v.notes ? (
+            <>
+              <dt>Notes</dt>
+              <dd>{esc(v.notes)}</dd>
+            </>
+          ) : (
+            ''
+          )}
+        </dl>
+        <div class="row actions">
+          <a href={esc(`${c.base}/documents?client_id=${client.id}`)}>Documents of this Client</a>
+          <ActionButton
+            c={c}
+            path={`/clients/${client.id}/active`}
+            label={client.isActive ? 'Deactivate' : 'Activate again'}
+            quiet
+            id="client-active"
+          />
+        </div>
+      </div>
+      <section class="card" aria-labelledby="st-h">
+        <h2 id="st-h" class="flush-top">
+          Statement
+        </h2>
+        <form method="get" class="row filters" action={esc(`${c.base}/clients/${client.id}`)}>
+          <label>
+            From <input type="date" name="from" value={esc(period.from)} required />
+          </label>
+          <label>
+            To <input type="date" name="to" value={esc(period.to)} required />
+          </label>
+          <button type="submit" class="quiet">
+            Show
+          </button>
+          <a href={esc(csv)} download="">
+            Download CSV
+          </a>
+        </form>
+        {periodError ? <p class="notice bad">{esc(periodError)}</p> : ''}
+        {st.currencies.length === 0 ? <p class="muted flush">Nothing in this period.</p> : ''}
+        {st.currencies.map((cur) => (
+          <div class="table-wrap">
+            <table>
+              <caption>
+                {esc(cur.currency)}: opening balance <Money amount={cur.opening_balance} currency={cur.currency} />, closing balance{' '}
+                <Money amount={cur.closing_balance} currency={cur.currency} />
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Entry</th>
+                  <th scope="col">Description</th>
+                  <th scope="col" class="num">
+                    Debit
+                  </th>
+                  <th scope="col" class="num">
+                    Credit
+                  </th>
+                  <th scope="col" class="num">
+                    Balance
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {cur.lines.map((l) => (
+                  <tr>
+                    <td>{esc(l.date)}</td>
+                    <td>
+                      {l.kind === 'payment' ? 'Payment' : esc(l.document_type ?? '')} {esc(l.number)}
+                      {l.prepaid ? ' (prepaid on its Proforma)' : ''}
+                    </td>
+                    <td>{esc(l.description)}</td>
+                    <td class="num">{l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}</td>
+                    <td class="num">{l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}</td>
+                    <td class="num">
+                      <Money amount={l.balance} currency={cur.currency} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+      </section>
+    </Layout>
+  )
+}

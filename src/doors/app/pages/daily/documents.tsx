@@ -1,0 +1,562 @@
+// Documents: the list with the API's filters and search (paged), and a document's page with every action. Buttons
+// follow the document's `actions` (and the application-only actions' judge): a closed one says why. Each action
+// calls the same service as the API; a refusal is shown on the page in the contract's words (422) and changes nothing.
+import {
+  cancelDocument,
+  convertDocument,
+  deleteDocument,
+  documentStatuses,
+  documentTypes,
+  duplicateDocument,
+  issueDocument,
+  documentSummaries,
+  markSent,
+  unmarkSent,
+  viewDocument,
+  viewDocumentForApp,
+  type DocumentView,
+} from '../../../../modules/documents'
+import { exportDocumentXml } from '../../../../modules/einvoice'
+import { getBusiness, listBankAccounts } from '../../../../modules/business'
+import { documentPdf } from '../../../../modules/pdf'
+import { sendDocument } from '../../../../modules/mail/mail.service'
+import { remindDocument } from '../../../../modules/mail/app-mail.service'
+import { SendBody } from '../../../../modules/mail/mail.model'
+import { listPayments } from '../../../../modules/payments/payments.repo'
+import { NotFound } from '../../../../shared/errors'
+import { isDate, utcDay } from '../../../../shared/dates'
+import type { FormState, InBusiness } from '../../context'
+import { FormInput } from '../../form-input'
+import type { AppKit } from '../../kit'
+import { Layout } from '../../layout'
+import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
+import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
+
+const PAGE = 25
+
+export function docId(c: InBusiness, raw?: string): number {
+  const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
+  if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such document.')
+  return Number(id)
+}
+
+function title(d: { type: string; document_number: string | null }): string {
+  return `${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? '(Draft)'}`
+}
+
+async function ListPage({ c }: { c: InBusiness }): Promise<string> {
+  const q = c.url.searchParams
+  const pick = <T extends string>(v: string | null, allowed: readonly T[]) => (v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined)
+  const filter = {
+    type: pick(q.get('type'), documentTypes),
+    status: pick(q.get('status'), documentStatuses),
+    clientId: /^\d{1,15}$/.test(q.get('client_id') ?? '') ? Number(q.get('client_id')) : undefined,
+    issueDateFrom: isDate(q.get('issue_date_from') ?? '') ? q.get('issue_date_from')! : undefined,
+    issueDateTo: isDate(q.get('issue_date_to') ?? '') ? q.get('issue_date_to')! : undefined,
+    search: q.get('search')?.trim().slice(0, 200) || undefined,
+  }
+  const docs = await documentSummaries(c.deps, c.business.id, afterOf(c.url), PAGE + 1, filter)
+  const shown = docs.slice(0, PAGE)
+  const opt = (v: string, words: string, chosen: string | undefined) => (
+    <option value={v} selected={v === (chosen ?? '')}>
+      {words}
+    </option>
+  )
+  return (
+    <Layout c={c} title="Documents" section="documents">
+      <Notice text={c.notice} />
+      <div class="row spread">
+        <h1 class="flush">Documents</h1>
+        {changeBlocked(c) ? (
+          ''
+        ) : (
+          <div class="row">
+            <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
+              New invoice
+            </a>
+            <a class="button quiet" href={esc(`${c.base}/documents/new?type=proforma`)}>
+              New proforma
+            </a>
+            <a class="button quiet" href={esc(`${c.base}/documents/new?type=quote`)}>
+              New quote
+            </a>
+          </div>
+        )}
+      </div>
+      <form method="get" action={esc(`${c.base}/documents`)} class="filters grid-filters" role="search">
+        <label>
+          Search <input type="search" name="search" value={esc(filter.search ?? '')} placeholder="Number, Client or notes" />
+        </label>
+        <label>
+          Type
+          <select name="type">
+            {opt('', 'Any', filter.type)}
+            {documentTypes.map((t) => opt(t, TYPE_WORDS[t]!, filter.type))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status">
+            {opt('', 'Any', filter.status)}
+            {documentStatuses.map((s) => opt(s, s.replace('_', ' '), filter.status))}
+          </select>
+        </label>
+        <label>
+          Issued from <input type="date" name="issue_date_from" value={esc(filter.issueDateFrom ?? '')} />
+        </label>
+        <label>
+          to <input type="date" name="issue_date_to" value={esc(filter.issueDateTo ?? '')} />
+        </label>
+        {filter.clientId ? <input type="hidden" name="client_id" value={String(filter.clientId)} /> : ''}
+        <button type="submit" class="quiet">
+          Filter
+        </button>
+      </form>
+      <div class="table-wrap">
+        <table class="documents">
+          <thead>
+            <tr>
+              <th scope="col">Document</th>
+              <th scope="col">Client</th>
+              <th scope="col">Issued</th>
+              <th scope="col">Due</th>
+              <th scope="col" class="num">
+                Total
+              </th>
+              <th scope="col" class="num">
+                Due now
+              </th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.length === 0 ? (
+              <tr>
+                <td colspan="7" class="muted">
+                  No documents match.
+                </td>
+              </tr>
+            ) : (
+              shown.map((d) => (
+                <tr>
+                  <td>
+                    <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>
+                  </td>
+                  <td>{esc(d.client_name)}</td>
+                  <td>{esc(d.issue_date ?? '—')}</td>
+                  <td>{esc(d.due_date ?? '—')}</td>
+                  <td class="num">
+                    <Money amount={d.total} currency={d.currency} />
+                  </td>
+                  <td class="num">
+                    <Money amount={d.amount_due} currency={d.currency} />
+                  </td>
+                  <td>
+                    <StatusTag status={d.status} overdue={d.is_overdue} />
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pager next={docs.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+    </Layout>
+  )
+}
+
+/** The document's page; `state` carries a refused action's words (and a refused Payment form's fields). */
+export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<string> {
+  const [v, payments, accounts] = await Promise.all([
+    viewDocumentForApp(c.deps, c.actor, id),
+    listPayments(c.deps.db.read, c.business.id, 0, 100, id),
+    listBankAccounts(c.deps.db.read, c.business.id, 0, 100),
+  ])
+  const d = v.document
+  const a = d.actions
+  const why = (k: string, entry: { open: boolean; code?: string }) => (entry.open ? null : (v.reasons[k] ?? (entry.code === 'role_forbidden' ? 'A Viewer only reads.' : (entry.code ?? 'Closed'))))
+  const base = `/documents/${d.id}`
+  const today = utcDay(c.deps.clock.now())
+  return (
+    <Layout c={c} title={title(d)} section="documents">
+      <Notice text={c.notice} />
+      <Refused state={state} shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']} />
+      <div class="row spread">
+        <h1 class="flush" id="doc-title">
+          {esc(title(d))} <StatusTag status={d.status} overdue={d.is_overdue} />
+        </h1>
+        <div class="row">
+          <a class="button quiet" href={esc(`${c.base}${base}/pdf`)} id="download-pdf">
+            PDF
+          </a>
+          {d.status !== 'draft' && (d.type === 'invoice' || d.type === 'credit_note') ? (
+            <a class="button quiet" href={esc(`${c.base}${base}/xml`)} id="download-xml">
+              XML
+            </a>
+          ) : (
+            ''
+          )}
+          {d.status === 'draft' && !changeBlocked(c) ? (
+            <a class="button" href={esc(`${c.base}${base}/edit`)} id="edit-draft">
+              Edit
+            </a>
+          ) : (
+            ''
+          )}
+        </div>
+      </div>
+
+      <div class="doc-grid">
+        <section class="card" aria-labelledby="h-client">
+          <h2 id="h-client" class="flush-top">
+            Client
+          </h2>
+          <p class="flush">
+            <a href={esc(`${c.base}/clients/${d.client_id}`)}>{esc(d.client.name)}</a>
+            {d.client.legal_name && d.client.legal_name !== d.client.name ? <br /> : ''}
+            {d.client.legal_name && d.client.legal_name !== d.client.name ? esc(d.client.legal_name) : ''}
+            <br />
+            {esc([d.client.address, d.client.postal_code, d.client.city, d.client.country].filter(Boolean).join(', '))}
+            {d.client.email ? <br /> : ''}
+            {esc(d.client.email ?? '')}
+          </p>
+        </section>
+        <section class="card" aria-labelledby="h-facts">
+          <h2 id="h-facts" class="flush-top">
+            Details
+          </h2>
+          <dl class="facts">
+            <dt>Issued</dt>
+            <dd>{esc(d.issue_date ?? 'not yet')}</dd>
+            <dt>Due</dt>
+            <dd>
+              {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
+              {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
+            </dd>
+            <dt>Sent</dt>
+            <dd id="last-sent">
+              {d.last_sent ? (
+                <>
+                  <When at={d.last_sent.at} /> {d.last_sent.via === 'marked' ? '(marked sent by hand)' : `to ${esc(d.last_sent.recipients.join(', '))}`}
+                </>
+              ) : (
+                <span class="muted">not sent</span>
+              )}
+            </dd>
+            <dt>Reminded</dt>
+            <dd id="last-reminded">
+              <When at={v.last_reminded_at} />
+            </dd>
+            {d.proforma_id ? (
+              <>
+                <dt>Converted from</dt>
+                <dd>
+                  <a href={esc(`${c.base}/documents/${d.proforma_id}`)}>its Proforma Invoice</a>
+                </dd>
+              </>
+            ) : (
+              ''
+            )}
+            {d.converted_into_id ? (
+              <>
+                <dt>Converted into</dt>
+                <dd>
+                  <a href={esc(`${c.base}/documents/${d.converted_into_id}`)}>its Invoice</a>
+                </dd>
+              </>
+            ) : (
+              ''
+            )}
+          </dl>
+        </section>
+      </div>
+
+      <section class="card" aria-labelledby="h-lines">
+        <h2 id="h-lines" class="flush-top">
+          Lines
+        </h2>
+        <div class="table-wrap">
+          <table class="lines-table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Description</th>
+                <th scope="col" class="num">
+                  Quantity
+                </th>
+                <th scope="col" class="num">
+                  Unit price
+                </th>
+                <th scope="col">VAT</th>
+                <th scope="col" class="num">
+                  Net
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.lines.map((l) => (
+                <tr>
+                  <td>{l.position}</td>
+                  <td>
+                    {esc(l.description)}
+                    {l.notes ? <div class="hint">{esc(l.notes)}</div> : ''}
+                  </td>
+                  <td class="num">
+                    {esc(l.quantity)} {esc(l.unit)}
+                  </td>
+                  <td class="num">{esc(l.unit_price)}</td>
+                  <td>
+                    {esc(l.vat_category)} {esc(l.vat_rate)}%{l.vat_exemption_code ? ` (${esc(l.vat_exemption_code)})` : ''}
+                  </td>
+                  <td class="num">
+                    <Money amount={l.net_amount} currency={d.currency} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <dl class="facts totals-box">
+          {d.vat_breakdown.map((b) => (
+            <>
+              <dt>
+                VAT {esc(b.category)} {esc(b.rate)}% on <Money amount={b.net} currency={d.currency} />
+              </dt>
+              <dd class="num">
+                <Money amount={b.vat} currency={d.currency} />
+              </dd>
+            </>
+          ))}
+          <dt>Net</dt>
+          <dd class="num" id="doc-net">
+            <Money amount={d.net_total} currency={d.currency} />
+          </dd>
+          <dt>VAT</dt>
+          <dd class="num" id="doc-vat">
+            <Money amount={d.vat_total} currency={d.currency} />
+          </dd>
+          <dt>
+            <strong>Total</strong>
+          </dt>
+          <dd class="num" id="doc-total">
+            <strong>
+              <Money amount={d.total} currency={d.currency} />
+            </strong>
+          </dd>
+          <dt>Paid</dt>
+          <dd class="num" id="doc-paid">
+            <Money amount={d.amount_paid} currency={d.currency} />
+          </dd>
+          <dt>Due</dt>
+          <dd class="num" id="doc-due">
+            <Money amount={d.amount_due} currency={d.currency} />
+          </dd>
+        </dl>
+        {d.notes ? <p class="muted">{esc(d.notes)}</p> : ''}
+      </section>
+
+      <section class="card" aria-labelledby="h-actions">
+        <h2 id="h-actions" class="flush-top">
+          Actions
+        </h2>
+        <div class="actions-grid">
+          <ActionButton c={c} path={`${base}/issue`} label="Issue" closed={why('issue', a.issue)} id="act-issue" />
+          {a.send.open && !changeBlocked(c) ? (
+            <div class="action">
+              <a class="button" href={esc(`${c.base}${base}/send`)} id="act-send">
+                Send by email…
+              </a>
+            </div>
+          ) : (
+            <ActionButton c={c} path={`${base}/send`} label="Send by email…" closed={why('send', a.send)} id="act-send" />
+          )}
+          <ActionButton c={c} path={`${base}/mark-sent`} label="Mark sent" quiet closed={why('mark_sent', v.app_actions.mark_sent)} id="act-mark-sent" />
+          <ActionButton c={c} path={`${base}/unmark-sent`} label="Take the mark back" quiet closed={why('unmark_sent', v.app_actions.unmark_sent)} id="act-unmark-sent" />
+          <ActionButton c={c} path={`${base}/remind`} label="Remind" quiet closed={why('remind', v.app_actions.remind)} id="act-remind" />
+          <ActionButton c={c} path={`${base}/remind-again`} label="Remind again" quiet closed={why('remind_again', v.app_actions.remind_again)} id="act-remind-again" />
+          <ActionButton c={c} path={`${base}/convert`} label="Convert into an Invoice" quiet closed={why('convert', a.convert)} id="act-convert" />
+          <ActionButton c={c} path={`${base}/duplicate`} label="Duplicate" quiet closed={why('duplicate', v.app_actions.duplicate)} id="act-duplicate" />
+          <ActionButton c={c} path={`${base}/cancel`} label="Cancel" danger closed={why('cancel', a.cancel)} id="act-cancel" />
+          <ActionButton c={c} path={`${base}/delete`} label="Delete the Draft" danger closed={why('delete', a.delete)} id="act-delete" />
+        </div>
+      </section>
+
+      <section class="card" aria-labelledby="h-payments">
+        <h2 id="h-payments" class="flush-top">
+          Payments
+        </h2>
+        {payments.length === 0 ? (
+          <p class="muted">No Payments.</p>
+        ) : (
+          <div class="table-wrap">
+            <table id="payments">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col">Method</th>
+                  <th scope="col">Receipt</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span class="sr">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {payments.map(({ payment: p, receipt: r }) => (
+                  <tr data-payment={String(p.id)}>
+                    <td>{esc(p.paymentDate)}</td>
+                    <td class="num">
+                      <Money amount={p.amount} currency={p.currency} />
+                    </td>
+                    <td>
+                      {esc(METHOD_WORDS[p.paymentMethod] ?? p.paymentMethod)}
+                      {p.reference ? <div class="hint">{esc(p.reference)}</div> : ''}
+                    </td>
+                    <td>{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
+                    <td>{p.status === 'completed' ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}</td>
+                    <td>
+                      <div class="row">
+                      {p.status === 'completed' && !changeBlocked(c) ? <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a> : ''}
+                      <ActionButton c={c} path={`/payments/${p.id}/reverse`} label="Reverse" danger closed={p.status === 'completed' ? null : 'The Payment was reversed already.'} id={`reverse-${p.id}`} />
+                      <ActionButton
+                        c={c}
+                        path={`/payments/${p.id}/email-receipt`}
+                        label="Email the Receipt"
+                        quiet
+                        closed={!r ? 'This Payment has no Receipt.' : r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
+                        id={`email-receipt-${p.id}`}
+                      />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {a.record_payment.open && !changeBlocked(c) ? (
+          <PostForm action={`${c.base}${base}/payments`} token={c.csrf} class="stack payment-form">
+            <h3 class="flush">Record a Payment</h3>
+            <div class="grid3">
+              <Field name="amount" label={`Amount (${d.currency})`} state={state} value={d.amount_due} required />
+              <Field name="payment_date" label="Date received" state={state} value={today} required placeholder="YYYY-MM-DD" />
+              <Select name="payment_method" label="Method" state={state} value="bank_transfer" options={Object.entries(METHOD_WORDS) as [string, string][]} />
+              <Select
+                name="bank_account_id"
+                label="Bank account (bank transfer)"
+                state={state}
+                value={accounts[0] ? String(accounts[0].id) : ''}
+                options={[['', 'None'] as const, ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+              />
+              <Field name="reference" label="Reference" state={state} maxlength={255} />
+              <Field name="notes" label="Notes" state={state} />
+            </div>
+            <div class="row">
+              <button type="submit" id="record-payment">
+                Record the Payment
+              </button>
+            </div>
+          </PostForm>
+        ) : (
+          <p class="muted" id="record-closed">
+            {esc(changeBlocked(c) ?? why('record_payment', a.record_payment) ?? '')}
+          </p>
+        )}
+      </section>
+    </Layout>
+  )
+}
+
+function SendPage({ c, state, doc }: { c: InBusiness; state: FormState; doc: DocumentView }): JSX.Element {
+  return (
+    <Layout c={c} title={`Send ${title(doc)}`} section="documents">
+      <h1>Send {esc(title(doc))}</h1>
+      <div class="card">
+        <PostForm action={`${c.base}/documents/${doc.id}/send`} token={c.csrf}>
+          <Refused state={state} shown={['to', 'cc', 'bcc', 'subject', 'message']} />
+          {doc.status === 'draft' ? <p class="notice warn">Sending issues the Draft first: it takes its number.</p> : ''}
+          <Field name="to" label="To" state={state} value={doc.client.email} hint="Addresses separated by commas; blank: the Client's email." />
+          <Field name="cc" label="Cc" state={state} />
+          <Field name="bcc" label="Bcc" state={state} />
+          <Field name="subject" label="Subject" state={state} maxlength={255} hint="Blank: the document type, its number and your Business's name." />
+          <Area name="message" label="Message" state={state} rows={6} hint="Blank: a short note naming the document, its total and due date." />
+          <div class="row">
+            <button type="submit" id="send-now">
+              Send
+            </button>
+            <a href={esc(`${c.base}/documents/${doc.id}`)}>Cancel</a>
+          </div>
+        </PostForm>
+      </div>
+    </Layout>
+  )
+}
+
+function addresses(f: FormInput, name: string): string[] | undefined {
+  const v = f.text(name)
+  return v === undefined ? undefined : v.split(/[,;\s]+/).filter(Boolean)
+}
+
+export function documentsRoutes(kit: AppKit): void {
+  kit.page('/documents', 'read', (c) => <ListPage c={c} />)
+
+  const page = (c: InBusiness, state: FormState) => <DocumentPage c={c} state={state} id={docId(c)} />
+  kit.page('/documents/:id', 'read', page)
+
+  // Files: the same bytes as the API's downloads.
+  kit.download('/documents/:id/pdf', 'read', async (c, params) => {
+    const view = await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c, params.id))
+    const bytes = await documentPdf(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), view)
+    const name = (view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
+    return new Response(Buffer.from(bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${name}.pdf"` } })
+  })
+  kit.download('/documents/:id/xml', 'read', async (c, params) => {
+    const file = await exportDocumentXml(c.deps, c.actor, docId(c, params.id))
+    return new Response(file.xml, { headers: { 'content-type': 'application/xml', 'content-disposition': `attachment; filename="${file.filename}"` } })
+  })
+
+  // One POST per action: CSRF, membership and policy first (the kit), then the same service as the API.
+  const act = (path: string, run: (c: InBusiness, id: number) => Promise<unknown>, notice: string, after?: (c: InBusiness, id: number, out: unknown) => string) =>
+    kit.action(
+      `/documents/:id/${path}`,
+      'change',
+      async (c) => {
+        const id = docId(c, c.params.id)
+        const out = await run(c, id)
+        return kit.done(c, after ? after(c, id, out) : `/documents/${id}`, notice)
+      },
+      page,
+    )
+  act('issue', (c, id) => issueDocument(c.deps, c.actor, id), 'document_issued')
+  act('cancel', (c, id) => cancelDocument(c.deps, c.actor, id), 'document_cancelled')
+  act('convert', (c, id) => convertDocument(c.deps, c.actor, id), 'document_converted', (_c, _id, out) => `/documents/${(out as DocumentView).id}`)
+  act('duplicate', (c, id) => duplicateDocument(c.deps, c.actor, id), 'document_duplicated', (_c, _id, out) => `/documents/${(out as DocumentView).id}`)
+  act('mark-sent', (c, id) => markSent(c.deps, c.actor, id), 'marked_sent')
+  act('unmark-sent', (c, id) => unmarkSent(c.deps, c.actor, id), 'mark_taken_back')
+  act('remind', (c, id) => remindDocument(c.deps, c.actor, id, false), 'reminded')
+  act('remind-again', (c, id) => remindDocument(c.deps, c.actor, id, true), 'reminded')
+  act('delete', (c, id) => deleteDocument(c.deps, c.actor, id), 'draft_deleted', () => '/documents')
+
+  kit.page('/documents/:id/send', 'change', async (c, state) => <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />)
+  kit.action(
+    '/documents/:id/send',
+    'change',
+    async (c, data) => {
+      const id = docId(c, c.params.id)
+      const f = new FormInput(data)
+      const body = f.body<Record<string, unknown>>(SendBody, {
+        to: addresses(f, 'to'),
+        cc: addresses(f, 'cc'),
+        bcc: addresses(f, 'bcc'),
+        subject: f.text('subject'),
+        message: f.text('message'),
+      })
+      await sendDocument(c.deps, c.actor, id, body)
+      return kit.done(c, `/documents/${id}`, 'document_sent')
+    },
+    async (c, state) => <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />,
+  )
+}

@@ -1,0 +1,399 @@
+// The Draft editor: Client, type, currency, dates, requested number, Lines (a Product or free text, quantity, unit,
+// price, VAT rate, category and exemption code, notes), notes and bank accounts, with live totals computed on the
+// server by the same money math as saving (htmx asks /documents/totals as a person types; without script, Save shows
+// them). Create and save call the documents service with the API's body schema.
+import {
+  createDocument,
+  DocumentCreateBody,
+  DocumentUpdateBody,
+  previewTotals,
+  updateDocument,
+  VAT_CATEGORIES,
+  viewDocument,
+  type DocumentCreateInput,
+  type DocumentUpdateInput,
+  type DocumentView,
+  type LineInput,
+} from '../../../../modules/documents'
+import { listBankAccounts } from '../../../../modules/business'
+import { findClient, listClients } from '../../../../modules/clients'
+import { listProducts, presentProduct } from '../../../../modules/products'
+import { NotFound } from '../../../../shared/errors'
+import type { FormState, InBusiness } from '../../context'
+import { FormInput } from '../../form-input'
+import type { AppKit } from '../../kit'
+import { HTMX_PATH, Layout } from '../../layout'
+import { esc, Field, PostForm, Refused, Select } from '../../ui'
+import { Area, grouped, TYPE_WORDS } from './words'
+
+/** Blank rows offered below the Lines: room to add without script. */
+const SPARE_ROWS = 2
+const LINE_FIELDS = ['product_id', 'description', 'quantity', 'unit', 'unit_price', 'vat_rate', 'vat_category', 'vat_exemption_code', 'notes'] as const
+/** Lists longer than this are not offered as a select (a Client or Product id is typed instead). */
+const SELECT_MAX = 300
+
+/** The Lines as posted: `lines.N.field`, rows left wholly blank dropped (they are spare rows). */
+export function linesOf(data: URLSearchParams): LineInput[] | undefined {
+  if (!data.has('lines__present')) return undefined
+  const rows: LineInput[] = []
+  for (let i = 0; i < 500; i++) {
+    if (!LINE_FIELDS.some((f) => data.has(`lines.${i}.${f}`))) break
+    const get = (f: string) => data.get(`lines.${i}.${f}`)?.trim() || undefined
+    if (!get('product_id') && !get('description') && !get('unit_price')) continue
+    const product = get('product_id')
+    rows.push({
+      product_id: product === undefined ? undefined : /^\d{1,15}$/.test(product) ? Number(product) : (product as unknown as number),
+      description: get('description'),
+      quantity: get('quantity') ?? '1',
+      unit: get('unit'),
+      unit_price: get('unit_price'),
+      vat_rate: get('vat_rate'),
+      vat_category: get('vat_category'),
+      vat_exemption_code: get('vat_exemption_code'),
+      notes: get('notes'),
+    })
+  }
+  return rows
+}
+
+function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; body: Record<string, unknown> } {
+  const f = new FormInput(data)
+  const lines = linesOf(data)?.map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)))
+  return {
+    input: f,
+    body: {
+      ...(creating ? { type: f.text('type') ?? 'invoice', client_id: f.int('client_id') ?? 0 } : { client_id: f.int('client_id') }),
+      currency: f.text('currency')?.toUpperCase(),
+      issue_date: creating ? f.text('issue_date') : f.nullable('issue_date'),
+      due_date: creating ? f.text('due_date') : f.nullable('due_date'),
+      delivery_date: creating ? f.text('delivery_date') : f.nullable('delivery_date'),
+      payment_terms: f.int('payment_terms'),
+      document_number: creating ? f.text('document_number') : f.nullable('document_number'),
+      notes: creating ? f.text('notes') : f.nullable('notes'),
+      bank_account_ids: f.ids('bank_account_ids'),
+      credited_document_id: f.int('credited_document_id'),
+      lines,
+    },
+  }
+}
+
+interface EditorProps {
+  c: InBusiness
+  state: FormState
+  doc: DocumentView | null
+  /** Extra blank Line rows asked for with "Add a line". */
+  extra?: number
+}
+
+async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string> {
+  const q = c.deps.db.read
+  const typed = state.values
+  const [clients, products, accounts] = await Promise.all([
+    listClients(q, c.business.id, 0, SELECT_MAX + 1),
+    listProducts(q, c.business.id, 0, SELECT_MAX + 1),
+    listBankAccounts(q, c.business.id, 0, 100),
+  ])
+  const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
+  const clientId = typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
+  const chosenClient = /^\d+$/.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
+  // Rows: as typed after a refusal, else the Draft's Lines; then spare blank rows.
+  const rows: Record<string, string>[] = []
+  if (typed && typed.has('lines__present')) {
+    for (let i = 0; i < 500 && LINE_FIELDS.some((f) => typed.has(`lines.${i}.${f}`)); i++) {
+      rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
+    }
+  } else if (doc) {
+    for (const l of doc.lines) {
+      rows.push({
+        product_id: l.product_id === null ? '' : String(l.product_id),
+        description: l.description,
+        quantity: l.quantity,
+        unit: l.unit,
+        unit_price: l.unit_price,
+        vat_rate: l.vat_rate,
+        vat_category: l.vat_category,
+        vat_exemption_code: l.vat_exemption_code ?? '',
+        notes: l.notes ?? '',
+      })
+    }
+  }
+  const blanks = Math.max(SPARE_ROWS - rows.filter((r) => !r.description && !r.unit_price && !r.product_id).length, 0) + extra
+  for (let i = 0; i < blanks; i++) rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : ''])))
+  const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (doc?.bank_account_ids ?? []))
+  const err = (k: string) => state.errors[k]?.join('; ')
+  const action = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
+  const currency = typed?.get('currency') ?? doc?.currency ?? chosenClient?.currency ?? c.business.currency
+
+  return (
+    <PostForm action={action} token={c.csrf} class="stack editor" id="editor">
+      <Refused state={state} shown={['type', 'client_id', 'currency', 'issue_date', 'due_date', 'delivery_date', 'payment_terms', 'document_number', 'notes', ...Object.keys(state.errors).filter((k) => k.startsWith('lines.'))]} />
+      <input type="hidden" name="lines__present" value="1" />
+      <input type="hidden" name="bank_account_ids__present" value="1" />
+      <div class="grid3">
+        {doc ? (
+          <div class="field">
+            <span class="legend">Type</span>
+            <span>{esc(TYPE_WORDS[doc.type])}</span>
+          </div>
+        ) : (
+          <Select name="type" label="Type" state={state} value={type} options={Object.entries(TYPE_WORDS) as [string, string][]} />
+        )}
+        {clients.length <= SELECT_MAX ? (
+          <Select
+            name="client_id"
+            label="Client"
+            state={state}
+            value={clientId}
+            options={[['', 'Choose a Client'] as const, ...clients.map((x) => [String(x.id), `${x.name}${x.isActive ? '' : ' (inactive)'}`] as const)]}
+          />
+        ) : (
+          <Field name="client_id" label="Client id" state={state} value={clientId} hint="The Client's number, from the Clients page." />
+        )}
+        <Field name="currency" label="Currency" state={state} value={currency} maxlength={3} hint="Blank: the Client's." />
+        <Field name="issue_date" label="Issue date" state={state} value={doc?.issue_date} placeholder="YYYY-MM-DD" hint="Blank: the day it is issued." />
+        <Field name="due_date" label="Due date" state={state} value={doc?.due_date} placeholder="YYYY-MM-DD" hint="Blank: from the payment terms." />
+        <Field name="payment_terms" label="Payment terms (days)" state={state} value={doc ? String(doc.payment_terms) : (chosenClient ? String(chosenClient.paymentTerms) : '')} />
+        <Field name="delivery_date" label="Delivery date" state={state} value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date} placeholder="YYYY-MM-DD" />
+        <Field name="document_number" label="Requested number" state={state} value={doc?.requested_document_number} hint="Blank: the next number." />
+        {type === 'credit_note' ? (
+          <Field name="credited_document_id" label="Credited Invoice (id)" state={state} value={doc?.credited_document_id ? String(doc.credited_document_id) : ''} />
+        ) : (
+          ''
+        )}
+      </div>
+
+      <fieldset class="lines">
+        <legend class="legend">Lines</legend>
+        <datalist id="vatex">
+          <option value="VATEX-EU-AE" />
+          <option value="VATEX-EU-IC" />
+          <option value="VATEX-EU-G" />
+          <option value="VATEX-EU-O" />
+          <option value="VATEX-EU-132" />
+        </datalist>
+        {rows.map((r, i) => {
+          const n = (f: string) => `lines.${i}.${f}`
+          const lineErr = LINE_FIELDS.map((f) => err(n(f))).filter(Boolean).join('; ')
+          return (
+            <div class={lineErr ? 'line bad' : 'line'} data-line={String(i)}>
+              <span class="line-no" aria-hidden="true">
+                {i + 1}
+              </span>
+              {products.length <= SELECT_MAX ? (
+                <label class="l-product">
+                  <span>Product</span>
+                  <select name={n('product_id')}>
+                    <option value="">Free line</option>
+                    {products.map((p) => {
+                      const v = presentProduct(p)
+                      return (
+                        <option value={String(v.id)} selected={r.product_id === String(v.id)}>
+                          {esc(v.name)} ({esc(grouped(v.price_without_vat))} {esc(v.currency)})
+                        </option>
+                      )
+                    })}
+                  </select>
+                </label>
+              ) : (
+                <label class="l-product">
+                  <span>Product id</span>
+                  <input type="text" name={n('product_id')} value={esc(r.product_id)} inputmode="numeric" />
+                </label>
+              )}
+              <label class="l-desc">
+                <span>Description</span>
+                <input type="text" name={n('description')} value={esc(r.description)} maxlength={1000} />
+              </label>
+              <label class="l-qty">
+                <span>Quantity</span>
+                <input type="text" name={n('quantity')} value={esc(r.quantity)} inputmode="decimal" />
+              </label>
+              <label class="l-unit">
+                <span>Unit</span>
+                <input type="text" name={n('unit')} value={esc(r.unit)} maxlength={50} placeholder="pcs" />
+              </label>
+              <label class="l-price">
+                <span>Unit price</span>
+                <input type="text" name={n('unit_price')} value={esc(r.unit_price)} inputmode="decimal" placeholder="from the Product" />
+              </label>
+              <label class="l-rate">
+                <span>VAT %</span>
+                <input type="text" name={n('vat_rate')} value={esc(r.vat_rate)} inputmode="decimal" />
+              </label>
+              <label class="l-cat">
+                <span>Category</span>
+                <select name={n('vat_category')}>
+                  <option value="">Auto</option>
+                  {VAT_CATEGORIES.map((k) => (
+                    <option value={k} selected={r.vat_category === k}>
+                      {k}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="l-code">
+                <span>Exemption code</span>
+                <input type="text" name={n('vat_exemption_code')} value={esc(r.vat_exemption_code)} list="vatex" maxlength={40} />
+              </label>
+              <label class="l-notes">
+                <span>Line notes</span>
+                <input type="text" name={n('notes')} value={esc(r.notes)} maxlength={500} />
+              </label>
+              {lineErr ? <p class="err l-err">{esc(`Line ${i + 1}: ${lineErr}`)}</p> : ''}
+            </div>
+          )
+        })}
+        <button type="submit" name="add_line" value="1" class="quiet" formnovalidate>
+          Add a line
+        </button>
+      </fieldset>
+
+      <div id="totals" class="totals" aria-live="polite" hx-post={esc(`${c.base}/documents/totals`)} hx-trigger="input changed delay:400ms from:#editor, change from:#editor">
+        {doc ? <TotalsBox net={doc.net_total} vat={doc.vat_total} total={doc.total} currency={doc.currency} bands={doc.vat_breakdown} /> : <p class="muted flush">Totals appear as you fill in the Lines.</p>}
+      </div>
+
+      {accounts.length ? (
+        <fieldset class="checks">
+          <legend class="legend">Bank accounts shown on the document</legend>
+          {accounts.map((a) => (
+            <label>
+              <input type="checkbox" name="bank_account_ids" value={String(a.id)} checked={chosenAccounts.has(a.id)} /> {esc(a.name)} ({esc(a.iban)})
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        ''
+      )}
+      <Area name="notes" label="Notes" state={state} value={doc?.notes} />
+      <div class="row">
+        <button type="submit" id="save-draft">
+          {doc ? 'Save the Draft' : 'Create the Draft'}
+        </button>
+        <a href={esc(doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`)}>Cancel</a>
+      </div>
+    </PostForm>
+  )
+}
+
+export function TotalsBox(p: { net: string; vat: string; total: string; currency: string; bands: { category: string; rate: string; net: string; vat: string }[] }): JSX.Element {
+  return (
+    <dl class="facts totals-box" id="totals-box">
+      {p.bands.map((b) => (
+        <>
+          <dt>
+            VAT {esc(b.category)} {esc(b.rate)}% on {esc(grouped(b.net))}
+          </dt>
+          <dd class="num">{esc(grouped(b.vat))}</dd>
+        </>
+      ))}
+      <dt>Net</dt>
+      <dd class="num" id="total-net">
+        {esc(grouped(p.net))} {esc(p.currency)}
+      </dd>
+      <dt>VAT</dt>
+      <dd class="num" id="total-vat">
+        {esc(grouped(p.vat))} {esc(p.currency)}
+      </dd>
+      <dt>
+        <strong>Total</strong>
+      </dt>
+      <dd class="num" id="total-total">
+        <strong>
+          {esc(grouped(p.total))} {esc(p.currency)}
+        </strong>
+      </dd>
+    </dl>
+  )
+}
+
+async function draftOf(c: InBusiness, id: string | undefined): Promise<DocumentView> {
+  if (!id || !/^\d{1,15}$/.test(id)) throw new NotFound('No such document.')
+  return viewDocument(c.deps, c.deps.db.read, c.actor, Number(id))
+}
+
+export function editorRoutes(kit: AppKit): void {
+  // (Before /documents/:id, which would take "totals" for an id.) Live totals for the editor, computed by the same Line rules and money math as saving; changes nothing. A POST, so
+  // the form (its CSRF token included) travels in the body, never in a URL.
+  kit.action('/documents/totals', 'change', async (c, q) => {
+    const lines = linesOf(q) ?? []
+    let currency = q.get('currency')?.trim().toUpperCase() ?? ''
+    if (!currency && /^\d+$/.test(q.get('client_id') ?? '')) currency = (await findClient(c.deps.db.read, c.business.id, Number(q.get('client_id'))))?.currency ?? ''
+    if (!currency) currency = c.business.currency
+    if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
+    const bad = lines.some((l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number')
+    const r = bad ? { errors: { lines: ['a Product id is a whole number'] } } : await previewTotals(c.deps, c.business.id, currency, lines)
+    if ('errors' in r && r.errors) {
+      return (
+        <div class="notice warn flush" role="status">
+          {Object.values(r.errors)
+            .flat()
+            .map((m) => (
+              <p class="flush">{esc(m)}</p>
+            ))}
+        </div>
+      )
+    }
+    const t = r.totals!
+    return <TotalsBox net={t.net} vat={t.vat} total={t.total} currency={currency} bands={t.bands} />
+  }, () => <p class="muted flush">Totals appear as you fill in the Lines.</p>)
+
+  const newPage = (c: InBusiness, state: FormState, extra = 0) => (
+    <Layout c={c} title="New document" section="documents" scripts={[HTMX_PATH]}>
+      <h1>New {esc(TYPE_WORDS[state.values?.get('type') ?? c.url.searchParams.get('type') ?? 'invoice'] ?? 'document')}</h1>
+      <div class="card">
+        <Editor c={c} state={state} doc={null} extra={extra} />
+      </div>
+    </Layout>
+  )
+  kit.page('/documents/new', 'change', (c, state) => newPage(c, state))
+  kit.action(
+    '/documents',
+    'change',
+    async (c, data) => {
+      if (data.has('add_line')) return newPage(c, { values: data, errors: {}, message: null, code: null }, 1)
+      const { input, body } = bodyOf(data, true)
+      const doc = await createDocument(c.deps, c.actor, input.body<DocumentCreateInput>(DocumentCreateBody, body))
+      return kit.done(c, `/documents/${doc.id}`, 'draft_created')
+    },
+    newPage,
+  )
+
+  const editPage = async (c: InBusiness, state: FormState, extra = 0) => {
+    const parts = c.url.pathname.split('/').filter(Boolean)
+    const doc = await draftOf(c, parts[4])
+    if (doc.status !== 'draft') {
+      return (
+        <Layout c={c} title="Not a Draft" section="documents">
+          <div class="card">
+            <h1>Only a Draft is edited</h1>
+            <p class="notice bad">Only a Draft is changed; correct an issued document with a Credit Note.</p>
+            <a href={esc(`${c.base}/documents/${doc.id}`)}>Back to the document</a>
+          </div>
+        </Layout>
+      )
+    }
+    return (
+      <Layout c={c} title={`Edit Draft ${TYPE_WORDS[doc.type]}`} section="documents" scripts={[HTMX_PATH]}>
+        <h1>Edit Draft {esc(TYPE_WORDS[doc.type])}</h1>
+        <div class="card">
+          <Editor c={c} state={state} doc={doc} extra={extra} />
+        </div>
+      </Layout>
+    )
+  }
+  kit.page('/documents/:id/edit', 'change', (c, state) => editPage(c, state))
+  kit.action(
+    '/documents/:id',
+    'change',
+    async (c, data) => {
+      if (data.has('add_line')) return editPage(c, { values: data, errors: {}, message: null, code: null }, 1)
+      const doc = await draftOf(c, c.params.id)
+      const { input, body } = bodyOf(data, false)
+      await updateDocument(c.deps, c.actor, doc.id, input.body<DocumentUpdateInput>(DocumentUpdateBody, body))
+      return kit.done(c, `/documents/${doc.id}`, 'saved')
+    },
+    (c, state) => editPage(c, state),
+  )
+
+}
+

@@ -1,0 +1,20 @@
+// The daily-work pages of a Business (extensions §9): dashboard, documents, Payments and Receipts, Clients, Products,
+// reports. Registered in this order: fixed paths (/documents/new, /documents/totals) before the ones with an id.
+import type { AppKit } from '../../kit'
+import { clientsRoutes } from './clients'
+import { dashboardRoutes } from './dashboard'
+import { documentsRoutes } from './documents'
+import { editorRoutes } from './editor'
+import { paymentsRoutes } from './payments'
+import { productsRoutes } from './products'
+import { reportsRoutes } from './reports'
+
+export function dailyRoutes(kit: AppKit): void {
+  dashboardRoutes(kit)
+  editorRoutes(kit)
+  documentsRoutes(kit)
+  paymentsRoutes(kit)
+  clientsRoutes(kit)
+  productsRoutes(kit)
+  reportsRoutes(kit)
+}

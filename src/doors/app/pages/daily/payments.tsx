@@ -1,0 +1,199 @@
+// Payments and Receipts: record on the document page, amend, reverse, email a Receipt to the Client, the Receipt list
+// and a Receipt's PDF. A Payment recorded here has `recorded_by: null` (the person's Actor; extensions §9).
+import { amendPayment, recordPayment, reversePayment } from '../../../../modules/payments/payments.service'
+import { AmendBody, RecordBody, type AmendInput, type RecordInput } from '../../../../modules/payments/payments.model'
+import { listReceipts } from '../../../../modules/payments/payments.repo'
+import { paymentWithReceipt, receiptPdfOf } from '../../../../modules/payments'
+import { emailReceipt } from '../../../../modules/mail/app-mail.service'
+import { listBankAccounts } from '../../../../modules/business'
+import { findDocument } from '../../../../modules/documents'
+import { NotFound } from '../../../../shared/errors'
+import type { FormState, InBusiness } from '../../context'
+import { FormInput } from '../../form-input'
+import type { AppKit } from '../../kit'
+import { Layout } from '../../layout'
+import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
+import { DocumentPage, docId } from './documents'
+import { afterOf, ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
+
+const PAGE = 25
+
+function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput; body: Record<string, unknown> } {
+  const f = new FormInput(data)
+  const method = f.text('payment_method')
+  return {
+    input: f,
+    body: {
+      amount: f.text('amount') ?? (amend ? undefined : ''),
+      payment_date: f.text('payment_date') ?? (amend ? undefined : ''),
+      payment_method: method ?? (amend ? undefined : ''),
+      // The account matters only for a bank transfer; another method drops it (as the service does).
+      bank_account_id: method === 'bank_transfer' ? f.int('bank_account_id') : amend && method ? null : undefined,
+      reference: amend ? f.nullable('reference') : f.text('reference'),
+      notes: amend ? f.nullable('notes') : f.text('notes'),
+    },
+  }
+}
+
+function paymentIdOf(c: InBusiness, raw?: string): number {
+  const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
+  if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such Payment.')
+  return Number(id)
+}
+
+async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Promise<string> {
+  const { payment: p } = await paymentWithReceipt(c.deps.db.read, c.business.id, paymentIdOf(c))
+  const doc = (await findDocument(c.deps.db.read, c.business.id, p.documentId))!
+  const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)
+  return (
+    <Layout c={c} title="Amend a Payment" section="documents">
+      <h1>Amend the Payment of {esc(p.paymentDate)}</h1>
+      <p class="lead">
+        On <a href={esc(`${c.base}/documents/${doc.id}`)}>{esc(`${TYPE_WORDS[doc.type]} ${doc.documentNumber ?? ''}`)}</a>. Its Receipt keeps its number and takes the new values.
+      </p>
+      <div class="card">
+        <PostForm action={`${c.base}/payments/${p.id}`} token={c.csrf}>
+          <Refused state={state} shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']} />
+          <div class="grid3">
+            <Field name="amount" label={`Amount (${p.currency})`} state={state} value={p.amount} required />
+            <Field name="payment_date" label="Date received" state={state} value={p.paymentDate} required />
+            <Select name="payment_method" label="Method" state={state} value={p.paymentMethod} options={Object.entries(METHOD_WORDS) as [string, string][]} />
+            <Select
+              name="bank_account_id"
+              label="Bank account (bank transfer)"
+              state={state}
+              value={p.bankAccountId ? String(p.bankAccountId) : ''}
+              options={[['', 'None'] as const, ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+            />
+            <Field name="reference" label="Reference" state={state} value={p.reference} maxlength={255} />
+            <Field name="notes" label="Notes" state={state} value={p.notes} />
+          </div>
+          <div class="row">
+            <button type="submit">Save the Payment</button>
+            <a href={esc(`${c.base}/documents/${doc.id}`)}>Cancel</a>
+          </div>
+        </PostForm>
+      </div>
+    </Layout>
+  )
+}
+
+export function paymentsRoutes(kit: AppKit): void {
+  kit.action(
+    '/documents/:id/payments',
+    'change',
+    async (c, data) => {
+      const id = docId(c, c.params.id)
+      const { input, body } = paymentBody(data, false)
+      await recordPayment(c.deps, c.actor, id, input.body<RecordInput>(RecordBody, body))
+      return kit.done(c, `/documents/${id}`, 'payment_recorded')
+    },
+    (c, state) => <DocumentPage c={c} state={state} id={docId(c)} />,
+  )
+
+  kit.page('/payments/:id', 'change', (c, state) => <AmendPage c={c} state={state} />)
+  kit.action(
+    '/payments/:id',
+    'change',
+    async (c, data) => {
+      const id = paymentIdOf(c, c.params.id)
+      const { input, body } = paymentBody(data, true)
+      const p = await amendPayment(c.deps, c.actor, id, input.body<AmendInput>(AmendBody, body))
+      return kit.done(c, `/documents/${p.document_id}`, 'payment_amended')
+    },
+    (c, state) => <AmendPage c={c} state={state} />,
+  )
+
+  /** A refused Payment action is shown on its document's page. */
+  const onDocument = async (c: InBusiness, state: FormState) => {
+    const { payment } = await paymentWithReceipt(c.deps.db.read, c.business.id, paymentIdOf(c))
+    return <DocumentPage c={c} state={state} id={payment.documentId} />
+  }
+  kit.action(
+    '/payments/:id/reverse',
+    'change',
+    async (c) => {
+      const p = await reversePayment(c.deps, c.actor, paymentIdOf(c, c.params.id))
+      return kit.done(c, `/documents/${p.document_id}`, 'payment_reversed')
+    },
+    onDocument,
+  )
+  kit.action(
+    '/payments/:id/email-receipt',
+    'change',
+    async (c) => {
+      const id = paymentIdOf(c, c.params.id)
+      const { payment } = await paymentWithReceipt(c.deps.db.read, c.business.id, id)
+      await emailReceipt(c.deps, c.actor, id)
+      return kit.done(c, `/documents/${payment.documentId}`, 'receipt_emailed')
+    },
+    onDocument,
+  )
+
+  kit.page('/receipts', 'read', async (c) => {
+    const rows = await listReceipts(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1)
+    const shown = rows.slice(0, PAGE)
+    return (
+      <Layout c={c} title="Receipts" section="receipts">
+        <Notice text={c.notice} />
+        <h1>Receipts</h1>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Receipt</th>
+                <th scope="col">Issued</th>
+                <th scope="col">Paid on</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col">Document</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.length === 0 ? (
+                <tr>
+                  <td colspan="7" class="muted">
+                    No Receipts yet: each Payment recorded gets one.
+                  </td>
+                </tr>
+              ) : (
+                shown.map(({ receipt: r, payment: p }) => (
+                  <tr>
+                    <td>
+                      <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
+                    </td>
+                    <td>{esc(r.issueDate)}</td>
+                    <td>{esc(p.paymentDate)}</td>
+                    <td class="num">
+                      <Money amount={p.amount} currency={p.currency} />
+                    </td>
+                    <td>
+                      <a href={esc(`${c.base}/documents/${r.documentId}`)}>document {r.documentId}</a>
+                    </td>
+                    <td>{r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}</td>
+                    <td>
+                      <ActionButton c={c} path={`/payments/${p.id}/email-receipt`} label="Email" quiet closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null} id={`email-receipt-${p.id}`} />
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pager next={rows.length > PAGE ? shown.at(-1)!.receipt.id : null} url={c.url} />
+      </Layout>
+    )
+  })
+
+  kit.download('/receipts/:id/pdf', 'read', async (c, params) => {
+    const id = params.id ?? ''
+    if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such Receipt.')
+    const pdf = await receiptPdfOf(c.deps.db, c.actor, Number(id))
+    return new Response(Buffer.from(pdf.bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${pdf.name}.pdf"` } })
+  })
+}

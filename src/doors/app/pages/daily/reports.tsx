@@ -1,0 +1,230 @@
+// The four reports for a chosen period (income, reported VAT, overdue as of today, a Client's statement on the
+// Client's page), each with a CSV download written from the very object the API answers.
+import { getBusiness } from '../../../../modules/business'
+import { findClient } from '../../../../modules/clients'
+import {
+  clientStatement,
+  csvFileName,
+  incomeCsv,
+  incomeReport,
+  overdueCsv,
+  overdueReport,
+  parsePeriod,
+  statementCsv,
+  vatCsv,
+  vatReport,
+  type Period,
+} from '../../../../modules/reports'
+import { ApiError, NotFound } from '../../../../shared/errors'
+import { utcDay } from '../../../../shared/dates'
+import type { InBusiness } from '../../context'
+import type { AppKit } from '../../kit'
+import { Layout } from '../../layout'
+import { esc } from '../../ui'
+import { Money } from './words'
+import { monthPeriod } from './period'
+
+/** The period asked for, or this month; a wrong one is said on the page and this month shown. */
+function periodOf(c: InBusiness): { period: Period; error: string | null } {
+  const q = c.url.searchParams
+  if (!q.has('from') && !q.has('to')) return { period: monthPeriod(c), error: null }
+  try {
+    return { period: parsePeriod({ from: q.get('from') ?? '', to: q.get('to') ?? '' }), error: null }
+  } catch (e) {
+    const errors = e instanceof ApiError ? ((e.extra as { errors?: Record<string, string[]> }).errors ?? {}) : {}
+    return { period: monthPeriod(c), error: Object.entries(errors).map(([k, v]) => `${k} ${v.join('; ')}`).join('. ') || 'The period is not valid.' }
+  }
+}
+
+function csvResponse(name: string, body: string): Response {
+  // A byte-order mark lets spreadsheet programs read the file as UTF-8.
+  return new Response('\uFEFF' + body, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` } })
+}
+
+function Other({ n, what }: { n: number; what: string }): JSX.Element {
+  return n ? (
+    <p class="hint">
+      {n} {what} in other currencies not included.
+    </p>
+  ) : (
+    ''
+  )
+}
+
+export function reportsRoutes(kit: AppKit): void {
+  kit.page('/reports', 'read', async (c) => {
+    const { period, error } = periodOf(c)
+    const business = await getBusiness(c.deps.db.read, c.business.id)
+    const today = utcDay(c.deps.clock.now())
+    const [income, vat, overdue] = await Promise.all([
+      incomeReport(c.deps.db.read, business, period),
+      vatReport(c.deps.db.read, business, period),
+      overdueReport(c.deps.db.read, business, today),
+    ])
+    const qs = `from=${period.from}&to=${period.to}`
+    const cur = business.currency
+    return (
+      <Layout c={c} title="Reports" section="reports">
+        <h1>Reports</h1>
+        <form method="get" action={esc(`${c.base}/reports`)} class="row filters card">
+          <label>
+            From <input type="date" name="from" value={esc(period.from)} required />
+          </label>
+          <label>
+            To <input type="date" name="to" value={esc(period.to)} required />
+          </label>
+          <button type="submit">Show</button>
+        </form>
+        {error ? (
+          <p class="notice bad" role="alert">
+            {esc(error)}
+          </p>
+        ) : (
+          ''
+        )}
+        <section class="card" aria-labelledby="r-income">
+          <div class="row spread">
+            <h2 id="r-income" class="flush">
+              Income {esc(period.from)} to {esc(period.to)}
+            </h2>
+            <a href={esc(`${c.base}/reports/income.csv?${qs}`)} download="" id="csv-income">
+              Download CSV
+            </a>
+          </div>
+          <dl class="facts">
+            <dt>Income (net of VAT)</dt>
+            <dd id="report-income">
+              <Money amount={income.income} currency={cur} />
+            </dd>
+            <dt>VAT</dt>
+            <dd>
+              <Money amount={income.vat} currency={cur} />
+            </dd>
+          </dl>
+          <Other n={income.other_currency_documents} what="documents" />
+        </section>
+        <section class="card" aria-labelledby="r-vat">
+          <div class="row spread">
+            <h2 id="r-vat" class="flush">
+              Reported VAT
+            </h2>
+            <a href={esc(`${c.base}/reports/vat.csv?${qs}`)} download="" id="csv-vat">
+              Download CSV
+            </a>
+          </div>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Category</th>
+                  <th scope="col">Rate</th>
+                  <th scope="col" class="num">
+                    Net
+                  </th>
+                  <th scope="col" class="num">
+                    VAT
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {vat.bands.map((b) => (
+                  <tr>
+                    <td>{esc(b.category)}</td>
+                    <td>{esc(b.rate)}%</td>
+                    <td class="num">
+                      <Money amount={b.net} currency={cur} />
+                    </td>
+                    <td class="num">
+                      <Money amount={b.vat} currency={cur} />
+                    </td>
+                  </tr>
+                ))}
+                <tr class="total">
+                  <th scope="row" colspan="2">
+                    Total
+                  </th>
+                  <td class="num">
+                    <Money amount={vat.net} currency={cur} />
+                  </td>
+                  <td class="num">
+                    <Money amount={vat.vat} currency={cur} />
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+          <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" />
+        </section>
+        <section class="card" aria-labelledby="r-overdue">
+          <div class="row spread">
+            <h2 id="r-overdue" class="flush">
+              Overdue as of {esc(today)}
+            </h2>
+            <a href={esc(`${c.base}/reports/overdue.csv`)} download="" id="csv-overdue">
+              Download CSV
+            </a>
+          </div>
+          <p>
+            {overdue.count} document{overdue.count === 1 ? '' : 's'}, <Money amount={overdue.amount_due} currency={cur} /> due.
+          </p>
+          {overdue.clients.length ? (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Client</th>
+                    <th scope="col" class="num">
+                      Documents
+                    </th>
+                    <th scope="col" class="num">
+                      Amount due
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {overdue.clients.map((x) => (
+                    <tr>
+                      <td>
+                        <a href={esc(`${c.base}/clients/${x.client_id}`)}>{esc(x.name)}</a>
+                      </td>
+                      <td class="num">{x.documents}</td>
+                      <td class="num">
+                        <Money amount={x.amount_due} currency={cur} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            ''
+          )}
+          <Other n={overdue.other_currency_documents} what="overdue documents" />
+        </section>
+        <p class="muted">A Client's statement is on the Client's page, with its own period and CSV.</p>
+      </Layout>
+    )
+  })
+
+  // CSV: the API's objects written out; a wrong period is the page's 422 in words.
+  const periodOrRefuse = (c: InBusiness) => parsePeriod({ from: c.url.searchParams.get('from') ?? '', to: c.url.searchParams.get('to') ?? '' })
+  kit.download('/reports/income.csv', 'read', async (c) => {
+    const p = periodOrRefuse(c)
+    return csvResponse(csvFileName('income', p.from, p.to), incomeCsv(await incomeReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), p)))
+  })
+  kit.download('/reports/vat.csv', 'read', async (c) => {
+    const p = periodOrRefuse(c)
+    return csvResponse(csvFileName('vat', p.from, p.to), vatCsv(await vatReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), p)))
+  })
+  kit.download('/reports/overdue.csv', 'read', async (c) => {
+    const today = utcDay(c.deps.clock.now())
+    return csvResponse(csvFileName('overdue', today, null), overdueCsv(await overdueReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), today)))
+  })
+  kit.download('/reports/statement.csv', 'read', async (c) => {
+    const p = periodOrRefuse(c)
+    const raw = c.url.searchParams.get('client_id') ?? ''
+    const client = /^\d{1,15}$/.test(raw) ? await findClient(c.deps.db.read, c.business.id, Number(raw)) : undefined
+    if (!client) throw new NotFound('No such Client.')
+    return csvResponse(csvFileName(`statement-${client.id}`, p.from, p.to), statementCsv(await clientStatement(c.deps.db.read, c.business.id, client.id, p)))
+  })
+}

@@ -1,0 +1,130 @@
+// Small pieces the daily-work pages share: amounts as people read them (exact strings, digits grouped), document
+// types and statuses in words, action buttons that are open or closed with their reason.
+import type { FormState, InBusiness } from '../../context'
+import { appRefusal } from '../../policy'
+import { Csrf, esc } from '../../ui'
+
+export const TYPE_WORDS: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
+export const STATUS_WORDS: Record<string, string> = { draft: 'Draft', issued: 'Issued', partially_paid: 'Partly paid', paid: 'Paid', cancelled: 'Cancelled' }
+export const METHOD_WORDS: Record<string, string> = {
+  bank_transfer: 'Bank transfer',
+  cash: 'Cash',
+  check: 'Check',
+  credit_card: 'Credit card',
+  debit_card: 'Debit card',
+  other: 'Other',
+}
+
+/** "1234567.5" → "1,234,567.5": the exact decimal string, its integer digits grouped for reading; never a float. */
+export function grouped(amount: string): string {
+  const neg = amount.startsWith('-')
+  const [int, frac] = amount.replace(/^-/, '').split('.')
+  const g = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${neg ? '−' : ''}${g}${frac !== undefined ? `.${frac}` : ''}`
+}
+
+export function Money({ amount, currency }: { amount: string | null | undefined; currency: string }): JSX.Element {
+  if (amount === null || amount === undefined) return <span class="muted">—</span>
+  return (
+    <span class="num" data-amount={esc(amount)}>
+      {esc(grouped(amount))} <span class="cur">{esc(currency)}</span>
+    </span>
+  )
+}
+
+export function StatusTag({ status, overdue }: { status: string; overdue?: boolean }): JSX.Element {
+  const kind = status === 'paid' ? 'ok' : status === 'cancelled' ? '' : overdue ? 'bad' : status === 'draft' ? 'draft' : ''
+  return (
+    <span class={`tag ${kind}`} data-status={esc(status)}>
+      {esc(STATUS_WORDS[status] ?? status)}
+      {overdue ? ' · overdue' : ''}
+    </span>
+  )
+}
+
+/** Why the person cannot change anything on this Business's pages (Viewer, Free plan non-Owner), or null. */
+export function changeBlocked(c: InBusiness): string | null {
+  return appRefusal(c.role, c.business.plan, 'change')?.message ?? null
+}
+
+/**
+ * A button posting one action, or, when closed, the same button disabled with the reason beside it (the refusal's
+ * words, or why this person may not change anything here).
+ */
+export function ActionButton(p: {
+  c: InBusiness
+  path: string
+  label: string
+  closed?: string | null
+  danger?: boolean
+  quiet?: boolean
+  confirm?: string
+  id?: string
+}): JSX.Element {
+  const blocked = changeBlocked(p.c) ?? p.closed ?? null
+  const cls = p.danger ? 'danger' : p.quiet ? 'quiet' : ''
+  if (blocked) {
+    const rid = `why-${p.id ?? p.path.replace(/[^a-z0-9]/gi, '-')}`
+    return (
+      <div class="action closed">
+        <button type="button" class={cls} disabled aria-describedby={rid}>
+          {esc(p.label)}
+        </button>
+        <span class="why" id={rid}>
+          {esc(blocked)}
+        </span>
+      </div>
+    )
+  }
+  return (
+    <form method="post" action={esc(p.c.base + p.path)} class="action">
+      <Csrf token={p.c.csrf} />
+      <button type="submit" class={cls} id={p.id}>
+        {esc(p.label)}
+      </button>
+    </form>
+  )
+}
+
+/** A text area that keeps what was typed after a refusal. */
+export function Area(p: { name: string; label: string; state: FormState; value?: string | null; rows?: number; hint?: string }): JSX.Element {
+  const id = `f-${p.name}`
+  const errors = p.state.errors[p.name] ?? []
+  const value = p.state.values?.get(p.name) ?? p.value ?? ''
+  return (
+    <div class={errors.length ? 'field bad' : 'field'}>
+      <label for={id}>{esc(p.label)}</label>
+      <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={errors.length ? 'true' : undefined}>
+        {esc(value)}
+      </textarea>
+      {p.hint ? <span class="hint">{esc(p.hint)}</span> : ''}
+      {errors.length ? <p class="err">{esc(errors.join('; '))}</p> : ''}
+    </div>
+  )
+}
+
+/** Paging by id: the next page starts after the last row shown; the first page has none. */
+export function Pager({ next, url }: { next: number | null; url: URL }): JSX.Element {
+  const first = new URL(url)
+  first.searchParams.delete('after')
+  const nextUrl = new URL(url)
+  if (next !== null) nextUrl.searchParams.set('after', String(next))
+  return (
+    <nav class="row pager" aria-label="Pages">
+      {url.searchParams.has('after') ? <a href={esc(first.pathname + first.search)}>First page</a> : ''}
+      {next !== null ? (
+        <a href={esc(nextUrl.pathname + nextUrl.search)} rel="next">
+          Next page
+        </a>
+      ) : (
+        ''
+      )}
+    </nav>
+  )
+}
+
+/** `after` of a list page: a whole number, else the first page. */
+export function afterOf(url: URL): number {
+  const v = url.searchParams.get('after') ?? ''
+  return /^\d{1,15}$/.test(v) ? Number(v) : 0
+}
