@@ -48,7 +48,7 @@ form.inline{display:inline}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all;background:#fff;border:1px dashed #aeb6c2;padding:8px;border-radius:var(--radius);display:block;user-select:all}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .table-wrap{overflow-x:auto;margin-bottom:16px}
-.row select,.row input{width:auto}
+.pair select{width:auto}
 .card>h2.flush{margin-bottom:8px}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}

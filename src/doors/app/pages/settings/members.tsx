@@ -45,7 +45,7 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
                   {m.role === 'owner' && c.role !== 'owner' ? (
                     ROLE_WORDS.owner
                   ) : (
-                    <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row">
+                    <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
                       <input type="hidden" name="email" value={esc(m.email)} />
                       <label class="skip" for={`role-${m.personId}`}>
                         Role of {esc(m.name)}
