@@ -21,7 +21,7 @@ main{max-width:1100px;margin:0 auto;padding:16px}
 .side{display:flex;flex-direction:column;background:#fff;border:1px solid var(--line);border-radius:var(--radius);overflow:hidden}
 .side a{padding:8px 12px;text-decoration:none;color:var(--ink);border-left:3px solid transparent}
 .side a[aria-current=page]{background:#eef3fb;border-left-color:var(--accent);font-weight:600}
-h1{font-size:1.5rem;margin:0 0 12px}
+h1{font-size:1.5rem;margin:0 0 12px;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:24px 0 8px}
 p.lead{color:var(--muted);margin-top:0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:16px;margin-bottom:16px}
@@ -71,7 +71,7 @@ dl.facts dd{margin:0}
  .narrow{margin:16px auto}
  th,td{padding:6px}
  .switcher{width:100%}
- .switcher select{max-width:none;flex:1}
+ .switcher select{max-width:none;flex:1;min-width:0;width:100%}
 }
 /* daily-work pages */
 .row.spread{justify-content:space-between;margin-bottom:8px}
