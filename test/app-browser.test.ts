@@ -137,16 +137,16 @@ describe('the application in a browser', () => {
     expect(received.some((body) => JSON.parse(body).type === 'document.issued')).toBe(true)
 
     await page.getByRole('link', { name: `http://localhost:${receiver.port}/hook` }).click()
-    await expect(page.getByText('document.issued').first().isVisible()).resolves.toBe(true)
-    await expect(page.getByText('delivered').first().isVisible()).resolves.toBe(true)
+    await page.getByText('document.issued').first().waitFor()
+    await page.getByText('delivered').first().waitFor()
     await page.getByText(/1 attempt/).first().click()
-    await expect(page.getByText('answered 200').first().isVisible()).resolves.toBe(true)
+    await page.getByText('answered 200').first().waitFor()
     await shoot(page, '05-webhook-deliveries')
 
     // Revoke the key: the API refuses it at once.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click()
     await page.getByRole('button', { name: 'Revoke bookkeeping export' }).click()
-    await expect(page.getByText('The API key is revoked').isVisible()).resolves.toBe(true)
+    await page.getByText('The API key is revoked').waitFor()
     expect((await fetch(`${origin}/v1/business`, { headers: auth })).status).toBe(401)
     await shoot(page, '06-key-revoked')
 
@@ -175,7 +175,7 @@ describe('the application in a browser', () => {
     await page.getByLabel('Email').fill('OLIVIA@example.com')
     await page.getByLabel('Password').fill('a wrong password')
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await expect(page.getByText('do not match an account').isVisible()).resolves.toBe(true)
+    await page.getByText('do not match an account').waitFor()
     await expect(page.getByLabel('Email').inputValue()).resolves.toBe('OLIVIA@example.com')
     await shoot(page, '16-sign-in-refused')
     await page.getByLabel('Password').fill('olivia picks a long one')
