@@ -15,7 +15,6 @@ import { createPipeline, isJsonType, MAX_BODY_BYTES, pathOf, type Fetch } from '
 import { appDoor, isAppPath } from './doors/app'
 import { publicBaseUrl } from './config'
 import { setRemedyBase } from './modules/documents'
-import { personName } from './modules/people'
 import { RequestLogWriter } from './http/request-log'
 import { requestLogRoutes } from './http/request-log.routes'
 import { openRateCount, type RateCount } from './platform/rate-count'
@@ -148,7 +147,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(paymentsRoutes(deps, http))
     .use(reportsRoutes(deps, http))
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
-    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock, personName: (id) => personName(deps, id) }, http))
+    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const apiKeys = credentialLookup(deps.db.read, deps.db.hot)

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { connectApp } from '../../../test/oauth'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { appWebhookDeliveries, connectedApps } from '../../db/schema'
+import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schema'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
 import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, setAppWebhook, type AppDeliveryContext } from '.'
@@ -92,6 +92,10 @@ describe("an OAuth app's webhook", () => {
     await run()
     expect(got).toHaveLength(2)
     const bodies = got.map((m) => verify(s.hook.secret, m))
+    // The secret that signs them is stored sealed, never as shown (secrets at rest).
+    const stored = await h.deps.db.read.select().from(appWebhooks).all()
+    expect(stored.length).toBeGreaterThan(0)
+    expect(stored.every((w) => w.secret.startsWith('enc:v1:') && !w.secret.includes(s.hook.secret.slice('whsec_'.length)))).toBe(true)
     const ofA = bodies.find((m) => m.business_id === s.a.publicId)
     const ofB = bodies.find((m) => m.business_id === s.b.publicId)
     expect(ofA.type).toBe('document.issued')
@@ -107,7 +111,7 @@ describe("an OAuth app's webhook", () => {
   test('with several connections in one Business, one message with the lowest of their Roles', async () => {
     expect(lowestRole(['admin', 'viewer', 'member'])).toBe('viewer')
     const s = await setup()
-    await connectApp(h, { businessId: s.a.id, clientId: s.app.client_id, role: 'viewer', personId: 2 })
+    await connectApp(h, { businessId: s.a.id, clientId: s.app.client_id, role: 'admin', email: 'second@people.example', memberRole: 'viewer' })
     const doc = await issueInvoice(s.a.key)
     await run()
     const ofA = got.map((m) => verify(s.hook.secret, m)).filter((m) => m.business_id === s.a.publicId)

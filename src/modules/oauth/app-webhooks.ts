@@ -40,19 +40,14 @@ import {
   upsertAppWebhook,
   type ClaimedAppDelivery,
 } from './app-webhooks.repo'
-import { UNUSED_DAYS, type GrantRole } from './connections.service'
+import { UNUSED_DAYS } from './connections.service'
+import { lowestRole, type GrantRole } from './roles'
 import { findAppByClientId, touchConnectedApps } from './oauth.repo'
 import { and, eq, isNull } from 'drizzle-orm'
 import { connectedApps } from '../../db/schema'
 
 const DAY_MS = 24 * 3600_000
 const RETENTION_MS = 30 * DAY_MS
-const RANK: Record<GrantRole, number> = { viewer: 0, member: 1, admin: 2 }
-
-/** The lowest of several Roles: one message for several connecting people answers as the least of them may. */
-export function lowestRole(roles: GrantRole[]): GrantRole {
-  return roles.reduce((low, r) => (RANK[r] < RANK[low] ? r : low))
-}
 
 function hears(events: string, type: string): boolean {
   const list = JSON.parse(events) as string[]
@@ -85,7 +80,8 @@ export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: 
   const events = [...new Set(input.events ?? [])]
   const hook = await d.db.write(async (tx) => {
     await startOutboxCursor(tx)
-    return upsertAppWebhook(tx, { appId: app.id, url: input.url, events: JSON.stringify(events), secret, createdAt: now, updatedAt: now })
+    // Stored sealed (secrets at rest, src/db/secrets.ts); opened only to sign.
+    return upsertAppWebhook(tx, { appId: app.id, url: input.url, events: JSON.stringify(events), secret: d.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return { client_id: clientId, url: hook.url, events, paused: hook.paused, created_at: hook.createdAt, updated_at: hook.updatedAt, secret }
 }
@@ -208,7 +204,7 @@ async function attempt(ctx: AppDeliveryContext, c: ClaimedAppDelivery): Promise<
           'user-agent': 'invoicing-webhooks/1',
           'webhook-id': delivery.messageId,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader([webhook.secret], delivery.messageId, timestamp, body),
+          'webhook-signature': signatureHeader([ctx.db.secrets.open(webhook.secret, 'webhook-secret')], delivery.messageId, timestamp, body),
         },
       }),
       answerTimeoutMs + 2_000,

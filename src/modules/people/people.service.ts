@@ -5,13 +5,11 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Permission, Refusal } from '../../shared/errors'
 import { EMAIL_RE } from '../../shared/text'
 import { newToken, tokenHash } from './tokens'
-import { endConnectionsOfMember } from '../oauth'
 import {
   countOwners,
   deleteMembership,
   findMembership,
   findPersonByEmailKey,
-  findPersonById,
   insertPerson,
   insertSignInLink,
   membersOf,
@@ -19,6 +17,7 @@ import {
   type MemberView,
   type PersonRow,
 } from './people.repo'
+import { endConnectionsOfMember } from '../oauth'
 
 export interface PeopleDeps {
   db: Database
@@ -147,7 +146,7 @@ export async function removeMember(deps: PeopleDeps, businessId: number, email: 
     if (!mayTouch(by, current.role)) throw new Permission('Only an Owner makes or unmakes an Owner.')
     if (current.role === 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
     await deleteMembership(tx, person.id, businessId)
-    // Every app this person connected in this Business ends with the membership (extensions §8).
+    // §8: every app the person connected in that Business ends with the membership (and its webhook stops hearing it).
     await endConnectionsOfMember(tx, person.id, businessId, deps.clock.now().toISOString())
   })
 }
@@ -157,7 +156,3 @@ export async function makeOwner(tx: Tx, personId: number, businessId: number, cl
   await upsertMembership(tx, { personId, businessId, role: 'owner', createdAt: clock.now().toISOString() })
 }
 
-/** A person's name as the Connected apps list shows who connected an app. */
-export async function personName(deps: Pick<PeopleDeps, 'db'>, personId: number): Promise<string | null> {
-  return (await findPersonById(deps.db.read, personId))?.name ?? null
-}

@@ -1,14 +1,13 @@
 // Settings → Connected apps: the apps people connected to this Business (app, Role, who, when, last use); disconnect.
 // Connecting happens on the OAuth consent page.
 import { connectedAppsOf, disconnectConnectedApp } from '../../../../modules/oauth'
-import { personName } from '../../../../modules/people'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, PostForm, Refused, When, esc } from '../../ui'
 import { SettingsLayout } from './index'
 
 async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
-  const apps = await connectedAppsOf(c.deps.db, c.business.id, 0, 100, (id) => personName(c.deps, id))
+  const apps = await connectedAppsOf(c.deps.db, c.business.id, 0, 100)
   return (
     <SettingsLayout c={c} title="Connected apps" path="/connected-apps">
       <h1>Connected apps</h1>
