@@ -45,13 +45,16 @@ const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`,
 if (issued.status !== 200) throw new Error(`issue: ${issued.status} ${issued.text}`)
 const id = issued.body.id as number
 
-async function get(path: string): Promise<{ ms: number; bytes: number }> {
+/** Wall time, and the process's CPU time (user + system), which a loaded machine inflates far less. */
+async function get(path: string): Promise<{ ms: number; cpu: number; bytes: number }> {
+  const c0 = process.cpuUsage()
   const t0 = performance.now()
   const res = await h.app.fetch(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${s.key}` } }))
   const body = new Uint8Array(await res.arrayBuffer())
   const ms = performance.now() - t0
+  const c = process.cpuUsage(c0)
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${new TextDecoder().decode(body)}`)
-  return { ms, bytes: body.length }
+  return { ms, cpu: (c.user + c.system) / 1000, bytes: body.length }
 }
 
 function stats(xs: number[]) {
@@ -60,7 +63,7 @@ function stats(xs: number[]) {
   return { median: +at(0.5).toFixed(2), p95: +at(0.95).toFixed(2), min: +sorted[0]!.toFixed(2) }
 }
 
-const results: Record<string, { median: number; p95: number; min: number; bytes: number }> = {}
+const results: Record<string, { median: number; p95: number; min: number; cpuMedian: number; bytes: number }> = {}
 const paths: [string, string][] = [
   ...XML_FORMATS.map((f) => [f, `/v1/documents/${id}/xml?format=${f}`] as [string, string]),
   ['pdf (plain)', `/v1/documents/${id}/pdf`],
@@ -69,16 +72,19 @@ const paths: [string, string][] = [
 for (const [name, path] of paths) {
   for (let i = 0; i < warmup; i++) await get(path)
   const times: number[] = []
+  const cpus: number[] = []
   let bytes = 0
   // The PDFs take longer; a quarter of the runs is enough for a stable median.
   const n = name.includes('pdf') || name === 'facturx' ? Math.max(20, Math.floor(runs / 4)) : runs
   for (let i = 0; i < n; i++) {
     const r = await get(path)
     times.push(r.ms)
+    cpus.push(r.cpu)
     bytes = r.bytes
   }
-  results[name] = { ...stats(times), bytes }
-  console.log(`${name.padEnd(14)} median ${String(results[name]!.median).padStart(7)} ms  p95 ${String(results[name]!.p95).padStart(7)} ms  ${bytes} bytes  (${n} runs)`)
+  results[name] = { ...stats(times), cpuMedian: stats(cpus).median, bytes }
+  const r = results[name]!
+  console.log(`${name.padEnd(14)} wall median ${String(r.median).padStart(7)} ms  p95 ${String(r.p95).padStart(7)} ms  cpu median ${String(r.cpuMedian).padStart(7)} ms  ${bytes} bytes  (${n} runs)`)
 }
 if (json) writeFileSync(json, JSON.stringify({ lines: 100, runs, results }, null, 2))
 await h.close()

@@ -235,7 +235,8 @@ describe("a Send attaches the Business's einvoice_format", () => {
       expect(mail.attachments.map((a) => a.filename)).toEqual([`${doc.document_number}.pdf`, `${doc.document_number}.xml`])
       expect(mail.attachments[1]!.content.toString()).toContain(marker)
     }
-  })
+    // Five Sends, each a PDF and an email over the test SMTP server: more than the default 5 s on a loaded machine.
+  }, 30_000)
 
   test('facturx attaches the Factur-X PDF (factur-x.xml inside) and no separate XML', async () => {
     const { doc, mail } = await sent('facturx')
