@@ -145,7 +145,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(paymentsRoutes(deps, http))
     .use(reportsRoutes(deps, http))
     .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
-    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock, personName: () => null }, http))
+    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock }, http))
     .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
   const apiKeys = credentialLookup(deps.db.read, deps.db.hot)

@@ -27,6 +27,8 @@ export interface Deps {
 }
 
 export interface DepsOverrides {
+  /** false: a local file is used through @libsql/client alone, as a libSQL server is (tests of those paths). */
+  native?: boolean
   clock?: Clock
   vies?: ViesClient
   mailer?: Mailer
@@ -37,7 +39,7 @@ export interface DepsOverrides {
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
-  const db = await openDatabase(config.dbPath, { authToken: config.dbAuthToken ?? undefined })
+  const db = await openDatabase(config.dbPath, { authToken: config.dbAuthToken ?? undefined, native: overrides.native })
   try {
     await applyMigrations(db)
     db.secrets = await unlockSecrets(db, config.secretKey)

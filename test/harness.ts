@@ -55,7 +55,9 @@ export async function makeHarness(
   const config = loadConfig({}, { dbPath: join(dir, 'test.db'), ...opts.config })
   // Errors the service logs are shown: a test should never meet one it did not provoke.
   const logger = { ...silentLogger, error: (msg: string, f?: Record<string, unknown>) => console.error('[service error]', msg, JSON.stringify(f ?? {})) }
-  const deps = await createDeps(config, { clock, vies, logger, ...opts.overrides })
+  // INVOICING_TEST_DB_DRIVER=client runs a test file through @libsql/client alone, the paths a libSQL server takes.
+  const native = process.env.INVOICING_TEST_DB_DRIVER === 'client' ? false : undefined
+  const deps = await createDeps(config, { clock, vies, logger, native, ...opts.overrides })
   const app = await buildApp(deps)
   const validator = await contractValidator(app)
 

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Harness } from './harness'
 import { createApp, issueCode, type GrantRole } from '../src/modules/oauth'
+import { addMember, addPerson, findPerson } from '../src/modules/people'
 
 export const TEST_REDIRECT = 'https://app.example/callback'
 
@@ -16,16 +17,29 @@ export interface Connection {
 
 export async function connectApp(
   h: Harness,
-  o: { businessId: number; role?: GrantRole; personId?: number; name?: string; resources?: string[]; clientId?: string },
-): Promise<Connection> {
+  o: {
+    businessId: number
+    role?: GrantRole
+    /** The connecting person (made if new) and their Role in the Business (default admin). */
+    email?: string
+    memberRole?: 'owner' | 'admin' | 'member' | 'viewer'
+    name?: string
+    resources?: string[]
+    clientId?: string
+  },
+): Promise<Connection & { personId: number; email: string }> {
+  const email = o.email ?? 'connector@people.example'
+  const person = (await findPerson(h.deps, email)) ?? (await addPerson(h.deps, { email, name: `Person ${email}` })).person
+  await addMember(h.deps, o.businessId, { email, role: o.memberRole ?? 'admin' })
+  const personId = person.id
   const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
-  const clientId = o.clientId ?? (await createApp(h.deps.db, h.clock, { ownerPersonId: o.personId ?? 1, name: o.name ?? 'Books Sync', redirectUris: [TEST_REDIRECT], public: true })).client_id
+  const clientId = o.clientId ?? (await createApp(h.deps.db, h.clock, { ownerPersonId: personId, name: o.name ?? 'Books Sync', redirectUris: [TEST_REDIRECT], public: true })).client_id
   const app = await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) })
   const verifier = randomBytes(32).toString('base64url')
   const code = await issueCode(h.deps.db, h.clock, {
     appId: app!.id,
     businessId: o.businessId,
-    personId: o.personId ?? 1,
+    personId,
     role: o.role ?? 'member',
     redirectUri: TEST_REDIRECT,
     codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
@@ -41,7 +55,7 @@ export async function connectApp(
   const t: any = await res.json()
   if (res.status !== 200) throw new Error(`token refused: ${JSON.stringify(t)}`)
   const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
-  return { clientId, appId: app!.id, access: t.access_token, refresh: t.refresh_token, connectedAppId: c!.id }
+  return { clientId, appId: app!.id, access: t.access_token, refresh: t.refresh_token, connectedAppId: c!.id, personId, email }
 }
 
 /** A refresh at the token endpoint; answers the status and body. */

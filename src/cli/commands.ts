@@ -136,9 +136,13 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'app',
-    summary: "an OAuth app's webhook (it hears every Business the app is connected to)",
+    summary: 'register an OAuth app for a person, or set its webhook (it hears every Business the app is connected to)',
     usage: APP_USAGE,
-    details: ['The secret is shown only here; setting the webhook again replaces its address, events and secret.'],
+    details: [
+      'create prints {client_id, client_secret}: the secret is shown only here (none for a --public client, which uses PKCE alone).',
+      'Redirect URIs are https://, or http:// on a loopback address, and are matched exactly.',
+      'webhook set shows the signing secret only here; setting it again replaces its address, events and secret.',
+    ],
     database: 'existing',
     run: async ({ args, open }) => appCommand(await open(), args),
   },

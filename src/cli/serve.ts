@@ -46,7 +46,8 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     },
   }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
-  deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath })
+  // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).
+  deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath, driver: deps.db.nativeFile ? 'native' : 'client' })
   let stopped = false
   // Stops taking connections, answers the requests under way, lets running jobs end, then moves the whole WAL into
   // the main file (TRUNCATE): after a clean stop the .db file alone holds every answered record.

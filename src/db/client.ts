@@ -51,8 +51,8 @@ export interface Database {
   readonly nativeFile: string | null
   /** Seals and opens secrets at rest; locked until createDeps has checked the key (src/db/secrets.ts). */
   secrets: SecretBox
-  /** One statement in its own implicit transaction on the writer, behind the write mutex; its rows as objects. */
-  statement(sql: string, args: unknown[]): Promise<Record<string, unknown>[]>
+  /** A separate @libsql/client for `url` (default: this database) with this database's credentials, for side stores. */
+  connect(url?: string): Client
   close(): void
 }
 
@@ -112,7 +112,7 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
     url,
     nativeFile: native ? url.slice('file:'.length) : null,
     secrets: lockedBox,
-    statement: (statement, args) => mutex.run(async () => (await writerClient.execute({ sql: statement, args: args as never })).rows as never),
+    connect: (other = url) => createClient({ url: other, intMode: 'number', authToken: opts.authToken }),
     write: (fn) => mutex.run(() => writer.transaction(fn)),
     // The prepared transaction offers the two methods the Payment repos use; the cast is the contract stated above.
     writePrepared: (fn) => mutex.run(() => (prepared ? prepared.transaction((tx) => fn(tx as unknown as Tx)) : writer.transaction(fn))),
@@ -128,6 +128,8 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
       await mutex.run(() => writerClient.execute(`PRAGMA wal_checkpoint(${mode})`))
     },
     async shrinkMemory() {
+      // A libSQL server's memory is its own business.
+      if (!local) return
       await mutex.run(async () => {
         await writerClient.execute('PRAGMA shrink_memory')
         bulk?.shrink()

@@ -9,10 +9,12 @@ import { deliverDueAppWebhooks, dispatchAppWebhooks, expireConnections, pruneApp
 import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks'
 import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
+import { findPersonById } from '../modules/people'
 
 export function serviceJobs(deps: Deps, app: App): Job[] {
   const delivery = deliveryContext(deps)
-  const appDelivery = appDeliveryContext(deps)
+  // The failure email goes to the app's owner, a person.
+  const appDelivery = appDeliveryContext(deps, async (personId) => (await findPersonById(deps.db.read, personId))?.email ?? null)
   return [
     // OAuth apps' webhooks: the same pace and retention as a Business's own.
     { name: 'app-webhook-dispatch', pattern: '* * * * * *', run: () => dispatchAppWebhooks(appDelivery) },

@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const T0 = Date.parse('2026-03-10T09:00:00Z')
 
 for (const native of [true, false]) {
-  describe(native ? 'side file (libSQL driver)' : 'table in the database (@libsql/client only)', () => {
+  describe(native ? 'side file (libSQL driver)' : 'side file through @libsql/client alone (the statements a libSQL server runs)', () => {
     test('two counters on one database share the window: the 121st request of a key is refused whichever counts it', async () => {
       const file = join(dir, `shared-${native}.db`)
       const [a, b] = [await openDatabase(file, { native }), await openDatabase(file, { native })]

@@ -7,10 +7,11 @@
 // process or a second process forgives none (WAL frames reach the OS with every commit). A side file found damaged at
 // start is started afresh: it holds nothing but counts of the last minute.
 //
-// Without the driver's fast paths (a libSQL server, or a file opened through @libsql/client only) the same table lives
-// in the main database and each hit is one statement there.
+// Without the driver's fast paths the same statements run through @libsql/client: on the side file for a local file,
+// on a table in the database for a libSQL server (one round trip per request).
 import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs'
 import Database from 'libsql'
+import type { Client } from '@libsql/client'
 import type { Database as Db } from '../db/client'
 
 export const RATE_WINDOW_MS = 60_000
@@ -67,13 +68,25 @@ export function rateFileOf(dbFile: string): string {
 }
 
 export function openRateCount(db: Db, limit: number, windowMs = RATE_WINDOW_MS): RateCount {
-  return db.nativeFile ? openFileCount(rateFileOf(db.nativeFile), limit, windowMs) : openTableCount(db, limit, windowMs)
+  if (db.nativeFile) return openFileCount(rateFileOf(db.nativeFile), limit, windowMs)
+  // A local file opened through @libsql/client alone keeps the side file (a count in the main file would wait behind
+  // this process's own write transactions); a libSQL server keeps the table in the database, on a client of its own.
+  if (db.url.startsWith('file:')) {
+    const path = rateFileOf(db.url.slice('file:'.length).split('?')[0]!)
+    prepareSideFile(path)
+    return openTableCount(db.connect(`file:${path}`), ['PRAGMA busy_timeout = 5000', 'PRAGMA journal_mode = WAL', 'PRAGMA synchronous = OFF'], limit, windowMs)
+  }
+  return openTableCount(db.connect(), [], limit, windowMs)
+}
+
+/** Created 0600 before SQLite opens it: its -wal and -shm take the same mode. */
+function prepareSideFile(path: string): void {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
+  else chmodSync(path, 0o600)
 }
 
 function openSideFile(path: string): InstanceType<typeof Database> {
-  // Created 0600 before SQLite opens it: its -wal and -shm take the same mode.
-  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
-  else chmodSync(path, 0o600)
+  prepareSideFile(path)
   const conn = new Database(path, { timeout: 5000 } as never)
   conn.exec('PRAGMA journal_mode = WAL')
   conn.exec('PRAGMA synchronous = OFF')
@@ -104,19 +117,22 @@ function openFileCount(path: string, limit: number, windowMs: number): RateCount
   }
 }
 
-function openTableCount(db: Db, limit: number, windowMs: number): RateCount {
-  // Created on first use rather than by a migration: on a local file with the fast paths the table lives elsewhere.
+function openTableCount(client: Client, prepare: string[], limit: number, windowMs: number): RateCount {
+  // Created on first use rather than by a migration: on a local file the table lives in the side file.
   let ready: Promise<unknown> | null = null
   const run = async (sql: string, args: unknown[]) => {
-    ready ??= db.statement(TABLE, [])
+    ready ??= (async () => {
+      for (const p of prepare) await client.execute(p)
+      await client.execute(TABLE)
+    })()
     await ready
-    return db.statement(sql, args)
+    return (await client.execute({ sql, args: args as never })).rows as unknown as Row[]
   }
   return {
     limit,
-    hit: async (key, nowMs) => decide(limit, windowMs, nowMs, (await run(HIT, [key, nowMs, windowMs]))[0] as Row, true),
-    peek: async (key, nowMs) => decide(limit, windowMs, nowMs, (await run(PEEK, [key]))[0] as Row | undefined, false),
+    hit: async (key, nowMs) => decide(limit, windowMs, nowMs, (await run(HIT, [key, nowMs, windowMs]))[0], true),
+    peek: async (key, nowMs) => decide(limit, windowMs, nowMs, (await run(PEEK, [key]))[0], false),
     sweep: async (nowMs) => void (await run(SWEEP, [nowMs, windowMs])),
-    close: () => undefined,
+    close: () => client.close(),
   }
 }

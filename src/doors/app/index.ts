@@ -11,6 +11,7 @@ import { signInRoutes } from './pages/sign-in'
 import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
 import { settingsRoutes } from './pages/settings'
+import { connectRoutes } from './pages/connect'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
 // Imported as text: the bundler embeds it in the binary, so the application needs no node_modules at run time.
@@ -41,6 +42,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   homeRoutes(kit)
   profileRoutes(kit)
   settingsRoutes(kit)
+  connectRoutes(kit)
 
   return async (req) => {
     const url = new URL(req.url)

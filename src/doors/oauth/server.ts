@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/logger'
 import {
   authenticateClient,
   authorizationServerMetadata,
+  judgeAuthorization,
   OAuthFault,
   protectedResourceMetadata,
   registerClient,
@@ -135,6 +136,18 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
     return json(200, res.body)
   }
 
+  /**
+   * RFC 6749 §4.1.1: the request is judged here; an unknown app or unregistered redirect URI is a page (never a
+   * redirect), other faults go back to the app, and a sound request goes on to the consent page (sign-in first).
+   */
+  async function authorize(req: Request): Promise<Response> {
+    const q = new URL(req.url).searchParams
+    const judged = await judgeAuthorization({ ...d, resources: resources.all }, q)
+    if (judged.kind === 'page') return errorPage(400, judged.message)
+    if (judged.kind === 'redirect') return new Response(null, { status: 303, headers: { location: judged.to, ...PAGE_HEADERS } })
+    return new Response(null, { status: 303, headers: { location: `/app/connect?${q.toString()}`, ...PAGE_HEADERS } })
+  }
+
   async function revoke(req: Request): Promise<Response> {
     const { fields } = await readForm(req)
     const app = await authenticateClient(d, presentedClient(req, fields))
@@ -166,6 +179,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
       }
       if (path === `/.well-known/oauth-protected-resource${issuerPath}/mcp`) return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.mcp)) : notAllowed('GET')
       if (path === `/.well-known/oauth-protected-resource${issuerPath}/v1`) return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.api)) : notAllowed('GET')
+      if (path === '/oauth/authorize') return method === 'GET' ? await authorize(req) : notAllowed('GET')
       if (path === '/oauth/token') return method === 'POST' ? await token(req) : notAllowed('POST')
       if (path === '/oauth/revoke') return method === 'POST' ? await revoke(req) : notAllowed('POST')
       if (path === '/oauth/register') return method === 'POST' ? await register(req) : notAllowed('POST')
@@ -176,6 +190,25 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
       return json(500, { error: 'server_error', error_description: 'Something went wrong; try again.' })
     }
   }
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+}
+
+/** A refused authorization request, told to the person in the browser (the app is not trusted with it). */
+function errorPage(status: number, words: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>This app cannot be connected</title><link rel="stylesheet" href="/app/assets/app.css"></head><body><main class="narrow"><div class="card"><h1>This app cannot be connected</h1><p class="notice bad" role="alert">${escapeHtml(words)}</p><p><a href="/app">Back to the application</a></p></div></main></body></html>`
+  return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS } })
+}
+
+/** What the application's pages send (§9), on the authorization endpoint's pages and redirects too. */
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
 }
 
 function notAllowed(allow: string): Response {

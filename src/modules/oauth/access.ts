@@ -6,6 +6,7 @@ import type { Actor } from '../../platform/actor'
 import type { Clock } from '../../shared/clock'
 import { UNUSED_DAYS, type ConnectionUsage } from './connections.service'
 import { accessTokenByHash, type AccessTokenRow } from './oauth.repo'
+import { lowerTo } from './roles'
 import { ACCESS_PREFIX, sha256 } from './secrets'
 
 const UNUSED_MS = UNUSED_DAYS * 24 * 3600_000
@@ -34,8 +35,9 @@ export function accessTokenLookup(db: Db, hot: HotReader | null, clock: Clock, u
       currency: row.currency,
       plan: row.plan,
       isTest: row.isTest === 1 || row.isTest === true,
-      role: row.role,
-      owner: false,
+      role: lowerTo(row.role, row.memberRole),
+      // The Owner's own app: the MCP server and the application open more to it on the Free plan (§11).
+      owner: row.memberRole === 'owner',
       kind: 'connected_app',
       credentialId: row.connectedAppId,
       name: row.appName,

@@ -1,7 +1,8 @@
 // SQL of OAuth apps' webhooks: the webhook, which Businesses it hears, its deliveries and attempts.
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
-import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, meta, oauthApps, outbox } from '../../db/schema'
+import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, memberships, meta, oauthApps, outbox } from '../../db/schema'
+import { lowerTo } from './roles'
 
 export type AppWebhookRow = typeof appWebhooks.$inferSelect
 export type AppDeliveryRow = typeof appWebhookDeliveries.$inferSelect
@@ -25,11 +26,20 @@ export async function upsertAppWebhook(tx: Tx, values: typeof appWebhooks.$infer
 /** The Roles of the app's connections that may act in a Business (not ended, used within 90 days). */
 export async function liveRoles(q: Queryable, appId: number, businessId: number, unusedBefore: string): Promise<Array<'admin' | 'member' | 'viewer'>> {
   const rows = await q
-    .select({ role: connectedApps.role })
+    .select({ role: connectedApps.role, memberRole: memberships.role })
     .from(connectedApps)
     .innerJoin(businesses, eq(businesses.id, connectedApps.businessId))
-    .where(and(eq(connectedApps.appId, appId), eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.lastUsedAt, unusedBefore)))
-  return rows.map((r) => r.role)
+    .innerJoin(memberships, and(eq(memberships.personId, connectedApps.personId), eq(memberships.businessId, connectedApps.businessId)))
+    .where(
+      and(
+        eq(connectedApps.appId, appId),
+        eq(connectedApps.businessId, businessId),
+        isNull(connectedApps.endedAt),
+        gt(connectedApps.lastUsedAt, unusedBefore),
+        isNull(businesses.deletedAt),
+      ),
+    )
+  return rows.map((r) => lowerTo(r.role, r.memberRole))
 }
 
 /** App webhooks that hear a Business now: their app has a connection there that may act. */
@@ -38,7 +48,9 @@ export async function appWebhooksHearing(q: Queryable, businessId: number, unuse
     .selectDistinct({ w: appWebhooks })
     .from(appWebhooks)
     .innerJoin(connectedApps, eq(connectedApps.appId, appWebhooks.appId))
-    .where(and(eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.lastUsedAt, unusedBefore)))
+    .innerJoin(businesses, eq(businesses.id, connectedApps.businessId))
+    .innerJoin(memberships, and(eq(memberships.personId, connectedApps.personId), eq(memberships.businessId, connectedApps.businessId)))
+    .where(and(eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.lastUsedAt, unusedBefore), isNull(businesses.deletedAt)))
     .then((rows) => rows.map((r) => r.w))
 }
 

@@ -107,7 +107,7 @@ describe("an OAuth app's webhook", () => {
   test('with several connections in one Business, one message with the lowest of their Roles', async () => {
     expect(lowestRole(['admin', 'viewer', 'member'])).toBe('viewer')
     const s = await setup()
-    await connectApp(h, { businessId: s.a.id, clientId: s.app.client_id, role: 'viewer', personId: 2 })
+    await connectApp(h, { businessId: s.a.id, clientId: s.app.client_id, role: 'admin', email: 'second@people.example', memberRole: 'viewer' })
     const doc = await issueInvoice(s.a.key)
     await run()
     const ofA = got.map((m) => verify(s.hook.secret, m)).filter((m) => m.business_id === s.a.publicId)

@@ -40,19 +40,14 @@ import {
   upsertAppWebhook,
   type ClaimedAppDelivery,
 } from './app-webhooks.repo'
-import { UNUSED_DAYS, type GrantRole } from './connections.service'
+import { UNUSED_DAYS } from './connections.service'
+import { lowestRole, type GrantRole } from './roles'
 import { findAppByClientId, touchConnectedApps } from './oauth.repo'
 import { and, eq, isNull } from 'drizzle-orm'
 import { connectedApps } from '../../db/schema'
 
 const DAY_MS = 24 * 3600_000
 const RETENTION_MS = 30 * DAY_MS
-const RANK: Record<GrantRole, number> = { viewer: 0, member: 1, admin: 2 }
-
-/** The lowest of several Roles: one message for several connecting people answers as the least of them may. */
-export function lowestRole(roles: GrantRole[]): GrantRole {
-  return roles.reduce((low, r) => (RANK[r] < RANK[low] ? r : low))
-}
 
 function hears(events: string, type: string): boolean {
   const list = JSON.parse(events) as string[]

@@ -24,8 +24,6 @@ const ConnectedAppSchema = t.Object(
 export interface ConnectedAppsRouteDeps {
   db: Database
   clock: Clock
-  /** The connecting person's name (people live in their own module). */
-  personName: (personId: number) => Promise<string | null> | string | null
 }
 
 export function connectedAppsRoutes(deps: ConnectedAppsRouteDeps, http: HttpServices) {
@@ -38,7 +36,7 @@ export function connectedAppsRoutes(deps: ConnectedAppsRouteDeps, http: HttpServ
           request,
           query,
           'connected-apps',
-          (c, after, n) => connectedAppsOf(deps.db, c.businessId, after, n, deps.personName),
+          (c, after, n) => connectedAppsOf(deps.db, c.businessId, after, n),
           (r) => r,
         ),
       { query: t.Object(ListQuery), response: { 200: Paged(ConnectedAppSchema, 'ConnectedAppList'), ...errorAnswers(422) }, detail: { tags, summary: 'List Connected apps' } },

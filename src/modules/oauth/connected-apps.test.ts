@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { connectApp, refreshAt } from '../../../test/oauth'
 import { deleteApp, expireConnections } from '.'
+import { deleteBusiness } from '../business'
+import { addMember, removeMember } from '../people'
 
 let h: Harness
 let biz: { id: number; publicId: string; key: string }
@@ -74,6 +76,18 @@ describe('a Connected app on the API', () => {
   })
 })
 
+describe('its Role', () => {
+  test("is lowered to the connecting person's Role should that fall, and rises no higher than granted", async () => {
+    const c = await connectApp(h, { businessId: biz.id, role: 'admin', email: 'falling@people.example', memberRole: 'admin' })
+    expect((await h.request('GET', '/v1/webhooks', { key: c.access })).status).toBe(200)
+    await addMember(h.deps, biz.id, { email: 'falling@people.example', role: 'viewer' })
+    expect((await h.request('GET', '/v1/webhooks', { key: c.access })).status).toBe(403)
+    expect((await h.request('POST', '/v1/clients', { key: c.access, body: { name: 'X', country: 'DE' } })).status).toBe(403)
+    await addMember(h.deps, biz.id, { email: 'falling@people.example', role: 'owner' })
+    expect((await h.request('GET', '/v1/webhooks', { key: c.access })).status).toBe(200)
+  })
+})
+
 describe('GET and DELETE /v1/connected-apps', () => {
   test('an Admin key lists the Connected apps of its Business; a Member key is refused', async () => {
     const other = await h.business()
@@ -81,7 +95,7 @@ describe('GET and DELETE /v1/connected-apps', () => {
     const r = await h.request('GET', '/v1/connected-apps', { key: other.key })
     expect(r.status).toBe(200)
     expect(r.body.data).toHaveLength(1)
-    expect(r.body.data[0]).toMatchObject({ id: c.connectedAppId, app: { client_id: c.clientId, name: 'Listed App' }, role: 'viewer' })
+    expect(r.body.data[0]).toMatchObject({ id: c.connectedAppId, app: { client_id: c.clientId, name: 'Listed App' }, role: 'viewer', connected_by: { name: `Person ${c.email}` } })
     expect((await h.request('GET', '/v1/connected-apps', { key: await h.key(other.id, 'member') })).status).toBe(403)
   })
 
@@ -140,6 +154,25 @@ describe('every end of a Connected app answers 401 on the next request', () => {
       await h.app.connectionUsage.flush()
       await expireConnections(h.deps.db, h.clock)
     }
+  })
+
+  test('its person no longer a member of the Business', async () => {
+    const c = await connectApp(h, { businessId: biz.id, email: 'leaving@people.example', memberRole: 'member' })
+    expect((await business(c.access)).status).toBe(200)
+    await removeMember(h.deps, biz.id, 'leaving@people.example')
+    expect((await business(c.access)).status).toBe(401)
+    // Coming back does not bring the connection back.
+    await addMember(h.deps, biz.id, { email: 'leaving@people.example', role: 'member' })
+    expect((await business(c.access)).status).toBe(401)
+    expect((await refreshAt(h, c)).body.error).toBe('invalid_grant')
+  })
+
+  test('the Business deleted', async () => {
+    const gone = await h.business()
+    const c = await connectApp(h, { businessId: gone.id })
+    expect((await business(c.access)).status).toBe(200)
+    await deleteBusiness(h.deps.db, h.clock, gone.id)
+    expect((await business(c.access)).status).toBe(401)
   })
 
   test('the app deleted', async () => {

@@ -19,7 +19,8 @@ import {
 } from './oauth.repo'
 import { CODE_PREFIX, newSecret, sha256 } from './secrets'
 
-export type GrantRole = 'admin' | 'member' | 'viewer'
+import type { GrantRole } from './roles'
+export type { GrantRole } from './roles'
 
 export const CODE_SECONDS = 60
 export const ACCESS_TOKEN_SECONDS = 3600
@@ -101,25 +102,22 @@ export async function expireConnections(db: Database, clock: Clock): Promise<num
   })
 }
 
-/** A Business's Connected apps for `GET /v1/connected-apps`, oldest first; people's names come from `nameOf`. */
+/** A Business's Connected apps for `GET /v1/connected-apps`, oldest first: those that still act (their person a member). */
 export async function connectedAppsOf(
   db: Database,
   businessId: number,
   afterId: number,
   limit: number,
-  nameOf: (personId: number) => Promise<string | null> | string | null,
 ) {
   const rows = await connectedAppsPage(db.read, businessId, afterId, limit)
-  return Promise.all(
-    rows.map(async ({ c, app }) => ({
+  return rows.map(({ c, app, personName }) => ({
       id: c.id,
       app: { client_id: app.clientId, name: app.name },
       role: c.role,
-      connected_by: { name: (await nameOf(c.personId)) ?? '' },
+      connected_by: { name: personName },
       connected_at: c.connectedAt,
       last_used_at: c.lastUsedAt,
-    })),
-  )
+    }))
 }
 
 /**

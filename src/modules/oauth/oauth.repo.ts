@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { forgetBusinessForApp } from './app-webhooks.repo'
-import { connectedApps, oauthApps, oauthCodes, oauthRedirectUris, oauthTokens } from '../../db/schema'
+import { connectedApps, memberships, persons, oauthApps, oauthCodes, oauthRedirectUris, oauthTokens } from '../../db/schema'
 
 export type OAuthAppRow = typeof oauthApps.$inferSelect
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect
@@ -118,9 +118,11 @@ export const connectedAppsUnusedSince = (cutoff: string) => lt(connectedApps.las
 /** A Business's Connected apps that still act, with their app, oldest first, for the API's list. */
 export async function connectedAppsPage(q: Queryable, businessId: number, afterId: number, limit: number) {
   return q
-    .select({ c: connectedApps, app: { clientId: oauthApps.clientId, name: oauthApps.name } })
+    .select({ c: connectedApps, app: { clientId: oauthApps.clientId, name: oauthApps.name }, personName: persons.name })
     .from(connectedApps)
     .innerJoin(oauthApps, eq(oauthApps.id, connectedApps.appId))
+    .innerJoin(memberships, and(eq(memberships.personId, connectedApps.personId), eq(memberships.businessId, connectedApps.businessId)))
+    .innerJoin(persons, eq(persons.id, connectedApps.personId))
     .where(and(eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.id, afterId)))
     .orderBy(asc(connectedApps.id))
     .limit(limit)
@@ -174,6 +176,8 @@ export interface AccessTokenRow {
   expiresAt: string
   connectedAppId: number
   role: 'admin' | 'member' | 'viewer'
+  /** The connecting person's own Role now: the app never acts above it. */
+  memberRole: 'owner' | 'admin' | 'member' | 'viewer'
   personId: number
   lastUsedAt: string
   appName: string
@@ -186,11 +190,12 @@ export interface AccessTokenRow {
 }
 
 const ACCESS_SQL = `SELECT t.id AS tokenId, t.resources AS resources, t.expires_at AS expiresAt, c.id AS connectedAppId, c.role AS role,
-  c.person_id AS personId, c.last_used_at AS lastUsedAt, a.name AS appName, a.client_id AS clientId, b.id AS businessId,
-  b.public_id AS businessPublicId, b.plan AS plan, b.is_test AS isTest, b.currency AS currency
+  m.role AS memberRole, c.person_id AS personId, c.last_used_at AS lastUsedAt, a.name AS appName, a.client_id AS clientId,
+  b.id AS businessId, b.public_id AS businessPublicId, b.plan AS plan, b.is_test AS isTest, b.currency AS currency
   FROM oauth_tokens t JOIN connected_apps c ON c.id = t.connected_app_id JOIN oauth_apps a ON a.id = c.app_id
   JOIN businesses b ON b.id = c.business_id
-  WHERE t.token_hash = ? AND t.kind = 'access' AND t.ended_at IS NULL AND c.ended_at IS NULL`
+  JOIN memberships m ON m.person_id = c.person_id AND m.business_id = c.business_id
+  WHERE t.token_hash = ? AND t.kind = 'access' AND t.ended_at IS NULL AND c.ended_at IS NULL AND b.deleted_at IS NULL`
 
 /** The access token lookup by hash, prepared once like the API key's: one indexed read, synchronous on the hot reader. */
 export function accessTokenByHash(db: Db, hot: HotReader | null): (tokenHash: string) => AccessTokenRow | undefined | Promise<AccessTokenRow | undefined> {

@@ -1,5 +1,5 @@
 // The people module's public face: persons, memberships, sign-in and sessions, for the CLI and the application.
 export * from './people.service'
 export * from './sign-in'
-export { businessesOfPerson, findMembership, type MemberView, type PersonRow, type SessionRow } from './people.repo'
+export { businessesOfPerson, findMembership, findPersonById, type MemberView, type PersonRow, type SessionRow } from './people.repo'
 export { MIN_PASSWORD_LENGTH } from './passwords'

@@ -17,6 +17,7 @@ import {
   type MemberView,
   type PersonRow,
 } from './people.repo'
+import { endConnectionsOfMember } from '../oauth'
 
 export interface PeopleDeps {
   db: Database
@@ -145,6 +146,8 @@ export async function removeMember(deps: PeopleDeps, businessId: number, email: 
     if (!mayTouch(by, current.role)) throw new Permission('Only an Owner makes or unmakes an Owner.')
     if (current.role === 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
     await deleteMembership(tx, person.id, businessId)
+    // §8: every app the person connected in that Business ends with the membership (and its webhook stops hearing it).
+    await endConnectionsOfMember(tx, person.id, businessId, deps.clock.now().toISOString())
   })
 }
 

@@ -1,0 +1,141 @@
+// Connecting an app (extensions §10): /oauth/authorize sends the person here (signing in first); the page names the
+// app and asks which Business and which Role, never above the person's own Role there nor the app's `scope`.
+// Approve answers the app's registered address with `code`, `state` and `iss`; deny with `error=access_denied`.
+import { answerUrl, issueCode, judgeAuthorization, offeredRoles, resourcesOf, asGrant, isGrantRole, type AuthorizationRequest } from '../../../modules/oauth'
+import { resolveBusiness } from '../../../modules/business'
+import { findMembership } from '../../../modules/people'
+import { publicBaseUrl } from '../../../config'
+import { EMPTY_FORM, type FormState, type Signed } from '../context'
+import { redirect } from '../http'
+import type { AppKit } from '../kit'
+import { Layout } from '../layout'
+import { PostForm, Refused, esc } from '../ui'
+
+/** The authorization request's own parameters, carried from the page to its form unchanged. */
+const CARRIED = ['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method', 'scope', 'resource'] as const
+
+function carried(q: URLSearchParams): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (const name of CARRIED) for (const v of q.getAll(name)) out.push([name, v])
+  return out
+}
+
+const ROLE_WORDS: Record<string, string> = {
+  admin: 'Admin: everything, settings included',
+  member: 'Member: documents, Clients, Products and Payments',
+  viewer: 'Viewer: reads only',
+}
+
+function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q: URLSearchParams; form: FormState }): JSX.Element {
+  const choices = c.businesses.map((b) => ({ ...b, roles: offeredRoles(r.ceiling, asGrant(b.role)) })).filter((b) => b.roles.length > 0)
+  const chosenBusiness = form.values?.get('business') ?? choices[0]?.publicId ?? ''
+  const chosenRole = form.values?.get('role') ?? 'viewer'
+  const roles = offeredRoles(r.ceiling, 'admin')
+  return (
+    <Layout c={c} title={`Connect ${r.app.name}`} section="">
+      <div class="card">
+        <h1>Connect {esc(r.app.name)}?</h1>
+        <p class="lead">
+          {esc(r.app.name)} asks to act for one of your Businesses. It will answer to {esc(new URL(r.redirectUri).host)}.
+        </p>
+        <Refused state={form} shown={[]} />
+        {choices.length === 0 ? (
+          <p class="notice bad">You are not a member of any Business, so there is nothing to connect.</p>
+        ) : (
+          <PostForm action="/app/connect" token={c.csrf}>
+            {carried(q)
+              .map(([k, v]) => <input type="hidden" name={k} value={esc(v)} />)
+              .join('')}
+            <div class="field">
+              <label for="f-business">Business</label>
+              <select id="f-business" name="business">
+                {choices.map((b) => (
+                  <option value={esc(b.publicId)} selected={b.publicId === chosenBusiness}>
+                    {esc(b.name)} (you are {esc(b.role)})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div class="field">
+              <label for="f-role">Role the app acts with</label>
+              <select id="f-role" name="role">
+                {roles.map((role) => (
+                  <option value={role} selected={role === chosenRole}>
+                    {esc(ROLE_WORDS[role]!)}
+                  </option>
+                ))}
+              </select>
+              <p class="hint">Never more than your own Role in the Business you choose.</p>
+            </div>
+            <div class="row">
+              <button type="submit" name="decision" value="approve">
+                Connect
+              </button>
+              <button type="submit" name="decision" value="deny" class="secondary">
+                Deny
+              </button>
+            </div>
+          </PostForm>
+        )}
+      </div>
+    </Layout>
+  )
+}
+
+export function connectRoutes(kit: AppKit): void {
+  const issuer = publicBaseUrl(kit.deps.config)
+  const judgeDeps = { ...kit.deps, allowPrivate: kit.deps.config.webhookAllowPrivate, issuer, resources: resourcesOf(issuer).all }
+
+  kit.personPage('/app/connect', async (c) => {
+    const judged = await judgeAuthorization(judgeDeps, c.url.searchParams)
+    if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
+    // /oauth/authorize sent such requests back to the app already; one typed here by hand is only shown.
+    if (judged.kind === 'redirect') return <ProblemPage c={c} words={new URL(judged.to).searchParams.get('error_description') ?? 'The request is not valid.'} />
+    return <ConnectPage c={c} r={judged.request} q={c.url.searchParams} form={EMPTY_FORM} />
+  })
+
+  kit.personAction(
+    '/app/connect',
+    async (c, data) => {
+      const judged = await judgeAuthorization(judgeDeps, data)
+      if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
+      if (judged.kind === 'redirect') return redirect(judged.to)
+      const r = judged.request
+      if (data.get('decision') !== 'approve') return redirect(answerUrl(r.redirectUri, { error: 'access_denied', error_description: 'The person did not connect the app.', state: r.state }, issuer))
+      const choice = c.businesses.find((b) => b.publicId === data.get('business'))
+      const role = data.get('role') ?? ''
+      if (!choice || !isGrantRole(role)) return <ConnectPage c={c} r={r} q={data} form={{ values: data, errors: {}, message: 'Choose one of your Businesses and a Role.', code: null }} />
+      const business = await resolveBusiness(kit.deps.db.read, choice.publicId)
+      // The membership is read again now: a Role changed since the page was shown counts.
+      const membership = await findMembership(kit.deps.db.read, c.person.id, business.id)
+      if (!membership || !offeredRoles(r.ceiling, asGrant(membership.role)).includes(role)) {
+        return <ConnectPage c={c} r={r} q={data} form={{ values: data, errors: {}, message: 'You cannot grant a Role above your own in that Business, nor above what the app asked for.', code: null }} />
+      }
+      const code = await issueCode(kit.deps.db, kit.deps.clock, {
+        appId: r.app.id,
+        businessId: business.id,
+        personId: c.person.id,
+        role,
+        redirectUri: r.redirectUri,
+        codeChallenge: r.codeChallenge,
+        resources: r.resources,
+      })
+      return redirect(answerUrl(r.redirectUri, { code, state: r.state }, issuer))
+    },
+    (c, form) => <ProblemPage c={c} words={form.message ?? 'The app could not be connected.'} />,
+  )
+}
+
+function ProblemPage({ c, words }: { c: Signed; words: string }): JSX.Element {
+  return (
+    <Layout c={c} title="This app cannot be connected" section="">
+      <div class="card">
+        <h1>This app cannot be connected</h1>
+        <p class="notice bad" role="alert">
+          {esc(words)}
+        </p>
+      </div>
+    </Layout>
+  )
+}
+
