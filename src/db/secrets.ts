@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { ConfigError } from '../config'
 import { isSealed, newKeyText, parseKey, secretBox, type SecretBox } from '../shared/secret-box'
 import type { Database } from './client'
-import { mailboxes, meta, webhooks } from './schema'
+import { appWebhooks, mailboxes, meta, webhooks } from './schema'
 
 const CHECK_KEY = 'secret_key_check'
 const CHECK_TEXT = 'invoicing secret key check'
@@ -80,13 +80,15 @@ export async function unlockSecrets(db: Database, envKey: string | null): Promis
 
 const NOT_SEALED = (column: unknown) => sql`(${column} IS NOT NULL AND ${column} NOT LIKE 'enc:v1:%')`
 
-/** Seals webhook secrets and SMTP URLs stored in plaintext (before this version); a no-op read once they all are. */
+/** Seals webhook secrets (a Business's and an OAuth app's) and SMTP URLs stored in plaintext (before this version); a no-op read once they all are. */
 async function sealStoredPlaintext(db: Database, box: SecretBox): Promise<void> {
   const hooksLeft = sql`${NOT_SEALED(webhooks.secret)} OR ${NOT_SEALED(webhooks.previousSecret)}`
   const mailLeft = NOT_SEALED(mailboxes.smtpUrl)
+  const appHooksLeft = NOT_SEALED(appWebhooks.secret)
   const anyHook = await db.read.select({ id: webhooks.id }).from(webhooks).where(hooksLeft).limit(1).get()
   const anyMail = await db.read.select({ id: mailboxes.businessId }).from(mailboxes).where(mailLeft).limit(1).get()
-  if (!anyHook && !anyMail) return
+  const anyAppHook = await db.read.select({ id: appWebhooks.id }).from(appWebhooks).where(appHooksLeft).limit(1).get()
+  if (!anyHook && !anyMail && !anyAppHook) return
   // Read again inside the transaction: another process starting at once may have sealed them meanwhile.
   await db.write(async (tx) => {
     for (const h of await tx.select().from(webhooks).where(hooksLeft).all()) {
@@ -97,6 +99,9 @@ async function sealStoredPlaintext(db: Database, box: SecretBox): Promise<void> 
           previousSecret: h.previousSecret === null || isSealed(h.previousSecret) ? h.previousSecret : box.seal(h.previousSecret, 'webhook-secret'),
         })
         .where(eq(webhooks.id, h.id))
+    }
+    for (const a of await tx.select().from(appWebhooks).where(appHooksLeft).all()) {
+      await tx.update(appWebhooks).set({ secret: box.seal(a.secret, 'webhook-secret') }).where(eq(appWebhooks.id, a.id))
     }
     for (const m of await tx.select().from(mailboxes).where(mailLeft).all()) {
       await tx.update(mailboxes).set({ smtpUrl: box.seal(m.smtpUrl!, 'smtp-url') }).where(eq(mailboxes.businessId, m.businessId))

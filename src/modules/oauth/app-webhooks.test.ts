@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { connectApp } from '../../../test/oauth'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { appWebhookDeliveries, connectedApps } from '../../db/schema'
+import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schema'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
 import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, setAppWebhook, type AppDeliveryContext } from '.'
@@ -92,6 +92,10 @@ describe("an OAuth app's webhook", () => {
     await run()
     expect(got).toHaveLength(2)
     const bodies = got.map((m) => verify(s.hook.secret, m))
+    // The secret that signs them is stored sealed, never as shown (secrets at rest).
+    const stored = await h.deps.db.read.select().from(appWebhooks).all()
+    expect(stored.length).toBeGreaterThan(0)
+    expect(stored.every((w) => w.secret.startsWith('enc:v1:') && !w.secret.includes(s.hook.secret.slice('whsec_'.length)))).toBe(true)
     const ofA = bodies.find((m) => m.business_id === s.a.publicId)
     const ofB = bodies.find((m) => m.business_id === s.b.publicId)
     expect(ofA.type).toBe('document.issued')

@@ -80,7 +80,8 @@ export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: 
   const events = [...new Set(input.events ?? [])]
   const hook = await d.db.write(async (tx) => {
     await startOutboxCursor(tx)
-    return upsertAppWebhook(tx, { appId: app.id, url: input.url, events: JSON.stringify(events), secret, createdAt: now, updatedAt: now })
+    // Stored sealed (secrets at rest, src/db/secrets.ts); opened only to sign.
+    return upsertAppWebhook(tx, { appId: app.id, url: input.url, events: JSON.stringify(events), secret: d.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return { client_id: clientId, url: hook.url, events, paused: hook.paused, created_at: hook.createdAt, updated_at: hook.updatedAt, secret }
 }
@@ -203,7 +204,7 @@ async function attempt(ctx: AppDeliveryContext, c: ClaimedAppDelivery): Promise<
           'user-agent': 'invoicing-webhooks/1',
           'webhook-id': delivery.messageId,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader([webhook.secret], delivery.messageId, timestamp, body),
+          'webhook-signature': signatureHeader([ctx.db.secrets.open(webhook.secret, 'webhook-secret')], delivery.messageId, timestamp, body),
         },
       }),
       answerTimeoutMs + 2_000,
