@@ -5,6 +5,7 @@ import type { Command } from './command'
 import { keyCommand } from './key'
 import { memberCommand, personCommand } from './person'
 import { mailCommand } from './mail'
+import { mcpStdio } from './mcp'
 import { allowOnly, hostOption, portOption } from './args'
 import { sandbox } from './sandbox'
 import { serveForever } from './serve'
@@ -43,6 +44,15 @@ export const COMMANDS: Command[] = [
       allowOnly(args, ['port', 'host'])
       await sandbox(config, args, portOption(args, config.port), hostOption(args, config.host))
     },
+  },
+  {
+    name: 'mcp',
+    summary: 'serve the MCP tools over stdio for a local assistant, acting with one API key',
+    usage: ['mcp --key KEY [--db FILE_OR_URL]'],
+    details: ['The same tools, rules and answers as /mcp (extensions §11); standard output carries only the protocol.'],
+    database: 'existing',
+    serves: true,
+    run: async ({ args, open }) => mcpStdio(await open(), args),
   },
   {
     name: 'migrate',
