@@ -1,37 +1,33 @@
 // buildApp(deps): the Elysia app (plugins, module routes, OpenAPI) behind the request pipeline; never listens.
-import { Elysia, type AnyElysia } from 'elysia'
+import { Elysia, t, type AnyElysia } from 'elysia'
 import type { Deps } from './deps'
 import { InvalidRequest } from './shared/errors'
+import { bodyFault } from './shared/body-fault'
 import { serviceSecret } from './db/meta'
 import { contextOf } from './http/context'
 import { docsRoutes } from './http/docs'
 import { openApiDocumentRoutes } from './http/openapi-document'
 import { openApiWebhooks } from './http/openapi-webhooks'
+import { API_DESCRIPTION } from './http/openapi-description'
 import { errorResponse, toApiError } from './http/errors'
-import { Idempotency } from './http/idempotency'
-import { Cursors } from './http/pagination'
-import { PageCache } from './http/page-cache'
+import { Idempotency } from './platform/idempotency'
+import { Cursors } from './platform/cursors'
+import { PageCache } from './platform/page-cache'
 import { createPipeline, isJsonType, MAX_BODY_BYTES, pathOf, type Fetch } from './http/pipeline'
 import { appDoor, isAppPath } from './doors/app'
 import { publicBaseUrl } from './config'
 import { setRemedyBase } from './modules/documents'
-import { RequestLogWriter } from './http/request-log'
-import { requestLogRoutes } from './http/request-log.routes'
+import { RequestLogWriter } from './platform/request-log'
 import { openRateCount, type RateCount } from './platform/rate-count'
 import type { HttpServices } from './http/route-helpers'
-import { credentialLookup } from './modules/business'
-import { businessRoutes } from './modules/business/business.routes'
-import { clientsRoutes } from './modules/clients/clients.routes'
-import { productsRoutes } from './modules/products/products.routes'
-import { documentsRoutes } from './modules/documents/documents.routes'
+import { operationRoutes } from './doors/api/routes'
+import { operations } from './operations'
+import type { OperationContext } from './platform/operation'
+import { apiKeyResolver } from './modules/business'
+import { bearerLookup } from './platform/credentials'
+import { mcpDoor, type McpDoor } from './doors/mcp/server'
 import { publicPageRoutes } from './modules/documents/public-page'
-import { paymentsRoutes } from './modules/payments/payments.routes'
-import { mailRoutes } from './modules/mail/mail.routes'
-import { einvoiceRoutes } from './modules/einvoice/einvoice.routes'
-import { reportsRoutes } from './modules/reports/reports.routes'
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes'
 import { isOAuthPath, oauthDoor } from './doors/oauth/server'
-import { connectedAppsRoutes } from './modules/oauth/connected-apps.routes'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 
 export interface App {
@@ -42,38 +38,25 @@ export interface App {
   /** The per-key rate count, shared by every process on the database; closed with the app. */
   rateLimiter: RateCount
   http: HttpServices
+  /** The MCP door (extensions §11): /mcp over HTTP, and the server `invoicing mcp` serves over stdio. */
+  mcp: McpDoor
   /** Connected apps' last use, written in the background; flushed on shutdown. */
   connectionUsage: ConnectionUsage
 }
 
 export const API_VERSION = '1.0.0'
 
-/** Deeper nesting than any body of this API has (a Line's fields sit three levels down) is refused, not walked. */
-const MAX_BODY_DEPTH = 32
+/** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
+function isMcpPath(url: string, at: number): boolean {
+  if (url.indexOf('/', url.indexOf('//') + 2) !== at) return false
+  const next = url[at + 4]
+  return next === undefined || next === '?' || next === '/' && (url[at + 5] === undefined || url[at + 5] === '?')
+}
 
-/**
- * The field path (`lines.0.description`) of the first string holding U+0000, `"body"` for a body nested deeper than
- * any this API takes, or null. Walked with its own stack: a 100 KB body of nested arrays must not exhaust the call
- * stack (that was a 500).
- */
-function bodyFault(body: unknown): { at: string; message: string } | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: '', depth: 0 }]
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { at: path || 'body', message: 'must not contain the NUL character' }
-      continue
-    }
-    if (!value || typeof value !== 'object') continue
-    if (depth >= MAX_BODY_DEPTH) return { at: 'body', message: `is nested more than ${MAX_BODY_DEPTH} levels deep` }
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value)
-    // Pushed in reverse so the first field is looked at first, as the request wrote them.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [k, v] = entries[i]!
-      stack.push({ value: v, path: path ? `${path}.${k}` : k, depth: depth + 1 })
-    }
-  }
-  return null
+/** Every route the app answers, each operation's with the access it needs (the others are public pages). */
+function knownRoutes(routes: ReadonlyArray<{ method: string; path: string }>) {
+  const access = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op.access]))
+  return routes.map((r) => ({ method: r.method, path: r.path, access: access.get(`${r.method.toUpperCase()} ${r.path}`) }))
 }
 
 export async function buildApp(deps: Deps): Promise<App> {
@@ -84,6 +67,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
   const rateLimiter = openRateCount(deps.db, deps.config.rateLimit)
+  const context: OperationContext = { deps, cursors: http.cursors, pages: http.pages, flushRequestLog: () => requestLog.flush() }
 
   const elysia = new Elysia({ normalize: false })
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
@@ -126,8 +110,10 @@ export async function buildApp(deps: Deps): Promise<App> {
         info: {
           title: 'invoicing API',
           version: API_VERSION,
-          description: 'Self-hosted multi-tenant invoicing: Clients, Products, documents, Payments and Receipts, reports, webhooks.',
+          description: API_DESCRIPTION,
         },
+        // Relative: the document describes the service that serves it, wherever it is reached.
+        servers: [{ url: '/', description: 'this service' }],
         components: {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
         },
@@ -136,43 +122,42 @@ export async function buildApp(deps: Deps): Promise<App> {
       }),
     )
     .use(docsRoutes())
-    .get('/health', () => ({ ok: true }), { detail: { hide: true } })
-    .use(businessRoutes(deps, http))
-    .use(clientsRoutes(deps, http))
-    .use(productsRoutes(deps, http))
-    .use(documentsRoutes(deps, http))
-    .use(mailRoutes(deps, http))
-    .use(einvoiceRoutes(deps, http))
+    .get('/health', () => ({ ok: true as const }), {
+      response: { 200: t.Object({ ok: t.Literal(true) }, { description: 'the service answers' }) },
+      detail: { tags: ['Service'], summary: 'Liveness: the service answers', description: 'For load balancers and monitors. Needs no credential and is not counted.', operationId: 'health', security: [] },
+    })
+    .use(operationRoutes(operations, context, http))
     .use(publicPageRoutes(deps))
-    .use(paymentsRoutes(deps, http))
-    .use(reportsRoutes(deps, http))
-    .use(webhooksRoutes({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, http))
-    .use(connectedAppsRoutes({ db: deps.db, clock: deps.clock }, http))
-    .use(requestLogRoutes({ db: deps.db, clock: deps.clock, flush: () => requestLog.flush() }, http))
 
-  const apiKeys = credentialLookup(deps.db.read, deps.db.hot)
+  const apiKeys = apiKeyResolver(deps.db.read, deps.db.hot)
   const issuer = issuerOf(deps.config)
   const usage = new ConnectionUsage(deps.db, deps.clock, (e) => deps.logger.error('connection use not recorded', { name: (e as Error)?.name }))
-  // A Connected app's token acts on the API only when issued for the API's resource (RFC 8707).
-  const tokens = accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resourcesOf(issuer).api)
-  const appTokens = async (t: string) => tokens(t)
-  const pipeline = createPipeline({
+  // A Connected app's token acts on a door only when issued for that door's resource (RFC 8707).
+  const resources = resourcesOf(issuer)
+  const tokensFor = { api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api), mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp) }
+  const lookup = bearerLookup([{ accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) }, apiKeys])
+  const api = createPipeline({
     handle: (req) => elysia.handle(req),
-    routes: elysia.routes,
-    lookup: (presented) => (isAccessToken(presented) ? appTokens(presented) : apiKeys(presented)),
+    routes: knownRoutes(elysia.routes),
+    lookup: (credential) => lookup(credential, 'api'),
     rateLimiter,
     requestLog,
     clock: deps.clock,
     logger: deps.logger,
   })
+  const mcp = mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
   const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   const application = await appDoor(deps)
   const fetch: Fetch = (req, server) => {
+    // The MCP door has its own protocol (JSON-RPC over POST); everything else but the application and OAuth goes
+    // through the API pipeline.
+    const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
+    if (at > 0 && isMcpPath(req.url, at)) return mcp.handle(req, server?.requestIP(req)?.address ?? null)
     const path = pathOf(req.url)
-    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req) : pipeline(req, server)
+    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req) : api(req, server)
   }
-  return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http }
+  return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
 }

@@ -50,3 +50,57 @@ describe('invoicing business update', () => {
     expect((await h.request('GET', '/v1/business', { key })).body.name).toBe('Named Ltd')
   })
 })
+
+describe('invoicing bank-account add', () => {
+  test('an IBAN with a wrong checksum, an IBAN of no country and a malformed BIC are refused in one line naming the field; nothing is added', async () => {
+    const b = JSON.parse(cli(['business', 'create', '--name', 'Bank Ltd', '--country', 'DE', '--currency', 'EUR']).out)
+    const cases: Array<[string[], string]> = [
+      [['--iban', 'DE89370400440532013001'], 'iban: has check digits that do not match'],
+      [['--iban', 'XX89370400440532013000'], 'iban: starts with XX'],
+      [['--iban', 'DE8937040044053201300'], 'iban: is not laid out as a DE IBAN'],
+      [['--iban', 'DE89370400440532013000', '--bic', 'DEUT1'], 'bic: must be a BIC'],
+    ]
+    for (const [opts, said] of cases) {
+      const r = cli(['bank-account', 'add', String(b.id), '--name', 'Main', ...opts])
+      expect(r.code).toBe(1)
+      expect(r.err.split('\n')).toHaveLength(1)
+      expect(r.err).toContain(said)
+    }
+    const key = await h.key(b.id, 'admin')
+    expect((await h.request('GET', '/v1/bank-accounts', { key })).body.data).toEqual([])
+    // A sound IBAN written with spaces and a lower-case BIC are kept compact and upper-case.
+    const ok = cli(['bank-account', 'add', String(b.id), '--name', 'Main', '--iban', 'de89 3704 0044 0532 0130 00', '--bic', 'cobadeffxxx'])
+    expect(ok.code, ok.err).toBe(0)
+    expect(JSON.parse(ok.out)).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' })
+    // Each case starts the CLI afresh: generous on a loaded machine.
+  }, 60_000)
+})
+
+describe('invoicing business update --logo --brand-color', () => {
+  test('sets the logo and colour GET /v1/business answers; a file that is not an image, or a missing one, is refused in one line', async () => {
+    const b = JSON.parse(cli(['business', 'create', '--name', 'Brand Ltd', '--country', 'DE', '--currency', 'EUR']).out)
+    const dir = h.dir
+    // A 1x1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64')
+    await Bun.write(`${dir}/logo.png`, png)
+    await Bun.write(`${dir}/logo.gif`, 'GIF89a')
+    const set = cli(['business', 'update', String(b.id), '--logo', `${dir}/logo.png`, '--brand-color', '#1F6FEB'])
+    expect(set.code, set.err).toBe(0)
+    expect(JSON.parse(set.out)).toMatchObject({ has_logo: true, brand_color: '#1F6FEB' })
+    const key = await h.key(b.id, 'admin')
+    expect((await h.request('GET', '/v1/business', { key })).body).toMatchObject({ has_logo: true, brand_color: '#1F6FEB' })
+
+    for (const [opts, said] of [
+      [['--logo', `${dir}/logo.gif`], 'logo: must be a PNG or JPEG'],
+      [['--logo', `${dir}/none.png`], 'logo: names no file'],
+      [['--brand-color', 'blue'], 'brand_color: must be a colour written #RRGGBB'],
+    ] as Array<[string[], string]>) {
+      const r = cli(['business', 'update', String(b.id), ...opts])
+      expect(r.code).toBe(1)
+      expect(r.err.split('\n')).toHaveLength(1)
+      expect(r.err).toContain(said)
+    }
+    const removed = cli(['business', 'update', String(b.id), '--logo', '', '--brand-color', ''])
+    expect(JSON.parse(removed.out)).toMatchObject({ has_logo: false, brand_color: null })
+  }, 60_000)
+})

@@ -5,6 +5,7 @@ import type { Command } from './command'
 import { keyCommand } from './key'
 import { memberCommand, personCommand } from './person'
 import { mailCommand } from './mail'
+import { mcpStdio } from './mcp'
 import { allowOnly, hostOption, portOption } from './args'
 import { sandbox } from './sandbox'
 import { serveForever } from './serve'
@@ -45,6 +46,15 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'mcp',
+    summary: 'serve the MCP tools over stdio for a local assistant, acting with one API key',
+    usage: ['mcp --key KEY [--db FILE_OR_URL]'],
+    details: ['The same tools, rules and answers as /mcp (extensions §11); standard output carries only the protocol.'],
+    database: 'existing',
+    serves: true,
+    run: async ({ args, open }) => mcpStdio(await open(), args),
+  },
+  {
     name: 'migrate',
     summary: 'create the database or apply pending migrations (serve does it too, on start)',
     usage: ['migrate [--db FILE_OR_URL]'],
@@ -64,6 +74,8 @@ export const COMMANDS: Command[] = [
       '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
       '                [--owner EMAIL]',
       'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
+      'e-invoices: [--electronic-address SCHEME:VALUE] [--contact-name N] [--contact-phone P] [--contact-email E]',
+      '            [--tax-registration-id T] [--einvoice-format ubl|cii|xrechnung-ubl|xrechnung-cii|peppol|facturx]',
       'business delete BUSINESS_ID',
     ],
     details: [

@@ -7,6 +7,7 @@ import { Mutex } from './mutex'
 import { openHotReader, type HotReader } from './hot'
 import { openBulkWriter } from './bulk'
 import { openPreparedWriter } from './prepared-writer'
+import { markedTransaction } from './commit-marker'
 import { lockedBox, type SecretBox } from '../shared/secret-box'
 
 export type Db = LibSQLDatabase<typeof schema>
@@ -113,9 +114,11 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
     nativeFile: native ? url.slice('file:'.length) : null,
     secrets: lockedBox,
     connect: (other = url) => createClient({ url: other, intMode: 'number', authToken: opts.authToken }),
-    write: (fn) => mutex.run(() => writer.transaction(fn)),
+    // A keyed request's idempotency mark commits in the first write transaction of its work (db/commit-marker.ts).
+    write: (fn) => mutex.run(() => markedTransaction((body) => writer.transaction(body as never), fn)),
     // The prepared transaction offers the two methods the Payment repos use; the cast is the contract stated above.
-    writePrepared: (fn) => mutex.run(() => (prepared ? prepared.transaction((tx) => fn(tx as unknown as Tx)) : writer.transaction(fn))),
+    writePrepared: (fn) =>
+      mutex.run(() => markedTransaction((body) => (prepared ? prepared.transaction((tx) => body(tx as unknown as Tx)) : writer.transaction(body as never)), fn)),
     append: (statement, rows) =>
       mutex.run(async () => {
         if (bulk) bulk.append(statement, rows)

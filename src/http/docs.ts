@@ -15,7 +15,18 @@ const PAGE = `<!doctype html>
     <div id="app"></div>
     <script src="/docs/assets/scalar.js"></script>
     <script>
-      Scalar.createApiReference('#app', { url: '/openapi.json', withDefaultFonts: false, hideClientButton: true, telemetry: false })
+      // Offline and self-hosted: no hosted-service buttons (Ask AI, Deploy, Share, Generate MCP), no telemetry, no fonts from a CDN.
+      Scalar.createApiReference('#app', {
+        url: '/openapi.json',
+        withDefaultFonts: false,
+        hideClientButton: true,
+        telemetry: false,
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showToolbar: 'never',
+        showDeveloperTools: 'never',
+        hideDownloadButton: false,
+      })
     </script>
   </body>
 </html>`

@@ -69,6 +69,8 @@ export function completeDocument(doc: Document, routes: AnyElysia['routes']): Do
       op.requestBody = { ...op.requestBody, required: body[OPTIONAL] !== 'Optional', content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) } } }
     }
     if (!route.path.startsWith('/v1/')) continue
+    // A 204 has no content at all (the generator writes its Void schema as a media type).
+    if (op.responses?.['204']) delete op.responses['204'].content
     for (const answer of Object.values(op.responses ?? {})) open(answer.content)
     op.parameters ??= []
     for (const p of hooks?.detail?.parameters ?? []) if (!op.parameters.some((q) => q.name === p.name && q.in === p.in)) op.parameters.push(p)

@@ -1,12 +1,13 @@
 // The request pipeline in front of the Elysia app: request id, auth, rate limit, plan gate, role, body checks, log.
 import { credentialKey, type Actor } from '../platform/actor'
-import { BadRequest, Permission, RateLimited, Unauthenticated, type ApiError } from '../shared/errors'
+import { apiPlanRefusal, roleRefusal, type Access } from '../platform/policy'
+import { BadRequest, RateLimited, Unauthenticated, type ApiError } from '../shared/errors'
 import type { Clock } from '../shared/clock'
 import type { Logger } from '../shared/logger'
 import { setContext, type RequestContext } from './context'
 import { errorResponse } from './errors'
 import type { RateCount, RateDecision } from '../platform/rate-count'
-import type { RequestLogWriter } from './request-log'
+import type { RequestLogWriter } from '../platform/request-log'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -15,31 +16,34 @@ export function isJsonType(contentType: string | null): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? '')
 }
 
-type Access = 'public' | 'read' | 'write' | 'admin'
+/** A route as the pipeline sees it: its method and path, and the access its operation needs (none: a public page). */
+export interface KnownRoute {
+  method: string
+  path: string
+  access?: Access
+}
 
 interface RoutePattern {
   re: RegExp
-  methods: Set<string>
-  /** Admin-only paths refuse Members and Viewers on every method. */
-  adminOnly: boolean
+  /** Each method the path answers, with the access its operation needs. */
+  methods: Map<string, Access | undefined>
+  /** No operation lives here: the document, /docs, /health, a document's public page. */
   public: boolean
 }
 
-const PUBLIC_PATHS = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/health$/, /^\/p\/:token$/]
-const ADMIN_ONLY = [/^\/v1\/request-log/, /^\/v1\/webhooks/, /^\/v1\/webhook-deliveries/, /^\/v1\/connected-apps/]
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-
-/** Builds the table of known paths (Elysia's `:param` syntax) and the methods each answers. */
-export function routeTable(routes: ReadonlyArray<{ method: string; path: string }>): RoutePattern[] {
-  const byPath = new Map<string, Set<string>>()
+/** Builds the table of known paths (Elysia's `:param` syntax), the methods each answers and what each needs. */
+export function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
+  const byPath = new Map<string, Map<string, Access | undefined>>()
   for (const r of routes) {
-    const methods = byPath.get(r.path) ?? new Set<string>()
-    methods.add(r.method.toUpperCase())
+    const methods = byPath.get(r.path) ?? new Map<string, Access | undefined>()
+    methods.set(r.method.toUpperCase(), r.access)
     byPath.set(r.path, methods)
   }
   return [...byPath].map(([path, methods]) => {
     const re = new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*$/, '.*') + '/?$')
-    return { re, methods, adminOnly: ADMIN_ONLY.some((a) => a.test(path)), public: PUBLIC_PATHS.some((p) => p.test(path)) }
+    // A /v1 route outside the table of operations fails closed: Admin keys only.
+    if (path.startsWith('/v1/')) for (const [m, a] of methods) if (a === undefined) methods.set(m, 'admin')
+    return { re, methods, public: [...methods.values()].every((a) => a === undefined) }
   })
 }
 
@@ -71,7 +75,7 @@ function setHeaders(res: Response, headers: Record<string, string>): Response {
 
 export interface PipelineDeps {
   handle: (req: Request) => Promise<Response>
-  routes: ReadonlyArray<{ method: string; path: string }>
+  routes: ReadonlyArray<KnownRoute>
   lookup: (key: string) => Promise<Actor | null>
   /** Shared by every process on the database (src/platform/rate-count.ts). */
   rateLimiter: RateCount
@@ -144,7 +148,7 @@ function rateHeaders(rate: RateDecision): Record<string, string> {
 
 /** 405 names the methods the path does answer, so the caller can correct the request. */
 function methodNotAllowed(method: string, route: RoutePattern): ApiError {
-  const allow = [...route.methods].sort().join(', ')
+  const allow = [...route.methods.keys()].sort().join(', ')
   return new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`, { Allow: allow })
 }
 
@@ -158,19 +162,15 @@ function gate(
   req: Request,
   notAllowed: ApiError | null,
 ): ApiError | null {
-  // The plan gate comes before any other answer; a Test business keeps the API on every plan.
-  if ((c.plan === 'free' || c.plan === 'paused') && !c.isTest) {
-    return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', {
-      code: 'paid_plan_required',
-      remedy: 'choose_plan',
-    })
-  }
+  // The plan gate comes before any other answer.
+  const plan = apiPlanRefusal(c)
+  if (plan) return plan
   if (retryAfter !== null) return new RateLimited(limit, retryAfter)
   if (notAllowed) return notAllowed
-  const access: Access = route.adminOnly ? 'admin' : READ_METHODS.has(method) ? 'read' : 'write'
+  const access: Access = route.methods.get(method) ?? 'read'
   // The Role is asked before the record the request names.
-  if (access === 'admin' && c.role !== 'admin') return new Permission('Only an Admin key may do this.')
-  if (access === 'write' && c.role === 'viewer') return new Permission('A Viewer key only reads.')
+  const role = roleRefusal(c, access)
+  if (role) return role
   if (access !== 'read') {
     const len = req.headers.get('content-length')
     const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')

@@ -1,9 +1,9 @@
 // The service's background jobs and when they run.
 import type { App } from '../app'
 import type { Deps } from '../deps'
-import { expireIdempotencyKeys } from '../http/idempotency'
-import { pruneRequestLog } from '../http/request-log'
-import { REQUEST_LOG_RETENTION_MS } from '../http/request-log.routes'
+import { expireIdempotencyKeys } from '../platform/idempotency'
+import { pruneRequestLog } from '../platform/request-log'
+import { REQUEST_LOG_RETENTION_MS } from '../platform/request-log.operations'
 import { eraseDeletedProducts } from '../modules/products'
 import { deliverDueAppWebhooks, dispatchAppWebhooks, expireConnections, pruneAppDeliveries } from '../modules/oauth'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks'

@@ -26,6 +26,96 @@ export const STATUS_OF: Record<ErrorType, number> = {
   server_error: 500,
 } satisfies Record<ErrorType, number>
 
+/**
+ * The closed catalog of codes the service answers (the contract's refusal table, with its plan codes): what each means
+ * and its remedy where the contract gives one. A code outside it does not compile; each operation of the table declares
+ * which of these it may answer (src/operations.ts), and the runner holds it to that.
+ */
+export const CODES = {
+  // Issue, and Send or Convert issuing a Draft
+  already_issued: { type: 'refusal', means: 'only a Draft is issued' },
+  number_taken: { type: 'refusal', means: 'the requested number is held by another document' },
+  number_skips_ahead: { type: 'refusal', means: 'the requested number skips ahead of the numbering; the message names the next' },
+  number_beyond_the_counter: { type: 'refusal', means: 'the number exceeds what the numbering can count' },
+  number_malformed: { type: 'refusal', means: 'not a valid document number for the pattern' },
+  numbering_at_its_end: { type: 'refusal', means: 'the next number is the largest the numbering holds, which is never taken' },
+  issuing_limit_reached: { type: 'refusal', means: 'a Free plan or Test business has issued its Invoices for the year', remedy: 'choose_plan' },
+  draft_deleted: { type: 'refusal', means: 'the Draft was deleted meanwhile by a concurrent request; nothing written' },
+  // Send
+  cancelled_not_sent: { type: 'refusal', means: 'a cancelled document is not sent' },
+  no_client_address: { type: 'refusal', means: 'the Client has no email address; nothing issued' },
+  no_mail_provider: { type: 'refusal', means: 'the Business has nothing to send through', remedy: 'connect_mail_provider' },
+  mail_account_lost: { type: 'refusal', means: 'the connected mailbox refused renewal', remedy: 'connect_mail_provider' },
+  sending_limit_reached: { type: 'refusal', means: "the daily recipient count through the service's own mail server is reached", remedy: 'connect_mail_provider' },
+  // Cancel
+  draft_not_cancelled: { type: 'refusal', means: 'a Draft is deleted, not cancelled' },
+  paid_not_cancelled: { type: 'refusal', means: 'a paid document is corrected with a Credit Note' },
+  already_cancelled: { type: 'refusal', means: 'the document is cancelled already' },
+  holds_money: { type: 'refusal', means: 'the document holds Payments; a Credit Note instead' },
+  // Convert, and Drafts linked to a Proforma
+  not_a_proforma: { type: 'refusal', means: 'only a Proforma Invoice converts' },
+  draft_not_converted: { type: 'refusal', means: 'a Draft Proforma Invoice is issued first' },
+  cancelled_not_converted: { type: 'refusal', means: 'a cancelled Proforma Invoice converts into nothing' },
+  already_converted: { type: 'refusal', means: 'the Proforma Invoice was converted already' },
+  proforma_deleted: { type: 'refusal', means: 'the linked Proforma Invoice was deleted' },
+  only_into_an_invoice: { type: 'refusal', means: 'a Proforma Invoice converts only into an Invoice' },
+  proforma_other_currency: { type: 'refusal', means: 'the linked Proforma Invoice is in another currency' },
+  proforma_other_client: { type: 'refusal', means: 'the linked Proforma Invoice is for another Client' },
+  // Update and delete a document
+  issued_not_changed: { type: 'refusal', means: 'only a Draft is changed through the API' },
+  issued_not_deleted: { type: 'refusal', means: 'only a Draft is deleted' },
+  // Payments
+  type_takes_no_payments: { type: 'refusal', means: 'a Credit Note or Quote takes no Payments' },
+  draft_takes_no_payments: { type: 'refusal', means: 'a Draft takes no Payments' },
+  cancelled_takes_no_payments: { type: 'refusal', means: 'a cancelled document takes no Payments' },
+  nothing_due: { type: 'refusal', means: 'the amount due is zero' },
+  payment_goes_to_its_invoice: { type: 'refusal', means: 'the Proforma Invoice was converted; record on its Invoice', remedy: 'record_on_its_invoice' },
+  payment_currency_mismatch: { type: 'refusal', means: "the currency sent is not the document's" },
+  payment_exceeds_amount_due: { type: 'refusal', means: 'the amount is above what is due' },
+  payment_reversed: { type: 'refusal', means: 'the Payment is reversed already' },
+  // E-invoice export
+  not_exportable: { type: 'refusal', means: 'the document is not exported as EN16931 XML (Draft, Proforma Invoice, Quote, or failing the rules)' },
+  exports_not_in_a_test_business: { type: 'refusal', means: 'a Test business exports no EN16931 XML' },
+  // Webhooks
+  webhook_limit_reached: { type: 'refusal', means: 'a Business has at most its limit of webhooks' },
+  webhook_paused: { type: 'refusal', means: 'the webhook is paused' },
+  webhooks_need_a_paid_plan: { type: 'refusal', means: 'webhooks are sent only on a paid plan', remedy: 'choose_plan' },
+  // The application's own actions (extensions §9); their words are APPLICATION_REFUSALS below.
+  draft_not_delivered: { type: 'refusal', means: 'a Draft is issued by Send, not marked sent' },
+  cancelled_not_marked: { type: 'refusal', means: 'a cancelled document is not marked sent' },
+  cancelled_keeps_mark: { type: 'refusal', means: 'a cancelled document keeps its mark' },
+  not_marked_sent: { type: 'refusal', means: 'the document is not marked sent by hand' },
+  no_mail_provider_to_remind: { type: 'refusal', means: 'nothing to send a reminder through', remedy: 'connect_mail_provider' },
+  not_remindable: { type: 'refusal', means: 'only an issued Invoice or Proforma Invoice with something due is reminded' },
+  converted_proforma: { type: 'refusal', means: 'a converted Proforma Invoice is reminded on its Invoice' },
+  never_reminded: { type: 'refusal', means: 'the document was never reminded' },
+  receipt_voided: { type: 'refusal', means: 'a void Receipt is not emailed' },
+  no_mail_provider_for_receipt: { type: 'refusal', means: 'nothing to send a Receipt through', remedy: 'connect_mail_provider' },
+  no_receipt: { type: 'refusal', means: 'the Payment has no Receipt' },
+  client_deleted: { type: 'refusal', means: "the document's Client is gone" },
+  // People and memberships (CLI and application, extensions §8)
+  person_exists: { type: 'refusal', means: 'a person with that email exists already' },
+  last_owner: { type: 'refusal', means: 'a Business keeps at least one Owner' },
+  // Plan codes: 403 permission
+  paid_plan_required: { type: 'permission', means: 'the Public API needs a paid plan (Free or Paused Business)', remedy: 'choose_plan' },
+  business_paused: { type: 'permission', means: 'the Business is Paused (MCP server and application)', remedy: 'choose_plan' },
+  plan_role_viewing: { type: 'permission', means: 'on the Free plan only reads are open (MCP server and application)', remedy: 'choose_plan' },
+} as const satisfies Record<string, { type: 'refusal' | 'permission'; means: string; remedy?: string }>
+
+export type Code = keyof typeof CODES
+export type RefusalCode = { [K in Code]: (typeof CODES)[K]['type'] extends 'refusal' ? K : never }[Code]
+export type PlanCode = Exclude<Code, RefusalCode>
+
+/** A refusal as judged before it is thrown (the lifecycle predicts with it in `actions`, and throws it to refuse). */
+export interface RefusalInfo {
+  code: RefusalCode
+  message: string
+  remedy?: string
+  remedy_url?: string
+  /** Further members of the error object (e.g. `invoice` with record_on_its_invoice). */
+  extra?: Record<string, unknown>
+}
+
 /** Field name (`lines.0.unit` style) to the plain-word reasons it was refused. */
 export type FieldErrors = Record<string, string[]>
 
@@ -75,14 +165,23 @@ export class Unauthenticated extends ApiError {
 }
 
 export class Permission extends ApiError {
-  constructor(message: string, extra: { code?: string; remedy?: string } = {}) {
+  constructor(message: string, extra: { code?: PlanCode; remedy?: string } = {}) {
     super('permission', message, 403, extra)
   }
 }
 
+/** The one way to refuse: a code of the catalog, words for a person, and the members the code carries. */
 export class Refusal extends ApiError {
-  constructor(readonly code: string, message: string, extra: Record<string, unknown> = {}) {
+  constructor(readonly code: RefusalCode, message: string, extra: Record<string, unknown> = {}) {
     super('refusal', message, 422, { code, ...extra })
+  }
+
+  /** The refusal a judge returned (remedy, remedy_url and extra members become members of the error object). */
+  static of(r: RefusalInfo): Refusal {
+    const extra: Record<string, unknown> = { ...r.extra }
+    if (r.remedy) extra.remedy = r.remedy
+    if (r.remedy_url) extra.remedy_url = r.remedy_url
+    return new Refusal(r.code, r.message, extra)
   }
 }
 
@@ -93,8 +192,8 @@ export class IdempotencyMismatch extends ApiError {
 }
 
 export class IdempotencyInFlight extends ApiError {
-  constructor() {
-    super('idempotency_in_flight', 'The first request under this Idempotency-Key is still running; resend it in a few seconds.')
+  constructor(message = 'The first request under this Idempotency-Key is still running; resend it in a few seconds.') {
+    super('idempotency_in_flight', message)
   }
 }
 

@@ -102,3 +102,18 @@ export function format(value: Decimal, scale: number): string {
   const s = round(value, scale).toFixed(scale)
   return s.startsWith('-') && /^-0(\.0+)?$/.test(s) ? s.slice(1) : s
 }
+
+/** 10^scale, the minor units in one major unit of a currency of that scale. */
+function unitOf(scale: number): Decimal {
+  return new Dec('1' + '0'.repeat(scale))
+}
+
+/** An amount in minor units as exact integer text (rounded half away from zero at the scale); may pass 2^53. */
+export function toMinor(value: Decimal, scale: number): string {
+  return round(value, scale).times(unitOf(scale)).toFixed(0)
+}
+
+/** Minor units (integer text or a Decimal) back to the amount at the currency's scale. */
+export function fromMinor(minor: Decimal | string | number | bigint, scale: number): Decimal {
+  return new Dec(typeof minor === 'bigint' ? minor.toString() : (minor as never)).div(unitOf(scale))
+}

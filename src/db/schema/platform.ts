@@ -1,6 +1,6 @@
 // Cross-cutting tables: service settings, idempotency keys and the request log.
 import { sqliteTable, integer, text, primaryKey, index } from 'drizzle-orm/sqlite-core'
-import { apiKeys, businesses } from './business'
+import { businesses } from './business'
 
 /** Service-wide settings, such as the secret that signs paging cursors. */
 export const meta = sqliteTable('meta', {
@@ -8,11 +8,16 @@ export const meta = sqliteTable('meta', {
   value: text('value').notNull(),
 })
 
-/** A finished create answered under an Idempotency-Key, kept 24 hours for byte-exact replays. */
+/**
+ * A create answered under an Idempotency-Key, kept 24 hours for byte-exact replays; while it runs, its claim
+ * (platform/idempotency.ts). Each credential has its own key space: an API key, or a Connected app.
+ */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
-    apiKeyId: integer('api_key_id').notNull().references(() => apiKeys.id),
+    credentialKind: text('credential_kind', { enum: ['api_key', 'connected_app', 'person'] }).notNull().default('api_key'),
+    /** The credential's id within its kind (no foreign key: it names an API key or a Connected app). */
+    apiKeyId: integer('api_key_id').notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     status: integer('status').notNull(),
@@ -20,7 +25,7 @@ export const idempotencyKeys = sqliteTable(
     body: text('body').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.credentialKind, t.apiKeyId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
 )
 
 export const requestLog = sqliteTable(

@@ -47,7 +47,10 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   return async (req) => {
     const url = new URL(req.url)
     const found = router.match(req.method.toUpperCase(), url.pathname)
-    if ('handler' in found) return found.handler(req, found.params)
+    if ('handler' in found) {
+      const res = await found.handler(req, found.params)
+      return url.pathname === '/app/connect' ? letConsentAnswerTheApp(res, url) : res
+    }
     if (found.allowed.length > 0) {
       const res = await kit.bare(405, 'Not allowed', 'This page does not take that kind of request.')
       res.headers.set('allow', [...new Set(found.allowed)].join(', '))
@@ -55,6 +58,23 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
     }
     return kit.bare(404, 'Not found', 'There is no such page.')
   }
+}
+
+/**
+ * The consent page's form answers with a redirect to the app's registered address; browsers hold that redirect to the
+ * page's CSP form-action, so the shown consent page (200: its request was judged sound, its redirect_uri registered)
+ * names that one origin beside 'self'.
+ */
+function letConsentAnswerTheApp(res: Response, url: URL): Response {
+  const to = url.searchParams.get('redirect_uri')
+  const csp = res.headers.get('content-security-policy')
+  if (res.status !== 200 || !to || !csp) return res
+  try {
+    res.headers.set('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`))
+  } catch {
+    // Not a URL: the page refused it already.
+  }
+  return res
 }
 
 export { htmlResponse }

@@ -5,15 +5,22 @@ import type { HotReader } from '../../db/hot'
 import { NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
 import type { Actor, Role } from '../../platform/actor'
+import type { CredentialResolver } from '../../platform/credentials'
 import { apiKeysOf, businessExists, credentialByHash, findApiKeyRevocation, insertApiKey, setApiKeyRevoked } from './business.repo'
 
 export { ROLES, type Role, type Plan } from '../../platform/actor'
 
 const KEY_PREFIX = 'inv_'
 
+/** Connected-app tokens share the `inv_` prefix; a key never starts like one, so each resolver knows its own. */
+const TOKEN_PREFIXES = ['inv_at_', 'inv_rt_']
+
 /** 192 random bits, base64url, behind a visible prefix so keys are recognisable in configs and leaks. */
 export function generateKey(): string {
-  return KEY_PREFIX + randomBytes(24).toString('base64url')
+  for (;;) {
+    const key = KEY_PREFIX + randomBytes(24).toString('base64url')
+    if (!TOKEN_PREFIXES.some((p) => key.startsWith(p))) return key
+  }
 }
 
 export function hashKey(key: string): string {
@@ -36,6 +43,15 @@ export function credentialLookup(db: Db, hot: HotReader | null = null): (key: st
   return async (key) => {
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null
     return byHash(hashKey(key))
+  }
+}
+
+/** API keys as one kind of bearer credential (platform/credentials.ts): they open every resource. */
+export function apiKeyResolver(db: Db, hot: HotReader | null = null): CredentialResolver {
+  const lookup = credentialLookup(db, hot)
+  return {
+    accepts: (credential) => credential.startsWith(KEY_PREFIX) && !TOKEN_PREFIXES.some((p) => credential.startsWith(p)),
+    resolve: (credential) => lookup(credential),
   }
 }
 

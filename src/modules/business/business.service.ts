@@ -1,5 +1,6 @@
 // Business setup, bank accounts and numbering patterns: created and changed by the CLI, read by the API.
 import { EMAIL_RE } from '../../shared/text'
+import { validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
@@ -182,6 +183,21 @@ export async function resolveBusiness(q: Queryable, ref: string): Promise<Busine
   return row
 }
 
+/** Why an IBAN (compact, upper-case) is refused, by ibantools' rules (country format and length, ISO 7064 checksum, national check digits); null when it is sound. */
+export function ibanFault(iban: string): string | null {
+  const { valid, errorCodes } = validateIBAN(iban)
+  if (valid) return null
+  if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `starts with ${iban.slice(0, 2)}, which is no country that uses IBANs`
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength) || errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) {
+    return `is not laid out as a ${iban.slice(0, 2)} IBAN (its length or characters are wrong)`
+  }
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) || errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)) {
+    return 'has check digits that do not match: a character is probably mistyped'
+  }
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) return "fails its country's own account check digit: a character is probably mistyped"
+  return 'is not a valid IBAN'
+}
+
 /**
  * Deletes a Business for the API (extensions §8): its keys, sessions and Connected apps stop at once (every credential
  * lookup asks for a live Business) and nothing more is sent about it; its records stay in the file.
@@ -205,12 +221,15 @@ export async function addBankAccount(
   const bag = new FieldErrorBag()
   if (!input.name?.trim()) bag.add('name', 'is required')
   const iban = input.iban?.replace(/\s+/g, '').toUpperCase()
-  if (!iban || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(iban)) bag.add('iban', 'must be an IBAN such as DE89370400440532013000')
+  const ibanProblem = iban ? ibanFault(iban) : 'is required, e.g. DE89370400440532013000'
+  if (ibanProblem) bag.add('iban', ibanProblem)
+  const bic = input.bic?.replace(/\s+/g, '').toUpperCase() || null
+  if (bic && !validateBIC(bic).valid) bag.add('bic', 'must be a BIC of 8 or 11 characters, such as COBADEFFXXX')
   if (input.currency && !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
   bag.throwIfAny()
   return db.write(async (tx) => {
     await getBusiness(tx, businessId)
-    return insertBankAccount(tx, { businessId, name: input.name!.trim(), iban: iban!, bic: input.bic ?? null, currency: input.currency ?? null, createdAt: clock.now().toISOString() })
+    return insertBankAccount(tx, { businessId, name: input.name!.trim(), iban: iban!, bic, currency: input.currency ?? null, createdAt: clock.now().toISOString() })
   })
 }
 

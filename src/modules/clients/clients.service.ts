@@ -5,6 +5,7 @@ import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { isCountry, viesPrefixFor } from '../../shared/countries'
+import { fitsVatSyntax } from '../../shared/vat-syntax'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { electronicAddressFault } from '../../shared/einvoice-formats'
 import { parseDecimal, type Decimal } from '../../shared/money'
@@ -44,7 +45,7 @@ function electronicAddressIn(a: { scheme: string; value: string } | null | undef
   return { scheme, value }
 }
 
-/** VIES is asked only for EU VAT numbers; the number may carry its country prefix or not. */
+/** VIES is asked only for EU VAT numbers of the right shape; the number may carry its country prefix or not. */
 async function verifyVat(vies: ViesClient, country: string, vatNumber: string | null): Promise<boolean> {
   if (!vatNumber) return false
   const compact = vatNumber.replace(/[\s.-]/g, '').toUpperCase()
@@ -55,6 +56,8 @@ async function verifyVat(vies: ViesClient, country: string, vatNumber: string | 
   const prefix = written ?? own
   if (!prefix) return false
   const number = written ? m![2]! : compact
+  // A number that fits no member state's syntax is kept as written but never verified: VIES is not asked about it.
+  if (!fitsVatSyntax(prefix, number)) return false
   try {
     return await vies.check(prefix, number)
   } catch {

@@ -7,7 +7,7 @@ let h: Harness
 let biz: { id: number; key: string }
 
 beforeAll(async () => {
-  h = await makeHarness({ validVat: ['DE123456789', 'EL123456789', 'AT123456789'] })
+  h = await makeHarness({ validVat: ['DE123456789', 'EL123456789', 'ATU12345678', 'EE123456789'] })
   biz = await h.business({ currency: 'EUR' })
 })
 afterAll(() => h.close())
@@ -717,9 +717,22 @@ describe('VIES', () => {
 
   test('a VAT number without its prefix is checked under the Client\'s country', async () => {
     const before = h.vies.calls.length
-    const c = await made({ country: 'AT', vat_number: '123456789' })
+    const c = await made({ country: 'AT', vat_number: 'U12345678' })
     expect(c.vat_verified).toBe(true)
-    expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'AT', vatNumber: '123456789' }])
+    expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'AT', vatNumber: 'U12345678' }])
+  })
+
+  test('a VAT number that fits no member state\'s syntax is kept as written, vat_verified false, and VIES is not asked', async () => {
+    for (const [country, vat_number] of [['DE', 'DE12345'], ['AT', '123456789'], ['FR', 'FR123'], ['NL', 'NL123456789'], ['DE', 'XX123456789']]) {
+      const before = h.vies.calls.length
+      const c = await made({ country, vat_number })
+      expect(c).toMatchObject({ vat_number, vat_verified: false })
+      expect(h.vies.calls.length).toBe(before)
+    }
+    // Belgian numbers may start with 1 since 2023: the shape is taken, so VIES is asked.
+    const before = h.vies.calls.length
+    await made({ country: 'BE', vat_number: 'BE1234567894' })
+    expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'BE', vatNumber: '1234567894' }])
   })
 
   test('a Greek Client\'s VAT number is checked under VIES prefix EL however it is written', async () => {
@@ -775,10 +788,10 @@ describe('VIES', () => {
     const c = await made({ country: 'DE', vat_number: '123456789' })
     expect(c.vat_verified).toBe(true)
     const before = h.vies.calls.length
-    const r = await patch(c.id, { country: 'FR' })
+    const r = await patch(c.id, { country: 'EE' })
     expect(r.status).toBe(200)
-    expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'FR', vatNumber: '123456789' }])
-    expect(r.body).toMatchObject({ country: 'FR', vat_verified: false })
+    expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'EE', vatNumber: '123456789' }])
+    expect(r.body).toMatchObject({ country: 'EE', vat_verified: true })
   })
 
   test('a refused update does not ask VIES', async () => {

@@ -1,7 +1,7 @@
 // The one judge of the application-only actions (mark sent, take the mark back, remind, remind again, duplicate,
 // email a Receipt): the refusal each would answer, used both to refuse a request and to show its button closed with
 // the reason, so the page and the action never disagree.
-import { APPLICATION_REFUSALS, type ApplicationRefusalCode } from '../../shared/errors'
+import { APPLICATION_REFUSALS, type ApplicationRefusalCode, type RefusalCode } from '../../shared/errors'
 import { Dec } from '../../shared/money'
 import type { Role } from '../business'
 import type { DocumentRow } from './documents.repo'
@@ -28,7 +28,7 @@ export interface AppFacts {
   send: Pick<SendFacts, 'mailboxLost' | 'sentToday' | 'dailyLimit' | 'resumesOn'>
 }
 
-const r = (code: ApplicationRefusalCode | string, message?: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({
+const r = (code: RefusalCode, message?: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({
   code,
   message: message ?? APPLICATION_REFUSALS[code as ApplicationRefusalCode],
   ...more,

@@ -69,10 +69,7 @@ export function sendFactsOf(mail: MailState): FactsOptions['send'] {
 }
 
 export function throwRefusal(r: RefusalInfo): never {
-  const extra: Record<string, unknown> = { ...r.extra }
-  if (r.remedy) extra.remedy = r.remedy
-  if (r.remedy_url) extra.remedy_url = r.remedy_url
-  throw new Refusal(r.code, r.message, extra)
+  throw Refusal.of(r)
 }
 
 type DueCause = 'payment_terms' | 'issue_date' | 'due_date'

@@ -1,4 +1,5 @@
 // Gathers what the lifecycle judge needs about a document, from the reader or inside a writing transaction.
+import { issuingLimited } from '../../platform/policy'
 import type { Queryable } from '../../db/client'
 import type { BusinessRow } from '../business'
 import { findClient } from '../clients'
@@ -36,7 +37,7 @@ export async function gatherFacts(q: Queryable, business: BusinessRow, doc: Docu
     invoice = { id: doc.convertedIntoId, document_number: inv?.documentNumber ?? null }
   }
   const draft = doc.status === 'draft'
-  const limited = draft && doc.type === 'invoice' && (business.isTest || business.plan === 'free')
+  const limited = draft && doc.type === 'invoice' && issuingLimited(business)
   let numbering: Facts['numbering'] = null
   if (draft) {
     const j = await judgeNumber(q, { id: business.id, isTest: business.isTest }, doc.type, year, doc.requestedDocumentNumber)
@@ -66,7 +67,7 @@ async function convertIssueFacts(q: Queryable, business: BusinessRow, doc: Docum
   const converts = doc.type === 'proforma' && doc.status !== 'draft' && doc.status !== 'cancelled' && doc.convertedIntoId === null
   if (!converts) return null
   const year = Number(today.slice(0, 4))
-  const limited = business.isTest || business.plan === 'free'
+  const limited = issuingLimited(business)
   const j = await judgeNumber(q, { id: business.id, isTest: business.isTest }, 'invoice', year, null)
   return {
     invoicesIssuedInYear: limited ? await invoicesIssuedInYear(q, business.id, year) : 0,

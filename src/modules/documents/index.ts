@@ -20,6 +20,7 @@ export { appActionsOf, appRefusalFor, receiptEmailRefusal, remindRefusal, APP_AC
 export { viewDocuments } from './documents.service'
 export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
 export { setRemedyBase, REMEDY_URLS } from './lifecycle'
+export { ISSUE_REFUSALS } from './documents.operations'
 // The application's pages call the same use cases as the API routes.
 export { createDocument, updateDocument, deleteDocument, issueDocument, cancelDocument, convertDocument, listDocumentViews } from './documents.service'
 export { DocumentCreateBody, DocumentUpdateBody } from './documents.model'

@@ -474,7 +474,7 @@ describe('convert predictions of the new Invoice\'s issue (the judge alone, for 
   })
 
   test('the issuing limit is judged before the new Invoice\'s numbering; the numbering refusal follows when under the limit', () => {
-    const end = { code: 'numbering_at_its_end', message: 'at its end' }
+    const end = { code: 'numbering_at_its_end' as const, message: 'at its end' }
     const both = proformaFacts({ isTest: true, plan: 'pro', issuingLimit: 1 }, { invoicesIssuedInYear: 1, year: 2026, numbering: end })
     expect(refusalFor('convert', both)?.code).toBe('issuing_limit_reached')
     const under = proformaFacts({ isTest: true, plan: 'pro', issuingLimit: 2 }, { invoicesIssuedInYear: 1, year: 2026, numbering: end })

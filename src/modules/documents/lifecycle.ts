@@ -1,5 +1,6 @@
 // The document lifecycle's one judge: for each Action, the Refusal it would answer, used both to refuse a request
 // and to predict it in `actions`, so the two can never disagree.
+import { issuingLimited } from '../../platform/policy'
 import type { Role } from '../business'
 import { Dec, stored } from '../../shared/money'
 import type { DocumentRow } from './documents.repo'
@@ -22,14 +23,9 @@ export function setRemedyBase(base: string): void {
   REMEDY_URLS.choose_plan = `${base}/app/settings/billing`
 }
 
-export interface RefusalInfo {
-  code: string
-  message: string
-  remedy?: string
-  remedy_url?: string
-  /** Further members of the error object (e.g. `invoice` with record_on_its_invoice). */
-  extra?: Record<string, unknown>
-}
+export type { RefusalInfo } from '../../shared/errors'
+import type { RefusalCode, RefusalInfo } from '../../shared/errors'
+
 
 /** A linked Proforma as an Invoice Draft sees it. */
 export type LinkedProforma = { deleted: true } | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
@@ -86,7 +82,7 @@ export interface ConvertIssueFacts {
   numbering: RefusalInfo | null
 }
 
-const r = (code: string, message: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({ code, message, ...more })
+const r = (code: RefusalCode, message: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({ code, message, ...more })
 
 export function amountDue(doc: Pick<DocumentRow, 'total' | 'amountPaid'>) {
   return stored(doc.total).minus(stored(doc.amountPaid))
@@ -124,7 +120,7 @@ function issueRefusal(f: Facts): RefusalInfo | null {
 
 /** The yearly issuing limit binds a Test business and the Free plan, on Invoices (Issue, Send of a Draft, Convert). */
 function issuingLimitRefusal(business: Facts['business'], issuedInYear: number, year: number): RefusalInfo | null {
-  if (!(business.isTest || business.plan === 'free') || issuedInYear < business.issuingLimit) return null
+  if (!issuingLimited(business) || issuedInYear < business.issuingLimit) return null
   return r(
     'issuing_limit_reached',
     `This Business has issued its ${business.issuingLimit} Invoices for ${year}; it issues again on ${year + 1}-01-01.`,

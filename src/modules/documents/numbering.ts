@@ -3,7 +3,7 @@ import type { Queryable, Tx } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
 import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
 import { atItsEndMessage, highestTaken, numberingPattern, recordTaken, takeNextFree } from '../business'
-import type { RefusalInfo } from './lifecycle'
+import type { RefusalCode, RefusalInfo } from '../../shared/errors'
 import { numberHolder, receiptHolder } from './documents.repo'
 
 export const TEST_PREFIX = 'TEST-'
@@ -36,7 +36,7 @@ export async function judgeNumber(
   const prefix = business.isTest ? TEST_PREFIX : ''
   const period = p.hasYear ? String(year) : ''
   const highest = await highestTaken(q, business.id, kind, pattern, period)
-  const refuse = (code: string, message: string): NumberJudgement => ({ ok: false, refusal: { code, message } })
+  const refuse = (code: RefusalCode, message: string): NumberJudgement => ({ ok: false, refusal: { code, message } })
 
   if (requested !== null) {
     const read = readNumber(p, requested, prefix)

@@ -2,7 +2,7 @@
 import type { Tx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { currencyScale } from '../../shared/currencies'
-import { Dec, format, stored } from '../../shared/money'
+import { Dec, format, fromMinor, stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
 import { completedPaidMinor, findPaymentTarget, writeSettlement, type DocumentRow, type PaymentTarget } from './documents.repo'
 
@@ -30,7 +30,7 @@ export async function settleDocument(
   const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
   const scale = currencyScale(doc.currency)
   const minor = await completedPaidMinor(tx, ids)
-  const amountPaid = format(new Dec(minor).div(new Dec('1' + '0'.repeat(scale))), scale)
+  const amountPaid = format(fromMinor(minor, scale), scale)
   const status = statusFor(doc, amountPaid)
   await writeSettlement(tx, doc.id, amountPaid, minor, status, clock.now().toISOString())
   if (status === 'paid' && doc.status !== 'paid' && opts.raisePaid !== false) await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)

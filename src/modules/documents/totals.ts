@@ -1,5 +1,5 @@
 // Document money, pure: Line nets, VAT per band (category and rate) as EN16931 computes it, totals, minor units.
-import { Dec, format, round, stored, type Decimal } from '../../shared/money'
+import { Dec, format, round, stored, toMinor, type Decimal } from '../../shared/money'
 
 /** Each Line net and the Lines total must stay below this (the contract's 10^15 limit). */
 export const AMOUNT_CEILING = new Dec('1000000000000000')
@@ -32,9 +32,7 @@ export interface Totals {
 }
 
 /** An exact amount at `scale` as an integer count of minor units, written as text (it may pass 2^53). */
-export function toMinor(value: Decimal, scale: number): string {
-  return round(value, scale).times(new Dec('1' + '0'.repeat(scale))).toFixed(0)
-}
+export { toMinor } from '../../shared/money'
 
 export function lineNet(l: Pick<LineMoney, 'quantity' | 'unitPrice'>, scale: number): Decimal {
   return round(stored(l.quantity).times(stored(l.unitPrice)), scale)

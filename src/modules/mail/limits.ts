@@ -1,5 +1,6 @@
 // The daily recipient limit of the service's own mail server (contract, Limits): To, Cc and Bcc each count,
 // per UTC day; a Business's own mailbox has no limit of ours.
+import { mailLimited } from '../../platform/policy'
 import type { Queryable } from '../../db/client'
 import { utcDay } from '../../shared/dates'
 import { recipientsSent, findMailbox } from './mail.repo'
@@ -9,7 +10,7 @@ import { providerOf, type Provider } from './providers'
 export const MAX_RECIPIENTS_PER_SEND = 50
 
 export function dailyRecipientLimit(b: { plan: string; isTest: boolean }): number {
-  if (b.isTest || b.plan === 'free' || b.plan === 'paused') return 20
+  if (mailLimited(b)) return 20
   return b.plan === 'pro_plus' ? 200 : 100
 }
 

@@ -158,6 +158,13 @@ describe("an OAuth app's webhook", () => {
     expect(d!.status).toBe('failed_unsent')
   })
 
+  test('its signing secret is stored sealed, never as shown', async () => {
+    const s = await setup()
+    const rows = await h.deps.db.read.query.appWebhooks.findMany()
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows) expect(r.secret).not.toContain(s.hook.secret.slice('whsec_'.length))
+  })
+
   test('deleting the app deletes its webhook and deliveries', async () => {
     const s = await setup()
     await issueInvoice(s.a.key)

@@ -29,8 +29,12 @@ export async function findReceipt(q: Queryable, businessId: number, id: number):
 }
 
 export async function listPayments(q: Queryable, businessId: number, afterId: number, limit: number, documentId?: number) {
-  const conds = [eq(payments.businessId, businessId), gt(payments.id, afterId)]
-  if (documentId !== undefined) conds.push(eq(payments.documentId, documentId))
+  // One document's Payments are found through payments_document (a few rows, then sorted): the unary + keeps SQLite
+  // from walking payments_business in id order through every Payment of the Business to find them (85 ms at 100,000).
+  const conds =
+    documentId === undefined
+      ? [eq(payments.businessId, businessId), gt(payments.id, afterId)]
+      : [eq(payments.documentId, documentId), sql`+${payments.businessId} = ${businessId}`, sql`+${payments.id} > ${afterId}`]
   return q
     .select({ payment: paymentColumns, receipt: receipts })
     .from(payments)
@@ -41,8 +45,11 @@ export async function listPayments(q: Queryable, businessId: number, afterId: nu
 }
 
 export async function listReceipts(q: Queryable, businessId: number, afterId: number, limit: number, documentId?: number) {
-  const conds = [eq(receipts.businessId, businessId), gt(receipts.id, afterId)]
-  if (documentId !== undefined) conds.push(eq(receipts.documentId, documentId))
+  // As listPayments: one document's Receipts through receipts_document, not a walk of all the Business's.
+  const conds =
+    documentId === undefined
+      ? [eq(receipts.businessId, businessId), gt(receipts.id, afterId)]
+      : [eq(receipts.documentId, documentId), sql`+${receipts.businessId} = ${businessId}`, sql`+${receipts.id} > ${afterId}`]
   return q
     .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)

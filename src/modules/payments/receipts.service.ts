@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
-import { Dec, stored } from '../../shared/money'
+import { Dec, fromMinor, stored } from '../../shared/money'
 import { getBusiness } from '../business'
 import { findDocument, sellerOfDocument } from '../documents'
 import { findClient } from '../clients'
@@ -26,7 +26,7 @@ export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, i
   // Paid in full counts the Payments on the document (its Proforma's too) up to this one, completed only.
   const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
   const scale = currencyScale(doc.currency)
-  const upTo = new Dec(await paidUpTo(db.read, ids, found.payment.id)).div(new Dec('1' + '0'.repeat(scale)))
+  const upTo = fromMinor(await paidUpTo(db.read, ids, found.payment.id), scale)
   const snapshot = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as { name: string; legal_name: string | null }) : null
   const clientName = snapshot ? (snapshot.legal_name ?? snapshot.name) : ((await findClient(db.read, c.businessId, doc.clientId))?.name ?? '')
   // The seller as the paid document shows it: kept at its issue, like the document's own PDF.

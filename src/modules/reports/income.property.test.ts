@@ -1,8 +1,11 @@
 // Property: for random documents and Payments (seeded, reproducible), the income report equals the income summed
 // independently here, in integers of minor units, from the documents' own API answers (GET /v1/documents).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { Api } from './fixtures'
+
+// Each seed makes about a hundred API calls: seconds on a loaded machine, not a sign of a fault.
+setDefaultTimeout(30_000)
 
 let h: Harness
 

@@ -38,22 +38,30 @@ const SPLIT_DUE = sql.raw(`CAST(sum((total_minor - paid_minor) / 1000000000) AS 
  */
 export async function overdueReport(q: Queryable, business: { id: number; currency: string }, today: string): Promise<OverdueReport> {
   const cur = business.currency
-  const [open, notYet] = await Promise.all([
-    rows<Row & { name: string | null }>(
+  // Each query answers one row holding its rows as JSON: SQLite writes it in C and JSON.parse reads it natively, where
+  // the driver would build an object per row (about 10 µs each; a thousand Clients are a thousand rows).
+  const [[openJson], [laterJson]] = await Promise.all([
+    rows<{ j: string | null }>(
       q,
-      sql`SELECT o.client_id AS client_id, o.currency AS currency, o.documents AS n, CAST(o.due_hi AS TEXT) AS due_hi, CAST(o.due_lo AS TEXT) AS due_lo, c.name AS name
+      sql`SELECT json_group_array(json_array(client_id, currency, n, due_hi, due_lo, name)) AS j FROM (
+        SELECT o.client_id AS client_id, o.currency AS currency, o.documents AS n, CAST(o.due_hi AS TEXT) AS due_hi, CAST(o.due_lo AS TEXT) AS due_lo, c.name AS name
         FROM report_open_clients o LEFT JOIN clients c ON c.id = o.client_id AND c.business_id = ${business.id}
-        WHERE o.business_id = ${business.id} AND o.documents > 0`,
+        WHERE o.business_id = ${business.id} AND o.documents > 0)`,
     ),
-    rows<Row>(
+    rows<{ j: string | null }>(
       q,
-      sql`SELECT client_id, currency, count(*) AS n, ${SPLIT_DUE}
+      sql`SELECT json_group_array(json_array(client_id, currency, n, due_hi, due_lo)) AS j FROM (
+        SELECT client_id, currency, count(*) AS n, ${SPLIT_DUE}
         FROM documents
         WHERE business_id = ${business.id} AND status IN ('issued', 'partially_paid') AND due_date >= ${today}
           AND (type = 'invoice' OR (type = 'proforma' AND converted_into_id IS NULL))
-        GROUP BY client_id, currency`,
+        GROUP BY client_id, currency)`,
     ),
   ])
+  const parse = (j: string | null | undefined) =>
+    (JSON.parse(j ?? '[]') as [number, string, number, string, string, string | null][]).map(([client_id, currency, n, due_hi, due_lo, name]) => ({ client_id, currency, n, due_hi, due_lo, name }))
+  const open = parse(openJson?.j)
+  const notYet = parse(laterJson?.j)
   const key = (r: Row) => `${r.client_id}|${r.currency}`
   const later = new Map(notYet.map((r) => [key(r), r]))
   const groups = open

@@ -1,7 +1,7 @@
 // Exact money sums in SQL for the reports: minor units summed as 64-bit integers, never read as JS numbers.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
-import { Dec, format, type Decimal } from '../../shared/money'
+import { Dec, format, fromMinor, type Decimal } from '../../shared/money'
 
 /**
  * Sums an integer expression of minor units, written as text. `split` sums the high and low parts apart
@@ -61,7 +61,7 @@ export function rows<T>(q: Queryable, query: SQL): Promise<T[]> {
 
 /** Minor units as an Amount at the currency's scale. */
 export function amountOf(minor: Decimal, scale: number): string {
-  return format(minor.div(new Dec('1' + '0'.repeat(scale))), scale)
+  return format(fromMinor(minor, scale), scale)
 }
 
 /** Statuses of an issued document that still stands: Drafts and cancelled documents count in no report. */

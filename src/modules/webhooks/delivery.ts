@@ -1,4 +1,5 @@
 // Delivery: outbox events fanned out to the webhooks that hear them, then POSTed on the retry schedule.
+import { webhooksSend } from '../../platform/policy'
 import { randomUUID } from 'node:crypto'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
@@ -135,7 +136,7 @@ async function attempt(ctx: DeliveryContext, c: ClaimedDelivery): Promise<void> 
     await ctx.db.write((tx) => finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed_unsent', reason: 'the Business was deleted', nextAttemptAt: null, updatedAt: nowIso }))
     return
   }
-  if (c.plan === 'free' || c.plan === 'paused') {
+  if (!webhooksSend(c)) {
     // Nothing is sent while the Business is not on a paid plan (a Test business too); the message is kept for a resend later.
     await ctx.db.write((tx) => finishDelivery(tx, delivery.id, delivery.claimToken, { status: 'failed_unsent', reason: 'the Business is not on a paid plan', nextAttemptAt: null, updatedAt: nowIso }))
     return

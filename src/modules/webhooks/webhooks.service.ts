@@ -1,4 +1,5 @@
 // Webhook management (extensions §5): add, read, change, pause, roll the secret, delete, deliveries, resend.
+import { webhooksSend } from '../../platform/policy'
 import type { Database } from '../../db/client'
 import { getBusiness } from '../business'
 import type { Clock } from '../../shared/clock'
@@ -165,7 +166,7 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   const hook = await own(deps.db, businessId, d.webhookId)
   const business = await getBusiness(deps.db.read, businessId)
   // A Test business is held to the same rule: the contract exempts no Business from it.
-  if (business.plan === 'free' || business.plan === 'paused') {
+  if (!webhooksSend(business)) {
     throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Owner chooses one in billing settings.', { remedy: 'choose_plan' })
   }
   if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')

@@ -5,8 +5,15 @@ import { makeHarness, type Harness, type TestResponse } from '../../test/harness
 import { idempotencyKeys } from '../db/schema'
 import { createApiKey } from '../modules/business'
 import { IdempotencyInFlight } from '../shared/errors'
-import { errorResponse } from './errors'
-import { expireIdempotencyKeys, Idempotency, IDEMPOTENCY_TTL_MS } from './idempotency'
+import { answerResponse } from '../http/answer'
+import { errorResponse } from '../http/errors'
+import { expireIdempotencyKeys, Idempotency, IDEMPOTENCY_TTL_MS, type Answer, type IdempotentRequest } from './idempotency'
+
+/** The API door's use of the record: the answer written as its HTTP response. */
+async function run(idem: Idempotency, req: IdempotentRequest, perform: () => Promise<Answer>): Promise<Response> {
+  const { answer, replayed } = await idem.answer(req, perform)
+  return answerResponse(answer, replayed)
+}
 
 let h: Harness
 
@@ -178,7 +185,7 @@ describe('rule 4: simultaneous requests under one key', () => {
     const gate = latch()
     const entered = latch()
     let performed = 0
-    const first = idem.run(req, async () => {
+    const first = run(idem, req, async () => {
       performed++
       entered.open()
       await gate.promise
@@ -190,7 +197,7 @@ describe('rule 4: simultaneous requests under one key', () => {
     let second: Promise<Response>
     let settled = false
     try {
-      second = idem.run(req, async () => {
+      second = run(idem, req, async () => {
         performed++
         return { status: 201, body: '{"id":2}' }
       })
@@ -222,7 +229,7 @@ describe('rule 4: simultaneous requests under one key', () => {
     expect(await r.text()).toBe('{"id":1}')
     expect(performed).toBe(1)
     // Resent once the first has finished, the request answers the first result.
-    const resent = await idem.run(req, async () => {
+    const resent = await run(idem, req, async () => {
       performed++
       return { status: 201, body: '{"id":3}' }
     })

@@ -1,0 +1,285 @@
+// The MCP server through the SDK's own Client over streamable HTTP (a real listening server): every rule of
+// extensions §11 that a client can see, against a real temp-file database.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { makeHarness, type Harness } from '../../../test/harness'
+import { operations } from '../../operations'
+import { updateBusiness } from '../../modules/business'
+import { connectApp } from '../../../test/oauth'
+
+let h: Harness
+let server: ReturnType<typeof Bun.serve>
+let base: string
+
+beforeAll(async () => {
+  h = await makeHarness()
+  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+  base = `http://127.0.0.1:${server.port}`
+})
+afterAll(async () => {
+  server.stop(true)
+  await h.close()
+})
+
+async function connect(key: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'test-assistant', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } } }))
+  return client
+}
+
+const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }) as Promise<any>
+
+describe('tools listed', () => {
+  test('an Admin key lists one tool per operation but webhook management and the request log, with annotations', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const { tools } = await c.listTools()
+    const expected = operations.filter((op) => op.mcp).map((op) => op.name).sort()
+    expect(tools.map((t) => t.name).sort()).toEqual(expected)
+    expect(tools.some((t) => t.name.startsWith('webhooks_') || t.name.startsWith('request_log'))).toBe(false)
+    const byName = new Map(tools.map((t) => [t.name, t]))
+    expect(byName.get('clients_get')!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true })
+    expect(byName.get('documents_delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true })
+    expect(byName.get('documents_cancel')!.annotations).toMatchObject({ destructiveHint: true })
+    expect(byName.get('payments_reverse')!.annotations).toMatchObject({ destructiveHint: true })
+    expect(byName.get('clients_create')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false })
+    expect(byName.get('clients_update')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true })
+    expect(Object.keys((byName.get('payments_record')!.inputSchema as any).properties)).toContain('document_id')
+    expect(Object.keys((byName.get('clients_create')!.inputSchema as any).properties)).toContain('idempotency_key')
+    expect(c.getInstructions()).toContain('decimal string')
+    await c.close()
+  })
+
+  test("a Viewer's list holds only reads; a write called anyway is the contract's permission error, not an unknown tool", async () => {
+    const b = await h.business()
+    const viewer = await h.key(b.id, 'viewer')
+    const c = await connect(viewer)
+    const { tools } = await c.listTools()
+    const reads = operations.filter((op) => op.mcp && op.access === 'read').map((op) => op.name).sort()
+    expect(tools.map((t) => t.name).sort()).toEqual(reads)
+    const r = await call(c, 'clients_create', { name: 'X', email: 'x@example.com', country: 'DE' })
+    expect(r.isError).toBe(true)
+    expect(r.structuredContent.error.type).toBe('permission')
+    await c.close()
+  })
+})
+
+describe('calls answer what the API answers', () => {
+  test('a create and a get answer the API JSON as structured content and as text', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const created = await call(c, 'clients_create', { name: 'Acme', email: 'billing@acme.example', country: 'DE' })
+    expect(created.isError).toBeFalsy()
+    const id = created.structuredContent.id
+    const api = await h.request('GET', `/v1/clients/${id}`, { key: b.key })
+    const got = await call(c, 'clients_get', { id })
+    expect(got.structuredContent).toEqual(api.body)
+    expect(JSON.parse(got.content[0].text)).toEqual(api.body)
+    await c.close()
+  })
+
+  test('a refusal is a tool error with the contract error object and its code', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const client = await h.client(b.key)
+    const draft = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] } })
+    expect(draft.status).toBe(201)
+    const r = await call(c, 'documents_cancel', { id: draft.body.id })
+    expect(r.isError).toBe(true)
+    expect(r.structuredContent.error).toMatchObject({ type: 'refusal', code: 'draft_not_cancelled' })
+    await c.close()
+  })
+
+  test('argument errors are invalid_request naming each field, as the API words them', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const r = await call(c, 'clients_create', { name: 'X', country: 'DE', email: 'x@example.com', credit_limit: 12, nonsense: 1 })
+    expect(r.isError).toBe(true)
+    expect(r.structuredContent.error.type).toBe('invalid_request')
+    expect(Object.keys(r.structuredContent.error.errors)).toContain('nonsense')
+    const r2 = await call(c, 'clients_create', { name: 'X', country: 'DE', email: 'x@example.com', credit_limit: 12 })
+    expect(r2.structuredContent.error.errors.credit_limit[0]).toContain('decimal string')
+    await c.close()
+  })
+
+  test('a delete answers {id, deleted: true}; a PDF is an embedded resource', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const p = await call(c, 'products_create', { name: 'Widget', type: 'product', price: '5.00', currency: 'EUR' })
+    expect(p.isError).toBeFalsy()
+    const del = await call(c, 'products_delete', { id: p.structuredContent.id })
+    expect(del.structuredContent).toEqual({ id: p.structuredContent.id, deleted: true })
+    const client = await h.client(b.key)
+    const draft = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] } })
+    const pdf = await call(c, 'documents_pdf', { id: draft.body.id })
+    expect(pdf.content[0].type).toBe('resource')
+    expect(pdf.content[0].resource.mimeType).toBe('application/pdf')
+    expect(pdf.content[0].resource.uri).toEndWith(`draft-${draft.body.id}.pdf`)
+    expect(Buffer.from(pdf.content[0].resource.blob, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
+    await c.close()
+  })
+
+  test('an API cursor works in a tool and the tool cursor works on the API', async () => {
+    const b = await h.business()
+    for (let i = 0; i < 5; i++) await h.client(b.key, { name: `Client ${i}` })
+    const page1 = await h.request('GET', '/v1/clients?limit=2', { key: b.key })
+    const c = await connect(b.key)
+    const page2 = await call(c, 'clients_list', { limit: 2, cursor: page1.body.next_cursor })
+    expect(page2.structuredContent.data.map((x: any) => x.name)).toEqual(['Client 2', 'Client 3'])
+    const page3 = await h.request('GET', `/v1/clients?limit=2&cursor=${encodeURIComponent(page2.structuredContent.next_cursor)}`, { key: b.key })
+    expect(page3.body.data.map((x: any) => x.name)).toEqual(['Client 4'])
+    await c.close()
+  })
+
+  test('one idempotency key space: a create through the API replays through the tool', async () => {
+    const b = await h.business()
+    const body = { name: 'Once', email: 'once@example.com', country: 'DE' }
+    const api = await h.request('POST', '/v1/clients', { key: b.key, raw: JSON.stringify(body), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' } })
+    const c = await connect(b.key)
+    const again = await call(c, 'clients_create', { ...body, idempotency_key: 'k-1' })
+    expect(again.structuredContent.id).toBe(api.body.id)
+    const list = await h.request('GET', '/v1/clients', { key: b.key })
+    expect(list.body.data.filter((x: any) => x.name === 'Once').length).toBe(1)
+    await c.close()
+  })
+})
+
+describe('same rules as the API', () => {
+  test('one rate count across the API and MCP: the 121st request of the minute is refused, by either door', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    for (let i = 0; i < 60; i++) expect((await h.request('GET', '/v1/business', { key: b.key })).status).toBe(200)
+    for (let i = 0; i < 60; i++) expect((await call(c, 'business_get')).isError).toBeFalsy()
+    // tools/list and initialize do not count.
+    await c.listTools()
+    const over = await call(c, 'business_get')
+    expect(over.isError).toBe(true)
+    expect(over.structuredContent.error.type).toBe('rate_limit')
+    expect(over.structuredContent.error.retry_after).toBeGreaterThan(0)
+    expect((await h.request('GET', '/v1/business', { key: b.key })).status).toBe(429)
+    await c.close()
+  }, 60_000)
+
+  test('a Paused Business lists no tools and answers business_paused; the API answers paid_plan_required', async () => {
+    const b = await h.business()
+    await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'paused' })
+    const c = await connect(b.key)
+    expect((await c.listTools()).tools).toEqual([])
+    const r = await call(c, 'business_get')
+    expect(r.structuredContent.error).toMatchObject({ type: 'permission', code: 'business_paused', remedy: 'choose_plan' })
+    expect((await h.request('GET', '/v1/business', { key: b.key })).body.error.code).toBe('paid_plan_required')
+    await c.close()
+  })
+
+  test('a Free Business lists and answers reads; a write is plan_role_viewing', async () => {
+    const b = await h.business({ plan: 'free' })
+    const c = await connect(b.key)
+    const names = (await c.listTools()).tools.map((t) => t.name)
+    expect(names).toContain('clients_list')
+    expect(names).not.toContain('clients_create')
+    expect((await call(c, 'business_get')).isError).toBeFalsy()
+    const r = await call(c, 'clients_create', { name: 'X', email: 'x@example.com', country: 'DE' })
+    expect(r.structuredContent.error).toMatchObject({ type: 'permission', code: 'plan_role_viewing', remedy: 'choose_plan' })
+    await c.close()
+  })
+
+  test('a Test business keeps the MCP server on the Free plan', async () => {
+    const b = await h.business({ plan: 'free', isTest: true })
+    const c = await connect(b.key)
+    expect((await call(c, 'clients_create', { name: 'X', email: 'x@example.com', country: 'DE' })).isError).toBeFalsy()
+    await c.close()
+  })
+
+  test('the request log records each tool call as MCP /mcp/<tool> with the status the API would answer', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    await call(c, 'business_get')
+    await call(c, 'clients_get', { id: 999999 })
+    await c.close()
+    const log = await h.request('GET', '/v1/request-log?limit=100', { key: b.key })
+    const mcp = log.body.data.filter((e: any) => e.method === 'MCP')
+    expect(mcp.map((e: any) => [e.path, e.status])).toEqual([
+      ['/mcp/business_get', 200],
+      ['/mcp/clients_get', 404],
+    ])
+    expect(mcp[0].credential).toEqual({ type: 'api_key', name: 'admin key' })
+  })
+})
+
+describe('the HTTP door', () => {
+  test('a Connected app token issued for the MCP resource calls tools as the app; one issued for the API alone is 401', async () => {
+    const b = await h.business()
+    const forMcp = await connectApp(h, { businessId: b.id, role: 'viewer', name: 'Assistant App', resources: ['http://localhost:8080/mcp'] })
+    const c = await connect(forMcp.access)
+    expect((await c.listTools()).tools.every((t) => operations.find((op) => op.name === t.name)!.access === 'read')).toBe(true)
+    expect((await call(c, 'business_get')).structuredContent.business_id).toBe(b.publicId)
+    await c.close()
+    const forApi = await connectApp(h, { businessId: b.id, role: 'viewer', resources: ['http://localhost:8080/v1'] })
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${forApi.access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(res.status).toBe(401)
+  })
+
+  test('no, unknown or revoked credential: 401 with WWW-Authenticate naming the protected resource metadata', async () => {
+    for (const auth of [undefined, 'Bearer inv_nope']) {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(auth ? { authorization: auth } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toBe('Bearer resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"')
+    }
+    const meta = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)
+    expect(await meta.json()).toMatchObject({ resource: 'http://localhost:8080/mcp', authorization_servers: ['http://localhost:8080'] })
+  })
+
+  test('a request from another Origin is refused 403 before its credential is read', async () => {
+    const b = await h.business()
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(res.status).toBe(403)
+    const ok = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'http://localhost:8080', authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(ok.status).toBe(200)
+  })
+
+  test('stateless: a tools/call without initialize is answered in JSON', async () => {
+    const b = await h.business()
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'business_get', arguments: {} } }),
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('application/json')
+    const body: any = await res.json()
+    expect(body.result.structuredContent.business_id).toBe(b.publicId)
+    // The same call with _meta goes through the SDK's own transport and server: the same answer.
+    const viaSdk = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'business_get', arguments: {}, _meta: { progressToken: 'p' } } }),
+    })
+    const sdkBody: any = await viaSdk.json()
+    expect(sdkBody.id).toBe(8)
+    expect(sdkBody.result.structuredContent).toEqual(body.result.structuredContent)
+    // A client that does not accept the event stream is refused by the transport's own rule.
+    const refused = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'business_get', arguments: {} } }),
+    })
+    expect(refused.status).toBe(406)
+  })
+})

@@ -1,0 +1,258 @@
+// The MCP door (extensions §11): an SDK server whose tools are the table's operations, served statelessly over
+// streamable HTTP at /mcp (a fresh server per request, JSON answers) and over stdio (`invoicing mcp --key KEY`).
+// Same rules, same words as the API: one rate count per credential, one idempotency key space, one request log.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import type { Deps } from '../../deps'
+import type { Idempotency } from '../../platform/idempotency'
+import { credentialKey, type Actor } from '../../platform/actor'
+import type { BearerLookup } from '../../platform/credentials'
+import { bearerOf } from '../../platform/credentials'
+import { runOperation, type OperationContext, type Result } from '../../platform/operation'
+import type { RateCount } from '../../platform/rate-count'
+import type { RequestLogWriter } from '../../platform/request-log'
+import { ApiError, Permission, RateLimited } from '../../shared/errors'
+import { errorFacts } from '../../shared/logger'
+import { apiPathOf, buildTools, errorResult, listedFor, mayCall, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
+import type { Operation } from '../../platform/operation'
+
+export const MCP_SERVER_NAME = 'invoicing'
+/** SDK servers kept between requests of the HTTP door (one per request at a time in flight). */
+const MAX_IDLE_SERVERS = 64
+
+/** What an assistant needs to know before its first call. */
+export const INSTRUCTIONS = [
+  'Tools of a self-hosted invoicing service: one tool per operation of its JSON API, with the API\'s arguments and answers.',
+  'Money is a decimal string in the document\'s currency ("1234.50"), never a JSON number; send amounts as strings too.',
+  'Dates are YYYY-MM-DD; timestamps are UTC (2026-01-31T12:00:00Z). Ids are whole numbers; `id` names the record itself.',
+  'Lists answer {data, next_cursor}, oldest first: pass next_cursor back as `cursor` (with the same other arguments) for the next page; null means the end. `limit` is 1 to 100 (default 25).',
+  'A refused call answers isError with {error: {type, message, code?, errors?, remedy?}}: `errors` names each refused argument; a `refusal` code says why the record refuses (see the document\'s `actions` beforehand).',
+  'Creating tools take `idempotency_key`: resend with the same key to retry safely; it replays the first answer.',
+].join('\n')
+
+export interface McpDoor {
+  /** The HTTP door at /mcp. */
+  handle(req: Request, ip: string | null): Promise<Response>
+  /** A server for one Actor source: the HTTP door keeps a few, each serving one request at a time; stdio one for its life. */
+  server(actor: () => Promise<Actor | null>, ip: () => string | null): Server
+  /** The Actor a credential stands for now (stdio resolves its key on every call, so a revocation acts at once). */
+  resolve(credential: string): Promise<Actor | null>
+}
+
+export interface McpDoorDeps {
+  deps: Deps
+  operations: readonly Operation[]
+  context: OperationContext
+  lookup: BearerLookup
+  rateCount: RateCount
+  idempotency: Idempotency
+  requestLog: RequestLogWriter
+}
+
+/** The public URL's origin, and the protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
+export function publicUrlOf(config: Deps['config']): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`
+}
+
+export function protectedResourceMetadata(config: Deps['config']) {
+  const base = publicUrlOf(config)
+  return { resource: `${base}/mcp`, authorization_servers: [base], bearer_methods_supported: ['header'], scopes_supported: ['admin', 'member', 'viewer'] }
+}
+
+/**
+ * A single JSON-RPC `tools/call` in JSON, from a client that accepts what the transport asks and speaks a version it
+ * serves: the call assistants make most, answered here as the SDK would answer it (the same result object) without
+ * building an SDK server for it. Anything else (initialize, tools/list, notifications, batches, a request the
+ * transport would refuse) goes through the SDK's transport, which answers in its own words.
+ */
+function toolCallOf(req: Request, body: unknown): { id: string | number; name: string; args: Record<string, unknown> } | null {
+  const accept = req.headers.get('accept') ?? ''
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null
+  if (!(req.headers.get('content-type') ?? '').includes('application/json')) return null
+  const version = req.headers.get('mcp-protocol-version')
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null
+  const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
+  if (m.jsonrpc !== '2.0' || m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return null
+  const params = m.params as { name?: unknown; arguments?: unknown } | undefined
+  if (!params || typeof params !== 'object' || typeof params.name !== 'string') return null
+  const args = params.arguments
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return null
+  if (Object.keys(params).some((k) => k !== 'name' && k !== 'arguments')) return null
+  return { id: m.id, name: params.name, args: (args ?? {}) as Record<string, unknown> }
+}
+
+function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', ...headers } })
+}
+
+export function mcpDoor(d: McpDoorDeps): McpDoor {
+  const tools = buildTools(d.operations)
+  const origin = new URL(publicUrlOf(d.deps.config)).origin
+  const resourceMetadata = `${publicUrlOf(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
+  const clock = d.deps.clock
+
+  /** The status the API would have answered, for the request log. */
+  function statusOf(op: Operation, r: Result | ApiError): number {
+    if (r instanceof ApiError) return r.status
+    if (r.kind === 'deleted') return 204
+    if (r.kind === 'file') return 200
+    return r.status
+  }
+
+  function log(actor: Actor, tool: string, status: number, ip: string | null, requestId: string): void {
+    d.requestLog.add({
+      businessId: actor.businessId,
+      requestId,
+      method: 'MCP',
+      path: `/mcp/${tool}`,
+      status,
+      credentialType: actor.kind,
+      credentialName: actor.name,
+      ip,
+      at: clock.now().toISOString(),
+    })
+  }
+
+  /** One tools/call: counted, judged by plan and Role, its arguments read, run (under its key), answered and logged. */
+  async function call(actor: Actor, tool: Tool, args: Record<string, unknown>, ip: string | null): Promise<ToolAnswer> {
+    const requestId = crypto.randomUUID()
+    const op = tool.op
+    let outcome: Result | ApiError
+    let answer: ToolAnswer
+    try {
+      const rate = await d.rateCount.hit(credentialKey(actor), clock.now().getTime())
+      // The plan first (the MCP server's own codes), then the rate count, then the Role.
+      const plan = mayCall(actor, tool)
+      if (plan && plan instanceof Permission && plan.extra.code) throw plan
+      if (!rate.allowed) throw new RateLimited(rate.limit, rate.retryAfter)
+      if (plan) throw plan
+      const { input, idempotencyKey, rawBody } = readArguments(tool, args)
+      let result: Result
+      if (op.idempotent) {
+        const keep = op.keep
+        const { answer: stored } = await d.idempotency.answer(
+          { credentialKind: actor.kind, apiKeyId: actor.credentialId, key: idempotencyKey, method: op.http.method, path: apiPathOf(op, input.path), rawBody },
+          async () => {
+            const r = await runOperation(op, actor, input, d.context)
+            if (r.kind === 'json') return { status: r.status, body: JSON.stringify(r.value) }
+            if (r.kind === 'text') return { status: r.status, body: r.text }
+            throw new Error('an idempotent operation answers JSON')
+          },
+          keep ? (a) => ({ ...a, body: JSON.stringify(keep(JSON.parse(a.body))) }) : undefined,
+        )
+        result = { kind: 'text', status: stored.status, text: stored.body }
+      } else {
+        result = await runOperation(op, actor, input, d.context)
+      }
+      outcome = result
+      answer = toolResult(op, result, input.path)
+    } catch (e) {
+      const err = e instanceof ApiError ? e : internal(e)
+      outcome = err
+      answer = errorResult(err)
+    }
+    log(actor, op.name, statusOf(op, outcome), ip, requestId)
+    return answer
+  }
+
+  function internal(e: unknown): ApiError {
+    d.deps.logger.error('MCP tool call failed', errorFacts(e))
+    return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
+  }
+
+  function server(actorOf: () => Promise<Actor | null>, ipOf: () => string | null): Server {
+    const s = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
+    s.setRequestHandler(ListToolsRequestSchema, async () => {
+      const actor = await actorOf()
+      const listed = actor ? listedFor(actor, tools) : []
+      return {
+        tools: listed.map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema as { type: 'object' },
+          ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
+          annotations: t.annotations,
+        })),
+      }
+    })
+    s.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const actor = await actorOf()
+      if (!actor) return errorResult(new ApiError('authentication', 'The credential no longer acts; send a valid API key or access token.'))
+      const tool = tools.get(request.params.name)
+      if (!tool) return errorResult(new ApiError('not_found', `No tool named ${request.params.name}.`))
+      return call(actor, tool, (request.params.arguments ?? {}) as Record<string, unknown>, ipOf())
+    })
+    return s
+  }
+
+  async function handle(req: Request, ip: string | null): Promise<Response> {
+    const requestId = crypto.randomUUID()
+    const base = { 'X-Request-Id': requestId }
+    // A browser page elsewhere must not drive the server with a person's credential: refused before anything else.
+    const from = req.headers.get('origin')
+    if (from !== null && from !== origin) {
+      return jsonResponse(403, { error: { type: 'permission', message: 'Requests from another origin are refused.' } }, base)
+    }
+    const credential = bearerOf(req)
+    const actor = credential ? await d.lookup(credential, 'mcp') : null
+    if (!actor) {
+      return jsonResponse(401, { error: { type: 'authentication', message: 'Send a valid API key or access token as "Authorization: Bearer <credential>".' } }, {
+        ...base,
+        'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadata}"`,
+      })
+    }
+    if (req.method !== 'POST') {
+      // Stateless and JSON only: there is no stream to open (GET) and no session to end (DELETE).
+      return jsonResponse(405, { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } }, { ...base, Allow: 'POST' })
+    }
+    const text = await req.text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    const fast = toolCallOf(req, parsed)
+    if (fast) {
+      const tool = tools.get(fast.name)
+      const result = tool ? await call(actor, tool, fast.args, ip) : errorResult(new ApiError('not_found', `No tool named ${fast.name}.`))
+      return jsonResponse(200, { result, jsonrpc: '2.0', id: fast.id }, base)
+    }
+    // The body was read: the transport takes it parsed, or (not JSON) a copy of the request to refuse in its words.
+    const sdkRequest = parsed === undefined ? new Request(req.url, { method: req.method, headers: req.headers, body: text }) : req
+    // Stateless: a fresh transport per request. The SDK server behind it is costly to build (its handlers and schemas),
+    // so a few are kept and each serves one request at a time, told its Actor for that request.
+    const entry = idle.pop() ?? newEntry()
+    entry.actor = actor
+    entry.ip = ip
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await entry.server.connect(transport)
+    try {
+      const res = await transport.handleRequest(sdkRequest, parsed === undefined ? undefined : { parsedBody: parsed })
+      res.headers.set('X-Request-Id', requestId)
+      return res
+    } finally {
+      await entry.server.close()
+      entry.actor = null
+      entry.ip = null
+      if (idle.length < MAX_IDLE_SERVERS) idle.push(entry)
+    }
+  }
+
+  interface Entry {
+    server: Server
+    actor: Actor | null
+    ip: string | null
+  }
+  const idle: Entry[] = []
+  function newEntry(): Entry {
+    const entry: Entry = { server: null as unknown as Server, actor: null, ip: null }
+    entry.server = server(async () => entry.actor, () => entry.ip)
+    return entry
+  }
+
+  return { handle, server, resolve: (credential) => d.lookup(credential, 'mcp') }
+}

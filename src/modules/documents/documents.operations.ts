@@ -1,0 +1,236 @@
+// Operations of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
+import { t } from 'elysia'
+import { NoBody } from '../../http/schemas'
+import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { InvalidRequest } from '../../shared/errors'
+import { isDate } from '../../shared/dates'
+import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
+import { getBusiness } from '../business'
+import { documentPdf, nextTurn } from '../pdf'
+import { exportFacturx } from '../einvoice'
+import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
+import type { DocumentFilter } from './documents.repo'
+import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
+
+const tag = 'Documents'
+const path = t.Object({ id: t.String({ description: 'document id' }) })
+
+/** The issuing refusals: Issue, and a Send or Convert that issues. */
+export const ISSUE_REFUSALS = [
+  'already_issued',
+  'number_taken',
+  'number_skips_ahead',
+  'number_beyond_the_counter',
+  'number_malformed',
+  'numbering_at_its_end',
+  'issuing_limit_reached',
+  'draft_deleted',
+  'proforma_deleted',
+  'not_a_proforma',
+  'only_into_an_invoice',
+  'cancelled_not_converted',
+  'proforma_other_currency',
+  'proforma_other_client',
+  'draft_not_converted',
+  'already_converted',
+] as const
+
+/** Saving a Draft linked to a Proforma Invoice. */
+const LINK_REFUSALS = ['proforma_deleted', 'not_a_proforma', 'only_into_an_invoice', 'cancelled_not_converted', 'proforma_other_currency', 'proforma_other_client'] as const
+
+function filterOf(query: Record<string, string | undefined>): DocumentFilter {
+  const errors: Record<string, string[]> = {}
+  const f: DocumentFilter = {}
+  if (query.type !== undefined) {
+    if ((documentTypes as readonly string[]).includes(query.type)) f.type = query.type as DocumentType
+    else errors.type = [`must be one of ${documentTypes.join(', ')}`]
+  }
+  if (query.status !== undefined) {
+    if ((documentStatuses as readonly string[]).includes(query.status)) f.status = query.status as DocumentStatus
+    else errors.status = [`must be one of ${documentStatuses.join(', ')}`]
+  }
+  if (query.client_id !== undefined) {
+    if (/^[1-9][0-9]{0,14}$/.test(query.client_id)) f.clientId = Number(query.client_id)
+    else errors.client_id = ['must be a Client id']
+  }
+  for (const [k, key] of [['issue_date_from', 'issueDateFrom'], ['issue_date_to', 'issueDateTo']] as const) {
+    const v = query[k]
+    if (v === undefined) continue
+    if (isDate(v)) f[key] = v
+    else errors[k] = ['must be a date written YYYY-MM-DD']
+  }
+  if (query.search?.trim()) f.search = query.search.trim()
+  if (Object.keys(errors).length) throw new InvalidRequest(errors)
+  return f
+}
+
+export const documentsOperations: Operation[] = [
+  {
+    name: 'documents_list',
+    tag,
+    summary: 'List documents',
+    description: 'Invoices, Proforma Invoices, Credit Notes and Quotes oldest first, paged; filters: type, status, client_id, issue dates, search.',
+    http: { method: 'GET', path: '/v1/documents', status: 200 },
+    query: DocumentListQuery,
+    output: DocumentList,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { query }, ctx) {
+      const filter = filterOf(query)
+      return json(await listPage(ctx, actor, query, 'documents', (after, n) => listDocumentViews(ctx.deps, actor, after, n, filter), (v) => v))
+    },
+  },
+  {
+    name: 'documents_create',
+    tag,
+    summary: 'Create a Draft',
+    description: 'A Draft of any type with its Lines; totals are computed; `document_number` asks for a number the Draft takes when issued.',
+    http: { method: 'POST', path: '/v1/documents', status: 201 },
+    body: DocumentCreateBody,
+    output: DocumentSchema,
+    access: 'write',
+    idempotent: true,
+    refusals: [...LINK_REFUSALS],
+    mcp: true,
+    async run(actor, { body }, { deps }) {
+      return json(await createDocument(deps, actor, body), 201)
+    },
+  },
+  {
+    name: 'documents_get',
+    tag,
+    summary: 'Get a document',
+    description: 'One document with its Lines, totals, amount paid and due, and `actions`: which Actions are open and the refusal code of each that is not.',
+    http: { method: 'GET', path: '/v1/documents/:id', status: 200 },
+    path,
+    output: DocumentSchema,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await viewDocument(deps, deps.db.read, actor, idOf(path.id)))
+    },
+  },
+  {
+    name: 'documents_update',
+    tag,
+    summary: 'Update a Draft (lines replace all Lines)',
+    description: 'Only a Draft is changed; `lines`, when sent, replace every Line.',
+    http: { method: 'PATCH', path: '/v1/documents/:id', status: 200 },
+    path,
+    body: DocumentUpdateBody,
+    output: DocumentSchema,
+    access: 'write',
+    idempotent: false,
+    refusals: ['issued_not_changed', 'draft_deleted', ...LINK_REFUSALS],
+    mcp: true,
+    async run(actor, { path, body }, { deps }) {
+      return json(await updateDocument(deps, actor, idOf(path.id), body))
+    },
+  },
+  {
+    name: 'documents_delete',
+    tag,
+    summary: 'Delete a Draft',
+    description: 'Only a Draft is deleted; an issued document is cancelled or corrected with a Credit Note.',
+    http: { method: 'DELETE', path: '/v1/documents/:id', status: 204 },
+    path,
+    body: NoBody,
+    output: null,
+    access: 'write',
+    idempotent: false,
+    refusals: ['issued_not_deleted'],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      const id = idOf(path.id)
+      await deleteDocument(deps, actor, id)
+      return { kind: 'deleted', id }
+    },
+  },
+  {
+    name: 'documents_issue',
+    tag,
+    summary: 'Issue a Draft: it takes its number',
+    description: 'The Draft takes the next number of its numbering (or the one it asked for) inside the issuing transaction.',
+    http: { method: 'POST', path: '/v1/documents/:id/issue', status: 200 },
+    path,
+    body: NoBody,
+    output: DocumentSchema,
+    access: 'write',
+    idempotent: false,
+    refusals: [...ISSUE_REFUSALS],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await issueDocument(deps, actor, idOf(path.id)))
+    },
+  },
+  {
+    name: 'documents_cancel',
+    tag,
+    summary: 'Cancel an issued document (it keeps its number)',
+    description: 'An issued document that holds no money is cancelled; a paid one is corrected with a Credit Note.',
+    http: { method: 'POST', path: '/v1/documents/:id/cancel', status: 200 },
+    path,
+    body: NoBody,
+    output: DocumentSchema,
+    access: 'write',
+    idempotent: false,
+    refusals: ['draft_not_cancelled', 'paid_not_cancelled', 'already_cancelled', 'holds_money'],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await cancelDocument(deps, actor, idOf(path.id)))
+    },
+  },
+  {
+    name: 'documents_convert',
+    tag,
+    summary: 'Convert a Proforma Invoice into an issued Invoice',
+    description: 'The new Invoice is issued at once with today\'s date and the next Invoice number; Payments recorded on the Proforma count on it.',
+    http: { method: 'POST', path: '/v1/documents/:id/convert', status: 201 },
+    path,
+    body: NoBody,
+    output: DocumentSchema,
+    access: 'write',
+    idempotent: true,
+    refusals: ['not_a_proforma', 'draft_not_converted', 'cancelled_not_converted', 'already_converted', 'issuing_limit_reached', 'numbering_at_its_end'],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await convertDocument(deps, actor, idOf(path.id)), 201)
+    },
+  },
+  {
+    name: 'documents_pdf',
+    tag,
+    summary: 'The document as a PDF (DRAFT on a Draft, SAMPLE for a Test business), or with format=facturx as Factur-X',
+    description:
+      "A PDF file named after the document number (a Draft: draft-<id>). format=facturx answers PDF/A-3b with the document's CII XML (exactly what /xml?format=cii answers) embedded as factur-x.xml (Factur-X / ZUGFeRD EN 16931); it is refused as that XML is: not_exportable with the failing official rule ids, exports_not_in_a_test_business. The plain PDF stays available.",
+    http: { method: 'GET', path: '/v1/documents/:id/pdf', status: 200 },
+    path,
+    // A plain string, judged here, so an unknown format is the contract's 422 naming `format`.
+    query: t.Object({ format: t.Optional(t.String({ description: 'facturx: PDF/A-3b with the CII XML embedded as factur-x.xml' })) }),
+    output: null,
+    file: 'application/pdf',
+    access: 'read',
+    idempotent: false,
+    refusals: ['not_exportable', 'exports_not_in_a_test_business'],
+    mcp: true,
+    async run(actor, { path, query }, { deps }) {
+      // Several PDF requests arriving together each read their document on a turn of its own, so a request
+      // behind them (a /health) waits for one document's reading, not for all of them.
+      await nextTurn()
+      if (query.format !== undefined && query.format !== '') {
+        if (query.format !== 'facturx') throw new InvalidRequest({ format: ['must be facturx, or left out for the plain PDF'] })
+        const file = await exportFacturx(deps, actor, idOf(path.id))
+        return { kind: 'file', file: { bytes: file.pdf, mimeType: 'application/pdf', filename: file.filename } }
+      }
+      const view = await viewDocument(deps, deps.db.read, actor, idOf(path.id))
+      const business = await getBusiness(deps.db.read, actor.businessId)
+      const bytes = await documentPdf(deps.db.read, business, view)
+      const name = (view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
+      return { kind: 'file', file: { bytes, mimeType: 'application/pdf', filename: `${name}.pdf` } }
+    },
+  },
+]

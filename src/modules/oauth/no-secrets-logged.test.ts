@@ -1,0 +1,35 @@
+// Security: codes, access and refresh tokens and client secrets appear in no log line (request lines on, errors too)
+// and in no request-log row, whatever the token endpoint, the API and revocation were asked.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { makeHarness, type Harness } from '../../../test/harness'
+import { connectApp, refreshAt } from '../../../test/oauth'
+import { createLogger } from '../../shared/logger'
+
+const lines: string[] = []
+let h: Harness
+
+beforeAll(async () => {
+  h = await makeHarness({ config: { publicUrl: 'https://invoices.example', logRequests: true }, overrides: { logger: createLogger((l) => lines.push(l)) } })
+})
+afterAll(() => h.close())
+
+test('tokens and codes are never logged', async () => {
+  const biz = await h.business()
+  const c = await connectApp(h, { businessId: biz.id })
+  const r = await refreshAt(h, c)
+  await h.request('GET', '/v1/business', { key: r.body.access_token })
+  await h.request('GET', '/v1/business', { key: c.access })
+  await refreshAt(h, c) // reuse: ends the connection
+  await h.request('GET', '/v1/business', { key: r.body.access_token })
+  await h.app.fetch(
+    new Request('https://invoices.example/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: r.body.refresh_token, client_id: c.clientId }) }),
+  )
+  await h.app.requestLog.flush()
+  const rows = await h.deps.db.read.query.requestLog.findMany()
+  expect(rows.length).toBeGreaterThan(0)
+  const everything = lines.join('\n') + JSON.stringify(rows)
+  for (const secret of [c.access, c.refresh, r.body.access_token, r.body.refresh_token]) {
+    expect(everything.includes(secret)).toBe(false)
+    expect(everything.includes(secret.slice(7, 27))).toBe(false)
+  }
+})

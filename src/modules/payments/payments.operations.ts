@@ -1,0 +1,176 @@
+// Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
+import { t } from 'elysia'
+import { NoBody } from '../../http/schemas'
+import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { InvalidRequest } from '../../shared/errors'
+import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'
+import { presentPayment, presentReceipt } from './payments.present'
+import { listPayments, listReceipts } from './payments.repo'
+import { amendPayment, getPayment, recordPayment, reversePayment } from './payments.service'
+import { getReceipt, receiptPdfOf } from './receipts.service'
+
+const path = t.Object({ id: t.String() })
+const TAKES_PAYMENTS = ['type_takes_no_payments', 'draft_takes_no_payments', 'cancelled_takes_no_payments'] as const
+
+function documentIdOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new InvalidRequest({ document_id: ['must be a document id'] })
+  return Number(raw)
+}
+
+export const paymentsOperations: Operation[] = [
+  {
+    name: 'payments_record',
+    tag: 'Payments',
+    summary: 'Record a Payment (its Receipt is issued with it)',
+    description: 'Records a Payment on an issued Invoice or Proforma Invoice while something is due; its Receipt takes the next Receipt number in the same transaction.',
+    http: { method: 'POST', path: '/v1/documents/:id/payments', status: 201 },
+    path: t.Object({ id: t.String({ description: 'document id' }) }),
+    args: { id: 'document_id' },
+    body: RecordBody,
+    output: PaymentSchema,
+    access: 'write',
+    idempotent: true,
+    refusals: [...TAKES_PAYMENTS, 'nothing_due', 'payment_goes_to_its_invoice', 'payment_currency_mismatch', 'payment_exceeds_amount_due', 'numbering_at_its_end'],
+    mcp: true,
+    async run(actor, { path, body }, { deps }) {
+      return json(await recordPayment(deps, actor, idOf(path.id), body), 201)
+    },
+  },
+  {
+    name: 'payments_list',
+    tag: 'Payments',
+    summary: 'List Payments (reversed ones included)',
+    description: 'Payments oldest first, paged; `document_id` keeps those of one document.',
+    http: { method: 'GET', path: '/v1/payments', status: 200 },
+    query: ByDocumentQuery,
+    output: PaymentList,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { query }, ctx) {
+      const documentId = documentIdOf(query.document_id)
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'payments',
+          async (after, n) => (await listPayments(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({ id: r.payment.id, ...r })),
+          (r) => presentPayment(r.payment, r.receipt),
+        ),
+      )
+    },
+  },
+  {
+    name: 'payments_get',
+    tag: 'Payments',
+    summary: 'Get a Payment',
+    description: 'One Payment with its Receipt\'s number.',
+    http: { method: 'GET', path: '/v1/payments/:id', status: 200 },
+    path,
+    output: PaymentSchema,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await getPayment(deps, actor, idOf(path.id)))
+    },
+  },
+  {
+    name: 'payments_update',
+    tag: 'Payments',
+    summary: 'Amend a Payment (its Receipt takes the new values)',
+    description: 'Changes amount, date, method or bank account of a completed Payment; the amended Payment\'s own amount is given back before the amount due is judged.',
+    http: { method: 'PATCH', path: '/v1/payments/:id', status: 200 },
+    path,
+    body: AmendBody,
+    output: PaymentSchema,
+    access: 'write',
+    idempotent: false,
+    refusals: [...TAKES_PAYMENTS, 'payment_reversed', 'payment_currency_mismatch', 'payment_exceeds_amount_due'],
+    mcp: true,
+    async run(actor, { path, body }, { deps }) {
+      return json(await amendPayment(deps, actor, idOf(path.id), body))
+    },
+  },
+  {
+    name: 'payments_reverse',
+    tag: 'Payments',
+    summary: 'Reverse a Payment: voided, its Receipt kept with voided_at',
+    description: 'The Payment is voided and no longer counts as paid; its Receipt stays, marked voided.',
+    http: { method: 'POST', path: '/v1/payments/:id/reverse', status: 200 },
+    path,
+    body: NoBody,
+    output: PaymentSchema,
+    access: 'write',
+    idempotent: true,
+    refusals: ['payment_reversed'],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await reversePayment(deps, actor, idOf(path.id)))
+    },
+  },
+  {
+    name: 'receipts_list',
+    tag: 'Receipts',
+    summary: 'List Receipts (voided included)',
+    description: 'Receipts oldest first, paged; `document_id` keeps those of one document.',
+    http: { method: 'GET', path: '/v1/receipts', status: 200 },
+    query: ByDocumentQuery,
+    output: ReceiptList,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { query }, ctx) {
+      const documentId = documentIdOf(query.document_id)
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'receipts',
+          async (after, n) => (await listReceipts(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({ id: r.receipt.id, ...r })),
+          (r) => presentReceipt(r.receipt, r.payment),
+        ),
+      )
+    },
+  },
+  {
+    name: 'receipts_get',
+    tag: 'Receipts',
+    summary: 'Get a Receipt',
+    description: 'One Receipt by its id.',
+    http: { method: 'GET', path: '/v1/receipts/:id', status: 200 },
+    path,
+    output: ReceiptSchema,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await getReceipt(deps.db, actor, idOf(path.id)))
+    },
+  },
+  {
+    name: 'receipts_pdf',
+    tag: 'Receipts',
+    summary: 'The Receipt as a PDF',
+    description: 'A PDF file named after the Receipt number; VOID on a voided Receipt, SAMPLE for a Test business.',
+    http: { method: 'GET', path: '/v1/receipts/:id/pdf', status: 200 },
+    path,
+    output: null,
+    file: 'application/pdf',
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      const pdf = await receiptPdfOf(deps.db, actor, idOf(path.id))
+      return { kind: 'file', file: { bytes: pdf.bytes, mimeType: 'application/pdf', filename: `${pdf.name}.pdf` } }
+    },
+  },
+]

@@ -1,0 +1,183 @@
+// What an operation of the table is (name, input parts, output, access, idempotency, refusal codes, function), the
+// runner every door calls it through, and the paging every list shares. Knows no door: the API and MCP builders read
+// these declarations.
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
+import type { Deps } from '../deps'
+import { CODES, NotFound, Refusal, type Code, type RefusalCode } from '../shared/errors'
+import type { Actor } from './actor'
+import { parseLimit, toPage, type Cursors, type Page } from './cursors'
+import type { PageCache } from './page-cache'
+import type { Access } from './policy'
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/** The request as an operation reads it, whichever door it came through: path ids, query parameters, body. */
+export interface OperationInput {
+  path: Record<string, string>
+  query: Record<string, string | undefined>
+  body: any
+}
+
+/** A file answer (PDF, XML): the API sends it as an attachment, MCP as an embedded resource. */
+export interface FileAnswer {
+  bytes: Uint8Array | string
+  mimeType: string
+  filename: string
+}
+
+export type Result =
+  | { kind: 'json'; status: number; value: unknown }
+  /** JSON already written (a kept list page); doors that need the value parse it. */
+  | { kind: 'text'; status: number; text: string }
+  | { kind: 'file'; file: FileAnswer }
+  /** A delete: 204 on the API, `{id, deleted: true}` on MCP. */
+  | { kind: 'deleted'; id: number }
+
+/** What an operation's function may use besides its input: the composition root's dependencies and the platform. */
+export interface OperationContext {
+  deps: Deps
+  cursors: Cursors
+  /** Kept list pages; null without a hot reader (remote database). */
+  pages: PageCache | null
+  /** Writes buffered request-log entries out, so a reader sees every answer given so far. */
+  flushRequestLog: () => Promise<void>
+}
+
+export interface Operation {
+  /** The MCP tool name (`<resource>_<operation>`, extensions §11); also the operation's id in the OpenAPI document. */
+  name: string
+  tag: string
+  summary: string
+  /** The operation's rules in a few sentences; the refusal codes and access are added where the document is built. */
+  description: string
+  http: { method: Method; path: string; status: 200 | 201 | 204 }
+  /** API path parameters (Elysia `:name`), each read as a string. */
+  path?: TObject
+  query?: TObject
+  body?: TSchema
+  /** The answer's schema (null for a file or a delete). */
+  output: TSchema | null
+  /** The media type of a file answer. */
+  file?: 'application/pdf' | 'application/xml'
+  access: Access
+  /** Takes an Idempotency-Key (header on the API, `idempotency_key` on MCP). */
+  idempotent: boolean
+  /** The catalog codes this operation may answer; the runner holds it to them. */
+  refusals: readonly RefusalCode[]
+  /** Answers 404 for a record named outside its path (a query's client_id). */
+  notFound?: boolean
+  /** Answers 502 not_delivered (a Send). */
+  notDelivered?: boolean
+  /** Offered as an MCP tool (every operation but webhook management, Connected apps and the request log). */
+  mcp: boolean
+  /** The MCP argument name of each path parameter: the record's own id is `id`, a Payment's document `document_id`. */
+  args?: Record<string, string>
+  /** What an idempotent answer stores for replays when the first answer holds something shown once (a secret). */
+  keep?: (value: unknown) => unknown
+  run(actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result>
+}
+
+export const json = (value: unknown, status = 200): Result => ({ kind: 'json', status, value })
+
+/** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
+export async function runOperation(op: Operation, actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result> {
+  try {
+    return await op.run(actor, input, ctx)
+  } catch (e) {
+    if (e instanceof Refusal) holdToCatalog(op, e.code, ctx)
+    throw e
+  }
+}
+
+/**
+ * Each operation answers only the codes it declares. Under test an undeclared code fails the request (a 500 that the
+ * suite sees), so the whole suite proves the declarations; in service it is logged for the operator and answered
+ * as thrown, since the caller's request was judged rightly.
+ */
+function holdToCatalog(op: Operation, code: Code, ctx: OperationContext): void {
+  if (op.refusals.includes(code as RefusalCode)) return
+  if (process.env.NODE_ENV === 'test') throw new Error(`operation ${op.name} answered refusal code ${code}, which it does not declare`)
+  ctx.deps.logger.error('operation answered an undeclared refusal code', { operation: op.name, code })
+}
+
+/**
+ * One page of a list: `limit` and `cursor` read by the contract's rules (the cursor bound to this list and Business),
+ * one row more fetched than shown so `next_cursor` is null exactly at the end.
+ */
+export async function listPage<R extends { id: number }, T>(
+  ctx: OperationContext,
+  actor: Actor,
+  query: { limit?: string; cursor?: string },
+  list: string,
+  fetch: (afterId: number, limit: number) => Promise<R[]> | R[],
+  present: (r: R) => T,
+): Promise<Page<T>> {
+  const limit = parseLimit(query.limit)
+  const after = ctx.cursors.decode(query.cursor, list, actor.businessId)
+  const rows = await fetch(after, limit + 1)
+  return toPage(rows, limit, present, (id) => ctx.cursors.encode(list, actor.businessId, id))
+}
+
+/**
+ * listPage for a list whose answer depends on nothing but the Business's stored rows and the query (Clients,
+ * Products): the JSON text is kept until the database changes. Errors (a bad cursor or limit) are thrown as listPage
+ * throws them and never kept.
+ */
+export async function keptListPage<R extends { id: number }, T>(
+  ctx: OperationContext,
+  actor: Actor,
+  query: Record<string, string | undefined>,
+  list: string,
+  fetch: (afterId: number, limit: number) => Promise<R[]> | R[],
+  present: (r: R) => T,
+): Promise<Result> {
+  const pages = ctx.pages
+  if (!pages) return json(await listPage(ctx, actor, query, list, fetch, present))
+  const key = `${actor.businessId} ${list} ${JSON.stringify(query)}`
+  const version = pages.current()
+  const kept = pages.get(key)
+  if (kept !== undefined) return { kind: 'text', status: 200, text: kept }
+  const text = JSON.stringify(await listPage(ctx, actor, query, list, fetch, present))
+  pages.put(key, text, version)
+  return { kind: 'text', status: 200, text }
+}
+
+/** A path id that is not a positive whole number names no record: 404, like any unknown id. */
+export function idOf(raw: string | undefined): number {
+  if (raw === undefined || !/^[1-9][0-9]{0,14}$/.test(raw)) throw new NotFound('No such record.')
+  return Number(raw)
+}
+
+/** The MCP argument holding an operation's Idempotency-Key. */
+export const IDEMPOTENCY_ARG = 'idempotency_key'
+
+/**
+ * The operation's input as one flat object (extensions §11): path ids under their argument names, query parameters
+ * and body fields beside them by their API names, and `idempotency_key` where the API takes the header.
+ */
+export function inputSchema(op: Operation): TObject {
+  const props: TProperties = {}
+  for (const [name, schema] of Object.entries(op.path?.properties ?? {})) {
+    props[op.args?.[name] ?? name] = Type.Integer({ minimum: 1, description: (schema as TSchema).description ?? 'record id' })
+  }
+  for (const [name, schema] of Object.entries(op.query?.properties ?? {})) props[name] = schema as TSchema
+  const body = bodyObject(op)
+  for (const [name, schema] of Object.entries(body?.properties ?? {})) props[name] = schema as TSchema
+  if (op.idempotent) {
+    props[IDEMPOTENCY_ARG] = Type.Optional(Type.String({ description: 'as the Idempotency-Key header: the same key and arguments within 24 hours replay the first answer' }))
+  }
+  return Type.Object(props, { additionalProperties: false })
+}
+
+/** The body's object schema, whether the body is required or optional. */
+export function bodyObject(op: Operation): TObject | null {
+  const b = op.body as (TSchema & { properties?: TProperties; anyOf?: TSchema[] }) | undefined
+  if (!b) return null
+  if (b.properties) return b as TObject
+  return null
+}
+
+/** Codes' catalog entries, for documents that explain an operation's refusals. */
+export function codesOf(op: Operation): Array<{ code: RefusalCode; means: string }> {
+  return op.refusals.map((code) => ({ code, means: CODES[code].means }))
+}

@@ -1,0 +1,74 @@
+// The plan and Role policy, one function per door (API, MCP, application, webhooks) and the plan limits services ask:
+// every plan rule of the contract is written here once.
+import { Permission } from '../shared/errors'
+import type { Actor, Plan, Role } from './actor'
+
+/** What an operation needs: reading, changing records, or managing settings (webhooks, request log). */
+export type Access = 'read' | 'write' | 'admin'
+
+export function isPaidPlan(plan: Plan | string): boolean {
+  return plan === 'pro' || plan === 'pro_plus'
+}
+
+/** Whether the Role reaches the access (an Owner acts with an Admin's Role). */
+export function roleAllows(role: Role, access: Access): boolean {
+  if (access === 'admin') return role === 'admin'
+  if (access === 'write') return role !== 'viewer'
+  return true
+}
+
+/** The Role's own refusal: asked after the plan, before the record the request names. */
+export function roleRefusal(a: Pick<Actor, 'role'>, access: Access): Permission | null {
+  if (roleAllows(a.role, access)) return null
+  return new Permission(access === 'admin' ? 'Only an Admin key may do this.' : 'A Viewer key only reads.')
+}
+
+/**
+ * The Public API's plan gate, before any other answer: a Free or Paused Business answers every request of its API
+ * keys and Connected apps `paid_plan_required`, reads included; a Test business keeps the API on every plan.
+ */
+export function apiPlanRefusal(a: Pick<Actor, 'plan' | 'isTest'>): Permission | null {
+  if (isPaidPlan(a.plan) || a.isTest) return null
+  return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', { code: 'paid_plan_required', remedy: 'choose_plan' })
+}
+
+/**
+ * The MCP server's plan rule (extensions §11), judged before the Role: a Paused Business answers `business_paused`;
+ * on the Free plan only reads are open (`plan_role_viewing`), except for a Connected app its Owner connected; a Test
+ * business keeps the MCP server on every plan.
+ */
+export function mcpPlanRefusal(a: Pick<Actor, 'plan' | 'isTest' | 'owner' | 'kind'>, access: Access): Permission | null {
+  if (a.isTest || isPaidPlan(a.plan)) return null
+  if (a.plan === 'paused') return new Permission('The Business is paused; the Owner chooses a plan in billing settings.', { code: 'business_paused', remedy: 'choose_plan' })
+  if (access === 'read' || (a.kind === 'connected_app' && a.owner)) return null
+  return new Permission('On the Free plan only reads are open here; the Owner chooses a paid plan in billing settings.', { code: 'plan_role_viewing', remedy: 'choose_plan' })
+}
+
+/**
+ * The application's plan rule (extensions §9): a Paused Business is read by nobody but its Owner (on the billing
+ * page); on the Free plan a non-Owner only reads.
+ */
+export function appPlanRefusal(a: Pick<Actor, 'plan' | 'owner'>, access: Access | 'billing'): Permission | null {
+  if (isPaidPlan(a.plan)) return null
+  if (a.plan === 'paused') {
+    if (access === 'billing' && a.owner) return null
+    return new Permission('The Business is paused; its Owner chooses a plan on the billing page.', { code: 'business_paused', remedy: 'choose_plan' })
+  }
+  if (access === 'read' || access === 'billing' || a.owner) return null
+  return new Permission('On the Free plan only the Owner makes changes; the Owner chooses a paid plan on the billing page.', { code: 'plan_role_viewing', remedy: 'choose_plan' })
+}
+
+/** Webhooks (the Business's and Connected apps') send nothing about a Business off a paid plan, a Test one included. */
+export function webhooksSend(b: { plan: Plan | string }): boolean {
+  return isPaidPlan(b.plan)
+}
+
+/** The yearly issuing limit binds a Test business and the Free plan. */
+export function issuingLimited(b: { plan: Plan | string; isTest: boolean }): boolean {
+  return b.isTest || b.plan === 'free'
+}
+
+/** The lower daily recipient limit of the service's own mail server binds a Test business and every unpaid plan. */
+export function mailLimited(b: { plan: Plan | string; isTest: boolean }): boolean {
+  return b.isTest || !isPaidPlan(b.plan)
+}
