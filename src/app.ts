@@ -16,6 +16,8 @@ import { PageCache } from './platform/page-cache'
 import { readBody } from './http/body'
 import { createPipeline, isJsonType, pathOf, type Fetch } from './http/pipeline'
 import { appDoor, isAppPath } from './doors/app'
+import { publicBaseUrl } from './config'
+import { setRemedyBase } from './modules/documents'
 import { RequestLogWriter } from './platform/request-log'
 import { openRateCount, type RateCount } from './platform/rate-count'
 import type { HttpServices } from './http/route-helpers'
@@ -149,6 +151,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const mcp = mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
   const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
+  setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   const application = await appDoor(deps)
   const fetch: Fetch = (req, server) => {

@@ -3,3 +3,8 @@ declare module '*.ttf' {
   const path: string
   export default path
 }
+
+declare module '*.icc' {
+  const path: string
+  export default path
+}

@@ -18,6 +18,7 @@ import { InvalidRequest } from '../shared/errors'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { businessMailProvider } from '../modules/mail'
 import { findPerson, makeOwner } from '../modules/people'
+import { endConnectionsOfBusiness } from '../modules/oauth'
 import { NotFound } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
@@ -88,7 +89,8 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   if (sub === 'delete') {
     if (!ref || Object.keys(args.options).some((k) => k !== 'db')) throw new UsageError('usage: invoicing business delete BUSINESS_ID')
     const current = await resolveBusiness(deps.db.read, ref)
-    const deleted = await deleteBusiness(deps.db, deps.clock, current.id)
+    // Its Connected apps end in the same transaction (their tokens are refused at once anyway: the Business is gone).
+    const deleted = await deleteBusiness(deps.db, deps.clock, current.id, (tx, at) => endConnectionsOfBusiness(tx, current.id, at))
     return print(args, { id: deleted.id, business_id: deleted.publicId, deleted_at: deleted.deletedAt })
   }
   if (sub !== 'create' && sub !== 'update') throw new UsageError('usage: invoicing business create|update|delete ...')

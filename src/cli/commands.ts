@@ -74,6 +74,8 @@ export const COMMANDS: Command[] = [
       '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
       '                [--owner EMAIL]',
       'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
+      'e-invoices: [--electronic-address SCHEME:VALUE] [--contact-name N] [--contact-phone P] [--contact-email E]',
+      '            [--tax-registration-id T] [--einvoice-format ubl|cii|xrechnung-ubl|xrechnung-cii|peppol|facturx]',
       'business delete BUSINESS_ID',
     ],
     details: [

@@ -34,6 +34,8 @@ export interface InBusiness extends Signed {
   role: MemberRole
   /** `/app/b/<business public id>`: every page of this Business lives under it. */
   base: string
+  /** The path's named segments (`:id` and so on). */
+  params: Record<string, string>
   /** The person as the services know them: pages call services with this Actor, exactly as the API does with a key's. */
   actor: Actor
 }

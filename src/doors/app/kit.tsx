@@ -119,7 +119,7 @@ export class AppKit {
   }
 
   /** A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. */
-  action(path: string, need: Need, handler: Handler<InBusiness & { params: Record<string, string> }>, rerender: Render<InBusiness>): void {
+  action(path: string, need: Need, handler: Handler<InBusiness>, rerender: Render<InBusiness>): void {
     this.router.add('POST', `/app/b/:business${path}`, (req, params) => this.guard(req, async () => {
       const signed = await this.signed(req)
       if (signed instanceof Response) return signed
@@ -128,7 +128,7 @@ export class AppKit {
       if (data instanceof Response) return data
       const c = await this.inBusiness(req, params, need, signed)
       if (c instanceof Response) return c
-      return this.run({ ...c, params }, data, handler, rerender)
+      return this.run(c, data, handler, rerender)
     }))
   }
 
@@ -175,7 +175,7 @@ export class AppKit {
     }
   }
 
-  private async answer(c: Signed, body: JSX.Element, status = 200): Promise<Response> {
+  async answer(c: Signed, body: JSX.Element, status = 200): Promise<Response> {
     return withCookies(htmlResponse(await body, status), c.cookies)
   }
 
@@ -279,7 +279,7 @@ export class AppKit {
     }
     const business = await resolveBusiness(this.deps.db.read, ref).catch(() => null)
     if (!business) throw new NotFound('No such Business.')
-    const c: InBusiness = { ...s, business, role: choice.role, base: `/app/b/${business.publicId}`, actor: personActor(s.person, business, choice.role) }
+    const c: InBusiness = { ...s, business, role: choice.role, base: `/app/b/${business.publicId}`, params, actor: personActor(s.person, business, choice.role) }
     const refused: Permission | null = appRefusal(choice.role, business.plan, need)
     if (refused) return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
     return c

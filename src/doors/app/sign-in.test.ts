@@ -1,5 +1,5 @@
 // Sign-in, one-time links, sessions and CSRF of the application (extensions §9), over HTTP against a real database.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import { addPerson, newSignInLink, signInLinkPath } from '../../modules/people'
@@ -8,6 +8,9 @@ import { buildApp } from '../../app'
 import { FixedClock } from '../../shared/clock'
 import { silentLogger } from '../../shared/logger'
 import { SIGN_IN_LOCKED, SIGN_IN_REFUSED } from './pages/sign-in'
+
+// Every person here hashes a password with argon2id; a loaded machine must not turn that into a timeout.
+setDefaultTimeout(30_000)
 
 let h: Harness
 beforeAll(async () => {

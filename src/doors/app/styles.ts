@@ -11,16 +11,17 @@ header.top{background:#fff;border-bottom:1px solid var(--line)}
 header.top .bar{max-width:1100px;margin:0 auto;padding:8px 16px;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}
 .brand{font-weight:700;color:var(--ink);text-decoration:none;margin-right:auto}
 .switcher{display:flex;gap:6px;align-items:center}
-.switcher select{max-width:14rem}
+.switcher select{max-width:20rem;width:auto}
 nav.main{max-width:1100px;margin:0 auto;padding:0 16px;display:flex;flex-wrap:wrap;gap:4px 16px}
 nav.main a{display:inline-block;padding:8px 0;text-decoration:none;color:var(--muted);border-bottom:3px solid transparent}
 nav.main a[aria-current=page]{color:var(--ink);border-bottom-color:var(--accent)}
 main{max-width:1100px;margin:0 auto;padding:16px}
-.with-side{display:grid;grid-template-columns:13rem 1fr;gap:24px;align-items:start}
+.with-side{display:grid;grid-template-columns:13rem minmax(0,1fr);gap:24px;align-items:start}
+.with-side>*{min-width:0}
 .side{display:flex;flex-direction:column;background:#fff;border:1px solid var(--line);border-radius:var(--radius);overflow:hidden}
 .side a{padding:8px 12px;text-decoration:none;color:var(--ink);border-left:3px solid transparent}
 .side a[aria-current=page]{background:#eef3fb;border-left-color:var(--accent);font-weight:600}
-h1{font-size:1.5rem;margin:0 0 12px}
+h1{font-size:1.5rem;margin:0 0 12px;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:24px 0 8px}
 p.lead{color:var(--muted);margin-top:0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:16px;margin-bottom:16px}
@@ -46,7 +47,9 @@ form.inline{display:inline}
 .notice.warn{background:var(--warn-bg);border-color:#ecd58a}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all;background:#fff;border:1px dashed #aeb6c2;padding:8px;border-radius:var(--radius);display:block;user-select:all}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
-.table-wrap{overflow-x:auto}
+.table-wrap{overflow-x:auto;margin-bottom:16px}
+.pair select{width:auto}
+.card>h2.flush{margin-bottom:8px}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600}
@@ -61,14 +64,14 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0}
 @media (max-width:720px){
- .with-side{grid-template-columns:1fr}
+ .with-side{grid-template-columns:minmax(0,1fr)}
  .side{flex-direction:row;flex-wrap:wrap}
  .side a{border-left:0;border-bottom:3px solid transparent;padding:6px 10px}
  .side a[aria-current=page]{border-bottom-color:var(--accent)}
  .narrow{margin:16px auto}
  th,td{padding:6px}
  .switcher{width:100%}
- .switcher select{max-width:none;flex:1}
+ .switcher select{max-width:none;flex:1;min-width:0;width:100%}
 }
 /* daily-work pages */
 .row.spread{justify-content:space-between;margin-bottom:8px}

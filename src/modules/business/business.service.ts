@@ -202,10 +202,12 @@ export function ibanFault(iban: string): string | null {
  * Deletes a Business for the API (extensions §8): its keys, sessions and Connected apps stop at once (every credential
  * lookup asks for a live Business) and nothing more is sent about it; its records stay in the file.
  */
-export async function deleteBusiness(db: Database, clock: Clock, id: number): Promise<BusinessRow> {
+export async function deleteBusiness(db: Database, clock: Clock, id: number, alsoInTx?: (tx: Tx, at: string) => Promise<void>): Promise<BusinessRow> {
   return db.write(async (tx) => {
-    const row = await updateBusinessRow(tx, id, { deletedAt: clock.now().toISOString() })
+    const at = clock.now().toISOString()
+    const row = await updateBusinessRow(tx, id, { deletedAt: at })
     if (!row) throw new NotFound(`No Business with id ${id}.`)
+    await alsoInTx?.(tx, at)
     return row
   })
 }

@@ -7,6 +7,7 @@ import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
 import { getBusiness } from '../business'
 import { documentPdf, nextTurn } from '../pdf'
+import { exportFacturx } from '../einvoice'
 import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
 import type { DocumentFilter } from './documents.repo'
 import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
@@ -203,20 +204,28 @@ export const documentsOperations: Operation[] = [
   {
     name: 'documents_pdf',
     tag,
-    summary: 'The document as a PDF (DRAFT on a Draft, SAMPLE for a Test business)',
-    description: 'A PDF file named after the document number (a Draft: draft-<id>).',
+    summary: 'The document as a PDF (DRAFT on a Draft, SAMPLE for a Test business), or with format=facturx as Factur-X',
+    description:
+      "A PDF file named after the document number (a Draft: draft-<id>). format=facturx answers PDF/A-3b with the document's CII XML (exactly what /xml?format=cii answers) embedded as factur-x.xml (Factur-X / ZUGFeRD EN 16931); it is refused as that XML is: not_exportable with the failing official rule ids, exports_not_in_a_test_business. The plain PDF stays available.",
     http: { method: 'GET', path: '/v1/documents/:id/pdf', status: 200 },
     path,
+    // A plain string, judged here, so an unknown format is the contract's 422 naming `format`.
+    query: t.Object({ format: t.Optional(t.String({ description: 'facturx: PDF/A-3b with the CII XML embedded as factur-x.xml' })) }),
     output: null,
     file: 'application/pdf',
     access: 'read',
     idempotent: false,
-    refusals: [],
+    refusals: ['not_exportable', 'exports_not_in_a_test_business'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
+    async run(actor, { path, query }, { deps }) {
       // Several PDF requests arriving together each read their document on a turn of its own, so a request
       // behind them (a /health) waits for one document's reading, not for all of them.
       await nextTurn()
+      if (query.format !== undefined && query.format !== '') {
+        if (query.format !== 'facturx') throw new InvalidRequest({ format: ['must be facturx, or left out for the plain PDF'] })
+        const file = await exportFacturx(deps, actor, idOf(path.id))
+        return { kind: 'file', file: { bytes: file.pdf, mimeType: 'application/pdf', filename: file.filename } }
+      }
       const view = await viewDocument(deps, deps.db.read, actor, idOf(path.id))
       const business = await getBusiness(deps.db.read, actor.businessId)
       const bytes = await documentPdf(deps.db.read, business, view)

@@ -19,6 +19,7 @@ export { markSent, unmarkSent, duplicateDocument, recordRemindedInTx, gatherAppF
 export { appActionsOf, appRefusalFor, receiptEmailRefusal, remindRefusal, APP_ACTIONS, type AppActionName, type AppFacts } from './app-actions'
 export { viewDocuments } from './documents.service'
 export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
+export { setRemedyBase, REMEDY_URLS } from './lifecycle'
 export { ISSUE_REFUSALS } from './documents.operations'
 // The application's pages call the same use cases as the API routes.
 export { createDocument, updateDocument, deleteDocument, issueDocument, cancelDocument, convertDocument, listDocumentViews } from './documents.service'

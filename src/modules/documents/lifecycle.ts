@@ -8,10 +8,20 @@ import type { DocumentRow } from './documents.repo'
 export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete'] as const
 export type ActionName = (typeof ACTIONS)[number]
 
-export const REMEDY_URLS = {
-  connect_mail_provider: '/docs#description/remedies',
-  choose_plan: '/docs#description/remedies',
-} as const
+/**
+ * Where a person acts on a remedy: the application's mailbox and billing pages (extensions §9), under the service's
+ * public URL. Set once at start (setRemedyBase); the pages ask which Business when the person has several.
+ */
+export const REMEDY_URLS: { connect_mail_provider: string; choose_plan: string } = {
+  connect_mail_provider: 'http://localhost:8080/app/settings/mailbox',
+  choose_plan: 'http://localhost:8080/app/settings/billing',
+}
+
+/** Points the remedy URLs at this service's public URL (INVOICING_PUBLIC_URL, else http://localhost:PORT). */
+export function setRemedyBase(base: string): void {
+  REMEDY_URLS.connect_mail_provider = `${base}/app/settings/mailbox`
+  REMEDY_URLS.choose_plan = `${base}/app/settings/billing`
+}
 
 export type { RefusalInfo } from '../../shared/errors'
 import type { RefusalCode, RefusalInfo } from '../../shared/errors'

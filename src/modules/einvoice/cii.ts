@@ -1,6 +1,6 @@
 // The UN/CEFACT CII D16B writer: an EN16931 model as a `CrossIndustryInvoice` (380 or 381), elements in the order
-// the D16B schemas require, built with xmlbuilder2 like the UBL writer. Factur-X embeds exactly this XML.
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces'
+// the D16B schemas require, written by xml-writer.ts like the UBL writer. Factur-X embeds exactly this XML.
+import { xmlDocument, type XmlElement as XMLBuilder } from './xml-writer'
 import type { EInvoiceModel, Party, PostalAddress } from './model'
 
 const NS = {
@@ -10,11 +10,6 @@ const NS = {
   qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
 }
 
-/** Every `&` handed over as `&amp;` (see ubl.ts: xmlbuilder2 keeps what looks like an entity reference). */
-function literal(value: string): string {
-  return value.replace(/&/g, '&amp;')
-}
-
 function el(parent: XMLBuilder, name: string): XMLBuilder {
   return parent.ele(NS.ram, `ram:${name}`)
 }
@@ -22,9 +17,7 @@ function el(parent: XMLBuilder, name: string): XMLBuilder {
 /** A ram: element with its text; nothing is written for an absent value. */
 function val(parent: XMLBuilder, name: string, value: string | null | undefined, attrs: Record<string, string> = {}): void {
   if (value === null || value === undefined || value === '') return
-  const escaped: Record<string, string> = {}
-  for (const [k, v] of Object.entries(attrs)) escaped[k] = literal(v)
-  parent.ele(NS.ram, `ram:${name}`, escaped).txt(literal(value))
+  parent.ele(NS.ram, `ram:${name}`, attrs).txt(value)
 }
 
 /** A date as CII writes it: format 102, YYYYMMDD. */
@@ -79,10 +72,9 @@ function tradeTax(parent: XMLBuilder, b: { tax?: string; taxable?: string; categ
 
 /** The CII D16B XML of a model that passed the rule check. */
 export async function writeCii(m: EInvoiceModel): Promise<string> {
-  const { create } = await import('xmlbuilder2')
   const money = { currencyID: m.currency }
-  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' })
-  const root = doc.ele(NS.rsm, 'rsm:CrossIndustryInvoice', { 'xmlns:ram': NS.ram, 'xmlns:udt': NS.udt, 'xmlns:qdt': NS.qdt })
+  const doc = xmlDocument(NS.rsm, 'rsm:CrossIndustryInvoice', { 'xmlns:ram': NS.ram, 'xmlns:udt': NS.udt, 'xmlns:qdt': NS.qdt })
+  const root = doc.root
 
   const context = root.ele(NS.rsm, 'rsm:ExchangedDocumentContext')
   if (m.processId) val(el(context, 'BusinessProcessSpecifiedDocumentContextParameter'), 'ID', m.processId)
@@ -163,5 +155,5 @@ export async function writeCii(m: EInvoiceModel): Promise<string> {
     val(ref, 'IssuerAssignedID', m.precedingInvoice.number)
     date(ref, 'FormattedIssueDateTime', m.precedingInvoice.issueDate, true)
   }
-  return doc.end({ prettyPrint: true })
+  return doc.end()
 }

@@ -6,7 +6,8 @@ import type { Clock } from '../../shared/clock'
 import { InvalidRequest, Refusal } from '../../shared/errors'
 import { XML_FORMATS, isXmlFormat, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessRow } from '../business'
-import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
+import { DOCUMENT_TITLES, findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
+import { documentPdf, facturxPdf } from '../pdf'
 import { writeCii } from './cii'
 import { buildModel, FORMAT_PROFILE, type EInvoiceModel } from './model'
 import { checkModel, rulesFor, type RuleFailure } from './rules'
@@ -112,4 +113,23 @@ export async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, form
 export async function exportDocumentXml(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat = 'ubl'): Promise<XmlFile> {
   const { view, model } = await exportModel(deps, c, id, format)
   return { filename: fileNameOf(view), xml: await writeXml(model) }
+}
+
+/** The Factur-X PDF of a document its reader holds: its PDF with the `cii` XML embedded, or null when that is refused. */
+export async function facturxAttachmentFor(q: Queryable, business: BusinessRow, view: DocumentView): Promise<Uint8Array | null> {
+  const judged = exportabilityOf(await exportSourceOf(q, business, view), 'cii')
+  return judged.ok ? facturxOf(q, business, view, judged.model) : null
+}
+
+async function facturxOf(q: Queryable, business: BusinessRow, view: DocumentView, model: EInvoiceModel): Promise<Uint8Array> {
+  const pdf = await documentPdf(q, business, view)
+  const title = `${DOCUMENT_TITLES[view.type] ?? view.type} ${view.document_number ?? ''}`.trim()
+  // Stamped with the document's last change, so the same document gives the same file.
+  return facturxPdf(pdf, await writeXml(model), { title, date: new Date(view.updated_at) })
+}
+
+/** GET /v1/documents/{id}/pdf?format=facturx: PDF/A-3b with factur-x.xml, refused as the `cii` XML is refused. */
+export async function exportFacturx(deps: EInvoiceDeps, c: Actor, id: number): Promise<{ filename: string; pdf: Uint8Array }> {
+  const { view, business, model } = await exportModel(deps, c, id, 'cii')
+  return { filename: fileNameOf(view).replace(/\.xml$/, '.pdf'), pdf: await facturxOf(deps.db.read, business, view, model) }
 }

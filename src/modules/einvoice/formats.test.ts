@@ -3,7 +3,7 @@
 // every exported file passes the official rule sets (xsd, EN16931, and the CIUS its CustomizationID names) with 0
 // fatal, checked by one run of ../shared/validators/validate over all of them.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { XML_FORMATS, type XmlFormat } from '../../shared/einvoice-formats'
@@ -150,6 +150,15 @@ interface Cell {
   refusedIds: string[]
 }
 const cells = new Map<string, Cell>()
+interface Facturx {
+  status: number
+  body: any
+  /** The PDF written, and factur-x.xml as pdfdetach extracted it. */
+  pdf: string | null
+  file: string | null
+  xml: string | null
+}
+const facturxCells = new Map<string, Facturx>()
 const cellName = (c: Case, format: XmlFormat) => `${c.name} / ${format}`
 
 beforeAll(async () => {
@@ -190,6 +199,22 @@ beforeAll(async () => {
       files.push(file)
       cells.set(cellName(c, format), { status: r.status, text: r.text, file, refusedIds: r.status === 422 ? (r.body.error.rules ?? []).map((x: { id: string }) => x.id) : [] })
     }
+    // Factur-X: the PDF carries exactly the cii XML, and is refused as that XML is.
+    const pdf = await h.app.fetch(new Request(`http://localhost/v1/documents/${doc.id}/pdf?format=facturx`, { headers: { authorization: `Bearer ${s.key}` } }))
+    const bytes = new Uint8Array(await pdf.arrayBuffer())
+    const facturx: Facturx = { status: pdf.status, body: pdf.status === 200 ? null : JSON.parse(new TextDecoder().decode(bytes)), file: null, xml: null, pdf: null }
+    if (pdf.status === 200) {
+      facturx.pdf = join(h.dir, `f${++n}.pdf`)
+      writeFileSync(facturx.pdf, bytes)
+      const out = join(h.dir, `f${n}-factur-x.xml`)
+      const detach = Bun.spawnSync(['pdfdetach', '-save', '1', '-o', out, facturx.pdf])
+      if (detach.exitCode === 0) {
+        facturx.file = out
+        facturx.xml = readFileSync(out, 'utf8')
+        files.push(out)
+      }
+    }
+    facturxCells.set(c.name, facturx)
   }
   validation = validateFiles(files)
 }, 240_000)
@@ -218,4 +243,92 @@ describe('every format × every case: an export passes its official rule sets wi
       })
     }
   }
+})
+
+describe('Factur-X of every case: the PDF carries exactly the cii XML, which passes the CII rules; refused as that XML is', () => {
+  for (const c of CASES) {
+    const refused = c.refused?.cii
+    test(`${c.name}: ${refused ? 'refused like ?format=cii' : 'pdfdetach extracts factur-x.xml, equal to ?format=cii, 0 fatal'}`, () => {
+      const f = facturxCells.get(c.name)!
+      const cii = cells.get(cellName(c, 'cii'))!
+      if (refused) {
+        expect(f.status).toBe(422)
+        expect(f.body.error.code).toBe('not_exportable')
+        expect(f.body.error.rules.map((r: { id: string }) => r.id).sort()).toEqual([...cii.refusedIds].sort())
+        return
+      }
+      expect(f.status).toBe(200)
+      expect(f.xml).toBe(cii.text)
+      expect(fatalsOf(validation, f.file!)).toEqual([])
+    })
+  }
+})
+
+describe('Factur-X as PDF/A-3b', () => {
+  const first = () => facturxCells.get(CASES[0]!.name)!
+
+  test('pdfdetach lists factur-x.xml as the one embedded file', () => {
+    const list = Bun.spawnSync(['pdfdetach', '-list', first().pdf!]).stdout.toString()
+    expect(list).toContain('1 embedded files')
+    expect(list).toContain('factur-x.xml')
+  })
+
+  test('pdffonts shows every font embedded', () => {
+    const rows = Bun.spawnSync(['pdffonts', first().pdf!]).stdout.toString().trim().split('\n').slice(2)
+    expect(rows.length).toBeGreaterThan(0)
+    // Columns: name type encoding emb sub uni object ID; "emb" is the fourth from the end.
+    for (const row of rows) expect(row.trim().split(/\s+/).slice(-5, -4)[0]).toBe('yes')
+  })
+
+  test('the XMP packet names PDF/A-3B and the Factur-X EN 16931 profile; the file is in /AF as Alternative with an sRGB output intent', () => {
+    const raw = readFileSync(first().pdf!, 'latin1')
+    expect(raw).toContain('<pdfaid:part>3</pdfaid:part>')
+    expect(raw).toContain('<pdfaid:conformance>B</pdfaid:conformance>')
+    expect(raw).toContain('<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>')
+    expect(raw).toContain('<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>')
+    expect(raw).toContain('<fx:DocumentType>INVOICE</fx:DocumentType>')
+    expect(raw).toMatch(/\/AFRelationship \/Alternative/)
+    expect(raw).toMatch(/\/AF \[/)
+    expect(raw).toMatch(/\/S \/GTS_PDFA1/)
+    expect(raw).toMatch(/\/DestOutputProfile \d+ 0 R/)
+    expect(raw).toMatch(/\/ID \[/)
+    // pdfinfo reads the same title and producer the XMP packet holds.
+    const info = Bun.spawnSync(['pdfinfo', first().pdf!]).stdout.toString()
+    expect(info).toMatch(/Producer:\s+invoicing/)
+    expect(info).toMatch(/Title:\s+Invoice /)
+  })
+
+  test('pdftotext reads the visible invoice: number, parties, totals', () => {
+    const text = Bun.spawnSync(['pdftotext', '-enc', 'UTF-8', first().pdf!, '-']).stdout.toString()
+    const cii = cells.get(cellName(CASES[0]!, 'cii'))!.text
+    const number = /<ram:ID>([^<]+)<\/ram:ID>\s*<ram:TypeCode>/.exec(cii)![1]!
+    expect(text).toContain(number)
+    expect(text).toContain('Seller Software GmbH')
+    expect(text).toContain('Buyer AG')
+    expect(text).toContain(/<ram:GrandTotalAmount>([^<]+)</.exec(cii)![1]!)
+  })
+
+  test('an unknown format is 422 naming format; a Test business refuses Factur-X; the plain PDF stays available', async () => {
+    const s = await h.business({ ...SELLER })
+    const t = await h.business({ ...SELLER, isTest: true })
+    for (const b of [s, t]) {
+      const clientId = await h.client(b.key, { buyer_reference: 'X' })
+      const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [line()] } })
+      await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+      if (b === s) {
+        const bad = await h.request('GET', `/v1/documents/${d.body.id}/pdf?format=zugferd`, { key: b.key })
+        expect(bad.status).toBe(422)
+        expect(Object.keys(bad.body.error.errors)).toEqual(['format'])
+        const badXml = await h.request('GET', `/v1/documents/${d.body.id}/xml?format=facturx`, { key: b.key })
+        expect(badXml.status).toBe(422)
+        expect(Object.keys(badXml.body.error.errors)).toEqual(['format'])
+      } else {
+        const r = await h.request('GET', `/v1/documents/${d.body.id}/pdf?format=facturx`, { key: b.key })
+        expect(r.status).toBe(422)
+        expect(r.body.error.code).toBe('exports_not_in_a_test_business')
+        for (const format of XML_FORMATS) expect((await h.request('GET', `/v1/documents/${d.body.id}/xml?format=${format}`, { key: b.key })).body.error.code).toBe('exports_not_in_a_test_business')
+      }
+      expect((await h.request('GET', `/v1/documents/${d.body.id}/pdf`, { key: b.key })).status).toBe(200)
+    }
+  })
 })

@@ -1,6 +1,6 @@
 // The UBL 2.1 writer: an EN16931 model as an `Invoice` (380) or `CreditNote` (381), elements in the order the OASIS
-// schemas require, built with xmlbuilder2 so every text and attribute from users is escaped by the library.
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces'
+// schemas require, written by xml-writer.ts, which escapes every text and attribute from users.
+import { xmlDocument, type XmlElement as XMLBuilder } from './xml-writer'
 import type { BankAccount, EInvoiceModel, Party, PostalAddress } from './model'
 
 const NS = {
@@ -15,21 +15,10 @@ function agg(parent: XMLBuilder, name: string): XMLBuilder {
   return parent.ele(NS.cac, `cac:${name}`)
 }
 
-/**
- * Text for the library. xmlbuilder2 escapes <, > and " but leaves an `&` that looks like an entity reference (`&lt;`,
- * `&#38;`, `R&D;`) as it is, which would let user text change meaning or break the document; every `&` is handed over
- * as `&amp;`, which it then writes unchanged, so each reads back as the `&` the user typed.
- */
-function literal(value: string): string {
-  return value.replace(/&/g, '&amp;')
-}
-
 /** A basic (cbc:) element with its text; nothing is written for an absent value. */
 function basic(parent: XMLBuilder, name: string, value: string | null | undefined, attrs: Record<string, string> = {}): void {
   if (value === null || value === undefined || value === '') return
-  const escaped: Record<string, string> = {}
-  for (const [k, v] of Object.entries(attrs)) escaped[k] = literal(v)
-  parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(value))
+  parent.ele(NS.cbc, `cbc:${name}`, attrs).txt(value)
 }
 
 function address(parent: XMLBuilder, name: string, a: PostalAddress): void {
@@ -94,13 +83,10 @@ function paymentMeans(parent: XMLBuilder, m: EInvoiceModel, account: BankAccount
 
 /** The UBL 2.1 XML of a model that passed the rule check. */
 export async function writeUbl(m: EInvoiceModel): Promise<string> {
-  // xmlbuilder2 loads with the first export, not at start (it costs ~15 MB a server may never need).
-  const { create } = await import('xmlbuilder2')
   const credit = m.kind === 'credit_note'
   const money = { currencyID: m.currency }
-  // Characters XML 1.0 cannot carry (control characters a JSON string may hold) are dropped, never written.
-  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' })
-  const root = doc.ele(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc })
+  const doc = xmlDocument(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc })
+  const root = doc.root
 
   basic(root, 'CustomizationID', m.specificationId)
   basic(root, 'ProfileID', m.processId)
@@ -166,5 +152,5 @@ export async function writeUbl(m: EInvoiceModel): Promise<string> {
     taxCategory(item, 'ClassifiedTaxCategory', l.category, l.rate)
     basic(agg(line, 'Price'), 'PriceAmount', l.price, money)
   }
-  return doc.end({ prettyPrint: true })
+  return doc.end()
 }

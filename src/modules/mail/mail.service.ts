@@ -4,7 +4,8 @@ import { MailerError, type Mailer } from '../../adapters/smtp'
 import { FieldErrorBag, NotDelivered, NotFound } from '../../shared/errors'
 import type { Logger } from '../../shared/logger'
 import { utcDay } from '../../shared/dates'
-import { getBusiness } from '../business'
+import type { Queryable } from '../../db/client'
+import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import {
   findDocument,
@@ -19,7 +20,8 @@ import {
   type DocumentView,
 } from '../documents'
 import { documentPdf } from '../pdf'
-import { xmlAttachmentFor } from '../einvoice'
+import { facturxAttachmentFor, xmlAttachmentFor, type XmlFile } from '../einvoice'
+import { isXmlFormat } from '../../shared/einvoice-formats'
 import { mailStateOf, MAX_RECIPIENTS_PER_SEND } from './limits'
 import { countRecipients } from './mail.repo'
 import type { SendInput } from './mail.model'
@@ -110,9 +112,9 @@ export async function sendDocument(deps: MailDeps, c: Actor, id: number, input: 
       bcc,
       subject: input?.subject,
       text: input?.message,
-      pdf: await documentPdf(deps.db.read, business, view),
-      // The EN16931 XML goes along where the document exports (not a Draft, Proforma, Quote or Test business's).
-      xml: await xmlAttachmentFor(deps.db.read, business, view),
+      // The e-invoice the Business chose goes along where the document exports in it (not a Draft, Proforma, Quote
+      // or Test business's, nor one its rules refuse): Factur-X in place of the PDF, any other format beside it.
+      ...(await attachmentsOf(deps.db.read, business, view)),
       pageUrl: deps.config.publicUrl && view.public_url ? deps.config.publicUrl + view.public_url : null,
     })
     await deps.mailer.send(plan.provider.transportUrl, message)
@@ -128,4 +130,11 @@ export async function sendDocument(deps: MailDeps, c: Actor, id: number, input: 
   const recipients = [...plan.to, ...cc, ...bcc]
   await deps.db.write((tx) => recordSentInTx(deps, tx, business.id, id, { at: deps.clock.now().toISOString(), recipients, via: plan.provider.kind }))
   return viewDocument(deps, deps.db.read, c, id)
+}
+
+/** The PDF and XML a Send attaches, by the Business's einvoice_format. */
+async function attachmentsOf(q: Queryable, business: BusinessRow, view: DocumentView): Promise<{ pdf: Uint8Array; xml: XmlFile | null }> {
+  const format = business.einvoiceFormat
+  if (format === 'facturx') return { pdf: (await facturxAttachmentFor(q, business, view)) ?? (await documentPdf(q, business, view)), xml: null }
+  return { pdf: await documentPdf(q, business, view), xml: await xmlAttachmentFor(q, business, view, isXmlFormat(format) ? format : 'ubl') }
 }

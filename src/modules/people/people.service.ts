@@ -155,3 +155,4 @@ export async function removeMember(deps: PeopleDeps, businessId: number, email: 
 export async function makeOwner(tx: Tx, personId: number, businessId: number, clock: Clock): Promise<void> {
   await upsertMembership(tx, { personId, businessId, role: 'owner', createdAt: clock.now().toISOString() })
 }
+

@@ -2,7 +2,7 @@
 export { raiseEvent } from './outbox'
 export { EVENT_TYPES, type EventType } from './events'
 export { dispatchOutbox, deliverDue, pruneDeliveries, type DeliveryContext, type SubjectBuilder } from './delivery'
-export { addWebhook, deleteWebhook, listWebhooks, presentWebhook, rollSecret, type WebhookDeps } from './webhooks.service'
+export { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, presentWebhook, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
 // What an OAuth app's webhook (the oauth module) shares with a Business's: address rules, signing, the retry schedule.
 export { AddressRefused, checkAddress, type Resolver } from './address-guard'
 export { newSecret as newWebhookSecret, signatureHeader } from './signature'

@@ -1,0 +1,145 @@
+// Settings → Members: add a person by email with a Role, change a Role, remove. A Business keeps at least one Owner;
+// only an Owner makes or unmakes an Owner. Someone new gets a one-time sign-in link, shown here to pass on.
+import { publicBaseUrl } from '../../../../config'
+import { memberRoles } from '../../../../db/schema'
+import { addMember, addPerson, findPerson, listMembers, removeMember, signInLinkPath } from '../../../../modules/people'
+import { FieldErrorBag, Permission } from '../../../../shared/errors'
+import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
+import type { AppKit } from '../../kit'
+import { Field, Notice, PostForm, Refused, Select, ShownOnce, When, esc } from '../../ui'
+import { SettingsLayout } from './index'
+
+const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
+
+async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; link?: { email: string; url: string } }): Promise<string> {
+  const members = await listMembers(c.deps, c.business.id)
+  // An Admin cannot hand out the Owner Role.
+  const roles = memberRoles.filter((r) => c.role === 'owner' || r !== 'owner').map((r) => [r, ROLE_WORDS[r]] as const)
+  return (
+    <SettingsLayout c={c} title="Members" path="/members">
+      <h1>Members</h1>
+      <p class="lead">People who open this Business in the application, each with a Role.</p>
+      <Notice text={c.notice} />
+      {link ? <ShownOnce label={`${link.email} is new here: send them this sign-in link (one use, 30 minutes) to choose a password.`} secret={link.url} /> : ''}
+      <Refused state={form} shown={['email', 'role']} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Person</th>
+              <th scope="col">Role</th>
+              <th scope="col">Since</th>
+              <th scope="col">
+                <span class="muted">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr>
+                <td>
+                  {esc(m.name)}
+                  <div class="hint">{esc(m.email)}</div>
+                </td>
+                <td>
+                  {m.role === 'owner' && c.role !== 'owner' ? (
+                    ROLE_WORDS.owner
+                  ) : (
+                    <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
+                      <input type="hidden" name="email" value={esc(m.email)} />
+                      <label class="skip" for={`role-${m.personId}`}>
+                        Role of {esc(m.name)}
+                      </label>
+                      <select id={`role-${m.personId}`} name="role">
+                        {roles.map(([r, w]) => (
+                          <option value={r} selected={r === m.role}>
+                            {w}
+                          </option>
+                        ))}
+                      </select>
+                      <button type="submit" class="quiet">
+                        Save
+                      </button>
+                    </PostForm>
+                  )}
+                </td>
+                <td>
+                  <When at={m.createdAt} />
+                </td>
+                <td>
+                  {m.role === 'owner' && c.role !== 'owner' ? (
+                    ''
+                  ) : (
+                    <PostForm action={`${c.base}/settings/members/remove`} token={c.csrf} class="inline">
+                      <input type="hidden" name="email" value={esc(m.email)} />
+                      <button type="submit" class="danger" aria-label={esc(`Remove ${m.name}`)}>
+                        Remove
+                      </button>
+                    </PostForm>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <section class="card" aria-labelledby="add-member">
+        <h2 id="add-member" class="flush">
+          Add a member
+        </h2>
+        <PostForm action={`${c.base}/settings/members`} token={c.csrf}>
+          <Field name="email" label="Email" type="email" state={form} required maxlength={255} />
+          <Field name="name" label="Name (for someone new)" state={form} maxlength={255} />
+          <Select name="role" label="Role" state={form} value="member" options={roles} />
+          <div>
+            <button type="submit">Add member</button>
+          </div>
+        </PostForm>
+      </section>
+    </SettingsLayout>
+  )
+}
+
+export function membersSettings(kit: AppKit): void {
+  const render = (c: InBusiness, form: FormState) => <MembersPage c={c} form={form} />
+  kit.page('/settings/members', 'settings', render)
+  kit.action(
+    '/settings/members',
+    'manage',
+    async (c, d) => {
+      const email = d.get('email')?.trim() ?? ''
+      const role = d.get('role') ?? ''
+      let link: { email: string; url: string } | undefined
+      // Someone new is added as a person only once the membership would be accepted, so a refusal leaves nothing behind.
+      const bag = new FieldErrorBag()
+      if (!(memberRoles as readonly string[]).includes(role)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
+      bag.throwIfAny()
+      if (role === 'owner' && c.role !== 'owner') throw new Permission('Only an Owner makes or unmakes an Owner.')
+      if (email && !(await findPerson(c.deps, email))) {
+        const added = await addPerson(c.deps, { email, name: d.get('name')?.trim() || email.split('@')[0] })
+        link = { email, url: publicBaseUrl(c.deps.config) + signInLinkPath(added.token) }
+      }
+      await addMember(c.deps, c.business.id, { email, role }, c.role)
+      return link ? <MembersPage c={c} form={EMPTY_FORM} link={link} /> : kit.done(c, '/settings/members', 'member_saved')
+    },
+    render,
+  )
+  kit.action(
+    '/settings/members/role',
+    'manage',
+    async (c, d) => {
+      await addMember(c.deps, c.business.id, { email: d.get('email') ?? '', role: d.get('role') ?? '' }, c.role)
+      return kit.done(c, '/settings/members', 'member_saved')
+    },
+    render,
+  )
+  kit.action(
+    '/settings/members/remove',
+    'manage',
+    async (c, d) => {
+      await removeMember(c.deps, c.business.id, d.get('email') ?? '', c.role)
+      return kit.done(c, '/settings/members', 'member_removed')
+    },
+    render,
+  )
+}

@@ -1,0 +1,63 @@
+// Settings → Numbering: the pattern of each kind of number (documents, Receipts, Client account codes).
+import { numberingPattern, setNumbering } from '../../../../modules/business'
+import type { NumberingKind } from '../../../../db/schema'
+import { DEFAULT_PATTERNS } from '../../../../shared/numbering'
+import type { FormState, InBusiness } from '../../context'
+import type { AppKit } from '../../kit'
+import { Field, Notice, PostForm, Refused, esc } from '../../ui'
+import { SettingsLayout } from './index'
+
+const KINDS: ReadonlyArray<readonly [NumberingKind, string]> = [
+  ['invoice', 'Invoices'],
+  ['proforma', 'Proforma Invoices'],
+  ['credit_note', 'Credit Notes'],
+  ['quote', 'Quotes'],
+  ['receipt', 'Receipts'],
+  ['client', 'Client account codes'],
+]
+
+async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
+  const patterns = await Promise.all(KINDS.map(([k]) => numberingPattern(c.deps.db.read, c.business.id, k)))
+  const refusedKind = form.values?.get('kind')
+  return (
+    <SettingsLayout c={c} title="Numbering" path="/numbering">
+      <h1>Numbering</h1>
+      <p class="lead">
+        A pattern is text with one counter <code>{'{NNNN}'}</code> (as many N as digits) and, if you like, the year <code>{'{YYYY}'}</code>; the counter starts again each year then.
+      </p>
+      <Notice text={c.notice} />
+      <>{KINDS.map(([kind, label], i) => {
+        const mine = refusedKind === kind ? form : { ...form, values: null, errors: {}, message: null }
+        return (
+          <section class="card" aria-labelledby={`n-${kind}`}>
+            <h2 id={`n-${kind}`} class="flush">
+              {esc(label)}
+            </h2>
+            <Refused state={mine} shown={['pattern']} />
+            <PostForm action={`${c.base}/settings/numbering`} token={c.csrf}>
+              <input type="hidden" name="kind" value={kind} />
+              <Field name="pattern" label="Pattern" state={mine} value={patterns[i]} required maxlength={100} hint={`Default: ${DEFAULT_PATTERNS[kind]}`} />
+              <div>
+                <button type="submit">Save {esc(label.toLowerCase())} pattern</button>
+              </div>
+            </PostForm>
+          </section>
+        )
+      })}</>
+    </SettingsLayout>
+  )
+}
+
+export function numberingSettings(kit: AppKit): void {
+  const render = (c: InBusiness, form: FormState) => <NumberingPage c={c} form={form} />
+  kit.page('/settings/numbering', 'settings', render)
+  kit.action(
+    '/settings/numbering',
+    'manage',
+    async (c, d) => {
+      await setNumbering(c.deps.db, c.business.id, d.get('kind') ?? '', (d.get('pattern') ?? '').trim())
+      return kit.done(c, '/settings/numbering', 'saved')
+    },
+    render,
+  )
+}

@@ -1,0 +1,280 @@
+// Settings → Webhooks: add (address and events; the signing secret shown once), change, pause and resume, roll the
+// secret, delete; each webhook's deliveries of the last 30 days with every attempt, and Resend. The same services as
+// the API's /v1/webhooks, so rules and refusals (webhook_paused, webhooks_need_a_paid_plan) are the same.
+import {
+  addWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  presentWebhook,
+  resendDelivery,
+  rollSecret,
+  updateWebhook,
+  EVENT_TYPES,
+  type WebhookDeps,
+} from '../../../../modules/webhooks'
+import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
+import type { AppKit } from '../../kit'
+import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../../ui'
+import { SettingsLayout } from './index'
+
+function hooks(c: InBusiness): WebhookDeps {
+  return { db: c.deps.db, clock: c.deps.clock, resolve: c.deps.resolve, allowPrivate: c.deps.config.webhookAllowPrivate }
+}
+
+function EventChecks({ form, chosen }: { form: FormState; chosen: string[] }): JSX.Element {
+  const picked = form.values ? form.values.getAll('events') : chosen
+  return (
+    <fieldset class="checks">
+      <legend class="legend">Events (none ticked: every event)</legend>
+      {EVENT_TYPES.map((e) => (
+        <label>
+          <input type="checkbox" name="events" value={e} checked={picked.includes(e)} />
+          {e}
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+function stateOf(h: ReturnType<typeof presentWebhook>): JSX.Element {
+  if (!h.paused) return <span class="tag ok">on</span>
+  return <span class="tag bad">{h.paused_reason === 'gone' ? 'paused: the address answered 410 Gone' : 'paused'}</span>
+}
+
+async function WebhooksPage({ c, form, created }: { c: InBusiness; form: FormState; created?: { url: string; secret: string } }): Promise<string> {
+  const list = (await listWebhooks(hooks(c), c.business.id, 0, 100)).map((r) => presentWebhook(r))
+  return (
+    <SettingsLayout c={c} title="Webhooks" path="/webhooks">
+      <h1>Webhooks</h1>
+      <p class="lead">Addresses told when documents and Payments change, signed by the Standard Webhooks rules. At most ten.</p>
+      <Notice text={c.notice} />
+      {created ? <ShownOnce label={`Signing secret of ${created.url}.`} secret={created.secret} /> : ''}
+      {c.business.plan === 'free' || c.business.plan === 'paused' ? <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p> : ''}
+      <section class="card" aria-labelledby="add-h">
+        <h2 id="add-h" class="flush">
+          Add a webhook
+        </h2>
+        <Refused state={form} shown={['url']} />
+        <PostForm action={`${c.base}/settings/webhooks`} token={c.csrf}>
+          <Field name="url" label="Address" type="url" state={form} required maxlength={2000} placeholder="https://example.com/hooks/invoicing" hint="https:// on port 443, a host name on the public internet." />
+          <EventChecks form={form} chosen={[]} />
+          <div>
+            <button type="submit">Add webhook</button>
+          </div>
+        </PostForm>
+      </section>
+      <h2>Webhooks</h2>
+      {list.length === 0 ? (
+        <p class="muted">No webhooks yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Address</th>
+                <th scope="col">Events</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((h) => (
+                <tr>
+                  <td>
+                    <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a>
+                  </td>
+                  <td>{esc(h.events.length ? h.events.join(', ') : 'every event')}</td>
+                  <td>{stateOf(h)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </SettingsLayout>
+  )
+}
+
+async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState; secret?: string }): Promise<string> {
+  const id = Number(c.params.id)
+  const h = await getWebhook(hooks(c), c.business.id, id)
+  const deliveries = await listDeliveries(hooks(c), c.business.id, id, 0, 100)
+  const at = `${c.base}/settings/webhooks/${h.id}`
+  return (
+    <SettingsLayout c={c} title="Webhook" path="/webhooks">
+      <p>
+        <a href={esc(`${c.base}/settings/webhooks`)}>← All webhooks</a>
+      </p>
+      <h1>{esc(h.url)}</h1>
+      <p class="lead">
+        {stateOf(h)} · added <When at={h.created_at} />
+      </p>
+      <Notice text={c.notice} />
+      {secret ? <ShownOnce label="The new signing secret. The old one keeps signing beside it for 24 hours." secret={secret} /> : ''}
+      <Refused state={form} shown={['url']} />
+      <section class="card" aria-labelledby="change-h">
+        <h2 id="change-h" class="flush">
+          Change
+        </h2>
+        <PostForm action={at} token={c.csrf}>
+          <Field name="url" label="Address" type="url" state={form} value={h.url} required maxlength={2000} />
+          <EventChecks form={form} chosen={h.events} />
+          <div>
+            <button type="submit">Save</button>
+          </div>
+        </PostForm>
+      </section>
+      <section class="card row" aria-label="Actions">
+        <PostForm action={`${at}/${h.paused ? 'resume' : 'pause'}`} token={c.csrf} class="inline">
+          <button type="submit" class="quiet">
+            {h.paused ? 'Turn on' : 'Pause'}
+          </button>
+        </PostForm>
+        <PostForm action={`${at}/roll`} token={c.csrf} class="inline">
+          <button type="submit" class="quiet">
+            Roll the secret
+          </button>
+        </PostForm>
+        <PostForm action={`${at}/delete`} token={c.csrf} class="inline">
+          <button type="submit" class="danger">
+            Delete webhook
+          </button>
+        </PostForm>
+      </section>
+      <h2>Deliveries of the last 30 days</h2>
+      {deliveries.length === 0 ? (
+        <p class="muted">Nothing sent yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Event</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">
+                  <span class="muted">Resend</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map(({ view: d }) => (
+                <tr>
+                  <td>
+                    <When at={d.created_at} />
+                  </td>
+                  <td>
+                    <code>{esc(d.event)}</code>
+                  </td>
+                  <td>
+                    <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>{esc(d.status.replace('_', ' '))}</span>
+                    {d.reason ? <div class="hint">{esc(d.reason)}</div> : ''}
+                    {d.next_attempt_at ? (
+                      <div class="hint">
+                        next attempt <When at={d.next_attempt_at} />
+                      </div>
+                    ) : (
+                      ''
+                    )}
+                  </td>
+                  <td>
+                    {d.attempts.length === 0 ? (
+                      <span class="muted">none yet</span>
+                    ) : (
+                      <details>
+                        <summary>{d.attempts.length} attempt{d.attempts.length > 1 ? 's' : ''}</summary>
+                        <ol>
+                          {d.attempts.map((a) => (
+                            <li>
+                              <When at={a.at} /> · {a.duration_ms} ms · {a.status_code !== null ? `answered ${a.status_code}` : esc(a.error ?? 'no answer')}
+                              {a.response ? <code class="secret">{esc(a.response.slice(0, 200))}</code> : ''}
+                            </li>
+                          ))}
+                        </ol>
+                      </details>
+                    )}
+                  </td>
+                  <td>
+                    <PostForm action={`${c.base}/settings/webhooks/deliveries/${d.id}/resend`} token={c.csrf} class="inline">
+                      <input type="hidden" name="webhook" value={String(h.id)} />
+                      <button type="submit" class="quiet">
+                        Resend
+                      </button>
+                    </PostForm>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </SettingsLayout>
+  )
+}
+
+export function webhooksSettings(kit: AppKit): void {
+  const list = (c: InBusiness, form: FormState) => <WebhooksPage c={c} form={form} />
+  const one = (c: InBusiness, form: FormState) => <WebhookPage c={c} form={form} />
+  kit.page('/settings/webhooks', 'settings', list)
+  kit.page('/settings/webhooks/:id', 'settings', one)
+  kit.action(
+    '/settings/webhooks',
+    'manage',
+    async (c, data) => {
+      const url = data.get('url')?.trim() ?? ''
+      const w = await addWebhook(hooks(c), c.business.id, { url, events: data.getAll('events') })
+      return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
+    },
+    list,
+  )
+  kit.action(
+    '/settings/webhooks/:id',
+    'manage',
+    async (c, data) => {
+      await updateWebhook(hooks(c), c.business.id, Number(c.params.id), { url: data.get('url')?.trim() ?? '', events: data.getAll('events') })
+      return kit.done(c, `/settings/webhooks/${Number(c.params.id)}`, 'saved')
+    },
+    one,
+  )
+  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+    kit.action(
+      `/settings/webhooks/:id/${verb}`,
+      'manage',
+      async (c) => {
+        await updateWebhook(hooks(c), c.business.id, Number(c.params.id), { paused })
+        return kit.done(c, `/settings/webhooks/${Number(c.params.id)}`, paused ? 'webhook_paused' : 'webhook_resumed')
+      },
+      one,
+    )
+  }
+  kit.action(
+    '/settings/webhooks/:id/roll',
+    'manage',
+    async (c) => {
+      const w = await rollSecret(hooks(c), c.business.id, Number(c.params.id))
+      return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
+    },
+    one,
+  )
+  kit.action(
+    '/settings/webhooks/:id/delete',
+    'manage',
+    async (c) => {
+      await deleteWebhook(hooks(c), c.business.id, Number(c.params.id))
+      return kit.done(c, '/settings/webhooks', 'webhook_deleted')
+    },
+    list,
+  )
+  kit.action(
+    '/settings/webhooks/deliveries/:delivery/resend',
+    'manage',
+    async (c) => {
+      const d = await resendDelivery(hooks(c), c.business.id, Number(c.params.delivery))
+      return kit.done(c, `/settings/webhooks/${d.webhook_id}`, 'delivery_resent')
+    },
+    // A refused resend (webhook_paused, webhooks_need_a_paid_plan) is shown on its webhook's page.
+    (c, form) => <WebhookPage c={{ ...c, params: { id: form.values?.get('webhook') ?? '' } } as InBusiness} form={form} />,
+  )
+}
