@@ -52,7 +52,10 @@ describe('the OpenAPI document', () => {
 
 describe('/docs', () => {
   test('turns off every hosted-service feature of the reference page (Ask AI, MCP generation, toolbar with Deploy and Share) and loads nothing from elsewhere', async () => {
-    const page = (await h.request('GET', '/docs')).text
+    // The page's start script is served as a file of its own (no inline script under the page's CSP).
+    const html = (await h.request('GET', '/docs')).text
+    expect(html).toContain('<script src="/docs/assets/start.js"></script>')
+    const page = html + (await h.request('GET', '/docs/assets/start.js')).text
     expect(page).toContain('agent: { disabled: true }')
     expect(page).toContain('mcp: { disabled: true }')
     expect(page).toContain("showToolbar: 'never'")

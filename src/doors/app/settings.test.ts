@@ -168,9 +168,12 @@ describe('settings pages', () => {
       expect(added.text).toMatch(/whsec_[A-Za-z0-9+/=]{20,}/)
       const hookId = (await hp.deps.db.read.all<{ id: number }>(sql`SELECT id FROM webhooks WHERE business_id = ${b.id}`))[0]!.id
       // A stored delivery to resend.
-      await hp.deps.db.write((tx) =>
-        tx.run(sql`INSERT INTO webhook_deliveries (business_id, webhook_id, message_id, event_type, body, status, attempts, created_at, updated_at) VALUES (${b.id}, ${hookId}, 'msg_01234567890123456789012345', 'document.issued', '{}', 'failed', 10, ${hp.clock.now().toISOString()}, ${hp.clock.now().toISOString()})`),
-      )
+      // A message's body is stored once (webhook_messages), its deliveries name it.
+      await hp.deps.db.write(async (tx) => {
+        const at = hp.clock.now().toISOString()
+        await tx.run(sql`INSERT INTO webhook_messages (message_id, business_id, body, created_at) VALUES ('msg_01234567890123456789012345', ${b.id}, '{}', ${at})`)
+        await tx.run(sql`INSERT INTO webhook_deliveries (business_id, webhook_id, message_id, event_type, status, attempts, created_at, updated_at) VALUES (${b.id}, ${hookId}, 'msg_01234567890123456789012345', 'document.issued', 'failed', 10, ${at}, ${at})`)
+      })
       const deliveryId = (await hp.deps.db.read.all<{ id: number }>(sql`SELECT id FROM webhook_deliveries WHERE webhook_id = ${hookId}`))[0]!.id
       const page = `${base}/settings/webhooks/${hookId}`
       expect((await browser.submit(page, {}, `${page}/pause`)).status).toBe(303)
