@@ -44,18 +44,29 @@ export function mcpPlanRefusal(a: Pick<Actor, 'plan' | 'isTest' | 'owner' | 'kin
   return new Permission('On the Free plan only reads are open here; the Owner chooses a paid plan in billing settings.', { code: 'plan_role_viewing', remedy: 'choose_plan' })
 }
 
+/** The application's remedy in plain words: an Owner chooses the plan; anyone else asks an Owner to. */
+function choosePlanWords(a: Pick<Actor, 'owner'>): string {
+  return a.owner ? 'choose a plan on the billing page' : 'ask an Owner to choose a plan on the billing page'
+}
+
 /**
  * The application's plan rule (extensions §9): a Paused Business is read by nobody but its Owner (on the billing
- * page); on the Free plan a non-Owner only reads.
+ * page); on the Free plan a non-Owner only reads. The words are the page's, said to the person who acts.
  */
 export function appPlanRefusal(a: Pick<Actor, 'plan' | 'owner'>, access: Access | 'billing'): Permission | null {
   if (isPaidPlan(a.plan)) return null
   if (a.plan === 'paused') {
     if (access === 'billing' && a.owner) return null
-    return new Permission('The Business is paused; its Owner chooses a plan on the billing page.', { code: 'business_paused', remedy: 'choose_plan' })
+    return new Permission(`This Business is paused: only its Owner opens its billing page; to use it again, ${choosePlanWords(a)}.`, {
+      code: 'business_paused',
+      remedy: 'choose_plan',
+    })
   }
   if (access === 'read' || access === 'billing' || a.owner) return null
-  return new Permission('On the Free plan only the Owner makes changes; the Owner chooses a paid plan on the billing page.', { code: 'plan_role_viewing', remedy: 'choose_plan' })
+  return new Permission(`On the Free plan only the Owner makes changes; everyone else reads. To change this, ${choosePlanWords(a)}.`, {
+    code: 'plan_role_viewing',
+    remedy: 'choose_plan',
+  })
 }
 
 /** Webhooks (the Business's and Connected apps') send nothing about a Business off a paid plan, a Test one included. */
