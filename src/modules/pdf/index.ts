@@ -6,7 +6,7 @@ import { facturxPdf as buildFacturxPdf } from './facturx'
 
 export { watermarkOf, brandingOf, addressLines } from './document-pdf'
 export { logoProblem, NO_BRANDING, type Branding } from './branding'
-export { nextTurn, PageWriter } from './layout'
+export { nextTurn, PageWriter, releasePdfMemory } from './layout'
 export const documentPdf = oneAtATime(buildDocumentPdf)
 export const receiptPdf = oneAtATime(buildReceiptPdf)
 // Factur-X re-reads and re-writes a whole PDF: it takes its turn like the builds.
