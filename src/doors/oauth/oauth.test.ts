@@ -242,7 +242,7 @@ describe('revocation (RFC 7009)', () => {
     expect(ended.body.error).toBe('invalid_grant')
   })
 
-  test("an unknown token, or another client's, is answered 200 and changes nothing", async () => {
+  test("a public client presenting an unknown token, or another client's, is answered 200 and nothing is revoked", async () => {
     const a = await app()
     const b = await app()
     const { verifier, challenge } = await pkce()
@@ -251,6 +251,24 @@ describe('revocation (RFC 7009)', () => {
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), 'inv_rt_nothing', opts()))
     const r = await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })
     expect(r.status).toBe(200)
+  })
+  test("a confidential client presenting another client's token is refused invalid_request and the token goes on working (RFC 7009 §2.1)", async () => {
+    const a = await app()
+    const confidential = await app(false)
+    const { verifier, challenge } = await pkce()
+    const t = await exchange({ client_id: a.client_id }, oauth.None(), await consent(a.client_id, challenge), verifier)
+    const revoke = (token: string) =>
+      h.app.fetch(new Request(`${ISSUER}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${confidential.client_id}:${confidential.client_secret}`)}` }, body: new URLSearchParams({ token }) }))
+    for (const token of [t.refresh_token!, t.access_token]) {
+      const res = await revoke(token)
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as any).error).toBe('invalid_request')
+    }
+    const access = await h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)) })
+    expect(access!.endedAt).toBeNull()
+    expect((await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })).status).toBe(200)
+    // An unknown token is still 200 for it (§2.2): there is nothing to tell.
+    expect((await revoke('inv_rt_nothing')).status).toBe(200)
   })
 })
 

@@ -152,7 +152,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
     const { fields } = await readForm(req)
     const app = await authenticateClient(d, presentedClient(req, fields))
     if (fields.token === undefined) throw new OAuthFault('invalid_request', 'The token parameter is required.')
-    await revokePresentedToken(d, app.id, fields.token)
+    await revokePresentedToken(d, app, fields.token)
     return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store', ...CORS } })
   }
 
