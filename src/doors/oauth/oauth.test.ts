@@ -294,6 +294,28 @@ describe('dynamic registration (RFC 7591)', () => {
   })
 })
 
+describe('registration is limited per address', () => {
+  test('20 registrations an hour from one IP address; the 21st is 429 too_many_requests with Retry-After; other addresses go on', async () => {
+    const from = (address: string) =>
+      h.app.fetch(
+        new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Flood' }) }),
+        { requestIP: () => ({ address }) },
+      )
+    for (let i = 0; i < 20; i++) expect((await from('203.0.113.9')).status).toBe(201)
+    const refused = await from('203.0.113.9')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(((await refused.json()) as any).error).toBe('too_many_requests')
+    expect((await from('198.51.100.4')).status).toBe(201)
+    h.clock.advance(3600_000)
+    try {
+      expect((await from('203.0.113.9')).status).toBe(201)
+    } finally {
+      h.clock.advance(-3600_000)
+    }
+  })
+})
+
 describe('RFC 6749 §5.2 errors', () => {
   test('unknown grant type, JSON body, repeated parameter, unknown client', async () => {
     const a = await app()
