@@ -92,5 +92,5 @@ describe('invoicing person and member', () => {
     expect(gone.code, gone.err).toBe(0)
     expect(gone.json()).toMatchObject({ email: 'helper@example.com', apps_deleted: 1, deleted: true })
     expect(cli(['member', 'list', b.business_id]).json().map((m: any) => m.email)).toEqual(['solo@example.com'])
-  })
+  }, 60_000)
 })

@@ -12,6 +12,7 @@ import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
 import { settingsRoutes } from './pages/settings'
 import { connectRoutes, consentTargets } from './pages/connect'
+import { appsRoutes } from './pages/apps'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
 // Imported as text: the bundler embeds it in the binary, so the application needs no node_modules at run time.
@@ -41,6 +42,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   dailyRoutes(kit)
   homeRoutes(kit)
   profileRoutes(kit)
+  appsRoutes(kit)
   settingsRoutes(kit)
   connectRoutes(kit)
 

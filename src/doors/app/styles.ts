@@ -141,4 +141,20 @@ textarea{min-height:4rem}
  .grid-filters input,.grid-filters select{min-width:0;width:100%}
  table.documents th:nth-child(3),table.documents td:nth-child(3),table.documents th:nth-child(4),table.documents td:nth-child(4){display:none}
 }
+/* profile → apps */
+nav.tabs{display:flex;flex-wrap:wrap;gap:4px 16px;margin:0 0 12px;border-bottom:1px solid var(--line)}
+nav.tabs a{display:inline-block;padding:6px 0;text-decoration:none;color:var(--muted);border-bottom:3px solid transparent;margin-bottom:-1px}
+nav.tabs a[aria-current=page]{color:var(--ink);border-bottom-color:var(--accent)}
+label.check{display:flex;gap:8px;align-items:flex-start;font-weight:400;max-width:36rem}
+label.check input{margin-top:.3rem;flex:none}
+code.id{word-break:break-all}
+.actions-row{margin-top:12px}
+button.small{padding:4px 10px;font-size:.9rem}
+.danger-zone{border-color:#f0b8b3}
+textarea#f-redirect_uris{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92rem}
+@media (max-width:720px){
+ table.apps th:nth-child(2),table.apps td:nth-child(2){display:none}
+ dl.facts{grid-template-columns:1fr;gap:0}
+ dl.facts dd{margin-bottom:6px}
+}
 `
