@@ -196,7 +196,7 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
         <a href={APPS}>← Your apps</a>
       </p>
       <h1>{esc(app.name)}</h1>
-      <dl class="facts">
+      <dl class="facts app-facts">
         <dt>client_id</dt>
         <dd>
           <code class="id">{esc(app.client_id)}</code>
@@ -298,14 +298,14 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
                 <tbody>
                   {deliveries.map((d) => (
                     <tr>
-                      <td>
+                      <td data-label="Created">
                         <When at={d.created_at} />
                       </td>
-                      <td>
+                      <td data-label="Event">
                         <code>{esc(d.event)}</code>
                         <div class="hint">{esc(d.business.name)}</div>
                       </td>
-                      <td>
+                      <td data-label="State">
                         <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>{esc(d.status.replace('_', ' '))}</span>
                         {d.reason ? <div class="hint">{esc(d.reason === 'app_not_connected' ? 'the app left this Business' : d.reason)}</div> : ''}
                         {d.next_attempt_at ? (
@@ -316,7 +316,7 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
                           ''
                         )}
                       </td>
-                      <td>
+                      <td data-label="Attempts">
                         {d.attempts.length === 0 ? (
                           <span class="muted">none yet</span>
                         ) : (
