@@ -54,6 +54,12 @@ table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600}
 .muted{color:var(--muted)}
+.logo-now{margin:0 0 12px;padding:12px;border:1px dashed var(--line);border-radius:var(--radius);display:inline-block;background:#fff}
+.logo-preview{display:block;max-width:100%;max-height:6rem;height:auto}
+.with-swatch{display:flex;gap:12px;align-items:center}
+.with-swatch>.field{flex:0 1 36rem;min-width:0}
+.swatch{flex:0 0 auto}
+input[type=file]{font:inherit;max-width:100%}
 .nowrap{white-space:nowrap}
 .flush{margin:0}.flush-top{margin:0 0 6px}
 .tag{display:inline-block;padding:1px 8px;border-radius:99px;background:#eef1f5;font-size:.85rem}
