@@ -5,7 +5,7 @@ import { receiptPdf as buildReceiptPdf } from './receipt-pdf'
 import { facturxPdf as buildFacturxPdf } from './facturx'
 
 export { watermarkOf, brandingOf, addressLines } from './document-pdf'
-export { logoProblem, NO_BRANDING, type Branding } from './branding'
+export { NO_BRANDING, type Branding } from './branding'
 export { nextTurn, PageWriter } from './layout'
 export const documentPdf = oneAtATime(buildDocumentPdf)
 export const receiptPdf = oneAtATime(buildReceiptPdf)
