@@ -36,6 +36,7 @@ export const NOTICES: Record<string, string> = {
   webhook_paused: 'The webhook is paused: nothing is sent to it until you turn it on.',
   webhook_resumed: 'The webhook is on again.',
   delivery_resent: 'The message is sent again as a new delivery.',
+  app_deleted: 'The app is deleted: its connections have ended and its webhook is gone.',
   member_removed: 'The member is removed: they no longer open this Business.',
   member_saved: 'The membership is saved.',
   bank_account_added: 'The bank account is added.',

@@ -170,4 +170,28 @@ textarea{min-height:4rem}
  table.stacked tr.total th,table.stacked tr.total td{border-top:0}
  table.stacked tr.total{border-top:2px solid var(--line)}
 }
+/* profile → apps */
+nav.tabs{display:flex;flex-wrap:wrap;gap:4px 16px;margin:0 0 12px;border-bottom:1px solid var(--line)}
+nav.tabs a{display:inline-block;padding:6px 0;text-decoration:none;color:var(--muted);border-bottom:3px solid transparent;margin-bottom:-1px}
+nav.tabs a[aria-current=page]{color:var(--ink);border-bottom-color:var(--accent)}
+label.check{display:flex;gap:8px;align-items:flex-start;font-weight:400;max-width:36rem}
+label.check input{margin-top:.3rem;flex:none}
+code.id{word-break:break-all}
+.actions-row{margin-top:12px}
+button.small{padding:4px 10px;font-size:.9rem}
+.danger-zone{border-color:#f0b8b3}
+textarea#f-redirect_uris{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92rem}
+.field.bad textarea{border-color:var(--bad)}
+dl.facts.app-facts{margin-bottom:16px}
+@media (max-width:720px){
+ table.apps th:nth-child(2),table.apps td:nth-child(2){display:none}
+ table.deliveries thead{display:none}
+ table.deliveries,table.deliveries tbody,table.deliveries tr,table.deliveries td{display:block;width:100%}
+ table.deliveries tr{border-bottom:1px solid var(--line);padding:8px 0}
+ table.deliveries td{border:0;padding:2px 10px}
+ table.deliveries td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:600}
+ table.deliveries ol{padding-left:1.2rem}
+ dl.facts{grid-template-columns:1fr;gap:0}
+ dl.facts dd{margin-bottom:6px}
+}
 `
