@@ -1,7 +1,7 @@
 // Opens the database: one writer connection (writes serialised behind a mutex) and a separate reader.
 import { closeSync, existsSync, openSync } from 'node:fs'
 import { createClient, type Client } from '@libsql/client'
-import { sql } from 'drizzle-orm'
+import { sql, type SQLWrapper } from 'drizzle-orm'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
 import { Mutex } from './mutex'
@@ -15,6 +15,16 @@ export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 /** Either the plain reader or an open transaction: repos take this so a service can read inside its transaction. */
 export type Queryable = Db | Tx
+
+/**
+ * What a plain-SQL repo asks of a connection: drizzle `sql` templates through all() and run(), nothing of the query
+ * builder. The reader, a drizzle transaction and the Payment path's prepared transaction (db/prepared-writer.ts) all
+ * offer it, so a function typed with it can be handed any of them and the type checker refuses the query builder in it.
+ */
+export interface SqlTx {
+  all<T>(query: SQLWrapper): Promise<T[]>
+  run(query: SQLWrapper): Promise<{ rowsAffected: number }>
+}
 
 export interface Database {
   /** Reads outside a transaction; never blocks behind a write. */

@@ -2,7 +2,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
-import { apiKeys, bankAccounts, businesses, businessLogos, numberings, type NumberingKind } from '../../db/schema'
+import { apiKeys, bankAccounts, businesses, businessLogos } from '../../db/schema'
 import type { Actor } from '../../platform/actor'
 
 export type BusinessRow = typeof businesses.$inferSelect
@@ -83,19 +83,6 @@ export async function bankAccountsByIds(q: Queryable, businessId: number, ids: n
 // ---- Numbering patterns
 
 /** The Business's own pattern for a kind, if it set one. */
-export async function findNumberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string | undefined> {
-  // Plain SQL: this runs inside every numbering transaction, where the query builder's cost (~50 µs) is felt.
-  const rows = await q.all<{ pattern: string }>(sql`SELECT pattern FROM numberings WHERE business_id = ${businessId} AND kind = ${kind}`)
-  return rows[0]?.pattern
-}
-
-export async function upsertNumbering(tx: Tx, businessId: number, kind: NumberingKind, pattern: string): Promise<void> {
-  await tx
-    .insert(numberings)
-    .values({ businessId, kind, pattern })
-    .onConflictDoUpdate({ target: [numberings.businessId, numberings.kind], set: { pattern } })
-}
-
 // ---- API keys
 
 const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.id AS businessId, b.public_id AS businessPublicId,

@@ -92,14 +92,6 @@ export async function listClients(q: Queryable, businessId: number, afterId: num
   return q.select().from(clients).where(and(...conds)).orderBy(asc(clients.id)).limit(limit)
 }
 
-export async function accountCodeHolder(q: Queryable, businessId: number, code: string, exceptId?: number): Promise<number | undefined> {
-  // Plain SQL: it runs in every create's transaction.
-  const rows = await q.all<{ id: number }>(
-    sql`SELECT id FROM clients WHERE business_id = ${businessId} AND account_code = ${code} AND id <> ${exceptId ?? 0} LIMIT 1`,
-  )
-  return rows[0]?.id
-}
-
 /** Inserts and gives the new id; `returning()` would cost ~250 µs more in mapping every column back. */
 export async function insertClient(tx: Tx, row: ClientInsert): Promise<number> {
   const r = await tx.insert(clients).values(row)

@@ -87,16 +87,6 @@ export async function listDocuments(q: Queryable, businessId: number, afterId: n
   return q.select(documentColumns).from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
 }
 
-// Plain SQL in the numbering checks: they run inside every issuing and recording transaction.
-export async function numberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.all<{ id: number }>(sql`SELECT id FROM documents WHERE business_id = ${businessId} AND document_number = ${number} LIMIT 1`))[0]?.id
-}
-
-/** Receipt numbers are held by Receipts, not documents. */
-export async function receiptHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.all<{ id: number }>(sql`SELECT id FROM receipts WHERE business_id = ${businessId} AND receipt_number = ${number} LIMIT 1`))[0]?.id
-}
-
 /** Invoices issued (not Drafts) with an issue date in the year. */
 export async function invoicesIssuedInYear(q: Queryable, businessId: number, year: number): Promise<number> {
   const row = await q

@@ -29,7 +29,7 @@ import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type Docu
 import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
-import { judgeNumber, takeNumber } from './numbering'
+import { numberingFor, take } from '../numbering'
 import { computeTotals } from './totals'
 import { statusFor } from './settlement'
 import { raiseEvent } from '../webhooks'
@@ -355,9 +355,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   // Judged before a number is taken; a Draft saved before this check could still hold terms that overflow.
   const dueDate = doc.dueDate ?? addDays(issueDate, doc.paymentTerms)
   if (dueDate === null) throw new InvalidRequest({ payment_terms: [dueDateTooLate('payment_terms', issueDate, doc.paymentTerms)] })
-  const judgement = await judgeNumber(tx, { id: business.id, isTest: business.isTest }, doc.type, Number(issueDate.slice(0, 4)), doc.requestedDocumentNumber)
-  if (!judgement.ok) throwRefusal(judgement.refusal)
-  await takeNumber(tx, business.id, judgement.plan)
+  const taken = await take(tx, await numberingFor(tx, business, doc.type, Number(issueDate.slice(0, 4))), doc.requestedDocumentNumber)
+  if (!taken.ok) throwRefusal(taken.refusal)
   const client = await findClient(tx, business.id, doc.clientId)
   const clientSnapshot = client ? JSON.stringify(snapshotOf(client)) : null
   // The seller as it stands now, read in this transaction: what the issued document shows from here on.
@@ -365,14 +364,14 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   const sellerSnapshot = JSON.stringify(sellerSnapshotOf(seller, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(tx, business.id))))
   const set: Partial<DocumentInsert> = {
     status: 'issued',
-    documentNumber: judgement.plan.number,
+    documentNumber: taken.number,
     issueDate,
     dueDate,
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
     sellerSnapshot,
     // The number and the Client name as issued become searchable with the issue.
-    searchText: documentSearchText({ documentNumber: judgement.plan.number, notes: doc.notes, clientSnapshot }),
+    searchText: documentSearchText({ documentNumber: taken.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
     publicToken: randomBytes(24).toString('base64url'),
     updatedAt: deps.clock.now().toISOString(),

@@ -59,10 +59,6 @@ export async function listReceipts(q: Queryable, businessId: number, afterId: nu
     .limit(limit)
 }
 
-export async function receiptNumberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
-}
-
 /** Inserts and gives the id only: reading every column back would cost more than the insert (the hot write path). */
 export async function addPayment(tx: Tx, p: PaymentInsert): Promise<number> {
   const r = await tx.run(sql`INSERT INTO payments (business_id, document_id, status, amount, amount_minor, currency, payment_date,

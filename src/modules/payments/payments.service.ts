@@ -14,13 +14,13 @@ import {
   readPaymentTarget,
   refusalFor,
   settleDocument,
-  takeReceiptNumber,
   takesPaymentsRefusal,
   throwRefusal,
   toMinor,
   type Facts,
   type PaymentTarget,
 } from '../documents'
+import { takeReceiptNumber } from '../numbering'
 import { raiseEvent } from '../webhooks'
 import type { AmendInput, RecordInput } from './payments.model'
 import { presentPayment, type PaymentView } from './payments.present'
