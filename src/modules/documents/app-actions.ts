@@ -5,7 +5,8 @@ import { APPLICATION_REFUSALS, type ApplicationRefusalCode, type RefusalCode } f
 import { Dec } from '../../shared/money'
 import type { Role } from '../business'
 import type { DocumentRow } from './documents.repo'
-import { amountDue, REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
+import { amountDue } from './paid'
+import { REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
 
 export const APP_ACTIONS = ['mark_sent', 'unmark_sent', 'remind', 'remind_again', 'duplicate'] as const
 export type AppActionName = (typeof APP_ACTIONS)[number]

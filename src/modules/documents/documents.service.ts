@@ -31,7 +31,8 @@ import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type Refu
 import { resolveLines, type LineInput } from './lines'
 import { numberingFor, take } from '../numbering'
 import { computeTotals } from './totals'
-import { statusFor } from './settlement'
+import { paidState } from './paid'
+import { stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
 import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mail'
 
@@ -382,7 +383,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     const proforma = (await findDocument(tx, business.id, doc.proformaId!))!
     set.amountPaid = proforma.amountPaid
     set.paidMinor = proforma.paidMinor
-    set.status = statusFor({ status: 'issued', total: doc.total }, proforma.amountPaid)
+    set.status = paidState({ status: 'issued', total: doc.total }, stored(proforma.amountPaid)).status
     await updateDocumentRow(tx, business.id, proforma.id, { convertedIntoId: doc.id, updatedAt: set.updatedAt })
   }
   const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')
