@@ -1,5 +1,5 @@
 // SQL for Businesses, their bank accounts, numbering patterns and API keys.
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { apiKeys, bankAccounts, businesses, businessLogos } from '../../db/schema'
@@ -75,14 +75,6 @@ export async function bankAccountIdsOf(q: Queryable, businessId: number): Promis
   return own.map((r) => r.id)
 }
 
-/** The bank accounts of this Business among `ids` (callers skip the query when `ids` is empty). */
-export async function bankAccountsByIds(q: Queryable, businessId: number, ids: number[]): Promise<BankAccountRow[]> {
-  return q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, businessId), inArray(bankAccounts.id, ids)))
-}
-
-// ---- Numbering patterns
-
-/** The Business's own pattern for a kind, if it set one. */
 // ---- API keys
 
 const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.id AS businessId, b.public_id AS businessPublicId,

@@ -55,11 +55,11 @@ export interface BusinessInput {
   brandColor?: string | null
 }
 
-export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
+const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
 export const LOGO_MAX_BYTES = 1024 * 1024
 
 /** The media type of a logo by its first bytes: PNG and JPEG are what every PDF reader draws. */
-export function logoTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
+function logoTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
   if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png'
   if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
   return null
@@ -181,7 +181,7 @@ export async function resolveBusiness(q: Queryable, ref: string): Promise<Busine
 }
 
 /** Why an IBAN (compact, upper-case) is refused, by ibantools' rules (country format and length, ISO 7064 checksum, national check digits); null when it is sound. */
-export function ibanFault(iban: string): string | null {
+function ibanFault(iban: string): string | null {
   const { valid, errorCodes } = validateIBAN(iban)
   if (valid) return null
   if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `starts with ${iban.slice(0, 2)}, which is no country that uses IBANs`

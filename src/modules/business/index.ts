@@ -2,4 +2,3 @@
 export * from './api-keys'
 export * from './business.service'
 export { presentBusiness, presentBankAccount } from './business.present'
-export { bankAccountsByIds } from './business.repo'

@@ -14,7 +14,7 @@ export function searchTextOf(c: Pick<ClientRow, 'name' | 'legalName' | 'email' |
 type RawClient = Record<string, unknown>
 
 /** A row read by the hot reader (snake_case, 0/1 booleans) in the shape drizzle gives. */
-export function clientFromRaw(r: RawClient): ClientRow {
+function clientFromRaw(r: RawClient): ClientRow {
   return {
     id: r.id as number,
     businessId: r.business_id as number,

@@ -56,7 +56,7 @@ export function unmarkSentRefusal(doc: Pick<DocumentRow, 'status' | 'lastSent'>)
  * Which mail refusal an email from the application to the Client would meet (one recipient, the Client): the
  * action's own "no mail provider" code, then the Send's codes for a lost mailbox and the daily limit.
  */
-export function mailRefusal(
+function mailRefusal(
   f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send'>,
   noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
 ): RefusalInfo | null {

@@ -73,7 +73,7 @@ export interface SellerSnapshot {
 }
 
 /** A seller snapshot with the e-invoice fields always answered: an older snapshot's from its email alone. */
-export function withEInvoiceFields(s: SellerSnapshot): Required<SellerSnapshot> {
+function withEInvoiceFields(s: SellerSnapshot): Required<SellerSnapshot> {
   return {
     ...s,
     electronic_address: s.electronic_address ?? (s.email ? { scheme: 'EM', value: s.email } : null),

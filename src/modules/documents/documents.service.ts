@@ -45,7 +45,7 @@ export interface DocumentDeps {
 /** More accounts than any Business keeps: a document's accounts are chosen from all of them in one read. */
 const ACCOUNTS_PAGE = 1000
 
-export function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
+function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
   return listBankAccounts(q, businessId, 0, ACCOUNTS_PAGE)
 }
 
@@ -60,7 +60,7 @@ function today(deps: DocumentDeps): string {
 }
 
 /** How the Business sends mail now: its own mailbox (smtp, or a hosted kind), else the service's own server when it has an address of its own. */
-export function mailViaOf(business: BusinessRow, mailRelay: string | null, mailbox: MailboxInfo | null = null): string | null {
+function mailViaOf(business: BusinessRow, mailRelay: string | null, mailbox: MailboxInfo | null = null): string | null {
   return providerOf(business, mailRelay, mailbox)?.kind ?? null
 }
 

@@ -79,7 +79,7 @@ function signature(businessName: string): string[] {
   return ['', 'Kind regards,', businessName, '']
 }
 
-export function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
+function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
   const title = DOCUMENT_TITLES[doc.type] ?? doc.type
   const due = doc.due_date ? (doc.is_overdue ? ` was due on ${doc.due_date}` : ` is due on ${doc.due_date}`) : ' is due'
   return [

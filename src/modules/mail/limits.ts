@@ -14,7 +14,7 @@ export function dailyRecipientLimit(b: { plan: string; isTest: boolean }): numbe
   return b.plan === 'pro_plus' ? 200 : 100
 }
 
-export function nextUtcDay(day: string): string {
+function nextUtcDay(day: string): string {
   return utcDay(new Date(Date.parse(day) + 86_400_000))
 }
 

@@ -1,6 +1,5 @@
 // The numbering module's public face: patterns, counters, judging a requested number and taking the next.
 export {
-  TEST_PREFIX,
   numberingFor,
   numberingPattern,
   render,
@@ -8,7 +7,6 @@ export {
   take,
   checkPattern,
   storePattern,
-  atItsEndMessage,
   receiptNumbering,
   takeReceiptNumber,
   accountCodeNumbering,
@@ -16,4 +14,4 @@ export {
   type Judgement,
 } from './numbering.service'
 export { recordTaken } from './numbering.repo'
-export { DEFAULT_PATTERNS, parsePattern, formatNumber, type Pattern } from './pattern'
+export { DEFAULT_PATTERNS, type Pattern } from './pattern'

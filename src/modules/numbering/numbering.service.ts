@@ -11,7 +11,7 @@ import { FieldErrorBag, type RefusalCode, type RefusalInfo } from '../../shared/
 import { findPattern, highestTaken, holderOf, recordTaken, savePattern, takeNextCounter } from './numbering.repo'
 import { DEFAULT_PATTERNS, formatNumber, parsePattern, readNumber, type Pattern } from './pattern'
 
-export const TEST_PREFIX = 'TEST-'
+const TEST_PREFIX = 'TEST-'
 
 interface KindRules {
   /** How the refusal's words name the numbering. */
@@ -68,7 +68,7 @@ export function render(n: Numbering, counter: number): string {
 }
 
 /** The words of numbering_at_its_end, the same whether a request is refused or `actions` predicts it. */
-export function atItsEndMessage(kind: NumberingKind, pattern: string): string {
+function atItsEndMessage(kind: NumberingKind, pattern: string): string {
   return `The ${KINDS[kind].words} numbering ${pattern} reached its largest number, which is never taken; change its pattern${KINDS[kind].takesRequested ? ' or request an unused earlier number' : ''}.`
 }
 

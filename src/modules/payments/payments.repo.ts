@@ -75,16 +75,8 @@ export async function addReceipt(tx: Tx, r0: typeof receipts.$inferInsert): Prom
   return Number(r.lastInsertRowid)
 }
 
-export async function insertPayment(tx: Tx, row: PaymentInsert): Promise<PaymentRow> {
-  return tx.insert(payments).values(row).returning(paymentColumns).get()
-}
-
 export async function updatePaymentRow(tx: Tx, id: number, set: Partial<PaymentInsert>): Promise<PaymentRow> {
   return (await tx.update(payments).set(set).where(eq(payments.id, id)).returning(paymentColumns).get())!
-}
-
-export async function insertReceipt(tx: Tx, row: typeof receipts.$inferInsert): Promise<ReceiptRow> {
-  return tx.insert(receipts).values(row).returning().get()
 }
 
 export async function touchReceipt(tx: Tx, paymentId: number, set: Partial<typeof receipts.$inferInsert>): Promise<void> {

@@ -35,7 +35,7 @@ export async function logoProblem(bytes: Uint8Array): Promise<string | null> {
 }
 
 /** `#RRGGBB` as pdf-lib's 0..1 components. */
-export function rgbOf(hex: string): { r: number; g: number; b: number } {
+function rgbOf(hex: string): { r: number; g: number; b: number } {
   const n = Number.parseInt(hex.slice(1), 16)
   return { r: ((n >> 16) & 255) / 255, g: ((n >> 8) & 255) / 255, b: (n & 255) / 255 }
 }
