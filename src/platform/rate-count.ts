@@ -1,18 +1,16 @@
 // The per-key rate count every process on one database shares (contract, Limits; extensions §12): a restart or a
 // second server never hands a key a fresh 120.
 //
-// On a local file the count lives in a side file (`<db>.rate`, SQLite in WAL mode, synchronous OFF) written through
-// the libSQL driver's prepared statements: one UPSERT per request, no fsync, no lock on the main database (a rate hit
-// never waits behind a Payment). A power cut may forgive the requests of the last moments; a restart, a crash of the
-// process or a second process forgives none (WAL frames reach the OS with every commit). A side file found damaged at
-// start is started afresh: it holds nothing but counts of the last minute.
+// On a local file the count lives in a memory-mapped side file (`<db>.rate`, src/platform/rate-map.ts) that every
+// process maps shared: no fsync, no lock on the main database (a rate hit never waits behind a Payment), well under a
+// microsecond a hit. A power cut may forgive the requests of the last moments; a restart, a crash of the process or a
+// second process forgives none.
 //
-// Without the driver's fast paths the same statements run through @libsql/client: on the side file for a local file,
-// on a table in the database for a libSQL server (one round trip per request).
-import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs'
-import Database from 'libsql'
+// Without the driver's fast paths (a libSQL server, or a file opened through @libsql/client alone to test that path)
+// the count is a table in the database, one `INSERT … ON CONFLICT DO UPDATE … RETURNING` per request.
 import type { Client } from '@libsql/client'
 import type { Database as Db } from '../db/client'
+import { openMapCount } from './rate-map'
 
 export const RATE_WINDOW_MS = 60_000
 
@@ -68,57 +66,13 @@ export function rateFileOf(dbFile: string): string {
 }
 
 export function openRateCount(db: Db, limit: number, windowMs = RATE_WINDOW_MS): RateCount {
-  if (db.nativeFile) return openFileCount(rateFileOf(db.nativeFile), limit, windowMs)
-  // A local file opened through @libsql/client alone keeps the side file (a count in the main file would wait behind
-  // this process's own write transactions); a libSQL server keeps the table in the database, on a client of its own.
-  if (db.url.startsWith('file:')) {
-    const path = rateFileOf(db.url.slice('file:'.length).split('?')[0]!)
-    prepareSideFile(path)
-    return openTableCount(db.connect(`file:${path}`), ['PRAGMA busy_timeout = 5000', 'PRAGMA journal_mode = WAL', 'PRAGMA synchronous = OFF'], limit, windowMs)
-  }
-  return openTableCount(db.connect(), [], limit, windowMs)
-}
-
-/** Created 0600 before SQLite opens it: its -wal and -shm take the same mode. */
-function prepareSideFile(path: string): void {
-  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
-  else chmodSync(path, 0o600)
-}
-
-function openSideFile(path: string): InstanceType<typeof Database> {
-  prepareSideFile(path)
-  const conn = new Database(path, { timeout: 5000 } as never)
-  conn.exec('PRAGMA journal_mode = WAL')
-  conn.exec('PRAGMA synchronous = OFF')
-  conn.exec(TABLE)
-  const check = (conn.prepare('PRAGMA quick_check').raw(true).get() as unknown[])[0]
-  if (check !== 'ok') throw new Error(`rate count file damaged: ${String(check)}`)
-  return conn
-}
-
-function openFileCount(path: string, limit: number, windowMs: number): RateCount {
-  let conn: InstanceType<typeof Database>
-  try {
-    conn = openSideFile(path)
-  } catch {
-    // Damaged (a power cut with synchronous OFF): nothing in it is worth more than a fresh start of the counts.
-    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true })
-    conn = openSideFile(path)
-  }
-  const hit = conn.prepare(HIT)
-  const peek = conn.prepare(PEEK)
-  const sweep = conn.prepare(SWEEP)
-  return {
-    limit,
-    hit: (key, nowMs) => decide(limit, windowMs, nowMs, hit.get(key, nowMs, windowMs) as Row, true),
-    peek: (key, nowMs) => decide(limit, windowMs, nowMs, peek.get(key) as Row | undefined, false),
-    sweep: (nowMs) => void sweep.run(nowMs, windowMs),
-    close: () => conn.close(),
-  }
+  if (db.nativeFile) return openMapCount(rateFileOf(db.nativeFile), limit, windowMs)
+  // A local file through @libsql/client alone waits for the file's writer like any other connection.
+  return openTableCount(db.connect(), db.url.startsWith('file:') ? ['PRAGMA busy_timeout = 5000'] : [], limit, windowMs)
 }
 
 function openTableCount(client: Client, prepare: string[], limit: number, windowMs: number): RateCount {
-  // Created on first use rather than by a migration: on a local file the table lives in the side file.
+  // Created on first use rather than by a migration: on a local file the count is the mapped side file instead.
   let ready: Promise<unknown> | null = null
   const run = async (sql: string, args: unknown[]) => {
     ready ??= (async () => {
