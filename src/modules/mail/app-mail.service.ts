@@ -23,8 +23,8 @@ import {
 import { paymentWithReceipt, receiptPdfOf } from '../payments'
 import { documentPdf } from '../pdf'
 import { mailStateOf } from './limits'
-import { countRecipients } from './mail.repo'
-import type { MailDeps } from './mail.service'
+import { countRecipients } from './send.repo'
+import type { MailDeps } from './send.service'
 import { fileBase } from './message'
 import type { Provider } from './providers'
 

@@ -3,7 +3,8 @@
 import { mailLimited } from '../../platform/policy'
 import type { Queryable } from '../../db/client'
 import { utcDay } from '../../shared/dates'
-import { recipientsSent, findMailbox } from './mail.repo'
+import { recipientsSent } from './send.repo'
+import { findMailbox } from './mailbox.repo'
 import { providerOf, type Provider } from './providers'
 
 /** At most this many recipients in one Send (To, Cc and Bcc together). */
