@@ -1,5 +1,5 @@
 // A document's amount paid and status follow its completed Payments (and, for a converted Invoice, its Proforma's).
-import type { Tx } from '../../db/client'
+import type { SqlTx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { currencyScale } from '../../shared/currencies'
 import { format, fromMinor } from '../../shared/money'
@@ -13,7 +13,7 @@ import { countedDocumentIds, paidState } from './paid'
  * Raises document.paid when the amount due reaches zero by a recorded Payment; an amend raises no event (`raisePaid: false`).
  */
 export async function settleDocument(
-  tx: Tx,
+  tx: SqlTx,
   clock: Clock,
   businessId: number,
   target: number | PaymentTarget,
