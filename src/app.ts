@@ -160,7 +160,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp.handle(req, server?.requestIP(req)?.address ?? null)
     const path = pathOf(req.url)
-    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req) : api(req, server)
+    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, server?.requestIP(req)?.address ?? null) : api(req, server)
   }
   return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
 }

@@ -27,7 +27,7 @@ const EAS_LIST = `0002 0007 0009 0037 0060 0088 0096 0097 0106 0130 0135 0142 01
 9929 9930 9931 9932 9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951
 9952 9953 9957 9959 AN AQ AS AU EM`
 
-const EAS_CODES: ReadonlySet<string> = new Set(EAS_LIST.split(/\s+/))
+export const EAS_CODES: ReadonlySet<string> = new Set(EAS_LIST.split(/\s+/))
 
 export interface ElectronicAddress {
   scheme: string

@@ -80,6 +80,7 @@ export const CODES = {
   webhook_limit_reached: { type: 'refusal', means: 'a Business has at most its limit of webhooks' },
   webhook_paused: { type: 'refusal', means: 'the webhook is paused' },
   webhooks_need_a_paid_plan: { type: 'refusal', means: 'webhooks are sent only on a paid plan', remedy: 'choose_plan' },
+  app_not_connected: { type: 'refusal', means: "the OAuth app no longer hears the message's Business" },
   // The application's own actions (extensions §9); their words are APPLICATION_REFUSALS below.
   draft_not_delivered: { type: 'refusal', means: 'a Draft is issued by Send, not marked sent' },
   cancelled_not_marked: { type: 'refusal', means: 'a cancelled document is not marked sent' },

@@ -4,7 +4,8 @@ import { validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
 import { checkPattern, storePattern } from '../numbering'
-import { FieldErrorBag, NotFound } from '../../shared/errors'
+import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
+import { logoFault, logoTypeOf } from './logo'
 import type { Clock } from '../../shared/clock'
 import { isCountry } from '../../shared/countries'
 import { isCurrency } from '../../shared/currencies'
@@ -55,15 +56,8 @@ export interface BusinessInput {
   brandColor?: string | null
 }
 
-const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
-export const LOGO_MAX_BYTES = 1024 * 1024
-
-/** The media type of a logo by its first bytes: PNG and JPEG are what every PDF reader draws. */
-function logoTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
-  if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png'
-  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
-  return null
-}
+export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
+export { LOGO_MAX_BYTES, logoTypeOf, logoSizeFault, logoFault } from './logo'
 
 
 function check(input: BusinessInput, creating: boolean): void {
@@ -139,15 +133,13 @@ export async function updateBusiness(db: Database, clock: Clock, id: number, inp
   })
 }
 
-/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB. */
+/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB that the PDFs can draw (logo.ts). */
 export async function setBusinessLogo(db: Database, clock: Clock, id: number, bytes: Uint8Array | null): Promise<BusinessRow> {
   let type: string | null = null
   if (bytes) {
-    const bag = new FieldErrorBag()
+    const fault = await logoFault(bytes)
+    if (fault) throw new InvalidRequest({ logo: [fault] })
     type = logoTypeOf(bytes)
-    if (bytes.length > LOGO_MAX_BYTES) bag.add('logo', `is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; a logo is at most 1 MB`)
-    else if (!type) bag.add('logo', 'must be a PNG or JPEG image')
-    bag.throwIfAny()
   }
   return db.write(async (tx) => {
     const row = await updateBusinessRow(tx, id, { logoType: type, updatedAt: clock.now().toISOString() })

@@ -5,7 +5,7 @@ import { receiptPdf as buildReceiptPdf } from './receipt-pdf'
 import { facturxPdf as buildFacturxPdf } from './facturx'
 
 export { brandingOf } from './document-pdf'
-export { logoProblem, type Branding } from './branding'
+export type { Branding } from './branding'
 export { nextTurn } from './layout'
 export const documentPdf = oneAtATime(buildDocumentPdf)
 export const receiptPdf = oneAtATime(buildReceiptPdf)
