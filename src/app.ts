@@ -48,7 +48,7 @@ export interface App {
   connectionUsage: ConnectionUsage
 }
 
-export const API_VERSION = '1.0.0'
+const API_VERSION = '1.0.0'
 
 /** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
 function isMcpPath(url: string, at: number): boolean {
@@ -156,9 +156,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     (mcpDoor ??= import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
   // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
-  let oauthHandler: Promise<(req: Request) => Promise<Response>> | null = null
-  const oauth = async (req: Request) =>
-    (await (oauthHandler ??= import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer }))))(req)
+  type OAuthHandler = (req: Request, ip: string | null) => Promise<Response>
+  let oauthHandler: Promise<OAuthHandler> | null = null
+  const oauth: OAuthHandler = async (req, ip) =>
+    (await (oauthHandler ??= import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer }))))(req, ip)
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   const application = await appDoor(deps)
@@ -168,7 +169,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, server?.requestIP(req)?.address ?? null))
     const path = pathOf(req.url)
-    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req) : api(req, server)
+    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, server?.requestIP(req)?.address ?? null) : api(req, server)
   }
   return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
 }

@@ -183,7 +183,8 @@ describe('the command line as people expect it (compiled binary, empty folder)',
     expect(runIn(cwd, ['business', 'create', '--name', 'B', '--country', 'DE', '--currency', 'EUR', '--db', 'new.db']).code).toBe(0)
     expect(runIn(cwd, ['migrate', '--db', 'other.db']).code).toBe(0)
     expect(readdirSync(cwd).filter((f) => f.endsWith('.db')).sort()).toEqual(['new.db', 'other.db'])
-  })
+    // Dozens of processes started one after another: on a loaded 2-core machine more than the default 5 seconds.
+  }, 60_000)
 
   test('with $TMPDIR missing, it prints one readable line and exits non-zero', () => {
     const cwd = emptyFolder()

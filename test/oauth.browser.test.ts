@@ -99,4 +99,43 @@ describe('connecting an app in a real browser', () => {
     },
     120_000,
   )
+  test(
+    "an app with one registered address that leaves out redirect_uri: after a refused Role, the consent form still answers the app (CSP form-action names its origin)",
+    async () => {
+      const b = await h.business({ name: 'Werkstatt Ost' })
+      const p = await person(h, { email: 'member@werkstatt-ost.example', name: 'Mia Member', businessId: b.id, role: 'member' })
+      const only = `http://127.0.0.1:${callback.port}/only`
+      const app = await createApp(h.deps.db, h.clock, { ownerPersonId: p.id, name: 'Single Address', redirectUris: [only], public: true })
+      const url = new URL(`${origin}/oauth/authorize`)
+      url.search = new URLSearchParams({
+        client_id: app.client_id,
+        response_type: 'code',
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        code_challenge_method: 'S256',
+        state: 'st-only',
+      }).toString()
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await context.newPage()
+      const blocked: string[] = []
+      page.on('console', (m) => /Content Security Policy/i.test(m.text()) && blocked.push(m.text()))
+      await page.goto(url.toString())
+      await page.getByLabel('Email').fill(p.email)
+      await page.getByLabel('Password').fill(p.password)
+      await page.getByRole('button', { name: /sign in/i }).click()
+      await page.getByRole('heading', { name: 'Connect Single Address?' }).waitFor()
+      // A Member asks for admin: refused on the page (403), the form shown again.
+      await page.getByLabel('Role the app acts with').selectOption('admin')
+      await page.getByRole('button', { name: 'Connect' }).click()
+      await page.getByText('above your own').waitFor()
+      await page.getByLabel('Role the app acts with').selectOption('viewer')
+      await page.getByRole('button', { name: 'Connect' }).click()
+      await page.waitForURL((u) => u.toString().startsWith(only), { timeout: 30_000 })
+      const back = new URL(page.url())
+      expect(back.searchParams.get('state')).toBe('st-only')
+      expect(back.searchParams.get('code')).toBeString()
+      expect(blocked).toEqual([])
+      await context.close()
+    },
+    120_000,
+  )
 })

@@ -26,6 +26,8 @@ export async function connectApp(
     name?: string
     resources?: string[]
     clientId?: string
+    /** A confidential app's secret, sent as client_secret_post. */
+    clientSecret?: string
   },
 ): Promise<Connection & { personId: number; email: string }> {
   const email = o.email ?? 'connector@people.example'
@@ -49,7 +51,7 @@ export async function connectApp(
     new Request(`${issuer}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: TEST_REDIRECT, client_id: clientId }),
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: TEST_REDIRECT, client_id: clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) }),
     }),
   )
   const t: any = await res.json()

@@ -10,10 +10,10 @@ import {
   setNumbering,
   updateBusiness,
   setBusinessLogo,
-  LOGO_MAX_BYTES,
+  logoSizeFault,
+  logoFault,
   type BusinessInput,
 } from '../modules/business'
-import { logoProblem } from '../modules/pdf'
 import { InvalidRequest } from '../shared/errors'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { businessMailProvider } from '../modules/mail'
@@ -76,11 +76,10 @@ async function logoOption(args: Args): Promise<Uint8Array | null | undefined> {
   if (path === undefined) return undefined
   if (path.trim() === '') return null
   if (!existsSync(path) || !statSync(path).isFile()) throw new InvalidRequest({ logo: [`names no file: ${path}`] })
-  if (statSync(path).size > LOGO_MAX_BYTES) throw new InvalidRequest({ logo: [`is ${(statSync(path).size / 1024 / 1024).toFixed(1)} MB; a logo is at most 1 MB`] })
-  const bytes = new Uint8Array(readFileSync(path))
-  const problem = await logoProblem(bytes)
-  if (problem) throw new InvalidRequest({ logo: [problem] })
-  return bytes
+  // Too large is said before the file is read; what the image is, setBusinessLogo judges (before the Business is changed).
+  const tooLarge = logoSizeFault(statSync(path).size)
+  if (tooLarge) throw new InvalidRequest({ logo: [tooLarge] })
+  return new Uint8Array(readFileSync(path))
 }
 
 export async function businessCommand(deps: Deps, args: Args): Promise<void> {
@@ -98,6 +97,9 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   if (sub === 'update' && args.options.owner !== undefined) throw new UsageError('--owner is taken by business create; use member add to change who owns a Business')
   const input = businessInput(args)
   const logo = await logoOption(args)
+  // The image is judged before anything is written, so a refused logo leaves the other options unapplied too.
+  const fault = logo ? await logoFault(logo) : null
+  if (fault) throw new InvalidRequest({ logo: [fault] })
   // The Owner must be a person already, asked before anything is written; the membership commits with the Business.
   const ownerEmail = sub === 'create' ? args.options.owner : undefined
   const owner = ownerEmail !== undefined ? await findPerson(deps, ownerEmail) : undefined

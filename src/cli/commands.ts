@@ -91,11 +91,12 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'person',
-    summary: 'add a person who signs in to the application, or give them a new one-time sign-in link',
-    usage: ['person add --email E --name N', 'person link --email E'],
+    summary: 'add a person who signs in to the application, give them a new one-time sign-in link, or delete them',
+    usage: ['person add --email E --name N', 'person link --email E', 'person delete --email E'],
     details: [
       'Prints the person with `sign_in_link`: one use, 30 minutes, to choose a password (at least 10 characters).',
       '`person link` is the forgotten-password way back. Links start with $INVOICING_PUBLIC_URL, else http://localhost:$PORT.',
+      '`person delete` (refused while they are the last Owner of a Business) ends every app they connected and deletes the OAuth apps they own, with their webhooks.',
     ],
     database: 'creates',
     run: async ({ args, open }) => personCommand(await open(), args),

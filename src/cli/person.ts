@@ -2,7 +2,7 @@
 import { publicBaseUrl } from '../config'
 import type { Deps } from '../deps'
 import { resolveBusiness } from '../modules/business'
-import { addMember, addPerson, listMembers, newSignInLink, presentMember, removeMember, signInLinkPath } from '../modules/people'
+import { addMember, addPerson, deletePerson, listMembers, newSignInLink, presentMember, removeMember, signInLinkPath } from '../modules/people'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
@@ -19,7 +19,11 @@ export async function personCommand(deps: Deps, args: Args): Promise<void> {
     const { person, token } = await newSignInLink(deps, args.options.email)
     return print(args, { id: person.id, email: person.email, sign_in_link: base + signInLinkPath(token) })
   }
-  throw new UsageError('usage: invoicing person add --email E --name N | invoicing person link --email E')
+  if (sub === 'delete') {
+    allowOnly(args, ['email'])
+    return print(args, { ...(await deletePerson(deps, args.options.email)), deleted: true })
+  }
+  throw new UsageError('usage: invoicing person add --email E --name N | invoicing person link --email E | invoicing person delete --email E')
 }
 
 export async function memberCommand(deps: Deps, args: Args): Promise<void> {

@@ -64,5 +64,6 @@ describe('invoicing sandbox', () => {
       expect(p.stderr.toString().trim().split('\n')).toHaveLength(1)
       expect(p.stderr.toString()).toContain('--port')
     }
-  })
+    // Four processes started one after another: on a loaded 2-core machine that is more than the default 5 seconds.
+  }, 30_000)
 })

@@ -13,7 +13,7 @@ export type ErrorType =
   | 'server_error'
 
 /** The contract's default HTTP status per error type; a missing type is a compile error. */
-export const STATUS_OF: Record<ErrorType, number> = {
+const STATUS_OF: Record<ErrorType, number> = {
   authentication: 401,
   permission: 403,
   not_found: 404,
@@ -80,6 +80,7 @@ export const CODES = {
   webhook_limit_reached: { type: 'refusal', means: 'a Business has at most its limit of webhooks' },
   webhook_paused: { type: 'refusal', means: 'the webhook is paused' },
   webhooks_need_a_paid_plan: { type: 'refusal', means: 'webhooks are sent only on a paid plan', remedy: 'choose_plan' },
+  app_not_connected: { type: 'refusal', means: "the OAuth app no longer hears the message's Business" },
   // The application's own actions (extensions §9); their words are APPLICATION_REFUSALS below.
   draft_not_delivered: { type: 'refusal', means: 'a Draft is issued by Send, not marked sent' },
   cancelled_not_marked: { type: 'refusal', means: 'a cancelled document is not marked sent' },
@@ -215,7 +216,7 @@ export class NotDelivered extends ApiError {
   }
 }
 
-export function describeFieldErrors(errors: FieldErrors): string {
+function describeFieldErrors(errors: FieldErrors): string {
   const first = Object.entries(errors)[0]
   if (!first) return 'The request was refused.'
   const more = Object.keys(errors).length - 1

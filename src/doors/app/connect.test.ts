@@ -48,9 +48,17 @@ async function consent(browser: AppClient, path: string, form: Record<string, st
   expect(toConsent.status).toBe(303)
   const page = await browser.get(toConsent.location!)
   expect(page.status).toBe(200)
+  return { page, answer: await browser.request('POST', '/app/connect', { ...hiddenFields(page.text), _csrf: csrfOf(page.text), ...form }) }
+}
+
+/** The authorization request's parameters the consent form carries (hidden fields; the CSRF token is taken apart). */
+function hiddenFields(html: string): Record<string, string[]> {
   const fields: Record<string, string[]> = {}
-  for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) (fields[m[1]!] ??= []).push(m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))))
-  return { page, answer: await browser.request('POST', '/app/connect', { ...fields, _csrf: csrfOf(page.text), ...form }) }
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+    if (m[1] === '_csrf') continue
+    ;(fields[m[1]!] ??= []).push(m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))))
+  }
+  return fields
 }
 
 async function signedIn(who = owner) {
@@ -132,13 +140,35 @@ describe('refusals of the authorization request', () => {
   test('a Member cannot grant admin; a scope is a ceiling', async () => {
     const member = await person(h, { email: 'member@acme.example', businessId: biz.id, role: 'member' })
     const { path } = await authorizationUrl({ scope: 'admin' })
-    const { answer } = await consent(await signedIn(member), path, { business: biz.publicId, role: 'admin', decision: 'approve' })
-    expect(answer.status).toBe(200)
+    const browser = await signedIn(member)
+    const { answer } = await consent(browser, path, { business: biz.publicId, role: 'admin', decision: 'approve' })
+    // §9: a change the person may not make is 403 with the words on the page; no code is issued.
+    expect(answer.status).toBe(403)
     expect(answer.location).toBeNull()
     expect(answer.text).toContain('above your own')
+    expect(await h.deps.db.read.query.oauthCodes.findFirst({ where: (x, { eq }) => eq(x.personId, (member as any).id) })).toBeUndefined()
+    // The form is shown again to choose anew, and its CSP still lets it answer the app's address.
+    expect(answer.text).toContain('name="role"')
+    expect(answer.headers.get('content-security-policy')).toContain("form-action 'self' https://app.example;")
+    const again = await browser.request('POST', '/app/connect', { ...hiddenFields(answer.text), _csrf: csrfOf(answer.text), business: biz.publicId, role: 'member', decision: 'approve' })
+    expect(again.status).toBe(303)
+    expect(new URL(again.location!).searchParams.get('code')).toBeString()
     const viewerScope = await authorizationUrl({ scope: 'viewer' })
     const { answer: over } = await consent(await signedIn(), viewerScope.path, { business: biz.publicId, role: 'member', decision: 'approve' })
     expect(over.location).toBeNull()
+  })
+
+  test("the consent page's CSP form-action names the app's origin also when redirect_uri is left out (its only address stands in)", async () => {
+    const { path } = await authorizationUrl({ redirect_uri: null })
+    const browser = await signedIn()
+    const toConsent = await browser.get(path)
+    expect(toConsent.status).toBe(303)
+    const page = await browser.get(toConsent.location!)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' https://app.example;")
+    // A page that shows no consent form (an unknown app) widens nothing.
+    const unknown = await browser.get('/app/connect?client_id=app_nobody&response_type=code')
+    expect(unknown.headers.get('content-security-policy')).toContain("form-action 'self';")
   })
 
   test('a consent form without its CSRF token changes nothing', async () => {

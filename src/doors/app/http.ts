@@ -54,15 +54,62 @@ export const MAX_FORM_BYTES = 64 * 1024
 export class FormTooLarge extends Error {}
 export class NotAForm extends Error {}
 
-/** The posted form (application/x-www-form-urlencoded, as every form of the application posts). */
-export async function readForm(req: Request): Promise<URLSearchParams> {
+/** A form with a file (the Business logo, at most 1 MB): room for the file and the form's own fields. */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 + MAX_FORM_BYTES
+
+/** A posted form: its text fields as URLSearchParams, and the files of a multipart form by field name. */
+export class PostedForm extends URLSearchParams {
+  readonly files = new Map<string, Uint8Array>()
+}
+
+/**
+ * The posted form: application/x-www-form-urlencoded, as every form of the application posts, or, where the page
+ * takes a file (`upload`), multipart/form-data of at most MAX_UPLOAD_BYTES. A file input left empty is no file.
+ */
+export async function readForm(req: Request, upload = false): Promise<PostedForm> {
+  const limit = upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES
   const len = Number(req.headers.get('content-length') ?? '0')
-  if (len > MAX_FORM_BYTES) throw new FormTooLarge()
+  if (len > limit) throw new FormTooLarge()
   const type = req.headers.get('content-type') ?? ''
-  const text = await req.text()
-  if (text.length > MAX_FORM_BYTES) throw new FormTooLarge()
-  if (text.length > 0 && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new NotAForm()
-  return new URLSearchParams(text)
+  const bytes = await readAtMost(req, limit)
+  if (upload && /^multipart\/form-data\s*;/i.test(type)) {
+    const parsed = await new Response(Buffer.from(bytes), { headers: { 'content-type': type } }).formData().catch(() => {
+      throw new NotAForm()
+    })
+    const form = new PostedForm()
+    for (const [k, v] of parsed.entries() as Iterable<[string, string | Blob]>) {
+      if (typeof v === 'string') form.append(k, v)
+      else if (v.size > 0) form.files.set(k, new Uint8Array(await v.arrayBuffer()))
+    }
+    return form
+  }
+  if (bytes.length > 0 && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new NotAForm()
+  return new PostedForm(new TextDecoder().decode(bytes))
+}
+
+/** The body, read no further than `limit` bytes (a body without a length is cut off there, not buffered whole). */
+async function readAtMost(req: Request, limit: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  const reader = req.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.length
+    if (total > limit) {
+      await reader.cancel().catch(() => {})
+      throw new FormTooLarge()
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
 }
 
 /** Only a path of this application is a place to go back to after signing in (never another site). */

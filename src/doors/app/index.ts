@@ -11,7 +11,8 @@ import { signInRoutes } from './pages/sign-in'
 import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
 import { settingsRoutes } from './pages/settings'
-import { connectRoutes } from './pages/connect'
+import { connectRoutes, consentTargets } from './pages/connect'
+import { appsRoutes } from './pages/apps'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
 // Imported as text: the bundler embeds it in the binary, so the application needs no node_modules at run time.
@@ -41,6 +42,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   dailyRoutes(kit)
   homeRoutes(kit)
   profileRoutes(kit)
+  appsRoutes(kit)
   settingsRoutes(kit)
   connectRoutes(kit)
 
@@ -49,7 +51,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
     const found = router.match(req.method.toUpperCase(), url.pathname)
     if ('handler' in found) {
       const res = await found.handler(req, found.params)
-      return url.pathname === '/app/connect' ? letConsentAnswerTheApp(res, url) : res
+      return url.pathname === '/app/connect' ? letConsentAnswerTheApp(res, req) : res
     }
     if (found.allowed.length > 0) {
       const res = await kit.bare(405, 'Not allowed', 'This page does not take that kind of request.')
@@ -62,18 +64,15 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
 
 /**
  * The consent page's form answers with a redirect to the app's registered address; browsers hold that redirect to the
- * page's CSP form-action, so the shown consent page (200: its request was judged sound, its redirect_uri registered)
- * names that one origin beside 'self'.
+ * page's CSP form-action, so a page that shows the consent form (its request judged sound: the address is one the app
+ * registered, named by redirect_uri or the app's only one) names that one origin beside 'self'. Any other page of
+ * /app/connect keeps form-action 'self'.
  */
-function letConsentAnswerTheApp(res: Response, url: URL): Response {
-  const to = url.searchParams.get('redirect_uri')
+function letConsentAnswerTheApp(res: Response, req: Request): Response {
+  const to = consentTargets.get(req)
   const csp = res.headers.get('content-security-policy')
-  if (res.status !== 200 || !to || !csp) return res
-  try {
-    res.headers.set('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`))
-  } catch {
-    // Not a URL: the page refused it already.
-  }
+  if (!to || !csp || !(res.headers.get('content-type') ?? '').startsWith('text/html')) return res
+  res.headers.set('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`))
   return res
 }
 

@@ -18,7 +18,7 @@ import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/e
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
-import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, SECURITY_HEADERS, withCookies } from './http'
+import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
 import { Document, Layout } from './layout'
 import { appRefusal, type Need } from './policy'
 import type { Router } from './router'
@@ -29,11 +29,14 @@ export const SESSION_COOKIE = 'inv_session'
 /** Words for `?done=` after a change: a fixed table, so a link cannot put words of its own on the page. */
 export const NOTICES: Record<string, string> = {
   saved: 'Saved.',
+  logo_saved: 'The logo is saved: every PDF carries it from now on.',
+  logo_removed: 'The logo is removed.',
   key_revoked: 'The API key is revoked: it no longer works.',
   webhook_deleted: 'The webhook is deleted.',
   webhook_paused: 'The webhook is paused: nothing is sent to it until you turn it on.',
   webhook_resumed: 'The webhook is on again.',
   delivery_resent: 'The message is sent again as a new delivery.',
+  app_deleted: 'The app is deleted: its connections have ended and its webhook is gone.',
   member_removed: 'The member is removed: they no longer open this Business.',
   member_saved: 'The membership is saved.',
   bank_account_added: 'The bank account is added.',
@@ -61,7 +64,8 @@ export const NOTICES: Record<string, string> = {
 }
 
 export type Render<C> = (c: C, form: FormState) => JSX.Element
-export type Handler<C> = (c: C, data: URLSearchParams) => Promise<Response | JSX.Element>
+/** `data` holds the form's text fields; a form that takes a file (`upload`) has it in `data.files`. */
+export type Handler<C> = (c: C, data: PostedForm) => Promise<Response | JSX.Element>
 
 export class AppKit {
   readonly secure: boolean
@@ -118,13 +122,16 @@ export class AppKit {
     }))
   }
 
-  /** A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. */
-  action(path: string, need: Need, handler: Handler<InBusiness>, rerender: Render<InBusiness>): void {
+  /**
+   * A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. With
+   * `upload`, the form may be multipart/form-data carrying a file (at most MAX_UPLOAD_BYTES in all).
+   */
+  action(path: string, need: Need, handler: Handler<InBusiness>, rerender: Render<InBusiness>, opts: { upload?: boolean } = {}): void {
     this.router.add('POST', `/app/b/:business${path}`, (req, params) => this.guard(req, async () => {
       const signed = await this.signed(req)
       if (signed instanceof Response) return signed
       // The token is checked before anything else is read, so a forged post learns nothing either.
-      const data = await this.checkedForm(req, signed)
+      const data = await this.checkedForm(req, signed, opts.upload)
       if (data instanceof Response) return data
       const c = await this.inBusiness(req, params, need, signed)
       if (c instanceof Response) return c
@@ -159,7 +166,7 @@ export class AppKit {
 
   // ---- inside
 
-  private async run<C extends Signed>(c: C, data: URLSearchParams, handler: Handler<C>, rerender: Render<C>): Promise<Response> {
+  private async run<C extends Signed>(c: C, data: PostedForm, handler: Handler<C>, rerender: Render<C>): Promise<Response> {
     try {
       const out = await handler(c, data)
       return out instanceof Response ? withCookies(out, c.cookies) : this.answer(c, out)
@@ -260,8 +267,8 @@ export class AppKit {
   }
 
   /** The form of a change, once its CSRF token (and the browser's Origin) prove it came from this session's page. */
-  private async checkedForm(req: Request, c: Signed): Promise<URLSearchParams | Response> {
-    const data = await readForm(req).catch((e) => (e instanceof FormTooLarge ? Promise.reject(e) : null))
+  private async checkedForm(req: Request, c: Signed, upload = false): Promise<PostedForm | Response> {
+    const data = await readForm(req, upload).catch((e) => (e instanceof FormTooLarge ? Promise.reject(e) : null))
     if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
       return this.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). Nothing was changed; open the page again and retry.')
     }

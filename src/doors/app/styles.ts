@@ -24,13 +24,13 @@ main{max-width:1100px;margin:0 auto;padding:16px}
 h1{font-size:1.5rem;margin:0 0 12px;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:24px 0 8px}
 p.lead{color:var(--muted);margin-top:0}
-.card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:16px;margin-bottom:16px}
+.card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:16px;margin-bottom:16px;overflow-wrap:break-word}
 .narrow{max-width:26rem;margin:48px auto}
 form.stack{display:flex;flex-direction:column;gap:12px}
 .field{display:flex;flex-direction:column;gap:4px}
 .field label,.legend{font-weight:600}
 .hint{color:var(--muted);font-size:.9rem}
-input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],select,textarea{font:inherit;padding:8px 10px;border:1px solid #aeb6c2;border-radius:var(--radius);background:#fff;width:100%;max-width:36rem}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=search],select,textarea{font:inherit;padding:8px 10px;border:1px solid #aeb6c2;border-radius:var(--radius);background:#fff;width:100%;max-width:36rem}
 .field.bad input,.field.bad select{border-color:var(--bad)}
 .err{color:var(--bad);font-size:.9rem;margin:0}
 .checks{display:flex;flex-wrap:wrap;gap:6px 16px;border:0;padding:0;margin:0}
@@ -54,15 +54,22 @@ table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600}
 .muted{color:var(--muted)}
+.logo-now{margin:0 0 12px;padding:12px;border:1px dashed var(--line);border-radius:var(--radius);display:inline-block;background:#fff}
+.logo-preview{display:block;max-width:100%;max-height:6rem;height:auto}
+.with-swatch{display:flex;gap:12px;align-items:center}
+.with-swatch>.field{flex:0 1 36rem;min-width:0}
+.swatch{flex:0 0 auto}
+input[type=file]{font:inherit;max-width:100%}
+.nowrap{white-space:nowrap}
 .flush{margin:0}.flush-top{margin:0 0 6px}
 .tag{display:inline-block;padding:1px 8px;border-radius:99px;background:#eef1f5;font-size:.85rem}
 .tag.bad{background:var(--bad-bg);color:var(--bad)}
 .tag.ok{background:var(--ok-bg);color:var(--ok)}
 details{margin:4px 0}
 summary{cursor:pointer}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 16px;margin:0}
 dl.facts dt{color:var(--muted)}
-dl.facts dd{margin:0}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:720px){
  .with-side{grid-template-columns:minmax(0,1fr)}
  .side{flex-direction:row;flex-wrap:wrap}
@@ -112,10 +119,15 @@ td .action button{width:auto;padding:4px 10px;font-size:.9rem}
 td .action .why{max-width:12rem}
 td .row{gap:6px}
 fieldset.lines{border:1px solid var(--line);border-radius:var(--radius);padding:12px;margin:0;display:flex;flex-direction:column;gap:10px}
-.line{display:grid;grid-template-columns:1.5rem minmax(9rem,1.3fr) minmax(10rem,2fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
+.line{display:grid;grid-template-columns:1.5rem minmax(12rem,1.6fr) minmax(9rem,1.7fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
 .line label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:2px;min-width:0}
 .line input,.line select{width:100%;max-width:none;padding:6px 8px}
 .line .l-notes{grid-column:2 / -1}
+.line .l-product{display:flex;flex-direction:column;gap:2px;min-width:0}
+.line .l-product>label{font-size:.8rem;color:var(--muted)}
+.pick-find{display:flex;gap:6px;max-width:36rem}
+.pick-find input{flex:1;min-width:0}
+.picker select{margin-top:4px}
 .line .l-err{grid-column:2 / -1}
 .line.bad{border-bottom-color:var(--bad)}
 .line-no{color:var(--muted);font-weight:600;padding-bottom:8px}
@@ -139,6 +151,47 @@ textarea{min-height:4rem}
  .actions-grid{grid-template-columns:1fr 1fr}
  .grid-filters label{flex:1 1 8rem}
  .grid-filters input,.grid-filters select{min-width:0;width:100%}
- table.documents th:nth-child(3),table.documents td:nth-child(3),table.documents th:nth-child(4),table.documents td:nth-child(4){display:none}
+ .grid2,.grid3,.doc-grid{grid-template-columns:minmax(0,1fr)}
+ .grid2>*,.grid3>*,.doc-grid>*{min-width:0}
+ /* A list table on a phone: each row a small card, its key cell (number or name) on top, every other cell under
+    the column's name (data-label), so nothing is cut off or hidden to the side. */
+ table.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+ table.stacked,table.stacked tbody,table.stacked tr,table.stacked td,table.stacked tbody th{display:block;width:100%}
+ table.stacked caption{display:block}
+ table.stacked tr{padding:6px 0;border-bottom:1px solid var(--line)}
+ table.stacked tr:last-child{border-bottom:0}
+ table.stacked td,table.stacked tbody th{border:0;padding:2px 10px;text-align:left;overflow-wrap:anywhere}
+ table.stacked td[data-label]{position:relative;padding-left:calc(40% + 10px);min-height:1.75rem}
+ table.stacked td[data-label]:empty{display:none}
+ table.stacked td[data-label]::before{content:attr(data-label);position:absolute;left:10px;width:calc(40% - 12px);line-height:1.5rem;color:var(--muted);font-size:.85rem;font-weight:600;overflow-wrap:normal}
+ table.stacked .key{font-weight:600;padding-top:4px;padding-bottom:4px}
+ table.stacked td.num,table.stacked th.num{text-align:left}
+ table.stacked td .row{padding-top:4px}
+ table.stacked tr.total th,table.stacked tr.total td{border-top:0}
+ table.stacked tr.total{border-top:2px solid var(--line)}
+}
+/* profile → apps */
+nav.tabs{display:flex;flex-wrap:wrap;gap:4px 16px;margin:0 0 12px;border-bottom:1px solid var(--line)}
+nav.tabs a{display:inline-block;padding:6px 0;text-decoration:none;color:var(--muted);border-bottom:3px solid transparent;margin-bottom:-1px}
+nav.tabs a[aria-current=page]{color:var(--ink);border-bottom-color:var(--accent)}
+label.check{display:flex;gap:8px;align-items:flex-start;font-weight:400;max-width:36rem}
+label.check input{margin-top:.3rem;flex:none}
+code.id{word-break:break-all}
+.actions-row{margin-top:12px}
+button.small{padding:4px 10px;font-size:.9rem}
+.danger-zone{border-color:#f0b8b3}
+textarea#f-redirect_uris{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92rem}
+.field.bad textarea{border-color:var(--bad)}
+dl.facts.app-facts{margin-bottom:16px}
+@media (max-width:720px){
+ table.apps th:nth-child(2),table.apps td:nth-child(2){display:none}
+ table.deliveries thead{display:none}
+ table.deliveries,table.deliveries tbody,table.deliveries tr,table.deliveries td{display:block;width:100%}
+ table.deliveries tr{border-bottom:1px solid var(--line);padding:8px 0}
+ table.deliveries td{border:0;padding:2px 10px}
+ table.deliveries td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:600}
+ table.deliveries ol{padding-left:1.2rem}
+ dl.facts{grid-template-columns:1fr;gap:0}
+ dl.facts dd{margin-bottom:6px}
 }
 `

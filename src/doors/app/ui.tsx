@@ -14,9 +14,9 @@ export function Csrf({ token }: { token: string }): JSX.Element {
 }
 
 /** A form that changes something: POST, the CSRF token, and its fields. */
-export function PostForm(props: { action: string; token: string; class?: string; id?: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function PostForm(props: { action: string; token: string; class?: string; id?: string; enctype?: 'multipart/form-data'; children?: JSX.Element | JSX.Element[] }): JSX.Element {
   return (
-    <form method="post" action={esc(props.action)} class={props.class ?? 'stack'} id={props.id}>
+    <form method="post" action={esc(props.action)} class={props.class ?? 'stack'} id={props.id} enctype={props.enctype}>
       <Csrf token={props.token} />
       {props.children}
     </form>

@@ -242,7 +242,7 @@ describe('revocation (RFC 7009)', () => {
     expect(ended.body.error).toBe('invalid_grant')
   })
 
-  test("an unknown token, or another client's, is answered 200 and changes nothing", async () => {
+  test("a public client presenting an unknown token, or another client's, is answered 200 and nothing is revoked", async () => {
     const a = await app()
     const b = await app()
     const { verifier, challenge } = await pkce()
@@ -251,6 +251,24 @@ describe('revocation (RFC 7009)', () => {
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), 'inv_rt_nothing', opts()))
     const r = await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })
     expect(r.status).toBe(200)
+  })
+  test("a confidential client presenting another client's token is refused invalid_request and the token goes on working (RFC 7009 §2.1)", async () => {
+    const a = await app()
+    const confidential = await app(false)
+    const { verifier, challenge } = await pkce()
+    const t = await exchange({ client_id: a.client_id }, oauth.None(), await consent(a.client_id, challenge), verifier)
+    const revoke = (token: string) =>
+      h.app.fetch(new Request(`${ISSUER}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${confidential.client_id}:${confidential.client_secret}`)}` }, body: new URLSearchParams({ token }) }))
+    for (const token of [t.refresh_token!, t.access_token]) {
+      const res = await revoke(token)
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as any).error).toBe('invalid_request')
+    }
+    const access = await h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)) })
+    expect(access!.endedAt).toBeNull()
+    expect((await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })).status).toBe(200)
+    // An unknown token is still 200 for it (§2.2): there is nothing to tell.
+    expect((await revoke('inv_rt_nothing')).status).toBe(200)
   })
 })
 
@@ -272,6 +290,28 @@ describe('dynamic registration (RFC 7591)', () => {
       const res = await h.app.fetch(new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) }))
       expect(res.status).toBe(400)
       expect(((await res.json()) as any).error).toBe('invalid_redirect_uri')
+    }
+  })
+})
+
+describe('registration is limited per address', () => {
+  test('20 registrations an hour from one IP address; the 21st is 429 too_many_requests with Retry-After; other addresses go on', async () => {
+    const from = (address: string) =>
+      h.app.fetch(
+        new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Flood' }) }),
+        { requestIP: () => ({ address }) },
+      )
+    for (let i = 0; i < 20; i++) expect((await from('203.0.113.9')).status).toBe(201)
+    const refused = await from('203.0.113.9')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(((await refused.json()) as any).error).toBe('too_many_requests')
+    expect((await from('198.51.100.4')).status).toBe(201)
+    h.clock.advance(3600_000)
+    try {
+      expect((await from('203.0.113.9')).status).toBe(201)
+    } finally {
+      h.clock.advance(-3600_000)
     }
   })
 })

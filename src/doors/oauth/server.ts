@@ -3,6 +3,7 @@
 // The token endpoint's grants are @node-oauth/oauth2-server's (code + PKCE S256, refresh rotation), over our model.
 import OAuth2Server from '@node-oauth/oauth2-server'
 import type { Logger } from '../../shared/logger'
+import { RegistrationLimit } from './registration-limit'
 import {
   authenticateClient,
   authorizationServerMetadata,
@@ -87,8 +88,9 @@ function presentedClient(req: Request, fields: Record<string, string>): Presente
   return { clientId: fields.client_id, clientSecret: fields.client_secret, viaHeader: false }
 }
 
-export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response> {
+export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) => Promise<Response> {
   const resources = resourcesOf(d.issuer)
+  const registrations = new RegistrationLimit(d.clock)
   const issuerPath = new URL(d.issuer).pathname.replace(/\/$/, '')
 
   async function token(req: Request): Promise<Response> {
@@ -148,11 +150,17 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
     const { fields } = await readForm(req)
     const app = await authenticateClient(d, presentedClient(req, fields))
     if (fields.token === undefined) throw new OAuthFault('invalid_request', 'The token parameter is required.')
-    await revokePresentedToken(d, app.id, fields.token)
+    await revokePresentedToken(d, app, fields.token)
     return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store', ...CORS } })
   }
 
-  async function register(req: Request): Promise<Response> {
+  async function register(req: Request, ip: string | null): Promise<Response> {
+    // RFC 7591 names no error for this: HTTP's 429 (RFC 6585) with Retry-After, in OAuth's error shape so that OAuth
+    // clients read it; `too_many_requests` is the code the MCP SDK's clients know (its own server answers it).
+    const limited = registrations.hit(ip)
+    if (!limited.allowed) {
+      return json(429, { error: 'too_many_requests', error_description: `Too many registrations from this address; try again in ${limited.retryAfterSeconds} seconds.` }, { 'Retry-After': String(limited.retryAfterSeconds) })
+    }
     if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) throw new OAuthFault('invalid_client_metadata', 'The body must be application/json.')
     const text = await req.text()
     if (text.length > MAX_FORM_BYTES) throw new OAuthFault('invalid_client_metadata', 'The body is too large.')
@@ -165,7 +173,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
     return json(201, await registerClient(d.db, d.clock, body))
   }
 
-  return async function oauth(req) {
+  return async function oauth(req, ip = null) {
     const path = new URL(req.url).pathname
     const method = req.method.toUpperCase()
     if (method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS })
@@ -178,7 +186,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request) => Promise<Response>
       if (path === '/oauth/authorize') return method === 'GET' ? await authorize(req) : notAllowed('GET')
       if (path === '/oauth/token') return method === 'POST' ? await token(req) : notAllowed('POST')
       if (path === '/oauth/revoke') return method === 'POST' ? await revoke(req) : notAllowed('POST')
-      if (path === '/oauth/register') return method === 'POST' ? await register(req) : notAllowed('POST')
+      if (path === '/oauth/register') return method === 'POST' ? await register(req, ip) : notAllowed('POST')
       return json(404, { error: 'not_found', error_description: 'No such OAuth endpoint.' })
     } catch (e) {
       if (e instanceof OAuthFault) return fault(e)

@@ -3,13 +3,13 @@ import { isEmailAddress } from '../../shared/text'
 import { validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
-import type { NumberingKind } from '../../db/schema'
-import { FieldErrorBag, NotFound } from '../../shared/errors'
+import { checkPattern, storePattern } from '../numbering'
+import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
+import { logoFault, logoTypeOf } from './logo'
 import type { Clock } from '../../shared/clock'
 import { isCountry } from '../../shared/countries'
 import { isCurrency } from '../../shared/currencies'
 import { EINVOICE_FORMATS, electronicAddressFault, isEInvoiceFormat } from '../../shared/einvoice-formats'
-import { DEFAULT_PATTERNS, parsePattern } from '../../shared/numbering'
 import type { Plan } from './api-keys'
 import {
   bankAccountIdsOf,
@@ -18,12 +18,10 @@ import {
   findBusinessById,
   findBusinessByPublicId,
   findLogoBytes,
-  findNumberingPattern,
   putLogoBytes,
   insertBankAccount,
   insertBusiness,
   updateBusinessRow,
-  upsertNumbering,
   type BankAccountRow,
   type BusinessRow,
 } from './business.repo'
@@ -59,14 +57,7 @@ export interface BusinessInput {
 }
 
 export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
-export const LOGO_MAX_BYTES = 1024 * 1024
-
-/** The media type of a logo by its first bytes: PNG and JPEG are what every PDF reader draws. */
-export function logoTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
-  if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png'
-  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
-  return null
-}
+export { LOGO_MAX_BYTES, logoTypeOf, logoSizeFault, logoFault } from './logo'
 
 
 function check(input: BusinessInput, creating: boolean): void {
@@ -142,15 +133,13 @@ export async function updateBusiness(db: Database, clock: Clock, id: number, inp
   })
 }
 
-/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB. */
+/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB that the PDFs can draw (logo.ts). */
 export async function setBusinessLogo(db: Database, clock: Clock, id: number, bytes: Uint8Array | null): Promise<BusinessRow> {
   let type: string | null = null
   if (bytes) {
-    const bag = new FieldErrorBag()
+    const fault = await logoFault(bytes)
+    if (fault) throw new InvalidRequest({ logo: [fault] })
     type = logoTypeOf(bytes)
-    if (bytes.length > LOGO_MAX_BYTES) bag.add('logo', `is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; a logo is at most 1 MB`)
-    else if (!type) bag.add('logo', 'must be a PNG or JPEG image')
-    bag.throwIfAny()
   }
   return db.write(async (tx) => {
     const row = await updateBusinessRow(tx, id, { logoType: type, updatedAt: clock.now().toISOString() })
@@ -184,7 +173,7 @@ export async function resolveBusiness(q: Queryable, ref: string): Promise<Busine
 }
 
 /** Why an IBAN (compact, upper-case) is refused, by ibantools' rules (country format and length, ISO 7064 checksum, national check digits); null when it is sound. */
-export function ibanFault(iban: string): string | null {
+function ibanFault(iban: string): string | null {
   const { valid, errorCodes } = validateIBAN(iban)
   if (valid) return null
   if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `starts with ${iban.slice(0, 2)}, which is no country that uses IBANs`
@@ -250,18 +239,12 @@ export async function foreignBankAccountIds(q: Queryable, businessId: number, id
   return new Set(ids.filter((id) => !ownIds.has(id)))
 }
 
-export async function numberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string> {
-  return (await findNumberingPattern(q, businessId, kind)) ?? DEFAULT_PATTERNS[kind]
-}
-
+/** Sets the Business's pattern for a kind of numbering (Owner and Admin settings, the CLI); the rules are numbering's. */
 export async function setNumbering(db: Database, businessId: number, kind: string, pattern: string): Promise<{ kind: string; pattern: string }> {
-  const bag = new FieldErrorBag()
-  if (!(kind in DEFAULT_PATTERNS)) bag.add('kind', `must be one of ${Object.keys(DEFAULT_PATTERNS).join(', ')}`)
-  if (!parsePattern(pattern)) bag.add('pattern', 'must hold one counter {N…} and at most one {YYYY}, e.g. INV-{YYYY}-{NNNN}')
-  bag.throwIfAny()
+  const checked = checkPattern(kind, pattern)
   await db.write(async (tx) => {
     await getBusiness(tx, businessId)
-    await upsertNumbering(tx, businessId, kind as NumberingKind, pattern)
+    await storePattern(tx, businessId, checked, pattern)
   })
   return { kind, pattern }
 }

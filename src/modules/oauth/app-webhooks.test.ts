@@ -10,6 +10,7 @@ import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-te
 import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schema'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
+import { addMember, addPerson, deletePerson, findPerson } from '../people'
 import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, setAppWebhook, type AppDeliveryContext } from '.'
 
 interface Got {
@@ -172,6 +173,40 @@ describe("an OAuth app's webhook", () => {
     expect(await deliveriesOf(s.a.id)).toHaveLength(1)
     await deleteApp(h.deps.db, s.app.client_id)
     expect(await deliveriesOf(s.a.id)).toHaveLength(0)
+  })
+
+  test("deleting the app's owner (the person) deletes their apps: webhook and deliveries go, their Connected apps answer 401", async () => {
+    const a = await h.business()
+    const { person: owner } = await addPerson(h.deps, { email: 'app-owner@apps.example', name: 'App Owner' })
+    const app = await createApp(h.deps.db, h.clock, { ownerPersonId: owner.id, name: 'Owned Sync', redirectUris: ['https://owned.example/cb'], public: true })
+    const other = await createApp(h.deps.db, h.clock, { ownerPersonId: 1, name: 'Kept Sync', redirectUris: ['https://kept.example/cb'], public: true })
+    const c = await connectApp(h, { businessId: a.id, clientId: app.client_id, role: 'member' })
+    const kept = await connectApp(h, { businessId: a.id, clientId: other.client_id, role: 'member' })
+    await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+    await issueInvoice(a.key)
+    await run()
+    expect(await deliveriesOf(a.id)).toHaveLength(1)
+    expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(200)
+
+    expect(await deletePerson(h.deps, 'APP-OWNER@apps.example')).toMatchObject({ id: owner.id, apps_deleted: 1 })
+    expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(401)
+    expect(await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) })).toBeUndefined()
+    expect(await h.deps.db.read.query.connectedApps.findFirst({ where: (x, { eq }) => eq(x.id, c.connectedAppId) })).toBeUndefined()
+    expect(await h.deps.db.read.select().from(appWebhooks).where(eq(appWebhooks.appId, c.appId))).toHaveLength(0)
+    expect(await deliveriesOf(a.id)).toHaveLength(0)
+    expect(await findPerson(h.deps, 'app-owner@apps.example')).toBeUndefined()
+    // Another person's app is untouched.
+    expect((await h.request('GET', '/v1/business', { key: kept.access })).status).toBe(200)
+  })
+
+  test('a person who is the last Owner of a Business is not deleted, and nothing of theirs changes', async () => {
+    const a = await h.business()
+    const { person } = await addPerson(h.deps, { email: 'sole-owner@apps.example', name: 'Sole Owner' })
+    await addMember(h.deps, a.id, { email: 'sole-owner@apps.example', role: 'owner' })
+    const app = await createApp(h.deps.db, h.clock, { ownerPersonId: person.id, name: 'Sole Sync', redirectUris: ['https://sole.example/cb'], public: true })
+    await expect(deletePerson(h.deps, 'sole-owner@apps.example')).rejects.toMatchObject({ code: 'last_owner' })
+    expect(await findPerson(h.deps, 'sole-owner@apps.example')).toBeDefined()
+    expect(await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) })).toBeDefined()
   })
 
   test('the owner is emailed through the mail relay when a message fails for good, at most once a day', async () => {

@@ -1,12 +1,12 @@
 // OAuth apps: registered by their owner (CLI, application), registered dynamically (RFC 7591), or known by their
 // Client ID Metadata Document (an https client_id whose JSON names the client, fetched under the webhook SSRF rules).
-import type { Database } from '../../db/client'
+import type { Database, Tx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
 import type { DocumentFetcher } from '../../adapters/document-fetch'
 import { AddressRefused, checkAddress, type Resolver } from '../webhooks'
 import { OAuthFault } from './errors'
-import { deleteAppRow, findAppByClientId, insertApp, redirectUrisOf, refreshMetadataApp, type OAuthAppRow } from './oauth.repo'
+import { deleteAppRow, deleteAppsOwnedBy, findAppByClientId, insertApp, redirectUrisOf, refreshMetadataApp, type OAuthAppRow } from './oauth.repo'
 import { redirectUriFault } from './redirect-uris'
 import { CLIENT_SECRET_PREFIX, newClientId, newSecret, sha256 } from './secrets'
 
@@ -183,4 +183,9 @@ export async function deleteApp(db: Database, clientId: string): Promise<void> {
     if (!app) throw new NotFound(`No OAuth app with client_id ${clientId}.`)
     await deleteAppRow(tx, app.id)
   })
+}
+
+/** The owner deleted: their apps go with everything they made (contract: "deleting ... the owner's account deletes the webhook and its deliveries"). */
+export async function deleteAppsOfOwner(tx: Tx, personId: number): Promise<number> {
+  return deleteAppsOwnedBy(tx, personId)
 }

@@ -156,6 +156,20 @@ describe('every end of a Connected app answers 401 on the next request', () => {
     }
   })
 
+  test('a refresh counts as a use: refreshed on day 80, the connection still acts on day 160', async () => {
+    const c = await connectApp(h, { businessId: biz.id })
+    h.clock.advance(80 * 24 * 3600_000)
+    const r = await refreshAt(h, c)
+    expect(r.status).toBe(200)
+    const row = await h.deps.db.read.query.connectedApps.findFirst({ where: (x, { eq }) => eq(x.id, c.connectedAppId) })
+    expect(row!.lastUsedAt).toBe(h.clock.now().toISOString())
+    h.clock.advance(80 * 24 * 3600_000)
+    await expireConnections(h.deps.db, h.clock)
+    const again = await refreshAt(h, { clientId: c.clientId, refresh: r.body.refresh_token })
+    expect(again.status).toBe(200)
+    expect((await business(again.body.access_token)).status).toBe(200)
+  })
+
   test('its person no longer a member of the Business', async () => {
     const c = await connectApp(h, { businessId: biz.id, email: 'leaving@people.example', memberRole: 'member' })
     expect((await business(c.access)).status).toBe(200)

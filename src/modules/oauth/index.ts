@@ -1,7 +1,7 @@
 // The oauth module's public face: apps, consent codes, Connected apps, tokens, and the documents of discovery.
 export { accessTokenLookup, isAccessToken } from './access'
-export { deliverDueAppWebhooks, dispatchAppWebhooks, pruneAppDeliveries, setAppWebhook, type AppDeliveryContext } from './app-webhooks'
-export { createApp, deleteApp, findApp, registerClient, isMetadataClientId, type AppDeps, type KnownApp } from './apps.service'
+export { deliverDueAppWebhooks, dispatchAppWebhooks, pruneAppDeliveries, setAppWebhook, type AppDeliveryContext, type AppWebhookDeps } from './app-webhooks'
+export { createApp, deleteApp, deleteAppsOfOwner, findApp, registerClient, isMetadataClientId, type AppDeps, type KnownApp } from './apps.service'
 export { authenticateClient, type PresentedClient } from './client-auth'
 export {
   ACCESS_TOKEN_SECONDS,
@@ -27,3 +27,19 @@ export { ACCESS_PREFIX, REFRESH_PREFIX, s256, sha256 } from './secrets'
 // 18 MB), which a server loads with its first OAuth request rather than at start.
 export { asGrant, grantable, isGrantRole, lowerTo, lowestRole, type PersonRole } from './roles'
 export { answerUrl, judgeAuthorization, offeredRoles, type AuthorizationRequest, type Judged } from './authorize'
+export {
+  appsOfOwner,
+  deleteOwnedApp,
+  deleteOwnedAppWebhook,
+  ownedApp,
+  ownedAppDeliveries,
+  pauseOwnedAppWebhook,
+  redirectUriLines,
+  registerOwnedApp,
+  resendOwnedAppDelivery,
+  rollClientSecret,
+  setOwnedAppWebhook,
+  updateOwnedApp,
+  type AppDeliveryView,
+  type OwnedAppView,
+} from './owned-apps.service'

@@ -47,6 +47,12 @@ export async function deleteAppRow(tx: Tx, appId: number): Promise<void> {
   await tx.delete(oauthApps).where(eq(oauthApps.id, appId))
 }
 
+/** Deletes every app a person owns (their redirect URIs, codes, Connected apps, tokens, webhook and deliveries cascade). */
+export async function deleteAppsOwnedBy(tx: Tx, personId: number): Promise<number> {
+  const gone = await tx.delete(oauthApps).where(eq(oauthApps.ownerPersonId, personId)).returning({ id: oauthApps.id })
+  return gone.length
+}
+
 // ---- Codes
 
 export async function insertCode(tx: Tx, values: typeof oauthCodes.$inferInsert): Promise<void> {

@@ -6,7 +6,7 @@ import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { findApp, type AppDeps, type KnownApp } from './apps.service'
 import { ACCESS_TOKEN_SECONDS, UNUSED_DAYS, endConnectedApp, type GrantRole } from './connections.service'
-import { endToken, findCodeByHash, findConnectedApp, findTokenByHash, insertConnectedApp, insertTokens, setCodeConnectedApp, useCode, type OAuthCodeRow, type OAuthTokenRow } from './oauth.repo'
+import { endToken, findCodeByHash, findConnectedApp, findTokenByHash, insertConnectedApp, insertTokens, setCodeConnectedApp, touchConnectedApps, useCode, type OAuthCodeRow, type OAuthTokenRow } from './oauth.repo'
 import { ACCESS_PREFIX, REFRESH_PREFIX, newSecret, secretMatches, sha256 } from './secrets'
 
 const { InvalidGrantError, OAuthError } = OAuth2Server
@@ -127,7 +127,11 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
           })
           await setCodeConnectedApp(tx, user.code.id, c.id)
           connectedAppId = c.id
-        } else connectedAppId = user.token.connectedAppId
+        } else {
+          connectedAppId = user.token.connectedAppId
+          // A refresh is the app at work for the Business: it counts as a use for the 90-days-unused rule.
+          await touchConnectedApps(tx, [connectedAppId], at.toISOString())
+        }
         await insertTokens(tx, [
           { connectedAppId, kind: 'access', tokenHash: sha256(token.accessToken), resources: JSON.stringify(accessResources), expiresAt: expires, createdAt: at.toISOString() },
           ...(token.refreshToken

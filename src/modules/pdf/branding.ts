@@ -18,24 +18,8 @@ async function embed(w: PageWriter, logo: NonNullable<Branding['logo']>): Promis
   return logo.type === 'image/png' ? w.pdf.embedPng(logo.bytes) : w.pdf.embedJpg(logo.bytes)
 }
 
-/** Why this image cannot be a logo (null when it can): PNG or JPEG that the PDF writer reads, at most 1 MB. */
-export async function logoProblem(bytes: Uint8Array): Promise<string | null> {
-  if (bytes.length > 1024 * 1024) return 'is larger than 1 MB'
-  const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47
-  const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
-  if (!isPng && !isJpeg) return 'must be a PNG or JPEG image'
-  const { PDFDocument } = await import('pdf-lib')
-  try {
-    const pdf = await PDFDocument.create()
-    await (isPng ? pdf.embedPng(bytes) : pdf.embedJpg(bytes))
-    return null
-  } catch {
-    return `cannot be read as a ${isPng ? 'PNG' : 'JPEG'} image`
-  }
-}
-
 /** `#RRGGBB` as pdf-lib's 0..1 components. */
-export function rgbOf(hex: string): { r: number; g: number; b: number } {
+function rgbOf(hex: string): { r: number; g: number; b: number } {
   const n = Number.parseInt(hex.slice(1), 16)
   return { r: ((n >> 16) & 255) / 255, g: ((n >> 8) & 255) / 255, b: (n & 255) / 255 }
 }

@@ -138,3 +138,19 @@ export async function pruneFailures(tx: Tx, before: string): Promise<void> {
   await tx.delete(signInFailures).where(lt(signInFailures.at, before))
 }
 
+
+// ---- A person deleted
+
+/** Everything of the person's own that the people module keeps: memberships, sessions, links, failures, the row. */
+export async function deletePersonRows(tx: Tx, personId: number, emailKey: string): Promise<void> {
+  await tx.delete(memberships).where(eq(memberships.personId, personId))
+  await tx.delete(sessions).where(eq(sessions.personId, personId))
+  await tx.delete(signInLinks).where(eq(signInLinks.personId, personId))
+  await tx.delete(signInFailures).where(eq(signInFailures.emailKey, emailKey))
+  await tx.delete(persons).where(eq(persons.id, personId))
+}
+
+/** The Businesses of a person with their Role there. */
+export async function membershipsOf(q: Queryable, personId: number): Promise<MembershipRow[]> {
+  return q.select().from(memberships).where(eq(memberships.personId, personId))
+}

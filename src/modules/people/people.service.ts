@@ -8,6 +8,8 @@ import { newToken, tokenHash } from './tokens'
 import {
   countOwners,
   deleteMembership,
+  deletePersonRows,
+  membershipsOf,
   findMembership,
   findPersonByEmailKey,
   insertPerson,
@@ -17,7 +19,7 @@ import {
   type MemberView,
   type PersonRow,
 } from './people.repo'
-import { endConnectionsOfMember } from '../oauth'
+import { deleteAppsOfOwner, endConnectionsOfMember } from '../oauth'
 
 export interface PeopleDeps {
   db: Database
@@ -156,3 +158,27 @@ export async function makeOwner(tx: Tx, personId: number, businessId: number, cl
   await upsertMembership(tx, { personId, businessId, role: 'owner', createdAt: clock.now().toISOString() })
 }
 
+
+/**
+ * `invoicing person delete --email E`: the person is gone. Refused while they are the last Owner of a Business (it
+ * keeps one). In one transaction: every app they connected ends in every Business (§8), the OAuth apps they own are
+ * deleted with their webhooks and deliveries, and so every Connected app of those apps ends (contract, "OAuth app's
+ * webhook"), and their memberships, sessions and sign-in links go.
+ */
+export async function deletePerson(deps: PeopleDeps, email: string | undefined): Promise<{ id: number; email: string; apps_deleted: number }> {
+  const bag = new FieldErrorBag()
+  const e = checkEmail(email, bag)
+  bag.throwIfAny()
+  return deps.db.write(async (tx) => {
+    const person = await findPersonByEmailKey(tx, emailKey(e))
+    if (!person) throw new NotFound(`No person with the email ${e}.`)
+    const at = deps.clock.now().toISOString()
+    for (const m of await membershipsOf(tx, person.id)) {
+      if (m.role === 'owner' && (await countOwners(tx, m.businessId)) <= 1) throw LAST_OWNER()
+      await endConnectionsOfMember(tx, person.id, m.businessId, at)
+    }
+    const apps = await deleteAppsOfOwner(tx, person.id)
+    await deletePersonRows(tx, person.id, emailKey(e))
+    return { id: person.id, email: person.email, apps_deleted: apps }
+  })
+}

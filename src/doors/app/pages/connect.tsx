@@ -10,6 +10,14 @@ import { redirect } from '../http'
 import type { AppKit } from '../kit'
 import { Layout } from '../layout'
 import { PostForm, Refused, esc } from '../ui'
+import { Permission } from '../../../shared/errors'
+
+/**
+ * The app's address a shown consent form answers to, per request: the door widens that page's CSP form-action to its
+ * origin (browsers hold the form's redirect to it), whether the request named redirect_uri or the app's only one
+ * stands in, and on a page shown again after a refusal too.
+ */
+export const consentTargets = new WeakMap<Request, string>()
 
 /** The authorization request's own parameters, carried from the page to its form unchanged. */
 const CARRIED = ['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method', 'scope', 'resource'] as const
@@ -27,6 +35,7 @@ const ROLE_WORDS: Record<string, string> = {
 }
 
 function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q: URLSearchParams; form: FormState }): JSX.Element {
+  consentTargets.set(c.req, r.redirectUri)
   const choices = c.businesses.map((b) => ({ ...b, roles: offeredRoles(r.ceiling, asGrant(b.role)) })).filter((b) => b.roles.length > 0)
   const chosenBusiness = form.values?.get('business') ?? choices[0]?.publicId ?? ''
   const chosenRole = form.values?.get('role') ?? 'viewer'
@@ -109,7 +118,8 @@ export function connectRoutes(kit: AppKit): void {
       // The membership is read again now: a Role changed since the page was shown counts.
       const membership = await findMembership(kit.deps.db.read, c.person.id, business.id)
       if (!membership || !offeredRoles(r.ceiling, asGrant(membership.role)).includes(role)) {
-        return <ConnectPage c={c} r={r} q={data} form={{ values: data, errors: {}, message: 'You cannot grant a Role above your own in that Business, nor above what the app asked for.', code: null }} />
+        // §9: a change the person may not make is refused 403 with the words on the page, and nothing is issued.
+        throw new Permission('You cannot grant a Role above your own in that Business, nor above what the app asked for.')
       }
       const code = await issueCode(kit.deps.db, kit.deps.clock, {
         appId: r.app.id,
@@ -122,7 +132,12 @@ export function connectRoutes(kit: AppKit): void {
       })
       return redirect(answerUrl(r.redirectUri, { code, state: r.state }, issuer))
     },
-    (c, form) => <ProblemPage c={c} words={form.message ?? 'The app could not be connected.'} />,
+    async (c, form) => {
+      // Shown again with the refusal above the form, so the person can choose again (the request is judged anew).
+      const judged = await judgeAuthorization(judgeDeps, form.values ?? new URLSearchParams())
+      if (judged.kind !== 'ok') return <ProblemPage c={c} words={form.message ?? 'The app could not be connected.'} />
+      return <ConnectPage c={c} r={judged.request} q={form.values!} form={form} />
+    },
   )
 }
 

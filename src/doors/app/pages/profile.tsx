@@ -6,6 +6,7 @@ import { redirect } from '../http'
 import type { AppKit } from '../kit'
 import { Layout } from '../layout'
 import { Field, Notice, PostForm, Refused, esc } from '../ui'
+import { ProfileTabs } from './apps'
 
 function ProfilePage({ c, form, which }: { c: Signed; form: FormState; which?: 'name' | 'password' }): JSX.Element {
   const nameForm = which === 'name' ? form : EMPTY_FORM
@@ -13,6 +14,7 @@ function ProfilePage({ c, form, which }: { c: Signed; form: FormState; which?: '
   return (
     <Layout c={c} title="Profile" section="profile">
       <h1>Profile</h1>
+      <ProfileTabs at="profile" />
       <p class="lead">Signed in as {esc(c.person.email)}.</p>
       <Notice text={c.notice} />
       <section class="card" aria-labelledby="name-h">

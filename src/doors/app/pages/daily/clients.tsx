@@ -116,7 +116,7 @@ export function clientsRoutes(kit: AppKit): void {
           </button>
         </form>
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -136,13 +136,13 @@ export function clientsRoutes(kit: AppKit): void {
               ) : (
                 shown.map((r) => (
                   <tr>
-                    <td>
+                    <td class="key">
                       <a href={esc(`${c.base}/clients/${r.id}`)}>{esc(r.name)}</a>
                     </td>
-                    <td>{esc(r.email)}</td>
-                    <td>{esc(r.country)}</td>
-                    <td>{esc(r.accountCode)}</td>
-                    <td>{r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}</td>
+                    <td data-label="Email">{esc(r.email)}</td>
+                    <td data-label="Country">{esc(r.country)}</td>
+                    <td data-label="Account code">{esc(r.accountCode)}</td>
+                    <td data-label="Status">{r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}</td>
                   </tr>
                 ))
               )}
@@ -312,15 +312,15 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
         {st.currencies.length === 0 ? <p class="muted flush">Nothing in this period.</p> : ''}
         {st.currencies.map((cur) => (
           <div class="table-wrap">
-            <table>
+            <table class="stacked">
               <caption>
                 {esc(cur.currency)}: opening balance <Money amount={cur.opening_balance} currency={cur.currency} />, closing balance{' '}
                 <Money amount={cur.closing_balance} currency={cur.currency} />
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Date</th>
                   <th scope="col">Entry</th>
+                  <th scope="col">Date</th>
                   <th scope="col">Description</th>
                   <th scope="col" class="num">
                     Debit
@@ -336,15 +336,15 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
               <tbody>
                 {cur.lines.map((l) => (
                   <tr>
-                    <td>{esc(l.date)}</td>
-                    <td>
+                    <td class="key">
                       {l.kind === 'payment' ? 'Payment' : esc(l.document_type ?? '')} {esc(l.number)}
                       {l.prepaid ? ' (prepaid on its Proforma)' : ''}
                     </td>
-                    <td>{esc(l.description)}</td>
-                    <td class="num">{l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}</td>
-                    <td class="num">{l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}</td>
-                    <td class="num">
+                    <td data-label="Date" class="nowrap">{esc(l.date)}</td>
+                    <td data-label="Description">{esc(l.description)}</td>
+                    <td class="num" data-label="Debit">{l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}</td>
+                    <td class="num" data-label="Credit">{l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}</td>
+                    <td class="num" data-label="Balance">
                       <Money amount={l.balance} currency={cur.currency} />
                     </td>
                   </tr>

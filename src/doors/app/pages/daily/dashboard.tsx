@@ -109,7 +109,7 @@ export function dashboardRoutes(kit: AppKit): void {
             <p class="flush muted">Nothing is overdue.</p>
           ) : (
             <div class="table-wrap">
-              <table>
+              <table class="stacked">
                 <thead>
                   <tr>
                     <th scope="col">Document</th>
@@ -126,15 +126,15 @@ export function dashboardRoutes(kit: AppKit): void {
                 <tbody>
                   {d.oldestOverdue.map((o) => (
                     <tr>
-                      <td>
+                      <td class="key">
                         <a href={esc(`${c.base}/documents/${o.id}`)}>
                           {esc(TYPE_WORDS[o.type] ?? o.type)} {esc(o.document_number)}
                         </a>
                       </td>
-                      <td>{esc(o.client_name)}</td>
-                      <td>{esc(o.due_date)}</td>
-                      <td class="num">{o.days_overdue}</td>
-                      <td class="num">
+                      <td data-label="Client">{esc(o.client_name)}</td>
+                      <td data-label="Due" class="nowrap">{esc(o.due_date)}</td>
+                      <td class="num" data-label="Days overdue">{o.days_overdue}</td>
+                      <td class="num" data-label="Amount due">
                         <Money amount={o.amount_due} currency={o.currency} />
                       </td>
                     </tr>

@@ -19,7 +19,7 @@ import {
 import { exportDocumentXml } from '../../../../modules/einvoice'
 import { getBusiness, listBankAccounts } from '../../../../modules/business'
 import { documentPdf } from '../../../../modules/pdf'
-import { sendDocument } from '../../../../modules/mail/mail.service'
+import { sendDocument } from '../../../../modules/mail/send.service'
 import { remindDocument } from '../../../../modules/mail/app-mail.service'
 import { SendBody } from '../../../../modules/mail/mail.model'
 import { listPayments } from '../../../../modules/payments/payments.repo'
@@ -113,7 +113,7 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
         </button>
       </form>
       <div class="table-wrap">
-        <table class="documents">
+        <table class="documents stacked">
           <thead>
             <tr>
               <th scope="col">Document</th>
@@ -139,19 +139,19 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
             ) : (
               shown.map((d) => (
                 <tr>
-                  <td>
+                  <td class="key nowrap">
                     <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>
                   </td>
-                  <td>{esc(d.client_name)}</td>
-                  <td>{esc(d.issue_date ?? '—')}</td>
-                  <td>{esc(d.due_date ?? '—')}</td>
-                  <td class="num">
+                  <td data-label="Client">{esc(d.client_name)}</td>
+                  <td data-label="Issued" class="nowrap">{esc(d.issue_date ?? '—')}</td>
+                  <td data-label="Due" class="nowrap">{esc(d.due_date ?? '—')}</td>
+                  <td class="num" data-label="Total">
                     <Money amount={d.total} currency={d.currency} />
                   </td>
-                  <td class="num">
+                  <td class="num" data-label="Due now">
                     <Money amount={d.amount_due} currency={d.currency} />
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <StatusTag status={d.status} overdue={d.is_overdue} />
                   </td>
                 </tr>
@@ -276,7 +276,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           Lines
         </h2>
         <div class="table-wrap">
-          <table class="lines-table">
+          <table class="lines-table stacked">
             <thead>
               <tr>
                 <th scope="col">#</th>
@@ -297,18 +297,18 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               {d.lines.map((l) => (
                 <tr>
                   <td>{l.position}</td>
-                  <td>
+                  <td class="key">
                     {esc(l.description)}
                     {l.notes ? <div class="hint">{esc(l.notes)}</div> : ''}
                   </td>
-                  <td class="num">
+                  <td class="num" data-label="Quantity">
                     {esc(l.quantity)} {esc(l.unit)}
                   </td>
-                  <td class="num">{esc(l.unit_price)}</td>
-                  <td>
+                  <td class="num" data-label="Unit price">{esc(l.unit_price)}</td>
+                  <td data-label="VAT">
                     {esc(l.vat_category)} {esc(l.vat_rate)}%{l.vat_exemption_code ? ` (${esc(l.vat_exemption_code)})` : ''}
                   </td>
-                  <td class="num">
+                  <td class="num" data-label="Net">
                     <Money amount={l.net_amount} currency={d.currency} />
                   </td>
                 </tr>
@@ -389,13 +389,13 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           <p class="muted">No Payments.</p>
         ) : (
           <div class="table-wrap">
-            <table id="payments">
+            <table id="payments" class="stacked">
               <thead>
                 <tr>
-                  <th scope="col">Date</th>
                   <th scope="col" class="num">
                     Amount
                   </th>
+                  <th scope="col">Date</th>
                   <th scope="col">Method</th>
                   <th scope="col">Receipt</th>
                   <th scope="col">Status</th>
@@ -407,16 +407,16 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               <tbody>
                 {payments.map(({ payment: p, receipt: r }) => (
                   <tr data-payment={String(p.id)}>
-                    <td>{esc(p.paymentDate)}</td>
-                    <td class="num">
+                    <td class="key">
                       <Money amount={p.amount} currency={p.currency} />
                     </td>
-                    <td>
+                    <td data-label="Date" class="nowrap">{esc(p.paymentDate)}</td>
+                    <td data-label="Method">
                       {esc(METHOD_WORDS[p.paymentMethod] ?? p.paymentMethod)}
                       {p.reference ? <div class="hint">{esc(p.reference)}</div> : ''}
                     </td>
-                    <td>{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
-                    <td>{p.status === 'completed' ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}</td>
+                    <td data-label="Receipt">{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
+                    <td data-label="Status">{p.status === 'completed' ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}</td>
                     <td>
                       <div class="row">
                       {p.status === 'completed' && !changeBlocked(c) ? <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a> : ''}

@@ -6,7 +6,7 @@ import { listReceipts } from '../../../../modules/payments/payments.repo'
 import { paymentWithReceipt, receiptPdfOf } from '../../../../modules/payments'
 import { emailReceipt } from '../../../../modules/mail/app-mail.service'
 import { listBankAccounts } from '../../../../modules/business'
-import { findDocument } from '../../../../modules/documents'
+import { documentLabels, findDocument } from '../../../../modules/documents'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
@@ -133,21 +133,24 @@ export function paymentsRoutes(kit: AppKit): void {
   kit.page('/receipts', 'read', async (c) => {
     const rows = await listReceipts(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1)
     const shown = rows.slice(0, PAGE)
+    // Each Receipt names its document by number and Client, read for the whole page at once.
+    const docs = await documentLabels(c.deps.db.read, c.business.id, shown.map((x) => x.receipt.documentId))
     return (
       <Layout c={c} title="Receipts" section="receipts">
         <Notice text={c.notice} />
         <h1>Receipts</h1>
         <div class="table-wrap">
-          <table>
+          <table class="stacked" id="receipts">
             <thead>
               <tr>
                 <th scope="col">Receipt</th>
-                <th scope="col">Issued</th>
-                <th scope="col">Paid on</th>
                 <th scope="col" class="num">
                   Amount
                 </th>
                 <th scope="col">Document</th>
+                <th scope="col">Client</th>
+                <th scope="col">Paid on</th>
+                <th scope="col">Issued</th>
                 <th scope="col">Status</th>
                 <th scope="col">
                   <span class="sr">Actions</span>
@@ -162,25 +165,29 @@ export function paymentsRoutes(kit: AppKit): void {
                   </td>
                 </tr>
               ) : (
-                shown.map(({ receipt: r, payment: p }) => (
-                  <tr>
-                    <td>
+                shown.map(({ receipt: r, payment: p }) => {
+                  const doc = docs.get(r.documentId)
+                  return (
+                  <tr data-receipt={String(r.id)}>
+                    <td class="key nowrap">
                       <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
                     </td>
-                    <td>{esc(r.issueDate)}</td>
-                    <td>{esc(p.paymentDate)}</td>
-                    <td class="num">
+                    <td class="num" data-label="Amount">
                       <Money amount={p.amount} currency={p.currency} />
                     </td>
-                    <td>
-                      <a href={esc(`${c.base}/documents/${r.documentId}`)}>document {r.documentId}</a>
+                    <td data-label="Document">
+                      <a href={esc(`${c.base}/documents/${r.documentId}`)}>{esc(doc ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}` : 'its document')}</a>
                     </td>
-                    <td>{r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}</td>
+                    <td data-label="Client">{esc(doc?.client_name ?? '')}</td>
+                    <td data-label="Paid on" class="nowrap">{esc(p.paymentDate)}</td>
+                    <td data-label="Issued" class="nowrap">{esc(r.issueDate)}</td>
+                    <td data-label="Status">{r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}</td>
                     <td>
                       <ActionButton c={c} path={`/payments/${p.id}/email-receipt`} label="Email" quiet closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null} id={`email-receipt-${p.id}`} />
                     </td>
                   </tr>
-                ))
+                  )
+                })
               )}
             </tbody>
           </table>

@@ -115,7 +115,7 @@ export function productsRoutes(kit: AppKit): void {
           </button>
         </form>
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -142,13 +142,13 @@ export function productsRoutes(kit: AppKit): void {
                   const p = presentProduct(r)
                   return (
                     <tr>
-                      <td>{changeBlocked(c) ? esc(p.name) : <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>}</td>
-                      <td>{esc(p.code)}</td>
-                      <td class="num">
+                      <td class="key">{changeBlocked(c) ? esc(p.name) : <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>}</td>
+                      <td data-label="Code">{esc(p.code)}</td>
+                      <td class="num" data-label="Price (before VAT)">
                         <Money amount={p.price_without_vat} currency={p.currency} />
                       </td>
-                      <td>{esc(p.vat_rate)}%</td>
-                      <td>
+                      <td data-label="VAT">{esc(p.vat_rate)}%</td>
+                      <td data-label="Status">
                         {p.is_archived ? <span class="tag">Archived</span> : p.is_active ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}
                       </td>
                       <td>

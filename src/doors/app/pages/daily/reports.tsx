@@ -113,11 +113,10 @@ export function reportsRoutes(kit: AppKit): void {
             </a>
           </div>
           <div class="table-wrap">
-            <table>
+            <table class="stacked">
               <thead>
                 <tr>
-                  <th scope="col">Category</th>
-                  <th scope="col">Rate</th>
+                  <th scope="col">Category and rate</th>
                   <th scope="col" class="num">
                     Net
                   </th>
@@ -129,24 +128,25 @@ export function reportsRoutes(kit: AppKit): void {
               <tbody>
                 {vat.bands.map((b) => (
                   <tr>
-                    <td>{esc(b.category)}</td>
-                    <td>{esc(b.rate)}%</td>
-                    <td class="num">
+                    <td class="key">
+                      {esc(b.category)} {esc(b.rate)}%
+                    </td>
+                    <td class="num" data-label="Net">
                       <Money amount={b.net} currency={cur} />
                     </td>
-                    <td class="num">
+                    <td class="num" data-label="VAT">
                       <Money amount={b.vat} currency={cur} />
                     </td>
                   </tr>
                 ))}
                 <tr class="total">
-                  <th scope="row" colspan="2">
+                  <th scope="row" class="key">
                     Total
                   </th>
-                  <td class="num">
+                  <td class="num" data-label="Net">
                     <Money amount={vat.net} currency={cur} />
                   </td>
-                  <td class="num">
+                  <td class="num" data-label="VAT">
                     <Money amount={vat.vat} currency={cur} />
                   </td>
                 </tr>
@@ -169,7 +169,7 @@ export function reportsRoutes(kit: AppKit): void {
           </p>
           {overdue.clients.length ? (
             <div class="table-wrap">
-              <table>
+              <table class="stacked">
                 <thead>
                   <tr>
                     <th scope="col">Client</th>
@@ -184,11 +184,11 @@ export function reportsRoutes(kit: AppKit): void {
                 <tbody>
                   {overdue.clients.map((x) => (
                     <tr>
-                      <td>
+                      <td class="key">
                         <a href={esc(`${c.base}/clients/${x.client_id}`)}>{esc(x.name)}</a>
                       </td>
-                      <td class="num">{x.documents}</td>
-                      <td class="num">
+                      <td class="num" data-label="Documents">{x.documents}</td>
+                      <td class="num" data-label="Amount due">
                         <Money amount={x.amount_due} currency={cur} />
                       </td>
                     </tr>
