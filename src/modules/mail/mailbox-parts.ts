@@ -6,7 +6,7 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag } from '../../shared/errors'
 import type { SecretBox } from '../../shared/secret-box'
 import { parseSmtpUrl } from '../../adapters/smtp'
-import { findMailbox, type MailboxRow } from './mail.repo'
+import { findMailbox, type MailboxRow } from './mailbox.repo'
 import { mailboxFromFault, setMailbox } from './mailbox.service'
 
 /** smtps:// (TLS from the first byte, usually port 465) or smtp:// with STARTTLS required (usually 587). */
