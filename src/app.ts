@@ -45,7 +45,7 @@ export interface App {
   connectionUsage: ConnectionUsage
 }
 
-export const API_VERSION = '1.0.0'
+const API_VERSION = '1.0.0'
 
 /** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
 function isMcpPath(url: string, at: number): boolean {

@@ -27,7 +27,7 @@ export interface Config {
   dbAuthToken: string | null
 }
 
-export const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
+const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
 
 export class ConfigError extends Error {}
 

@@ -9,6 +9,7 @@ import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
 import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
+import { openingMailer } from './modules/mail'
 import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
 
 export interface Deps {
@@ -58,9 +59,4 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     resolve: overrides.resolve ?? systemResolver,
     fetcher: overrides.fetcher ?? httpDocumentFetcher,
   }
-}
-
-/** A Business's mailbox URL is stored sealed; it is opened only here, on its way to the SMTP adapter. */
-function openingMailer(inner: Mailer, db: Database): Mailer {
-  return { send: (transportUrl, message) => inner.send(db.secrets.open(transportUrl, 'smtp-url'), message) }
 }

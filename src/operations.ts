@@ -29,5 +29,3 @@ export const operations: readonly Operation[] = [
   ...requestLogOperations,
 ]
 
-/** An operation by its name (the MCP tool name). */
-export const operationNamed: ReadonlyMap<string, Operation> = new Map(operations.map((op) => [op.name, op]))

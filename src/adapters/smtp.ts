@@ -68,7 +68,7 @@ export interface SmtpTimeouts {
   socketMs: number
 }
 
-export const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 }
+const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i
 
@@ -139,7 +139,7 @@ const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'E
  * Reads nodemailer's error, given how far the conversation got, into a reason. Only the reply code is kept:
  * nodemailer's own text may quote the server, and nothing of ours (credentials) may leak into a message.
  */
-export function classify(e: any, stage: Stage): MailerError {
+function classify(e: any, stage: Stage): MailerError {
   const code: string = String(e?.code ?? '')
   const responseCode = typeof e?.responseCode === 'number' ? e.responseCode : null
   const smtp = responseCode ? ` (SMTP ${responseCode})` : ''

@@ -3,7 +3,7 @@
 import { contextOf } from '../http/context'
 
 /** The path as logged: a public page's path is its bearer link, so its token is left out. */
-export function loggedPath(url: string): string {
+function loggedPath(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2)
   const q = url.indexOf('?', start)
   const path = start < 0 ? '/' : url.slice(start, q < 0 ? undefined : q)

@@ -11,7 +11,7 @@ import { CliRefusal } from './one-line'
  * The local file a --db value names, or null for a remote libSQL URL or an in-memory database (which are never
  * "missing" in this sense).
  */
-export function localDatabaseFile(dbPath: string): string | null {
+function localDatabaseFile(dbPath: string): string | null {
   if (dbPath === ':memory:' || dbPath.startsWith('file::memory:')) return null
   if (/^(libsql|http|https|ws|wss):/.test(dbPath)) return null
   return dbPath.startsWith('file:') ? dbPath.slice('file:'.length).split('?')[0]! : dbPath

@@ -14,9 +14,9 @@ import { utcDay } from '../shared/dates'
 import type { Args } from './args'
 import { addPerson, makeOwner, signInLinkPath } from '../modules/people'
 
-export const SANDBOX_OWNER = 'owner@sandbox.example'
+const SANDBOX_OWNER = 'owner@sandbox.example'
 
-export const SAMPLE_CLIENTS = [
+const SAMPLE_CLIENTS = [
   { name: 'Acme Trading GmbH', email: 'billing@acme.example', country: 'DE', city: 'Berlin', postal_code: '10115', address: 'Invalidenstraße 1' },
   { name: 'Blue Harbour SARL', email: 'compta@blueharbour.example', country: 'FR', city: 'Marseille', postal_code: '13002' },
   { name: 'Northwind Ltd', email: 'accounts@northwind.example', country: 'IE', city: 'Dublin', currency: 'EUR' },

@@ -1,7 +1,7 @@
 // Opens the database: one writer connection (writes serialised behind a mutex) and a separate reader.
 import { closeSync, existsSync, openSync } from 'node:fs'
 import { createClient, type Client } from '@libsql/client'
-import { sql } from 'drizzle-orm'
+import { sql, type SQLWrapper } from 'drizzle-orm'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
 import { Mutex } from './mutex'
@@ -16,6 +16,16 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 /** Either the plain reader or an open transaction: repos take this so a service can read inside its transaction. */
 export type Queryable = Db | Tx
 
+/**
+ * What a plain-SQL repo asks of a connection: drizzle `sql` templates through all() and run(), nothing of the query
+ * builder. The reader, a drizzle transaction and the Payment path's prepared transaction (db/prepared-writer.ts) all
+ * offer it, so a function typed with it can be handed any of them and the type checker refuses the query builder in it.
+ */
+export interface SqlTx {
+  all<T>(query: SQLWrapper): Promise<T[]>
+  run(query: SQLWrapper): Promise<{ rowsAffected: number; lastInsertRowid?: number | bigint | undefined }>
+}
+
 export interface Database {
   /** Reads outside a transaction; never blocks behind a write. */
   readonly read: Db
@@ -24,11 +34,11 @@ export interface Database {
   /** Runs fn in one IMMEDIATE transaction on the writer; writes of this process never overlap. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /**
-   * write() on the prepared-statement connection (src/db/prepared-writer.ts), for the Payment path: fn may use only
-   * `tx.all(sql…)` and `tx.run(sql…)` (drizzle `sql` templates), nothing of the query builder. Same mutex, same
-   * settings; remote URLs fall back to write().
+   * write() on the prepared-statement connection (src/db/prepared-writer.ts), for the Payment path: fn gets a SqlTx,
+   * `tx.all(sql…)` and `tx.run(sql…)` (drizzle `sql` templates) and nothing of the query builder, so the type checker
+   * refuses any function on that path that would use more. Same mutex, same settings; remote URLs fall back to write().
    */
-  writePrepared<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  writePrepared<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>
   /**
    * Appends bookkeeping rows (values in column order) in one short transaction, behind the same write mutex so it
    * never meets this process's own writer; committed without waiting for the disk (nobody was answered about
@@ -129,9 +139,10 @@ export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): P
     connect: (other = url) => createClient({ url: other, intMode: 'number', authToken: opts.authToken }),
     // A keyed request's idempotency mark commits in the first write transaction of its work (db/commit-marker.ts).
     write: (fn) => mutex.run(() => markedTransaction((body) => writer.transaction(body as never), fn)),
-    // The prepared transaction offers the two methods the Payment repos use; the cast is the contract stated above.
-    writePrepared: (fn) =>
-      mutex.run(() => markedTransaction((body) => (prepared ? prepared.transaction((tx) => body(tx as unknown as Tx)) : writer.transaction(body as never)), fn)),
+    // Both connections offer a SqlTx: the prepared one exactly, a drizzle transaction among its other methods.
+    writePrepared<T>(fn: (tx: SqlTx) => Promise<T>) {
+      return mutex.run(() => markedTransaction<T, SqlTx>((body) => (prepared ? prepared.transaction(body) : writer.transaction(body)), fn))
+    },
     append: (statement, rows) =>
       mutex.run(async () => {
         if (bulk) bulk.append(statement, rows)

@@ -3,9 +3,9 @@
 import { MAX_BODY_BYTES } from './pipeline'
 
 /** How long a request body may go without a byte before the request is answered 408 and its connection closed. */
-export const BODY_IDLE_MS = 10_000
+const BODY_IDLE_MS = 10_000
 /** How long a whole body may take, however it trickles: one byte every few seconds must not hold a request open. */
-export const BODY_TOTAL_MS = 60_000
+const BODY_TOTAL_MS = 60_000
 
 export type BodyRead = { text: string } | { fault: 'too_large' | 'timeout' }
 

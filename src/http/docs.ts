@@ -27,7 +27,7 @@ const START = `Scalar.createApiReference('#app', { url: '/openapi.json', proxyUr
  * What the page may load and where it may send: only this service. Even were Scalar to try another host (a proxy,
  * fonts, telemetry), the browser refuses it. Scalar sets styles inline, hence 'unsafe-inline' for styles only.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

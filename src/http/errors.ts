@@ -5,7 +5,7 @@ import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from
 import { errorFacts, type Logger } from '../shared/logger'
 import { lengthFault, TEXT_KIND, textFault } from './text-schema'
 
-export function errorBody(err: ApiError): string {
+function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
 }
 
@@ -17,7 +17,7 @@ export function errorResponse(err: ApiError, headers: Record<string, string> = {
 }
 
 /** `/lines/0/unit` → `lines.0.unit`; the body itself is `body`. */
-export function fieldKey(path: string, on: string): string {
+function fieldKey(path: string, on: string): string {
   const key = path.replace(/^\//, '').replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~')
   return key === '' ? (on === 'body' ? 'body' : on) : key
 }

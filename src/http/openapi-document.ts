@@ -58,7 +58,7 @@ function open(schema: unknown): void {
  * - a route's declared header parameters (Idempotency-Key) are kept where the path's own parameters replaced them;
  * - file answers carry their media type, and every answer declares the headers the contract names.
  */
-export function completeDocument(doc: Document, routes: AnyElysia['routes']): Document {
+function completeDocument(doc: Document, routes: AnyElysia['routes']): Document {
   for (const route of routes) {
     const op = doc.paths[route.path.replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()]
     if (!op) continue

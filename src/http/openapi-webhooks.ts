@@ -14,8 +14,8 @@ const envelope = (title: string, key: 'document' | 'payment', subject: unknown) 
     { title },
   )
 
-export const DocumentEvent = envelope('DocumentEvent', 'document', DocumentSchema)
-export const PaymentEvent = envelope('PaymentEvent', 'payment', PaymentSchema)
+const DocumentEvent = envelope('DocumentEvent', 'document', DocumentSchema)
+const PaymentEvent = envelope('PaymentEvent', 'payment', PaymentSchema)
 
 const HEADERS = {
   'webhook-id': { description: 'msg_ + 26 characters; the same on every retry and resend; handle each id once', schema: { type: 'string' } },

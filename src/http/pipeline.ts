@@ -32,7 +32,7 @@ interface RoutePattern {
 }
 
 /** Builds the table of known paths (Elysia's `:param` syntax), the methods each answers and what each needs. */
-export function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
+function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
   const byPath = new Map<string, Map<string, Access | undefined>>()
   for (const r of routes) {
     const methods = byPath.get(r.path) ?? new Map<string, Access | undefined>()

@@ -54,7 +54,6 @@ export function errorAnswers(...statuses: number[]): Record<number, TSchema> {
 export const DecimalInput = t.String({ 'x-decimal': true, description: 'decimal string such as "12.50"; JSON numbers are refused' })
 export const Amount = t.String({ pattern: AMOUNT_PATTERN, description: 'exact decimal string at the currency scale' })
 export const Timestamp = t.String({ format: 'date-time', description: 'UTC' })
-export const IdParam = (name: string) => t.Object({ [name]: t.String({ pattern: '^[0-9]{1,15}$', 'x-pattern-words': 'must be a whole number id' }) })
 
 export const ListQuery = {
   limit: t.Optional(t.String({ description: '1 to 100, default 25' })),

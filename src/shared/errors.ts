@@ -13,7 +13,7 @@ export type ErrorType =
   | 'server_error'
 
 /** The contract's default HTTP status per error type; a missing type is a compile error. */
-export const STATUS_OF: Record<ErrorType, number> = {
+const STATUS_OF: Record<ErrorType, number> = {
   authentication: 401,
   permission: 403,
   not_found: 404,
@@ -216,7 +216,7 @@ export class NotDelivered extends ApiError {
   }
 }
 
-export function describeFieldErrors(errors: FieldErrors): string {
+function describeFieldErrors(errors: FieldErrors): string {
   const first = Object.entries(errors)[0]
   if (!first) return 'The request was refused.'
   const more = Object.keys(errors).length - 1

@@ -8,7 +8,7 @@ const TAG = 16
 
 export type SecretPurpose = 'webhook-secret' | 'smtp-url' | 'key-check'
 
-export class SecretBoxError extends Error {}
+class SecretBoxError extends Error {}
 
 export interface SecretBox {
   seal(plain: string, purpose: SecretPurpose): string

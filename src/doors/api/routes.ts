@@ -10,7 +10,7 @@ import { codesOf, runOperation, type Operation, type OperationContext, type Resu
 const ACCESS_WORDS = { read: 'every Role (Admin, Member, Viewer)', write: 'Admin and Member keys; a Viewer gets 403 permission', admin: 'Admin keys only; Member and Viewer get 403 permission' }
 
 /** The error statuses an operation may answer besides 401, 403, 429 and 500, which every operation may. */
-export function errorStatuses(op: Operation): number[] {
+function errorStatuses(op: Operation): number[] {
   const s = new Set<number>()
   if (op.path || op.notFound) s.add(404)
   if (op.query || op.body || op.refusals.length > 0) s.add(422)

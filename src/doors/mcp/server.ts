@@ -17,12 +17,12 @@ import { errorFacts } from '../../shared/logger'
 import { apiPathOf, buildTools, errorResult, listedFor, mayCall, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
 import type { Operation } from '../../platform/operation'
 
-export const MCP_SERVER_NAME = 'invoicing'
+const MCP_SERVER_NAME = 'invoicing'
 /** SDK servers kept between requests of the HTTP door (one per request at a time in flight). */
 const MAX_IDLE_SERVERS = 64
 
 /** What an assistant needs to know before its first call. */
-export const INSTRUCTIONS = [
+const INSTRUCTIONS = [
   'Tools of a self-hosted invoicing service: one tool per operation of its JSON API, with the API\'s arguments and answers.',
   'Money is a decimal string in the document\'s currency ("1234.50"), never a JSON number; send amounts as strings too.',
   'Dates are YYYY-MM-DD; timestamps are UTC (2026-01-31T12:00:00Z). Ids are whole numbers; `id` names the record itself.',
@@ -51,7 +51,7 @@ export interface McpDoorDeps {
 }
 
 /** The public URL's origin, and the protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
-export function publicUrlOf(config: Deps['config']): string {
+function publicUrlOf(config: Deps['config']): string {
   return config.publicUrl ?? `http://localhost:${config.port}`
 }
 

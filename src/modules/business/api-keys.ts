@@ -16,14 +16,14 @@ const KEY_PREFIX = 'inv_'
 const TOKEN_PREFIXES = ['inv_at_', 'inv_rt_']
 
 /** 192 random bits, base64url, behind a visible prefix so keys are recognisable in configs and leaks. */
-export function generateKey(): string {
+function generateKey(): string {
   for (;;) {
     const key = KEY_PREFIX + randomBytes(24).toString('base64url')
     if (!TOKEN_PREFIXES.some((p) => key.startsWith(p))) return key
   }
 }
 
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex')
 }
 

@@ -1,8 +1,8 @@
 // SQL for Businesses, their bank accounts, numbering patterns and API keys.
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
-import { apiKeys, bankAccounts, businesses, businessLogos, numberings, type NumberingKind } from '../../db/schema'
+import { apiKeys, bankAccounts, businesses, businessLogos } from '../../db/schema'
 import type { Actor } from '../../platform/actor'
 
 export type BusinessRow = typeof businesses.$inferSelect
@@ -73,27 +73,6 @@ export async function bankAccountPage(q: Queryable, businessId: number, afterId:
 export async function bankAccountIdsOf(q: Queryable, businessId: number): Promise<number[]> {
   const own = await q.select({ id: bankAccounts.id }).from(bankAccounts).where(eq(bankAccounts.businessId, businessId))
   return own.map((r) => r.id)
-}
-
-/** The bank accounts of this Business among `ids` (callers skip the query when `ids` is empty). */
-export async function bankAccountsByIds(q: Queryable, businessId: number, ids: number[]): Promise<BankAccountRow[]> {
-  return q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, businessId), inArray(bankAccounts.id, ids)))
-}
-
-// ---- Numbering patterns
-
-/** The Business's own pattern for a kind, if it set one. */
-export async function findNumberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string | undefined> {
-  // Plain SQL: this runs inside every numbering transaction, where the query builder's cost (~50 µs) is felt.
-  const rows = await q.all<{ pattern: string }>(sql`SELECT pattern FROM numberings WHERE business_id = ${businessId} AND kind = ${kind}`)
-  return rows[0]?.pattern
-}
-
-export async function upsertNumbering(tx: Tx, businessId: number, kind: NumberingKind, pattern: string): Promise<void> {
-  await tx
-    .insert(numberings)
-    .values({ businessId, kind, pattern })
-    .onConflictDoUpdate({ target: [numberings.businessId, numberings.kind], set: { pattern } })
 }
 
 // ---- API keys

@@ -3,14 +3,13 @@ import { isEmailAddress } from '../../shared/text'
 import { validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
-import type { NumberingKind } from '../../db/schema'
+import { checkPattern, storePattern } from '../numbering'
 import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
 import { logoFault, logoTypeOf } from './logo'
 import type { Clock } from '../../shared/clock'
 import { isCountry } from '../../shared/countries'
 import { isCurrency } from '../../shared/currencies'
 import { EINVOICE_FORMATS, electronicAddressFault, isEInvoiceFormat } from '../../shared/einvoice-formats'
-import { DEFAULT_PATTERNS, parsePattern } from '../../shared/numbering'
 import type { Plan } from './api-keys'
 import {
   bankAccountIdsOf,
@@ -19,12 +18,10 @@ import {
   findBusinessById,
   findBusinessByPublicId,
   findLogoBytes,
-  findNumberingPattern,
   putLogoBytes,
   insertBankAccount,
   insertBusiness,
   updateBusinessRow,
-  upsertNumbering,
   type BankAccountRow,
   type BusinessRow,
 } from './business.repo'
@@ -176,7 +173,7 @@ export async function resolveBusiness(q: Queryable, ref: string): Promise<Busine
 }
 
 /** Why an IBAN (compact, upper-case) is refused, by ibantools' rules (country format and length, ISO 7064 checksum, national check digits); null when it is sound. */
-export function ibanFault(iban: string): string | null {
+function ibanFault(iban: string): string | null {
   const { valid, errorCodes } = validateIBAN(iban)
   if (valid) return null
   if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `starts with ${iban.slice(0, 2)}, which is no country that uses IBANs`
@@ -242,18 +239,12 @@ export async function foreignBankAccountIds(q: Queryable, businessId: number, id
   return new Set(ids.filter((id) => !ownIds.has(id)))
 }
 
-export async function numberingPattern(q: Queryable, businessId: number, kind: NumberingKind): Promise<string> {
-  return (await findNumberingPattern(q, businessId, kind)) ?? DEFAULT_PATTERNS[kind]
-}
-
+/** Sets the Business's pattern for a kind of numbering (Owner and Admin settings, the CLI); the rules are numbering's. */
 export async function setNumbering(db: Database, businessId: number, kind: string, pattern: string): Promise<{ kind: string; pattern: string }> {
-  const bag = new FieldErrorBag()
-  if (!(kind in DEFAULT_PATTERNS)) bag.add('kind', `must be one of ${Object.keys(DEFAULT_PATTERNS).join(', ')}`)
-  if (!parsePattern(pattern)) bag.add('pattern', 'must hold one counter {N…} and at most one {YYYY}, e.g. INV-{YYYY}-{NNNN}')
-  bag.throwIfAny()
+  const checked = checkPattern(kind, pattern)
   await db.write(async (tx) => {
     await getBusiness(tx, businessId)
-    await upsertNumbering(tx, businessId, kind as NumberingKind, pattern)
+    await storePattern(tx, businessId, checked, pattern)
   })
   return { kind, pattern }
 }

@@ -2,6 +2,3 @@
 export * from './api-keys'
 export * from './business.service'
 export { presentBusiness, presentBankAccount } from './business.present'
-export * from './counters.repo'
-export { bankAccountsByIds } from './business.repo'
-export { takeNextFree, atItsEndMessage } from './next-number'

@@ -14,7 +14,7 @@ export function searchTextOf(c: Pick<ClientRow, 'name' | 'legalName' | 'email' |
 type RawClient = Record<string, unknown>
 
 /** A row read by the hot reader (snake_case, 0/1 booleans) in the shape drizzle gives. */
-export function clientFromRaw(r: RawClient): ClientRow {
+function clientFromRaw(r: RawClient): ClientRow {
   return {
     id: r.id as number,
     businessId: r.business_id as number,
@@ -90,14 +90,6 @@ export async function listClients(q: Queryable, businessId: number, afterId: num
   const conds = [eq(clients.businessId, businessId), gt(clients.id, afterId)]
   if (search) conds.push(sql`instr(${clients.searchText}, ${search.toLowerCase()}) > 0`)
   return q.select().from(clients).where(and(...conds)).orderBy(asc(clients.id)).limit(limit)
-}
-
-export async function accountCodeHolder(q: Queryable, businessId: number, code: string, exceptId?: number): Promise<number | undefined> {
-  // Plain SQL: it runs in every create's transaction.
-  const rows = await q.all<{ id: number }>(
-    sql`SELECT id FROM clients WHERE business_id = ${businessId} AND account_code = ${code} AND id <> ${exceptId ?? 0} LIMIT 1`,
-  )
-  return rows[0]?.id
 }
 
 /** Inserts and gives the new id; `returning()` would cost ~250 µs more in mapping every column back. */

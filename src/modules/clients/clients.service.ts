@@ -3,17 +3,16 @@ import { blank, isEmailAddress } from '../../shared/text'
 import type { Database, Tx } from '../../db/client'
 import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
-import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
+import { FieldErrorBag, InvalidRequest, NotFound, Refusal, type RefusalCode } from '../../shared/errors'
 import { isCountry, viesPrefixFor } from '../../shared/countries'
 import { fitsVatSyntax } from '../../shared/vat-syntax'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { electronicAddressFault } from '../../shared/einvoice-formats'
 import { parseDecimal, type Decimal } from '../../shared/money'
-import { formatNumber, parsePattern, readNumber } from '../../shared/numbering'
-import { atItsEndMessage, foreignBankAccountIds, numberingPattern, recordTaken, takeNextFree } from '../business'
+import { accountCodeNumbering, judge, render, take, type Numbering } from '../numbering'
+import { foreignBankAccountIds } from '../business'
 import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from './clients.model'
 import {
-  accountCodeHolder,
   findClient,
   insertClient,
   loadClient,
@@ -87,38 +86,27 @@ async function checkBankAccounts(db: Database, businessId: number, ids: number[]
 }
 
 /** An account code the request named, judged against the Business's pattern before the transaction. */
-interface CodePlan {
-  code: string
-  pattern: string
-  counter: number | null
+async function checkAccountCode(db: Database, businessId: number, code: string, exceptId: number | undefined, bag: FieldErrorBag): Promise<void> {
+  const numbering = await accountCodeNumbering(db.read, businessId)
+  const j = await judge(db.read, numbering, code, exceptId)
+  if (!j.ok) bag.add('account_code', accountCodeFault(numbering, j.refusal.code))
 }
 
-async function planAccountCode(db: Database, businessId: number, code: string, exceptId: number | undefined, bag: FieldErrorBag): Promise<CodePlan> {
-  const pattern = await numberingPattern(db.read, businessId, 'client')
-  const p = parsePattern(pattern)!
-  const read = readNumber(p, code)
-  if (!read || read.beyond || read.counter < 1 || read.counter >= p.max) {
-    bag.add('account_code', `must fit the Business's account code pattern ${pattern}, e.g. ${formatNumber(p, 1, 0)}`)
-  } else if (await accountCodeHolder(db.read, businessId, code, exceptId)) {
-    bag.add('account_code', 'is held by another Client')
-  }
-  return { code, pattern, counter: read?.counter ?? null }
+/** Account codes answer the numbering's refusals as 422 field errors under `account_code` (the contract's Client rules). */
+function accountCodeFault(numbering: Numbering, code: RefusalCode): string {
+  return code === 'number_taken' ? 'is held by another Client' : `must fit the Business's account code pattern ${numbering.pattern}, e.g. ${render(numbering, 1)}`
 }
 
-/** Takes the next free code of the pattern inside the writing transaction, so two creates never share one. */
-async function takeNextAccountCode(tx: Tx, businessId: number): Promise<string> {
-  const pattern = await numberingPattern(tx, businessId, 'client')
-  const code = await takeNextFree(tx, businessId, 'client', pattern, '', (p, n) => formatNumber(p, n, 0), async (c) => (await accountCodeHolder(tx, businessId, c)) !== undefined)
-  if (code === null) throw new Refusal('numbering_at_its_end', atItsEndMessage('client', pattern))
-  return code
-}
-
-/** Takes a code the request named, checked again inside the transaction and recorded on the counter. */
-async function takeAccountCode(tx: Tx, businessId: number, plan: CodePlan, exceptId?: number): Promise<string> {
-  // Taken meanwhile by a concurrent request: answered as the same field error a held code gets.
-  if (await accountCodeHolder(tx, businessId, plan.code, exceptId)) throw new InvalidRequest({ account_code: ['is held by another Client'] })
-  if (plan.counter !== null) await recordTaken(tx, businessId, 'client', plan.pattern, '', plan.counter)
-  return plan.code
+/**
+ * Takes the code the request named (judged again inside the transaction: a concurrent request may have taken it) or
+ * the next one of the pattern, so two creates never share one.
+ */
+async function takeAccountCode(tx: Tx, businessId: number, code: string | null, exceptId?: number): Promise<string> {
+  const numbering = await accountCodeNumbering(tx, businessId)
+  const j = await take(tx, numbering, code, exceptId)
+  if (j.ok) return j.number
+  if (j.refusal.code === 'numbering_at_its_end') throw new Refusal(j.refusal.code, j.refusal.message)
+  throw new InvalidRequest({ account_code: [accountCodeFault(numbering, j.refusal.code)] })
 }
 
 export async function createClient(deps: ClientDeps, business: { id: number; currency: string }, input: ClientCreateInput): Promise<ClientRow> {
@@ -139,7 +127,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
   // An explicit code is judged now; a blank one is taken inside the transaction.
   const namedCode = blank(input.account_code)
-  const codePlan = namedCode ? await planAccountCode(deps.db, businessId, namedCode, undefined, bag) : null
+  if (namedCode) await checkAccountCode(deps.db, businessId, namedCode, undefined, bag)
   bag.throwIfAny()
 
   const vatNumber = blank(input.vat_number) ?? null
@@ -147,7 +135,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   const vatVerified = await verifyVat(deps.vies, country, vatNumber)
   const now = deps.clock.now().toISOString()
   const id = await deps.db.write(async (tx) => {
-    const accountCode = codePlan ? await takeAccountCode(tx, businessId, codePlan) : await takeNextAccountCode(tx, businessId)
+    const accountCode = await takeAccountCode(tx, businessId, namedCode ?? null)
     const row: ClientInsert = {
       businessId,
       name: name!,
@@ -240,9 +228,9 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
     await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
     set.preferredBankAccountIds = JSON.stringify([...new Set(input.preferred_bank_account_ids)].sort((a, b) => a - b))
   }
-  let codePlan: CodePlan | null = null
   const namedCode = blank(input.account_code)
-  if (namedCode && namedCode !== current.accountCode) codePlan = await planAccountCode(deps.db, businessId, namedCode, id, bag)
+  const changedCode = namedCode && namedCode !== current.accountCode ? namedCode : null
+  if (changedCode) await checkAccountCode(deps.db, businessId, changedCode, id, bag)
   bag.throwIfAny()
 
   if (input.vat_number !== undefined) set.vatNumber = blank(input.vat_number) ?? null
@@ -256,7 +244,7 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   set.updatedAt = deps.clock.now().toISOString()
 
   return deps.db.write(async (tx) => {
-    if (codePlan) set.accountCode = await takeAccountCode(tx, businessId, codePlan, id)
+    if (changedCode) set.accountCode = await takeAccountCode(tx, businessId, changedCode, id)
     const merged = { ...current, ...set } as ClientRow
     set.searchText = searchTextOf(merged)
     const row = await updateClientRow(tx, businessId, id, set)

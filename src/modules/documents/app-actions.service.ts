@@ -13,7 +13,7 @@ import { APP_ACTIONS, appActionsOf, appRefusalFor, duplicateRefusal, lastSentOf,
 import { ACTIONS, refusalFor } from './lifecycle'
 import { findDocument, insertDocument, linesOf, listDocuments, replaceLines, updateDocumentRow, type DocumentFilter, type DocumentRow } from './documents.repo'
 import { overdue } from './documents.present'
-import { amountDue } from './lifecycle'
+import { amountDue } from './paid'
 import { format } from '../../shared/money'
 import { throwRefusal, viewDocuments, viewDocumentsWithFacts, type DocumentDeps } from './documents.service'
 import type { DocumentView } from './documents.present'

@@ -5,7 +5,8 @@ import { APPLICATION_REFUSALS, type ApplicationRefusalCode, type RefusalCode } f
 import { Dec } from '../../shared/money'
 import type { Role } from '../business'
 import type { DocumentRow } from './documents.repo'
-import { amountDue, REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
+import { amountDue } from './paid'
+import { REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
 
 export const APP_ACTIONS = ['mark_sent', 'unmark_sent', 'remind', 'remind_again', 'duplicate'] as const
 export type AppActionName = (typeof APP_ACTIONS)[number]
@@ -55,7 +56,7 @@ export function unmarkSentRefusal(doc: Pick<DocumentRow, 'status' | 'lastSent'>)
  * Which mail refusal an email from the application to the Client would meet (one recipient, the Client): the
  * action's own "no mail provider" code, then the Send's codes for a lost mailbox and the daily limit.
  */
-export function mailRefusal(
+function mailRefusal(
   f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send'>,
   noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
 ): RefusalInfo | null {

@@ -8,7 +8,7 @@ const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal(
 
 // Line texts count characters as stored (trimmed), not UTF-16 units: see Text. lines.ts holds the same limits for
 // values a Product fills in.
-export const LineInputSchema = t.Object(
+const LineInputSchema = t.Object(
   {
     product_id: t.Optional(Nullable(Int({ minimum: 1 }))),
     description: t.Optional(Nullable(Text({ maxLength: 1000 }))),
@@ -49,7 +49,7 @@ const ActionEntry = t.Object({
   remedy_url: t.Optional(t.String()),
 })
 
-export const LineSchema = t.Object(
+const LineSchema = t.Object(
   {
     id: Int(),
     position: Int({ minimum: 1 }),

@@ -4,7 +4,8 @@ import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
-import { actionsOf, amountDue, refusalFor, type Facts } from './lifecycle'
+import { actionsOf, refusalFor, type Facts } from './lifecycle'
+import { amountDue } from './paid'
 import { categoryRank } from './totals'
 
 /** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
@@ -72,7 +73,7 @@ export interface SellerSnapshot {
 }
 
 /** A seller snapshot with the e-invoice fields always answered: an older snapshot's from its email alone. */
-export function withEInvoiceFields(s: SellerSnapshot): Required<SellerSnapshot> {
+function withEInvoiceFields(s: SellerSnapshot): Required<SellerSnapshot> {
   return {
     ...s,
     electronic_address: s.electronic_address ?? (s.email ? { scheme: 'EM', value: s.email } : null),

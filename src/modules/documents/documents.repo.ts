@@ -1,7 +1,7 @@
 // SQL for documents, their Lines and VAT bands; every query is scoped by the Business.
 import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { Database, Queryable, Tx } from '../../db/client'
+import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
 import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
@@ -87,16 +87,6 @@ export async function listDocuments(q: Queryable, businessId: number, afterId: n
   return q.select(documentColumns).from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
 }
 
-// Plain SQL in the numbering checks: they run inside every issuing and recording transaction.
-export async function numberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.all<{ id: number }>(sql`SELECT id FROM documents WHERE business_id = ${businessId} AND document_number = ${number} LIMIT 1`))[0]?.id
-}
-
-/** Receipt numbers are held by Receipts, not documents. */
-export async function receiptHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.all<{ id: number }>(sql`SELECT id FROM receipts WHERE business_id = ${businessId} AND receipt_number = ${number} LIMIT 1`))[0]?.id
-}
-
 /** Invoices issued (not Drafts) with an issue date in the year. */
 export async function invoicesIssuedInYear(q: Queryable, businessId: number, year: number): Promise<number> {
   const row = await q
@@ -154,7 +144,7 @@ export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Pr
 }
 
 /** The sum in minor units, as exact text, of the completed Payments of these documents. */
-export async function completedPaidMinor(tx: Tx, documentIds: number[]): Promise<string> {
+export async function completedPaidMinor(tx: SqlTx, documentIds: number[]): Promise<string> {
   const rows = await tx.all<{ total: string | null }>(
     sql`SELECT CAST(sum(amount_minor) AS TEXT) AS total FROM payments WHERE document_id IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)}) AND status = 'completed'`,
   )
@@ -189,7 +179,7 @@ export interface PaymentTarget {
 const PAYMENT_TARGET_COLUMNS = `id, type, status, currency, total, amount_paid AS amountPaid, proforma_id AS proformaId,
   converted_into_id AS convertedIntoId, document_number AS documentNumber, issue_date AS issueDate, client_id AS clientId`
 
-export async function findPaymentTarget(q: Queryable, businessId: number, id: number): Promise<PaymentTarget | undefined> {
+export async function findPaymentTarget(q: SqlTx, businessId: number, id: number): Promise<PaymentTarget | undefined> {
   const rows = await q.all<PaymentTarget>(sql`SELECT ${sql.raw(PAYMENT_TARGET_COLUMNS)} FROM documents WHERE business_id = ${businessId} AND id = ${id}`)
   return rows[0]
 }
@@ -205,6 +195,6 @@ export async function readPaymentTarget(db: Database, businessId: number, id: nu
 }
 
 /** Writes the settled amount and status without reading the row back. */
-export async function writeSettlement(tx: Tx, id: number, amountPaid: string, paidMinor: string, status: string, updatedAt: string): Promise<void> {
+export async function writeSettlement(tx: SqlTx, id: number, amountPaid: string, paidMinor: string, status: string, updatedAt: string): Promise<void> {
   await tx.run(sql`UPDATE documents SET amount_paid = ${amountPaid}, paid_minor = ${paidMinor}, status = ${status}, updated_at = ${updatedAt} WHERE id = ${id}`)
 }

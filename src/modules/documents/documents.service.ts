@@ -29,9 +29,10 @@ import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type Docu
 import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
-import { judgeNumber, takeNumber } from './numbering'
+import { numberingFor, take } from '../numbering'
 import { computeTotals } from './totals'
-import { statusFor } from './settlement'
+import { paidState } from './paid'
+import { stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
 import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mail'
 
@@ -44,7 +45,7 @@ export interface DocumentDeps {
 /** More accounts than any Business keeps: a document's accounts are chosen from all of them in one read. */
 const ACCOUNTS_PAGE = 1000
 
-export function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
+function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountRow[]> {
   return listBankAccounts(q, businessId, 0, ACCOUNTS_PAGE)
 }
 
@@ -59,7 +60,7 @@ function today(deps: DocumentDeps): string {
 }
 
 /** How the Business sends mail now: its own mailbox (smtp, or a hosted kind), else the service's own server when it has an address of its own. */
-export function mailViaOf(business: BusinessRow, mailRelay: string | null, mailbox: MailboxInfo | null = null): string | null {
+function mailViaOf(business: BusinessRow, mailRelay: string | null, mailbox: MailboxInfo | null = null): string | null {
   return providerOf(business, mailRelay, mailbox)?.kind ?? null
 }
 
@@ -355,9 +356,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   // Judged before a number is taken; a Draft saved before this check could still hold terms that overflow.
   const dueDate = doc.dueDate ?? addDays(issueDate, doc.paymentTerms)
   if (dueDate === null) throw new InvalidRequest({ payment_terms: [dueDateTooLate('payment_terms', issueDate, doc.paymentTerms)] })
-  const judgement = await judgeNumber(tx, { id: business.id, isTest: business.isTest }, doc.type, Number(issueDate.slice(0, 4)), doc.requestedDocumentNumber)
-  if (!judgement.ok) throwRefusal(judgement.refusal)
-  await takeNumber(tx, business.id, judgement.plan)
+  const taken = await take(tx, await numberingFor(tx, business, doc.type, Number(issueDate.slice(0, 4))), doc.requestedDocumentNumber)
+  if (!taken.ok) throwRefusal(taken.refusal)
   const client = await findClient(tx, business.id, doc.clientId)
   const clientSnapshot = client ? JSON.stringify(snapshotOf(client)) : null
   // The seller as it stands now, read in this transaction: what the issued document shows from here on.
@@ -365,14 +365,14 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   const sellerSnapshot = JSON.stringify(sellerSnapshotOf(seller, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(tx, business.id))))
   const set: Partial<DocumentInsert> = {
     status: 'issued',
-    documentNumber: judgement.plan.number,
+    documentNumber: taken.number,
     issueDate,
     dueDate,
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
     sellerSnapshot,
     // The number and the Client name as issued become searchable with the issue.
-    searchText: documentSearchText({ documentNumber: judgement.plan.number, notes: doc.notes, clientSnapshot }),
+    searchText: documentSearchText({ documentNumber: taken.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
     publicToken: randomBytes(24).toString('base64url'),
     updatedAt: deps.clock.now().toISOString(),
@@ -383,7 +383,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     const proforma = (await findDocument(tx, business.id, doc.proformaId!))!
     set.amountPaid = proforma.amountPaid
     set.paidMinor = proforma.paidMinor
-    set.status = statusFor({ status: 'issued', total: doc.total }, proforma.amountPaid)
+    set.status = paidState({ status: 'issued', total: doc.total }, stored(proforma.amountPaid)).status
     await updateDocumentRow(tx, business.id, proforma.id, { convertedIntoId: doc.id, updatedAt: set.updatedAt })
   }
   const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')

@@ -5,7 +5,7 @@ import type { BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { findDocument, invoicesIssuedInYear, type DocumentRow } from './documents.repo'
 import type { ConvertIssueFacts, Facts, LinkedProforma, SendFacts } from './lifecycle'
-import { judgeNumber, receiptNumbering } from './numbering'
+import { judge, numberingFor, receiptNumbering } from '../numbering'
 
 export interface FactsOptions {
   today: string
@@ -40,7 +40,7 @@ export async function gatherFacts(q: Queryable, business: BusinessRow, doc: Docu
   const limited = draft && doc.type === 'invoice' && issuingLimited(business)
   let numbering: Facts['numbering'] = null
   if (draft) {
-    const j = await judgeNumber(q, { id: business.id, isTest: business.isTest }, doc.type, year, doc.requestedDocumentNumber)
+    const j = await judge(q, await numberingFor(q, business, doc.type, year), doc.requestedDocumentNumber)
     numbering = j.ok ? null : j.refusal
   }
   return {
@@ -68,7 +68,7 @@ async function convertIssueFacts(q: Queryable, business: BusinessRow, doc: Docum
   if (!converts) return null
   const year = Number(today.slice(0, 4))
   const limited = issuingLimited(business)
-  const j = await judgeNumber(q, { id: business.id, isTest: business.isTest }, 'invoice', year, null)
+  const j = await judge(q, await numberingFor(q, business, 'invoice', year), null)
   return {
     invoicesIssuedInYear: limited ? await invoicesIssuedInYear(q, business.id, year) : 0,
     year,
@@ -80,6 +80,6 @@ async function convertIssueFacts(q: Queryable, business: BusinessRow, doc: Docum
 async function receiptRefusal(q: Queryable, business: BusinessRow, doc: DocumentRow, today: string) {
   const takes = (doc.type === 'invoice' || doc.type === 'proforma') && (doc.status === 'issued' || doc.status === 'partially_paid') && doc.convertedIntoId === null
   if (!takes) return null
-  const j = await receiptNumbering(q, { id: business.id, isTest: business.isTest }, today)
+  const j = await receiptNumbering(q, business, today)
   return j.ok ? null : j.refusal
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { eq } from 'drizzle-orm'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { documents } from '../../db/schema'
-import { recordTaken, setNumbering, updateBusiness } from '../business'
+import { setNumbering, updateBusiness } from '../business'
+import { recordTaken } from '../numbering'
 import { ACTIONS, actionsOf, refusalFor, type Facts } from './lifecycle'
 
 let h: Harness

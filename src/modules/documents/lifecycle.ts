@@ -4,6 +4,7 @@ import { issuingLimited } from '../../platform/policy'
 import type { Role } from '../business'
 import { Dec, stored } from '../../shared/money'
 import type { DocumentRow } from './documents.repo'
+import { amountDue } from './paid'
 
 export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete'] as const
 export type ActionName = (typeof ACTIONS)[number]
@@ -83,10 +84,6 @@ export interface ConvertIssueFacts {
 }
 
 const r = (code: RefusalCode, message: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({ code, message, ...more })
-
-export function amountDue(doc: Pick<DocumentRow, 'total' | 'amountPaid'>) {
-  return stored(doc.total).minus(stored(doc.amountPaid))
-}
 
 /** Refusals of saving a Draft linked to a Proforma (create, update, and issue again before the number is taken). */
 export function proformaLinkRefusal(type: string, currency: string, clientId: number, proforma: LinkedProforma | null): RefusalInfo | null {

@@ -1,17 +1,11 @@
 // A document's amount paid and status follow its completed Payments (and, for a converted Invoice, its Proforma's).
-import type { Tx } from '../../db/client'
+import type { SqlTx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { currencyScale } from '../../shared/currencies'
-import { Dec, format, fromMinor, stored } from '../../shared/money'
+import { format, fromMinor } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
-import { completedPaidMinor, findPaymentTarget, writeSettlement, type DocumentRow, type PaymentTarget } from './documents.repo'
-
-export function statusFor(doc: Pick<DocumentRow, 'status' | 'total'>, paid: string): DocumentRow['status'] {
-  if (doc.status === 'draft' || doc.status === 'cancelled') return doc.status
-  const p = stored(paid)
-  if (p.gt(new Dec('0')) && p.gte(stored(doc.total))) return 'paid'
-  return p.gt(new Dec('0')) ? 'partially_paid' : 'issued'
-}
+import { completedPaidMinor, findPaymentTarget, writeSettlement, type PaymentTarget } from './documents.repo'
+import { countedDocumentIds, paidState } from './paid'
 
 /**
  * Recomputes amount_paid and status of a document inside `tx`, and of the Invoice a Proforma was converted into.
@@ -19,19 +13,18 @@ export function statusFor(doc: Pick<DocumentRow, 'status' | 'total'>, paid: stri
  * Raises document.paid when the amount due reaches zero by a recorded Payment; an amend raises no event (`raisePaid: false`).
  */
 export async function settleDocument(
-  tx: Tx,
+  tx: SqlTx,
   clock: Clock,
   businessId: number,
   target: number | PaymentTarget,
   opts: { raisePaid?: boolean } = {},
 ): Promise<void> {
   const doc = typeof target === 'number' ? (await findPaymentTarget(tx, businessId, target))! : target
-  // Only completed Payments count anywhere; a converted Invoice counts its Proforma's too.
-  const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
   const scale = currencyScale(doc.currency)
-  const minor = await completedPaidMinor(tx, ids)
-  const amountPaid = format(fromMinor(minor, scale), scale)
-  const status = statusFor(doc, amountPaid)
+  const minor = await completedPaidMinor(tx, countedDocumentIds(doc))
+  const paid = fromMinor(minor, scale)
+  const amountPaid = format(paid, scale)
+  const { status } = paidState(doc, paid)
   await writeSettlement(tx, doc.id, amountPaid, minor, status, clock.now().toISOString())
   if (status === 'paid' && doc.status !== 'paid' && opts.raisePaid !== false) await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)
   if (doc.type === 'proforma' && doc.convertedIntoId !== null) await settleDocument(tx, clock, businessId, doc.convertedIntoId, opts)

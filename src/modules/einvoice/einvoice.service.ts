@@ -89,7 +89,7 @@ function ruleRefusal(failures: RuleFailure[], format: XmlFormat): RefusalInfo {
   )
 }
 
-export function fileNameOf(view: DocumentView): string {
+function fileNameOf(view: DocumentView): string {
   return `${(view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')}.xml`
 }
 
@@ -100,7 +100,7 @@ export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view
 }
 
 /** The judged model of a document in `format`, or the refusal saying why not (the XML and Factur-X routes). */
-export async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
+async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
   const q = deps.db.read
   const view = await viewDocument(deps, q, c, id)
   const business = await getBusiness(q, c.businessId)

@@ -9,13 +9,13 @@ import type { XmlFormat } from '../../shared/einvoice-formats'
 import { CATEGORY_REASON, SEPA_COUNTRIES, unitCodeOf, vatexText } from './codes'
 
 /** BT-24: the EN16931 core, with no CIUS or extension. */
-export const SPECIFICATION_ID = 'urn:cen.eu:en16931:2017'
+const SPECIFICATION_ID = 'urn:cen.eu:en16931:2017'
 /** BT-24 of the German CIUS (XRechnung 3.0). */
-export const XRECHNUNG_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0'
+const XRECHNUNG_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0'
 /** BT-24 of Peppol BIS Billing 3.0. */
-export const PEPPOL_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0'
+const PEPPOL_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0'
 /** BT-23: the Peppol billing process, which XRechnung's rules ask for too (PEPPOL-EN16931-R001). */
-export const PEPPOL_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0'
+const PEPPOL_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0'
 
 /** What each format writes as BT-24 and BT-23, and its syntax. */
 export const FORMAT_PROFILE: Readonly<Record<XmlFormat, { specificationId: string; processId: string | null; syntax: 'ubl' | 'cii' }>> = {
@@ -177,7 +177,7 @@ export interface ModelSource {
 }
 
 /** An amount as EN16931 writes it: at most two decimals (the currency's own when fewer); a third non-zero decimal stays, so BR-DEC refuses it. */
-export function amountText(value: string, currency: string): string {
+function amountText(value: string, currency: string): string {
   const v = stored(value)
   const scale = isCurrency(currency) ? currencyScale(currency) : 2
   const d = decimalsOf(v)
@@ -185,14 +185,14 @@ export function amountText(value: string, currency: string): string {
 }
 
 /** A unit price (BT-146, no decimals limit) at least at the currency's scale up to two: "10.00", "9.123456". */
-export function priceText(value: string, currency: string): string {
+function priceText(value: string, currency: string): string {
   const v = stored(value)
   const scale = isCurrency(currency) ? currencyScale(currency) : 2
   return v.toFixed(Math.max(decimalsOf(v), Math.min(scale, 2)))
 }
 
 /** A VAT rate as a plain number ("19", "7.5"). */
-export function percentText(rate: string): string {
+function percentText(rate: string): string {
   return stored(rate).toFixed()
 }
 
@@ -250,7 +250,7 @@ const DAY_MS = 86_400_000
  * BT-20 in words that agree with the due date: the days counted from the issue date to the due date (a due date
  * set by hand may differ from the Client's payment_terms), else the terms when either date is missing.
  */
-export function termsOf(view: Pick<DocumentView, 'payment_terms' | 'issue_date' | 'due_date'>): string {
+function termsOf(view: Pick<DocumentView, 'payment_terms' | 'issue_date' | 'due_date'>): string {
   const days = view.issue_date && view.due_date ? Math.round((Date.parse(view.due_date) - Date.parse(view.issue_date)) / DAY_MS) : view.payment_terms
   const words = days === 0 ? 'Payment due on receipt' : `Payment within ${days} day${days === 1 ? '' : 's'}`
   return view.due_date ? `${words} (due ${view.due_date})` : words

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 
 /** The validator script, beside the repository in ../shared (as CI lays it out). */
-export const VALIDATE = resolve(import.meta.dir, '../../../../shared/validators/validate')
+const VALIDATE = resolve(import.meta.dir, '../../../../shared/validators/validate')
 
 export interface CheckResult {
   fatal: number

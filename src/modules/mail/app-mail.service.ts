@@ -23,8 +23,8 @@ import {
 import { paymentWithReceipt, receiptPdfOf } from '../payments'
 import { documentPdf } from '../pdf'
 import { mailStateOf } from './limits'
-import { countRecipients } from './mail.repo'
-import type { MailDeps } from './mail.service'
+import { countRecipients } from './send.repo'
+import type { MailDeps } from './send.service'
 import { fileBase } from './message'
 import type { Provider } from './providers'
 
@@ -79,7 +79,7 @@ function signature(businessName: string): string[] {
   return ['', 'Kind regards,', businessName, '']
 }
 
-export function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
+function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
   const title = DOCUMENT_TITLES[doc.type] ?? doc.type
   const due = doc.due_date ? (doc.is_overdue ? ` was due on ${doc.due_date}` : ` is due on ${doc.due_date}`) : ' is due'
   return [

@@ -1,6 +1,7 @@
-// The mail module's public face for documents (how a Business would send), the Business answer and the CLI.
-// The Send use case itself (mail.service.ts) is reached through its routes, so this face imports no other module.
-export { findMailbox, type MailboxRow } from './mail.repo'
-export { providerOf, mailProviderView, businessMailProvider, type MailboxInfo, type Provider } from './providers'
-export { dailyRecipientLimit, mailStateOf, MAX_RECIPIENTS_PER_SEND, type MailState } from './limits'
-export { setMailbox, clearMailbox, type MailboxInput } from './mailbox.service'
+// The mail module's public face: mailbox settings (mailbox.service.ts) for the CLI, the settings page and deps; which
+// provider sends and the daily limit (providers.ts, limits.ts) for documents and the Business answer.
+// The Send use case itself (send.service.ts) is reached through its routes, so this face imports no other module.
+export type { MailboxRow } from './mailbox.repo'
+export { providerOf, businessMailProvider, type MailboxInfo, type Provider } from './providers'
+export { mailStateOf, type MailState } from './limits'
+export { setMailbox, clearMailbox, openingMailer, type MailboxInput } from './mailbox.service'

@@ -3,7 +3,8 @@
 import { mailLimited } from '../../platform/policy'
 import type { Queryable } from '../../db/client'
 import { utcDay } from '../../shared/dates'
-import { recipientsSent, findMailbox } from './mail.repo'
+import { recipientsSent } from './send.repo'
+import { findMailbox } from './mailbox.repo'
 import { providerOf, type Provider } from './providers'
 
 /** At most this many recipients in one Send (To, Cc and Bcc together). */
@@ -14,7 +15,7 @@ export function dailyRecipientLimit(b: { plan: string; isTest: boolean }): numbe
   return b.plan === 'pro_plus' ? 200 : 100
 }
 
-export function nextUtcDay(day: string): string {
+function nextUtcDay(day: string): string {
   return utcDay(new Date(Date.parse(day) + 86_400_000))
 }
 

@@ -3,7 +3,7 @@ import { t } from 'elysia'
 import { idOf, json, type Operation } from '../../platform/operation'
 import { DocumentSchema, ISSUE_REFUSALS } from '../documents'
 import { SendBody } from './mail.model'
-import { sendDocument } from './mail.service'
+import { sendDocument } from './send.service'
 
 export const mailOperations: Operation[] = [
   {

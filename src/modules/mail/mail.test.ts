@@ -10,7 +10,7 @@ import { makeHarness, type Harness, type TestResponse } from '../../../test/harn
 import { clients, documents, outbox } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { setMailbox } from './mailbox.service'
-import { recipientsSent } from './mail.repo'
+import { recipientsSent } from './send.repo'
 import { dailyRecipientLimit } from './limits'
 
 let smtp: TestSmtpServer

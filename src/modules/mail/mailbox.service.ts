@@ -1,11 +1,13 @@
-// A Business's own mailbox, set and cleared by the operator (`invoicing mail set|clear`); its URL is never shown.
+// A Business's own mailbox settings: set and cleared by the operator (`invoicing mail set|clear`) and the settings
+// page, checked here, its SMTP URL (which holds the password) sealed at rest and opened only on its way out.
 import type { Database } from '../../db/client'
 import { mailboxKinds, type MailboxKind } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag } from '../../shared/errors'
-import { parseSmtpUrl } from '../../adapters/smtp'
+import { parseSmtpUrl, type Mailer } from '../../adapters/smtp'
+import type { SecretBox } from '../../shared/secret-box'
 import { isEmailAddress } from '../../shared/text'
-import { deleteMailbox, saveMailbox, type MailboxRow } from './mail.repo'
+import { deleteMailbox, saveMailbox, type MailboxRow } from './mailbox.repo'
 
 export interface MailboxInput {
   /** smtp (default); google and microsoft are kinds this edition reports as not connected. */
@@ -41,4 +43,10 @@ export async function setMailbox(db: Database, clock: Clock, businessId: number,
 /** Removes the mailbox; the service's own mail server sends again when the Business has an address. */
 export async function clearMailbox(db: Database, businessId: number): Promise<boolean> {
   return db.write((tx) => deleteMailbox(tx, businessId))
+}
+
+/** The mailer the Send uses: a Business's mailbox URL is stored sealed and opened only here, on its way to the adapter. */
+export function openingMailer(inner: Mailer, db: { readonly secrets: SecretBox }): Mailer {
+  // Read at each send: the database's box is the one unlocked at start (db/secrets.ts), whenever this was built.
+  return { send: (transportUrl, message) => inner.send(db.secrets.open(transportUrl, 'smtp-url'), message) }
 }

@@ -29,11 +29,11 @@ function oneLine(s: string): string {
   return s.replace(/[\r\n\t]+/g, ' ').trim()
 }
 
-export function defaultSubject(doc: DocumentView, businessName: string): string {
+function defaultSubject(doc: DocumentView, businessName: string): string {
   return `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(/\s+/g, ' ')
 }
 
-export function defaultText(doc: DocumentView, businessName: string, pageUrl: string | null = null): string {
+function defaultText(doc: DocumentView, businessName: string, pageUrl: string | null = null): string {
   const title = DOCUMENT_TITLES[doc.type] ?? doc.type
   const due = (doc.type === 'invoice' || doc.type === 'proforma') && doc.due_date ? `, due ${doc.due_date}` : ''
   return [

@@ -2,7 +2,7 @@
 // (INVOICING_MAIL_RELAY) when the Business has an email address of its own, else none.
 import type { Queryable } from '../../db/client'
 import type { MailboxKind } from '../../db/schema'
-import { findMailbox } from './mail.repo'
+import { findMailbox } from './mailbox.repo'
 
 export interface MailboxInfo {
   kind: MailboxKind

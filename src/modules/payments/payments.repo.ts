@@ -1,6 +1,6 @@
 // SQL for Payments and Receipts; every query is scoped by the Business.
 import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../db/client'
+import type { Queryable, SqlTx, Tx } from '../../db/client'
 import { payments, receipts } from '../../db/schema'
 
 export type PaymentRow = typeof payments.$inferSelect
@@ -59,12 +59,8 @@ export async function listReceipts(q: Queryable, businessId: number, afterId: nu
     .limit(limit)
 }
 
-export async function receiptNumberHolder(q: Queryable, businessId: number, number: string): Promise<number | undefined> {
-  return (await q.select({ id: receipts.id }).from(receipts).where(and(eq(receipts.businessId, businessId), eq(receipts.receiptNumber, number))).get())?.id
-}
-
 /** Inserts and gives the id only: reading every column back would cost more than the insert (the hot write path). */
-export async function addPayment(tx: Tx, p: PaymentInsert): Promise<number> {
+export async function addPayment(tx: SqlTx, p: PaymentInsert): Promise<number> {
   const r = await tx.run(sql`INSERT INTO payments (business_id, document_id, status, amount, amount_minor, currency, payment_date,
       payment_method, bank_account_id, reference, notes, recorded_by, amended_by, created_at, updated_at)
     VALUES (${p.businessId}, ${p.documentId}, ${p.status}, ${p.amount}, ${p.amountMinor}, ${p.currency}, ${p.paymentDate},
@@ -73,22 +69,14 @@ export async function addPayment(tx: Tx, p: PaymentInsert): Promise<number> {
   return Number(r.lastInsertRowid)
 }
 
-export async function addReceipt(tx: Tx, r0: typeof receipts.$inferInsert): Promise<number> {
+export async function addReceipt(tx: SqlTx, r0: typeof receipts.$inferInsert): Promise<number> {
   const r = await tx.run(sql`INSERT INTO receipts (business_id, payment_id, document_id, receipt_number, issue_date, created_at, updated_at)
     VALUES (${r0.businessId}, ${r0.paymentId}, ${r0.documentId}, ${r0.receiptNumber}, ${r0.issueDate}, ${r0.createdAt}, ${r0.updatedAt})`)
   return Number(r.lastInsertRowid)
 }
 
-export async function insertPayment(tx: Tx, row: PaymentInsert): Promise<PaymentRow> {
-  return tx.insert(payments).values(row).returning(paymentColumns).get()
-}
-
 export async function updatePaymentRow(tx: Tx, id: number, set: Partial<PaymentInsert>): Promise<PaymentRow> {
   return (await tx.update(payments).set(set).where(eq(payments.id, id)).returning(paymentColumns).get())!
-}
-
-export async function insertReceipt(tx: Tx, row: typeof receipts.$inferInsert): Promise<ReceiptRow> {
-  return tx.insert(receipts).values(row).returning().get()
 }
 
 export async function touchReceipt(tx: Tx, paymentId: number, set: Partial<typeof receipts.$inferInsert>): Promise<void> {

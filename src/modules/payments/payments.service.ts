@@ -1,6 +1,6 @@
 // Payment use cases: record (with its Receipt), amend, reverse; each in one transaction with its events.
 import { actorRecord, type Actor } from '../../platform/actor'
-import type { Database, Tx } from '../../db/client'
+import type { Database, SqlTx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
@@ -14,13 +14,13 @@ import {
   readPaymentTarget,
   refusalFor,
   settleDocument,
-  takeReceiptNumber,
   takesPaymentsRefusal,
   throwRefusal,
   toMinor,
   type Facts,
   type PaymentTarget,
 } from '../documents'
+import { takeReceiptNumber } from '../numbering'
 import { raiseEvent } from '../webhooks'
 import type { AmendInput, RecordInput } from './payments.model'
 import { presentPayment, type PaymentView } from './payments.present'
@@ -144,7 +144,7 @@ export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: num
 }
 
 /** The facts the judge reads for Record: the document and, for a converted Proforma, the Invoice to record on. */
-async function paymentFacts(tx: Tx, c: Actor, doc: PaymentTarget, today: string): Promise<Facts> {
+async function paymentFacts(tx: SqlTx, c: Actor, doc: PaymentTarget, today: string): Promise<Facts> {
   let invoice: Facts['invoice'] = null
   if (doc.type === 'proforma' && doc.convertedIntoId !== null) {
     const inv = await findPaymentTarget(tx, c.businessId, doc.convertedIntoId)

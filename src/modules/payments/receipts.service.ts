@@ -3,9 +3,9 @@ import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
-import { Dec, fromMinor, stored } from '../../shared/money'
+import { fromMinor } from '../../shared/money'
 import { getBusiness } from '../business'
-import { findDocument, sellerOfDocument } from '../documents'
+import { countedDocumentIds, findDocument, paidState, sellerOfDocument } from '../documents'
 import { findClient } from '../clients'
 import { brandingOf, receiptPdf } from '../pdf'
 import { findPayment, findReceipt, paidUpTo, receiptOfPayment, type PaymentRow, type ReceiptRow } from './payments.repo'
@@ -23,10 +23,8 @@ export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, i
   const view = presentReceipt(found.receipt, found.payment)
   const business = await getBusiness(db.read, c.businessId)
   const doc = (await findDocument(db.read, c.businessId, found.receipt.documentId))!
-  // Paid in full counts the Payments on the document (its Proforma's too) up to this one, completed only.
-  const ids = doc.type === 'invoice' && doc.proformaId !== null ? [doc.id, doc.proformaId] : [doc.id]
-  const scale = currencyScale(doc.currency)
-  const upTo = fromMinor(await paidUpTo(db.read, ids, found.payment.id), scale)
+  // Paid in full counts what counts on the document (completed Payments, its Proforma's too) up to this one.
+  const upTo = fromMinor(await paidUpTo(db.read, countedDocumentIds(doc), found.payment.id), currencyScale(doc.currency))
   const snapshot = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as { name: string; legal_name: string | null }) : null
   const clientName = snapshot ? (snapshot.legal_name ?? snapshot.name) : ((await findClient(db.read, c.businessId, doc.clientId))?.name ?? '')
   // The seller as the paid document shows it: kept at its issue, like the document's own PDF.
@@ -37,7 +35,7 @@ export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, i
     branding: await brandingOf(db.read, business),
     receipt: view,
     document: { type: doc.type, document_number: doc.documentNumber, total: doc.total, client_name: clientName },
-    paidInFull: found.payment.status === 'completed' && upTo.gte(stored(doc.total)),
+    paidInFull: found.payment.status === 'completed' && paidState({ status: 'issued', total: doc.total }, upTo).inFull,
   })
   return { name: view.receipt_number.replace(/[^A-Za-z0-9._-]/g, '_'), bytes }
 }

@@ -19,7 +19,7 @@ async function embed(w: PageWriter, logo: NonNullable<Branding['logo']>): Promis
 }
 
 /** `#RRGGBB` as pdf-lib's 0..1 components. */
-export function rgbOf(hex: string): { r: number; g: number; b: number } {
+function rgbOf(hex: string): { r: number; g: number; b: number } {
   const n = Number.parseInt(hex.slice(1), 16)
   return { r: ((n >> 16) & 255) / 255, g: ((n >> 8) & 255) / 255, b: (n & 255) / 255 }
 }

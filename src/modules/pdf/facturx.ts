@@ -10,7 +10,7 @@ function iccBytes(): Promise<Uint8Array> {
   return icc
 }
 
-export const FACTURX_FILENAME = 'factur-x.xml'
+const FACTURX_FILENAME = 'factur-x.xml'
 
 /** Text for the XMP packet: XML-escaped. */
 function xmlText(s: string): string {

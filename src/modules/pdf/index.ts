@@ -4,11 +4,10 @@ import { oneAtATime } from './layout'
 import { receiptPdf as buildReceiptPdf } from './receipt-pdf'
 import { facturxPdf as buildFacturxPdf } from './facturx'
 
-export { watermarkOf, brandingOf, addressLines } from './document-pdf'
-export { NO_BRANDING, type Branding } from './branding'
-export { nextTurn, PageWriter } from './layout'
+export { brandingOf } from './document-pdf'
+export type { Branding } from './branding'
+export { nextTurn } from './layout'
 export const documentPdf = oneAtATime(buildDocumentPdf)
 export const receiptPdf = oneAtATime(buildReceiptPdf)
 // Factur-X re-reads and re-writes a whole PDF: it takes its turn like the builds.
 export const facturxPdf = oneAtATime(buildFacturxPdf)
-export { FACTURX_FILENAME } from './facturx'

@@ -2,7 +2,7 @@
 import { stored } from '../../shared/money'
 
 /** A rate as people write it: "19", "7.5", "0". */
-export function rateWords(rate: string): string {
+function rateWords(rate: string): string {
   return stored(rate).toFixed().replace(/\.0+$/, '')
 }
 

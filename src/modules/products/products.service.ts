@@ -26,7 +26,7 @@ export interface ProductDeps {
   clock: Clock
 }
 
-export const PRODUCT_ERASE_AFTER_MS = 30 * 24 * 60 * 60 * 1000
+const PRODUCT_ERASE_AFTER_MS = 30 * 24 * 60 * 60 * 1000
 
 function currencyOf(raw: string, bag: FieldErrorBag): string | null {
   const c = raw.trim().toUpperCase()

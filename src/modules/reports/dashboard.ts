@@ -9,6 +9,7 @@ import type { IncomeReport, OverdueReport } from './reports.model'
 import { amountOf, rows } from './sums'
 import { currencyScale } from '../../shared/currencies'
 import { Dec } from '../../shared/money'
+import { DUE_MINOR_SQL } from '../documents'
 
 /** The last day of a YYYY-MM month. */
 export function monthEnd(month: string): string {
@@ -61,7 +62,7 @@ export async function oldestOverdue(q: Queryable, businessId: number, today: str
   const perStatus = (status: string) =>
     rows<{ id: number; type: string; document_number: string | null; client_id: number; client_snapshot: string | null; currency: string; due_date: string; due: string }>(
       q,
-      sql`SELECT id, type, document_number, client_id, client_snapshot, currency, due_date, CAST(total_minor - paid_minor AS TEXT) AS due
+      sql`SELECT id, type, document_number, client_id, client_snapshot, currency, due_date, CAST(${DUE_MINOR_SQL} AS TEXT) AS due
         FROM documents
         WHERE business_id = ${businessId} AND status = ${status} AND due_date < ${today}
           AND (type = 'invoice' OR (type = 'proforma' AND converted_into_id IS NULL))

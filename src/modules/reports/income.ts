@@ -26,7 +26,7 @@ import { amountOf, rows, splitSum, STANDING } from './sums'
 const SQL_SHARE_LIMIT = 2_000_000_000
 
 /** The Reportable documents of a Business issued in the period (any currency). */
-export function reportable(businessId: number, p: Period) {
+function reportable(businessId: number, p: Period) {
   return sql`business_id = ${businessId} AND issue_date >= ${p.from} AND issue_date <= ${p.to} AND status IN ${STANDING}
     AND (type IN ('invoice', 'credit_note') OR (type = 'proforma' AND converted_into_id IS NULL))`
 }
@@ -36,7 +36,7 @@ export function reportable(businessId: number, p: Period) {
 const PROFORMA_LARGE = sql.raw(`(paid_minor > 0 AND paid_minor < total_minor AND total_minor > ${SQL_SHARE_LIMIT})`)
 
 /** net × paid ÷ total in minor units, rounded half away from zero to a whole minor unit. */
-export function paidShare(netMinor: Decimal, paidMinor: Decimal, totalMinor: Decimal): Decimal {
+function paidShare(netMinor: Decimal, paidMinor: Decimal, totalMinor: Decimal): Decimal {
   if (paidMinor.lte('0')) return new Dec('0')
   if (paidMinor.gte(totalMinor)) return netMinor
   return round(netMinor.times(paidMinor).div(totalMinor), 0)

@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { currencyScale } from '../../shared/currencies'
 import { Dec } from '../../shared/money'
+import { DUE_MINOR_SQL } from '../documents'
 import { joinSplit } from './income'
 import type { OverdueReport } from './reports.model'
 import { amountOf, rows } from './sums'
@@ -29,7 +30,8 @@ interface Row {
   due_lo: string
 }
 
-const SPLIT_DUE = sql.raw(`CAST(sum((total_minor - paid_minor) / 1000000000) AS TEXT) AS due_hi, CAST(sum((total_minor - paid_minor) % 1000000000) AS TEXT) AS due_lo`)
+// A document's amount due is the documents module's (what counts as paid); summed in two halves to stay exact.
+const SPLIT_DUE = sql`CAST(sum(${DUE_MINOR_SQL} / 1000000000) AS TEXT) AS due_hi, CAST(sum(${DUE_MINOR_SQL} % 1000000000) AS TEXT) AS due_lo`
 
 /**
  * Every document that can be Overdue is summed per Client and currency in report_open_clients (kept by triggers on

@@ -18,7 +18,7 @@ export const IncomeReportSchema = t.Object(
   { title: 'IncomeReport', description: 'Reportable documents issued in the period, in the reporting currency (the Business\'s)' },
 )
 
-export const VatBandSchema = t.Object(
+const VatBandSchema = t.Object(
   {
     category: t.String({ description: 'EN16931 VAT category code: S, Z, E, AE, K, G, O; others may be added' }),
     rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$', description: 'percent, two decimals' }),
@@ -41,7 +41,7 @@ export const VatReportSchema = t.Object(
   { title: 'VatReport' },
 )
 
-export const OverdueClientSchema = t.Object(
+const OverdueClientSchema = t.Object(
   { client_id: Int(), name: t.String(), documents: Int({ minimum: 1 }), amount_due: Amount },
   { title: 'OverdueClient' },
 )
@@ -58,7 +58,7 @@ export const OverdueReportSchema = t.Object(
   { title: 'OverdueReport' },
 )
 
-export const StatementLineSchema = t.Object(
+const StatementLineSchema = t.Object(
   {
     date: DateOut,
     kind: t.String({ description: 'document or payment; others may be added' }),
@@ -73,7 +73,7 @@ export const StatementLineSchema = t.Object(
   { title: 'StatementLine' },
 )
 
-export const StatementCurrencySchema = t.Object(
+const StatementCurrencySchema = t.Object(
   {
     currency: Currency,
     opening_balance: Amount,

@@ -23,14 +23,6 @@ export function minorOf(text: string | null | undefined): Decimal {
   return new Dec(text.slice(0, i)).times(BILLION).plus(new Dec(text.slice(i + 1)))
 }
 
-/** The same as a BigInt, for adding many partial sums fast (and as exactly). */
-export function minorBigInt(text: string | null | undefined): bigint {
-  if (text === null || text === undefined) return 0n
-  const i = text.indexOf(':')
-  if (i < 0) return BigInt(text)
-  return BigInt(text.slice(0, i)) * 1_000_000_000n + BigInt(text.slice(i + 1))
-}
-
 function isOverflow(e: unknown): boolean {
   const err = e as { message?: unknown; cause?: { message?: unknown } } | null
   return /integer overflow/i.test(`${err?.message ?? ''} ${err?.cause?.message ?? ''}`)

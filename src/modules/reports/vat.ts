@@ -23,7 +23,7 @@ import type { VatBand, VatReport } from './reports.model'
 import { amountOf, rows, splitSum } from './sums'
 
 /** Highest rate first; at one rate, the categories in their usual order, then any other alphabetically. */
-export function compareBands(a: { category: string; rate: string }, b: { category: string; rate: string }): number {
+function compareBands(a: { category: string; rate: string }, b: { category: string; rate: string }): number {
   return stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category) || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0)
 }
 

@@ -124,7 +124,7 @@ async function claimDue(ctx: DeliveryContext, limit: number): Promise<ClaimedDel
 }
 
 /** The secrets that sign now, opened (they are stored sealed): the current one, and the previous one for 24 hours after a roll. */
-export function signingSecrets(h: WebhookRow, now: Date, box: SecretBox): string[] {
+function signingSecrets(h: WebhookRow, now: Date, box: SecretBox): string[] {
   const out = [h.secret]
   if (h.previousSecret && h.previousSecretUntil && h.previousSecretUntil > now.toISOString()) out.push(h.previousSecret)
   return out.map((s) => box.open(s, 'webhook-secret'))

@@ -1,6 +1,6 @@
 // Raising an event: an outbox row written in the same transaction as the change, so only committed changes are heard.
 import { randomBytes } from 'node:crypto'
-import type { Tx } from '../../db/client'
+import type { SqlTx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { subjectOf, type EventType } from './events'
 import { insertOutboxEvent } from './webhooks.repo'
@@ -26,7 +26,7 @@ export function microTimestamp(at: Date): string {
   return at.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
 }
 
-export async function raiseEvent(tx: Tx, clock: Clock, businessId: number, type: EventType, subjectId: number): Promise<void> {
+export async function raiseEvent(tx: SqlTx, clock: Clock, businessId: number, type: EventType, subjectId: number): Promise<void> {
   const at = clock.now()
   await insertOutboxEvent(tx, {
     businessId,

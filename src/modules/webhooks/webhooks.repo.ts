@@ -1,6 +1,6 @@
 // SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../db/client'
+import type { Queryable, SqlTx, Tx } from '../../db/client'
 import { businesses, outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
 
 export type WebhookRow = typeof webhooks.$inferSelect
@@ -14,7 +14,7 @@ export type OutboxInsert = typeof outbox.$inferInsert
 
 // ---- Outbox
 
-export async function insertOutboxEvent(tx: Tx, v: OutboxInsert): Promise<void> {
+export async function insertOutboxEvent(tx: SqlTx, v: OutboxInsert): Promise<void> {
   // Plain SQL: it runs in the transaction of every change that raises an event.
   await tx.run(sql`INSERT INTO outbox (business_id, type, subject_type, subject_id, message_id, occurred_at)
     VALUES (${v.businessId}, ${v.type}, ${v.subjectType}, ${v.subjectId}, ${v.messageId}, ${v.occurredAt})`)

@@ -24,8 +24,8 @@ import {
   type WebhookRow,
 } from './webhooks.repo'
 
-export const MAX_WEBHOOKS = 10
-export const ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000
+const MAX_WEBHOOKS = 10
+const ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000
 
 export interface WebhookDeps {
   db: Database
@@ -136,7 +136,7 @@ export async function rollSecret(deps: WebhookDeps, businessId: number, id: numb
   return presentWebhook(row, secret)
 }
 
-export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: string) {
+function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: string) {
   return {
     id: d.id,
     webhook_id: d.webhookId,

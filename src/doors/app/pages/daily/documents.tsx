@@ -19,7 +19,7 @@ import {
 import { exportDocumentXml } from '../../../../modules/einvoice'
 import { getBusiness, listBankAccounts } from '../../../../modules/business'
 import { documentPdf } from '../../../../modules/pdf'
-import { sendDocument } from '../../../../modules/mail/mail.service'
+import { sendDocument } from '../../../../modules/mail/send.service'
 import { remindDocument } from '../../../../modules/mail/app-mail.service'
 import { SendBody } from '../../../../modules/mail/mail.model'
 import { listPayments } from '../../../../modules/payments/payments.repo'

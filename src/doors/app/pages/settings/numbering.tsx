@@ -1,7 +1,7 @@
 // Settings → Numbering: the pattern of each kind of number (documents, Receipts, Client account codes).
-import { numberingPattern, setNumbering } from '../../../../modules/business'
+import { setNumbering } from '../../../../modules/business'
 import type { NumberingKind } from '../../../../db/schema'
-import { DEFAULT_PATTERNS } from '../../../../shared/numbering'
+import { DEFAULT_PATTERNS, numberingPattern } from '../../../../modules/numbering'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, esc } from '../../ui'

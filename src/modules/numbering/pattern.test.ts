@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { formatNumber, parsePattern, readNumber } from './numbering'
+import { formatNumber, parsePattern, readNumber } from './pattern'
 
 describe('number patterns', () => {
   test('a pattern needs exactly one counter and at most one year', () => {
