@@ -12,7 +12,10 @@ import { addMember, addPerson } from '../src/modules/people'
 import { createApp, issueCode, s256 } from '../src/modules/oauth'
 import { silentLogger } from '../src/shared/logger'
 
-const duration = Number(process.argv[process.argv.indexOf('--duration') + 1] || 5)
+// Without --duration, indexOf is -1 and argv[0] (the bun binary's path) would be read as the duration: NaN.
+const at = process.argv.indexOf('--duration')
+const duration = at > 0 ? Number(process.argv[at + 1]) : 5
+if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration takes a number of seconds')
 const dir = mkdtempSync(join(tmpdir(), 'bench-oauth-'))
 const issuer = 'http://localhost:8080'
 const deps = await createDeps(loadConfig({}, { dbPath: join(dir, 'b.db'), rateLimit: 100_000_000, publicUrl: issuer }), { logger: silentLogger })

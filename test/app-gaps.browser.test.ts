@@ -1,7 +1,7 @@
 // In a real browser (Debian's chromium through playwright-core), the gaps a new user met in the application:
 // every list page readable on a phone (390 px: no table wider than its box), the Receipt list naming documents by
-// number and Client; Business setup with its logo, brand colour and e-invoice fields. Screenshots, wide (1280) and
-// narrow (390), go to test/screenshots/.
+// number and Client; Business setup with its logo, brand colour and e-invoice fields; the editor's Client and Product
+// pickers past 300 of each. Screenshots, wide (1280) and narrow (390), go to test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -215,5 +215,52 @@ describe('Business setup', () => {
       await context.close()
     },
     120_000,
+  )
+})
+
+describe('the editor\'s pickers', () => {
+  test(
+    'with 310 Clients and Products, a person types part of an email and of a code, picks from the matches and makes the Draft',
+    async () => {
+      const { createClient } = await import('../src/modules/clients')
+      const { createProduct } = await import('../src/modules/products')
+      const b = await h.business({ name: 'Großhandel Nord', currency: 'EUR' })
+      const clients: number[] = []
+      const products: number[] = []
+      for (let i = 1; i <= 310; i++) {
+        const n = String(i).padStart(4, '0')
+        clients.push((await createClient(h.deps, { id: b.id, currency: 'EUR' }, { name: `Kunde ${n} GmbH`, email: `einkauf-${n}@kunde.example`, country: 'DE' } as never)).id)
+        products.push((await createProduct(h.deps, b.id, { name: `Artikel ${n}`, type: 'product', price: `${i}.50`, currency: 'EUR', vat_rate: '19', code: `ART-${n}` } as never)).id)
+      }
+      const owner = await person(h, { email: 'owner@grosshandel-nord.example', name: 'Otto Owner', businessId: b.id, role: 'owner' })
+      const { context, page, problems } = await signedIn(owner.email, owner.password, b.publicId)
+      await page.goto(`${origin}/app/b/${b.publicId}/documents/new?type=invoice`)
+
+      await page.getByLabel('Find a Client').fill('einkauf-0305')
+      await page.locator(`#f-client_id option[value="${clients[304]}"]`).waitFor({ state: 'attached', timeout: 15_000 })
+      await page.getByLabel('Client', { exact: true }).selectOption(String(clients[304]))
+
+      await page.getByLabel('Find a Product for line 1').fill('ART-0307')
+      await page.locator(`#f-line-0-product option[value="${products[306]}"]`).waitFor({ state: 'attached', timeout: 15_000 })
+      await page.locator('#f-line-0-product').selectOption(String(products[306]))
+      await page.locator('[data-line="0"]').getByLabel('Quantity').fill('2')
+      // The live totals take the Product's price.
+      await page.locator('#total-net', { hasText: '615.00' }).waitFor({ timeout: 15_000 })
+      // Searching again keeps what was chosen selected.
+      await page.getByLabel('Find a Client').fill('kunde 00')
+      await page.locator('#f-client_id option', { hasText: 'Kunde 0001 GmbH' }).waitFor({ state: 'attached', timeout: 15_000 })
+      expect(await page.locator('#f-client_id').inputValue()).toBe(String(clients[304]))
+      const wrong = await shoot(page, 'editor-picker')
+
+      await page.getByRole('button', { name: 'Create the Draft' }).click()
+      await page.waitForURL(/\/documents\/\d+\?/)
+      const id = Number(/\/documents\/(\d+)/.exec(page.url())![1])
+      const doc = (await h.request('GET', `/v1/documents/${id}`, { key: b.key })).body
+      expect(doc).toMatchObject({ client_id: clients[304], net_total: '615.00', lines: [{ product_id: products[306], quantity: '2' }] })
+      expect(wrong).toEqual([])
+      expect(problems).toEqual([])
+      await context.close()
+    },
+    180_000,
   )
 })

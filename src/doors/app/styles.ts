@@ -30,7 +30,7 @@ form.stack{display:flex;flex-direction:column;gap:12px}
 .field{display:flex;flex-direction:column;gap:4px}
 .field label,.legend{font-weight:600}
 .hint{color:var(--muted);font-size:.9rem}
-input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],select,textarea{font:inherit;padding:8px 10px;border:1px solid #aeb6c2;border-radius:var(--radius);background:#fff;width:100%;max-width:36rem}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=search],select,textarea{font:inherit;padding:8px 10px;border:1px solid #aeb6c2;border-radius:var(--radius);background:#fff;width:100%;max-width:36rem}
 .field.bad input,.field.bad select{border-color:var(--bad)}
 .err{color:var(--bad);font-size:.9rem;margin:0}
 .checks{display:flex;flex-wrap:wrap;gap:6px 16px;border:0;padding:0;margin:0}
@@ -119,10 +119,15 @@ td .action button{width:auto;padding:4px 10px;font-size:.9rem}
 td .action .why{max-width:12rem}
 td .row{gap:6px}
 fieldset.lines{border:1px solid var(--line);border-radius:var(--radius);padding:12px;margin:0;display:flex;flex-direction:column;gap:10px}
-.line{display:grid;grid-template-columns:1.5rem minmax(9rem,1.3fr) minmax(10rem,2fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
+.line{display:grid;grid-template-columns:1.5rem minmax(12rem,1.6fr) minmax(9rem,1.7fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
 .line label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:2px;min-width:0}
 .line input,.line select{width:100%;max-width:none;padding:6px 8px}
 .line .l-notes{grid-column:2 / -1}
+.line .l-product{display:flex;flex-direction:column;gap:2px;min-width:0}
+.line .l-product>label{font-size:.8rem;color:var(--muted)}
+.pick-find{display:flex;gap:6px;max-width:36rem}
+.pick-find input{flex:1;min-width:0}
+.picker select{margin-top:4px}
 .line .l-err{grid-column:2 / -1}
 .line.bad{border-bottom-color:var(--bad)}
 .line-no{color:var(--muted);font-weight:600;padding-bottom:8px}

@@ -167,3 +167,48 @@ describe('the MCP SDK client signs a person in with nothing but the address of /
     }
   }, 30_000)
 })
+
+describe('over a real socket, with the SDK’s own fetch', () => {
+  test('the same sign-in against a listening server whose public URL is its own address', async () => {
+    // The port is known once bound; the public URL (the issuer, and the resource) follows it.
+    const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
+    const port = probe.port
+    probe.stop(true)
+    const origin = `http://127.0.0.1:${port}`
+    const real = await makeHarness({ config: { publicUrl: origin, port } })
+    const server = Bun.serve({ port, hostname: '127.0.0.1', fetch: (req, srv) => real.app.fetch(req, srv) })
+    try {
+      const b = await real.business({ name: 'Socket GmbH' })
+      const who = await person(real, { email: 'owner@socket.example', businessId: b.id, role: 'owner' })
+      await real.client(b.key, { name: 'Socket Kunde' })
+      let code = ''
+      const provider = new (class extends MemoryProvider {
+        override async redirectToAuthorization(url: URL) {
+          this.authorizationUrl = url
+          const browser = new AppClient(real)
+          expect((await browser.signIn(who.email, who.password)).status).toBe(303)
+          const toConsent = await browser.get(url.pathname + url.search)
+          const page = await browser.get(toConsent.location!)
+          const fields: Record<string, string[]> = {}
+          for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+            ;(fields[m[1]!] ??= []).push(m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))))
+          }
+          const answer = await browser.request('POST', '/app/connect', { ...fields, _csrf: csrfOf(page.text), business: b.publicId, role: 'viewer', decision: 'approve' })
+          code = new URL(answer.location!).searchParams.get('code')!
+        }
+      })('viewer')
+      const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider })
+      await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError)
+      expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${origin}/mcp`)
+      await transport.finishAuth(code)
+      const client = new Client({ name: 'desk-assistant', version: '1.0.0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider }))
+      const listed: any = await client.callTool({ name: 'clients_list', arguments: {} })
+      expect(listed.structuredContent.data.map((c: any) => c.name)).toEqual(['Socket Kunde'])
+      await client.close()
+    } finally {
+      server.stop(true)
+      await real.close()
+    }
+  }, 30_000)
+})

@@ -1,7 +1,8 @@
 // The Draft editor: Client, type, currency, dates, requested number, Lines (a Product or free text, quantity, unit,
 // price, VAT rate, category and exemption code, notes), notes and bank accounts, with live totals computed on the
 // server by the same money math as saving (htmx asks /documents/totals as a person types; without script, Save shows
-// them). Create and save call the documents service with the API's body schema.
+// them). Clients and Products are chosen with pickers (picker.tsx) that find any of them by name, email or code.
+// Create and save call the documents service with the API's body schema.
 import {
   createDocument,
   DocumentCreateBody,
@@ -16,8 +17,8 @@ import {
   type LineInput,
 } from '../../../../modules/documents'
 import { listBankAccounts } from '../../../../modules/business'
-import { findClient, listClients } from '../../../../modules/clients'
-import { listProducts, presentProduct } from '../../../../modules/products'
+import { findClient } from '../../../../modules/clients'
+import { listProducts } from '../../../../modules/products'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
@@ -25,12 +26,11 @@ import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'
+import { ClientOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
 
 /** Blank rows offered below the Lines: room to add without script. */
 const SPARE_ROWS = 2
 const LINE_FIELDS = ['product_id', 'description', 'quantity', 'unit', 'unit_price', 'vat_rate', 'vat_category', 'vat_exemption_code', 'notes'] as const
-/** Lists longer than this are not offered as a select (a Client or Product id is typed instead). */
-const SELECT_MAX = 300
 
 /** The Lines as posted: `lines.N.field`, rows left wholly blank dropped (they are spare rows). */
 export function linesOf(data: URLSearchParams): LineInput[] | undefined {
@@ -88,11 +88,9 @@ interface EditorProps {
 async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string> {
   const q = c.deps.db.read
   const typed = state.values
-  const [clients, products, accounts] = await Promise.all([
-    listClients(q, c.business.id, 0, SELECT_MAX + 1),
-    listProducts(q, c.business.id, 0, SELECT_MAX + 1),
-    listBankAccounts(q, c.business.id, 0, 100),
-  ])
+  // The first Products, read once for every Line that has no search of its own.
+  const [products, accounts] = await Promise.all([listProducts(q, c.business.id, 0, PICK_MAX + 1), listBankAccounts(q, c.business.id, 0, 100)])
+  const idIn = (v: string | undefined | null) => (v && /^\d{1,15}$/.test(v) ? Number(v) : null)
   const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
   const clientId = typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
   const chosenClient = /^\d+$/.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
@@ -100,7 +98,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   const rows: Record<string, string>[] = []
   if (typed && typed.has('lines__present')) {
     for (let i = 0; i < 500 && LINE_FIELDS.some((f) => typed.has(`lines.${i}.${f}`)); i++) {
-      rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
+      rows.push(Object.fromEntries([...LINE_FIELDS, 'product_q'].map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
     }
   } else if (doc) {
     for (const l of doc.lines) {
@@ -138,17 +136,26 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         ) : (
           <Select name="type" label="Type" state={state} value={type} options={Object.entries(TYPE_WORDS) as [string, string][]} />
         )}
-        {clients.length <= SELECT_MAX ? (
-          <Select
-            name="client_id"
-            label="Client"
-            state={state}
-            value={clientId}
-            options={[['', 'Choose a Client'] as const, ...clients.map((x) => [String(x.id), `${x.name}${x.isActive ? '' : ' (inactive)'}`] as const)]}
-          />
-        ) : (
-          <Field name="client_id" label="Client id" state={state} value={clientId} hint="The Client's number, from the Clients page." />
-        )}
+        <div class={err('client_id') ? 'field picker bad' : 'field picker'}>
+          <label for="f-client_id">Client</label>
+          <div class="pick-find">
+            <PickerSearch c={c} kind="clients" name="client_q" target="f-client_id" value={typed?.get('client_q') ?? undefined} label="Find a Client" id="f-client_q" />
+            {/* Without script, this posts the editor back with the search applied (nothing is saved). */}
+            <button type="submit" name="find" value="1" class="quiet" formnovalidate>
+              Find
+            </button>
+          </div>
+          <select id="f-client_id" name="client_id" aria-invalid={err('client_id') ? 'true' : undefined} aria-describedby={err('client_id') ? 'f-client_id-err' : undefined}>
+            <ClientOptions q={q} businessId={c.business.id} search={typed?.get('client_q')?.trim() || undefined} chosenId={idIn(clientId)} />
+          </select>
+          {err('client_id') ? (
+            <p class="err" id="f-client_id-err">
+              {esc(err('client_id'))}
+            </p>
+          ) : (
+            ''
+          )}
+        </div>
         <Field name="currency" label="Currency" state={state} value={currency} maxlength={3} hint="Blank: the Client's." />
         <Field name="issue_date" label="Issue date" state={state} value={doc?.issue_date} placeholder="YYYY-MM-DD" hint="Blank: the day it is issued." />
         <Field name="due_date" label="Due date" state={state} value={doc?.due_date} placeholder="YYYY-MM-DD" hint="Blank: from the payment terms." />
@@ -179,27 +186,13 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
               <span class="line-no" aria-hidden="true">
                 {i + 1}
               </span>
-              {products.length <= SELECT_MAX ? (
-                <label class="l-product">
-                  <span>Product</span>
-                  <select name={n('product_id')}>
-                    <option value="">Free line</option>
-                    {products.map((p) => {
-                      const v = presentProduct(p)
-                      return (
-                        <option value={String(v.id)} selected={r.product_id === String(v.id)}>
-                          {esc(v.name)} ({esc(grouped(v.price_without_vat))} {esc(v.currency)})
-                        </option>
-                      )
-                    })}
-                  </select>
-                </label>
-              ) : (
-                <label class="l-product">
-                  <span>Product id</span>
-                  <input type="text" name={n('product_id')} value={esc(r.product_id)} inputmode="numeric" />
-                </label>
-              )}
+              <div class="l-product">
+                <label for={`f-line-${i}-product`}>Product</label>
+                <PickerSearch c={c} kind="products" name={n('product_q')} target={`f-line-${i}-product`} value={r.product_q || undefined} label={`Find a Product for line ${i + 1}`} id={`f-line-${i}-product-q`} />
+                <select id={`f-line-${i}-product`} name={n('product_id')}>
+                  <ProductOptions q={q} businessId={c.business.id} search={r.product_q?.trim() || undefined} chosenId={idIn(r.product_id)} rows={products} />
+                </select>
+              </div>
               <label class="l-desc">
                 <span>Description</span>
                 <input type="text" name={n('description')} value={esc(r.description)} maxlength={1000} />
@@ -350,7 +343,8 @@ export function editorRoutes(kit: AppKit): void {
     '/documents',
     'change',
     async (c, data) => {
-      if (data.has('add_line')) return newPage(c, { values: data, errors: {}, message: null, code: null }, 1)
+      // "Add a line" and "Find" (a picker without script) show the editor again as typed; nothing is saved.
+      if (data.has('add_line') || data.has('find')) return newPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
       const { input, body } = bodyOf(data, true)
       const doc = await createDocument(c.deps, c.actor, input.body<DocumentCreateInput>(DocumentCreateBody, body))
       return kit.done(c, `/documents/${doc.id}`, 'draft_created')
@@ -386,7 +380,7 @@ export function editorRoutes(kit: AppKit): void {
     '/documents/:id',
     'change',
     async (c, data) => {
-      if (data.has('add_line')) return editPage(c, { values: data, errors: {}, message: null, code: null }, 1)
+      if (data.has('add_line') || data.has('find')) return editPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
       const doc = await draftOf(c, c.params.id)
       const { input, body } = bodyOf(data, false)
       await updateDocument(c.deps, c.actor, doc.id, input.body<DocumentUpdateInput>(DocumentUpdateBody, body))

@@ -5,6 +5,7 @@ import { clientsRoutes } from './clients'
 import { dashboardRoutes } from './dashboard'
 import { documentsRoutes } from './documents'
 import { editorRoutes } from './editor'
+import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
@@ -12,6 +13,7 @@ import { reportsRoutes } from './reports'
 export function dailyRoutes(kit: AppKit): void {
   dashboardRoutes(kit)
   editorRoutes(kit)
+  pickerRoutes(kit)
   documentsRoutes(kit)
   paymentsRoutes(kit)
   clientsRoutes(kit)

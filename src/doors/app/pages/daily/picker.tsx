@@ -1,0 +1,117 @@
+// The editor's Client and Product pickers: a search box beside a select, for a Business with any number of them. The
+// select holds the chosen one and the first matches (PICK_MAX); typing asks the service for the matches (htmx GET
+// /pick/clients or /pick/products, from the binary's htmx, no inline script) and replaces the select's options, the
+// chosen one kept selected. Without script, the "Find" button posts the editor back with the search applied.
+import { findClient, listClients, type ClientRow } from '../../../../modules/clients'
+import { findProduct, listProducts, presentProduct, type ProductRow } from '../../../../modules/products'
+import type { Queryable } from '../../../../db/client'
+import type { InBusiness } from '../../context'
+import type { AppKit } from '../../kit'
+import { esc } from '../../ui'
+import { grouped } from './words'
+
+/** How many matches a select offers at once; a longer list says to type more. */
+export const PICK_MAX = 50
+/** A search is at most this long (the field's maxlength; a longer one is cut). */
+const SEARCH_MAX = 100
+
+const idOf = (v: string | null | undefined): number | null => (v && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : null)
+const searchOf = (v: string | null | undefined): string | undefined => v?.trim().slice(0, SEARCH_MAX) || undefined
+
+function clientWords(x: ClientRow): string {
+  return [x.name, x.email, x.accountCode].filter(Boolean).join(' · ') + (x.isActive ? '' : ' (inactive)')
+}
+
+function productWords(p: ProductRow): string {
+  const v = presentProduct(p)
+  return `${[v.name, v.code].filter(Boolean).join(' · ')} (${grouped(v.price_without_vat)} ${v.currency})`
+}
+
+/** The options of a picker: the blank choice, the chosen one (even when it does not match), the matches, what is left. */
+function Options<T extends { id: number }>(p: {
+  blank: string
+  rows: T[]
+  chosen: T | undefined
+  chosenId: number | null
+  search: string | undefined
+  words: (x: T) => string
+  what: string
+}): JSX.Element {
+  const shown = p.rows.slice(0, PICK_MAX)
+  const chosenOutside = p.chosen && !shown.some((x) => x.id === p.chosen!.id)
+  return (
+    <>
+      <option value="">{esc(p.blank)}</option>
+      {chosenOutside ? (
+        <option value={String(p.chosen!.id)} selected>
+          {esc(p.words(p.chosen!))}
+        </option>
+      ) : (
+        ''
+      )}
+      {shown.map((x) => (
+        <option value={String(x.id)} selected={x.id === p.chosenId}>
+          {esc(p.words(x))}
+        </option>
+      ))}
+      {p.rows.length > PICK_MAX ? <option disabled>{esc(`More ${p.what} match: type more of the name, email or code`)}</option> : ''}
+      {p.search && p.rows.length === 0 ? <option disabled>{esc(`No ${p.what} matches “${p.search}”`)}</option> : ''}
+    </>
+  )
+}
+
+export async function ClientOptions({ q, businessId, search, chosenId }: { q: Queryable; businessId: number; search?: string; chosenId: number | null }): Promise<string> {
+  const [rows, chosen] = await Promise.all([
+    listClients(q, businessId, 0, PICK_MAX + 1, search),
+    chosenId === null ? undefined : findClient(q, businessId, chosenId),
+  ])
+  return <Options blank="Choose a Client" rows={rows} chosen={chosen} chosenId={chosenId} search={search} words={clientWords} what="Clients" />
+}
+
+export async function ProductOptions(p: { q: Queryable; businessId: number; search?: string; chosenId: number | null; rows?: ProductRow[] }): Promise<string> {
+  const [rows, chosen] = await Promise.all([
+    p.rows && !p.search ? p.rows : listProducts(p.q, p.businessId, 0, PICK_MAX + 1, p.search),
+    p.chosenId === null ? undefined : findProduct(p.q, p.businessId, p.chosenId),
+  ])
+  return <Options blank="Free line" rows={rows} chosen={chosen} chosenId={p.chosenId} search={p.search} words={productWords} what="Products" />
+}
+
+/** The search box of a picker: asks for the matches as a person types and swaps them into `target`'s options. */
+export function PickerSearch(p: { c: InBusiness; kind: 'clients' | 'products'; name: string; target: string; value: string | undefined; label: string; id: string }): JSX.Element {
+  return (
+    <input
+      type="search"
+      id={p.id}
+      name={p.name}
+      value={esc(p.value ?? '')}
+      maxlength={SEARCH_MAX}
+      autocomplete="off"
+      placeholder={p.kind === 'clients' ? 'Find by name, email or code' : 'Find: name or code'}
+      aria-label={esc(p.label)}
+      aria-controls={esc(p.target)}
+      hx-get={esc(`${p.c.base}/pick/${p.kind}`)}
+      hx-trigger="input changed delay:300ms, search"
+      hx-include={esc(`#${p.target}`)}
+      hx-target={esc(`#${p.target}`)}
+      hx-swap="innerHTML"
+    />
+  )
+}
+
+export function pickerRoutes(kit: AppKit): void {
+  // Matches for a picker, as <option>s: reads only, so any Role that opens the editor may ask.
+  kit.page('/pick/clients', 'read', (c) => {
+    const s = c.url.searchParams
+    return <ClientOptions q={c.deps.db.read} businessId={c.business.id} search={searchOf(s.get('client_q'))} chosenId={idOf(s.get('client_id'))} />
+  })
+  kit.page('/pick/products', 'read', (c) => {
+    // A Line's box is named lines.N.product_q and its select lines.N.product_id: whichever Line asked.
+    let search: string | undefined
+    let chosenId: number | null = null
+    for (const [k, v] of c.url.searchParams) {
+      if (/^lines\.\d{1,3}\.product_q$/.test(k)) search = searchOf(v)
+      if (/^lines\.\d{1,3}\.product_id$/.test(k)) chosenId = idOf(v)
+    }
+    return <ProductOptions q={c.deps.db.read} businessId={c.business.id} search={search} chosenId={chosenId} />
+  })
+}
