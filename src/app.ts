@@ -27,7 +27,7 @@ import type { OperationContext } from './platform/operation'
 import { apiKeyResolver } from './modules/business'
 import { bearerLookup } from './platform/credentials'
 import { mcpDoor, type McpDoor } from './doors/mcp/server'
-import { publicPageRoutes } from './modules/documents/public-page'
+import { publicPageRoutes } from './doors/public/document-page'
 import { isOAuthPath, oauthDoor } from './doors/oauth/server'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 

@@ -17,6 +17,7 @@ export { markSent, unmarkSent, duplicateDocument, recordRemindedInTx, gatherAppF
 export { receiptEmailRefusal, remindRefusal, type AppActionName, type AppFacts } from './app-actions'
 export { viewDocuments } from './documents.service'
 export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
+export { openPublicDocument, type PublicDocument } from './public-page'
 export { setRemedyBase, REMEDY_URLS } from './lifecycle'
 export { ISSUE_REFUSALS } from './documents.operations'
 // The application's pages call the same use cases as the API routes.
