@@ -1,7 +1,8 @@
 // In a real browser (Debian's chromium through playwright-core), the gaps a new user met in the application:
 // every list page readable on a phone (390 px: no table wider than its box), the Receipt list naming documents by
 // number and Client; Business setup with its logo, brand colour and e-invoice fields; the editor's Client and Product
-// pickers past 300 of each. Screenshots, wide (1280) and narrow (390), go to test/screenshots/.
+// pickers past 300 of each; the mailbox asked part by part. Screenshots, wide (1280) and narrow (390), go to
+// test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -263,4 +264,42 @@ describe('the editor\'s pickers', () => {
     },
     180_000,
   )
+})
+
+describe('the mailbox page', () => {
+  test('an Owner connects an SMTP mailbox part by part; the password field comes back empty and a blank one keeps the stored password', async () => {
+    const s = await seeded()
+    const { context, page, problems } = await signedIn(s.owner.email, s.owner.password, s.b.publicId)
+    await page.goto(`${origin}/app/b/${s.b.publicId}/settings/mailbox`)
+    await page.getByLabel('Server (host)').fill('smtp.kontor.example')
+    await page.getByLabel('Port').fill('465')
+    await page.getByLabel('Security').selectOption('tls')
+    await page.getByLabel('Username').fill('office@kontor.example')
+    await page.getByLabel('Password').fill('s3cret: not shown')
+    await page.getByLabel('From address').fill('office@kontor.example')
+    await page.getByRole('button', { name: 'Connect' }).click()
+    await page.waitForURL(/done=saved/)
+    expect(await page.locator('#mail-provider').innerText()).toContain('office@kontor.example')
+    expect(await page.getByLabel('Password').inputValue()).toBe('')
+    expect(await page.content()).not.toContain('s3cret')
+    expect(await page.getByLabel('Server (host)').inputValue()).toBe('smtp.kontor.example')
+    const wrong = await shoot(page, 'mailbox')
+
+    await page.getByLabel('Port').fill('587')
+    await page.getByLabel('Security').selectOption('starttls')
+    await page.getByRole('button', { name: 'Save the mailbox' }).click()
+    await page.waitForURL(/done=saved/)
+    const { smtpMailboxShown } = await import('../src/modules/mail')
+    expect(await smtpMailboxShown(h.deps.db.read, h.deps.db.secrets, s.b.id)).toEqual({
+      host: 'smtp.kontor.example',
+      port: 587,
+      security: 'starttls',
+      username: 'office@kontor.example',
+      hasPassword: true,
+      from: 'office@kontor.example',
+    })
+    expect(wrong).toEqual([])
+    expect(problems).toEqual([])
+    await context.close()
+  }, 60_000)
 })

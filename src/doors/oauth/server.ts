@@ -13,10 +13,10 @@ import {
   registerClient,
   resourcesOf,
   revokePresentedToken,
-  tokenModel,
   type AppDeps,
   type PresentedClient,
 } from '../../modules/oauth'
+import { tokenModel } from '../../modules/oauth/token-model'
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError } = OAuth2Server as unknown as {
   Request: new (o: { method: string; headers: Record<string, string>; query: Record<string, string>; body: Record<string, string> }) => unknown
@@ -45,10 +45,6 @@ function fault(f: OAuthFault): Response {
   return json(f.status, { error: f.error, error_description: f.description }, f.status === 401 ? { 'WWW-Authenticate': 'Basic realm="invoicing"' } : {})
 }
 
-/** The paths this door answers; everything else goes on to the other doors. */
-export function isOAuthPath(path: string): boolean {
-  return path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')
-}
 
 /**
  * A form body (RFC 6749 §3.2: application/x-www-form-urlencoded, POST), each parameter at most once except

@@ -16,13 +16,21 @@ export interface MailboxInput {
   from?: string
 }
 
+/** Why a mailbox's From address is refused (null when it is taken): the one rule, for this and the page's own fields. */
+export function mailboxFromFault(from: string | undefined): string | null {
+  const f = from?.trim()
+  if (!f) return 'is required'
+  if (f.length > 255 || !isEmailAddress(f)) return 'must be an email address'
+  return null
+}
+
 export async function setMailbox(db: Database, clock: Clock, businessId: number, input: MailboxInput): Promise<MailboxRow> {
   const bag = new FieldErrorBag()
   const kind = (input.kind ?? 'smtp') as MailboxKind
   if (!mailboxKinds.includes(kind)) bag.add('kind', `must be one of ${mailboxKinds.join(', ')}`)
   const from = input.from?.trim()
-  if (!from) bag.add('from', 'is required')
-  else if (from.length > 255 || !isEmailAddress(from)) bag.add('from', 'must be an email address')
+  const fromFault = mailboxFromFault(from)
+  if (fromFault) bag.add('from', fromFault)
   const url = input.smtpUrl?.trim()
   if (kind === 'smtp') {
     if (!url) bag.add('smtp', 'is required: smtp://user:password@host:port or smtps://...')
