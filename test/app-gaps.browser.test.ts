@@ -22,7 +22,7 @@ let origin: string
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
+  h = await makeHarness({ config: { rateLimit: 1_000_000, webhookAllowPrivate: true } })
   server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
   origin = `http://127.0.0.1:${server.port}`
   browser = await chromium.launch({
@@ -141,6 +141,22 @@ describe('list pages on a phone', () => {
     },
     120_000,
   )
+})
+
+describe('settings lists on a phone', () => {
+  test('members, API keys, webhooks, Connected apps and bank accounts: no table wider than its box at 390 px', async () => {
+    const s = await seeded()
+    await s.api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/invoicing/events/receiver/for-kontor-sued', events: ['document.issued', 'payment.recorded'] })
+    const { context, page, problems } = await signedIn(s.owner.email, s.owner.password, s.b.publicId)
+    const wrong: string[] = []
+    for (const name of ['members', 'keys', 'webhooks', 'connected-apps', 'bank-accounts']) {
+      await page.goto(`${origin}/app/b/${s.b.publicId}/settings/${name}`)
+      wrong.push(...(await shoot(page, `settings-${name}`)))
+    }
+    expect(wrong).toEqual([])
+    expect(problems).toEqual([])
+    await context.close()
+  }, 120_000)
 })
 
 describe('the Receipt list', () => {
