@@ -26,9 +26,9 @@ import { operations } from './operations'
 import type { OperationContext } from './platform/operation'
 import { apiKeyResolver } from './modules/business'
 import { bearerLookup } from './platform/credentials'
-import { mcpDoor, type McpDoor } from './doors/mcp/server'
+import type { McpDoor } from './doors/mcp/server'
 import { publicPageRoutes } from './modules/documents/public-page'
-import { isOAuthPath, oauthDoor } from './doors/oauth/server'
+import { isOAuthPath } from './doors/oauth/paths'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 
 export interface App {
@@ -39,8 +39,11 @@ export interface App {
   /** The per-key rate count, shared by every process on the database; closed with the app. */
   rateLimiter: RateCount
   http: HttpServices
-  /** The MCP door (extensions §11): /mcp over HTTP, and the server `invoicing mcp` serves over stdio. */
-  mcp: McpDoor
+  /**
+   * The MCP door (extensions §11): /mcp over HTTP, and the server `invoicing mcp` serves over stdio. Built on first
+   * use: the MCP SDK costs about 18 MB of memory that a server nobody's assistant calls never needs.
+   */
+  mcp: () => Promise<McpDoor>
   /** Connected apps' last use, written in the background; flushed on shutdown. */
   connectionUsage: ConnectionUsage
 }
@@ -148,9 +151,15 @@ export async function buildApp(deps: Deps): Promise<App> {
     clock: deps.clock,
     logger: deps.logger,
   })
-  const mcp = mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })
-  // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's pipeline.
-  const oauth = oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })
+  let mcpDoor: Promise<McpDoor> | null = null
+  const mcp = () =>
+    (mcpDoor ??= import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
+  // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
+  // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
+  type OAuthHandler = (req: Request, ip: string | null) => Promise<Response>
+  let oauthHandler: Promise<OAuthHandler> | null = null
+  const oauth: OAuthHandler = async (req, ip) =>
+    (await (oauthHandler ??= import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer }))))(req, ip)
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   const application = await appDoor(deps)
@@ -158,7 +167,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     // The MCP door has its own protocol (JSON-RPC over POST); everything else but the application and OAuth goes
     // through the API pipeline.
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
-    if (at > 0 && isMcpPath(req.url, at)) return mcp.handle(req, server?.requestIP(req)?.address ?? null)
+    if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, server?.requestIP(req)?.address ?? null))
     const path = pathOf(req.url)
     return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, server?.requestIP(req)?.address ?? null) : api(req, server)
   }

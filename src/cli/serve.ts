@@ -4,6 +4,7 @@ import type { Deps } from '../deps'
 import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
 import { handBackMemory } from '../shared/memory'
+import { releasePdfMemory } from '../modules/pdf'
 import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
 import { requestFields } from './access-log'
@@ -43,6 +44,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
       if (!collected && Date.now() - lastRequest > 2000) {
         collected = true
         app.http.pages?.clear()
+        releasePdfMemory()
         await deps.db.shrinkMemory()
         handBackMemory()
       }

@@ -11,3 +11,8 @@ export function fontBytes(): Promise<{ regular: Uint8Array; bold: Uint8Array }> 
   }))()
   return cache
 }
+
+/** Lets the font files go (an idle server hands its memory back); the next PDF reads them again. */
+export function releaseFontBytes(): void {
+  cache = null
+}

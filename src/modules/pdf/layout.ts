@@ -7,7 +7,7 @@
 // nearly a minute.
 import type { PDFDocument, PDFFont, PDFPage, PDFRef } from 'pdf-lib'
 import { deflateSync } from 'node:zlib'
-import { fontBytes } from './fonts'
+import { fontBytes, releaseFontBytes } from './fonts'
 
 type PdfLib = typeof import('pdf-lib')
 interface Fontkit {
@@ -18,6 +18,15 @@ let libs: Promise<{ pdf: PdfLib; fontkit: Fontkit }> | null = null
 function loadLibs() {
   libs ??= Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]).then(([pdf, fk]) => ({ pdf, fontkit: sharedFontkit(fk.default as Fontkit) }))
   return libs
+}
+
+/**
+ * Drops the parsed fonts and the font files (about 15 MB after a stream of PDFs) when the server falls idle; the
+ * next PDF parses them again, once. A build under way keeps what it holds; the queue is not touched.
+ */
+export function releasePdfMemory(): void {
+  libs = null
+  releaseFontBytes()
 }
 
 /**
