@@ -54,9 +54,8 @@ describe('module layering: the source files\' own imports', () => {
   })
 
   test('modules, jobs and platform use no door\'s framework (Elysia, the MCP SDK, the HTML kit); TypeBox is their schema language', () => {
-    // Known debts, each its own change: the public document page is an Elysia plugin living in the documents module,
-    // and the Connected apps operations import Elysia without using it (the OAuth work's file).
-    const KNOWN = new Set(['src/modules/documents/public-page.ts', 'src/modules/oauth/connected-apps.operations.ts'])
+    // A known debt, its own change: the Connected apps operations import Elysia without using it (the OAuth work's file).
+    const KNOWN = new Set(['src/modules/oauth/connected-apps.operations.ts'])
     const framework = (to: string) => to === 'elysia' || to.startsWith('elysia/') || to.startsWith('@modelcontextprotocol/') || to.startsWith('@kitajs/')
     const bad = edges.filter((e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && framework(e.to) && !KNOWN.has(e.from))
     expect(show(bad)).toEqual([])
