@@ -27,7 +27,7 @@ import type { OperationContext } from './platform/operation'
 import { apiKeyResolver } from './modules/business'
 import { bearerLookup } from './platform/credentials'
 import type { McpDoor } from './doors/mcp/server'
-import { publicPageRoutes } from './modules/documents/public-page'
+import { publicPageRoutes } from './doors/public/document-page'
 import { isOAuthPath } from './doors/oauth/paths'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 

@@ -5,7 +5,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { makeHarness, type Harness, type TestResponse } from '../../test/harness'
 import { setNumbering } from '../modules/business'
 import { fromValidation } from './errors'
-import { Text } from './text-schema'
+import { Text } from '../shared/text-schema'
 
 let h: Harness
 let biz: { id: number; key: string }

@@ -3,7 +3,8 @@ import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
 import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
 import { errorFacts, type Logger } from '../shared/logger'
-import { lengthFault, TEXT_KIND, textFault } from './text-schema'
+import { bodyRuleOf } from '../shared/body-rules'
+import { lengthFault, TEXT_KIND, textFault } from '../shared/text-schema'
 
 function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
@@ -142,20 +143,13 @@ export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
   return new InvalidRequest(Object.fromEntries(errors) as FieldErrors)
 }
 
-/**
- * Rules of a body its schema cannot state (one of two fields required), by the schema's title. They are asked too
- * when the schema already failed, so that one answer names every missing field: an empty Client create body is
- * told about email, country and name at once, not about name only after the first two are fixed.
- */
-const bodyRules = new Map<string, (body: Record<string, unknown>) => FieldErrors>()
-
-export function bodyRule(title: string, rule: (body: Record<string, unknown>) => FieldErrors): void {
-  bodyRules.set(title, rule)
-}
+// Rules of a body its schema cannot state (shared/body-rules.ts) are asked too when the schema already failed, so that
+// one answer names every missing field: an empty Client create body is told about email, country and name at once,
+// not about name only after the first two are fixed.
 
 /** The schema's faults and the body rules' together; a field the schema already named keeps its own words. */
 function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
-  const rule = error?.type === 'body' ? bodyRules.get(error?.validator?.schema?.title) : undefined
+  const rule = error?.type === 'body' ? bodyRuleOf(error?.validator?.schema?.title) : undefined
   const body = error?.value
   if (!rule || !body || typeof body !== 'object' || Array.isArray(body)) return invalid
   const extra = Object.entries(rule(body)).filter(([field]) => !Object.hasOwn(invalid.errors, field))

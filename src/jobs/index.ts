@@ -1,8 +1,8 @@
 // The service's background jobs and when they run.
-import type { App } from '../app'
 import type { Deps } from '../deps'
 import { expireIdempotencyKeys } from '../platform/idempotency'
-import { pruneRequestLog } from '../platform/request-log'
+import { pruneRequestLog, type RequestLogWriter } from '../platform/request-log'
+import type { RateCount } from '../platform/rate-count'
 import { REQUEST_LOG_RETENTION_MS } from '../platform/request-log.operations'
 import { eraseDeletedProducts } from '../modules/products'
 import { deliverDueAppWebhooks, dispatchAppWebhooks, expireConnections, pruneAppDeliveries } from '../modules/oauth'
@@ -11,7 +11,13 @@ import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
 
-export function serviceJobs(deps: Deps, app: App): Job[] {
+/** What the jobs need of the running service: the platform's request-log buffer and rate count that the app holds. */
+export interface RunningPlatform {
+  requestLog: Pick<RequestLogWriter, 'flush'>
+  rateLimiter: Pick<RateCount, 'sweep'>
+}
+
+export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
   const delivery = deliveryContext(deps)
   // The failure email goes to the app's owner, a person.
   const appDelivery = appDeliveryContext(deps, async (personId) => (await findPersonById(deps.db.read, personId))?.email ?? null)

@@ -1,10 +1,10 @@
 // The request log's operation, GET /v1/request-log (Admin keys): the last 30 days of requests, paged, without bodies or
 // query strings. Not an MCP tool.
-import { t } from 'elysia'
+import { Type as t } from '@sinclair/typebox'
 import { InvalidRequest } from '../shared/errors'
 import { parseTimestamp } from '../shared/dates'
 import { json, listPage, type Operation } from './operation'
-import { Int, ListQuery, Nullable, Paged, Timestamp } from '../http/schemas'
+import { Int, ListQuery, Nullable, Paged, Timestamp } from '../shared/schemas'
 import { listRequestLog, type RequestLogRow } from './request-log'
 
 export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000

@@ -112,7 +112,8 @@ export const oauthTokens = sqliteTable(
 
 /**
  * An OAuth app's own webhook (one per app): hears every Business in which the app has a Connected app that may act.
- * Its messages are built at each attempt, with the actions for the app's Role there (the lowest among its connections).
+ * A message is built at its first attempt and kept; each attempt answers its document's actions anew for the app's Role
+ * there (the lowest among its connections).
  */
 export const appWebhooks = sqliteTable('app_webhooks', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -144,11 +145,11 @@ export const appWebhookDeliveries = sqliteTable(
     businessId: integer('business_id')
       .notNull()
       .references(() => businesses.id),
-    /** The outbox event it carries (the body is built from it at each attempt). */
+    /** The outbox event it carries (the body is built from it at the first attempt). */
     outboxId: integer('outbox_id').notNull(),
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),
-    /** The body last sent; null before the first attempt and once erased. */
+    /** The body as built at the first attempt (a resend copies it); null before it and once erased. */
     body: text('body'),
     /** pending (retry waiting), delivered, failed, failed_unsent. */
     status: text('status').notNull(),

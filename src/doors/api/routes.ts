@@ -4,7 +4,7 @@ import { Elysia, t, type TSchema } from 'elysia'
 import { actorOf } from '../../http/context'
 import { answerResponse, type Answer } from '../../http/answer'
 import { idempotentCreate, type HttpServices } from '../../http/route-helpers'
-import { errorAnswers, idempotencyHeader } from '../../http/schemas'
+import { errorAnswers, idempotencyHeader } from '../../shared/schemas'
 import { codesOf, runOperation, type Operation, type OperationContext, type Result } from '../../platform/operation'
 
 const ACCESS_WORDS = { read: 'every Role (Admin, Member, Viewer)', write: 'Admin and Member keys; a Viewer gets 403 permission', admin: 'Admin keys only; Member and Viewer get 403 permission' }

@@ -145,6 +145,7 @@ describe('registering an app in the profile', () => {
     const stranger = new AppClient(h)
     await stranger.signIn(other.email, other.password)
     expect((await stranger.get(`/app/profile/apps/${clientId}`)).status).toBe(404)
+    expect((await stranger.get('/app/profile/apps/%E0%A4%A')).status).toBe(404)
     const mine = await stranger.get('/app/profile/apps')
     const refused = await stranger.request('POST', `/app/profile/apps/${clientId}/delete`, { _csrf: csrfOf(mine.text) })
     expect(refused.status).toBe(404)

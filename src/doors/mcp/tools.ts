@@ -3,7 +3,7 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { fromValidation } from '../../http/errors'
-import { ErrorSchema } from '../../http/schemas'
+import { ErrorSchema } from '../../shared/schemas'
 import type { Actor } from '../../platform/actor'
 import { bodyObject, IDEMPOTENCY_ARG, inputSchema, type Operation, type OperationInput, type Result } from '../../platform/operation'
 import { mcpPlanRefusal, roleAllows, roleRefusal } from '../../platform/policy'

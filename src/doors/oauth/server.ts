@@ -3,7 +3,7 @@
 // The token endpoint's grants are @node-oauth/oauth2-server's (code + PKCE S256, refresh rotation), over our model.
 import OAuth2Server from '@node-oauth/oauth2-server'
 import type { Logger } from '../../shared/logger'
-import { RegistrationLimit } from './registration-limit'
+import { AddressLimit } from './address-limit'
 import {
   authenticateClient,
   authorizationServerMetadata,
@@ -90,10 +90,13 @@ function presentedClient(req: Request, fields: Record<string, string>): Presente
 
 export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) => Promise<Response> {
   const resources = resourcesOf(d.issuer)
-  const registrations = new RegistrationLimit(d.clock)
+  const registrations = new AddressLimit(d.clock)
+  const documentFetches = new AddressLimit(d.clock)
+  /** The door's dependencies for one request: metadata documents it makes the server fetch count against its address. */
+  const forRequest = (ip: string | null): OAuthDoorDeps => ({ ...d, mayFetchDocument: () => documentFetches.hit(ip).allowed })
   const issuerPath = new URL(d.issuer).pathname.replace(/\/$/, '')
 
-  async function token(req: Request): Promise<Response> {
+  async function token(req: Request, d: OAuthDoorDeps): Promise<Response> {
     const { fields, resources: requested } = await readForm(req)
     for (const r of requested) if (!resources.all.includes(r)) throw new OAuthFault('invalid_target', `${r} is not a resource of this server.`)
     // Judged before the client: a grant this server does not serve is unsupported_grant_type whoever asks.
@@ -138,7 +141,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
    * RFC 6749 §4.1.1: the request is judged here; an unknown app or unregistered redirect URI is a page (never a
    * redirect), other faults go back to the app, and a sound request goes on to the consent page (sign-in first).
    */
-  async function authorize(req: Request): Promise<Response> {
+  async function authorize(req: Request, d: OAuthDoorDeps): Promise<Response> {
     const q = new URL(req.url).searchParams
     const judged = await judgeAuthorization({ ...d, resources: resources.all }, q)
     if (judged.kind === 'page') return errorPage(400, judged.message)
@@ -146,7 +149,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
     return new Response(null, { status: 303, headers: { location: `/app/connect?${q.toString()}`, ...PAGE_HEADERS } })
   }
 
-  async function revoke(req: Request): Promise<Response> {
+  async function revoke(req: Request, d: OAuthDoorDeps): Promise<Response> {
     const { fields } = await readForm(req)
     const app = await authenticateClient(d, presentedClient(req, fields))
     if (fields.token === undefined) throw new OAuthFault('invalid_request', 'The token parameter is required.')
@@ -183,9 +186,9 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
       }
       if (path === `/.well-known/oauth-protected-resource${issuerPath}/mcp`) return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.mcp)) : notAllowed('GET')
       if (path === `/.well-known/oauth-protected-resource${issuerPath}/v1`) return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.api)) : notAllowed('GET')
-      if (path === '/oauth/authorize') return method === 'GET' ? await authorize(req) : notAllowed('GET')
-      if (path === '/oauth/token') return method === 'POST' ? await token(req) : notAllowed('POST')
-      if (path === '/oauth/revoke') return method === 'POST' ? await revoke(req) : notAllowed('POST')
+      if (path === '/oauth/authorize') return method === 'GET' ? await authorize(req, forRequest(ip)) : notAllowed('GET')
+      if (path === '/oauth/token') return method === 'POST' ? await token(req, forRequest(ip)) : notAllowed('POST')
+      if (path === '/oauth/revoke') return method === 'POST' ? await revoke(req, forRequest(ip)) : notAllowed('POST')
       if (path === '/oauth/register') return method === 'POST' ? await register(req, ip) : notAllowed('POST')
       return json(404, { error: 'not_found', error_description: 'No such OAuth endpoint.' })
     } catch (e) {

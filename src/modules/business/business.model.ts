@@ -1,6 +1,6 @@
 // TypeBox models of the Business setup and bank accounts (extensions §2).
-import { t } from 'elysia'
-import { Bool, Int, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Bool, Int, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 export const BusinessSchema = t.Object(
   {

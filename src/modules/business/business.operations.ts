@@ -1,6 +1,6 @@
 // Operations of the Business setup and its bank accounts: read through the API and MCP (the CLI and the application change them).
-import { t } from 'elysia'
-import { ListQuery } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { ListQuery } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation } from '../../platform/operation'
 import { businessMailProvider } from '../mail'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'

@@ -1,9 +1,9 @@
 // TypeBox models of the Client: request bodies, the answer, the list query.
-import { t } from 'elysia'
-import { bodyRule } from '../../http/errors'
+import { Type as t } from '@sinclair/typebox'
+import { bodyRule } from '../../shared/body-rules'
 import type { FieldErrors } from '../../shared/errors'
-import { Text } from '../../http/text-schema'
-import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Text } from '../../shared/text-schema'
+import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 // Limits count characters of the value as stored (trimmed by blank()), not UTF-16 units: see Text.
 /** The words the service and the body rule both use for a Client with neither name nor legal_name. */

@@ -1,5 +1,5 @@
 // Operations of Clients: list, create, get, update (the contract deletes no Client).
-import { t } from 'elysia'
+import { Type as t } from '@sinclair/typebox'
 import { NotFound } from '../../shared/errors'
 import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'

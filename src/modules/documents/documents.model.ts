@@ -1,7 +1,7 @@
 // TypeBox models of documents: the create/update bodies, Lines, the answer with its actions, the list query.
-import { t } from 'elysia'
-import { Text } from '../../http/text-schema'
-import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Text } from '../../shared/text-schema'
+import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal('credit_note'), t.Literal('quote')])

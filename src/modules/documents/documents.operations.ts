@@ -1,6 +1,6 @@
 // Operations of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
-import { t } from 'elysia'
-import { NoBody } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { NoBody } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'

@@ -5,6 +5,7 @@ import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
 import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
+import { countedPaymentSql } from './paid'
 
 export type DocumentRow = typeof documents.$inferSelect
 export type DocumentInsert = typeof documents.$inferInsert
@@ -146,7 +147,7 @@ export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Pr
 /** The sum in minor units, as exact text, of the completed Payments of these documents. */
 export async function completedPaidMinor(tx: SqlTx, documentIds: number[]): Promise<string> {
   const rows = await tx.all<{ total: string | null }>(
-    sql`SELECT CAST(sum(amount_minor) AS TEXT) AS total FROM payments WHERE document_id IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)}) AND status = 'completed'`,
+    sql`SELECT CAST(sum(amount_minor) AS TEXT) AS total FROM payments WHERE document_id IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)}) AND ${countedPaymentSql()}`,
   )
   return rows[0]?.total ?? '0'
 }

@@ -41,5 +41,13 @@ export function amountDue(doc: { total: string; amountPaid: string }): Decimal {
   return stored(doc.total).minus(stored(doc.amountPaid))
 }
 
+/** Only completed Payments count (a voided one never does). */
+export const COUNTED_PAYMENT_STATUS = 'completed'
+
+/** The same condition on a payments row in SQL (`alias`: the query's name for the payments table, if any). */
+export function countedPaymentSql(alias?: string) {
+  return sql.raw(`${alias ? `${alias}.` : ''}status = '${COUNTED_PAYMENT_STATUS}'`)
+}
+
 /** The same amount due in SQL over the documents table's exact minor-unit columns, for the reports. */
 export const DUE_MINOR_SQL = sql.raw('(total_minor - paid_minor)')

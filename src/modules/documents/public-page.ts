@@ -1,65 +1,38 @@
-// The document's public page, opened by its Client through an unguessable link; the first open raises document.viewed.
-import { Elysia, t } from 'elysia'
+// The document's public page as a use case: a Client opens it through an unguessable link; the first open raises
+// document.viewed. The page itself (HTML, headers, route) is the public door's (src/doors/public/document-page.ts).
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
-import { getBusiness } from '../business'
+import { getBusiness, type BusinessRow } from '../business'
 import { raiseEvent } from '../webhooks'
-import { findByPublicToken, linesOf, markViewed } from './documents.repo'
-import { DOCUMENT_TITLES, type ClientSnapshot, type SellerSnapshot } from './documents.present'
+import { findByPublicToken, linesOf, markViewed, type DocumentRow, type LineRow } from './documents.repo'
+import type { ClientSnapshot, SellerSnapshot } from './documents.present'
 
-
-function esc(s: string | null | undefined): string {
-  return (s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+export interface PublicDocument {
+  doc: DocumentRow
+  business: BusinessRow
+  lines: LineRow[]
+  client: ClientSnapshot | null
+  /** The seller as the document was issued by (a page is never a Draft's, so the snapshot is there). */
+  seller: SellerSnapshot | null
 }
 
-/** The page is a bearer link's: never cached by the way, framed by another site, sniffed as anything else or indexed. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  'x-robots-tag': 'noindex, nofollow',
-}
-const notFound = () => new Response('<!doctype html><title>Not found</title><p>No such document.</p>', { status: 404, headers: PAGE_HEADERS })
-
-export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
-  return new Elysia({ name: 'public-page' }).get(
-    '/p/:token',
-    async ({ params }) => {
-      if (!/^[A-Za-z0-9_-]{20,64}$/.test(params.token)) return notFound()
-      const doc = await findByPublicToken(deps.db.read, params.token)
-      if (!doc || doc.status === 'draft') return notFound()
-      // The first open is recorded and heard once; the conditional update settles two first opens at once. A page
-      // already viewed takes no write transaction: anyone holding the link may open it as often as they like.
-      if (doc.viewedAt === null) {
-        await deps.db.write(async (tx) => {
-          const now = deps.clock.now().toISOString()
-          const first = await markViewed(tx, doc.id, now)
-          if (first) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
-        })
-      }
-      const business = await getBusiness(deps.db.read, doc.businessId)
-      const lines = (await linesOf(deps.db.read, [doc.id])).get(doc.id) ?? []
-      const client = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot) : null
-      // The seller as the document was issued by (a page is never a Draft's, so the snapshot is there).
-      const seller = doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : null
-      const rows = lines
-        .map((l) => `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`)
-        .join('')
-      const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
-<body>${business.isTest || doc.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
-<h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
-<p>From <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
-<p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
-<table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
-<p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
-</body></html>`
-      return new Response(html, { headers: PAGE_HEADERS })
-    },
-    { params: t.Object({ token: t.String() }), detail: { hide: true } },
-  )
+/** The issued document behind a page link, its first open recorded; null for no such link (or a Draft's). */
+export async function openPublicDocument(deps: { db: Database; clock: Clock }, token: string): Promise<PublicDocument | null> {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null
+  const doc = await findByPublicToken(deps.db.read, token)
+  if (!doc || doc.status === 'draft') return null
+  // The first open is recorded and heard once; the conditional update settles two first opens at once. A page
+  // already viewed takes no write transaction: anyone holding the link may open it as often as they like.
+  if (doc.viewedAt === null) {
+    await deps.db.write(async (tx) => {
+      const now = deps.clock.now().toISOString()
+      const first = await markViewed(tx, doc.id, now)
+      if (first) await raiseEvent(tx, deps.clock, doc.businessId, 'document.viewed', doc.id)
+    })
+  }
+  const business = await getBusiness(deps.db.read, doc.businessId)
+  const lines = (await linesOf(deps.db.read, [doc.id])).get(doc.id) ?? []
+  const client = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot) : null
+  const seller = doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : null
+  return { doc, business, lines, client, seller }
 }

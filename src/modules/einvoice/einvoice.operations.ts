@@ -1,5 +1,5 @@
 // Operation of the EN16931 export (extensions §3): GET /v1/documents/{id}/xml.
-import { t } from 'elysia'
+import { Type as t } from '@sinclair/typebox'
 import { idOf, type Operation } from '../../platform/operation'
 import { exportDocumentXml, formatOf } from './einvoice.service'
 

@@ -1,6 +1,6 @@
 // TypeBox model of the Send body (POST /v1/documents/{id}/send); every field is optional, unknown ones refused.
-import { t } from 'elysia'
-import { Nullable } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Nullable } from '../../shared/schemas'
 import { MAX_RECIPIENTS_PER_SEND } from './limits'
 
 const Email = t.String({ format: 'email', maxLength: 255 })

@@ -1,5 +1,5 @@
 // Operation of sending a document by email (extensions §3): POST /v1/documents/{id}/send.
-import { t } from 'elysia'
+import { Type as t } from '@sinclair/typebox'
 import { idOf, json, type Operation } from '../../platform/operation'
 import { DocumentSchema, ISSUE_REFUSALS } from '../documents'
 import { SendBody } from './mail.model'

@@ -11,7 +11,7 @@ import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schem
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
 import { addMember, addPerson, deletePerson, findPerson } from '../people'
-import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, setAppWebhook, type AppDeliveryContext } from '.'
+import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, resendOwnedAppDelivery, setAppWebhook, type AppDeliveryContext } from '.'
 
 interface Got {
   headers: Record<string, string>
@@ -146,6 +146,38 @@ describe("an OAuth app's webhook", () => {
     h.clock.advance(10_000)
     await run()
     expect(got.map((m) => JSON.parse(m.body).business_id)).toEqual([s.a.publicId])
+  })
+
+  test('a retry and a resend carry the body as first built; only its actions are answered anew for the Role at that attempt', async () => {
+    const s = await setup()
+    answer = () => 500
+    const doc = await issueInvoice(s.a.key)
+    await run()
+    expect(got).toHaveLength(1)
+    const first = verify(s.hook.secret, got[0]!)
+    // Meanwhile the document is paid, and the connecting person's Role in A falls to Viewer.
+    const paid = await h.request('POST', `/v1/documents/${doc}/payments`, { key: s.a.key, body: { amount: '100.00', payment_date: '2026-03-10', payment_method: 'cash' } })
+    expect(paid.status).toBe(201)
+    await addMember(h.deps, s.a.id, { email: 'connector@people.example', role: 'viewer' })
+    answer = () => 200
+    h.clock.advance(6_000)
+    await run()
+    // The payment raised messages of its own; this one is the issued document's, by its webhook-id.
+    const same = () => got.filter((m) => m.headers['webhook-id'] === got[0]!.headers['webhook-id'])
+    expect(same()).toHaveLength(2)
+    const retried = verify(s.hook.secret, same()[1]!)
+    const now = await h.request('GET', `/v1/documents/${doc}`, { key: await h.key(s.a.id, 'viewer') })
+    expect(now.body.amount_paid).not.toBe(first.data.document.amount_paid)
+    expect({ ...retried.data.document, actions: null }).toEqual({ ...first.data.document, actions: null })
+    expect(retried.data.document.actions).toEqual(now.body.actions)
+    expect(retried.data.document.actions).not.toEqual(first.data.document.actions)
+
+    const delivered = (await deliveriesOf(s.a.id)).find((d) => d.status === 'delivered' && d.messageId === got[0]!.headers['webhook-id'])
+    await resendOwnedAppDelivery(h.deps.db, 1, s.app.client_id, delivered!.id, h.clock.now())
+    await run()
+    expect(same()).toHaveLength(3)
+    expect({ ...verify(s.hook.secret, same()[2]!).data.document, actions: null }).toEqual({ ...first.data.document, actions: null })
+    await addMember(h.deps, s.a.id, { email: 'connector@people.example', role: 'admin' })
   })
 
   test('nothing about a Free or Paused Business is sent', async () => {

@@ -1,7 +1,8 @@
 // An OAuth app's webhook (contract "OAuth app's webhook", extensions §10): set by its owner, it hears every Business
-// where the app has a Connected app that may act. Messages are built at each attempt with the actions for the app's
-// Role there (the lowest among its connections); a 2xx counts as a use of those connections; when the app leaves a
-// Business its waiting messages fail unsent and their bodies are erased; the owner hears of failures at most daily.
+// where the app has a Connected app that may act. A message is built at its first attempt and kept, its actions
+// answered anew at each attempt for the app's Role there (the lowest among its connections); a 2xx counts as a use of
+// those connections; when the app leaves a Business its waiting messages fail unsent and their bodies are erased; the
+// owner hears of failures at most daily.
 import { randomUUID } from 'node:crypto'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
@@ -186,7 +187,11 @@ async function attempt(ctx: AppDeliveryContext, c: ClaimedAppDelivery): Promise<
   }
   const role = lowestRole(roles)
   const subject = await ctx.build(c.subjectType, delivery.businessId, c.subjectId, role)
-  const body = JSON.stringify({ type: delivery.eventType, timestamp: c.occurredAt, business_id: c.businessPublicId, data: { [c.subjectType]: subject } })
+  // The message is built once (its first attempt) and kept: retries and resends carry the same body, with only the
+  // document's actions answered anew for the app's Role at this attempt (contract, "Outbound webhooks" 4).
+  const body = delivery.body
+    ? withActionsOf(delivery.body, c.subjectType, subject)
+    : JSON.stringify({ type: delivery.eventType, timestamp: c.occurredAt, business_id: c.businessPublicId, data: { [c.subjectType]: subject } })
   const answerTimeoutMs = Math.min(ctx.answerTimeoutMs ?? ANSWER_TIMEOUT_MS, ANSWER_TIMEOUT_MS)
   let result: Awaited<ReturnType<WebhookSender['post']>>
   try {
@@ -250,6 +255,16 @@ async function attempt(ctx: AppDeliveryContext, c: ClaimedAppDelivery): Promise<
     return finishAppDelivery(tx, delivery.id, delivery.claimToken, { status: 'pending', body, attempts, reason, nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(), updatedAt: nowIso })
   })
   if (failedForGood) await emailOwner(ctx, c, failedForGood)
+}
+
+/** The kept body with the subject's `actions` replaced by those answered now (a Payment has none: kept as it is). */
+function withActionsOf(kept: string, subjectType: string, fresh: unknown): string {
+  const message = JSON.parse(kept) as { data: Record<string, Record<string, unknown>> }
+  const stored = message.data?.[subjectType]
+  const now = (fresh as Record<string, unknown> | null)?.actions
+  if (!stored || !('actions' in stored) || now === undefined) return kept
+  stored.actions = now
+  return JSON.stringify(message)
 }
 
 /** Runs every due attempt of app webhooks (a few at a time); the scheduler calls it each second. */

@@ -24,6 +24,11 @@ export interface AppDeps {
   fetcher: DocumentFetcher
   /** INVOICING_WEBHOOK_ALLOW_PRIVATE: metadata documents may then be fetched over http from private hosts (tests). */
   allowPrivate: boolean
+  /**
+   * Asked before a metadata document is fetched (not when one is kept): the OAuth door counts these per address, so
+   * that nobody can make the server fetch, and keep, document after document. Absent: no limit (CLI, application).
+   */
+  mayFetchDocument?: () => boolean
 }
 
 /** An app as the authorization and token endpoints need it. */
@@ -132,6 +137,8 @@ export async function findApp(d: AppDeps, clientId: string, opts: { fresh: boole
     return known(app, await redirectUrisOf(d.db.read, app.id))
   }
   if (!isDoc) return null
+  // Over the limit the app is unknown for now: the authorization endpoint shows so and redirects nowhere.
+  if (d.mayFetchDocument && !d.mayFetchDocument()) return null
   const doc = await fetchMetadataDocument(d, clientId)
   if (!doc) return null
   const at = d.clock.now().toISOString()

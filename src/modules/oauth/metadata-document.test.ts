@@ -137,6 +137,30 @@ describe('Client ID Metadata Documents', () => {
   })
 })
 
+describe('documents fetched per address', () => {
+  test('20 new documents an hour from one address; the 21st is an unknown app, not fetched; kept ones and other addresses go on', async () => {
+    const from = (clientId: string, address: string) =>
+      h.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`), { requestIP: () => ({ address }) })
+    const ids = Array.from({ length: 21 }, (_, i) => docAt(`/many/${i}.json`, (id) => ({ client_id: id, client_name: `Many ${i}`, redirect_uris: [REDIRECT] })))
+    for (const id of ids.slice(0, 20)) expect((await from(id, '203.0.113.50')).status).toBe(303)
+    const refused = await from(ids[20]!, '203.0.113.50')
+    expect(refused.status).toBe(400)
+    expect(refused.headers.get('location')).toBeNull()
+    expect(asked.get('/many/20.json')).toBeUndefined()
+    // A document kept already is not fetched, so it is not counted.
+    expect((await from(ids[0]!, '203.0.113.50')).status).toBe(303)
+    // The token endpoint counts too: an unknown document named there is not fetched either.
+    const token = await h.app.fetch(
+      new Request(`${ISSUER}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'inv_rt_x', client_id: ids[20]! }) }),
+      { requestIP: () => ({ address: '203.0.113.50' }) },
+    )
+    expect(token.status).toBe(400)
+    expect(asked.get('/many/20.json')).toBeUndefined()
+    expect((await from(ids[20]!, '198.51.100.60')).status).toBe(303)
+    expect(asked.get('/many/20.json')).toBe(1)
+  })
+})
+
 describe('without INVOICING_WEBHOOK_ALLOW_PRIVATE (production)', () => {
   test('a document on a private address, or over http, is never fetched: the app is unknown', async () => {
     const fetched: string[] = []

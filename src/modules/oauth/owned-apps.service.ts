@@ -233,7 +233,7 @@ export async function ownedAppDeliveries(db: Database, personId: number, clientI
 }
 
 /**
- * Resend (contract, "Webhook delivery"): a stored message sent again as a new delivery with the same event and
+ * Resend (contract, "Webhook delivery"): a stored message sent again as a new delivery with the same body and
  * `webhook-id`, retried on the same schedule. Refused `webhook_paused`; `app_not_connected` when the app no longer
  * hears the message's Business (its body was erased); `webhooks_need_a_paid_plan` while that Business is Free or
  * Paused.
@@ -270,6 +270,8 @@ export async function resendOwnedAppDelivery(db: Database, personId: number, cli
         outboxId: d.d.outboxId,
         messageId: d.d.messageId,
         eventType: d.d.eventType,
+        // The same body as sent (actions answered anew at each attempt); none yet if it was never attempted.
+        body: d.d.body,
         status: 'pending',
         nextAttemptAt: at,
         createdAt: at,

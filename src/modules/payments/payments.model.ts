@@ -1,7 +1,7 @@
 // TypeBox models of Payments and Receipts: the Record and Amend bodies, the answers, the list queries.
-import { t } from 'elysia'
-import { Text } from '../../http/text-schema'
-import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Text } from '../../shared/text-schema'
+import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'credit_card', 'debit_card', 'other'] as const
 

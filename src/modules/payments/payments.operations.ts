@@ -1,6 +1,6 @@
 // Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
-import { t } from 'elysia'
-import { NoBody } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { NoBody } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'

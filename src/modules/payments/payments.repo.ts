@@ -2,6 +2,7 @@
 import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
 import { payments, receipts } from '../../db/schema'
+import { COUNTED_PAYMENT_STATUS } from '../documents'
 
 export type PaymentRow = typeof payments.$inferSelect
 export type PaymentInsert = typeof payments.$inferInsert
@@ -88,6 +89,6 @@ export async function paidUpTo(q: Queryable, documentIds: number[], paymentId: n
   const rows = await q
     .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
     .from(payments)
-    .where(and(sql`${payments.documentId} IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)})`, eq(payments.status, 'completed'), lte(payments.id, paymentId)))
+    .where(and(sql`${payments.documentId} IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)})`, eq(payments.status, COUNTED_PAYMENT_STATUS), lte(payments.id, paymentId)))
   return rows[0]?.total ?? '0'
 }

@@ -1,7 +1,7 @@
 // TypeBox models of the Product: request bodies, the answer, the list query.
-import { t } from 'elysia'
-import { Text } from '../../http/text-schema'
-import { Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Text } from '../../shared/text-schema'
+import { Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 const MAX_STOCK = 2147483647
 

@@ -1,6 +1,6 @@
 // Operations of Products: list, create, get, update, delete.
-import { t } from 'elysia'
-import { NoBody } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { NoBody } from '../../shared/schemas'
 import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'

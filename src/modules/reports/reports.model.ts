@@ -1,6 +1,6 @@
 // TypeBox models of the four reports (the contract's Report shapes) and their queries.
-import { t } from 'elysia'
-import { Amount, Int, Nullable } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Amount, Int, Nullable } from '../../shared/schemas'
 
 const Currency = t.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' })
 const DateOut = t.String({ format: 'date', description: 'YYYY-MM-DD' })

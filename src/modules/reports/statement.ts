@@ -27,6 +27,7 @@ import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { Dec, type Decimal } from '../../shared/money'
 import { findClient } from '../clients'
+import { countedPaymentSql } from '../documents'
 import type { Period } from './period'
 import type { Statement, StatementCurrency, StatementLine } from './reports.model'
 import { amountOf, minorOf, rows, STANDING, sumMinor, withExactSums } from './sums'
@@ -69,7 +70,7 @@ export async function clientStatement(q: Queryable, businessId: number, clientId
   // Payments are reached through the Client's documents (a Payment is its document's Business's), with the
   // documents as the outer loop (CROSS JOIN fixes the order in SQLite): the planner would otherwise walk the
   // Business's Payments by date, every Client's.
-  const pays = sql`p.status = 'completed' AND d.business_id = ${businessId} AND d.client_id = ${clientId}
+  const pays = sql`${countedPaymentSql('p')} AND d.business_id = ${businessId} AND d.client_id = ${clientId}
     AND d.status IN ${STANDING} AND d.type IN ('invoice', 'proforma')`
 
   const [openDocs, openPays] = await withExactSums((split) =>

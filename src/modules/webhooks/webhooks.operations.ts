@@ -1,6 +1,6 @@
 // Operations of webhook management (Admin keys; the policy refuses other Roles before anything is read). Not MCP tools.
-import { t } from 'elysia'
-import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../http/schemas'
+import { Type as t } from '@sinclair/typebox'
+import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation } from '../../platform/operation'
 import type { Deps } from '../../deps'
 import { presentWebhook } from './webhooks.service'

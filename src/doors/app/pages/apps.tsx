@@ -33,7 +33,12 @@ function hookDeps(c: Signed): AppWebhookDeps {
 
 /** The app's client_id from the path (/app/profile/apps/:client/...). */
 function clientOf(c: Signed): string {
-  return decodeURIComponent(c.url.pathname.slice(APPS.length + 1).split('/')[0] ?? '')
+  try {
+    return decodeURIComponent(c.url.pathname.slice(APPS.length + 1).split('/')[0] ?? '')
+  } catch {
+    // A malformed escape names no app: the page answers 404 like any unknown one.
+    return ''
+  }
 }
 
 const appPath = (clientId: string) => `${APPS}/${encodeURIComponent(clientId)}`

@@ -1,20 +1,22 @@
 // Dynamic registration (RFC 7591) takes no credential, so one address could fill the table with apps: it is limited
 // per IP address to 20 registrations an hour, the limit the MCP SDK's own authorization server puts on /register
-// (an assistant registers once per server it meets, so a person never comes near it). Counted in the process: it
-// guards the table against a flood, it is not a quota, so a second process counting apart is acceptable.
+// (an assistant registers once per server it meets, so a person never comes near it). Client ID Metadata Documents
+// fetched for client_ids not yet known are counted the same way, apart (each fetch is an outbound request and a kept
+// app). Counted in the process: it guards the table against a flood, it is not a quota, so a second process counting
+// apart is acceptable.
 import type { Clock } from '../../shared/clock'
 
-export const REGISTRATIONS_PER_HOUR = 20
+export const PER_ADDRESS_PER_HOUR = 20
 const WINDOW_MS = 3600_000
 /** Past this many addresses the windows that have ended are dropped, so the map follows the addresses in use. */
 const SWEEP_AT = 10_000
 
-export class RegistrationLimit {
+export class AddressLimit {
   private readonly windows = new Map<string, { start: number; count: number }>()
 
   constructor(
     private readonly clock: Clock,
-    readonly limit = REGISTRATIONS_PER_HOUR,
+    readonly limit = PER_ADDRESS_PER_HOUR,
     private readonly windowMs = WINDOW_MS,
   ) {}
 

@@ -1,6 +1,6 @@
 // Text: request strings whose length limits count characters of the value as stored, registered as a TypeBox kind.
 import { Kind, Type, TypeRegistry, type TUnsafe } from '@sinclair/typebox'
-import { storedChars } from '../shared/text'
+import { storedChars } from './text'
 
 export const TEXT_KIND = 'Text'
 

@@ -1,8 +1,8 @@
 // TypeBox pieces every module's model uses: the error shape, lists, decimals, ids, and declared error answers.
-import { t, type TSchema } from 'elysia'
-import { FormatRegistry, Type, type IntegerOptions } from '@sinclair/typebox'
-import { AMOUNT_PATTERN } from '../shared/money'
-import { isEmailAddress } from '../shared/text'
+// Plain TypeBox (Elysia's `t` is the same builders plus its own): models stay free of the doors' framework here.
+import { FormatRegistry, Type, Type as t, type IntegerOptions, type TSchema } from '@sinclair/typebox'
+import { AMOUNT_PATTERN } from './money'
+import { isEmailAddress } from './text'
 
 // Fields of format "email" (a Send's To, Cc and Bcc) are judged by the service's one email check, not by the looser
 // one Elysia registers (it let through what SMTP reads as syntax: see isEmailAddress).

@@ -1,0 +1,93 @@
+// /docs in a real browser, as a reader sees it: the reference lists the operations of /openapi.json by tag and opens
+// them, shows no button for a hosted service (Ask AI, Deploy, Share, Generate MCP), asks no host but this service for
+// anything, and fits a phone's width. Screenshots of both widths are left in the temp folder for a person to look at.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { makeHarness, type Harness } from '../../test/harness'
+
+let h: Harness
+let browser: Browser
+let server: ReturnType<typeof Bun.serve>
+let base: string
+
+beforeAll(async () => {
+  h = await makeHarness()
+  server = Bun.serve({ port: 0, fetch: (req) => h.app.fetch(req) })
+  base = `http://127.0.0.1:${server.port}`
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+  server?.stop(true)
+  await h.close()
+})
+
+const HOSTED = /\b(ask ai|deploy|share|generate mcp)\b/i
+
+/** Opens /docs at a width, recording every URL the page asks for, and waits for the reference to be drawn. */
+async function openDocs(width: number): Promise<{ page: Page; asked: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } })
+  const asked: string[] = []
+  page.on('request', (r) => asked.push(r.url()))
+  await page.goto(`${base}/docs`)
+  // The title comes from /openapi.json: Scalar fetched the document and drew it.
+  await page.getByRole('heading', { name: 'invoicing API' }).waitFor({ timeout: 60_000 })
+  await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
+  return { page, asked }
+}
+
+function outsiders(asked: string[]): string[] {
+  return asked.filter((u) => !u.startsWith(base + '/') && !u.startsWith('data:') && !u.startsWith('blob:'))
+}
+
+async function hostedServiceControls(page: Page): Promise<string[]> {
+  const labels = await page.evaluate(() =>
+    [...document.querySelectorAll('button, a, [role="button"], [role="menuitem"]')].map((e) => `${e.textContent ?? ''} ${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`.trim()),
+  )
+  return labels.filter((l) => HOSTED.test(l))
+}
+
+describe('/docs in chromium', () => {
+  test('wide (1280): every tag of the document is in the sidebar, a group opens onto its operations, no hosted-service button, no other host asked', async () => {
+    const doc = (await h.request('GET', '/openapi.json')).body
+    const tags = new Set<string>()
+    const clientSummaries: string[] = []
+    for (const ops of Object.values(doc.paths as Record<string, Record<string, { tags?: string[]; summary?: string }>>)) {
+      for (const op of Object.values(ops)) {
+        for (const t of op.tags ?? []) tags.add(t)
+        if (op.tags?.includes('Clients') && op.summary) clientSummaries.push(op.summary)
+      }
+    }
+    expect(tags.size).toBeGreaterThan(5)
+    expect(clientSummaries.length).toBeGreaterThan(3)
+
+    const { page, asked } = await openDocs(1280)
+    const sidebar = page.locator('aside, nav').first()
+    for (const tag of tags) await expect(sidebar.getByText(tag, { exact: true }).first().isVisible()).resolves.toBe(true)
+    // A group opens onto its operations, each under its summary.
+    await sidebar.getByText('Clients', { exact: true }).first().click()
+    for (const summary of clientSummaries) await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 30_000 })
+
+    expect(await hostedServiceControls(page)).toEqual([])
+    expect((await page.evaluate(() => document.body.innerText)).match(new RegExp(HOSTED.source, 'gi')) ?? []).toEqual([])
+    await page.screenshot({ path: join(tmpdir(), 'invoicing-docs-1280.png') })
+    expect(outsiders(asked)).toEqual([])
+    expect(asked.some((u) => u.startsWith(`${base}/openapi.json`))).toBe(true)
+    await page.close()
+  }, 120_000)
+
+  test('narrow (390): the reference is drawn without sideways scrolling, with no hosted-service button and no other host asked', async () => {
+    const { page, asked } = await openDocs(390)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    expect(await hostedServiceControls(page)).toEqual([])
+    await page.screenshot({ path: join(tmpdir(), 'invoicing-docs-390.png') })
+    expect(outsiders(asked)).toEqual([])
+    await page.close()
+  }, 120_000)
+})

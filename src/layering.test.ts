@@ -1,0 +1,83 @@
+// Layers point one way (ARCHITECTURE rule 2, docs/architecture-notes.md): read from the source files themselves, so a
+// new import across a layer fails here before it settles. Tests are left out: a test may drive a door to prove a rule.
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+
+const ROOT = join(import.meta.dir, '..')
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path))
+    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !/\.testkit\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(path)
+  }
+  return out
+}
+
+// Static imports and re-exports (`from '…'`), side-effect imports (`import '…'`) and dynamic ones (`import('…')`).
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g
+
+interface Edge {
+  from: string
+  /** The imported file or folder as a path from the repository root (src/…), or the package name. */
+  to: string
+}
+
+function importsOf(file: string): Edge[] {
+  const text = readFileSync(file, 'utf8')
+  const from = relative(ROOT, file)
+  return [...text.matchAll(SPECIFIER)].map((m) => {
+    const spec = m[1]!
+    return { from, to: spec.startsWith('.') ? normalize(relative(ROOT, join(dirname(file), spec))) : spec }
+  })
+}
+
+const edges = sourceFiles(join(ROOT, 'src')).flatMap(importsOf)
+const under = (path: string, ...dirs: string[]) => dirs.some((d) => path === d || path.startsWith(d + '/'))
+const show = (bad: Edge[]) => bad.map((e) => `${e.from} -> ${e.to}`)
+
+describe('module layering: the source files\' own imports', () => {
+  test('the walk sees the source: hundreds of imports, modules, platform and doors among them', () => {
+    expect(edges.length).toBeGreaterThan(500)
+    expect(edges.some((e) => under(e.from, 'src/modules'))).toBe(true)
+    expect(edges.some((e) => under(e.from, 'src/platform'))).toBe(true)
+    expect(edges.some((e) => under(e.from, 'src/doors'))).toBe(true)
+  })
+
+  test('modules, jobs and platform import no door, no http/ piece, no CLI and not the app that mounts the doors', () => {
+    const bad = edges.filter(
+      (e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && (under(e.to, 'src/doors', 'src/http', 'src/cli') || e.to === 'src/app'),
+    )
+    expect(show(bad)).toEqual([])
+  })
+
+  test('modules, jobs and platform use no door\'s framework (Elysia, the MCP SDK, the HTML kit); TypeBox is their schema language', () => {
+    // A known debt, its own change: the Connected apps operations import Elysia without using it (the OAuth work's file).
+    const KNOWN = new Set(['src/modules/oauth/connected-apps.operations.ts'])
+    const framework = (to: string) => to === 'elysia' || to.startsWith('elysia/') || to.startsWith('@modelcontextprotocol/') || to.startsWith('@kitajs/')
+    const bad = edges.filter((e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && framework(e.to) && !KNOWN.has(e.from))
+    expect(show(bad)).toEqual([])
+  })
+
+  test('shared/ imports nothing else from src/', () => {
+    const bad = edges.filter((e) => under(e.from, 'src/shared') && under(e.to, 'src') && !under(e.to, 'src/shared'))
+    expect(show(bad)).toEqual([])
+  })
+
+  test('adapters and db/ know no module, door or platform policy', () => {
+    const bad = edges.filter((e) => under(e.from, 'src/adapters', 'src/db') && under(e.to, 'src/modules', 'src/doors', 'src/http', 'src/platform', 'src/cli'))
+    expect(show(bad)).toEqual([])
+  })
+
+  test('a module uses another module only through its index.ts', () => {
+    const bad = edges.filter((e) => {
+      if (!under(e.from, 'src/modules') || !under(e.to, 'src/modules')) return false
+      const [, , own] = e.from.split('/')
+      const [, , other, ...rest] = e.to.split('/')
+      return own !== other && !(rest.length === 0 || (rest.length === 1 && rest[0] === 'index'))
+    })
+    expect(show(bad)).toEqual([])
+  })
+})
