@@ -74,6 +74,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 describe('the application in a browser', () => {
+  // A generous limit: a dozen pages and screenshots in chromium take 10 s on a quiet machine, over 30 s on a loaded one.
   test('from the CLI link to a working API key, a webhook delivery, revocation and sign-out', async () => {
     const added = cli(['person', 'add', '--email', 'olivia@example.com', '--name', 'Olivia Owner'])
     const b = cli(['business', 'create', '--name', 'Olivia Trading GmbH', '--country', 'DE', '--currency', 'EUR', '--email', 'office@olivia.example', '--owner', 'olivia@example.com'])
@@ -187,5 +188,5 @@ describe('the application in a browser', () => {
     expect(outside).toEqual([])
     expect(failures).toEqual([])
     await context.close()
-  })
+  }, 120_000)
 })

@@ -1,8 +1,8 @@
 // In a real browser (Debian's chromium through playwright-core), the gaps a new user met in the application:
 // every list page readable on a phone (390 px: no table wider than its box), the Receipt list naming documents by
 // number and Client; Business setup with its logo, brand colour and e-invoice fields; the editor's Client and Product
-// pickers past 300 of each; the mailbox asked part by part. Screenshots, wide (1280) and narrow (390), go to
-// test/screenshots/.
+// pickers past 300 of each (and the credited Invoice); the mailbox asked part by part. Screenshots, wide (1280) and
+// narrow (390), go to test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,7 +22,7 @@ let origin: string
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
+  h = await makeHarness({ config: { rateLimit: 1_000_000, webhookAllowPrivate: true } })
   server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
   origin = `http://127.0.0.1:${server.port}`
   browser = await chromium.launch({
@@ -143,6 +143,22 @@ describe('list pages on a phone', () => {
   )
 })
 
+describe('settings lists on a phone', () => {
+  test('members, API keys, webhooks, Connected apps and bank accounts: no table wider than its box at 390 px', async () => {
+    const s = await seeded()
+    await s.api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/invoicing/events/receiver/for-kontor-sued', events: ['document.issued', 'payment.recorded'] })
+    const { context, page, problems } = await signedIn(s.owner.email, s.owner.password, s.b.publicId)
+    const wrong: string[] = []
+    for (const name of ['members', 'keys', 'webhooks', 'connected-apps', 'bank-accounts']) {
+      await page.goto(`${origin}/app/b/${s.b.publicId}/settings/${name}`)
+      wrong.push(...(await shoot(page, `settings-${name}`)))
+    }
+    expect(wrong).toEqual([])
+    expect(problems).toEqual([])
+    await context.close()
+  }, 120_000)
+})
+
 describe('the Receipt list', () => {
   test('names each Receipt\'s document by its number and its Client, linking to the document', async () => {
     const s = await seeded()
@@ -258,6 +274,14 @@ describe('the editor\'s pickers', () => {
       const id = Number(/\/documents\/(\d+)/.exec(page.url())![1])
       const doc = (await h.request('GET', `/v1/documents/${id}`, { key: b.key })).body
       expect(doc).toMatchObject({ client_id: clients[304], net_total: '615.00', lines: [{ product_id: products[306], quantity: '2' }] })
+
+      // Issued, the Invoice offers a Credit Note with itself chosen as the credited Invoice (no id to type).
+      await page.locator('#act-issue').click()
+      await page.waitForURL(/done=document_issued/)
+      await page.locator('#new-credit-note').click()
+      await page.waitForURL(/type=credit_note/)
+      expect(await page.getByLabel('Credited Invoice', { exact: true }).inputValue()).toBe(String(id))
+      wrong.push(...(await shoot(page, 'credit-note-editor')))
       expect(wrong).toEqual([])
       expect(problems).toEqual([])
       await context.close()

@@ -9,6 +9,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
+import { disconnectConnectedApp } from '../../modules/oauth'
 
 const ISSUER = 'https://invoices.example'
 const MCP_URL = `${ISSUER}/mcp`
@@ -83,6 +84,12 @@ class MemoryProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL) {
     this.authorizationUrl = url
     this.arrived = await consentOverHttp(url, this.role)
+  }
+  /** What the SDK asks a provider to forget after invalid_grant (tokens) or invalid_client (everything). */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined
+    if (scope === 'all' || scope === 'client') this.info = undefined
+    if (scope === 'all' || scope === 'verifier') this.verifier = ''
   }
   saveCodeVerifier(v: string) {
     this.verifier = v
@@ -165,6 +172,30 @@ describe('the MCP SDK client signs a person in with nothing but the address of /
     } finally {
       h.clock.advance(-3601_000)
     }
+  }, 30_000)
+})
+
+describe('when the Connected app has ended', () => {
+  test('the SDK meets 401, its refresh is invalid_grant, and it asks the person again (a new consent), then goes on', async () => {
+    const provider = new MemoryProvider('viewer')
+    const first = new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn })
+    await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
+    await first.finishAuth(provider.arrived!.searchParams.get('code')!)
+    const ended = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
+    await disconnectConnectedApp(h.deps.db, h.clock, biz.id, ended!.id)
+    const consentBefore = provider.authorizationUrl
+    const registered = provider.info!.client_id
+    const again = new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn })
+    // The stored token answers 401, the refresh is refused invalid_grant (RFC 6749 §5.2): the SDK drops its tokens and
+    // sends the person to consent again with the client it registered.
+    await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(again)).rejects.toBeInstanceOf(UnauthorizedError)
+    expect(provider.authorizationUrl).not.toBe(consentBefore)
+    expect(provider.info!.client_id).toBe(registered)
+    await again.finishAuth(provider.arrived!.searchParams.get('code')!)
+    const client = new Client({ name: 'desk-assistant', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }))
+    expect(((await client.callTool({ name: 'clients_list', arguments: {} })) as any).isError).toBeFalsy()
+    await client.close()
   }, 30_000)
 })
 

@@ -196,6 +196,13 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           ) : (
             ''
           )}
+          {d.type === 'invoice' && d.status !== 'draft' && !changeBlocked(c) ? (
+            <a class="button quiet" href={esc(`${c.base}/documents/new?type=credit_note&client_id=${d.client_id}&credited_document_id=${d.id}`)} id="new-credit-note">
+              Credit Note…
+            </a>
+          ) : (
+            ''
+          )}
           {d.status === 'draft' && !changeBlocked(c) ? (
             <a class="button" href={esc(`${c.base}${base}/edit`)} id="edit-draft">
               Edit

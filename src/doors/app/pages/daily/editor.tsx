@@ -26,7 +26,7 @@ import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'
-import { ClientOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
+import { ClientOptions, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
 
 /** Blank rows offered below the Lines: room to add without script. */
 const SPARE_ROWS = 2
@@ -163,7 +163,27 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         <Field name="delivery_date" label="Delivery date" state={state} value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date} placeholder="YYYY-MM-DD" />
         <Field name="document_number" label="Requested number" state={state} value={doc?.requested_document_number} hint="Blank: the next number." />
         {type === 'credit_note' ? (
-          <Field name="credited_document_id" label="Credited Invoice (id)" state={state} value={doc?.credited_document_id ? String(doc.credited_document_id) : ''} />
+          <div class={err('credited_document_id') ? 'field picker bad' : 'field picker'}>
+            <label for="f-credited_document_id">Credited Invoice</label>
+            <PickerSearch c={c} kind="invoices" name="credited_q" target="f-credited_document_id" include="#f-client_id" value={typed?.get('credited_q') ?? undefined} label="Find the credited Invoice" id="f-credited_q" />
+            <select id="f-credited_document_id" name="credited_document_id" aria-invalid={err('credited_document_id') ? 'true' : undefined} aria-describedby={err('credited_document_id') ? 'f-credited_document_id-err' : undefined}>
+              <InvoiceOptions
+                deps={c.deps}
+                businessId={c.business.id}
+                search={typed?.get('credited_q')?.trim() || undefined}
+                clientId={idIn(clientId)}
+                chosenId={idIn(typed ? (typed.get('credited_document_id') ?? '') : doc?.credited_document_id ? String(doc.credited_document_id) : (c.url.searchParams.get('credited_document_id') ?? ''))}
+              />
+            </select>
+            <span class="hint">The chosen Client’s issued Invoices.</span>
+            {err('credited_document_id') ? (
+              <p class="err" id="f-credited_document_id-err">
+                {esc(err('credited_document_id'))}
+              </p>
+            ) : (
+              ''
+            )}
+          </div>
         ) : (
           ''
         )}

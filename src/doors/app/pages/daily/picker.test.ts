@@ -2,7 +2,7 @@
 // at once (320 of each): the editor never asks for an id; /pick/clients and /pick/products find any of them by name,
 // email or code and keep the chosen one selected; without script, "Find" shows the editor again with the matches and
 // saves nothing; a Draft made with a Client and a Product found past the first page names them. Other Businesses'
-// Clients are never offered.
+// Clients are never offered. A Credit Note's credited Invoice is chosen the same way, from its Client's issued ones.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../../../test/app-client'
@@ -152,5 +152,55 @@ describe('the editor with more Clients and Products than a list shows', () => {
     const edit = await browser.get(`${base}/documents/${id}/edit`)
     expect(options(edit.text, 'f-client_id').filter((o) => o[2]).map((o) => o[0])).toEqual([String(clientIds[298])])
     expect(options(edit.text, 'f-line-0-product').filter((o) => o[2]).map((o) => o[0])).toEqual([String(productIds[309])])
+  })
+})
+
+describe('the credited Invoice of a Credit Note', () => {
+  test('an issued Invoice links to a new Credit Note with it chosen; /pick/invoices finds the chosen Client\'s issued Invoices by number; the Credit Note credits it', async () => {
+    const clientId = clientIds[310]!
+    const line = { description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }
+    const invoices: Array<{ id: number; number: string }> = []
+    for (let i = 0; i < 2; i++) {
+      const d = (await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [line] } })).body
+      const issued = (await h.request('POST', `/v1/documents/${d.id}/issue`, { key: b.key })).body
+      invoices.push({ id: d.id, number: issued.document_number })
+    }
+    const draft = (await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [line] } })).body
+    const otherClients = (await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientIds[0], lines: [line] } })).body
+    await h.request('POST', `/v1/documents/${otherClients.id}/issue`, { key: b.key })
+
+    const page = await browser.get(`${base}/documents/${invoices[0]!.id}`)
+    const link = /<a class="button quiet" href="([^"]+)" id="new-credit-note">/.exec(page.text)![1]!.replaceAll('&amp;', '&')
+    const editor = await browser.get(link)
+    expect(editor.text).not.toContain('Credited Invoice (id)')
+    expect(options(editor.text, 'f-credited_document_id').filter((o) => o[2]).map((o) => o[0])).toEqual([String(invoices[0]!.id)])
+    expect(options(editor.text, 'f-client_id').filter((o) => o[2]).map((o) => o[0])).toEqual([String(clientId)])
+
+    // The chosen Client's issued Invoices only: no Draft, no other Client's Invoice.
+    const all = await pick(`${base}/pick/invoices?credited_q=&client_id=${clientId}&credited_document_id=`)
+    expect(options(all.text).map((o) => o[0])).toEqual(['', String(invoices[0]!.id), String(invoices[1]!.id)])
+    expect(all.text).not.toContain(`value="${draft.id}"`)
+    const byNumber = await pick(`${base}/pick/invoices?credited_q=${encodeURIComponent(invoices[1]!.number.toLowerCase())}&client_id=${clientId}&credited_document_id=${invoices[0]!.id}`)
+    expect(options(byNumber.text).map((o) => [o[0], o[2]])).toEqual([
+      ['', false],
+      [String(invoices[0]!.id), true],
+      [String(invoices[1]!.id), false],
+    ])
+
+    const made = await browser.request('POST', `${base}/documents`, {
+      _csrf: csrfOf(editor.text),
+      type: 'credit_note',
+      client_id: String(clientId),
+      credited_q: '',
+      credited_document_id: String(invoices[1]!.id),
+      lines__present: '1',
+      'lines.0.description': 'Refund',
+      'lines.0.quantity': '1',
+      'lines.0.unit_price': '100.00',
+      'lines.0.vat_rate': '19',
+    })
+    expect(made.status).toBe(303)
+    const id = Number(/\/documents\/(\d+)/.exec(made.location!)![1])
+    expect((await h.request('GET', `/v1/documents/${id}`, { key: b.key })).body).toMatchObject({ type: 'credit_note', credited_document_id: invoices[1]!.id })
   })
 })

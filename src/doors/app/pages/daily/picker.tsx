@@ -1,14 +1,16 @@
-// The editor's Client and Product pickers: a search box beside a select, for a Business with any number of them. The
-// select holds the chosen one and the first matches (PICK_MAX); typing asks the service for the matches (htmx GET
-// /pick/clients or /pick/products, from the binary's htmx, no inline script) and replaces the select's options, the
-// chosen one kept selected. Without script, the "Find" button posts the editor back with the search applied.
+// The editor's Client, Product and credited Invoice pickers: a search box beside a select, for a Business with any
+// number of them. The select holds the chosen one and the first matches (PICK_MAX); typing asks the service for the
+// matches (htmx GET /pick/clients, /pick/products or /pick/invoices, from the binary's htmx, no inline script) and
+// replaces the select's options, the chosen one kept selected. Without script, the "Find" button posts the editor
+// back with the search applied.
 import { findClient, listClients, type ClientRow } from '../../../../modules/clients'
 import { findProduct, listProducts, presentProduct, type ProductRow } from '../../../../modules/products'
+import { documentSummaries, findDocument, type DocumentDeps, type DocumentSummary } from '../../../../modules/documents'
 import type { Queryable } from '../../../../db/client'
 import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { esc } from '../../ui'
-import { grouped } from './words'
+import { grouped, STATUS_WORDS, TYPE_WORDS } from './words'
 
 /** How many matches a select offers at once; a longer list says to type more. */
 export const PICK_MAX = 50
@@ -76,8 +78,28 @@ export async function ProductOptions(p: { q: Queryable; businessId: number; sear
   return <Options blank="Free line" rows={rows} chosen={chosen} chosenId={p.chosenId} search={p.search} words={productWords} what="Products" />
 }
 
+function invoiceWords(d: DocumentSummary): string {
+  return `${d.document_number ?? `${TYPE_WORDS[d.type]} (Draft)`} · ${d.client_name} · ${grouped(d.total)} ${d.currency} (${STATUS_WORDS[d.status] ?? d.status})`
+}
+
+/**
+ * Invoices a Credit Note may credit: issued ones (a Draft has no number to credit), of the chosen Client when one is
+ * chosen, found by number, Client name or notes; the service judges the choice when the Draft is saved.
+ */
+export async function InvoiceOptions(p: { deps: DocumentDeps; businessId: number; search?: string; clientId: number | null; chosenId: number | null }): Promise<string> {
+  const filter = { type: 'invoice' as const, clientId: p.clientId ?? undefined, search: p.search?.toLowerCase() }
+  const [rows, chosenRow] = await Promise.all([
+    documentSummaries(p.deps, p.businessId, 0, PICK_MAX + 1, filter),
+    p.chosenId === null ? undefined : findDocument(p.deps.db.read, p.businessId, p.chosenId),
+  ])
+  // The chosen Invoice as a list row: the one summary whose id follows chosenId - 1.
+  const chosen = chosenRow && chosenRow.type === 'invoice' ? (await documentSummaries(p.deps, p.businessId, chosenRow.id - 1, 1, { type: 'invoice' }))[0] : undefined
+  const issued = rows.filter((d) => d.status !== 'draft')
+  return <Options blank="Choose the Invoice" rows={issued} chosen={chosen} chosenId={p.chosenId} search={p.search} words={invoiceWords} what="Invoices" />
+}
+
 /** The search box of a picker: asks for the matches as a person types and swaps them into `target`'s options. */
-export function PickerSearch(p: { c: InBusiness; kind: 'clients' | 'products'; name: string; target: string; value: string | undefined; label: string; id: string }): JSX.Element {
+export function PickerSearch(p: { c: InBusiness; kind: 'clients' | 'products' | 'invoices'; name: string; target: string; value: string | undefined; label: string; id: string; include?: string }): JSX.Element {
   return (
     <input
       type="search"
@@ -86,12 +108,12 @@ export function PickerSearch(p: { c: InBusiness; kind: 'clients' | 'products'; n
       value={esc(p.value ?? '')}
       maxlength={SEARCH_MAX}
       autocomplete="off"
-      placeholder={p.kind === 'clients' ? 'Find by name, email or code' : 'Find: name or code'}
+      placeholder={p.kind === 'clients' ? 'Find by name, email or code' : p.kind === 'products' ? 'Find: name or code' : 'Find by number or Client'}
       aria-label={esc(p.label)}
       aria-controls={esc(p.target)}
       hx-get={esc(`${p.c.base}/pick/${p.kind}`)}
       hx-trigger="input changed delay:300ms, search"
-      hx-include={esc(`#${p.target}`)}
+      hx-include={esc([`#${p.target}`, ...(p.include ? [p.include] : [])].join(', '))}
       hx-target={esc(`#${p.target}`)}
       hx-swap="innerHTML"
     />
@@ -113,5 +135,9 @@ export function pickerRoutes(kit: AppKit): void {
       if (/^lines\.\d{1,3}\.product_id$/.test(k)) chosenId = idOf(v)
     }
     return <ProductOptions q={c.deps.db.read} businessId={c.business.id} search={search} chosenId={chosenId} />
+  })
+  kit.page('/pick/invoices', 'read', (c) => {
+    const s = c.url.searchParams
+    return <InvoiceOptions deps={c.deps} businessId={c.business.id} search={searchOf(s.get('credited_q'))} clientId={idOf(s.get('client_id'))} chosenId={idOf(s.get('credited_document_id'))} />
   })
 }

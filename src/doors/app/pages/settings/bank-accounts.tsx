@@ -16,7 +16,7 @@ async function BankAccountsPage({ c, form }: { c: InBusiness; form: FormState })
         <p class="muted">No bank accounts yet.</p>
       ) : (
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -29,13 +29,13 @@ async function BankAccountsPage({ c, form }: { c: InBusiness; form: FormState })
             <tbody>
               {accounts.map((a) => (
                 <tr>
-                  <td>{esc(a.name)}</td>
-                  <td>
+                  <td class="key">{esc(a.name)}</td>
+                  <td data-label="IBAN">
                     <code>{esc(a.iban)}</code>
                   </td>
-                  <td>{esc(a.bic ?? '—')}</td>
-                  <td>{esc(a.currency ?? 'any')}</td>
-                  <td>
+                  <td data-label="BIC">{esc(a.bic ?? '—')}</td>
+                  <td data-label="Currency">{esc(a.currency ?? 'any')}</td>
+                  <td data-label="Added">
                     <When at={a.createdAt} />
                   </td>
                 </tr>

@@ -44,7 +44,7 @@ async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; 
         <p class="muted">No keys yet.</p>
       ) : (
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -57,15 +57,15 @@ async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; 
             <tbody>
               {keys.map((k: ApiKeyView) => (
                 <tr>
-                  <td>{esc(k.name)}</td>
-                  <td>{esc(k.role)}</td>
-                  <td>
+                  <td class="key">{esc(k.name)}</td>
+                  <td data-label="Role">{esc(k.role)}</td>
+                  <td data-label="Starts with">
                     <code>{esc(k.prefix)}…</code>
                   </td>
-                  <td>
+                  <td data-label="Created">
                     <When at={k.created_at} />
                   </td>
-                  <td>
+                  <td data-label="State">
                     {k.revoked_at ? (
                       <span class="tag bad">revoked</span>
                     ) : (

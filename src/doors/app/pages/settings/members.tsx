@@ -23,7 +23,7 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
       {link ? <ShownOnce label={`${link.email} is new here: send them this sign-in link (one use, 30 minutes) to choose a password.`} secret={link.url} /> : ''}
       <Refused state={form} shown={['email', 'role']} />
       <div class="table-wrap">
-        <table>
+        <table class="stacked">
           <thead>
             <tr>
               <th scope="col">Person</th>
@@ -37,11 +37,11 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
           <tbody>
             {members.map((m) => (
               <tr>
-                <td>
+                <td class="key">
                   {esc(m.name)}
                   <div class="hint">{esc(m.email)}</div>
                 </td>
-                <td>
+                <td data-label="Role">
                   {m.role === 'owner' && c.role !== 'owner' ? (
                     ROLE_WORDS.owner
                   ) : (
@@ -63,7 +63,7 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
                     </PostForm>
                   )}
                 </td>
-                <td>
+                <td data-label="Since">
                   <When at={m.createdAt} />
                 </td>
                 <td>

@@ -70,7 +70,7 @@ async function WebhooksPage({ c, form, created }: { c: InBusiness; form: FormSta
         <p class="muted">No webhooks yet.</p>
       ) : (
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Address</th>
@@ -81,11 +81,11 @@ async function WebhooksPage({ c, form, created }: { c: InBusiness; form: FormSta
             <tbody>
               {list.map((h) => (
                 <tr>
-                  <td>
+                  <td class="key">
                     <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a>
                   </td>
-                  <td>{esc(h.events.length ? h.events.join(', ') : 'every event')}</td>
-                  <td>{stateOf(h)}</td>
+                  <td data-label="Events">{esc(h.events.length ? h.events.join(', ') : 'every event')}</td>
+                  <td data-label="State">{stateOf(h)}</td>
                 </tr>
               ))}
             </tbody>
@@ -147,7 +147,7 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
         <p class="muted">Nothing sent yet.</p>
       ) : (
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Created</th>
@@ -162,13 +162,13 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
             <tbody>
               {deliveries.map(({ view: d }) => (
                 <tr>
-                  <td>
+                  <td class="key">
                     <When at={d.created_at} />
                   </td>
-                  <td>
+                  <td data-label="Event">
                     <code>{esc(d.event)}</code>
                   </td>
-                  <td>
+                  <td data-label="State">
                     <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>{esc(d.status.replace('_', ' '))}</span>
                     {d.reason ? <div class="hint">{esc(d.reason)}</div> : ''}
                     {d.next_attempt_at ? (
@@ -179,7 +179,7 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
                       ''
                     )}
                   </td>
-                  <td>
+                  <td data-label="Attempts">
                     {d.attempts.length === 0 ? (
                       <span class="muted">none yet</span>
                     ) : (
