@@ -7,10 +7,9 @@
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import type { Database } from './client'
 import { migrationsFolder } from './embedded-migrations'
+import { whileBusy } from './busy'
 
 const TABLE = '__drizzle_migrations'
-/** How long a start waits for another process's migrations (each wait inside is the busy timeout, 5 s). */
-const LOCK_WAIT_MS = 120_000
 
 export async function applyMigrations(db: Database): Promise<void> {
   const migrations = readMigrationFiles({ migrationsFolder: await migrationsFolder() })
@@ -39,14 +38,6 @@ export async function applyMigrations(db: Database): Promise<void> {
 }
 
 /** BEGIN IMMEDIATE, waiting while another process holds the write lock (it may be migrating a large file). */
-async function begin(db: Database) {
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
-    try {
-      return await db.writerClient.transaction('write')
-    } catch (e) {
-      if (!/SQLITE_BUSY|database is locked/i.test(String((e as Error)?.message ?? e)) || Date.now() > deadline) throw e
-      await Bun.sleep(50)
-    }
-  }
+function begin(db: Database) {
+  return whileBusy(() => db.writerClient.transaction('write'))
 }

@@ -7,6 +7,7 @@ import { ConfigError } from '../config'
 import { isSealed, newKeyText, parseKey, secretBox, type SecretBox } from '../shared/secret-box'
 import type { Database } from './client'
 import { appWebhooks, mailboxes, meta, webhooks } from './schema'
+import { whileBusy } from './busy'
 
 const CHECK_KEY = 'secret_key_check'
 const CHECK_TEXT = 'invoicing secret key check'
@@ -62,7 +63,7 @@ export async function unlockSecrets(db: Database, envKey: string | null): Promis
   const box = secretBox(key)
   let value = stored
   if (value === null) {
-    await db.write((tx) => tx.insert(meta).values({ key: CHECK_KEY, value: box.seal(CHECK_TEXT, 'key-check') }).onConflictDoNothing())
+    await whileBusy(() => db.write((tx) => tx.insert(meta).values({ key: CHECK_KEY, value: box.seal(CHECK_TEXT, 'key-check') }).onConflictDoNothing()))
     value = (await check())!
   }
   let opened: string | null = null
