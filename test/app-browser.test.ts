@@ -66,6 +66,9 @@ async function shoot(page: Page, name: string): Promise<void> {
     [390, 'narrow'],
   ] as const) {
     await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 })
+    // A link clicked just before may still be loading its page: measure the page it brings, once it stands.
+    await page.waitForLoadState('load')
+    await page.waitForFunction(() => document.readyState === 'complete' && document.documentElement !== null)
     // Nothing runs wider than the window: tables scroll inside their own box.
     expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width })
     await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true })

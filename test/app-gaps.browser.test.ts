@@ -134,6 +134,13 @@ describe('list pages on a phone', () => {
       ] as const) {
         await page.goto(base + path)
         wrong.push(...(await shoot(page, name)))
+        if (name === 'client') {
+          // The statement in words: the document's type and the Payment's method, not the API's codes.
+          const statement = await page.locator('#st-h').locator('..').innerText()
+          expect(statement).toContain('Invoice INV-2026-0001')
+          expect(statement).toContain('Bank transfer')
+          expect(statement).not.toContain('bank_transfer')
+        }
       }
       expect(wrong).toEqual([])
       expect(problems).toEqual([])

@@ -1,7 +1,11 @@
 // Handing memory back on idle must leave the service whole: the next requests read and write as before.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../test/harness'
-import { handBackMemory } from './memory'
+import { heapSize } from 'bun:jsc'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { handBackMemory, startHeapGovernor } from './memory'
+import { releasePdfMemory } from '../modules/pdf'
 
 let h: Harness
 beforeAll(async () => {
@@ -19,4 +23,46 @@ test('after the idle hand-back (GC, shrink, malloc_trim) the service still reads
   expect((await h.request('POST', '/v1/clients', { key: b.key, body: { ...body, name: 'After' } })).status).toBe(201)
   const list = await h.request('GET', '/v1/clients', { key: b.key })
   expect(list.body.data.map((c: { name: string }) => c.name)).toEqual(['Before', 'After'])
+})
+
+test('the heap governor collects once the heap has grown past its floor', async () => {
+  Bun.gc(true)
+  const stop = startHeapGovernor(heapSize() / 1e6 + 20, 1.5, 0)
+  try {
+    // 40 MB of garbage (kept until the loop ends, then dropped): the heap passes the floor, and the governor's next
+    // look (every 250 ms) collects it.
+    let garbage: string[][] | null = Array.from({ length: 40 }, (_, i) => Array.from({ length: 25_000 }, (_, j) => `${i}:${j}:`.padEnd(20, 'x')))
+    const grown = heapSize()
+    garbage = null
+    let now = grown
+    for (let i = 0; i < 40 && now > grown / 2; i++) {
+      await Bun.sleep(100)
+      now = heapSize()
+    }
+    expect(garbage).toBeNull()
+    expect(now).toBeLessThan(grown / 2)
+  } finally {
+    stop()
+  }
+})
+
+test('an idle server lets the parsed PDF fonts go, and the next PDF is whole', async () => {
+  const b = await h.business()
+  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Ålesund Ærø', email: 'a@example.com', country: 'NO' } })
+  const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Þjónusta ΑΒΓ', quantity: '1', unit_price: '1.00', vat_rate: '0' }] } })
+  const pdfText = async () => {
+    const res = await h.app.fetch(new Request(`http://localhost/v1/documents/${d.body.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }))
+    expect(res.status).toBe(200)
+    const file = join(h.dir, 'idle.pdf')
+    writeFileSync(file, new Uint8Array(await res.arrayBuffer()))
+    return Bun.spawnSync(['pdftotext', file, '-']).stdout.toString()
+  }
+  const first = await pdfText()
+  releasePdfMemory()
+  handBackMemory()
+  const again = await pdfText()
+  // The same words, every character drawn from the fonts parsed again.
+  expect(again).toContain('Ålesund Ærø')
+  expect(again).toContain('Þjónusta ΑΒΓ')
+  expect(again).toBe(first)
 })

@@ -1,5 +1,5 @@
 // SQL for Clients; every query is scoped by the Business.
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Database, Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { clients } from '../../db/schema'
@@ -64,6 +64,13 @@ export function clientByIdStatement(db: Db, hot: HotReader | null = null) {
 
 export async function findClient(q: Queryable, businessId: number, id: number): Promise<ClientRow | undefined> {
   return q.select().from(clients).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).get()
+}
+
+/** The Business's Clients among `ids`, in one query (a page of documents names up to 100 of them). */
+export async function findClients(q: Queryable, businessId: number, ids: number[]): Promise<Map<number, ClientRow>> {
+  if (ids.length === 0) return new Map()
+  const rows = await q.select().from(clients).where(and(eq(clients.businessId, businessId), inArray(clients.id, [...new Set(ids)])))
+  return new Map(rows.map((r) => [r.id, r]))
 }
 
 // Every column but search_text (long, and never answered), in this order, for pages read as arrays.

@@ -9,7 +9,7 @@ import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/e
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { addDays, isDate, LAST_DATE, utcDay } from '../../shared/dates'
 import { foreignBankAccountIds, getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Role } from '../business'
-import { findClient, type ClientRow } from '../clients'
+import { findClient, findClients, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
   bandsOf,
@@ -26,7 +26,7 @@ import {
   type DocumentRow,
 } from './documents.repo'
 import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView, type SellerSnapshot } from './documents.present'
-import { gatherFacts, linkedProforma, type FactsOptions } from './facts'
+import { FactsMemo, gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
 import { numberingFor, take } from '../numbering'
@@ -99,16 +99,19 @@ export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, b
   const day = today(deps)
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
   const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
-  const clients = new Map<number, ClientRow | undefined>()
+  const memo = new FactsMemo()
+  // The page's Clients in one query; each document's facts find its own among them.
+  const clients = await findClients(q, business.id, docs.map((d) => d.clientId))
+  for (const d of docs) memo.keep(`client:${d.clientId}`, clients.get(d.clientId))
   // A Draft shows the seller as the Business now stands; the accounts are read only when a Draft is among the rows.
   const accounts = docs.some((d) => d.sellerSnapshot === null) ? await allBankAccounts(q, business.id) : []
   const out: { view: DocumentView; facts: Facts; client: ClientRow | undefined; mail: MailState }[] = []
   for (const doc of docs) {
-    if (!clients.has(doc.clientId)) clients.set(doc.clientId, await findClient(q, business.id, doc.clientId))
-    const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail) })
+    const client = await memo.once(`client:${doc.clientId}`, () => findClient(q, business.id, doc.clientId))
+    const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail), memo })
     const seller = sellerSnapshotOf(business, doc.sellerSnapshot === null ? accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, accounts) : [])
-    const view = presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client: clients.get(doc.clientId), seller, facts, role, today: day })
-    out.push({ view, facts, client: clients.get(doc.clientId), mail })
+    const view = presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client, seller, facts, role, today: day })
+    out.push({ view, facts, client, mail })
   }
   return out
 }

@@ -10,7 +10,7 @@ import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, Money, Pager } from './words'
+import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 import { yearPeriod } from './period'
 
 const PAGE = 25
@@ -337,11 +337,12 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
                 {cur.lines.map((l) => (
                   <tr>
                     <td class="key">
-                      {l.kind === 'payment' ? 'Payment' : esc(l.document_type ?? '')} {esc(l.number)}
+                      {l.kind === 'payment' ? 'Payment' : esc(TYPE_WORDS[l.document_type ?? ''] ?? l.document_type ?? '')} {esc(l.number)}
                       {l.prepaid ? ' (prepaid on its Proforma)' : ''}
                     </td>
                     <td data-label="Date" class="nowrap">{esc(l.date)}</td>
-                    <td data-label="Description">{esc(l.description)}</td>
+                    {/* A Payment's description is its method as the API writes it (bank_transfer): shown in words. */}
+                    <td data-label="Description">{esc(l.kind === 'payment' ? (METHOD_WORDS[l.description] ?? l.description) : l.description)}</td>
                     <td class="num" data-label="Debit">{l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}</td>
                     <td class="num" data-label="Credit">{l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}</td>
                     <td class="num" data-label="Balance">
