@@ -9,7 +9,7 @@ import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
 import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
-import { openingMailer } from './modules/mail'
+import { openingMailer } from './modules/mailbox'
 import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
 
 export interface Deps {

@@ -16,7 +16,7 @@ import {
 } from '../modules/business'
 import { InvalidRequest } from '../shared/errors'
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { businessMailProvider } from '../modules/mail'
+import { businessMailProvider } from '../modules/mailbox'
 import { findPerson, makeOwner } from '../modules/people'
 import { endConnectionsOfBusiness } from '../modules/oauth'
 import { NotFound } from '../shared/errors'

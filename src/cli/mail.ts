@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import type { Deps } from '../deps'
 import { getBusiness, presentBusiness, resolveBusiness } from '../modules/business'
-import { businessMailProvider, clearMailbox, setMailbox } from '../modules/mail'
+import { businessMailProvider, clearMailbox, setMailbox } from '../modules/mailbox'
 import { allowOnly, UsageError, type Args } from './args'
 import { CliRefusal } from './one-line'
 import { print } from './output'

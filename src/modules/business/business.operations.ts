@@ -2,7 +2,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { ListQuery } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation } from '../../platform/operation'
-import { businessMailProvider } from '../mail'
+import { businessMailProvider } from '../mailbox'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
 import { presentBankAccount, presentBusiness } from './business.present'
 import { getBankAccount, getBusiness, listBankAccounts } from './business.service'

@@ -7,7 +7,7 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { documents, mailDailyCounts, outbox, payments, receipts } from '../../db/schema'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { ApiError } from '../../shared/errors'
-import { setMailbox } from '../mail'
+import { setMailbox } from '../mailbox'
 import { emailReceipt, remindDocument } from '../mail/app-mail.service'
 import { duplicateDocument, markSent, unmarkSent, viewDocumentForApp } from './app-actions.service'
 

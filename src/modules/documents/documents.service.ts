@@ -34,7 +34,7 @@ import { computeTotals } from './totals'
 import { paidState } from './paid'
 import { stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
-import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mail'
+import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mailbox'
 
 export interface DocumentDeps {
   db: Database

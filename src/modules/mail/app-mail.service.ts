@@ -22,11 +22,9 @@ import {
 } from '../documents'
 import { paymentWithReceipt, receiptPdfOf } from '../payments'
 import { documentPdf } from '../pdf'
-import { mailStateOf } from './limits'
-import { countRecipients } from './send.repo'
+import { countRecipients, mailStateOf, type Provider } from '../mailbox'
 import type { MailDeps } from './send.service'
 import { fileBase } from './message'
-import type { Provider } from './providers'
 
 type Connected = Extract<Provider, { connected: true }>
 

@@ -1,7 +1,7 @@
 // TypeBox model of the Send body (POST /v1/documents/{id}/send); every field is optional, unknown ones refused.
 import { Type as t } from '@sinclair/typebox'
 import { Nullable } from '../../shared/schemas'
-import { MAX_RECIPIENTS_PER_SEND } from './limits'
+import { MAX_RECIPIENTS_PER_SEND } from '../mailbox'
 
 const Email = t.String({ format: 'email', maxLength: 255 })
 const Addresses = (description: string, minItems = 0) => t.Array(Email, { minItems, maxItems: MAX_RECIPIENTS_PER_SEND, description })

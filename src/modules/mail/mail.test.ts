@@ -9,9 +9,7 @@ import { and, eq } from 'drizzle-orm'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { clients, documents, outbox } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { setMailbox } from './mailbox.service'
-import { recipientsSent } from './send.repo'
-import { dailyRecipientLimit } from './limits'
+import { dailyRecipientLimit, recipientsSent, setMailbox } from '../mailbox'
 
 let smtp: TestSmtpServer
 let h: Harness

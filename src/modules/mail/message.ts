@@ -2,7 +2,7 @@
 import type { MailAttachment, MailMessage } from '../../adapters/smtp'
 import { DOCUMENT_TITLES, type DocumentView } from '../documents'
 import type { XmlFile } from '../einvoice'
-import type { Provider } from './providers'
+import type { Provider } from '../mailbox'
 
 
 export interface ComposeInput {

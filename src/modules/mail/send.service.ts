@@ -22,11 +22,9 @@ import {
 import { documentPdf } from '../pdf'
 import { facturxAttachmentFor, xmlAttachmentFor, type XmlFile } from '../einvoice'
 import { isXmlFormat } from '../../shared/einvoice-formats'
-import { mailStateOf, MAX_RECIPIENTS_PER_SEND } from './limits'
-import { countRecipients } from './send.repo'
+import { countRecipients, mailStateOf, MAX_RECIPIENTS_PER_SEND, type Provider } from '../mailbox'
 import type { SendInput } from './mail.model'
 import { composeMessage } from './message'
-import type { Provider } from './providers'
 
 export interface MailDeps extends DocumentDeps {
   mailer: Mailer

@@ -1,4 +1,5 @@
-// SQL for the Send's daily recipient counts (the service's own mail server's limit), scoped by the Business.
+// SQL for the daily recipient counts of the service's own mail server (its limit), scoped by the Business: read to
+// judge a Send, written by the Send and the application's emails.
 import { and, eq, lt, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import { mailDailyCounts } from '../../db/schema'

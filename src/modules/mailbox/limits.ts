@@ -3,7 +3,7 @@
 import { mailLimited } from '../../platform/policy'
 import type { Queryable } from '../../db/client'
 import { utcDay } from '../../shared/dates'
-import { recipientsSent } from './send.repo'
+import { recipientsSent } from './daily-count.repo'
 import { findMailbox } from './mailbox.repo'
 import { providerOf, type Provider } from './providers'
 
