@@ -36,7 +36,8 @@ input[type=text],input[type=email],input[type=password],input[type=url],input[ty
 .checks{display:flex;flex-wrap:wrap;gap:6px 16px;border:0;padding:0;margin:0}
 .checks label{font-weight:400;display:flex;gap:6px;align-items:center}
 button,.button{font:inherit;display:inline-block;padding:8px 14px;border-radius:var(--radius);border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none}
-button.quiet{background:#fff;color:var(--accent)}
+button.quiet,.button.quiet{background:#fff;color:var(--accent)}
+.default-submit{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:0;color:var(--accent);padding:0;text-decoration:underline}
 .row{display:flex;flex-wrap:wrap;gap:8px;align-items:center}

@@ -422,7 +422,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                       {esc(METHOD_WORDS[p.paymentMethod] ?? p.paymentMethod)}
                       {p.reference ? <div class="hint">{esc(p.reference)}</div> : ''}
                     </td>
-                    <td data-label="Receipt">{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
+                    <td data-label="Receipt" class="nowrap">{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
                     <td data-label="Status">{p.status === 'completed' ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}</td>
                     <td>
                       <div class="row">

@@ -125,6 +125,10 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   return (
     <PostForm action={action} token={c.csrf} class="stack editor" id="editor">
       <Refused state={state} shown={['type', 'client_id', 'currency', 'issue_date', 'due_date', 'delivery_date', 'payment_terms', 'document_number', 'notes', ...Object.keys(state.errors).filter((k) => k.startsWith('lines.'))]} />
+      {/* Enter in any field does the form's first submit button: make that the save, not a picker's "Find" below. */}
+      <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
+        {doc ? 'Save the Draft' : 'Create the Draft'}
+      </button>
       <input type="hidden" name="lines__present" value="1" />
       <input type="hidden" name="bank_account_ids__present" value="1" />
       <div class="grid3">
