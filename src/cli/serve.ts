@@ -88,22 +88,25 @@ export interface ServeForeverOptions {
 
 /** Serves until SIGINT/SIGTERM, then stops cleanly (see stop) and exits 0 (1 if the stop failed); gives the port it listens on. */
 export async function serveForever(deps: Deps, port: number, host = '127.0.0.1', opts: ServeForeverOptions = {}): Promise<number> {
-  const s = await serve(deps, port, host)
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(sig, () => {
-      s.stop().then(
-        () => {
-          opts.afterStop?.()
-          deps.logger.info('stopped', { signal: sig })
-          process.exit(0)
-        },
-        (e) => {
-          deps.logger.error('shutdown failed', errorFacts(e))
-          process.exit(1)
-        },
-      )
-    })
-  }
+  // The handlers go in before the server says it listens: a SIGTERM sent as soon as "listening" is read (a supervisor,
+  // a test) must stop it cleanly, not find the default action (exit 143). One arriving during the start is kept.
+  let s: Awaited<ReturnType<typeof serve>> | null = null
+  let asked: 'SIGINT' | 'SIGTERM' | null = null
+  const stopOn = (sig: 'SIGINT' | 'SIGTERM', server: NonNullable<typeof s>) =>
+    server.stop().then(
+      () => {
+        opts.afterStop?.()
+        deps.logger.info('stopped', { signal: sig })
+        process.exit(0)
+      },
+      (e) => {
+        deps.logger.error('shutdown failed', errorFacts(e))
+        process.exit(1)
+      },
+    )
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => (s ? void stopOn(sig, s) : (asked ??= sig)))
+  s = await serve(deps, port, host)
+  if (asked) void stopOn(asked, s)
   if (opts.announce) {
     const url = reachableUrl(host, s.port)
     process.stdout.write(

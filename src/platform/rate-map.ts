@@ -36,8 +36,20 @@ const S_H2 = 2
 const S_COUNT = 3
 const S_START_F64 = 2 // bytes 16..23 of the slot
 
-/** A lock held longer than this belongs to a process that died inside it (a hit holds it for about a microsecond). */
-const STALE_LOCK_MS = 200
+/** After this long the lock's holder is asked whether it still lives (a hit holds the lock for about a microsecond). */
+const STALE_LOCK_MS = 50
+/** After this long the lock is taken whatever the holder's pid says. */
+const GIVE_UP_MS = 5000
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: it lives, under another user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 
 function freshImage(): Uint8Array {
   const buf = new Uint8Array(FILE_BYTES)
@@ -61,14 +73,17 @@ function isValid(path: string): boolean {
  * earlier versions) is replaced, since it holds nothing but counts of the last minute.
  */
 function prepareFile(path: string): void {
-  if (existsSync(path)) {
+  const found = existsSync(path)
+  if (found) {
     chmodSync(path, 0o600)
     if (isValid(path)) return
   }
   const aside = `${path}.${process.pid}.new`
   writeFileSync(aside, freshImage(), { mode: 0o600 })
   try {
-    if (existsSync(path)) renameSync(aside, path)
+    // A new file only ever by link, which fails when another process linked its own first: both then map the same
+    // file (a rename here would replace the one the other process already counts in). A damaged file is replaced.
+    if (found) renameSync(aside, path)
     else linkSync(aside, path)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
@@ -94,8 +109,11 @@ export function openMapCount(path: string, limit: number, windowMs: number): Rat
       if (held === 0) return
       if ((spins & 1023) === 1023) {
         since ||= performance.now()
-        // The holder died inside its microsecond: take the lock from it.
-        if (performance.now() - since > STALE_LOCK_MS && Atomics.compareExchange(words, H_LOCK, held, me) === held) return
+        // A holder descheduled on a busy machine may keep the lock for a while; only one that is gone (it died
+        // inside its microsecond) has the lock taken from it. Past STALE_LOCK_MS the holder's pid is asked; past
+        // GIVE_UP_MS (a pid from another namespace, never answering) it is taken anyway.
+        const waited = performance.now() - since
+        if (waited > STALE_LOCK_MS && (waited > GIVE_UP_MS || !isAlive(held)) && Atomics.compareExchange(words, H_LOCK, held, me) === held) return
       }
     }
   }

@@ -35,12 +35,13 @@ test('the heap governor collects once the heap has grown past its floor', async 
     const grown = heapSize()
     garbage = null
     let now = grown
-    for (let i = 0; i < 40 && now > grown / 2; i++) {
+    for (let i = 0; i < 40 && grown - now < 25e6; i++) {
       await Bun.sleep(100)
       now = heapSize()
     }
     expect(garbage).toBeNull()
-    expect(now).toBeLessThan(grown / 2)
+    // Most of the 40 MB is gone, whatever the rest of the process holds live (the suite runs in one process).
+    expect(grown - now).toBeGreaterThan(25e6)
   } finally {
     stop()
   }
