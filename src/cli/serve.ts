@@ -51,7 +51,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     },
   }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
-  const stopGovernor = startHeapGovernor()
+  const governor = startHeapGovernor()
   // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).
   deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath, driver: deps.db.nativeFile ? 'native' : 'client' })
   let stopped = false
@@ -63,7 +63,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     // A client that never finishes its request cannot hold the shutdown: after the grace its connection is cut.
     await Promise.race([server.stop(), Bun.sleep(STOP_GRACE_MS).then(() => server.stop(true))])
     await scheduler.stop()
-    stopGovernor()
+    governor.stop()
     await app.requestLog.flush()
     await app.connectionUsage.flush()
     app.rateLimiter.close()

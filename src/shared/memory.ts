@@ -35,18 +35,20 @@ export function handBackMemory(): void {
  * the heap region was 160 MB for about 60 MB live). Here a full collection runs when the heap has grown past
  * `floorMb` and by half over what the last one left, at most once every `everyMs`: a collection is 10-30 ms of the
  * thread, so a light load (the reads of bench/run.ts stay under the floor) never pays it, and a heavy one pays at most
- * a few percent. Returns the stop function.
+ * a few percent. Gives its stop, and how many collections it made.
  */
-export function startHeapGovernor(floorMb = 64, growth = 1.5, everyMs = 2000): () => void {
+export function startHeapGovernor(floorMb = 64, growth = 1.5, everyMs = 2000): { stop(): void; collections(): number } {
   let live = heapSize()
   let last = 0
+  let collections = 0
   const timer = setInterval(() => {
     const now = performance.now()
     if (now - last < everyMs || heapSize() < Math.max(floorMb * 1e6, live * growth)) return
     Bun.gc(true)
+    collections++
     live = heapSize()
     last = performance.now()
   }, 250)
   timer.unref()
-  return () => clearInterval(timer)
+  return { stop: () => clearInterval(timer), collections: () => collections }
 }
