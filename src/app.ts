@@ -15,7 +15,8 @@ import { Cursors } from './platform/cursors'
 import { PageCache } from './platform/page-cache'
 import { readBody } from './http/body'
 import { createPipeline, isJsonType, pathOf, type Fetch } from './http/pipeline'
-import { appDoor, isAppPath } from './doors/app'
+import { isAppPath } from './doors/app/paths'
+import type { AppDoor } from './doors/app'
 import { publicBaseUrl } from './config'
 import { setRemedyBase } from './modules/documents'
 import { RequestLogWriter } from './platform/request-log'
@@ -61,6 +62,16 @@ function isMcpPath(url: string, at: number): boolean {
 function knownRoutes(routes: ReadonlyArray<{ method: string; path: string }>) {
   const access = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op.access]))
   return routes.map((r) => ({ method: r.method, path: r.path, access: access.get(`${r.method.toUpperCase()} ${r.path}`) }))
+}
+
+/** A door built on its first use and kept; one whose building failed (a busy database) is built again next time. */
+function lazily<T>(build: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null
+  return () =>
+    (made ??= build().catch((e: unknown) => {
+      made = null
+      throw e
+    }))
 }
 
 export async function buildApp(deps: Deps): Promise<App> {
@@ -151,18 +162,16 @@ export async function buildApp(deps: Deps): Promise<App> {
     clock: deps.clock,
     logger: deps.logger,
   })
-  let mcpDoor: Promise<McpDoor> | null = null
-  const mcp = () =>
-    (mcpDoor ??= import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
+  const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
   // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
-  type OAuthHandler = (req: Request, ip: string | null) => Promise<Response>
-  let oauthHandler: Promise<OAuthHandler> | null = null
-  const oauth: OAuthHandler = async (req, ip) =>
-    (await (oauthHandler ??= import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer }))))(req, ip)
+  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })))
+  const oauth = async (req: Request, ip: string | null) => (await oauthDoor())(req, ip)
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
-  const application = await appDoor(deps)
+  // Built with the first request for a page: an API-only server never loads the pages or htmx.
+  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps)))
+  const application: AppDoor = async (req) => (await appDoor())(req)
   const fetch: Fetch = (req, server) => {
     // The MCP door has its own protocol (JSON-RPC over POST); everything else but the application and OAuth goes
     // through the API pipeline.

@@ -20,10 +20,7 @@ import HTMX_SOURCE from 'htmx.org/dist/htmx.min.js' with { type: 'text' }
 
 export type AppDoor = (req: Request) => Promise<Response>
 
-/** Whether a request is for the application (its pages and assets). */
-export function isAppPath(pathname: string): boolean {
-  return pathname === '/app' || pathname.startsWith('/app/')
-}
+export { isAppPath } from './paths'
 
 export async function appDoor(deps: Deps): Promise<AppDoor> {
   const router = new Router()
