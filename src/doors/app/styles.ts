@@ -186,12 +186,6 @@ textarea#f-redirect_uris{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,
 dl.facts.app-facts{margin-bottom:16px}
 @media (max-width:720px){
  table.apps th:nth-child(2),table.apps td:nth-child(2){display:none}
- table.deliveries thead{display:none}
- table.deliveries,table.deliveries tbody,table.deliveries tr,table.deliveries td{display:block;width:100%}
- table.deliveries tr{border-bottom:1px solid var(--line);padding:8px 0}
- table.deliveries td{border:0;padding:2px 10px}
- table.deliveries td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:600}
- table.deliveries ol{padding-left:1.2rem}
  dl.facts{grid-template-columns:1fr;gap:0}
  dl.facts dd{margin-bottom:6px}
 }

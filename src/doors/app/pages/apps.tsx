@@ -23,6 +23,7 @@ import { EMPTY_FORM, type FormState, type Signed } from '../context'
 import { redirect } from '../http'
 import type { AppKit } from '../kit'
 import { Layout } from '../layout'
+import { DeliveriesTable } from '../deliveries'
 import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../ui'
 
 const APPS = '/app/profile/apps'
@@ -284,75 +285,7 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
       {app.webhook ? (
         <section aria-labelledby="deliveries-h">
           <h2 id="deliveries-h">Deliveries of the last 30 days</h2>
-          {deliveries.length === 0 ? (
-            <p class="muted">Nothing sent yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table class="deliveries">
-                <thead>
-                  <tr>
-                    <th scope="col">Created</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">
-                      <span class="sr">Resend</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deliveries.map((d) => (
-                    <tr>
-                      <td data-label="Created">
-                        <When at={d.created_at} />
-                      </td>
-                      <td data-label="Event">
-                        <code>{esc(d.event)}</code>
-                        <div class="hint">{esc(d.business.name)}</div>
-                      </td>
-                      <td data-label="State">
-                        <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>{esc(d.status.replace('_', ' '))}</span>
-                        {d.reason ? <div class="hint">{esc(d.reason === 'app_not_connected' ? 'the app left this Business' : d.reason)}</div> : ''}
-                        {d.next_attempt_at ? (
-                          <div class="hint">
-                            next attempt <When at={d.next_attempt_at} />
-                          </div>
-                        ) : (
-                          ''
-                        )}
-                      </td>
-                      <td data-label="Attempts">
-                        {d.attempts.length === 0 ? (
-                          <span class="muted">none yet</span>
-                        ) : (
-                          <details>
-                            <summary>
-                              {d.attempts.length} attempt{d.attempts.length > 1 ? 's' : ''}
-                            </summary>
-                            <ol>
-                              {d.attempts.map((a) => (
-                                <li>
-                                  <When at={a.at} /> · {a.duration_ms} ms · {a.status_code !== null ? `answered ${a.status_code}` : esc(a.error ?? 'no answer')}
-                                  {a.response ? <code class="secret">{esc(a.response.slice(0, 200))}</code> : ''}
-                                </li>
-                              ))}
-                            </ol>
-                          </details>
-                        )}
-                      </td>
-                      <td>
-                        <PostForm action={`${at}/deliveries/${d.id}/resend`} token={c.csrf} class="inline">
-                          <button type="submit" class="quiet small">
-                            Resend
-                          </button>
-                        </PostForm>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DeliveriesTable rows={deliveries} csrf={c.csrf} resendAction={(id) => `${at}/deliveries/${id}/resend`} />
         </section>
       ) : (
         ''

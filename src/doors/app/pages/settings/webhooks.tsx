@@ -18,6 +18,7 @@ import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../../ui'
 import { SettingsLayout } from './index'
+import { DeliveriesTable } from '../../deliveries'
 
 function hooks(c: InBusiness): WebhookDeps {
   return { db: c.deps.db, clock: c.deps.clock, resolve: c.deps.resolve, allowPrivate: c.deps.config.webhookAllowPrivate }
@@ -143,73 +144,7 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
         </PostForm>
       </section>
       <h2>Deliveries of the last 30 days</h2>
-      {deliveries.length === 0 ? (
-        <p class="muted">Nothing sent yet.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">
-                  <span class="muted">Resend</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map(({ view: d }) => (
-                <tr>
-                  <td class="key">
-                    <When at={d.created_at} />
-                  </td>
-                  <td data-label="Event">
-                    <code>{esc(d.event)}</code>
-                  </td>
-                  <td data-label="State">
-                    <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>{esc(d.status.replace('_', ' '))}</span>
-                    {d.reason ? <div class="hint">{esc(d.reason)}</div> : ''}
-                    {d.next_attempt_at ? (
-                      <div class="hint">
-                        next attempt <When at={d.next_attempt_at} />
-                      </div>
-                    ) : (
-                      ''
-                    )}
-                  </td>
-                  <td data-label="Attempts">
-                    {d.attempts.length === 0 ? (
-                      <span class="muted">none yet</span>
-                    ) : (
-                      <details>
-                        <summary>{d.attempts.length} attempt{d.attempts.length > 1 ? 's' : ''}</summary>
-                        <ol>
-                          {d.attempts.map((a) => (
-                            <li>
-                              <When at={a.at} /> · {a.duration_ms} ms · {a.status_code !== null ? `answered ${a.status_code}` : esc(a.error ?? 'no answer')}
-                              {a.response ? <code class="secret">{esc(a.response.slice(0, 200))}</code> : ''}
-                            </li>
-                          ))}
-                        </ol>
-                      </details>
-                    )}
-                  </td>
-                  <td>
-                    <PostForm action={`${c.base}/settings/webhooks/deliveries/${d.id}/resend`} token={c.csrf} class="inline">
-                      <input type="hidden" name="webhook" value={String(h.id)} />
-                      <button type="submit" class="quiet">
-                        Resend
-                      </button>
-                    </PostForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DeliveriesTable rows={deliveries.map((d) => d.view)} csrf={c.csrf} resendAction={(id) => `${c.base}/settings/webhooks/deliveries/${id}/resend`} resendHidden={{ name: 'webhook', value: String(h.id) }} />
     </SettingsLayout>
   )
 }
