@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
+import { launchChromium } from './browser'
 import { makeHarness, type Harness } from './harness'
 import { deliveryContext } from '../src/jobs/webhooks'
 import { deliverDue, dispatchOutbox } from '../src/modules/webhooks'
@@ -13,7 +14,6 @@ import { deliverDue, dispatchOutbox } from '../src/modules/webhooks'
 setDefaultTimeout(120_000)
 
 const SHOTS = join(import.meta.dir, '..', 'test-output', 'screenshots')
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
 let h: Harness
 let server: ReturnType<typeof Bun.serve>
@@ -39,7 +39,7 @@ beforeAll(async () => {
       return new Response('thanks')
     },
   })
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS })
+  browser = await launchChromium()
 })
 
 afterAll(async () => {

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
+import { launchChromium } from './browser'
 import { makeHarness, type Harness } from './harness'
 import { person } from './app-client'
 import { startTestSmtpServer, type TestSmtpServer } from '../src/adapters/smtp-test-server'
@@ -27,10 +28,7 @@ beforeAll(async () => {
   h = await makeHarness({ config: { mailRelay: smtp.url, rateLimit: 1_000_000 } })
   server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
   origin = `http://127.0.0.1:${server.port}`
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
+import { launchChromium } from './browser'
 import { makeHarness, type Harness } from './harness'
 import { person } from './app-client'
 import { connectApp } from './oauth'
@@ -15,7 +16,6 @@ import { deliverDueAppWebhooks, dispatchAppWebhooks } from '../src/modules/oauth
 setDefaultTimeout(120_000)
 
 const SHOTS = join(import.meta.dir, '..', 'test-output', 'screenshots')
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
 let h: Harness
 let server: ReturnType<typeof Bun.serve>
@@ -40,7 +40,7 @@ beforeAll(async () => {
       return new Response('thanks')
     },
   })
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS })
+  browser = await launchChromium()
 })
 
 afterAll(async () => {

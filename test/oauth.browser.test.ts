@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import * as oauth from 'oauth4webapi'
-import { chromium, type Browser } from 'playwright-core'
+import { type Browser } from 'playwright-core'
+import { launchChromium } from './browser'
 import { makeHarness, type Harness } from './harness'
 import { person } from './app-client'
 import { createApp } from '../src/modules/oauth'
@@ -31,10 +32,7 @@ beforeAll(async () => {
       return new Response('<!doctype html><title>App</title><p>Connected.</p>', { headers: { 'content-type': 'text/html' } })
     },
   })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
+import { launchChromium } from '../../test/browser'
 import { makeHarness, type Harness } from '../../test/harness'
 
 let h: Harness
@@ -16,10 +17,7 @@ beforeAll(async () => {
   h = await makeHarness()
   server = Bun.serve({ port: 0, fetch: (req) => h.app.fetch(req) })
   base = `http://127.0.0.1:${server.port}`
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 afterAll(async () => {
   await browser?.close()

@@ -1,7 +1,8 @@
 // /docs in a real browser: the reference renders under its Content-Security-Policy, and the page sends nothing to
 // any host but this service (Scalar's default would send "try it" requests, key included, through its public proxy).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { chromium, type Browser } from 'playwright-core'
+import { type Browser } from 'playwright-core'
+import { launchChromium } from '../../test/browser'
 import { makeHarness, type Harness } from '../../test/harness'
 
 let h: Harness
@@ -11,10 +12,7 @@ let server: ReturnType<typeof Bun.serve>
 beforeAll(async () => {
   h = await makeHarness()
   server = Bun.serve({ port: 0, fetch: (req) => h.app.fetch(req) })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
