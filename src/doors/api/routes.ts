@@ -55,9 +55,12 @@ function toAnswer(r: Result): Answer {
 
 function toResponse(r: Result): unknown {
   switch (r.kind) {
-    // A plain value: Elysia checks it against the declared answer and writes it.
+    // Written as text, not handed to Elysia as a value, which Elysia would check against the declared answer at run
+    // time: a page of 100 documents allocated 9.8 MB with that check and 3.8 MB without, one document 1.2 MB against
+    // 0.55 MB, and that garbage set a busy server's peak memory. The declared answers stay in the OpenAPI document;
+    // that every answer matches them (closed objects, formats) is held by the tests, which check each answer they get
+    // (test/harness.ts).
     case 'json':
-      return r.status === 200 ? r.value : answerResponse(toAnswer(r))
     case 'text':
       return answerResponse(toAnswer(r))
     case 'deleted':
