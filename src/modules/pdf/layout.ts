@@ -16,8 +16,22 @@ interface Fontkit {
 // pdf-lib and fontkit load with the first PDF, not at start: together they cost ~35 MB a server may never need.
 let libs: Promise<{ pdf: PdfLib; fontkit: Fontkit }> | null = null
 function loadLibs() {
-  libs ??= Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]).then(([pdf, fk]) => ({ pdf, fontkit: sharedFontkit(fk.default as Fontkit) }))
+  libs ??= Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit'), import('pako')]).then(([pdf, fk, pako]) => {
+    deflateNatively(pako.default)
+    return { pdf, fontkit: sharedFontkit(fk.default as Fontkit) }
+  })
   return libs
+}
+
+/**
+ * pdf-lib compresses its object streams and embedded files (the font subsets, their ToUnicode maps, Factur-X's XML)
+ * through pako, which sets up a fresh deflate state of typed arrays for each stream: about 300 KB, several times a
+ * PDF, freed only when the collector gets to it. Under a stream of PDFs those buffers were most of the server's
+ * memory (one client asking PDFs one after another took it to 210 MB). node:zlib's deflate gives the same format from
+ * native memory it frees when it returns. pdf-lib calls `pako.deflate` on the module's own object at each use.
+ */
+function deflateNatively(pako: { deflate: (data: Uint8Array) => Uint8Array }): void {
+  pako.deflate = (data) => deflateSync(data)
 }
 
 /**
@@ -39,10 +53,32 @@ function sharedFontkit(fontkit: Fontkit): Fontkit {
   return {
     create(bytes) {
       let font = parsed.get(bytes)
-      if (!font) parsed.set(bytes, (font = keepCodePoints(fontkit.create(bytes) as GlyphSource)))
+      if (!font) parsed.set(bytes, (font = keepCodePoints(lightTables(fontkit.create(bytes) as GlyphSource & FontTables))))
       return font
     },
   }
+}
+
+/** The parts of a fontkit font that lightTables reads and replaces (fontkit keeps each decoded table in `_tables`). */
+interface FontTables {
+  post: { italicAngle: number; underlinePosition: number; underlineThickness: number; isFixedPitch: number }
+  name: { records: Record<string, Record<string, string> | undefined> }
+  _tables: Record<string, unknown>
+}
+/**
+ * pdf-lib reads three things of a font's `post` and `name` tables (italic angle, fixed pitch, PostScript name), and
+ * fontkit decodes each table whole to give them: DejaVu's are every glyph's name and every name record, about 48,000
+ * strings a font that a server building PDFs kept alive. Each table is decoded once by fontkit here, and what is read
+ * of it is kept in its place; a version 3 `post` table is one without glyph names, which no PDF of ours uses.
+ */
+function lightTables<F extends FontTables>(font: F): F {
+  const { italicAngle, underlinePosition, underlineThickness, isFixedPitch } = font.post
+  const records = font.name.records
+  font._tables.post = { version: 3, italicAngle, underlinePosition, underlineThickness, isFixedPitch }
+  const kept: Record<string, Record<string, string> | undefined> = {}
+  for (const key of ['postscriptName', 'fullName', 'fontFamily', 'fontSubfamily']) kept[key] = records[key]?.en === undefined ? undefined : { en: records[key]!.en }
+  font._tables.name = { records: kept }
+  return font
 }
 
 interface GlyphSource {
@@ -113,8 +149,14 @@ function embedderOf(font: PDFFont): SubsetEmbedder {
 // soft hyphen.
 const UNSHAPED = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u058f\u1e00-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u214f]*$/
 
-/** Four hex digits of every glyph id a subset can hold, made once. */
-const HEX4 = Array.from({ length: 0x10000 }, (_, i) => i.toString(16).padStart(4, '0'))
+/**
+ * Four hex digits of a subset's glyph id, each made once when first used: a subset holds a few hundred glyphs at
+ * most, and making all 65,536 up front kept as many strings alive in every server (about 3 MB), PDFs or not.
+ */
+const HEX4: string[] = []
+function hex4(id: number): string {
+  return (HEX4[id] ??= id.toString(16).padStart(4, '0'))
+}
 
 /**
  * The text as a PDF hex string of the document's subset glyph ids. pdf-lib lays every string out through fontkit's
@@ -135,7 +177,7 @@ function encodeText(font: PDFFont, table: GlyphTable, text: string): string {
     // The same bookkeeping pdf-lib's own encodeText does: the subset's widths and ToUnicode map come from these.
     e.glyphs[id - 1] = glyph
     e.glyphIdMap.set(glyph.id, id)
-    hex += HEX4[id]
+    hex += hex4(id)
   }
   e.glyphCache.invalidate()
   return hex + '>'
