@@ -10,6 +10,10 @@
  * - migrations/ is embedded as-is via compile.assets (the folder keeps its own
  *   name, wherever it sits); at run time it is read-only at
  *   /$bunfs/root/migrations (see src/db/embedded-migrations.ts).
+ * - The bytecode is laid out by the profiles in scripts/bytecode/ (serving
+ *   first, then the CLI), recorded by scripts/record-bytecode-order.ts: the
+ *   functions a server runs sit together, so it touches fewer pages of its own
+ *   file. A build without them works the same, laid out in source order.
  */
 import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, statSync } from "node:fs";
@@ -22,6 +26,7 @@ const ENTRY = "./src/main.ts";
 const OUTFILE = "./dist/invoicing";
 const MIGRATIONS = "./migrations";
 const LIBSQL_NATIVE = "@libsql/linux-x64-gnu"; // must match compile.target
+const ORDER_FILES = ["./scripts/bytecode/serve.order", "./scripts/bytecode/cli.order"].filter((f) => existsSync(f));
 
 const libsqlStaticNative: BunPlugin = {
   name: "libsql-static-native",
@@ -56,6 +61,7 @@ const result = await Bun.build({
     target: "bun-linux-x64",
     outfile: OUTFILE,
     assets: [MIGRATIONS],
+    bytecodeOrder: ORDER_FILES.length > 0 && ORDER_FILES,
     autoloadDotenv: false,
     autoloadBunfig: false,
     autoloadTsconfig: false,
