@@ -3,7 +3,7 @@ import { buildApp } from '../app'
 import type { Deps } from '../deps'
 import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
-import { handBackMemory, startHeapGovernor } from '../shared/memory'
+import { handBackMemory, idleHandBack, startHeapGovernor } from '../shared/memory'
 import { releasePdfMemory } from '../modules/pdf'
 import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
@@ -14,8 +14,18 @@ const STOP_GRACE_MS = 10_000
 
 export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
-  let lastRequest = Date.now()
-  let collected = true
+  // Once the server falls idle, the memory a burst of load took goes back to the system (kept pages, SQLite caches,
+  // heap); while it stays idle, the heap again now and then.
+  const idle = idleHandBack({
+    afterMs: 2000,
+    againMs: 10_000,
+    first: async () => {
+      app.http.pages?.clear()
+      releasePdfMemory()
+      await deps.db.shrinkMemory()
+    },
+    again: handBackMemory,
+  })
   const server = Bun.serve({
     port,
     hostname: host,
@@ -26,8 +36,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     // by the body reader first.
     idleTimeout: 10,
     fetch: async (req, srv) => {
-      lastRequest = Date.now()
-      collected = false
+      idle.seen()
       if (!deps.config.logRequests) return app.fetch(req, srv)
       const started = performance.now()
       const res = await app.fetch(req, srv)
@@ -36,20 +45,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     },
     error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
   })
-  // Once the server falls idle, the memory a burst of load took goes back to the system (kept pages, SQLite caches, heap).
-  const idleGc = {
-    name: 'idle-gc',
-    pattern: '*/2 * * * * *',
-    run: async () => {
-      if (!collected && Date.now() - lastRequest > 2000) {
-        collected = true
-        app.http.pages?.clear()
-        releasePdfMemory()
-        await deps.db.shrinkMemory()
-        handBackMemory()
-      }
-    },
-  }
+  const idleGc = { name: 'idle-gc', pattern: '*/2 * * * * *', run: async () => void (await idle.tick()) }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
   const governor = startHeapGovernor()
   // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).

@@ -4,7 +4,7 @@ import { makeHarness, type Harness } from '../../test/harness'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { heapSize } from 'bun:jsc'
-import { handBackMemory, startHeapGovernor } from './memory'
+import { handBackMemory, idleHandBack, startHeapGovernor } from './memory'
 import { releasePdfMemory } from '../modules/pdf'
 
 let h: Harness
@@ -61,4 +61,28 @@ test('an idle server lets the parsed PDF fonts go, and the next PDF is whole', a
   expect(again).toContain('Ålesund Ærø')
   expect(again).toContain('Þjónusta ΑΒΓ')
   expect(again).toBe(first)
+})
+
+test('an idle server hands back the burst once, then the heap again every againMs while it stays idle, and nothing while busy', async () => {
+  let t = 0
+  const calls: string[] = []
+  const idle = idleHandBack({ afterMs: 2000, againMs: 10_000, now: () => t, first: async () => void calls.push('first'), again: () => void calls.push('again') })
+  idle.seen()
+  t = 1000
+  expect(await idle.tick()).toBe('busy')
+  t = 2500
+  expect(await idle.tick()).toBe('first')
+  expect(calls).toEqual(['first', 'again'])
+  t = 8000
+  expect(await idle.tick()).toBe('waiting')
+  t = 12_500
+  expect(await idle.tick()).toBe('again')
+  expect(calls).toEqual(['first', 'again', 'again'])
+  // A request ends the idle spell: nothing until it has been quiet again, then the burst is released again.
+  idle.seen()
+  t = 13_000
+  expect(await idle.tick()).toBe('busy')
+  t = 15_000
+  expect(await idle.tick()).toBe('first')
+  expect(calls).toEqual(['first', 'again', 'again', 'first', 'again'])
 })
