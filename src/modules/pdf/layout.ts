@@ -61,8 +61,8 @@ function sharedFontkit(fontkit: Fontkit): Fontkit {
 
 /** The parts of a fontkit font that lightTables reads and replaces (fontkit keeps each decoded table in `_tables`). */
 interface FontTables {
-  post: { italicAngle: number; underlinePosition: number; underlineThickness: number; isFixedPitch: number }
-  name: { records: Record<string, Record<string, string> | undefined> }
+  post?: { italicAngle: number; underlinePosition: number; underlineThickness: number; isFixedPitch: number }
+  name?: { records: Record<string, Record<string, string> | undefined> }
   _tables: Record<string, unknown>
 }
 /**
@@ -72,6 +72,8 @@ interface FontTables {
  * of it is kept in its place; a version 3 `post` table is one without glyph names, which no PDF of ours uses.
  */
 function lightTables<F extends FontTables>(font: F): F {
+  // A font without either table (none of ours) is left as fontkit made it.
+  if (!font.post || !font.name) return font
   const { italicAngle, underlinePosition, underlineThickness, isFixedPitch } = font.post
   const records = font.name.records
   font._tables.post = { version: 3, italicAngle, underlinePosition, underlineThickness, isFixedPitch }
