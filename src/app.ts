@@ -15,6 +15,7 @@ import { Cursors } from './platform/cursors'
 import { PageCache } from './platform/page-cache'
 import { readBody } from './http/body'
 import { createPipeline, isJsonType, pathOf, type Fetch } from './http/pipeline'
+import { clientAddress, trustedProxies } from './platform/client-address'
 import { isAppPath } from './doors/app/paths'
 import type { AppDoor } from './doors/app'
 import { publicBaseUrl } from './config'
@@ -172,13 +173,15 @@ export async function buildApp(deps: Deps): Promise<App> {
   // Built with the first request for a page: an API-only server never loads the pages or htmx.
   const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps)))
   const application: AppDoor = async (req) => (await appDoor())(req)
+  const trusted = trustedProxies(deps.config.trustedProxies)
   const fetch: Fetch = (req, server) => {
+    const ip = clientAddress(server?.requestIP(req)?.address ?? null, req.headers.get('x-forwarded-for'), trusted)
     // The MCP door has its own protocol (JSON-RPC over POST); everything else but the application and OAuth goes
     // through the API pipeline.
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
-    if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, server?.requestIP(req)?.address ?? null))
+    if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, ip))
     const path = pathOf(req.url)
-    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, server?.requestIP(req)?.address ?? null) : api(req, server)
+    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, ip) : api(req, ip)
   }
   return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
 }

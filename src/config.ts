@@ -1,4 +1,5 @@
 // The only reader of process.env: typed settings with safe defaults, refused early when malformed.
+import { parseProxyRange } from './platform/client-address'
 
 export interface Config {
   port: number
@@ -25,6 +26,11 @@ export interface Config {
   secretKey: string | null
   /** INVOICING_DB_AUTH_TOKEN: the token of a libSQL server named by INVOICING_DB. */
   dbAuthToken: string | null
+  /**
+   * INVOICING_TRUSTED_PROXIES: the reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For
+   * names the client (src/platform/client-address.ts). Empty: the connection's peer is the client.
+   */
+  trustedProxies: string[]
 }
 
 const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -48,6 +54,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!Number.isInteger(rateLimit) || rateLimit < 1) throw new ConfigError('INVOICING_RATE_LIMIT must be a whole number above 0')
   const publicUrl = env.INVOICING_PUBLIC_URL?.trim().replace(/\/+$/, '') || null
   if (publicUrl && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(publicUrl)) throw new ConfigError('INVOICING_PUBLIC_URL must be an http(s) URL with no query or fragment')
+  const trustedProxies = (env.INVOICING_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')
+  const notProxy = trustedProxies.find((p) => parseProxyRange(p) === null)
+  if (notProxy !== undefined) throw new ConfigError(`INVOICING_TRUSTED_PROXIES must be addresses or CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), not "${notProxy}"`)
   return {
     port,
     host,
@@ -61,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: env.INVOICING_WEBHOOK_ALLOW_PRIVATE === '1',
     secretKey: env.INVOICING_SECRET_KEY?.trim() || null,
     dbAuthToken: env.INVOICING_DB_AUTH_TOKEN?.trim() || null,
+    trustedProxies,
     ...overrides,
   }
 }

@@ -106,12 +106,12 @@ export interface PipelineDeps {
 
 export type Fetch = (req: Request, server?: { requestIP(req: Request): { address: string } | null }) => Promise<Response>
 
-export function createPipeline(p: PipelineDeps): Fetch {
+/** The API pipeline: a request and the client's address (src/platform/client-address.ts). */
+export function createPipeline(p: PipelineDeps): (req: Request, ip: string | null) => Promise<Response> {
   const table = routeTable(p.routes)
 
-  return async function pipeline(req, server) {
+  return async function pipeline(req, ip) {
     const requestId = crypto.randomUUID()
-    const ip = server?.requestIP(req)?.address ?? null
     const ctx: RequestContext = { requestId, ip, actor: null }
     setContext(req, ctx)
     // The path is read once, here, and the app is handed a request it reads the same way.
