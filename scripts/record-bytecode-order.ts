@@ -6,7 +6,7 @@
 //
 // Profiles match functions by a hash of their syntax, so one recorded last month still places the functions that have
 // not changed; record again after large changes (bun:jsc's bytecodeOrderStats() tells how many were missed).
-import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -74,7 +74,7 @@ try {
   if ((await server.exited) !== 0) throw new Error('the server did not stop cleanly')
 
   rmSync(OUT, { recursive: true, force: true })
-  Bun.spawnSync(['mkdir', '-p', OUT])
+  mkdirSync(OUT, { recursive: true })
   renameSync(join(dir, 'serve.order'), join(OUT, 'serve.order'))
   // The CLI runs wrote one file each; the longest (the business create) stands for them.
   const cli = readdirSync(dir).filter((f) => f.startsWith('cli-')).map((f) => join(dir, f)).sort((a, b) => Bun.file(b).size - Bun.file(a).size)[0]
