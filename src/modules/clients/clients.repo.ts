@@ -1,7 +1,8 @@
 // SQL for Clients; every query is scoped by the Business.
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm'
 import type { Database, Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
+import { hotSelect, hotShape } from '../../db/hot-shape'
 import { clients } from '../../db/schema'
 
 export type ClientRow = typeof clients.$inferSelect
@@ -66,10 +67,13 @@ export async function findClient(q: Queryable, businessId: number, id: number): 
   return q.select().from(clients).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).get()
 }
 
+const clientShape = hotShape<ClientRow>(getTableColumns(clients))
+
 /** The Business's Clients among `ids`, in one query (a page of documents names up to 100 of them). */
-export async function findClients(q: Queryable, businessId: number, ids: number[]): Promise<Map<number, ClientRow>> {
+export async function findClients(q: Queryable, businessId: number, ids: number[], hot: HotReader | null = null): Promise<Map<number, ClientRow>> {
   if (ids.length === 0) return new Map()
-  const rows = await q.select().from(clients).where(and(eq(clients.businessId, businessId), inArray(clients.id, [...new Set(ids)])))
+  const where = and(eq(clients.businessId, businessId), inArray(clients.id, [...new Set(ids)]))
+  const rows = hot ? hotSelect(hot, clientShape, clients, where) : await q.select().from(clients).where(where)
   return new Map(rows.map((r) => [r.id, r]))
 }
 

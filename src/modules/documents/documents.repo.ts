@@ -2,6 +2,8 @@
 import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
+import type { HotReader } from '../../db/hot'
+import { hotSelect, hotShape } from '../../db/hot-shape'
 import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
@@ -24,6 +26,11 @@ const documentColumns = {
 }
 const bandColumns = { ...getTableColumns(documentVatBands), netMinor: asText(documentVatBands.netMinor), vatMinor: asText(documentVatBands.vatMinor) }
 
+// The same reads through the hot reader (db/hot-shape.ts), for the reads outside a transaction: a list page, one document.
+const documentShape = hotShape<DocumentRow>(documentColumns)
+const lineShape = hotShape<LineRow>(getTableColumns(documentLines))
+const bandShape = hotShape<BandRow>(bandColumns)
+
 type SearchFields = Pick<DocumentInsert, 'documentNumber' | 'notes' | 'clientSnapshot'>
 
 /**
@@ -35,8 +42,10 @@ export function documentSearchText(d: SearchFields): string {
   return [d.documentNumber, d.notes, name].filter(Boolean).join('\n').toLowerCase()
 }
 
-export async function findDocument(q: Queryable, businessId: number, id: number): Promise<DocumentRow | undefined> {
-  return q.select(documentColumns).from(documents).where(and(eq(documents.businessId, businessId), eq(documents.id, id))).get()
+export async function findDocument(q: Queryable, businessId: number, id: number, hot: HotReader | null = null): Promise<DocumentRow | undefined> {
+  const where = and(eq(documents.businessId, businessId), eq(documents.id, id))
+  if (hot) return hotSelect(hot, documentShape, documents, where)[0]
+  return q.select(documentColumns).from(documents).where(where).get()
 }
 
 /** The issued document a public page link opens. */
@@ -44,18 +53,22 @@ export async function findByPublicToken(q: Queryable, token: string): Promise<Do
   return q.select(documentColumns).from(documents).where(eq(documents.publicToken, token)).get()
 }
 
-export async function linesOf(q: Queryable, documentIds: number[]): Promise<Map<number, LineRow[]>> {
+export async function linesOf(q: Queryable, documentIds: number[], hot: HotReader | null = null): Promise<Map<number, LineRow[]>> {
   const out = new Map<number, LineRow[]>()
   if (documentIds.length === 0) return out
-  const rows = await q.select().from(documentLines).where(inArray(documentLines.documentId, documentIds)).orderBy(asc(documentLines.documentId), asc(documentLines.position))
+  const where = inArray(documentLines.documentId, documentIds)
+  const rows = hot
+    ? hotSelect(hot, lineShape, documentLines, where, 'ORDER BY "document_id", "position"')
+    : await q.select().from(documentLines).where(where).orderBy(asc(documentLines.documentId), asc(documentLines.position))
   for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
   return out
 }
 
-export async function bandsOf(q: Queryable, documentIds: number[]): Promise<Map<number, BandRow[]>> {
+export async function bandsOf(q: Queryable, documentIds: number[], hot: HotReader | null = null): Promise<Map<number, BandRow[]>> {
   const out = new Map<number, BandRow[]>()
   if (documentIds.length === 0) return out
-  const rows = await q.select(bandColumns).from(documentVatBands).where(inArray(documentVatBands.documentId, documentIds))
+  const where = inArray(documentVatBands.documentId, documentIds)
+  const rows = hot ? hotSelect(hot, bandShape, documentVatBands, where) : await q.select(bandColumns).from(documentVatBands).where(where)
   for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
   return out
 }
@@ -69,7 +82,7 @@ export interface DocumentFilter {
   search?: string
 }
 
-export async function listDocuments(q: Queryable, businessId: number, afterId: number, limit: number, f: DocumentFilter): Promise<DocumentRow[]> {
+export async function listDocuments(q: Queryable, businessId: number, afterId: number, limit: number, f: DocumentFilter, hot: HotReader | null = null): Promise<DocumentRow[]> {
   const conds = [eq(documents.businessId, businessId), gt(documents.id, afterId)]
   if (f.type) conds.push(eq(documents.type, f.type))
   if (f.status) conds.push(eq(documents.status, f.status))
@@ -85,7 +98,9 @@ export async function listDocuments(q: Queryable, businessId: number, afterId: n
         OR ${documents.clientId} IN (SELECT ${clients.id} FROM ${clients} WHERE ${clients.businessId} = ${businessId} AND instr(${clients.searchText}, ${needle}) > 0))`,
     )
   }
-  return q.select(documentColumns).from(documents).where(and(...conds)).orderBy(asc(documents.id)).limit(limit)
+  const where = and(...conds)
+  if (hot) return hotSelect(hot, documentShape, documents, where, 'ORDER BY "id" LIMIT ?', limit)
+  return q.select(documentColumns).from(documents).where(where).orderBy(asc(documents.id)).limit(limit)
 }
 
 /** Invoices issued (not Drafts) with an issue date in the year. */

@@ -1,4 +1,5 @@
 // Document use cases: create and update Drafts, delete, issue, cancel, convert; read with actions.
+import { hotFor } from '../../db/hot-shape'
 import type { Actor } from '../../platform/actor'
 import { blank } from '../../shared/text'
 import { randomBytes } from 'node:crypto'
@@ -95,13 +96,14 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
  */
 export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, business: BusinessRow, role: Role, docs: DocumentRow[]) {
   const ids = docs.map((d) => d.id)
-  const [lines, bands] = await Promise.all([linesOf(q, ids), bandsOf(q, ids)])
+  const hot = hotFor(deps.db, q)
+  const [lines, bands] = await Promise.all([linesOf(q, ids, hot), bandsOf(q, ids, hot)])
   const day = today(deps)
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
   const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
   const memo = new FactsMemo()
   // The page's Clients in one query; each document's facts find its own among them.
-  const clients = await findClients(q, business.id, docs.map((d) => d.clientId))
+  const clients = await findClients(q, business.id, docs.map((d) => d.clientId), hot)
   for (const d of docs) memo.keep(`client:${d.clientId}`, clients.get(d.clientId))
   // A Draft shows the seller as the Business now stands; the accounts are read only when a Draft is among the rows.
   const accounts = docs.some((d) => d.sellerSnapshot === null) ? await allBankAccounts(q, business.id) : []
@@ -118,13 +120,13 @@ export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, b
 
 export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(q, c.businessId)
-  const doc = await findDocument(q, c.businessId, id)
+  const doc = await findDocument(q, c.businessId, id, hotFor(deps.db, q))
   if (!doc) throw new NotFound('No such document.')
   return (await viewDocuments(deps, q, business, c.role, [doc]))[0]!
 }
 
 export async function listDocumentViews(deps: DocumentDeps, c: Actor, afterId: number, limit: number, filter: DocumentFilter) {
-  const rows = await listDocuments(deps.db.read, c.businessId, afterId, limit, filter)
+  const rows = await listDocuments(deps.db.read, c.businessId, afterId, limit, filter, deps.db.hot)
   const business = await getBusiness(deps.db.read, c.businessId)
   return viewDocuments(deps, deps.db.read, business, c.role, rows)
 }
