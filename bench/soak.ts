@@ -1,6 +1,6 @@
 // The soak: the compiled binary under a mixed load for minutes, its memory sampled every second.
 //
-//   bun bench/soak.ts [--no-build] [--minutes 9] [--workers 8] [--idle 30] [--keep]
+//   bun bench/soak.ts [--no-build] [--minutes 9] [--workers 8] [--idle 30] [--keep] [--server-env K=V,...]
 //
 // Eight workers, each in a loop: create a Client now and then, a Draft of 1 to 8 Lines, issue it, record a Payment
 // on it (a Receipt is made), ask its PDF, its XML and its Receipt's PDF, walk a page of the document list and of
@@ -12,7 +12,7 @@ import type { Subprocess } from 'bun'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { argNumber } from './args'
+import { argNumber, argValue } from './args'
 import { children, freePort, HOST, mustRun, stop, stopAll } from './processes'
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -26,6 +26,13 @@ const opts = {
   workers: argNumber('workers', 8),
   idle: argNumber('idle', 30),
   keep: process.argv.includes('--keep'),
+  // --server-env K=V[,K=V]: settings for the server alone, e.g. BUN_JSC_heapGrowthMaxIncrease=0.4 to try another growth.
+  serverEnv: Object.fromEntries(
+    (argValue('server-env') ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
 }
 
 process.on('SIGINT', () => void stopAll().then(() => process.exit(130)))
@@ -56,7 +63,7 @@ async function main(): Promise<void> {
     const server: Subprocess = Bun.spawn({
       cmd: [BIN, 'serve', '--db', db, '--port', String(port)],
       cwd: dir,
-      env: { ...process.env, INVOICING_RATE_LIMIT: '1000000000' },
+      env: { ...process.env, INVOICING_RATE_LIMIT: '1000000000', ...opts.serverEnv },
       stdout: Bun.file(join(dir, 'server.out')),
       stderr: Bun.file(join(dir, 'server.err')),
     })

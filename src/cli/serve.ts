@@ -3,7 +3,7 @@ import { buildApp } from '../app'
 import type { Deps } from '../deps'
 import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
-import { handBackMemory, idleHandBack, startHeapGovernor } from '../shared/memory'
+import { handBackMemory, idleHandBack } from '../shared/memory'
 import { releasePdfMemory } from '../modules/pdf'
 import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
@@ -47,7 +47,6 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
   })
   const idleGc = { name: 'idle-gc', pattern: '*/2 * * * * *', run: async () => void (await idle.tick()) }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
-  const governor = startHeapGovernor()
   // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).
   deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath, driver: deps.db.nativeFile ? 'native' : 'client' })
   let stopped = false
@@ -59,7 +58,6 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     // A client that never finishes its request cannot hold the shutdown: after the grace its connection is cut.
     await Promise.race([server.stop(), Bun.sleep(STOP_GRACE_MS).then(() => server.stop(true))])
     await scheduler.stop()
-    governor.stop()
     await app.requestLog.flush()
     await app.connectionUsage.flush()
     app.rateLimiter.close()

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../test/harness'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { heapSize } from 'bun:jsc'
-import { handBackMemory, idleHandBack, startHeapGovernor } from './memory'
+import { handBackMemory, idleHandBack } from './memory'
 import { releasePdfMemory } from '../modules/pdf'
 
 let h: Harness
@@ -23,23 +22,6 @@ test('after the idle hand-back (GC, shrink, malloc_trim) the service still reads
   expect((await h.request('POST', '/v1/clients', { key: b.key, body: { ...body, name: 'After' } })).status).toBe(201)
   const list = await h.request('GET', '/v1/clients', { key: b.key })
   expect(list.body.data.map((c: { name: string }) => c.name)).toEqual(['Before', 'After'])
-})
-
-test('the heap governor collects once the heap has grown past its floor, and not while it stays under', async () => {
-  Bun.gc(true)
-  const floorMb = heapSize() / 1e6 + 20
-  const governor = startHeapGovernor(floorMb, 1, 0)
-  try {
-    await Bun.sleep(600)
-    expect(governor.collections()).toBe(0)
-    // 40 MB kept until the governor has looked: the heap stands past the floor at its next look (every 250 ms).
-    const kept = Array.from({ length: 40 }, (_, i) => Array.from({ length: 25_000 }, (_, j) => `${i}:${j}:`.padEnd(20, 'x')))
-    for (let i = 0; i < 50 && governor.collections() === 0; i++) await Bun.sleep(100)
-    expect(kept.length).toBe(40)
-    expect(governor.collections()).toBeGreaterThan(0)
-  } finally {
-    governor.stop()
-  }
 })
 
 test('an idle server lets the parsed PDF fonts go, and the next PDF is whole', async () => {

@@ -1,6 +1,5 @@
 // Handing memory back to the system once a burst of load is over (the idle server's RSS target is < 100 MB).
 import { dlopen, FFIType } from 'bun:ffi'
-import { heapSize } from 'bun:jsc'
 
 type Trim = () => void
 
@@ -27,30 +26,6 @@ export function handBackMemory(): void {
   Bun.shrink()
   if (trim === undefined) trim = openMallocTrim()
   trim?.()
-}
-
-/**
- * Keeps a busy server's heap near what it holds live. JavaScriptCore sizes its heap by the machine's memory and lets
- * it grow far past what is live before a full collection (measured in the 8-worker soak: 335 MB peak RSS, of which
- * the heap region was 160 MB for about 60 MB live). Here a full collection runs when the heap has grown past
- * `floorMb` and by half over what the last one left, at most once every `everyMs`: a collection is 10-30 ms of the
- * thread, so a light load (the reads of bench/run.ts stay under the floor) never pays it, and a heavy one pays at most
- * a few percent. Gives its stop, and how many collections it made.
- */
-export function startHeapGovernor(floorMb = 64, growth = 1.5, everyMs = 2000): { stop(): void; collections(): number } {
-  let live = heapSize()
-  let last = 0
-  let collections = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    if (now - last < everyMs || heapSize() < Math.max(floorMb * 1e6, live * growth)) return
-    Bun.gc(true)
-    collections++
-    live = heapSize()
-    last = performance.now()
-  }, 250)
-  timer.unref()
-  return { stop: () => clearInterval(timer), collections: () => collections }
 }
 
 /**
