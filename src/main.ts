@@ -3,7 +3,7 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { exitCodeOf, oneLine } from './cli/one-line'
-import { restartUnderHeapGrowth } from './platform/heap-growth'
+import { restartWithServingOptions } from './platform/jsc-options'
 
 /** The compiled binary unpacks the database driver's native library into the temporary folder as it loads. */
 function temporaryFolderProblem(): string | null {
@@ -24,8 +24,9 @@ function fail(line: string, code: number): never {
 
 const problem = temporaryFolderProblem()
 if (problem) fail(problem, 1)
-// A serving command starts again with its heap's growth bounded (platform/heap-growth.ts), before anything is loaded.
-restartUnderHeapGrowth()
+// A serving command starts again under the JavaScriptCore options that bound its memory (platform/jsc-options.ts),
+// before anything is loaded.
+restartWithServingOptions()
 
 try {
   // Loaded only now, so that a driver that fails to load is caught here like any other failure.

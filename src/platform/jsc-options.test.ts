@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SERVING_OPTIONS, servingRestart } from './jsc-options'
+import { startServer } from '../../test/processes'
+
+const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
+const entries = Object.entries(SERVING_OPTIONS)
+
+describe('a serving process runs under the JavaScriptCore options that bound its memory, by starting again with them', () => {
+  const source = { execPath: '/usr/bin/bun', argv: ['/usr/bin/bun', '/app/src/main.ts', 'serve', '--port', '0'], execArgv: ['--smol'], env: { PATH: '/bin' } }
+
+  test('from source: bun again, with its flags, the same script and arguments, and the options added to the environment', () => {
+    expect(servingRestart(source)).toEqual({
+      file: '/usr/bin/bun',
+      args: ['/usr/bin/bun', '--smol', '/app/src/main.ts', 'serve', '--port', '0'],
+      env: { PATH: '/bin', ...SERVING_OPTIONS },
+    })
+  })
+
+  test('the compiled binary starts itself again with its own arguments', () => {
+    const r = servingRestart({ execPath: '/opt/invoicing', argv: ['bun', '/$bunfs/root/invoicing', 'sandbox', '--port', '9000'], execArgv: [], env: {} })
+    expect(r?.args).toEqual(['/opt/invoicing', 'sandbox', '--port', '9000'])
+  })
+
+  test("never twice, an operator's own values kept, never for a command that does not serve", () => {
+    expect(servingRestart({ ...source, env: { ...SERVING_OPTIONS } })).toBeNull()
+    const [first, second] = entries
+    // One option set by the operator: the restart adds the other and leaves theirs as it is.
+    expect(servingRestart({ ...source, env: { [first![0]]: 'mine' } })?.env).toEqual({ [first![0]]: 'mine', [second![0]]: second![1] })
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', 'key', 'list'] })).toBeNull()
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts'] })).toBeNull()
+  })
+
+  const dir = mkdtempSync(join(tmpdir(), 'jsc-options-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  test('a real `serve` runs under every option in the same process (same pid), answers, and stops cleanly: this Bun knows each option', async () => {
+    const server = await startServer(join(dir, 'a.db'))
+    try {
+      const environ = environOf(server.proc.pid)
+      for (const [k, v] of entries) expect(environ).toContain(`${k}=${v}`)
+      expect((await fetch(`${server.url}/health`)).status).toBe(200)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  })
+
+  test("an operator's own value is the one the server runs under", async () => {
+    const [name] = entries[0]!
+    const server = await startServer(join(dir, 'b.db'), { [name]: '2' })
+    try {
+      expect(environOf(server.proc.pid)).toContain(`${name}=2`)
+    } finally {
+      await server.stop()
+    }
+  })
+})

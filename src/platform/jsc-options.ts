@@ -1,0 +1,60 @@
+// The JavaScriptCore options a serving process runs under, bounding its memory on large machines.
+//
+// JavaScriptCore sizes its heap by the machine: on one with 16 GB of memory or more it lets the heap reach about four
+// times what the last full collection left live (its "aggressive" growth, heapGrowthMaxIncrease 3). Under the soak's
+// eight workers that was 28 MB live and 111 MB of heap, and a peak RSS of 250-260 MB. At 0.4 the heap reaches at most
+// 1.4 times live; machines with less memory never use this factor (their heap grows at most twice live), so it only
+// brings large machines into line with small ones. Measured in bench/soak.ts with both options below: peak RSS about
+// 170 MB in place of 250, for about 10% fewer requests a second (bench/README.md has the figures of each step).
+//
+// JavaScriptCore reads its options once, from the environment, before any JavaScript runs: the only way a process can
+// set one for itself is to start again with it. execve keeps the process id, the open files and the arguments, so a
+// supervisor, a shell's `&` or a test that spawned the server sees one process throughout. Option names are Bun's
+// (WebKit's, prefixed BUN_JSC_), pinned with Bun's version: src/platform/jsc-options.test.ts starts a real server
+// under them, so a Bun that no longer knows one fails the tests rather than a user's start.
+
+/**
+ * The options, in the spelling Bun reads (BUN_JSC_ and the option's name). heapGrowthMaxIncrease bounds the heap's
+ * growth; useFTLJIT=false leaves out JavaScriptCore's last optimising tier, whose compilations and code were about
+ * 25 MB of the soak's peak for about 8% of its requests a second (the DFG tier still optimises hot code).
+ */
+export const SERVING_OPTIONS: Readonly<Record<string, string>> = {
+  BUN_JSC_heapGrowthMaxIncrease: '0.4',
+  BUN_JSC_useFTLJIT: 'false',
+}
+
+/** The commands that serve until stopped: only these run long enough, and under load, for the heap's growth to matter. */
+const SERVING = new Set(['serve', 'sandbox'])
+
+export interface Restart {
+  file: string
+  args: string[]
+  env: Record<string, string | undefined>
+}
+
+/**
+ * How to start this process again under the heap growth, or null when it already runs under one (the restarted
+ * process itself, or an operator's own value) or the command does not serve.
+ */
+export function servingRestart(p: { execPath: string; argv: string[]; execArgv: string[]; env: Record<string, string | undefined> }): Restart | null {
+  const command = p.argv[2]
+  // An option the environment already names is the operator's (or this restart's own): it is kept as it is.
+  const missing = Object.entries(SERVING_OPTIONS).filter(([k]) => p.env[k] === undefined)
+  if (!command || !SERVING.has(command) || missing.length === 0) return null
+  // A compiled binary is its own program (argv[1] is its bundled entry, /$bunfs/...); from source, bun is started
+  // again on the same script with the same runtime flags.
+  const compiled = p.argv[1]?.startsWith('/$bunfs/') ?? false
+  const args = compiled ? [p.execPath, ...p.argv.slice(2)] : [p.execPath, ...p.execArgv, p.argv[1]!, ...p.argv.slice(2)]
+  return { file: p.execPath, args, env: { ...p.env, ...Object.fromEntries(missing) } }
+}
+
+/** Starts this process again under the serving options when it serves; returns only when it does not (or cannot). */
+export function restartWithServingOptions(): void {
+  const r = servingRestart({ execPath: process.execPath, argv: process.argv, execArgv: process.execArgv, env: process.env })
+  if (!r) return
+  try {
+    process.execve!(r.file, r.args, r.env as NodeJS.ProcessEnv)
+  } catch {
+    // execve refused (a system without it): the server runs under JavaScriptCore's own settings.
+  }
+}
