@@ -7,7 +7,7 @@ import { statementCache } from './statements'
 export interface BulkWriter {
   /** Inserts every row in `rows` (values in column order) within one transaction; synchronous and short. */
   append(sql: string, rows: unknown[][]): void
-  /** Frees the connection's page cache (PRAGMA shrink_memory). */
+  /** Frees the connection's page cache (PRAGMA shrink_memory) and its kept statements. */
   shrink(): void
   close(): void
 }
@@ -32,7 +32,10 @@ export function openBulkWriter(url: string): BulkWriter | null {
         throw e
       }
     },
-    shrink: () => db.exec('PRAGMA shrink_memory'),
+    shrink: () => {
+      prepared.clear()
+      db.exec('PRAGMA shrink_memory')
+    },
     close: () => db.close(),
   }
 }

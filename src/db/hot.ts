@@ -10,7 +10,7 @@ export interface HotReader {
   rows(sql: string, ...args: unknown[]): unknown[][]
   /** PRAGMA data_version: changes whenever another connection has committed (this one never writes). */
   dataVersion(): number
-  /** Frees the connection's page cache (PRAGMA shrink_memory). */
+  /** Frees the connection's page cache (PRAGMA shrink_memory) and its kept statements. */
   shrink(): void
   close(): void
 }
@@ -48,7 +48,11 @@ export function openHotReader(url: string): HotReader | null {
     },
     rows: (sql: string, ...args: unknown[]) => (stmt(sql, true).all as (...a: unknown[]) => unknown)(...args) as unknown[][],
     dataVersion: () => (stmt('PRAGMA data_version', true).get as () => [number])()[0],
-    shrink: () => db.exec('PRAGMA shrink_memory'),
+    shrink: () => {
+      stmt.clear()
+      names.clear()
+      db.exec('PRAGMA shrink_memory')
+    },
     close: () => db.close(),
   }
 }

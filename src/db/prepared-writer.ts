@@ -18,6 +18,7 @@ export interface PreparedTx {
 export interface PreparedWriter {
   /** Runs fn inside BEGIN IMMEDIATE … COMMIT (ROLLBACK when it throws); the caller holds the write mutex. */
   transaction<T>(fn: (tx: PreparedTx) => Promise<T>): Promise<T>
+  /** Frees the connection's page cache (PRAGMA shrink_memory) and its kept statements. */
   shrink(): void
   close(): void
 }
@@ -59,7 +60,10 @@ export function openPreparedWriter(url: string): PreparedWriter | null {
         throw e
       }
     },
-    shrink: () => db.exec('PRAGMA shrink_memory'),
+    shrink: () => {
+      statement.clear()
+      db.exec('PRAGMA shrink_memory')
+    },
     close: () => db.close(),
   }
 }

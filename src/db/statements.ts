@@ -5,10 +5,16 @@ import type Database from 'libsql'
 type Connection = InstanceType<typeof Database>
 export type Statement = ReturnType<Connection['prepare']>
 
+export interface StatementCache {
+  (sql: string, raw?: boolean): Statement
+  /** Lets every kept statement go (an idle server hands its memory back); each is prepared again on its next use. */
+  clear(): void
+}
+
 /** The statement for a text, prepared on first use; the bound only guards against an unbounded set of texts. */
-export function statementCache(db: Connection, max = 200): (sql: string, raw?: boolean) => Statement {
+export function statementCache(db: Connection, max = 200): StatementCache {
   const cache = new Map<string, Statement>()
-  return (sql, raw = false) => {
+  const get = ((sql: string, raw = false) => {
     const key = raw ? `raw:${sql}` : sql
     let stmt = cache.get(key)
     if (!stmt) {
@@ -18,5 +24,7 @@ export function statementCache(db: Connection, max = 200): (sql: string, raw?: b
       cache.set(key, stmt)
     }
     return stmt
-  }
+  }) as StatementCache
+  get.clear = () => cache.clear()
+  return get
 }
