@@ -24,6 +24,8 @@ export const COMMANDS: Command[] = [
       'Environment: INVOICING_DB, INVOICING_MAIL_RELAY, INVOICING_PUBLIC_URL, INVOICING_VIES_URL,',
       'INVOICING_LOG=requests (one JSON line per request), INVOICING_LOG_LEVEL=info|error,',
       'INVOICING_TRUSTED_PROXIES (reverse proxies whose X-Forwarded-For names the client).',
+      'Starts again at once (same process) under BUN_JSC_heapGrowthMaxIncrease=0.6 and BUN_JSC_useFTLJIT=false,',
+      'which bound its memory; a value set in the environment is kept.',
     ],
     database: 'creates',
     serves: true,

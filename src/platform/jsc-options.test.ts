@@ -30,7 +30,14 @@ describe('a serving process runs under the JavaScriptCore options that bound its
     // One option set by the operator: the restart adds the other and leaves theirs as it is.
     expect(servingRestart({ ...source, env: { [first![0]]: 'mine' } })?.env).toEqual({ [first![0]]: 'mine', [second![0]]: second![1] })
     expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', 'key', 'list'] })).toBeNull()
-    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts'] })).toBeNull()
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', 'serve', '--help'] })).toBeNull()
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--version'] })).toBeNull()
+  })
+
+  test('with no command the CLI serves, and so restarts; options before the command do not hide it', () => {
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts'] })?.env).toEqual({ PATH: '/bin', ...SERVING_OPTIONS })
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--port', '9000'] })).not.toBeNull()
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--db', 'x.db', 'key', 'list'] })).toBeNull()
   })
 
   const dir = mkdtempSync(join(tmpdir(), 'jsc-options-'))

@@ -14,6 +14,7 @@
 // supervisor, a shell's `&` or a test that spawned the server sees one process throughout. Option names are Bun's
 // (WebKit's, prefixed BUN_JSC_), pinned with Bun's version: src/platform/jsc-options.test.ts starts a real server
 // under them, so a Bun that no longer knows one fails the tests rather than a user's start.
+import { parseArgs } from '../cli/args'
 
 /**
  * The options, in the spelling Bun reads (BUN_JSC_ and the option's name). heapGrowthMaxIncrease bounds the heap's
@@ -28,6 +29,17 @@ export const SERVING_OPTIONS: Readonly<Record<string, string>> = {
 /** The commands that serve until stopped: only these run long enough, and under load, for the heap's growth to matter. */
 const SERVING = new Set(['serve', 'sandbox'])
 
+/** The command the CLI will run, read as cli/run.ts reads it (`serve` when none is named); null for help and version. */
+function commandOf(argv: string[]): string | null {
+  try {
+    const a = parseArgs(argv)
+    return a.flags.has('help') || a.flags.has('version') ? null : (a.words[0] ?? 'serve')
+  } catch {
+    // A command line the CLI will refuse: it is refused once, without a restart.
+    return null
+  }
+}
+
 export interface Restart {
   file: string
   args: string[]
@@ -39,7 +51,7 @@ export interface Restart {
  * process itself, or an operator's own value) or the command does not serve.
  */
 export function servingRestart(p: { execPath: string; argv: string[]; execArgv: string[]; env: Record<string, string | undefined> }): Restart | null {
-  const command = p.argv[2]
+  const command = commandOf(p.argv.slice(2))
   // An option the environment already names is the operator's (or this restart's own): it is kept as it is.
   const missing = Object.entries(SERVING_OPTIONS).filter(([k]) => p.env[k] === undefined)
   if (!command || !SERVING.has(command) || missing.length === 0) return null
