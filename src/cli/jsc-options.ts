@@ -6,15 +6,15 @@
 // 1.6 times live; machines with less memory never use this factor (their heap grows at most twice live), so it only
 // brings large machines into line with small ones. Lower is not better: at 0.4 nearly every collection becomes a full
 // one (JavaScriptCore collects in full once less than a third of the heap is left for new objects), and bench/run.ts's
-// creates fell to 0.52 of the baseline insert (target 0.6). Measured with both options below: the soak's peak RSS
-// 185 MB in place of 250, at more requests a second than before; bench/run.ts's targets hold (bench/README.md).
+// creates fell to 0.52 of the baseline insert (target 0.6). Measured with both options below (and the hot reads of
+// db/hot-shape.ts): the 9-minute soak's peak RSS 186 MB in place of 263 (bench/README.md has each step).
 //
 // JavaScriptCore reads its options once, from the environment, before any JavaScript runs: the only way a process can
 // set one for itself is to start again with it. execve keeps the process id, the open files and the arguments, so a
 // supervisor, a shell's `&` or a test that spawned the server sees one process throughout. Option names are Bun's
-// (WebKit's, prefixed BUN_JSC_), pinned with Bun's version: src/platform/jsc-options.test.ts starts a real server
+// (WebKit's, prefixed BUN_JSC_), pinned with Bun's version: src/cli/jsc-options.test.ts starts a real server
 // under them, so a Bun that no longer knows one fails the tests rather than a user's start.
-import { parseArgs } from '../cli/args'
+import { parseArgs } from './args'
 
 /**
  * The options, in the spelling Bun reads (BUN_JSC_ and the option's name). heapGrowthMaxIncrease bounds the heap's
