@@ -17,8 +17,14 @@ export function openBulkWriter(url: string): BulkWriter | null {
   const db = new Database(url.slice('file:'.length), { timeout: 5000 } as never)
   // Only rows nobody was answered about are written here, so NORMAL (no fsync per commit) is enough; the next
   // ordinary commit on the main writer syncs the log with it.
-  db.exec('PRAGMA synchronous = NORMAL')
-  db.exec('PRAGMA foreign_keys = ON')
+  try {
+    db.exec('PRAGMA synchronous = NORMAL')
+    db.exec('PRAGMA foreign_keys = ON')
+  } catch (e) {
+    // Busy at a start while another process migrates: closed here, the open is tried again whole (db/client.ts).
+    db.close()
+    throw e
+  }
   const prepared = statementCache(db)
   return {
     append(sql, rows) {

@@ -10,6 +10,7 @@ import { openBulkWriter } from './bulk'
 import { openPreparedWriter } from './prepared-writer'
 import { markedTransaction } from './commit-marker'
 import { lockedBox, type SecretBox } from '../shared/secret-box'
+import { whileBusy } from './busy'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -105,28 +106,48 @@ function createPrivately(url: string): void {
   closeSync(openSync(path, 'a', 0o600))
 }
 
+/**
+ * Opens every connection. A process starting while another migrates a new file can meet SQLITE_BUSY where SQLite
+ * does not wait on its busy handler (switching to WAL, a first read of the WAL index): what was opened is closed and
+ * the whole open is tried again, as long as a start waits for the write lock (db/busy.ts).
+ */
 export async function openDatabase(pathOrUrl: string, opts: OpenOptions = {}): Promise<Database> {
+  return whileBusy(() => openOnce(pathOrUrl, opts))
+}
+
+async function openOnce(pathOrUrl: string, opts: OpenOptions): Promise<Database> {
   const url = toDbUrl(pathOrUrl)
   const local = url.startsWith('file:')
   if (local) createPrivately(url)
   const native = local && opts.native !== false
+  const opened: { close(): void }[] = []
+  const keep = <T extends { close(): void } | null>(c: T): T => (c && opened.push(c), c)
+  try {
+    return await connect(url, local, native, opts, keep)
+  } catch (e) {
+    for (const c of opened.reverse()) c.close()
+    throw e
+  }
+}
+
+async function connect(url: string, local: boolean, native: boolean, opts: OpenOptions, keep: <T extends { close(): void } | null>(c: T) => T): Promise<Database> {
   // intMode number: ids and counters fit in 2^53; money is kept as exact decimal text, never as a JS number.
-  const writerClient = createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken })
+  const writerClient = keep(createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken }))
   // The busy timeout first: switching a new file to WAL takes a lock another process starting at once may hold.
   if (local) {
     await writerClient.execute('PRAGMA busy_timeout = 5000')
     await writerClient.execute('PRAGMA journal_mode = WAL')
     for (const p of WRITER_PRAGMAS) await writerClient.execute(p)
   }
-  const readerClient = createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken })
+  const readerClient = keep(createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken }))
   if (local) for (const p of READER_PRAGMAS) await readerClient.execute(p)
 
   const writer = drizzle(writerClient, { schema })
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
-  const hot = native ? openHotReader(url) : null
-  const bulk = native ? openBulkWriter(url) : null
-  const prepared = native ? openPreparedWriter(url) : null
+  const hot = keep(native ? openHotReader(url) : null)
+  const bulk = keep(native ? openBulkWriter(url) : null)
+  const prepared = keep(native ? openPreparedWriter(url) : null)
 
   return {
     read,

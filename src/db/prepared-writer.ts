@@ -26,9 +26,15 @@ export interface PreparedWriter {
 export function openPreparedWriter(url: string): PreparedWriter | null {
   if (!url.startsWith('file:')) return null
   const db = new Database(url.slice('file:'.length), { timeout: 5000 } as never)
-  db.exec('PRAGMA journal_mode = WAL')
-  db.exec('PRAGMA synchronous = FULL')
-  db.exec('PRAGMA foreign_keys = ON')
+  try {
+    db.exec('PRAGMA journal_mode = WAL')
+    db.exec('PRAGMA synchronous = FULL')
+    db.exec('PRAGMA foreign_keys = ON')
+  } catch (e) {
+    // Busy at a start while another process migrates: closed here, the open is tried again whole (db/client.ts).
+    db.close()
+    throw e
+  }
   const dialect = new SQLiteSyncDialect()
   const statement = statementCache(db)
   const prepared = (query: SQLWrapper) => {
