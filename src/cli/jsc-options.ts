@@ -47,8 +47,8 @@ export interface Restart {
 }
 
 /**
- * How to start this process again under the heap growth, or null when it already runs under one (the restarted
- * process itself, or an operator's own value) or the command does not serve.
+ * How to start this process again under the serving options, or null when it already runs under them (the restarted
+ * process itself, or an operator's own values) or the command does not serve.
  */
 export function servingRestart(p: { execPath: string; argv: string[]; execArgv: string[]; env: Record<string, string | undefined> }): Restart | null {
   const command = commandOf(p.argv.slice(2))
