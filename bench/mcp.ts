@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argNumber } from './args'
-import { children, freePort, HOST, mustRun, stop, stopAll } from './processes'
+import { children, freePort, HOST, mustRun, stop, stopAll, waitForHealth } from './processes'
 
 const ROOT = resolve(import.meta.dir, '..')
 const MAIN = join(ROOT, 'src/main.ts')
@@ -28,13 +28,7 @@ try {
   const server = Bun.spawn({ cmd: [process.execPath, MAIN, 'serve', '--port', String(port), '--db', db], cwd: ROOT, env: { ...process.env, INVOICING_RATE_LIMIT: '1000000000', INVOICING_LOG_LEVEL: 'error' }, stdout: 'ignore', stderr: 'ignore' })
   children.add(server)
   const base = `http://${HOST}:${port}`
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break
-    } catch {}
-    if (i > 200) throw new Error('server did not start')
-    await Bun.sleep(50)
-  }
+  await waitForHealth(base)
   const created = await (await fetch(`${base}/v1/clients`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench Client', email: 'bench@example.com', country: 'DE' }) })).json() as { id: number }
   const toolCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'clients_get', arguments: { id: created.id } } })
   // The answer of each, once, so a broken door is not measured as a fast one.

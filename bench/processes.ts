@@ -16,6 +16,18 @@ export async function stop(p: Subprocess, graceMs = 5000): Promise<void> {
   children.delete(p)
 }
 
+/** Waits until the server at `base` answers GET /health (it may not listen yet), polling every `everyMs`. */
+export async function waitForHealth(base: string, timeoutMs = 20_000, everyMs = 10): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`the server at ${base} did not start within ${timeoutMs} ms`)
+    await Bun.sleep(everyMs)
+  }
+}
+
 export async function stopAll(): Promise<void> {
   await Promise.all([...children].map((p) => stop(p, 2000)))
 }

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argNumber, argValue } from './args'
-import { children, freePort, HOST, mustRun, stop, stopAll } from './processes'
+import { children, freePort, HOST, mustRun, stop, stopAll, waitForHealth } from './processes'
 
 const ROOT = resolve(import.meta.dir, '..')
 const BIN = join(ROOT, 'dist/invoicing')
@@ -69,13 +69,7 @@ async function main(): Promise<void> {
     })
     children.add(server)
     const base = `http://${HOST}:${port}`
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/health`)).ok) break
-      } catch {}
-      if (i > 10_000) throw new Error('the server did not start')
-      await Bun.sleep(2)
-    }
+    await waitForHealth(base)
     const startRss = memoryOf(server.pid!).rss
 
     // ------------------------------------------------------------ the load

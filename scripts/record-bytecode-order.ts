@@ -9,6 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { waitForHealth } from '../bench/processes'
 
 const ROOT = resolve(import.meta.dir, '..')
 const BIN = join(ROOT, 'dist/invoicing')
@@ -38,13 +39,7 @@ try {
     stderr: 'ignore',
   })
   const base = `http://127.0.0.1:${port}`
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break
-    } catch {}
-    if (i > 500) throw new Error('the server did not start')
-    await Bun.sleep(20)
-  }
+  await waitForHealth(base)
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
