@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../test/harness'
 import { bandsOf, findDocument, linesOf, listDocuments } from '../modules/documents/documents.repo'
-import { findClients } from '../modules/clients/clients.repo'
+import { findClient, findClients, listClients, listClientsHot, loadClient } from '../modules/clients/clients.repo'
 import { hotFor } from './hot-shape'
 
 let h: Harness
@@ -71,6 +71,15 @@ describe('reads through the hot reader give the rows drizzle gives', () => {
     expect((await listDocuments(read, business, 0, 1, {}, hot)).map((d) => d.id)).toEqual([docIds[0]!])
     expect(await listDocuments(read, business, docIds[0]!, 100, {}, hot)).toEqual(await listDocuments(read, business, docIds[0]!, 100, {}))
     expect(await findClients(read, business, [...clientIds, 999_999], hot)).toEqual(await findClients(read, business, [...clientIds, 999_999]))
+  })
+
+  test('a Client by id, and a page of Clients (which gives search_text as \'\')', async () => {
+    const { read, hot } = h.deps.db
+    expect(await loadClient(h.deps.db, business, clientIds[0]!)).toEqual((await findClient(read, business, clientIds[0]!))!)
+    expect(await loadClient(h.deps.db, business, 999_999)).toBeUndefined()
+    const viaDrizzle = (await listClients(read, business, 0, 100)).map((c) => ({ ...c, searchText: '' }))
+    expect(listClientsHot(hot!, business, 0, 100)).toEqual(viaDrizzle)
+    expect(listClientsHot(hot!, business, 0, 100, 'ÜNÏCODE')).toEqual(viaDrizzle)
   })
 
   test('inside a transaction there is no hot reader: its own writes are seen only through it', async () => {

@@ -12,48 +12,22 @@ export function searchTextOf(c: Pick<ClientRow, 'name' | 'legalName' | 'email' |
   return [c.name, c.legalName, c.email, c.vatNumber, c.accountCode].filter(Boolean).join('\n').toLowerCase()
 }
 
-type RawClient = Record<string, unknown>
+// Rows read by the hot reader in the shape drizzle gives (db/hot-shape.ts). A page leaves out search_text (long, and
+// never answered) and gives it as ''.
+const clientShape = hotShape<ClientRow>(getTableColumns(clients))
+const { searchText: _searchText, ...pageColumns } = getTableColumns(clients)
+const pageShape = hotShape<ClientRow>(pageColumns)
+const BY_ID_SQL = `SELECT ${clientShape.columns} FROM clients WHERE business_id = ? AND id = ?`
 
-/** A row read by the hot reader (snake_case, 0/1 booleans) in the shape drizzle gives. */
-function clientFromRaw(r: RawClient): ClientRow {
-  return {
-    id: r.id as number,
-    businessId: r.business_id as number,
-    name: r.name as string,
-    legalName: r.legal_name as string | null,
-    contactPerson: r.contact_person as string | null,
-    email: r.email as string | null,
-    phone: r.phone as string | null,
-    address: r.address as string | null,
-    city: r.city as string | null,
-    postalCode: r.postal_code as string | null,
-    country: r.country as string,
-    vatNumber: r.vat_number as string | null,
-    vatVerified: r.vat_verified === 1,
-    accountCode: r.account_code as string | null,
-    currency: r.currency as string,
-    paymentTerms: r.payment_terms as number,
-    isActive: r.is_active === 1,
-    creditLimit: r.credit_limit as string | null,
-    notes: r.notes as string | null,
-    preferredBankAccountIds: r.preferred_bank_account_ids as string,
-    // `?? null`: a row read without these columns still answers them as absent.
-    electronicAddressScheme: (r.electronic_address_scheme as string | null) ?? null,
-    electronicAddress: (r.electronic_address as string | null) ?? null,
-    buyerReference: (r.buyer_reference as string | null) ?? null,
-    searchText: r.search_text as string,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
-  }
+function clientById(hot: HotReader, businessId: number, id: number): ClientRow | undefined {
+  const row = hot.rows(BY_ID_SQL, businessId, id)[0]
+  return row ? clientShape.read(row) : undefined
 }
 
 /** The hot read path (GET /v1/clients/{id}): the driver's prepared statement when there is one, else drizzle's. */
 export function clientByIdStatement(db: Db, hot: HotReader | null = null) {
   if (hot) {
-    return async (businessId: number, id: number): Promise<ClientRow | undefined> => {
-      const r = hot.get<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id = ?', businessId, id)
-      return r ? clientFromRaw(r) : undefined
-    }
+    return async (businessId: number, id: number): Promise<ClientRow | undefined> => clientById(hot, businessId, id)
   }
   const stmt = db
     .select()
@@ -67,8 +41,6 @@ export async function findClient(q: Queryable, businessId: number, id: number): 
   return q.select().from(clients).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).get()
 }
 
-const clientShape = hotShape<ClientRow>(getTableColumns(clients))
-
 /** The Business's Clients among `ids`, in one query (a page of documents names up to 100 of them). */
 export async function findClients(q: Queryable, businessId: number, ids: number[], hot: HotReader | null = null): Promise<Map<number, ClientRow>> {
   if (ids.length === 0) return new Map()
@@ -77,13 +49,7 @@ export async function findClients(q: Queryable, businessId: number, ids: number[
   return new Map(rows.map((r) => [r.id, r]))
 }
 
-// Every column but search_text (long, and never answered), in this order, for pages read as arrays.
-const PAGE_COLUMNS = [
-  'id', 'business_id', 'name', 'legal_name', 'contact_person', 'email', 'phone', 'address', 'city', 'postal_code', 'country',
-  'vat_number', 'vat_verified', 'account_code', 'currency', 'payment_terms', 'is_active', 'credit_limit', 'notes',
-  'preferred_bank_account_ids', 'created_at', 'updated_at', 'electronic_address_scheme', 'electronic_address', 'buyer_reference',
-] as const
-const PAGE_SELECT = `SELECT ${PAGE_COLUMNS.join(', ')} FROM clients`
+const PAGE_SELECT = `SELECT ${pageShape.columns} FROM clients`
 
 /** A page of Clients through the hot reader (the list is the API's heaviest common read). */
 export function listClientsHot(hot: HotReader, businessId: number, afterId: number, limit: number, search?: string): ClientRow[] {
@@ -91,9 +57,9 @@ export function listClientsHot(hot: HotReader, businessId: number, afterId: numb
     ? hot.rows(`${PAGE_SELECT} WHERE business_id = ? AND id > ? AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?`, businessId, afterId, search.toLowerCase(), limit)
     : hot.rows(`${PAGE_SELECT} WHERE business_id = ? AND id > ? ORDER BY id LIMIT ?`, businessId, afterId, limit)
   return rows.map((values) => {
-    const r: RawClient = { search_text: '' }
-    PAGE_COLUMNS.forEach((c, i) => (r[c] = values[i]))
-    return clientFromRaw(r)
+    const row = pageShape.read(values)
+    row.searchText = ''
+    return row
   })
 }
 
@@ -111,10 +77,7 @@ export async function insertClient(tx: Tx, row: ClientInsert): Promise<number> {
 
 /** One Client by id, through the hot reader when there is one (after a commit, it sees the new row). */
 export async function loadClient(db: Database, businessId: number, id: number): Promise<ClientRow | undefined> {
-  if (db.hot) {
-    const r = db.hot.get<RawClient>('SELECT * FROM clients WHERE business_id = ? AND id = ?', businessId, id)
-    return r ? clientFromRaw(r) : undefined
-  }
+  if (db.hot) return clientById(db.hot, businessId, id)
   return findClient(db.read, businessId, id)
 }
 
