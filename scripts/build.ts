@@ -2,7 +2,8 @@
  * Build a standalone executable: `bun scripts/build.ts` -> dist/invoicing
  *
  * - Entry src/main.ts, bundled as ESM with bytecode, for bun-linux-x64 (glibc).
- * - libsql native addon: libsql/index.js picks its addon with a computed
+ * - libsql native addon: libsql/index.js (and promise.js, its asynchronous API,
+ *   which db/bulk.ts uses) picks its addon with a computed
  *   require(`@libsql/${target}`), which the bundler cannot follow, so the
  *   binary would die with "Cannot find module '@libsql/linux-x64-gnu'". The
  *   plugin below rewrites it to a static require so Bun embeds index.node
@@ -31,7 +32,7 @@ const ORDER_FILES = ["./scripts/bytecode/serve.order", "./scripts/bytecode/cli.o
 const libsqlStaticNative: BunPlugin = {
   name: "libsql-static-native",
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, async ({ path }) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/](index|promise)\.js$/ }, async ({ path }) => {
       const src = await Bun.file(path).text();
       const dynamic = /require\(\s*`@libsql\/\$\{target\}`\s*\)/;
       if (!dynamic.test(src)) {

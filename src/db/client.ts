@@ -146,7 +146,7 @@ async function connect(url: string, local: boolean, native: boolean, opts: OpenO
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
   const hot = keep(native ? openHotReader(url) : null)
-  const bulk = keep(native ? openBulkWriter(url) : null)
+  const bulk = keep(native ? await openBulkWriter(url) : null)
   const prepared = keep(native ? openPreparedWriter(url) : null)
 
   return {
@@ -166,7 +166,7 @@ async function connect(url: string, local: boolean, native: boolean, opts: OpenO
     },
     append: (statement, rows) =>
       mutex.run(async () => {
-        if (bulk) bulk.append(statement, rows)
+        if (bulk) await bulk.append(statement, rows)
         else await writer.transaction(async (tx) => {
           for (const r of rows) await tx.run(sqlWithArgs(statement, r))
         })
@@ -180,7 +180,7 @@ async function connect(url: string, local: boolean, native: boolean, opts: OpenO
       if (!local) return
       await mutex.run(async () => {
         await writerClient.execute('PRAGMA shrink_memory')
-        bulk?.shrink()
+        await bulk?.shrink()
         prepared?.shrink()
       })
       await readerClient.execute('PRAGMA shrink_memory')
