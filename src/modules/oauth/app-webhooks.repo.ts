@@ -1,6 +1,8 @@
 // SQL of OAuth apps' webhooks: the webhook, which Businesses it hears, its deliveries and attempts.
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
+import type { HotReader } from '../../db/hot'
+import { hotSelect, hotShape } from '../../db/hot-shape'
 import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, memberships, meta, oauthApps, outbox } from '../../db/schema'
 import { lowerTo } from './roles'
 
@@ -101,19 +103,22 @@ export interface ClaimedAppDelivery {
 }
 
 /** Claims due deliveries atomically (two processes never take the same attempt); a paused webhook's wait. */
+/** An app delivery due at `nowIso`: pending, its time come, and no live claim on it. */
+const appDueAt = (nowIso: string) =>
+  and(eq(appWebhookDeliveries.status, 'pending'), lte(appWebhookDeliveries.nextAttemptAt, nowIso), or(isNull(appWebhookDeliveries.claimedUntil), lt(appWebhookDeliveries.claimedUntil, nowIso)))
+const appDeliveryIdShape = hotShape<{ id: number }>({ id: appWebhookDeliveries.id })
+
+/** Whether any app delivery may be due (its webhook's pause is left to the claim): one read on the hot reader. */
+export function anyAppDeliveryDue(hot: HotReader, nowIso: string): boolean {
+  return hotSelect(hot, appDeliveryIdShape, appWebhookDeliveries, appDueAt(nowIso), 'LIMIT 1').length > 0
+}
+
 export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedAppDelivery[]> {
   const due = await tx
     .select({ id: appWebhookDeliveries.id })
     .from(appWebhookDeliveries)
     .innerJoin(appWebhooks, eq(appWebhooks.id, appWebhookDeliveries.appWebhookId))
-    .where(
-      and(
-        eq(appWebhookDeliveries.status, 'pending'),
-        lte(appWebhookDeliveries.nextAttemptAt, nowIso),
-        or(isNull(appWebhookDeliveries.claimedUntil), lt(appWebhookDeliveries.claimedUntil, nowIso)),
-        eq(appWebhooks.paused, false),
-      ),
-    )
+    .where(and(appDueAt(nowIso), eq(appWebhooks.paused, false)))
     .orderBy(asc(appWebhookDeliveries.nextAttemptAt), asc(appWebhookDeliveries.id))
     .limit(limit)
   if (due.length === 0) return []

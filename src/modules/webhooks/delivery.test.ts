@@ -16,7 +16,8 @@ import { loadConfig } from '../../config'
 import { openDatabase } from '../../db/client'
 import { outbox, webhookAttempts, webhookDeliveries, webhookMessages } from '../../db/schema'
 import { createDeps } from '../../deps'
-import { deliveryContext } from '../../jobs/webhooks'
+import { appDeliveryContext, deliveryContext } from '../../jobs/webhooks'
+import { deliverDueAppWebhooks } from '../oauth/app-webhooks'
 import { FixedClock } from '../../shared/clock'
 import { silentLogger } from '../../shared/logger'
 import { createApiKey, createBusiness, updateBusiness } from '../business'
@@ -789,6 +790,38 @@ db.close()
       expect(attempts.map((a) => a.deliveryId)).toEqual([left[0]!.id])
     } finally {
       deps.db.close()
+    }
+  })
+})
+
+// ------------------------------------------------------------------------------------------------------------
+
+describe('an idle server', () => {
+  test('the jobs that run every second find nothing due and nothing waiting without a write transaction, and still take work that comes', async () => {
+    const h = await makeHarness({ config: { webhookAllowPrivate: true } })
+    const rx = receiver(h.clock)
+    try {
+      let writes = 0
+      const db = { ...h.deps.db, write: ((fn: never) => (writes++, h.deps.db.write(fn))) as typeof h.deps.db.write }
+      const ctx: DeliveryContext = { ...deliveryContext(h.deps), db }
+      const appCtx = { ...appDeliveryContext(h.deps), db }
+      const b = await h.business()
+      const w = await addWebhook(h, b.key, rx.url)
+      for (let i = 0; i < 3; i++) {
+        expect(await dispatchOutbox(ctx)).toBe(0)
+        expect(await deliverDue(ctx)).toBe(0)
+        expect(await deliverDueAppWebhooks(appCtx)).toBe(0)
+      }
+      expect(writes).toBe(0)
+      // Work that comes is taken at once: an event is fanned out, and its delivery made.
+      await issueInvoice(h, b.key, await client(h, b.key))
+      expect(await dispatchOutbox(ctx)).toBe(1)
+      expect(await deliverDue(ctx)).toBe(1)
+      expect(rx.got).toHaveLength(1)
+      expect((await deliveries(h, b.key, w.id))[0].status).toBe('delivered')
+    } finally {
+      rx.stop()
+      await h.close()
     }
   })
 })

@@ -1,6 +1,8 @@
 // SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
+import type { HotReader } from '../../db/hot'
+import { hotSelect, hotShape } from '../../db/hot-shape'
 import { businesses, outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
 
 export type WebhookRow = typeof webhooks.$inferSelect
@@ -22,7 +24,15 @@ export async function insertOutboxEvent(tx: SqlTx, v: OutboxInsert): Promise<voi
 
 /** Outbox events not yet fanned out, oldest first. */
 export async function undispatchedEvents(q: Queryable, limit: number): Promise<OutboxRow[]> {
-  return q.select().from(outbox).where(isNull(outbox.dispatchedAt)).orderBy(asc(outbox.id)).limit(limit)
+  return q.select().from(outbox).where(undispatched()).orderBy(asc(outbox.id)).limit(limit)
+}
+
+const undispatched = () => isNull(outbox.dispatchedAt)
+const idShape = hotShape<{ id: number }>({ id: outbox.id })
+
+/** Whether any event waits to be fanned out: one indexed read on the hot reader, no rows built. */
+export function anyUndispatchedEvent(hot: HotReader): boolean {
+  return hotSelect(hot, idShape, outbox, undispatched(), 'LIMIT 1').length > 0
 }
 
 /** Marks events that no webhook hears as dispatched, in one statement. */
@@ -124,6 +134,19 @@ export type ClaimedDelivery = {
   deletedAt: string | null
 }
 
+/** A delivery due at `nowIso`: pending, its time come, and no live claim on it. */
+const dueAt = (nowIso: string) =>
+  and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, nowIso), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso)))
+const deliveryIdShape = hotShape<{ id: number }>({ id: webhookDeliveries.id })
+
+/**
+ * Whether any delivery may be due (its webhook's pause is left to the claim): one read on the hot reader, where the
+ * claim is a write transaction.
+ */
+export function anyDeliveryDue(hot: HotReader, nowIso: string): boolean {
+  return hotSelect(hot, deliveryIdShape, webhookDeliveries, dueAt(nowIso), 'LIMIT 1').length > 0
+}
+
 /**
  * Claims due deliveries inside the caller's one write transaction (select, mark with `token`, read back what this
  * token holds), so two processes on one file never take the same attempt.
@@ -133,15 +156,8 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(
-      and(
-        eq(webhookDeliveries.status, 'pending'),
-        lte(webhookDeliveries.nextAttemptAt, nowIso),
-        or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso)),
-        // A paused webhook's messages wait until it is turned on again.
-        eq(webhooks.paused, false),
-      ),
-    )
+    // A paused webhook's messages wait until it is turned on again.
+    .where(and(dueAt(nowIso), eq(webhooks.paused, false)))
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(limit)
   if (due.length === 0) return []
