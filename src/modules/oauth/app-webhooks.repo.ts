@@ -102,7 +102,6 @@ export interface ClaimedAppDelivery {
   businessPublicId: string
 }
 
-/** Claims due deliveries atomically (two processes never take the same attempt); a paused webhook's wait. */
 /** An app delivery due at `nowIso`: pending, its time come, and no live claim on it. */
 const appDueAt = (nowIso: string) =>
   and(eq(appWebhookDeliveries.status, 'pending'), lte(appWebhookDeliveries.nextAttemptAt, nowIso), or(isNull(appWebhookDeliveries.claimedUntil), lt(appWebhookDeliveries.claimedUntil, nowIso)))
@@ -113,6 +112,7 @@ export function anyAppDeliveryDue(hot: HotReader, nowIso: string): boolean {
   return hotSelect(hot, appDeliveryIdShape, appWebhookDeliveries, appDueAt(nowIso), 'LIMIT 1').length > 0
 }
 
+/** Claims due deliveries atomically (two processes never take the same attempt); a paused webhook's wait. */
 export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedAppDelivery[]> {
   const due = await tx
     .select({ id: appWebhookDeliveries.id })

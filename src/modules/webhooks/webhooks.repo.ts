@@ -22,17 +22,17 @@ export async function insertOutboxEvent(tx: SqlTx, v: OutboxInsert): Promise<voi
     VALUES (${v.businessId}, ${v.type}, ${v.subjectType}, ${v.subjectId}, ${v.messageId}, ${v.occurredAt})`)
 }
 
+const undispatched = () => isNull(outbox.dispatchedAt)
+const outboxIdShape = hotShape<{ id: number }>({ id: outbox.id })
+
 /** Outbox events not yet fanned out, oldest first. */
 export async function undispatchedEvents(q: Queryable, limit: number): Promise<OutboxRow[]> {
   return q.select().from(outbox).where(undispatched()).orderBy(asc(outbox.id)).limit(limit)
 }
 
-const undispatched = () => isNull(outbox.dispatchedAt)
-const idShape = hotShape<{ id: number }>({ id: outbox.id })
-
 /** Whether any event waits to be fanned out: one indexed read on the hot reader, no rows built. */
 export function anyUndispatchedEvent(hot: HotReader): boolean {
-  return hotSelect(hot, idShape, outbox, undispatched(), 'LIMIT 1').length > 0
+  return hotSelect(hot, outboxIdShape, outbox, undispatched(), 'LIMIT 1').length > 0
 }
 
 /** Marks events that no webhook hears as dispatched, in one statement. */
