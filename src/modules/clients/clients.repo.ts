@@ -20,7 +20,7 @@ const pageShape = hotShape<ClientRow>(pageColumns)
 const BY_ID_SQL = `SELECT ${clientShape.columns} FROM clients WHERE business_id = ? AND id = ?`
 
 function clientById(hot: HotReader, businessId: number, id: number): ClientRow | undefined {
-  const row = hot.rows(BY_ID_SQL, businessId, id)[0]
+  const row = hot.row(BY_ID_SQL, businessId, id)
   return row ? clientShape.read(row) : undefined
 }
 
