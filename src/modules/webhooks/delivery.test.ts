@@ -812,7 +812,8 @@ describe('an idle server', () => {
         expect(await deliverDue(ctx)).toBe(0)
         expect(await deliverDueAppWebhooks(appCtx)).toBe(0)
       }
-      expect(writes).toBe(0)
+      // Only with the hot reader to ask: through @libsql/client alone (a libSQL server) each job runs its own query.
+      if (h.deps.db.hot) expect(writes).toBe(0)
       // Work that comes is taken at once: an event is fanned out, and its delivery made.
       await issueInvoice(h, b.key, await client(h, b.key))
       expect(await dispatchOutbox(ctx)).toBe(1)
