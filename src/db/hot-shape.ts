@@ -68,7 +68,21 @@ export function hotFor(db: Pick<Database, 'read' | 'hot'>, q: Queryable): HotRea
  * compiled to SQL and its arguments here), then `tail` (ORDER BY, LIMIT ?) with its own arguments.
  */
 export function hotSelect<T>(hot: HotReader, shape: HotShape<T>, table: SQLiteTable, where: SQL | undefined, tail = '', ...tailArgs: unknown[]): T[] {
-  const w = where ? dialect.sqlToQuery(where) : { sql: '1', params: [] }
+  const w = compiled(where)
   const rows = hot.rows(`SELECT ${shape.columns} FROM "${getTableName(table)}" WHERE ${w.sql}${tail ? ` ${tail}` : ''}`, ...w.params, ...tailArgs)
   return rows.map((r) => shape.read(r))
+}
+
+/**
+ * Whether `table` holds a row where the drizzle condition `where` holds: one step on the hot reader, no row built.
+ * Without a hot reader (a libSQL server) the answer is true, so the caller goes on to its own query.
+ */
+export function hotExists(hot: HotReader | null, table: SQLiteTable, where: SQL | undefined): boolean {
+  if (!hot) return true
+  const w = compiled(where)
+  return hot.row(`SELECT 1 FROM "${getTableName(table)}" WHERE ${w.sql} LIMIT 1`, ...w.params) !== undefined
+}
+
+function compiled(where: SQL | undefined): { sql: string; params: unknown[] } {
+  return where ? dialect.sqlToQuery(where) : { sql: '1', params: [] }
 }

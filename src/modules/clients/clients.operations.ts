@@ -4,15 +4,12 @@ import { NotFound } from '../../shared/errors'
 import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 import { presentClient } from './clients.present'
-import { clientByIdStatement, listClientsHot } from './clients.repo'
+import { listClientsHot, loadClient } from './clients.repo'
 import { createClient, listClients, updateClient } from './clients.service'
 
 const tag = 'Clients'
 const path = t.Object({ client: t.String({ description: 'Client id' }) })
 const args = { client: 'id' }
-
-/** The Client by id through a statement prepared once per database (the hot reader's when there is one). */
-const byIdStatements = new WeakMap<object, ReturnType<typeof clientByIdStatement>>()
 
 export const clientsOperations: Operation[] = [
   {
@@ -71,9 +68,7 @@ export const clientsOperations: Operation[] = [
     refusals: [],
     mcp: true,
     async run(actor, { path }, { deps }) {
-      let byId = byIdStatements.get(deps.db)
-      if (!byId) byIdStatements.set(deps.db, (byId = clientByIdStatement(deps.db.read, deps.db.hot)))
-      const row = await byId(actor.businessId, idOf(path.client))
+      const row = await loadClient(deps.db, actor.businessId, idOf(path.client))
       if (!row) throw new NotFound('No such Client.')
       return json(presentClient(row))
     },

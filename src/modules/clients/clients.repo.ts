@@ -1,6 +1,6 @@
 // SQL for Clients; every query is scoped by the Business.
 import { and, asc, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm'
-import type { Database, Db, Queryable, Tx } from '../../db/client'
+import type { Database, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { hotSelect, hotShape } from '../../db/hot-shape'
 import { clients } from '../../db/schema'
@@ -22,19 +22,6 @@ const BY_ID_SQL = `SELECT ${clientShape.columns} FROM clients WHERE business_id 
 function clientById(hot: HotReader, businessId: number, id: number): ClientRow | undefined {
   const row = hot.row(BY_ID_SQL, businessId, id)
   return row ? clientShape.read(row) : undefined
-}
-
-/** The hot read path (GET /v1/clients/{id}): the driver's prepared statement when there is one, else drizzle's. */
-export function clientByIdStatement(db: Db, hot: HotReader | null = null) {
-  if (hot) {
-    return async (businessId: number, id: number): Promise<ClientRow | undefined> => clientById(hot, businessId, id)
-  }
-  const stmt = db
-    .select()
-    .from(clients)
-    .where(and(eq(clients.businessId, sql.placeholder('businessId')), eq(clients.id, sql.placeholder('id'))))
-    .prepare()
-  return (businessId: number, id: number): Promise<ClientRow | undefined> => stmt.get({ businessId, id })
 }
 
 export async function findClient(q: Queryable, businessId: number, id: number): Promise<ClientRow | undefined> {

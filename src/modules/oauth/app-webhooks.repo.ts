@@ -1,9 +1,10 @@
 // SQL of OAuth apps' webhooks: the webhook, which Businesses it hears, its deliveries and attempts.
-import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
-import { hotSelect, hotShape } from '../../db/hot-shape'
+import { hotExists } from '../../db/hot-shape'
 import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, memberships, meta, oauthApps, outbox } from '../../db/schema'
+import { deliveryDueAt } from '../webhooks'
 import { lowerTo } from './roles'
 
 export type AppWebhookRow = typeof appWebhooks.$inferSelect
@@ -102,14 +103,9 @@ export interface ClaimedAppDelivery {
   businessPublicId: string
 }
 
-/** An app delivery due at `nowIso`: pending, its time come, and no live claim on it. */
-const appDueAt = (nowIso: string) =>
-  and(eq(appWebhookDeliveries.status, 'pending'), lte(appWebhookDeliveries.nextAttemptAt, nowIso), or(isNull(appWebhookDeliveries.claimedUntil), lt(appWebhookDeliveries.claimedUntil, nowIso)))
-const appDeliveryIdShape = hotShape<{ id: number }>({ id: appWebhookDeliveries.id })
-
-/** Whether any app delivery may be due (its webhook's pause is left to the claim): one read on the hot reader. */
-export function anyAppDeliveryDue(hot: HotReader, nowIso: string): boolean {
-  return hotSelect(hot, appDeliveryIdShape, appWebhookDeliveries, appDueAt(nowIso), 'LIMIT 1').length > 0
+/** Whether any app delivery may be due (its webhook's pause is left to the claim): one read on the hot reader; true without one. */
+export function anyAppDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
+  return hotExists(hot, appWebhookDeliveries, deliveryDueAt(appWebhookDeliveries, nowIso))
 }
 
 /** Claims due deliveries atomically (two processes never take the same attempt); a paused webhook's wait. */
@@ -118,7 +114,7 @@ export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil
     .select({ id: appWebhookDeliveries.id })
     .from(appWebhookDeliveries)
     .innerJoin(appWebhooks, eq(appWebhooks.id, appWebhookDeliveries.appWebhookId))
-    .where(and(appDueAt(nowIso), eq(appWebhooks.paused, false)))
+    .where(and(deliveryDueAt(appWebhookDeliveries, nowIso), eq(appWebhooks.paused, false)))
     .orderBy(asc(appWebhookDeliveries.nextAttemptAt), asc(appWebhookDeliveries.id))
     .limit(limit)
   if (due.length === 0) return []

@@ -272,7 +272,7 @@ function withActionsOf(kept: string, subjectType: string, fresh: unknown): strin
 export async function deliverDueAppWebhooks(ctx: AppDeliveryContext, limit = 20): Promise<number> {
   const now = ctx.clock.now()
   // Every second, mostly to find nothing: a read first, where the claim takes a write transaction.
-  if (ctx.db.hot && !anyAppDeliveryDue(ctx.db.hot, now.toISOString())) return 0
+  if (!anyAppDeliveryDue(ctx.db.hot, now.toISOString())) return 0
   const token = randomUUID()
   const claimed = await ctx.db.write((tx) => claimDueAppDeliveries(tx, now.toISOString(), new Date(now.getTime() + CLAIM_MS).toISOString(), token, limit))
   await Promise.all(claimed.map((c) => attempt(ctx, c).catch((e) => ctx.logger.error('app webhook attempt failed', { delivery: c.delivery.id, name: (e as Error)?.name }))))

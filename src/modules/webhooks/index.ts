@@ -7,3 +7,4 @@ export { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, pr
 export { AddressRefused, checkAddress, type Resolver } from './address-guard'
 export { newSecret as newWebhookSecret, signatureHeader } from './signature'
 export { ANSWER_TIMEOUT_MS, CLAIM_MS, MAX_ATTEMPTS, RETRY_WAITS_MS } from './delivery'
+export { deliveryDueAt } from './webhooks.repo'

@@ -1,8 +1,9 @@
 // SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
-import { hotSelect, hotShape } from '../../db/hot-shape'
+import { hotExists } from '../../db/hot-shape'
 import { businesses, outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
 
 export type WebhookRow = typeof webhooks.$inferSelect
@@ -23,16 +24,15 @@ export async function insertOutboxEvent(tx: SqlTx, v: OutboxInsert): Promise<voi
 }
 
 const undispatched = () => isNull(outbox.dispatchedAt)
-const outboxIdShape = hotShape<{ id: number }>({ id: outbox.id })
 
 /** Outbox events not yet fanned out, oldest first. */
 export async function undispatchedEvents(q: Queryable, limit: number): Promise<OutboxRow[]> {
   return q.select().from(outbox).where(undispatched()).orderBy(asc(outbox.id)).limit(limit)
 }
 
-/** Whether any event waits to be fanned out: one indexed read on the hot reader, no rows built. */
-export function anyUndispatchedEvent(hot: HotReader): boolean {
-  return hotSelect(hot, outboxIdShape, outbox, undispatched(), 'LIMIT 1').length > 0
+/** Whether any event may wait to be fanned out: one indexed read on the hot reader (true without one). */
+export function anyUndispatchedEvent(hot: HotReader | null): boolean {
+  return hotExists(hot, outbox, undispatched())
 }
 
 /** Marks events that no webhook hears as dispatched, in one statement. */
@@ -134,17 +134,24 @@ export type ClaimedDelivery = {
   deletedAt: string | null
 }
 
-/** A delivery due at `nowIso`: pending, its time come, and no live claim on it. */
-const dueAt = (nowIso: string) =>
-  and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, nowIso), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso)))
-const deliveryIdShape = hotShape<{ id: number }>({ id: webhookDeliveries.id })
+/** The columns that make a delivery due, a Business's webhook's or an OAuth app's alike. */
+interface DueColumns {
+  status: SQLiteColumn
+  nextAttemptAt: SQLiteColumn
+  claimedUntil: SQLiteColumn
+}
+
+/** A delivery due at `nowIso`: pending, its time come, and no live claim on it (the one rule for both kinds). */
+export function deliveryDueAt(t: DueColumns, nowIso: string) {
+  return and(eq(t.status, 'pending'), lte(t.nextAttemptAt, nowIso), or(isNull(t.claimedUntil), lt(t.claimedUntil, nowIso)))
+}
 
 /**
  * Whether any delivery may be due (its webhook's pause is left to the claim): one read on the hot reader, where the
- * claim is a write transaction.
+ * claim is a write transaction; true without a hot reader.
  */
-export function anyDeliveryDue(hot: HotReader, nowIso: string): boolean {
-  return hotSelect(hot, deliveryIdShape, webhookDeliveries, dueAt(nowIso), 'LIMIT 1').length > 0
+export function anyDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
+  return hotExists(hot, webhookDeliveries, deliveryDueAt(webhookDeliveries, nowIso))
 }
 
 /**
@@ -157,7 +164,7 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     // A paused webhook's messages wait until it is turned on again.
-    .where(and(dueAt(nowIso), eq(webhooks.paused, false)))
+    .where(and(deliveryDueAt(webhookDeliveries, nowIso), eq(webhooks.paused, false)))
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(limit)
   if (due.length === 0) return []
