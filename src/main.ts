@@ -3,7 +3,7 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { exitCodeOf, oneLine } from './cli/one-line'
-import { restartWithServingOptions } from './cli/jsc-options'
+import { restartWithServingOptions } from './cli/serving-options'
 
 /** The compiled binary unpacks the database driver's native library into the temporary folder as it loads. */
 function temporaryFolderProblem(): string | null {
@@ -24,7 +24,7 @@ function fail(line: string, code: number): never {
 
 const problem = temporaryFolderProblem()
 if (problem) fail(problem, 1)
-// A serving command starts again under the JavaScriptCore options that bound its memory (cli/jsc-options.ts),
+// A serving command starts again under the runtime options that bound its memory (cli/serving-options.ts),
 // before anything is loaded.
 restartWithServingOptions()
 

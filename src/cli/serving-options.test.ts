@@ -2,13 +2,13 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SERVING_OPTIONS, servingRestart } from './jsc-options'
+import { SERVING_OPTIONS, servingRestart } from './serving-options'
 import { startServer } from '../../test/processes'
 
 const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
 const entries = Object.entries(SERVING_OPTIONS)
 
-describe('a serving process runs under the JavaScriptCore options that bound its memory, by starting again with them', () => {
+describe('a serving process runs under the runtime options that bound its memory, by starting again with them', () => {
   const source = { execPath: '/usr/bin/bun', argv: ['/usr/bin/bun', '/app/src/main.ts', 'serve', '--port', '0'], execArgv: ['--smol'], env: { PATH: '/bin' } }
 
   test('from source: bun again, with its flags, the same script and arguments, and the options added to the environment', () => {
@@ -40,7 +40,7 @@ describe('a serving process runs under the JavaScriptCore options that bound its
     expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--db', 'x.db', 'key', 'list'] })).toBeNull()
   })
 
-  const dir = mkdtempSync(join(tmpdir(), 'jsc-options-'))
+  const dir = mkdtempSync(join(tmpdir(), 'serving-options-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   test('a real `serve` runs under every option in the same process (same pid), answers, and stops cleanly: this Bun knows each option', async () => {
@@ -51,6 +51,18 @@ describe('a serving process runs under the JavaScriptCore options that bound its
       expect((await fetch(`${server.url}/health`)).status).toBe(200)
     } finally {
       expect(await server.stop()).toBe(0)
+    }
+  })
+
+  test('the allocator runs under its option: mimalloc itself reports the value it read', async () => {
+    // MIMALLOC_VERBOSE makes mimalloc print every option it read, at each start: before the restart its own value,
+    // after it ours. An option name it does not know would print nothing, and this would fail.
+    const server = await startServer(join(dir, 'c.db'), { MIMALLOC_VERBOSE: '1' })
+    try {
+      const read = [...server.log().matchAll(/option 'purge_holes_large_floor_epochs': (\d+)/g)].map((m) => m[1])
+      expect(read.at(-1)).toBe(SERVING_OPTIONS.MIMALLOC_PURGE_HOLES_LARGE_FLOOR_EPOCHS)
+    } finally {
+      await server.stop()
     }
   })
 
