@@ -15,7 +15,7 @@
 // that a busy server does not give back and fault in the same memory again and again. A server its jobs wake every
 // second is swept about once a second, so those 4 MiB stayed for minutes, and the soak's idle reading (bench/soak.ts,
 // 30 s after the load) found them still held. After 8 sweeps they go (seconds of idle; under load a thread is swept at
-// most every 100 ms, and a page allocated from does not age): in 2-minute soaks the allocator's arena held 29 MiB at
+// most every 100 ms, and a page allocated from does not age): in the soaks the allocator's arena held 29-30 MiB at
 // idle in place of 32 (bench/README.md has the figures).
 //
 // JavaScriptCore and mimalloc read their options once, from the environment, before any JavaScript runs: the only way
