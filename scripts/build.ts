@@ -19,6 +19,7 @@
 import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
 
 const ROOT = resolve(import.meta.dir, "..");
 process.chdir(ROOT); // all relative paths below are repo-relative
@@ -43,6 +44,15 @@ const libsqlStaticNative: BunPlugin = {
   },
 };
 
+// The PDF fonts go into the binary gzipped (src/modules/pdf/fonts.ts inflates them): a server that has built a PDF
+// keeps the pages of its own file it read resident, and read this way they are 0.7 MiB in place of 1.4.
+const gzippedFonts: BunPlugin = {
+  name: "gzipped-fonts",
+  setup(build) {
+    build.onLoad({ filter: /\.ttf$/ }, async ({ path }) => ({ contents: gzipSync(await Bun.file(path).bytes(), { level: 9 }), loader: "file" }));
+  },
+};
+
 for (const p of [ENTRY, join(MIGRATIONS, "meta/_journal.json")]) {
   if (!existsSync(p)) throw new Error(`build: missing ${join(ROOT, p)}`);
 }
@@ -57,7 +67,7 @@ const result = await Bun.build({
   // Elysia's own advice: no identifier mangling (keeps function/class names).
   minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: "none",
-  plugins: [libsqlStaticNative],
+  plugins: [libsqlStaticNative, gzippedFonts],
   compile: {
     target: "bun-linux-x64",
     outfile: OUTFILE,

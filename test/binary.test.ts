@@ -1,6 +1,6 @@
 // The compiled binary, copied alone into an empty folder: it migrates, its CLI makes a key, and it serves.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 
@@ -76,6 +76,19 @@ describe('the compiled binary alone in an empty folder', () => {
     expect(res.status).toBe(200)
     const body = await res.json()
     expect(body).toMatchObject({ business_id: business.business_id, name: 'Binary GmbH', plan: 'pro' })
+    // A PDF: its fonts come out of the binary gzipped (scripts/build.ts) and are embedded as TrueType subsets.
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const client = await (await fetch(`http://127.0.0.1:${port}/v1/clients`, { method: 'POST', headers, body: JSON.stringify({ name: 'Ærø Öl ΑΒΓ Жук', email: 'c@binary.example', country: 'DE' }) })).json()
+    const line = { description: 'Beratung', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }
+    const draft = await (await fetch(`http://127.0.0.1:${port}/v1/documents`, { method: 'POST', headers, body: JSON.stringify({ type: 'invoice', client_id: client.id, lines: [line] }) })).json()
+    const pdf = await fetch(`http://127.0.0.1:${port}/v1/documents/${draft.id}/pdf`, { headers })
+    expect(pdf.status).toBe(200)
+    const bytes = Buffer.from(await pdf.arrayBuffer())
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
+    const file = join(dir, 'draft.pdf')
+    writeFileSync(file, bytes)
+    expect(Bun.spawnSync(['pdffonts', file]).stdout.toString()).toContain('DejaVuSans')
+    expect(Bun.spawnSync(['pdftotext', '-enc', 'UTF-8', file, '-']).stdout.toString()).toContain('Ærø Öl ΑΒΓ Жук')
     // Revoking through the CLI acts on the next request.
     const keys = JSON.parse(run(['key', 'list', String(business.id), '--json']).out)
     expect(keys[0]).not.toHaveProperty('key')
