@@ -103,18 +103,19 @@ export interface ClaimedAppDelivery {
   businessPublicId: string
 }
 
-/** Whether any app delivery may be due (its webhook's pause is left to the claim): one read on the hot reader; true without one. */
+/** Whether any app delivery is due: one read on the hot reader, where the claim is a write transaction; true without one. */
 export function anyAppDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
-  return hotExists(hot, appWebhookDeliveries, deliveryDueAt(appWebhookDeliveries, nowIso))
+  return hotExists(hot, appWebhookDeliveries, dueNow(nowIso))
 }
+
+const dueNow = (nowIso: string) => deliveryDueAt(appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, nowIso)
 
 /** Claims due deliveries atomically (two processes never take the same attempt); a paused webhook's wait. */
 export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedAppDelivery[]> {
   const due = await tx
     .select({ id: appWebhookDeliveries.id })
     .from(appWebhookDeliveries)
-    .innerJoin(appWebhooks, eq(appWebhooks.id, appWebhookDeliveries.appWebhookId))
-    .where(and(deliveryDueAt(appWebhookDeliveries, nowIso), eq(appWebhooks.paused, false)))
+    .where(dueNow(nowIso))
     .orderBy(asc(appWebhookDeliveries.nextAttemptAt), asc(appWebhookDeliveries.id))
     .limit(limit)
   if (due.length === 0) return []

@@ -825,4 +825,29 @@ describe('an idle server', () => {
       await h.close()
     }
   })
+
+  test("a paused webhook's waiting message takes no write transaction each second either, and goes once it is on again", async () => {
+    const h = await makeHarness({ config: { webhookAllowPrivate: true } })
+    const rx = receiver(h.clock)
+    try {
+      let writes = 0
+      const db = { ...h.deps.db, write: ((fn: never) => (writes++, h.deps.db.write(fn))) as typeof h.deps.db.write }
+      const ctx: DeliveryContext = { ...deliveryContext(h.deps), db }
+      const b = await h.business()
+      const w = await addWebhook(h, b.key, rx.url)
+      await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: b.key, body: { paused: true } })
+      await issueInvoice(h, b.key, await client(h, b.key))
+      expect(await dispatchOutbox(ctx)).toBe(1)
+      writes = 0
+      for (let i = 0; i < 3; i++) expect(await deliverDue(ctx)).toBe(0)
+      if (h.deps.db.hot) expect(writes).toBe(0)
+      expect(rx.got).toHaveLength(0)
+      await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: b.key, body: { paused: false } })
+      expect(await deliverDue(ctx)).toBe(1)
+      expect(rx.got).toHaveLength(1)
+    } finally {
+      rx.stop()
+      await h.close()
+    }
+  })
 })

@@ -1,6 +1,6 @@
 // SQL for webhooks: the outbox, the webhooks themselves, their deliveries and attempts.
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { hotExists } from '../../db/hot-shape'
@@ -141,18 +141,29 @@ interface DueColumns {
   claimedUntil: SQLiteColumn
 }
 
-/** A delivery due at `nowIso`: pending, its time come, and no live claim on it (the one rule for both kinds). */
-export function deliveryDueAt(t: DueColumns, nowIso: string) {
-  return and(eq(t.status, 'pending'), lte(t.nextAttemptAt, nowIso), or(isNull(t.claimedUntil), lt(t.claimedUntil, nowIso)))
-}
+/** The webhooks a delivery belongs to: a Business's or an OAuth app's, either of which can be paused. */
+type PausableHooks = SQLiteTable & { id: SQLiteColumn; paused: SQLiteColumn }
 
 /**
- * Whether any delivery may be due (its webhook's pause is left to the claim): one read on the hot reader, where the
- * claim is a write transaction; true without a hot reader.
+ * A delivery due at `nowIso`: pending, its time come, no live claim on it, and its webhook (`hookId` in `hooks`) not
+ * paused, since a paused webhook's messages wait until it is turned on again. The one rule for both kinds, which the
+ * claims and the idle checks share.
  */
-export function anyDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
-  return hotExists(hot, webhookDeliveries, deliveryDueAt(webhookDeliveries, nowIso))
+export function deliveryDueAt(t: DueColumns, hookId: SQLiteColumn, hooks: PausableHooks, nowIso: string) {
+  return and(
+    eq(t.status, 'pending'),
+    lte(t.nextAttemptAt, nowIso),
+    or(isNull(t.claimedUntil), lt(t.claimedUntil, nowIso)),
+    sql`${hookId} IN (SELECT ${hooks.id} FROM ${hooks} WHERE ${eq(hooks.paused, false)})`,
+  )
 }
+
+/** Whether any delivery is due: one read on the hot reader, where the claim is a write transaction; true without one. */
+export function anyDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
+  return hotExists(hot, webhookDeliveries, dueNow(nowIso))
+}
+
+const dueNow = (nowIso: string) => deliveryDueAt(webhookDeliveries, webhookDeliveries.webhookId, webhooks, nowIso)
 
 /**
  * Claims due deliveries inside the caller's one write transaction (select, mark with `token`, read back what this
@@ -162,9 +173,7 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
   const due = await tx
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    // A paused webhook's messages wait until it is turned on again.
-    .where(and(deliveryDueAt(webhookDeliveries, nowIso), eq(webhooks.paused, false)))
+    .where(dueNow(nowIso))
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(limit)
   if (due.length === 0) return []
