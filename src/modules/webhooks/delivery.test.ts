@@ -796,14 +796,19 @@ db.close()
 
 // ------------------------------------------------------------------------------------------------------------
 
+/** A server's delivery jobs over a database that counts the write transactions they open. */
+async function countingWrites() {
+  const h = await makeHarness({ config: { webhookAllowPrivate: true } })
+  let writes = 0
+  const db = { ...h.deps.db, write: ((fn: never) => (writes++, h.deps.db.write(fn))) as typeof h.deps.db.write }
+  const ctx: DeliveryContext = { ...deliveryContext(h.deps), db }
+  return { h, rx: receiver(h.clock), db, ctx, writes: () => writes, reset: () => void (writes = 0) }
+}
+
 describe('an idle server', () => {
   test('the jobs that run every second find nothing due and nothing waiting without a write transaction, and still take work that comes', async () => {
-    const h = await makeHarness({ config: { webhookAllowPrivate: true } })
-    const rx = receiver(h.clock)
+    const { h, rx, db, ctx, writes } = await countingWrites()
     try {
-      let writes = 0
-      const db = { ...h.deps.db, write: ((fn: never) => (writes++, h.deps.db.write(fn))) as typeof h.deps.db.write }
-      const ctx: DeliveryContext = { ...deliveryContext(h.deps), db }
       const appCtx = { ...appDeliveryContext(h.deps), db }
       const b = await h.business()
       const w = await addWebhook(h, b.key, rx.url)
@@ -813,7 +818,7 @@ describe('an idle server', () => {
         expect(await deliverDueAppWebhooks(appCtx)).toBe(0)
       }
       // Only with the hot reader to ask: through @libsql/client alone (a libSQL server) each job runs its own query.
-      if (h.deps.db.hot) expect(writes).toBe(0)
+      if (h.deps.db.hot) expect(writes()).toBe(0)
       // Work that comes is taken at once: an event is fanned out, and its delivery made.
       await issueInvoice(h, b.key, await client(h, b.key))
       expect(await dispatchOutbox(ctx)).toBe(1)
@@ -827,20 +832,16 @@ describe('an idle server', () => {
   })
 
   test("a paused webhook's waiting message takes no write transaction each second either, and goes once it is on again", async () => {
-    const h = await makeHarness({ config: { webhookAllowPrivate: true } })
-    const rx = receiver(h.clock)
+    const { h, rx, ctx, writes, reset } = await countingWrites()
     try {
-      let writes = 0
-      const db = { ...h.deps.db, write: ((fn: never) => (writes++, h.deps.db.write(fn))) as typeof h.deps.db.write }
-      const ctx: DeliveryContext = { ...deliveryContext(h.deps), db }
       const b = await h.business()
       const w = await addWebhook(h, b.key, rx.url)
       await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: b.key, body: { paused: true } })
       await issueInvoice(h, b.key, await client(h, b.key))
       expect(await dispatchOutbox(ctx)).toBe(1)
-      writes = 0
+      reset()
       for (let i = 0; i < 3; i++) expect(await deliverDue(ctx)).toBe(0)
-      if (h.deps.db.hot) expect(writes).toBe(0)
+      if (h.deps.db.hot) expect(writes()).toBe(0)
       expect(rx.got).toHaveLength(0)
       await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: b.key, body: { paused: false } })
       expect(await deliverDue(ctx)).toBe(1)
