@@ -11,6 +11,10 @@
  * - migrations/ is embedded as-is via compile.assets (the folder keeps its own
  *   name, wherever it sits); at run time it is read-only at
  *   /$bunfs/root/migrations (see src/db/embedded-migrations.ts).
+ * - The PDF engine (pdf-lib, fontkit, pako) runs in a realm of its own
+ *   (src/shared/pdf-engine): it is bundled here as one script, gzipped into
+ *   dist/, and embedded; the plugin below puts a reader of that file in place
+ *   of the module that bundles it from a checkout.
  * - The bytecode is laid out by the profiles in scripts/bytecode/ (serving
  *   first, then the CLI), recorded by scripts/record-bytecode-order.ts: the
  *   functions a server runs sit together, so it touches fewer pages of its own
@@ -20,6 +24,7 @@ import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import { ENGINE_BUILD, ENGINE_ENTRY } from "../src/shared/pdf-engine/source";
 
 const ROOT = resolve(import.meta.dir, "..");
 process.chdir(ROOT); // all relative paths below are repo-relative
@@ -53,12 +58,36 @@ const gzippedFonts: BunPlugin = {
   },
 };
 
+// The PDF engine's script, built as src/shared/pdf-engine/source.ts builds it from a checkout, and read back gzipped
+// (1.4 MB of script is 0.4 MB in the binary, and pages of it are never left resident: it is read once per realm).
+const ENGINE_FILE = resolve("./dist/pdf-engine.js.gz");
+const pdfEngineSource: BunPlugin = {
+  name: "pdf-engine-source",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]shared[\\/]pdf-engine[\\/]source\.ts$/ }, () => ({
+      contents: [
+        `import path from ${JSON.stringify(ENGINE_FILE)} with { type: "file" };`,
+        `import { gunzipSync } from "node:zlib";`,
+        `export async function engineSource() { return gunzipSync(await Bun.file(path).bytes()).toString("utf8"); }`,
+      ].join("\n"),
+      loader: "ts",
+    }));
+  },
+};
+
 for (const p of [ENTRY, join(MIGRATIONS, "meta/_journal.json")]) {
   if (!existsSync(p)) throw new Error(`build: missing ${join(ROOT, p)}`);
 }
 mkdirSync("./dist", { recursive: true });
 
 const t0 = performance.now();
+const engine = await Bun.build({ entrypoints: [ENGINE_ENTRY], ...ENGINE_BUILD });
+if (!engine.success || !engine.outputs[0]) {
+  for (const log of engine.logs) console.error(log);
+  process.exit(1);
+}
+await Bun.write(ENGINE_FILE, gzipSync(await engine.outputs[0].arrayBuffer(), { level: 9 }));
+
 const result = await Bun.build({
   entrypoints: [ENTRY],
   target: "bun",
@@ -67,7 +96,7 @@ const result = await Bun.build({
   // Elysia's own advice: no identifier mangling (keeps function/class names).
   minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: "none",
-  plugins: [libsqlStaticNative, gzippedFonts],
+  plugins: [libsqlStaticNative, gzippedFonts, pdfEngineSource],
   compile: {
     target: "bun-linux-x64",
     outfile: OUTFILE,

@@ -76,7 +76,8 @@ describe('the compiled binary alone in an empty folder', () => {
     expect(res.status).toBe(200)
     const body = await res.json()
     expect(body).toMatchObject({ business_id: business.business_id, name: 'Binary GmbH', plan: 'pro' })
-    // A PDF: its fonts come out of the binary gzipped (scripts/build.ts) and are embedded as TrueType subsets.
+    // A PDF: the PDF engine and its fonts come out of the binary gzipped (scripts/build.ts); the fonts are embedded as
+    // TrueType subsets.
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     const client = await (await fetch(`http://127.0.0.1:${port}/v1/clients`, { method: 'POST', headers, body: JSON.stringify({ name: 'Ærø Öl ΑΒΓ Жук', email: 'c@binary.example', country: 'DE' }) })).json()
     const line = { description: 'Beratung', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }

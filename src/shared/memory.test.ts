@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { handBackMemory, idleHandBack } from './memory'
 import { releasePdfMemory } from '../modules/pdf'
+import { pdfEngine } from './pdf-engine'
 
 let h: Harness
 beforeAll(async () => {
@@ -24,7 +25,7 @@ test('after the idle hand-back (GC, shrink, malloc_trim) the service still reads
   expect(list.body.data.map((c: { name: string }) => c.name)).toEqual(['Before', 'After'])
 })
 
-test('an idle server lets the parsed PDF fonts go, and the next PDF is whole', async () => {
+test('an idle server lets the PDF engine and its parsed fonts go, and the next PDF is whole', async () => {
   const b = await h.business()
   const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Ålesund Ærø', email: 'a@example.com', country: 'NO' } })
   const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Þjónusta ΑΒΓ', quantity: '1', unit_price: '1.00', vat_rate: '0' }] } })
@@ -36,8 +37,15 @@ test('an idle server lets the parsed PDF fonts go, and the next PDF is whole', a
     return Bun.spawnSync(['pdftotext', file, '-']).stdout.toString()
   }
   const first = await pdfText()
+  // The engine that built it (pdf-lib and fontkit in their realm) is collected once let go: nothing the server
+  // keeps (the build queue, the parsed fonts, the PDF's bytes) holds it.
+  const engine = new WeakRef(await pdfEngine())
   releasePdfMemory()
-  handBackMemory()
+  for (let i = 0; i < 4; i++) {
+    handBackMemory()
+    await Bun.sleep(10)
+  }
+  expect(engine.deref()).toBeUndefined()
   const again = await pdfText()
   // The same words, every character drawn from the fonts parsed again.
   expect(again).toContain('Ålesund Ærø')

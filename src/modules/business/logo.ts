@@ -1,6 +1,8 @@
 // The one rule of what a Business logo may be (extensions §2): a PNG or JPEG of at most 1 MB that the PDF writer
 // can draw. The CLI (`business update --logo`) and the application's Business setup both go through setBusinessLogo,
 // which judges with this.
+import { pdfEngine } from '../../shared/pdf-engine'
+
 export const LOGO_MAX_BYTES = 1024 * 1024
 
 /** The media type of a logo by its first bytes: PNG and JPEG are what every PDF reader draws. */
@@ -22,10 +24,10 @@ export async function logoFault(bytes: Uint8Array): Promise<string | null> {
   const type = logoTypeOf(bytes)
   if (!type) return 'must be a PNG or JPEG image'
   // Read by the same library that draws it on the PDFs, so a logo taken is one every PDF can carry.
-  const { PDFDocument } = await import('pdf-lib')
+  const engine = await pdfEngine()
   try {
-    const pdf = await PDFDocument.create()
-    await (type === 'image/png' ? pdf.embedPng(bytes) : pdf.embedJpg(bytes))
+    const pdf = await engine.pdf.PDFDocument.create()
+    await (type === 'image/png' ? pdf.embedPng(engine.bytes(bytes)) : pdf.embedJpg(engine.bytes(bytes)))
     return null
   } catch {
     return `cannot be read as a ${type === 'image/png' ? 'PNG' : 'JPEG'} image`

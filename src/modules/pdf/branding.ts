@@ -15,25 +15,14 @@ export const NO_BRANDING: Branding = { logo: null, color: null }
 const LOGO_BOX = { width: 160, height: 56 }
 
 async function embed(w: PageWriter, logo: NonNullable<Branding['logo']>): Promise<PDFImage> {
-  return logo.type === 'image/png' ? w.pdf.embedPng(logo.bytes) : w.pdf.embedJpg(logo.bytes)
-}
-
-/** `#RRGGBB` as pdf-lib's 0..1 components. */
-function rgbOf(hex: string): { r: number; g: number; b: number } {
-  const n = Number.parseInt(hex.slice(1), 16)
-  return { r: ((n >> 16) & 255) / 255, g: ((n >> 8) & 255) / 255, b: (n & 255) / 255 }
-}
-
-async function colorOf(hex: string) {
-  const { rgb } = await import('pdf-lib')
-  const c = rgbOf(hex)
-  return rgb(c.r, c.g, c.b)
+  const bytes = w.engine.bytes(logo.bytes)
+  return logo.type === 'image/png' ? w.pdf.embedPng(bytes) : w.pdf.embedJpg(bytes)
 }
 
 /** A band of the brand colour across the top of the current page. */
-export async function drawBand(w: PageWriter, brand: Branding): Promise<void> {
+export function drawBand(w: PageWriter, brand: Branding): void {
   if (!brand.color) return
-  w.page.drawRectangle({ x: 0, y: A4[1] - 10, width: A4[0], height: 10, color: await colorOf(brand.color) })
+  w.page.drawRectangle({ x: 0, y: A4[1] - 10, width: A4[0], height: 10, color: w.color(brand.color) })
 }
 
 /**
@@ -57,11 +46,11 @@ export async function drawLogo(w: PageWriter, brand: Branding): Promise<void> {
 }
 
 /** The document's title (right-aligned at `x`), in the brand colour when there is one. */
-export async function drawTitle(w: PageWriter, brand: Branding, title: string, x: number): Promise<void> {
+export function drawTitle(w: PageWriter, brand: Branding, title: string, x: number): void {
   if (!brand.color) {
     w.text(title, x, { size: 18, bold: true, right: true })
     return
   }
   const width = w.bold.widthOfTextAtSize(title, 18)
-  w.page.drawText(title, { x: x - width, y: w.y, size: 18, font: w.bold, color: await colorOf(brand.color) })
+  w.page.drawText(title, { x: x - width, y: w.y, size: 18, font: w.bold, color: w.color(brand.color) })
 }

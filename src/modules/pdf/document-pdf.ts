@@ -33,12 +33,12 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   const title = `${typeTitle} ${doc.document_number ?? '(draft)'}`
   const w = await PageWriter.create(title, watermarkOf(business.isTest || doc.is_test, doc.status))
   const right = A4[0] - MARGIN
-  await drawBand(w, brand)
+  drawBand(w, brand)
   await drawLogo(w, brand)
 
   // Seller block (left) and document heading (right).
   w.text(s.legal_name ?? s.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
-  await drawTitle(w, brand, typeTitle, right)
+  drawTitle(w, brand, typeTitle, right)
   w.down(18)
   const sellerLines = [
     ...(s.legal_name && s.legal_name !== s.name ? [s.name] : []),

@@ -2,6 +2,7 @@
 // (AFRelationship Alternative, named in the catalog's /AF), the XMP packet PDF/A and Factur-X ask for, an sRGB output
 // intent whose ICC profile ships in the binary, and a trailer /ID. Fonts are already embedded by the page writer.
 import { createHash } from 'node:crypto'
+import { ours, pdfEngine } from '../../shared/pdf-engine'
 import iccPath from './icc/sRGB.icc' with { type: 'file' }
 
 let icc: Promise<Uint8Array> | null = null
@@ -75,22 +76,25 @@ function xmp(title: string, producer: string, date: Date): string {
  * embedded. `date` stamps the Info dictionary, the XMP packet and the embedded file alike, as PDF/A asks.
  */
 export async function facturxPdf(pdfBytes: Uint8Array, xml: string, meta: { title: string; date: Date }): Promise<Uint8Array> {
-  const { PDFDocument, PDFName, PDFString, PDFHexString } = await import('pdf-lib')
-  const pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false })
+  const engine = await pdfEngine()
+  const { PDFDocument, PDFName, PDFString, PDFHexString } = engine.pdf
+  // The engine's realm checks bytes and dates as its own (see shared/pdf-engine).
+  const date = engine.date(meta.date.getTime())
+  const pdf = await PDFDocument.load(engine.bytes(pdfBytes), { updateMetadata: false })
   const ctx = pdf.context
   const producer = 'invoicing'
   pdf.setTitle(meta.title, { showInWindowTitleBar: true })
   pdf.setProducer(producer)
   pdf.setCreator(producer)
-  pdf.setCreationDate(meta.date)
-  pdf.setModificationDate(meta.date)
+  pdf.setCreationDate(date)
+  pdf.setModificationDate(date)
 
   // The embedded CII: a file specification the catalog names in /AF (PDF/A-3) and in the EmbeddedFiles name tree.
   const data = new TextEncoder().encode(xml)
-  const file = ctx.flateStream(data, {
+  const file = ctx.flateStream(engine.bytes(data), {
     Type: 'EmbeddedFile',
     Subtype: 'text/xml',
-    Params: { Size: data.length, ModDate: PDFString.fromDate(meta.date) },
+    Params: { Size: data.length, ModDate: PDFString.fromDate(date) },
   })
   const fileRef = ctx.register(file)
   const spec = ctx.obj({
@@ -107,11 +111,11 @@ export async function facturxPdf(pdfBytes: Uint8Array, xml: string, meta: { titl
 
   // The XMP packet, uncompressed so any reader finds it.
   const packet = new TextEncoder().encode(xmp(meta.title, producer, meta.date))
-  const metadata = ctx.stream(packet, { Type: 'Metadata', Subtype: 'XML', Length: packet.length })
+  const metadata = ctx.stream(engine.bytes(packet), { Type: 'Metadata', Subtype: 'XML', Length: packet.length })
   pdf.catalog.set(PDFName.of('Metadata'), ctx.register(metadata))
 
   // The output intent: every colour the page writer uses is DeviceRGB, which PDF/A binds to this sRGB profile.
-  const profile = ctx.flateStream(await iccBytes(), { N: 3 })
+  const profile = ctx.flateStream(engine.bytes(await iccBytes()), { N: 3 })
   const intent = ctx.obj({
     Type: 'OutputIntent',
     S: 'GTS_PDFA1',
@@ -124,5 +128,5 @@ export async function facturxPdf(pdfBytes: Uint8Array, xml: string, meta: { titl
   // PDF/A asks for a file identifier; derived from the content, so the same document gives the same file.
   const id = createHash('md5').update(pdfBytes).update(data).digest('hex')
   ctx.trailerInfo.ID = ctx.obj([PDFHexString.of(id), PDFHexString.of(id)])
-  return pdf.save({ useObjectStreams: false })
+  return ours(await pdf.save({ useObjectStreams: false }))
 }

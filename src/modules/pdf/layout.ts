@@ -7,44 +7,43 @@
 // nearly a minute.
 import type { PDFDocument, PDFFont, PDFPage, PDFRef } from 'pdf-lib'
 import { deflateSync } from 'node:zlib'
+import { ours, pdfEngine, releasePdfEngine, type PdfEngine } from '../../shared/pdf-engine'
 import { fontBytes, releaseFontBytes } from './fonts'
 
-type PdfLib = typeof import('pdf-lib')
 interface Fontkit {
   create(bytes: Uint8Array): unknown
 }
-// pdf-lib and fontkit load with the first PDF, not at start: together they cost ~35 MB a server may never need.
-let libs: Promise<{ pdf: PdfLib; fontkit: Fontkit }> | null = null
-function loadLibs() {
-  libs ??= Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit'), import('pako')]).then(([pdf, fk, pako]) => {
-    deflateNatively(pako.default)
-    return { pdf, fontkit: sharedFontkit(fk.default as Fontkit) }
-  })
+/** What a build takes from the engine: the engine itself, its fontkit sharing parsed fonts, and the font files in it. */
+interface Libs {
+  engine: PdfEngine
+  fontkit: Fontkit
+  fonts: { regular: Uint8Array; bold: Uint8Array }
+}
+// The engine starts with the first PDF, not at start: a server may never need it (see shared/pdf-engine).
+let libs: Promise<Libs> | null = null
+function loadLibs(): Promise<Libs> {
+  libs ??= Promise.all([pdfEngine(), fontBytes()]).then(([engine, bytes]) => ({
+    engine,
+    fontkit: sharedFontkit(engine.fontkit as Fontkit),
+    // One view of each file in the engine's realm, for all its documents: the parsed fonts are kept by these bytes.
+    fonts: { regular: engine.bytes(bytes.regular), bold: engine.bytes(bytes.bold) },
+  }))
+  libs.catch(() => (libs = null))
   return libs
 }
 
 /**
- * pdf-lib compresses its object streams and embedded files (the font subsets, their ToUnicode maps, Factur-X's XML)
- * through pako, which sets up a fresh deflate state of typed arrays for each stream: about 300 KB, several times a
- * PDF, freed only when the collector gets to it. Under a stream of PDFs those buffers were most of the server's
- * memory (one client asking PDFs one after another took it to 210 MB). node:zlib's deflate gives the same format from
- * native memory it frees when it returns. pdf-lib calls `pako.deflate` on the module's own object at each use.
- */
-function deflateNatively(pako: { deflate: (data: Uint8Array) => Uint8Array }): void {
-  pako.deflate = (data) => deflateSync(data)
-}
-
-/**
- * Drops the parsed fonts and the font files (about 15 MB after a stream of PDFs) when the server falls idle; the
- * next PDF parses them again, once. A build under way keeps what it holds; the queue is not touched.
+ * Lets the PDF engine go, with the parsed fonts and the font files (about 25 MB after a stream of PDFs) when the
+ * server falls idle; the next PDF starts it again. A build under way keeps what it holds; the queue is not touched.
  */
 export function releasePdfMemory(): void {
   libs = null
   releaseFontBytes()
+  releasePdfEngine()
 }
 
 /**
- * A fontkit whose parsed fonts are kept for the process: pdf-lib parses the font file again for every document
+ * A fontkit whose parsed fonts are kept for the engine's life: pdf-lib parses the font file again for every document
  * (two ~700 KB files decoded into tables and glyph caches), which under a stream of PDFs is most of what a build
  * allocates. A parsed font is read-only for pdf-lib (each document takes its own subset of it), so one serves all.
  */
@@ -205,7 +204,11 @@ let queue: Promise<unknown> = Promise.resolve()
 export function oneAtATime<A extends unknown[], R>(build: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return (...args) => {
     const run = queue.then(() => build(...args))
-    queue = run.catch(() => undefined)
+    // The queue waits for the build and keeps nothing of it (a PDF's bytes are the caller's to keep or drop).
+    queue = run.then(
+      () => undefined,
+      () => undefined,
+    )
     return run
   }
 }
@@ -228,7 +231,7 @@ export class PageWriter {
   private readonly regularGlyphs: GlyphTable
   private readonly boldGlyphs: GlyphTable
   private constructor(
-    private readonly lib: PdfLib,
+    readonly engine: PdfEngine,
     readonly pdf: PDFDocument,
     readonly font: PDFFont,
     readonly bold: PDFFont,
@@ -240,23 +243,22 @@ export class PageWriter {
 
   /** `watermark`: one word across every page, or several (SAMPLE and VOID) on parallel diagonals. */
   static async create(title: string, watermark: string | string[] | null): Promise<PageWriter> {
-    const { pdf: lib, fontkit } = await loadLibs()
-    const pdf = await lib.PDFDocument.create()
+    const { engine, fontkit, fonts } = await loadLibs()
+    const pdf = await engine.pdf.PDFDocument.create()
     pdf.registerFontkit(fontkit as never)
     pdf.setTitle(title)
     pdf.setProducer('invoicing')
-    const bytes = await fontBytes()
     // Subsetting keeps the file small: only the glyphs used are embedded.
-    const font = await pdf.embedFont(bytes.regular, { subset: true })
-    const bold = await pdf.embedFont(bytes.bold, { subset: true })
-    const w = new PageWriter(lib, pdf, font, bold, watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark)
+    const font = await pdf.embedFont(fonts.regular, { subset: true })
+    const bold = await pdf.embedFont(fonts.bold, { subset: true })
+    const w = new PageWriter(engine, pdf, font, bold, watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark)
     w.newPage()
     return w
   }
 
   newPage(): void {
     this.flushPage()
-    this.page = this.pdf.addPage(A4)
+    this.page = this.pdf.addPage(this.engine.list(A4) as [number, number])
     this.fontKeys = null
     this.y = A4[1] - MARGIN
     const n = this.watermarks.length
@@ -408,7 +410,7 @@ export class PageWriter {
   private flushPage(): void {
     if (!this.ops.length) return
     const ctx = this.pdf.context
-    const stream = ctx.stream(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1')), { Filter: 'FlateDecode' })
+    const stream = ctx.stream(this.engine.bytes(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1'))), { Filter: 'FlateDecode' })
     this.page.node.addContentStream(ctx.register(stream))
     this.ops = []
   }
@@ -436,8 +438,14 @@ export class PageWriter {
   }
 
   /** The file, written a few objects per turn of the event loop (pdf-lib yields between them). */
-  save(): Promise<Uint8Array> {
+  async save(): Promise<Uint8Array> {
     this.flushPage()
-    return this.pdf.save({ objectsPerTick: 20 })
+    return ours(await this.pdf.save({ objectsPerTick: 20 }))
+  }
+
+  /** `#RRGGBB` as the engine's colour. */
+  color(hex: string): ReturnType<PdfEngine['pdf']['rgb']> {
+    const n = Number.parseInt(hex.slice(1), 16)
+    return this.engine.pdf.rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255)
   }
 }

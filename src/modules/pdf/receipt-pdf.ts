@@ -32,11 +32,11 @@ export async function receiptPdf(i: ReceiptPdfInput): Promise<Uint8Array> {
   const w = await PageWriter.create(`Receipt ${i.receipt.receipt_number}`, watermark)
   const right = A4[0] - MARGIN
   const brand = i.branding ?? NO_BRANDING
-  await drawBand(w, brand)
+  drawBand(w, brand)
   await drawLogo(w, brand)
   const s = i.seller
   w.text(s.legal_name ?? s.name, MARGIN, { size: 14, bold: true, maxWidth: 280 })
-  await drawTitle(w, brand, 'Receipt', right)
+  drawTitle(w, brand, 'Receipt', right)
   w.down(18)
   for (const line of [...addressLines(s), s.vat_number ? `VAT ${s.vat_number}` : null]) {
     if (!line) continue
