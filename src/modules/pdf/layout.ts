@@ -33,8 +33,9 @@ function loadLibs(): Promise<Libs> {
 }
 
 /**
- * Lets the PDF engine go, with the parsed fonts and the font files (about 25 MB after a stream of PDFs) when the
- * server falls idle; the next PDF starts it again. A build under way keeps what it holds; the queue is not touched.
+ * Lets the PDF engine go when the server falls idle: the parsed fonts and the font files (about 15 MB after a stream
+ * of PDFs) and everything pdf-lib and fontkit made. The next PDF starts it again. A build under way keeps what it
+ * holds; the queue is not touched.
  */
 export function releasePdfMemory(): void {
   libs = null
