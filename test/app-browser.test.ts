@@ -86,6 +86,9 @@ describe('the application in a browser', () => {
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await context.newPage()
+    // Each step may wait 60 s, not Playwright's 30: one CI run failed a step at 30 s that takes well under one here
+    // (the failure report below now says which). A page that never comes still fails, within the test's 120 s.
+    page.setDefaultTimeout(60_000)
     const outside: string[] = []
     const failures: string[] = []
     page.on('request', (r) => {
