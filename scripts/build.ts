@@ -49,12 +49,15 @@ const libsqlStaticNative: BunPlugin = {
   },
 };
 
-// The PDF fonts go into the binary gzipped (src/modules/pdf/fonts.ts inflates them): a server that has built a PDF
-// keeps the pages of its own file it read resident, and read this way they are 0.7 MiB in place of 1.4.
+// Files embedded gzipped, which src/shared/embedded-file.ts inflates: a server that has built a PDF keeps the pages
+// of its own file it read resident, and read this way the fonts are 0.7 MiB in place of 1.4.
+const gzip = (bytes: ArrayBuffer | Uint8Array) => gzipSync(bytes, { level: 9 });
+const EMBEDDED_FILE_READER = resolve("./src/shared/embedded-file.ts");
+
 const gzippedFonts: BunPlugin = {
   name: "gzipped-fonts",
   setup(build) {
-    build.onLoad({ filter: /\.ttf$/ }, async ({ path }) => ({ contents: gzipSync(await Bun.file(path).bytes(), { level: 9 }), loader: "file" }));
+    build.onLoad({ filter: /\.ttf$/ }, async ({ path }) => ({ contents: gzip(await Bun.file(path).bytes()), loader: "file" }));
   },
 };
 
@@ -67,8 +70,8 @@ const pdfEngineSource: BunPlugin = {
     build.onLoad({ filter: /[\\/]src[\\/]shared[\\/]pdf-engine[\\/]source\.ts$/ }, () => ({
       contents: [
         `import path from ${JSON.stringify(ENGINE_FILE)} with { type: "file" };`,
-        `import { gunzipSync } from "node:zlib";`,
-        `export async function engineSource() { return gunzipSync(await Bun.file(path).bytes()).toString("utf8"); }`,
+        `import { readEmbedded } from ${JSON.stringify(EMBEDDED_FILE_READER)};`,
+        `export async function engineSource() { return new TextDecoder().decode(await readEmbedded(path)); }`,
       ].join("\n"),
       loader: "ts",
     }));
@@ -86,7 +89,7 @@ if (!engine.success || !engine.outputs[0]) {
   for (const log of engine.logs) console.error(log);
   process.exit(1);
 }
-await Bun.write(ENGINE_FILE, gzipSync(await engine.outputs[0].arrayBuffer(), { level: 9 }));
+await Bun.write(ENGINE_FILE, gzip(await engine.outputs[0].arrayBuffer()));
 
 const result = await Bun.build({
   entrypoints: [ENTRY],

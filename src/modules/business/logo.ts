@@ -1,7 +1,7 @@
 // The one rule of what a Business logo may be (extensions §2): a PNG or JPEG of at most 1 MB that the PDF writer
 // can draw. The CLI (`business update --logo`) and the application's Business setup both go through setBusinessLogo,
 // which judges with this.
-import { pdfEngine } from '../../shared/pdf-engine'
+import { embedImage, pdfEngine } from '../../shared/pdf-engine'
 
 export const LOGO_MAX_BYTES = 1024 * 1024
 
@@ -27,7 +27,7 @@ export async function logoFault(bytes: Uint8Array): Promise<string | null> {
   const engine = await pdfEngine()
   try {
     const pdf = await engine.pdf.PDFDocument.create()
-    await (type === 'image/png' ? pdf.embedPng(engine.bytes(bytes)) : pdf.embedJpg(engine.bytes(bytes)))
+    await embedImage(engine, pdf, { bytes, type })
     return null
   } catch {
     return `cannot be read as a ${type === 'image/png' ? 'PNG' : 'JPEG'} image`

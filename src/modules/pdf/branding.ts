@@ -1,6 +1,7 @@
 // The Business's branding on every PDF (documents and Receipts): its logo at the top left and its colour in a band
 // across the top of each page and in the title. Drawn over the page writer, so the text layout stays the writer's.
 import type { PDFImage } from 'pdf-lib'
+import { embedImage } from '../../shared/pdf-engine'
 import { A4, MARGIN, type PageWriter } from './layout'
 
 export interface Branding {
@@ -13,11 +14,6 @@ export const NO_BRANDING: Branding = { logo: null, color: null }
 
 /** The logo is scaled down (never up) to fit this box, in points. */
 const LOGO_BOX = { width: 160, height: 56 }
-
-async function embed(w: PageWriter, logo: NonNullable<Branding['logo']>): Promise<PDFImage> {
-  const bytes = w.engine.bytes(logo.bytes)
-  return logo.type === 'image/png' ? w.pdf.embedPng(bytes) : w.pdf.embedJpg(bytes)
-}
 
 /** A band of the brand colour across the top of the current page. */
 export function drawBand(w: PageWriter, brand: Branding): void {
@@ -33,7 +29,7 @@ export async function drawLogo(w: PageWriter, brand: Branding): Promise<void> {
   if (!brand.logo) return
   let image: PDFImage
   try {
-    image = await embed(w, brand.logo)
+    image = await embedImage(w.engine, w.pdf, brand.logo)
   } catch {
     return
   }

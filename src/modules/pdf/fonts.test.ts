@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { fontBytes, fontFile } from './fonts'
+import { readEmbedded } from '../../shared/embedded-file'
+import { fontBytes } from './fonts'
 
 const dir = mkdtempSync(join(tmpdir(), 'fonts-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -13,8 +14,8 @@ test('a font file the build gzipped reads back byte for byte as the TrueType fil
   expect([...regular.subarray(0, 4)]).toEqual([0, 1, 0, 0])
   const gz = join(dir, 'regular.ttf')
   writeFileSync(gz, gzipSync(regular, { level: 9 }))
-  expect(Buffer.from(await fontFile(gz)).equals(Buffer.from(regular))).toBe(true)
+  expect(Buffer.from(await readEmbedded(gz)).equals(Buffer.from(regular))).toBe(true)
   const plain = join(dir, 'plain.ttf')
   writeFileSync(plain, regular)
-  expect(Buffer.from(await fontFile(plain)).equals(Buffer.from(regular))).toBe(true)
+  expect(Buffer.from(await readEmbedded(plain)).equals(Buffer.from(regular))).toBe(true)
 })

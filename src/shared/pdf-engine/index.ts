@@ -12,6 +12,7 @@
 // `ours`.
 import vm from 'node:vm'
 import { deflateSync } from 'node:zlib'
+import type { PDFDocument, PDFImage } from 'pdf-lib'
 import type { RealmEngine } from './realm-entry'
 import { engineSource } from './source'
 
@@ -69,4 +70,13 @@ export function releasePdfEngine(): void {
  */
 export function ours(u: Uint8Array): Uint8Array {
   return new Uint8Array(u)
+}
+
+/**
+ * A PNG or JPEG embedded in `pdf` by its media type: the one call the logo check (modules/business/logo.ts) and the
+ * PDFs' logo (modules/pdf/branding.ts) both make, so a logo taken is one every PDF can draw.
+ */
+export function embedImage(engine: PdfEngine, pdf: PDFDocument, image: { bytes: Uint8Array; type: string }): Promise<PDFImage> {
+  const bytes = engine.bytes(image.bytes)
+  return image.type === 'image/png' ? pdf.embedPng(bytes) : pdf.embedJpg(bytes)
 }
