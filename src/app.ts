@@ -171,7 +171,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   // Built with the first request for a page: an API-only server never loads the pages or htmx.
-  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps)))
+  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, context)))
   const application: AppDoor = async (req) => (await appDoor())(req)
   const trusted = trustedProxies(deps.config.trustedProxies)
   const fetch: Fetch = (req, server) => {

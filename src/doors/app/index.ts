@@ -1,6 +1,7 @@
 // The application door (/app): server-rendered pages for people, with its own sessions, CSRF and security headers.
-// The API pipeline never sees these paths; the pages call the same services as the API.
+// The API pipeline never sees these paths; the pages run the same operations as the API, through the same runner.
 import type { Deps } from '../../deps'
+import type { OperationContext } from '../../platform/operation'
 import { serviceSecret } from '../../db/meta'
 import { htmlResponse, SECURITY_HEADERS } from './http'
 import { AppKit } from './kit'
@@ -22,9 +23,9 @@ export type AppDoor = (req: Request) => Promise<Response>
 
 export { isAppPath } from './paths'
 
-export async function appDoor(deps: Deps): Promise<AppDoor> {
+export async function appDoor(deps: Deps, context: OperationContext): Promise<AppDoor> {
   const router = new Router()
-  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'))
+  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'), context)
   const css = new TextEncoder().encode(STYLESHEET)
   router.add('GET', STYLESHEET_PATH, async () =>
     new Response(css, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', ...SECURITY_HEADERS } }),

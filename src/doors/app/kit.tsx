@@ -2,15 +2,27 @@
 // the AppKit and registers its routes:
 //
 //   kit.page('/settings/keys', 'settings', (c, form) => <KeysPage c={c} form={form} />)
-//   kit.action('/settings/keys', 'manage', async (c, data) => { ...service call...; return kit.done(c, '/settings/keys', 'key_revoked') },
+//   kit.action('/settings/keys/:id/revoke', 'manage', async (c) => {
+//                await kit.operation(c, 'api_keys_revoke', { path: { id: c.params.id } })
+//                return kit.done(c, '/settings/keys', 'key_revoked') },
 //              (c, form) => <KeysPage c={c} form={form} />)
 //
+// A page never calls a service: a change (and a read) is an operation of the table, run by name through the runner
+// the API and MCP doors use (platform/operation.ts), with the input the page read from its form; its refusal codes,
+// id rule and body schema are the operation's.
 // page: GET under /app/b/:business; the kit signs the visitor in (303 to sign-in and back), checks the membership and
 // asks the policy (policy.ts) before render runs. action: POST under /app/b/:business; CSRF, membership and policy are
 // checked before the handler runs, so a refused change has changed nothing. A handler answers a redirect (kit.done,
 // after which the page shows a notice) or a page (a secret shown once). What a service throws is shown on the page
 // named by `rerender`, with what was typed: 422 for invalid fields and refusals, 403 for Role and plan, 404 unknown.
 import type { Deps } from '../../deps'
+import { Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { applicationTable } from '../../operations'
+import { runOperation, type OperationContext, type OperationInput } from '../../platform/operation'
+import { appPlanRefusal } from '../../platform/policy'
+import { fromValidation } from '../../http/errors'
+import { FormInput } from './form-input'
 import { publicBaseUrl } from '../../config'
 import { resolveBusiness } from '../../modules/business'
 import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
@@ -20,7 +32,7 @@ import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed }
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
 import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
 import { Document, Layout } from './layout'
-import { appRefusal, type Need } from './policy'
+import { appRefusal, appRoleRefusal, type Need } from './policy'
 import type { Router } from './router'
 import { esc } from './ui'
 
@@ -63,6 +75,18 @@ export const NOTICES: Record<string, string> = {
   receipt_emailed: 'The Receipt is emailed to the Client.',
 }
 
+/** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */
+export const operationWatch: { listener: ((name: string) => void) | null } = { listener: null }
+
+/** What a page gives an operation: path ids and query as text, the body it read from its form. */
+export interface PageInput {
+  path?: Record<string, string | number | undefined>
+  query?: Record<string, string | undefined>
+  body?: Record<string, unknown>
+  /** The form the body was read from: its own field errors (a number that is not one) join the schema's. */
+  form?: FormInput
+}
+
 export type Render<C> = (c: C, form: FormState) => JSX.Element
 /** `data` holds the form's text fields; a form that takes a file (`upload`) has it in `data.files`. */
 export type Handler<C> = (c: C, data: PostedForm) => Promise<Response | JSX.Element>
@@ -75,6 +99,7 @@ export class AppKit {
     readonly deps: Deps,
     private readonly router: Router,
     private readonly csrfSecret: string,
+    private readonly context: OperationContext,
   ) {
     this.publicBase = publicBaseUrl(deps.config)
     this.secure = this.publicBase.startsWith('https:')
@@ -157,6 +182,37 @@ export class AppKit {
         return this.problem(c, e.type === 'permission' ? 403 : 422, 'Not available', e.message, (e.extra as { code?: string }).code)
       }
     }))
+  }
+
+  /**
+   * Runs an operation of the table by name for the person's Actor, through the runner every door uses: the Role and
+   * plan by the operation's access (the application's words), the body held to the operation's schema, then the
+   * operation itself. Answers its value (a list's page, a document, a file); what it throws the page shows.
+   */
+  async operation<T = any>(c: InBusiness, name: string, input: PageInput = {}): Promise<T> {
+    const op = applicationTable.get(name)
+    if (!op) throw new Error(`the application ran ${name}, which is no operation`)
+    operationWatch.listener?.(name)
+    const refused = appPlanRefusal(c.actor, op.access) ?? appRoleRefusal(c.role, op.access)
+    if (refused) throw refused
+    const path: Record<string, string> = {}
+    for (const [k, v] of Object.entries(input.path ?? {})) path[k] = v === undefined ? '' : String(v)
+    let body: unknown = undefined
+    if (input.body !== undefined) {
+      const clean = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined))
+      body = input.form ? input.form.body(op.body ?? Type.Any(), clean) : op.body ? checked(op.body, clean) : clean
+    }
+    const result = await runOperation(op, c.actor, { path, query: input.query ?? {}, body } satisfies OperationInput, this.context)
+    switch (result.kind) {
+      case 'json':
+        return result.value as T
+      case 'text':
+        return JSON.parse(result.text) as T
+      case 'file':
+        return result.file as T
+      case 'deleted':
+        return { id: result.id, deleted: true } as T
+    }
   }
 
   /** After a change: back to a page of the Business, which shows the notice. */
@@ -291,4 +347,11 @@ export class AppKit {
     if (refused) return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
     return c
   }
+}
+
+/** A body held to an operation's schema: 422 invalid_request with the API's words per field. */
+function checked(schema: Parameters<typeof Value.Errors>[0], body: Record<string, unknown>): Record<string, unknown> {
+  const errors = [...Value.Errors(schema, body)]
+  if (errors.length > 0) throw fromValidation('body', errors)
+  return body
 }

@@ -151,7 +151,7 @@ export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: num
 }
 
 /** Records that the Client was reminded now (after the reminder went out). */
-export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number): Promise<void> {
+export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number, _recipients: string[] = []): Promise<void> {
   const at = deps.clock.now().toISOString()
   await updateDocumentRow(tx, businessId, id, { lastRemindedAt: at, updatedAt: at })
 }

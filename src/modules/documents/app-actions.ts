@@ -27,6 +27,8 @@ export interface AppFacts {
   mailVia: string | null
   /** The daily-limit facts of a reminder to the Client (one recipient). */
   send: Pick<SendFacts, 'mailboxLost' | 'sentToday' | 'dailyLimit' | 'resumesOn'>
+  /** How many recipients the email counts against the daily limit (1, the Client, unless a reminder names others). */
+  recipients?: number
 }
 
 const r = (code: RefusalCode, message?: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({
@@ -57,7 +59,7 @@ export function unmarkSentRefusal(doc: Pick<DocumentRow, 'status' | 'lastSent'>)
  * action's own "no mail provider" code, then the Send's codes for a lost mailbox and the daily limit.
  */
 function mailRefusal(
-  f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send'>,
+  f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send' | 'recipients'>,
   noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
 ): RefusalInfo | null {
   const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
@@ -65,7 +67,7 @@ function mailRefusal(
   if (!f.mailVia) return r(noProvider, undefined, mailRemedy)
   if (f.send.mailboxLost) return r('mail_account_lost', `The Business's ${f.mailVia} mailbox is not connected; reconnect it or connect another mailbox.`, mailRemedy)
   const s = f.send
-  if (s.dailyLimit !== null && s.sentToday + 1 > s.dailyLimit) {
+  if (s.dailyLimit !== null && s.sentToday + (f.recipients ?? 1) > s.dailyLimit) {
     return r(
       'sending_limit_reached',
       `The service's own mail server takes ${s.dailyLimit} recipients a day for this Business; ${s.sentToday} were sent today. ` +

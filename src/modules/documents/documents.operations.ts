@@ -1,7 +1,7 @@
 // Operations of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
@@ -10,6 +10,7 @@ import { documentPdf, nextTurn } from '../pdf'
 import { exportFacturx } from '../einvoice'
 import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
 import type { DocumentFilter } from './documents.repo'
+import { duplicateDocument, markSent, unmarkSent, viewDocumentForApp } from './app-actions.service'
 import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
 
 const tag = 'Documents'
@@ -231,6 +232,46 @@ export const documentsOperations: Operation[] = [
       const bytes = await documentPdf(deps.db.read, business, view)
       const name = (view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
       return { kind: 'file', file: { bytes, mimeType: 'application/pdf', filename: `${name}.pdf` } }
+    },
+  },
+]
+
+/** The application's own document actions (extensions §9): no API route; their refusal codes are the contract's. */
+export const documentsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'documents_mark_sent',
+    description: 'Marks an issued document sent by hand (`last_sent.via = "marked"`, no recipients); raises document.sent.',
+    access: 'write',
+    refusals: ['draft_not_delivered', 'cancelled_not_marked'],
+    async run(actor, { path }, { deps }) {
+      return json(await markSent(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_unmark_sent',
+    description: 'Takes a mark made by hand back: `last_sent` becomes the newest send by email, or null. Raises nothing.',
+    access: 'write',
+    refusals: ['not_marked_sent', 'cancelled_keeps_mark'],
+    async run(actor, { path }, { deps }) {
+      return json(await unmarkSent(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_duplicate',
+    description: 'A new Draft of the same type for the same Client, with the same Lines, terms and notes.',
+    access: 'write',
+    refusals: ['client_deleted'],
+    async run(actor, { path }, { deps }) {
+      return json(await duplicateDocument(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_get_for_app',
+    description: "A document with its API `actions`, the application-only actions and each closed one's reason in words.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { path }, { deps }) {
+      return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
     },
   },
 ]

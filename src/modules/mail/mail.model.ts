@@ -18,3 +18,10 @@ export const SendBody = t.Object(
 )
 
 export type SendInput = typeof SendBody.static
+
+/** The body of a reminder by hand (POST /v1/documents/{id}/remind, extensions §14): as a Send's, every field optional. */
+export const RemindBody = t.Object(SendBody.properties, {
+  additionalProperties: false,
+  title: 'RemindDocument',
+  description: `To, Cc and Bcc together take at most ${MAX_RECIPIENTS_PER_SEND} addresses; subject and message default to the reminder's own`,
+})

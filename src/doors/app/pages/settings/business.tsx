@@ -227,7 +227,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business',
     'manage',
     async (c, d) => {
-      await updateBusiness(c.deps.db, c.deps.clock, c.business.id, businessInput(d))
+      await kit.operation(c, 'business_update', { body: businessInput(d) as Record<string, unknown> })
       return kit.done(c, '/settings/business', 'saved')
     },
     render,
@@ -238,7 +238,7 @@ export function businessSettings(kit: AppKit): void {
     async (c, d) => {
       const bytes = d.files.get('logo')
       if (!bytes) throw new InvalidRequest({ logo: ['choose a PNG or JPEG image to upload'] })
-      await setBusinessLogo(c.deps.db, c.deps.clock, c.business.id, bytes)
+      await kit.operation(c, 'business_set_logo', { body: { bytes } })
       return kit.done(c, '/settings/business', 'logo_saved')
     },
     render,
@@ -248,7 +248,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business/logo/remove',
     'manage',
     async (c) => {
-      await setBusinessLogo(c.deps.db, c.deps.clock, c.business.id, null)
+      await kit.operation(c, 'business_set_logo', { body: { bytes: null } })
       return kit.done(c, '/settings/business', 'logo_removed')
     },
     render,

@@ -67,7 +67,7 @@ export function connectedAppsSettings(kit: AppKit): void {
     '/settings/connected-apps/:id/disconnect',
     'manage',
     async (c) => {
-      await disconnectConnectedApp(c.deps.db, c.deps.clock, c.business.id, Number(c.params.id))
+      await kit.operation(c, 'connected_apps_delete', { path: { id: c.params.id } })
       return kit.done(c, '/settings/connected-apps', 'saved')
     },
     render,

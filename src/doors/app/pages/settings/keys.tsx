@@ -1,4 +1,5 @@
 // Settings → API keys: create with a name and Role (the key is shown once), revoke.
+import { isPaidPlan } from '../../../../platform/policy'
 import { createApiKey, listApiKeys, ROLES, type ApiKeyView, type Role } from '../../../../modules/business'
 import { revokeApiKey } from '../../../../modules/business'
 import { FieldErrorBag, NotFound } from '../../../../shared/errors'
@@ -21,7 +22,7 @@ async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; 
       <p class="lead">Programs use a key to act for this Business through the API (send it as "Authorization: Bearer …").</p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Your new key "${created.name}".`} secret={created.key} /> : ''}
-      {c.business.plan === 'free' || c.business.plan === 'paused' ? (
+      {!isPaidPlan(c.business.plan) ? (
         <p class="notice warn">The API needs a paid plan: keys of this Business are refused until it is on one.</p>
       ) : (
         ''
@@ -93,16 +94,9 @@ export function keysSettings(kit: AppKit): void {
     '/settings/keys',
     'manage',
     async (c, data) => {
-      const bag = new FieldErrorBag()
-      const name = data.get('name')?.trim() ?? ''
-      const role = data.get('role') ?? ''
-      if (!name) bag.add('name', 'is required')
-      else if (name.length > 100) bag.add('name', 'must be at most 100 characters')
-      if (!ROLES.includes(role as Role)) bag.add('role', 'must be admin, member or viewer')
-      bag.throwIfAny()
-      const k = await createApiKey(c.deps.db, c.deps.clock, c.business.id, { name, role: role as Role })
+      const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', { body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' } })
       // Shown in this answer only: the key is stored as a hash and never shown again.
-      return <KeysPage c={c} form={EMPTY_FORM} created={{ name, key: k.key }} />
+      return <KeysPage c={c} form={EMPTY_FORM} created={created} />
     },
     rerender,
   )
@@ -110,10 +104,7 @@ export function keysSettings(kit: AppKit): void {
     '/settings/keys/:id/revoke',
     'manage',
     async (c) => {
-      const id = Number(c.params.id)
-      const own = (await listApiKeys(c.deps.db, c.business.id)).some((k) => k.id === id)
-      if (!own) throw new NotFound('No such API key in this Business.')
-      await revokeApiKey(c.deps.db, c.deps.clock, id)
+      await kit.operation(c, 'api_keys_revoke', { path: { id: c.params.id } })
       return kit.done(c, '/settings/keys', 'key_revoked')
     },
     rerender,

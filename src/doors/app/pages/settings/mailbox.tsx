@@ -81,13 +81,15 @@ export function mailboxSettings(kit: AppKit): void {
     '/settings/mailbox',
     'manage',
     async (c, d) => {
-      await setSmtpMailbox(c.deps.db, c.deps.clock, c.business.id, {
-        host: d.get('host') ?? undefined,
-        port: d.get('port') ?? undefined,
-        security: d.get('security') ?? undefined,
-        username: d.get('username') ?? undefined,
-        password: d.get('password') ?? undefined,
-        from: d.get('from') ?? undefined,
+      await kit.operation(c, 'mailbox_set_smtp', {
+        body: {
+          host: d.get('host') ?? undefined,
+          port: d.get('port') ?? undefined,
+          security: d.get('security') ?? undefined,
+          username: d.get('username') ?? undefined,
+          password: d.get('password') ?? undefined,
+          from: d.get('from') ?? undefined,
+        },
       })
       return kit.done(c, '/settings/mailbox', 'saved')
     },
@@ -97,7 +99,7 @@ export function mailboxSettings(kit: AppKit): void {
     '/settings/mailbox/clear',
     'manage',
     async (c) => {
-      await clearMailbox(c.deps.db, c.business.id)
+      await kit.operation(c, 'mailbox_clear')
       return kit.done(c, '/settings/mailbox', 'mailbox_cleared')
     },
     render,

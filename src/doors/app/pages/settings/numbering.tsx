@@ -55,7 +55,7 @@ export function numberingSettings(kit: AppKit): void {
     '/settings/numbering',
     'manage',
     async (c, d) => {
-      await setNumbering(c.deps.db, c.business.id, d.get('kind') ?? '', (d.get('pattern') ?? '').trim())
+      await kit.operation(c, 'numbering_set', { body: { kind: d.get('kind') ?? '', pattern: (d.get('pattern') ?? '').trim() } })
       return kit.done(c, '/settings/numbering', 'saved')
     },
     render,

@@ -14,6 +14,7 @@ import {
   EVENT_TYPES,
   type WebhookDeps,
 } from '../../../../modules/webhooks'
+import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../../ui'
@@ -52,7 +53,7 @@ async function WebhooksPage({ c, form, created }: { c: InBusiness; form: FormSta
       <p class="lead">Addresses told when documents and Payments change, signed by the Standard Webhooks rules. At most ten.</p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Signing secret of ${created.url}.`} secret={created.secret} /> : ''}
-      {c.business.plan === 'free' || c.business.plan === 'paused' ? <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p> : ''}
+      {!webhooksSend(c.business) ? <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p> : ''}
       <section class="card" aria-labelledby="add-h">
         <h2 id="add-h" class="flush">
           Add a webhook
@@ -159,7 +160,7 @@ export function webhooksSettings(kit: AppKit): void {
     'manage',
     async (c, data) => {
       const url = data.get('url')?.trim() ?? ''
-      const w = await addWebhook(hooks(c), c.business.id, { url, events: data.getAll('events') })
+      const w = await kit.operation(c, 'webhooks_create', { body: { url, events: data.getAll('events') } })
       return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
     },
     list,
@@ -168,8 +169,8 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/:id',
     'manage',
     async (c, data) => {
-      await updateWebhook(hooks(c), c.business.id, Number(c.params.id), { url: data.get('url')?.trim() ?? '', events: data.getAll('events') })
-      return kit.done(c, `/settings/webhooks/${Number(c.params.id)}`, 'saved')
+      const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { url: data.get('url')?.trim() ?? '', events: data.getAll('events') } })
+      return kit.done(c, `/settings/webhooks/${w.id}`, 'saved')
     },
     one,
   )
@@ -178,8 +179,8 @@ export function webhooksSettings(kit: AppKit): void {
       `/settings/webhooks/:id/${verb}`,
       'manage',
       async (c) => {
-        await updateWebhook(hooks(c), c.business.id, Number(c.params.id), { paused })
-        return kit.done(c, `/settings/webhooks/${Number(c.params.id)}`, paused ? 'webhook_paused' : 'webhook_resumed')
+        const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { paused } })
+        return kit.done(c, `/settings/webhooks/${w.id}`, paused ? 'webhook_paused' : 'webhook_resumed')
       },
       one,
     )
@@ -188,7 +189,7 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/:id/roll',
     'manage',
     async (c) => {
-      const w = await rollSecret(hooks(c), c.business.id, Number(c.params.id))
+      const w = await kit.operation(c, 'webhooks_roll_secret', { path: { id: c.params.id } })
       return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
     },
     one,
@@ -197,7 +198,7 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/:id/delete',
     'manage',
     async (c) => {
-      await deleteWebhook(hooks(c), c.business.id, Number(c.params.id))
+      await kit.operation(c, 'webhooks_delete', { path: { id: c.params.id } })
       return kit.done(c, '/settings/webhooks', 'webhook_deleted')
     },
     list,
@@ -206,7 +207,7 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/deliveries/:delivery/resend',
     'manage',
     async (c) => {
-      const d = await resendDelivery(hooks(c), c.business.id, Number(c.params.delivery))
+      const d = await kit.operation(c, 'webhook_deliveries_resend', { path: { id: c.params.delivery } })
       return kit.done(c, `/settings/webhooks/${d.webhook_id}`, 'delivery_resent')
     },
     // A refused resend (webhook_paused, webhooks_need_a_paid_plan) is shown on its webhook's page.
