@@ -23,7 +23,7 @@ import { sendDocument } from '../../../../modules/mail/send.service'
 import { remindDocument } from '../../../../modules/mail/app-mail.service'
 import { SendBody } from '../../../../modules/mail/mail.model'
 import { listPayments } from '../../../../modules/payments/payments.repo'
-import { NotFound } from '../../../../shared/errors'
+import { idOf } from '../../../../platform/operation'
 import { isDate, utcDay } from '../../../../shared/dates'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
@@ -36,8 +36,7 @@ const PAGE = 25
 
 export function docId(c: InBusiness, raw?: string): number {
   const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
-  if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such document.')
-  return Number(id)
+  return idOf(id, 'No such document.')
 }
 
 function title(d: { type: string; document_number: string | null }): string {
@@ -526,26 +525,27 @@ export function documentsRoutes(kit: AppKit): void {
   })
 
   // One POST per action: CSRF, membership and policy first (the kit), then the same service as the API.
-  const act = (path: string, run: (c: InBusiness, id: number) => Promise<unknown>, notice: string, after?: (c: InBusiness, id: number, out: unknown) => string) =>
+  // Each button runs its operation of the table for the document the path names.
+  const act = (path: string, operation: string, notice: string, after?: (id: number, out: DocumentView) => string) =>
     kit.action(
       `/documents/:id/${path}`,
       'change',
       async (c) => {
         const id = docId(c, c.params.id)
-        const out = await run(c, id)
-        return kit.done(c, after ? after(c, id, out) : `/documents/${id}`, notice)
+        const out = await kit.operation<DocumentView>(c, operation, { path: { id } })
+        return kit.done(c, after ? after(id, out) : `/documents/${id}`, notice)
       },
       page,
     )
-  act('issue', (c, id) => issueDocument(c.deps, c.actor, id), 'document_issued')
-  act('cancel', (c, id) => cancelDocument(c.deps, c.actor, id), 'document_cancelled')
-  act('convert', (c, id) => convertDocument(c.deps, c.actor, id), 'document_converted', (_c, _id, out) => `/documents/${(out as DocumentView).id}`)
-  act('duplicate', (c, id) => duplicateDocument(c.deps, c.actor, id), 'document_duplicated', (_c, _id, out) => `/documents/${(out as DocumentView).id}`)
-  act('mark-sent', (c, id) => markSent(c.deps, c.actor, id), 'marked_sent')
-  act('unmark-sent', (c, id) => unmarkSent(c.deps, c.actor, id), 'mark_taken_back')
-  act('remind', (c, id) => remindDocument(c.deps, c.actor, id, false), 'reminded')
-  act('remind-again', (c, id) => remindDocument(c.deps, c.actor, id, true), 'reminded')
-  act('delete', (c, id) => deleteDocument(c.deps, c.actor, id), 'draft_deleted', () => '/documents')
+  act('issue', 'documents_issue', 'document_issued')
+  act('cancel', 'documents_cancel', 'document_cancelled')
+  act('convert', 'documents_convert', 'document_converted', (_id, out) => `/documents/${out.id}`)
+  act('duplicate', 'documents_duplicate', 'document_duplicated', (_id, out) => `/documents/${out.id}`)
+  act('mark-sent', 'documents_mark_sent', 'marked_sent')
+  act('unmark-sent', 'documents_unmark_sent', 'mark_taken_back')
+  act('remind', 'documents_remind', 'reminded')
+  act('remind-again', 'documents_remind_again', 'reminded')
+  act('delete', 'documents_delete', 'draft_deleted', () => '/documents')
 
   kit.page('/documents/:id/send', 'change', async (c, state) => <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />)
   kit.action(
@@ -554,14 +554,8 @@ export function documentsRoutes(kit: AppKit): void {
     async (c, data) => {
       const id = docId(c, c.params.id)
       const f = new FormInput(data)
-      const body = f.body<Record<string, unknown>>(SendBody, {
-        to: addresses(f, 'to'),
-        cc: addresses(f, 'cc'),
-        bcc: addresses(f, 'bcc'),
-        subject: f.text('subject'),
-        message: f.text('message'),
-      })
-      await sendDocument(c.deps, c.actor, id, body)
+      const body = { to: addresses(f, 'to'), cc: addresses(f, 'cc'), bcc: addresses(f, 'bcc'), subject: f.text('subject'), message: f.text('message') }
+      await kit.operation(c, 'documents_send', { path: { id }, body, form: f })
       return kit.done(c, `/documents/${id}`, 'document_sent')
     },
     async (c, state) => <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />,

@@ -7,7 +7,7 @@ import { paymentWithReceipt, receiptPdfOf } from '../../../../modules/payments'
 import { emailReceipt } from '../../../../modules/mail/app-mail.service'
 import { listBankAccounts } from '../../../../modules/business'
 import { documentLabels, findDocument } from '../../../../modules/documents'
-import { NotFound } from '../../../../shared/errors'
+import { idOf } from '../../../../platform/operation'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
@@ -37,8 +37,7 @@ function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput;
 
 function paymentIdOf(c: InBusiness, raw?: string): number {
   const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
-  if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such Payment.')
-  return Number(id)
+  return idOf(id, 'No such Payment.')
 }
 
 async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Promise<string> {
@@ -85,7 +84,7 @@ export function paymentsRoutes(kit: AppKit): void {
     async (c, data) => {
       const id = docId(c, c.params.id)
       const { input, body } = paymentBody(data, false)
-      await recordPayment(c.deps, c.actor, id, input.body<RecordInput>(RecordBody, body))
+      await kit.operation(c, 'payments_record', { path: { id }, body, form: input })
       return kit.done(c, `/documents/${id}`, 'payment_recorded')
     },
     (c, state) => <DocumentPage c={c} state={state} id={docId(c)} />,
@@ -98,7 +97,7 @@ export function paymentsRoutes(kit: AppKit): void {
     async (c, data) => {
       const id = paymentIdOf(c, c.params.id)
       const { input, body } = paymentBody(data, true)
-      const p = await amendPayment(c.deps, c.actor, id, input.body<AmendInput>(AmendBody, body))
+      const p = await kit.operation(c, 'payments_update', { path: { id }, body, form: input })
       return kit.done(c, `/documents/${p.document_id}`, 'payment_amended')
     },
     (c, state) => <AmendPage c={c} state={state} />,
@@ -113,7 +112,7 @@ export function paymentsRoutes(kit: AppKit): void {
     '/payments/:id/reverse',
     'change',
     async (c) => {
-      const p = await reversePayment(c.deps, c.actor, paymentIdOf(c, c.params.id))
+      const p = await kit.operation(c, 'payments_reverse', { path: { id: paymentIdOf(c, c.params.id) } })
       return kit.done(c, `/documents/${p.document_id}`, 'payment_reversed')
     },
     onDocument,
@@ -123,9 +122,9 @@ export function paymentsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const id = paymentIdOf(c, c.params.id)
-      const { payment } = await paymentWithReceipt(c.deps.db.read, c.business.id, id)
-      await emailReceipt(c.deps, c.actor, id)
-      return kit.done(c, `/documents/${payment.documentId}`, 'receipt_emailed')
+      const payment = await kit.operation(c, 'payments_get', { path: { id } })
+      await kit.operation(c, 'payments_email_receipt', { path: { id } })
+      return kit.done(c, `/documents/${payment.document_id}`, 'receipt_emailed')
     },
     onDocument,
   )
@@ -198,9 +197,7 @@ export function paymentsRoutes(kit: AppKit): void {
   })
 
   kit.download('/receipts/:id/pdf', 'read', async (c, params) => {
-    const id = params.id ?? ''
-    if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such Receipt.')
-    const pdf = await receiptPdfOf(c.deps.db, c.actor, Number(id))
+    const pdf = await receiptPdfOf(c.deps.db, c.actor, idOf(params.id, 'No such Receipt.'))
     return new Response(Buffer.from(pdf.bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${pdf.name}.pdf"` } })
   })
 }
