@@ -10,7 +10,9 @@ import { documentPdf, nextTurn } from '../pdf'
 import { exportFacturx } from '../einvoice'
 import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
 import type { DocumentFilter } from './documents.repo'
-import { duplicateDocument, markSent, unmarkSent, viewDocumentForApp } from './app-actions.service'
+import { duplicateDocument, markSent, previewTotals, unmarkSent, viewDocumentForApp } from './app-actions.service'
+import { findClient } from '../clients'
+import type { LineInput } from './lines'
 import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
 
 const tag = 'Documents'
@@ -272,6 +274,20 @@ export const documentsAppOperations: ApplicationOperation[] = [
     refusals: [],
     async run(actor, { path }, { deps }) {
       return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_preview_totals',
+    description:
+      "The totals a Draft's Lines would have, by the same Line rules and money math as saving; changes nothing. The currency is the one given, else the Client's, else the Business's.",
+    access: 'write',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      const { lines, client_id } = body as { lines: LineInput[]; currency: string; client_id: string }
+      let currency = (body as { currency: string }).currency
+      if (!currency && /^[0-9]{1,15}$/.test(client_id)) currency = (await findClient(deps.db.read, actor.businessId, Number(client_id)))?.currency ?? ''
+      if (!currency) currency = actor.currency
+      return json({ ...(await previewTotals(deps, actor.businessId, currency, lines)), currency })
     },
   },
 ]

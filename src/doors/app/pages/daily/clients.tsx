@@ -8,6 +8,7 @@ import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
+import { ID_RULE, idOf } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused } from '../../ui'
 import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
@@ -16,7 +17,7 @@ import { yearPeriod } from './period'
 const PAGE = 25
 
 export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
-  const row = /^\d{1,15}$/.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
+  const row = ID_RULE.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
   if (!row) throw new NotFound('No such Client.')
   return row
 }
@@ -168,7 +169,7 @@ export function clientsRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       const { input, body } = clientBody(data, false)
-      const row = await createClient(c.deps, { id: c.business.id, currency: c.business.currency }, input.body<ClientCreateInput>(ClientCreateBody, body))
+      const row = await kit.operation<{ id: number }>(c, 'clients_create', { body, form: input })
       return kit.done(c, `/clients/${row.id}`, 'client_created')
     },
     newPage,
@@ -192,7 +193,7 @@ export function clientsRoutes(kit: AppKit): void {
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
       const { input, body } = clientBody(data, true)
-      await updateClient(c.deps, c.business.id, client.id, input.body<ClientUpdateInput>(ClientUpdateBody, body))
+      await kit.operation(c, 'clients_update', { path: { id: client.id }, body, form: input })
       return kit.done(c, `/clients/${client.id}`, 'saved')
     },
     async (c, state) => {
@@ -212,7 +213,7 @@ export function clientsRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
-      await updateClient(c.deps, c.business.id, client.id, { is_active: data.get('active') === 'true' })
+      await kit.operation(c, 'clients_update', { path: { id: client.id }, body: { is_active: data.get('active') === 'true' } })
       return kit.done(c, `/clients/${client.id}`, data.get('active') === 'true' ? 'client_activated' : 'client_deactivated')
     },
     (c, state) => clientPage(c, state),

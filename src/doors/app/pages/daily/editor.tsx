@@ -23,6 +23,7 @@ import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
+import { ID_RULE, idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'
@@ -324,8 +325,7 @@ export function TotalsBox(p: { net: string; vat: string; total: string; currency
 }
 
 async function draftOf(c: InBusiness, id: string | undefined): Promise<DocumentView> {
-  if (!id || !/^\d{1,15}$/.test(id)) throw new NotFound('No such document.')
-  return viewDocument(c.deps, c.deps.db.read, c.actor, Number(id))
+  return viewDocument(c.deps, c.deps.db.read, c.actor, idOf(id, 'No such document.'))
 }
 
 export function editorRoutes(kit: AppKit): void {
@@ -333,12 +333,14 @@ export function editorRoutes(kit: AppKit): void {
   // the form (its CSRF token included) travels in the body, never in a URL.
   kit.action('/documents/totals', 'change', async (c, q) => {
     const lines = linesOf(q) ?? []
-    let currency = q.get('currency')?.trim().toUpperCase() ?? ''
-    if (!currency && /^\d+$/.test(q.get('client_id') ?? '')) currency = (await findClient(c.deps.db.read, c.business.id, Number(q.get('client_id'))))?.currency ?? ''
-    if (!currency) currency = c.business.currency
     if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
     const bad = lines.some((l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number')
-    const r = bad ? { errors: { lines: ['a Product id is a whole number'] } } : await previewTotals(c.deps, c.business.id, currency, lines)
+    const r = bad
+      ? { errors: { lines: ['a Product id is a whole number'] }, currency: '' }
+      : await kit.operation<Awaited<ReturnType<typeof previewTotals>> & { currency: string }>(c, 'documents_preview_totals', {
+          body: { lines, currency: q.get('currency')?.trim().toUpperCase() ?? '', client_id: q.get('client_id') ?? '' },
+        })
+    const currency = r.currency
     if ('errors' in r && r.errors) {
       return (
         <div class="notice warn flush" role="status">
@@ -370,7 +372,7 @@ export function editorRoutes(kit: AppKit): void {
       // "Add a line" and "Find" (a picker without script) show the editor again as typed; nothing is saved.
       if (data.has('add_line') || data.has('find')) return newPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
       const { input, body } = bodyOf(data, true)
-      const doc = await createDocument(c.deps, c.actor, input.body<DocumentCreateInput>(DocumentCreateBody, body))
+      const doc = await kit.operation<DocumentView>(c, 'documents_create', { body, form: input })
       return kit.done(c, `/documents/${doc.id}`, 'draft_created')
     },
     newPage,
@@ -407,7 +409,7 @@ export function editorRoutes(kit: AppKit): void {
       if (data.has('add_line') || data.has('find')) return editPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
       const doc = await draftOf(c, c.params.id)
       const { input, body } = bodyOf(data, false)
-      await updateDocument(c.deps, c.actor, doc.id, input.body<DocumentUpdateInput>(DocumentUpdateBody, body))
+      await kit.operation(c, 'documents_update', { path: { id: doc.id }, body, form: input })
       return kit.done(c, `/documents/${doc.id}`, 'saved')
     },
     (c, state) => editPage(c, state),

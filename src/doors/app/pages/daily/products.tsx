@@ -6,6 +6,7 @@ import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
+import { ID_RULE, idOf } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { afterOf, ActionButton, Area, changeBlocked, Money, Pager } from './words'
@@ -13,7 +14,7 @@ import { afterOf, ActionButton, Area, changeBlocked, Money, Pager } from './word
 const PAGE = 25
 
 async function productOf(c: InBusiness, id: string | undefined): Promise<ProductRow> {
-  const row = id && /^\d{1,15}$/.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
+  const row = id && ID_RULE.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
   if (!row) throw new NotFound('No such Product.')
   return row
 }
@@ -184,7 +185,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       const { input, body } = productBody(data, false)
-      await createProduct(c.deps, c.business.id, input.body<ProductCreateInput>(ProductCreateBody, body))
+      await kit.operation(c, 'products_create', { body, form: input })
       return kit.done(c, '/products', 'product_created')
     },
     newPage,
@@ -209,7 +210,7 @@ export function productsRoutes(kit: AppKit): void {
     async (c, data) => {
       const product = await productOf(c, c.params.id)
       const { input, body } = productBody(data, true)
-      await updateProduct(c.deps, c.business.id, product.id, input.body<ProductUpdateInput>(ProductUpdateBody, body))
+      await kit.operation(c, 'products_update', { path: { id: product.id }, body, form: input })
       return kit.done(c, '/products', 'saved')
     },
     editPage,
@@ -219,7 +220,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const product = await productOf(c, c.params.id)
-      await updateProduct(c.deps, c.business.id, product.id, { is_active: !product.isActive })
+      await kit.operation(c, 'products_update', { path: { id: product.id }, body: { is_active: !product.isActive } })
       return kit.done(c, '/products', 'saved')
     },
     list,
@@ -229,7 +230,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const product = await productOf(c, c.params.id)
-      await updateProduct(c.deps, c.business.id, product.id, { is_archived: true })
+      await kit.operation(c, 'products_update', { path: { id: product.id }, body: { is_archived: true } })
       return kit.done(c, '/products', 'product_archived')
     },
     list,
