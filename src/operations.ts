@@ -13,6 +13,7 @@ import { webhooksOperations } from './modules/webhooks/webhooks.operations'
 import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
+import { peopleAppOperations } from './modules/people/people.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -41,6 +42,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...mailAppOperations,
   ...businessAppOperations,
   ...mailboxAppOperations,
+  ...peopleAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

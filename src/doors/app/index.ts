@@ -23,6 +23,18 @@ export type AppDoor = (req: Request) => Promise<Response>
 
 export { isAppPath } from './paths'
 
+/** Every page of the application, in the order they are matched. */
+export function pageRoutes(kit: AppKit): void {
+  signInRoutes(kit)
+  // The dashboard is a Business's home page: registered before the home routes' own.
+  dailyRoutes(kit)
+  homeRoutes(kit)
+  profileRoutes(kit)
+  appsRoutes(kit)
+  settingsRoutes(kit)
+  connectRoutes(kit)
+}
+
 export async function appDoor(deps: Deps, context: OperationContext): Promise<AppDoor> {
   const router = new Router()
   const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'), context)
@@ -35,14 +47,7 @@ export async function appDoor(deps: Deps, context: OperationContext): Promise<Ap
   router.add('GET', HTMX_PATH, async () =>
     new Response(htmx, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } }),
   )
-  signInRoutes(kit)
-  // The dashboard is a Business's home page: registered before the home routes' own.
-  dailyRoutes(kit)
-  homeRoutes(kit)
-  profileRoutes(kit)
-  appsRoutes(kit)
-  settingsRoutes(kit)
-  connectRoutes(kit)
+  pageRoutes(kit)
 
   return async (req) => {
     const url = new URL(req.url)

@@ -8,7 +8,7 @@ import { presentBankAccount, presentBusiness } from './business.present'
 import { addBankAccount, getBankAccount, getBusiness, listBankAccounts, setBusinessLogo, setNumbering, updateBusiness, type BusinessInput } from './business.service'
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys'
 import { ROLES, type Role } from '../../platform/actor'
-import { FieldErrorBag, NotFound } from '../../shared/errors'
+import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
 
 const tag = 'Business'
 
@@ -76,13 +76,14 @@ export const businessAppOperations: ApplicationOperation[] = [
   },
   {
     name: 'business_set_logo',
-    description: "Sets the Business's logo (a PNG or JPEG of at most 1 MB), or removes it with `bytes: null`.",
+    description: "Sets the Business's logo (a PNG or JPEG of at most 1 MB), or removes it with `remove: true`.",
     access: 'admin',
     refusals: [],
     async run(actor, { body }, { deps }) {
-      const { bytes } = body as { bytes: Uint8Array | null }
-      await setBusinessLogo(deps.db, deps.clock, actor.businessId, bytes)
-      return json({ logo: bytes !== null })
+      const { bytes, remove } = body as { bytes?: Uint8Array; remove?: true }
+      if (!remove && !bytes) throw new InvalidRequest({ logo: ['choose a PNG or JPEG image to upload'] })
+      await setBusinessLogo(deps.db, deps.clock, actor.businessId, remove ? null : bytes!)
+      return json({ logo: !remove })
     },
   },
   {

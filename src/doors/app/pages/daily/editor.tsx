@@ -333,13 +333,13 @@ export function editorRoutes(kit: AppKit): void {
   // the form (its CSRF token included) travels in the body, never in a URL.
   kit.action('/documents/totals', 'change', async (c, q) => {
     const lines = linesOf(q) ?? []
-    if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
     const bad = lines.some((l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number')
     const r = bad
       ? { errors: { lines: ['a Product id is a whole number'] }, currency: '' }
       : await kit.operation<Awaited<ReturnType<typeof previewTotals>> & { currency: string }>(c, 'documents_preview_totals', {
           body: { lines, currency: q.get('currency')?.trim().toUpperCase() ?? '', client_id: q.get('client_id') ?? '' },
         })
+    if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
     const currency = r.currency
     if ('errors' in r && r.errors) {
       return (

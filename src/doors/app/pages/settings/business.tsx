@@ -236,9 +236,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business/logo',
     'manage',
     async (c, d) => {
-      const bytes = d.files.get('logo')
-      if (!bytes) throw new InvalidRequest({ logo: ['choose a PNG or JPEG image to upload'] })
-      await kit.operation(c, 'business_set_logo', { body: { bytes } })
+      await kit.operation(c, 'business_set_logo', { body: { bytes: d.files.get('logo') } })
       return kit.done(c, '/settings/business', 'logo_saved')
     },
     render,
@@ -248,7 +246,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business/logo/remove',
     'manage',
     async (c) => {
-      await kit.operation(c, 'business_set_logo', { body: { bytes: null } })
+      await kit.operation(c, 'business_set_logo', { body: { remove: true } })
       return kit.done(c, '/settings/business', 'logo_removed')
     },
     render,

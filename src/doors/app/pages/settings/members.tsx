@@ -108,18 +108,8 @@ export function membersSettings(kit: AppKit): void {
     'manage',
     async (c, d) => {
       const email = d.get('email')?.trim() ?? ''
-      const role = d.get('role') ?? ''
-      let link: { email: string; url: string } | undefined
-      // Someone new is added as a person only once the membership would be accepted, so a refusal leaves nothing behind.
-      const bag = new FieldErrorBag()
-      if (!(memberRoles as readonly string[]).includes(role)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
-      bag.throwIfAny()
-      if (role === 'owner' && c.role !== 'owner') throw new Permission('Only an Owner makes or unmakes an Owner.')
-      if (email && !(await findPerson(c.deps, email))) {
-        const added = await addPerson(c.deps, { email, name: d.get('name')?.trim() || email.split('@')[0] })
-        link = { email, url: publicBaseUrl(c.deps.config) + signInLinkPath(added.token) }
-      }
-      await addMember(c.deps, c.business.id, { email, role }, c.role)
+      const added = await kit.operation<{ link_path: string | null }>(c, 'members_add', { body: { email, role: d.get('role') ?? '', name: d.get('name')?.trim() || undefined } })
+      const link = added.link_path ? { email, url: kit.publicBase + added.link_path } : undefined
       return link ? <MembersPage c={c} form={EMPTY_FORM} link={link} /> : kit.done(c, '/settings/members', 'member_saved')
     },
     render,
@@ -128,7 +118,7 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members/role',
     'manage',
     async (c, d) => {
-      await addMember(c.deps, c.business.id, { email: d.get('email') ?? '', role: d.get('role') ?? '' }, c.role)
+      await kit.operation(c, 'members_set_role', { body: { email: d.get('email') ?? '', role: d.get('role') ?? '' } })
       return kit.done(c, '/settings/members', 'member_saved')
     },
     render,
@@ -137,7 +127,7 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members/remove',
     'manage',
     async (c, d) => {
-      await removeMember(c.deps, c.business.id, d.get('email') ?? '', c.role)
+      await kit.operation(c, 'members_remove', { body: { email: d.get('email') ?? '' } })
       return kit.done(c, '/settings/members', 'member_removed')
     },
     render,
