@@ -1,13 +1,13 @@
 // The table of operations: every use case of the service, declared once. The API routes and the OpenAPI document
 // (doors/api), and the MCP tools (doors/mcp) are built from it; the application's pages call the same operations.
 import { businessAppOperations, businessOperations } from './modules/business/business.operations'
-import { clientsOperations } from './modules/clients/clients.operations'
+import { clientsAppOperations, clientsOperations } from './modules/clients/clients.operations'
 import { documentsAppOperations, documentsOperations } from './modules/documents/documents.operations'
 import { einvoiceOperations } from './modules/einvoice/einvoice.operations'
 import { mailAppOperations, mailOperations } from './modules/mail/mail.operations'
 import { connectedAppsOperations } from './modules/oauth/connected-apps.operations'
-import { paymentsOperations } from './modules/payments/payments.operations'
-import { productsOperations } from './modules/products/products.operations'
+import { paymentsAppOperations, paymentsOperations } from './modules/payments/payments.operations'
+import { productsAppOperations, productsOperations } from './modules/products/products.operations'
 import { reportsOperations } from './modules/reports/reports.operations'
 import { webhooksOperations } from './modules/webhooks/webhooks.operations'
 import type { ApplicationOperation, Operation } from './platform/operation'
@@ -43,6 +43,9 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...businessAppOperations,
   ...mailboxAppOperations,
   ...peopleAppOperations,
+  ...clientsAppOperations,
+  ...productsAppOperations,
+  ...paymentsAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

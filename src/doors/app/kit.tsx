@@ -20,6 +20,7 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { applicationTable } from '../../operations'
 import { runOperation, type OperationContext, type OperationInput } from '../../platform/operation'
+import type { Page } from '../../platform/cursors'
 import { appPlanRefusal } from '../../platform/policy'
 import { fromValidation } from '../../http/errors'
 import { FormInput } from './form-input'
@@ -215,6 +216,20 @@ export class AppKit {
     }
   }
 
+  /**
+   * One page of a list operation, by the platform's cursors: the page's `?cursor=` is the operation's, and a cursor
+   * that is not this list's (edited, or from another list) shows the first page rather than a refusal.
+   */
+  async list<T>(c: InBusiness, name: string, query: Record<string, string | undefined> = {}): Promise<Page<T>> {
+    const cursor = c.url.searchParams.get('cursor') ?? undefined
+    try {
+      return await this.operation<Page<T>>(c, name, { query: { ...query, cursor } })
+    } catch (e) {
+      if (cursor === undefined || !(e instanceof ApiError) || !(e.extra as { errors?: Record<string, unknown> }).errors?.cursor) throw e
+      return this.operation<Page<T>>(c, name, { query })
+    }
+  }
+
   /** After a change: back to a page of the Business, which shows the notice. */
   done(c: InBusiness, path: string, notice: keyof typeof NOTICES): Response {
     return redirect(`${c.base}${path}?done=${notice}`)
@@ -342,7 +357,15 @@ export class AppKit {
     }
     const business = await resolveBusiness(this.deps.db.read, ref).catch(() => null)
     if (!business) throw new NotFound('No such Business.')
-    const c: InBusiness = { ...s, business, role: choice.role, base: `/app/b/${business.publicId}`, params, actor: personActor(s.person, business, choice.role) }
+    const c: InBusiness = {
+      ...s,
+      business,
+      role: choice.role,
+      base: `/app/b/${business.publicId}`,
+      params,
+      actor: personActor(s.person, business, choice.role),
+      operation: (name, input) => this.operation(c, name, input),
+    }
     const refused: Permission | null = appRefusal(choice.role, business.plan, need)
     if (refused) return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
     return c

@@ -1,7 +1,7 @@
 // Operations of Clients: list, create, get, update (the contract deletes no Client).
 import { Type as t } from '@sinclair/typebox'
 import { NotFound } from '../../shared/errors'
-import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
+import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 import { presentClient } from './clients.present'
 import { listClientsHot, loadClient } from './clients.repo'
@@ -89,6 +89,20 @@ export const clientsOperations: Operation[] = [
     mcp: true,
     async run(actor, { path, body }, { deps }) {
       return json(presentClient(await updateClient(deps, actor.businessId, idOf(path.client), body)))
+    },
+  },
+]
+
+/** The application's list of Clients: their rows (the page shows what the API's answer leaves out), paged by cursor. */
+export const clientsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'clients_rows',
+    description: "A page of the Business's Clients as stored, oldest first, narrowed by `search`.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { query }, ctx) {
+      const search = query.search?.trim() || undefined
+      return json(await listPage(ctx, actor, query, 'app_clients', (after, n) => listClients(ctx.deps.db.read, actor.businessId, after, n, search), (r) => r))
     },
   },
 ]

@@ -40,6 +40,9 @@ export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: D
  * A document with both its API `actions` and the application-only actions, each closed one with the refusal's words,
  * for the application's document page: the buttons and the actions use the same judges.
  */
+/** A document as the application's page shows it. */
+export type AppDocument = Awaited<ReturnType<typeof viewDocumentForApp>>
+
 export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: number) {
   const q = deps.db.read
   const business = await getBusiness(q, who.businessId)

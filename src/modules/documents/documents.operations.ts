@@ -10,9 +10,10 @@ import { documentPdf, nextTurn } from '../pdf'
 import { exportFacturx } from '../einvoice'
 import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
 import type { DocumentFilter } from './documents.repo'
-import { duplicateDocument, markSent, previewTotals, unmarkSent, viewDocumentForApp } from './app-actions.service'
+import { documentSummaries, duplicateDocument, markSent, previewTotals, unmarkSent, viewDocumentForApp } from './app-actions.service'
 import { findClient } from '../clients'
 import type { LineInput } from './lines'
+import { documentFilterOf } from './list-filter'
 import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
 
 const tag = 'Documents'
@@ -288,6 +289,17 @@ export const documentsAppOperations: ApplicationOperation[] = [
       if (!currency && /^[0-9]{1,15}$/.test(client_id)) currency = (await findClient(deps.db.read, actor.businessId, Number(client_id)))?.currency ?? ''
       if (!currency) currency = actor.currency
       return json({ ...(await previewTotals(deps, actor.businessId, currency, lines)), currency })
+    },
+  },
+  {
+    name: 'documents_summaries',
+    description:
+      "A page of documents as the application's list shows them (number, Client, dates, totals, state), oldest first, narrowed by the API's filters and `search`; a filter it cannot read is left out.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { query: q }, ctx) {
+      const filter = documentFilterOf(q)
+      return json(await listPage(ctx, actor, q, 'app_documents', (after, n) => documentSummaries(ctx.deps, actor.businessId, after, n, filter), (r) => r))
     },
   },
 ]

@@ -1,7 +1,7 @@
 // Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'
 import { presentPayment, presentReceipt } from './payments.present'
@@ -171,6 +171,30 @@ export const paymentsOperations: Operation[] = [
     async run(actor, { path }, { deps }) {
       const pdf = await receiptPdfOf(deps.db, actor, idOf(path.id))
       return { kind: 'file', file: { bytes: pdf.bytes, mimeType: 'application/pdf', filename: `${pdf.name}.pdf` } }
+    },
+  },
+]
+
+/** The application's Receipts list and a document's Payments: rows with their Receipt and Payment, paged by cursor. */
+export const paymentsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'receipts_rows',
+    description: 'A page of Receipts, each with its Payment, oldest first.',
+    access: 'read',
+    refusals: [],
+    async run(actor, { query }, ctx) {
+      return json(
+        await listPage(ctx, actor, query, 'app_receipts', async (after, n) => (await listReceipts(ctx.deps.db.read, actor.businessId, after, n)).map((r) => ({ id: r.receipt.id, ...r })), (r) => r),
+      )
+    },
+  },
+  {
+    name: 'payments_rows_of_document',
+    description: "A document's Payments as stored (at most 100), for its page.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { path }, { deps }) {
+      return json(await listPayments(deps.db.read, actor.businessId, 0, 100, idOf(path.id, 'No such document.')))
     },
   },
 ]

@@ -1,7 +1,7 @@
 // Operations of Products: list, create, get, update, delete.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
+import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service'
@@ -96,6 +96,20 @@ export const productsOperations: Operation[] = [
       const id = idOf(path.product)
       await deleteProduct(deps, actor.businessId, id)
       return { kind: 'deleted', id }
+    },
+  },
+]
+
+/** The application's list of Products: their rows, paged by cursor. */
+export const productsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'products_rows',
+    description: "A page of the Business's Products as stored (archived ones left out), oldest first, narrowed by `search`.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { query }, ctx) {
+      const search = query.search?.trim() || undefined
+      return json(await listPage(ctx, actor, query, 'app_products', (after, n) => listProducts(ctx.deps.db.read, actor.businessId, after, n, search), (r) => r))
     },
   },
 ]

@@ -11,10 +11,8 @@ import type { AppKit } from '../../kit'
 import { ID_RULE, idOf } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
+import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 import { yearPeriod } from './period'
-
-const PAGE = 25
 
 export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
   const row = ID_RULE.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
@@ -98,8 +96,8 @@ async function ClientForm({ c, state, client }: { c: InBusiness; state: FormStat
 export function clientsRoutes(kit: AppKit): void {
   kit.page('/clients', 'read', async (c) => {
     const search = c.url.searchParams.get('search')?.trim() || undefined
-    const rows = await listClients(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1, search)
-    const shown = rows.slice(0, PAGE)
+    const page = await kit.list<ClientRow>(c, 'clients_rows', { search })
+    const shown = page.data
     return (
       <Layout c={c} title="Clients" section="clients">
         <Notice text={c.notice} />
@@ -150,7 +148,7 @@ export function clientsRoutes(kit: AppKit): void {
             </tbody>
           </table>
         </div>
-        <Pager next={rows.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+        <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
   })

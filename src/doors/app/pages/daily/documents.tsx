@@ -2,37 +2,26 @@
 // follow the document's `actions` (and the application-only actions' judge): a closed one says why. Each action
 // calls the same service as the API; a refusal is shown on the page in the contract's words (422) and changes nothing.
 import {
-  cancelDocument,
-  convertDocument,
-  deleteDocument,
+  documentFilterOf,
   documentStatuses,
   documentTypes,
-  duplicateDocument,
-  issueDocument,
-  documentSummaries,
-  markSent,
-  unmarkSent,
   viewDocument,
-  viewDocumentForApp,
+  type AppDocument,
+  type DocumentSummary,
   type DocumentView,
 } from '../../../../modules/documents'
 import { exportDocumentXml } from '../../../../modules/einvoice'
 import { getBusiness, listBankAccounts } from '../../../../modules/business'
 import { documentPdf } from '../../../../modules/pdf'
-import { sendDocument } from '../../../../modules/mail/send.service'
-import { remindDocument } from '../../../../modules/mail/app-mail.service'
-import { SendBody } from '../../../../modules/mail/mail.model'
-import { listPayments } from '../../../../modules/payments/payments.repo'
 import { idOf } from '../../../../platform/operation'
+import type { PaymentRow, ReceiptRow } from '../../../../modules/payments'
 import { isDate, utcDay } from '../../../../shared/dates'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
-
-const PAGE = 25
+import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
 
 export function docId(c: InBusiness, raw?: string): number {
   const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
@@ -43,19 +32,11 @@ function title(d: { type: string; document_number: string | null }): string {
   return `${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? '(Draft)'}`
 }
 
-async function ListPage({ c }: { c: InBusiness }): Promise<string> {
-  const q = c.url.searchParams
-  const pick = <T extends string>(v: string | null, allowed: readonly T[]) => (v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined)
-  const filter = {
-    type: pick(q.get('type'), documentTypes),
-    status: pick(q.get('status'), documentStatuses),
-    clientId: /^\d{1,15}$/.test(q.get('client_id') ?? '') ? Number(q.get('client_id')) : undefined,
-    issueDateFrom: isDate(q.get('issue_date_from') ?? '') ? q.get('issue_date_from')! : undefined,
-    issueDateTo: isDate(q.get('issue_date_to') ?? '') ? q.get('issue_date_to')! : undefined,
-    search: q.get('search')?.trim().slice(0, 200) || undefined,
-  }
-  const docs = await documentSummaries(c.deps, c.business.id, afterOf(c.url), PAGE + 1, filter)
-  const shown = docs.slice(0, PAGE)
+async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<string> {
+  const query = Object.fromEntries(c.url.searchParams)
+  const filter = documentFilterOf(query)
+  const page = await kit.list<DocumentSummary>(c, 'documents_summaries', { ...query, cursor: undefined, limit: undefined })
+  const shown = page.data
   const opt = (v: string, words: string, chosen: string | undefined) => (
     <option value={v} selected={v === (chosen ?? '')}>
       {words}
@@ -159,7 +140,7 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
           </tbody>
         </table>
       </div>
-      <Pager next={docs.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+      <Pager next={page.next_cursor} url={c.url} />
     </Layout>
   )
 }
@@ -167,8 +148,8 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
 /** The document's page; `state` carries a refused action's words (and a refused Payment form's fields). */
 export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<string> {
   const [v, payments, accounts] = await Promise.all([
-    viewDocumentForApp(c.deps, c.actor, id),
-    listPayments(c.deps.db.read, c.business.id, 0, 100, id),
+    c.operation<AppDocument>('documents_get_for_app', { path: { id } }),
+    c.operation<Array<{ payment: PaymentRow; receipt: ReceiptRow | null }>>('payments_rows_of_document', { path: { id } }),
     listBankAccounts(c.deps.db.read, c.business.id, 0, 100),
   ])
   const d = v.document
@@ -507,7 +488,7 @@ function addresses(f: FormInput, name: string): string[] | undefined {
 }
 
 export function documentsRoutes(kit: AppKit): void {
-  kit.page('/documents', 'read', (c) => <ListPage c={c} />)
+  kit.page('/documents', 'read', (c) => <ListPage c={c} kit={kit} />)
 
   const page = (c: InBusiness, state: FormState) => <DocumentPage c={c} state={state} id={docId(c)} />
   kit.page('/documents/:id', 'read', page)

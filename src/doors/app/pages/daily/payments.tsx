@@ -1,10 +1,6 @@
 // Payments and Receipts: record on the document page, amend, reverse, email a Receipt to the Client, the Receipt list
 // and a Receipt's PDF. A Payment recorded here has `recorded_by: null` (the person's Actor; extensions §9).
-import { amendPayment, recordPayment, reversePayment } from '../../../../modules/payments/payments.service'
-import { AmendBody, RecordBody, type AmendInput, type RecordInput } from '../../../../modules/payments/payments.model'
-import { listReceipts } from '../../../../modules/payments/payments.repo'
-import { paymentWithReceipt, receiptPdfOf } from '../../../../modules/payments'
-import { emailReceipt } from '../../../../modules/mail/app-mail.service'
+import { paymentWithReceipt, receiptPdfOf, type PaymentRow, type ReceiptRow } from '../../../../modules/payments'
 import { listBankAccounts } from '../../../../modules/business'
 import { documentLabels, findDocument } from '../../../../modules/documents'
 import { idOf } from '../../../../platform/operation'
@@ -14,9 +10,7 @@ import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { DocumentPage, docId } from './documents'
-import { afterOf, ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
-
-const PAGE = 25
+import { ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 
 function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
@@ -130,8 +124,8 @@ export function paymentsRoutes(kit: AppKit): void {
   )
 
   kit.page('/receipts', 'read', async (c) => {
-    const rows = await listReceipts(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1)
-    const shown = rows.slice(0, PAGE)
+    const page = await kit.list<{ receipt: ReceiptRow; payment: PaymentRow }>(c, 'receipts_rows')
+    const shown = page.data
     // Each Receipt names its document by number and Client, read for the whole page at once.
     const docs = await documentLabels(c.deps.db.read, c.business.id, shown.map((x) => x.receipt.documentId))
     return (
@@ -191,7 +185,7 @@ export function paymentsRoutes(kit: AppKit): void {
             </tbody>
           </table>
         </div>
-        <Pager next={rows.length > PAGE ? shown.at(-1)!.receipt.id : null} url={c.url} />
+        <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
   })

@@ -9,9 +9,7 @@ import type { AppKit } from '../../kit'
 import { ID_RULE, idOf } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, Money, Pager } from './words'
-
-const PAGE = 25
+import { ActionButton, Area, changeBlocked, Money, Pager } from './words'
 
 async function productOf(c: InBusiness, id: string | undefined): Promise<ProductRow> {
   const row = id && ID_RULE.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
@@ -96,8 +94,8 @@ function ProductForm({ c, state, product }: { c: InBusiness; state: FormState; p
 export function productsRoutes(kit: AppKit): void {
   const list = async (c: InBusiness, state: FormState) => {
     const search = c.url.searchParams.get('search')?.trim() || undefined
-    const rows = await listProducts(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1, search)
-    const shown = rows.slice(0, PAGE)
+    const page = await kit.list<ProductRow>(c, 'products_rows', { search })
+    const shown = page.data
     return (
       <Layout c={c} title="Products" section="products">
         <Notice text={c.notice} />
@@ -165,7 +163,7 @@ export function productsRoutes(kit: AppKit): void {
             </tbody>
           </table>
         </div>
-        <Pager next={rows.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+        <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
   }

@@ -104,14 +104,15 @@ export function Area(p: { name: string; label: string; state: FormState; value?:
 }
 
 /** Paging by id: the next page starts after the last row shown; the first page has none. */
-export function Pager({ next, url }: { next: number | null; url: URL }): JSX.Element {
+/** The links of a paged list: the next page by the list operation's `next_cursor` (the platform's signed cursor). */
+export function Pager({ next, url }: { next: string | null; url: URL }): JSX.Element {
   const first = new URL(url)
-  first.searchParams.delete('after')
+  first.searchParams.delete('cursor')
   const nextUrl = new URL(url)
-  if (next !== null) nextUrl.searchParams.set('after', String(next))
+  if (next !== null) nextUrl.searchParams.set('cursor', next)
   return (
     <nav class="row pager" aria-label="Pages">
-      {url.searchParams.has('after') ? <a href={esc(first.pathname + first.search)}>First page</a> : ''}
+      {url.searchParams.has('cursor') ? <a href={esc(first.pathname + first.search)}>First page</a> : ''}
       {next !== null ? (
         <a href={esc(nextUrl.pathname + nextUrl.search)} rel="next">
           Next page
@@ -123,8 +124,3 @@ export function Pager({ next, url }: { next: number | null; url: URL }): JSX.Ele
   )
 }
 
-/** `after` of a list page: a whole number, else the first page. */
-export function afterOf(url: URL): number {
-  const v = url.searchParams.get('after') ?? ''
-  return /^\d{1,15}$/.test(v) ? Number(v) : 0
-}
