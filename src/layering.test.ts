@@ -61,6 +61,11 @@ describe('module layering: the source files\' own imports', () => {
     expect(show(bad)).toEqual([])
   })
 
+  test('a door imports no module\'s service or repo: it runs operations of the table', () => {
+    const bad = edges.filter((e) => under(e.from, 'src/doors') && under(e.to, 'src/modules') && /\.(service|repo)$/.test(e.to))
+    expect(show(bad)).toEqual([])
+  })
+
   test('shared/ imports nothing else from src/', () => {
     const bad = edges.filter((e) => under(e.from, 'src/shared') && under(e.to, 'src') && !under(e.to, 'src/shared'))
     expect(show(bad)).toEqual([])
