@@ -41,6 +41,7 @@ export const openApiWebhooks = {
   'document.viewed': operation('document.viewed', DocumentEvent, 'The Client opened the document\'s page for the first time'),
   'document.paid': operation('document.paid', DocumentEvent, 'Amount due reached zero'),
   'document.cancelled': operation('document.cancelled', DocumentEvent, 'A document was cancelled (it keeps its number)'),
+  'document.reminded': operation('document.reminded', DocumentEvent, 'The Client was reminded by email that the document is due'),
   'payment.recorded': operation('payment.recorded', PaymentEvent, 'A Payment was recorded, with its Receipt'),
   'payment.reversed': operation('payment.reversed', PaymentEvent, 'A Payment was reversed: voided, its Receipt kept with voided_at'),
 }

@@ -67,6 +67,10 @@ export const documents = sqliteTable(
     lastMailed: text('last_mailed'),
     /** When the Client was last reminded from the application that the document is due; null when never. */
     lastRemindedAt: text('last_reminded_at'),
+    /** JSON {at, step_days, recipients} of the newest reminder (step_days null for one by hand); null when never. */
+    lastReminded: text('last_reminded'),
+    /** How many reminders went out for the document, by hand and on schedule. */
+    remindersSent: integer('reminders_sent').notNull().default(0),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

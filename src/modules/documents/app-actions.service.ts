@@ -11,7 +11,7 @@ import { mailStateOf } from '../mailbox'
 import { raiseEvent } from '../webhooks'
 import { APP_ACTIONS, appActionsOf, appRefusalFor, duplicateRefusal, lastSentOf, markSentRefusal, unmarkSentRefusal, type AppFacts } from './app-actions'
 import { ACTIONS, refusalFor } from './lifecycle'
-import { findDocument, insertDocument, linesOf, listDocuments, replaceLines, updateDocumentRow, type DocumentFilter, type DocumentRow } from './documents.repo'
+import { findDocument, insertDocument, recordReminderRow, linesOf, listDocuments, replaceLines, updateDocumentRow, type DocumentFilter, type DocumentRow } from './documents.repo'
 import { overdue } from './documents.present'
 import { amountDue } from './paid'
 import { format } from '../../shared/money'
@@ -154,9 +154,14 @@ export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: num
 }
 
 /** Records that the Client was reminded now (after the reminder went out). */
-export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number, _recipients: string[] = []): Promise<void> {
+/**
+ * Records a reminder that went out (extensions §14): `last_reminded` (`step_days` null: by hand, else the schedule's
+ * step), one more in `reminders_sent`, and document.reminded, in one transaction.
+ */
+export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number, recipients: string[], stepDays: number | null = null): Promise<void> {
   const at = deps.clock.now().toISOString()
-  await updateDocumentRow(tx, businessId, id, { lastRemindedAt: at, updatedAt: at })
+  await recordReminderRow(tx, businessId, id, at, JSON.stringify({ at, step_days: stepDays, recipients }))
+  await raiseEvent(tx, deps.clock, businessId, 'document.reminded', id)
 }
 
 export { lastSentOf }

@@ -174,7 +174,8 @@ describe('remind and remind again', () => {
     expect(m.mail.subject).toBe(`Reminder: Invoice ${doc.document_number} from Shop Ltd`)
     expect(m.mail.text).toContain(`${doc.amount_due} EUR is still open`)
     expect(m.mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf'])
-    expect((await everything(b.id)).events.length).toBe(events)
+    // Extensions §14 (added within v1): a reminder raises document.reminded, once.
+    expect((await everything(b.id)).events.map((e) => e.type).slice(events)).toEqual(['document.reminded'])
     const view = await viewDocumentForApp(h.deps, b.who, doc.id)
     expect(view.last_reminded_at).toBe(h.clock.now().toISOString())
     expect(view.app_actions.remind_again).toEqual({ open: true })

@@ -6,7 +6,7 @@ import { Dec } from '../../shared/money'
 import type { Role } from '../business'
 import type { DocumentRow } from './documents.repo'
 import { amountDue } from './paid'
-import { REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
+import { judgeActions, REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
 
 export const APP_ACTIONS = ['mark_sent', 'unmark_sent', 'remind', 'remind_again', 'duplicate'] as const
 export type AppActionName = (typeof APP_ACTIONS)[number]
@@ -109,24 +109,9 @@ export function appRefusalFor(action: AppActionName, f: AppFacts): RefusalInfo |
   }
 }
 
-/** The application-only actions' entries, shaped as the document's `actions`: role_forbidden for a Viewer. */
+/** The application-only actions' entries, shaped as the document's `actions` and judged by the same judge. */
 export function appActionsOf(f: AppFacts, role: Role): Record<AppActionName, ActionEntry> {
-  const out = {} as Record<AppActionName, ActionEntry>
-  for (const a of APP_ACTIONS) {
-    if (role === 'viewer') {
-      out[a] = { open: false, code: 'role_forbidden' }
-      continue
-    }
-    const refusal = appRefusalFor(a, f)
-    if (!refusal) out[a] = { open: true }
-    else {
-      const entry: ActionEntry = { open: false, code: refusal.code }
-      if (refusal.remedy) entry.remedy = refusal.remedy
-      if (refusal.remedy_url) entry.remedy_url = refusal.remedy_url
-      out[a] = entry
-    }
-  }
-  return out
+  return judgeActions(APP_ACTIONS, role, (a) => appRefusalFor(a, f))
 }
 
 /** What emailing a Receipt would answer: the Payment's Receipt first, then the mail. */

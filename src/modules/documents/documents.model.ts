@@ -128,8 +128,13 @@ export const DocumentSchema = t.Object(
       convert: ActionEntry,
       record_payment: ActionEntry,
       delete: ActionEntry,
+      remind: ActionEntry,
     }),
     last_sent: Nullable(t.Object({ at: Timestamp, recipients: t.Array(t.String()), via: t.String() })),
+    last_reminded: Nullable(
+      t.Object({ at: Timestamp, step_days: Nullable(Int({ description: 'the schedule step that sent it; null for a reminder by hand' })), recipients: t.Array(t.String()) }),
+    ),
+    reminders_sent: Int({ minimum: 0, description: 'reminders that went out for this document, by hand and on schedule' }),
     is_overdue: Bool(),
     days_overdue: Nullable(Int({ minimum: 1 })),
     proforma_id: Nullable(Int()),

@@ -184,6 +184,8 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     still_takes_payment: refusalFor('record_payment', facts) === null,
     actions: actionsOf(facts, role),
     last_sent: doc.lastSent ? (JSON.parse(doc.lastSent) as { at: string; recipients: string[]; via: string }) : null,
+    last_reminded: doc.lastReminded ? (JSON.parse(doc.lastReminded) as { at: string; step_days: number | null; recipients: string[] }) : null,
+    reminders_sent: doc.remindersSent,
     is_overdue: od.is,
     days_overdue: od.days,
     proforma_id: doc.proformaId,

@@ -127,6 +127,14 @@ export async function insertDocument(tx: Tx, row: DocumentInsert): Promise<Docum
 }
 
 /** Updates a document; a change to its number, notes or Client snapshot rewrites its search text in the same write. */
+/** A reminder that went out: its facts, and one more in the document's count. */
+export async function recordReminderRow(tx: Tx, businessId: number, id: number, at: string, lastReminded: string): Promise<void> {
+  await tx
+    .update(documents)
+    .set({ lastRemindedAt: at, lastReminded, remindersSent: sql`${documents.remindersSent} + 1`, updatedAt: at })
+    .where(and(eq(documents.businessId, businessId), eq(documents.id, id)))
+}
+
 export async function updateDocumentRow(tx: Tx, businessId: number, id: number, set: Partial<DocumentInsert>, onlyStatus?: DocumentStatus): Promise<DocumentRow | undefined> {
   const conds = [eq(documents.businessId, businessId), eq(documents.id, id)]
   if (onlyStatus) conds.push(eq(documents.status, onlyStatus))

@@ -1,12 +1,13 @@
 // The document lifecycle's one judge: for each Action, the Refusal it would answer, used both to refuse a request
 // and to predict it in `actions`, so the two can never disagree.
-import { issuingLimited } from '../../platform/policy'
+import { issuingLimited, roleAllows } from '../../platform/policy'
 import type { Role } from '../business'
 import { Dec, stored } from '../../shared/money'
 import type { DocumentRow } from './documents.repo'
 import { amountDue } from './paid'
+import { remindRefusal } from './app-actions'
 
-export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete'] as const
+export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete', 'remind'] as const
 export type ActionName = (typeof ACTIONS)[number]
 
 /**
@@ -187,6 +188,12 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
     }
     case 'delete':
       return d.status === 'draft' ? null : r('issued_not_deleted', 'Only a Draft is deleted.')
+    case 'remind':
+      // The application's Remind judge (app-actions.ts), for a reminder by hand to the Client (extensions §14).
+      return remindRefusal(
+        { doc: { ...d, lastSent: null, lastRemindedAt: null }, clientExists: true, clientEmail: f.clientEmail, mailVia: f.mailVia, send: f.send, recipients: 1 },
+        false,
+      )
   }
 }
 
@@ -194,18 +201,27 @@ export type ActionEntry = { open: true } | { open: false; code: string; remedy?:
 
 /** The `actions` map for a credential's Role: role_forbidden for a Viewer, else each Action's refusal or open. */
 export function actionsOf(f: Facts, role: Role): Record<ActionName, ActionEntry> {
-  const out = {} as Record<ActionName, ActionEntry>
-  for (const a of ACTIONS) {
-    if (role === 'viewer') {
+  return judgeActions(ACTIONS, role, (a) => refusalFor(a, f))
+}
+
+/**
+ * The one judge of an `actions` map, the API's and the application's alike: role_forbidden for a Role that only
+ * reads (the platform's roleAllows), else each action's refusal (its code and remedy) or open.
+ */
+export function judgeActions<A extends string>(names: readonly A[], role: Role, refusal: (a: A) => RefusalInfo | null): Record<A, ActionEntry> {
+  const out = {} as Record<A, ActionEntry>
+  const mayChange = roleAllows(role, 'write')
+  for (const a of names) {
+    if (!mayChange) {
       out[a] = { open: false, code: 'role_forbidden' }
       continue
     }
-    const refusal = refusalFor(a, f)
-    if (!refusal) out[a] = { open: true }
+    const refused = refusal(a)
+    if (!refused) out[a] = { open: true }
     else {
-      const entry: ActionEntry = { open: false, code: refusal.code }
-      if (refusal.remedy) entry.remedy = refusal.remedy
-      if (refusal.remedy_url) entry.remedy_url = refusal.remedy_url
+      const entry: ActionEntry = { open: false, code: refused.code }
+      if (refused.remedy) entry.remedy = refused.remedy
+      if (refused.remedy_url) entry.remedy_url = refused.remedy_url
       out[a] = entry
     }
   }

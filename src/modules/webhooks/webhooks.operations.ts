@@ -6,7 +6,7 @@ import type { Deps } from '../../deps'
 import { presentWebhook } from './webhooks.service'
 import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
 
-const Events = t.Array(t.String({ description: 'document.issued, document.sent, document.viewed, document.paid, document.cancelled, payment.recorded, payment.reversed' }), { maxItems: 7 })
+const Events = t.Array(t.String({ description: 'document.issued, document.sent, document.viewed, document.paid, document.cancelled, document.reminded, payment.recorded, payment.reversed' }), { maxItems: 8 })
 
 const WebhookSchema = t.Object(
   {
