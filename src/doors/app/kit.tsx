@@ -19,7 +19,7 @@ import type { Deps } from '../../deps'
 import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { applicationTable } from '../../operations'
-import { runOperation, type OperationContext, type OperationInput } from '../../platform/operation'
+import { runOperation, type FileAnswer, type OperationContext, type OperationInput } from '../../platform/operation'
 import type { Page } from '../../platform/cursors'
 import { appPlanRefusal } from '../../platform/policy'
 import { fromValidation } from '../../http/errors'
@@ -377,4 +377,11 @@ function checked(schema: Parameters<typeof Value.Errors>[0], body: Record<string
   const errors = [...Value.Errors(schema, body)]
   if (errors.length > 0) throw fromValidation('body', errors)
   return body
+}
+
+/** A file an operation answered (a PDF, an XML), as the download the browser saves. */
+export function fileResponse(f: FileAnswer): Response {
+  return new Response(typeof f.bytes === 'string' ? f.bytes : Buffer.from(f.bytes), {
+    headers: { 'content-type': f.mimeType, 'content-disposition': `attachment; filename="${f.filename}"` },
+  })
 }

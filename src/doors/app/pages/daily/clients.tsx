@@ -1,14 +1,13 @@
 // Clients: the list with search, create, edit, deactivate and activate again, and a Client's page with its statement
 // for a chosen period (with CSV). Every change goes through the clients service with the API's body schema.
-import type { ClientCreateInput, ClientUpdateInput } from '../../../../modules/clients/clients.model'
-import { ClientCreateBody, ClientUpdateBody, createClient, findClient, listClients, presentClient, updateClient, type ClientRow } from '../../../../modules/clients'
+import { findClient, presentClient, type ClientRow } from '../../../../modules/clients'
 import { clientStatement, parsePeriod } from '../../../../modules/reports'
 import { listBankAccounts } from '../../../../modules/business'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
-import { ID_RULE, idOf } from '../../../../platform/operation'
+import { ID_RULE } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused } from '../../ui'
 import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'

@@ -10,15 +10,13 @@ import {
   type DocumentSummary,
   type DocumentView,
 } from '../../../../modules/documents'
-import { exportDocumentXml } from '../../../../modules/einvoice'
-import { getBusiness, listBankAccounts } from '../../../../modules/business'
-import { documentPdf } from '../../../../modules/pdf'
+import { listBankAccounts } from '../../../../modules/business'
 import { idOf } from '../../../../platform/operation'
 import type { PaymentRow, ReceiptRow } from '../../../../modules/payments'
-import { isDate, utcDay } from '../../../../shared/dates'
+import { utcDay } from '../../../../shared/dates'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
-import type { AppKit } from '../../kit'
+import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
 import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
@@ -494,16 +492,8 @@ export function documentsRoutes(kit: AppKit): void {
   kit.page('/documents/:id', 'read', page)
 
   // Files: the same bytes as the API's downloads.
-  kit.download('/documents/:id/pdf', 'read', async (c, params) => {
-    const view = await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c, params.id))
-    const bytes = await documentPdf(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), view)
-    const name = (view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
-    return new Response(Buffer.from(bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${name}.pdf"` } })
-  })
-  kit.download('/documents/:id/xml', 'read', async (c, params) => {
-    const file = await exportDocumentXml(c.deps, c.actor, docId(c, params.id))
-    return new Response(file.xml, { headers: { 'content-type': 'application/xml', 'content-disposition': `attachment; filename="${file.filename}"` } })
-  })
+  kit.download('/documents/:id/pdf', 'read', async (c, params) => fileResponse(await c.operation('documents_pdf', { path: { id: docId(c, params.id) } })))
+  kit.download('/documents/:id/xml', 'read', async (c, params) => fileResponse(await c.operation('documents_xml', { path: { id: docId(c, params.id) } })))
 
   // One POST per action: CSRF, membership and policy first (the kit), then the same service as the API.
   // Each button runs its operation of the table for the document the path names.

@@ -3,27 +3,14 @@
 // server by the same money math as saving (htmx asks /documents/totals as a person types; without script, Save shows
 // them). Clients and Products are chosen with pickers (picker.tsx) that find any of them by name, email or code.
 // Create and save call the documents service with the API's body schema.
-import {
-  createDocument,
-  DocumentCreateBody,
-  DocumentUpdateBody,
-  previewTotals,
-  updateDocument,
-  VAT_CATEGORIES,
-  viewDocument,
-  type DocumentCreateInput,
-  type DocumentUpdateInput,
-  type DocumentView,
-  type LineInput,
-} from '../../../../modules/documents'
+import { previewTotals, VAT_CATEGORIES, viewDocument, type DocumentView, type LineInput } from '../../../../modules/documents'
 import { listBankAccounts } from '../../../../modules/business'
 import { findClient } from '../../../../modules/clients'
 import { listProducts } from '../../../../modules/products'
-import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
-import { ID_RULE, idOf } from '../../../../platform/operation'
+import { idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'

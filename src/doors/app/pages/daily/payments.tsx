@@ -1,12 +1,12 @@
 // Payments and Receipts: record on the document page, amend, reverse, email a Receipt to the Client, the Receipt list
 // and a Receipt's PDF. A Payment recorded here has `recorded_by: null` (the person's Actor; extensions §9).
-import { paymentWithReceipt, receiptPdfOf, type PaymentRow, type ReceiptRow } from '../../../../modules/payments'
+import { paymentWithReceipt, type PaymentRow, type ReceiptRow } from '../../../../modules/payments'
 import { listBankAccounts } from '../../../../modules/business'
 import { documentLabels, findDocument } from '../../../../modules/documents'
 import { idOf } from '../../../../platform/operation'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
-import type { AppKit } from '../../kit'
+import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { DocumentPage, docId } from './documents'
@@ -191,7 +191,6 @@ export function paymentsRoutes(kit: AppKit): void {
   })
 
   kit.download('/receipts/:id/pdf', 'read', async (c, params) => {
-    const pdf = await receiptPdfOf(c.deps.db, c.actor, idOf(params.id, 'No such Receipt.'))
-    return new Response(Buffer.from(pdf.bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${pdf.name}.pdf"` } })
+    return fileResponse(await c.operation('receipts_pdf', { path: { id: idOf(params.id, 'No such Receipt.') } }))
   })
 }

@@ -1,12 +1,11 @@
 // Products: the list with search, create, edit, deactivate or activate, archive. Changes go through the products
 // service with the API's body schema.
-import type { ProductCreateInput, ProductUpdateInput } from '../../../../modules/products/products.model'
-import { createProduct, findProduct, listProducts, presentProduct, ProductCreateBody, ProductUpdateBody, updateProduct, type ProductRow } from '../../../../modules/products'
+import { findProduct, presentProduct, type ProductRow } from '../../../../modules/products'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
-import { ID_RULE, idOf } from '../../../../platform/operation'
+import { ID_RULE } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { ActionButton, Area, changeBlocked, Money, Pager } from './words'

@@ -1,5 +1,5 @@
 // Settings → Bank accounts: the accounts documents show for payment; added here or with the CLI.
-import { addBankAccount, listBankAccounts } from '../../../../modules/business'
+import { listBankAccounts } from '../../../../modules/business'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, When, esc } from '../../ui'

@@ -2,9 +2,9 @@
 // (logo and colour); and what the e-invoices say of the seller (extensions §2 and §3). The plan is billing's. Every
 // change goes through the same services as the CLI (updateBusiness, setBusinessLogo), whose field errors are shown
 // under their fields.
-import { businessLogo, setBusinessLogo, updateBusiness, type BusinessInput } from '../../../../modules/business'
+import { businessLogo, type BusinessInput } from '../../../../modules/business'
 import { EAS_CODES, EINVOICE_FORMATS } from '../../../../shared/einvoice-formats'
-import { InvalidRequest, NotFound } from '../../../../shared/errors'
+import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { PostedForm } from '../../http'
 import type { AppKit } from '../../kit'

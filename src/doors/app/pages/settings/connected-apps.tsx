@@ -1,6 +1,6 @@
 // Settings → Connected apps: the apps people connected to this Business (app, Role, who, when, last use); disconnect.
 // Connecting happens on the OAuth consent page.
-import { connectedAppsOf, disconnectConnectedApp } from '../../../../modules/oauth'
+import { connectedAppsOf } from '../../../../modules/oauth'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, PostForm, Refused, When, esc } from '../../ui'

@@ -1,8 +1,6 @@
 // Settings → API keys: create with a name and Role (the key is shown once), revoke.
 import { isPaidPlan } from '../../../../platform/policy'
-import { createApiKey, listApiKeys, ROLES, type ApiKeyView, type Role } from '../../../../modules/business'
-import { revokeApiKey } from '../../../../modules/business'
-import { FieldErrorBag, NotFound } from '../../../../shared/errors'
+import { listApiKeys, type ApiKeyView } from '../../../../modules/business'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, ShownOnce, When, esc } from '../../ui'

@@ -2,7 +2,7 @@
 // From address), or the service's own mail server when there is none. The password is never shown back: left blank it
 // keeps the stored one. The parts go through setSmtpMailbox, which makes the one URL the CLI's path checks and seals.
 // The API's connect_mail_provider remedy points here.
-import { businessMailProvider, clearMailbox, setSmtpMailbox, smtpMailboxShown } from '../../../../modules/mailbox'
+import { businessMailProvider, smtpMailboxShown } from '../../../../modules/mailbox'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'

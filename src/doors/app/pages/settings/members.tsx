@@ -1,9 +1,7 @@
 // Settings → Members: add a person by email with a Role, change a Role, remove. A Business keeps at least one Owner;
 // only an Owner makes or unmakes an Owner. Someone new gets a one-time sign-in link, shown here to pass on.
-import { publicBaseUrl } from '../../../../config'
 import { memberRoles } from '../../../../db/schema'
-import { addMember, addPerson, findPerson, listMembers, removeMember, signInLinkPath } from '../../../../modules/people'
-import { FieldErrorBag, Permission } from '../../../../shared/errors'
+import { listMembers } from '../../../../modules/people'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, ShownOnce, When, esc } from '../../ui'

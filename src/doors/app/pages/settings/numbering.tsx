@@ -1,5 +1,4 @@
 // Settings → Numbering: the pattern of each kind of number (documents, Receipts, Client account codes).
-import { setNumbering } from '../../../../modules/business'
 import type { NumberingKind } from '../../../../db/schema'
 import { DEFAULT_PATTERNS, numberingPattern } from '../../../../modules/numbering'
 import type { FormState, InBusiness } from '../../context'

@@ -1,19 +1,7 @@
 // Settings → Webhooks: add (address and events; the signing secret shown once), change, pause and resume, roll the
 // secret, delete; each webhook's deliveries of the last 30 days with every attempt, and Resend. The same services as
 // the API's /v1/webhooks, so rules and refusals (webhook_paused, webhooks_need_a_paid_plan) are the same.
-import {
-  addWebhook,
-  deleteWebhook,
-  getWebhook,
-  listDeliveries,
-  listWebhooks,
-  presentWebhook,
-  resendDelivery,
-  rollSecret,
-  updateWebhook,
-  EVENT_TYPES,
-  type WebhookDeps,
-} from '../../../../modules/webhooks'
+import { getWebhook, listDeliveries, listWebhooks, presentWebhook, EVENT_TYPES, type WebhookDeps } from '../../../../modules/webhooks'
 import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
