@@ -8,6 +8,7 @@ import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-te
 import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import { connectApp } from '../../../test/oauth'
+import { setMailbox } from '../../modules/mailbox'
 import { addMember, listMembers } from '../../modules/people'
 
 // Every person here hashes a password with argon2id; a loaded machine must not turn that into a timeout.
@@ -96,6 +97,36 @@ describe('an invitation goes to the email, never to the inviter', () => {
     const mails = mailTo('never.chose@people.example', before)
     expect(mails).toHaveLength(2)
     for (const m of smtp.received.slice(before)) if (LINK.test(m.mail.text ?? '')) expect(m.envelope.to).toEqual(['never.chose@people.example'])
+  })
+})
+
+describe('where an invitation goes', () => {
+  test("a Test business's invitation goes out to the person like any other (nothing keeps it where the inviter could read it)", async () => {
+    n++
+    const b = await h.business({ name: `Sandbox ${n}`, email: `office${n}@sandbox.example`, isTest: true })
+    const admin = await person(h, { email: `admin${n}@sandbox.example`, businessId: b.id, role: 'admin' })
+    const browser = new AppClient(h)
+    await browser.signIn(admin.email, admin.password)
+    const before = smtp.received.length
+    expect((await invite({ base: `/app/b/${b.publicId}`, admin: browser }, `tester${n}@people.example`)).status).toBe(303)
+    const [mail] = mailTo(`tester${n}@people.example`, before)
+    expect(mail!.mail.text).toMatch(LINK)
+    for (const seen of browser.seen) expect(seen.page.text).not.toMatch(/sign-in\/link\//)
+  })
+
+  test("through the Business's own mailbox when it has one: its login and From address", async () => {
+    const t = await business()
+    smtp.credentials = { user: 'office@mailbox.example', pass: 'mailbox-pw' }
+    try {
+      await setMailbox(h.deps.db, h.clock, t.id, { smtpUrl: `smtp://office%40mailbox.example:mailbox-pw@127.0.0.1:${smtp.port}`, from: 'team@mailbox.example' })
+      const before = smtp.received.length
+      expect((await invite(t, `boxed${n}@people.example`)).status).toBe(303)
+      const [mail] = mailTo(`boxed${n}@people.example`, before)
+      expect(mail!.login).toEqual({ user: 'office@mailbox.example', pass: 'mailbox-pw' })
+      expect(mail!.envelope.from).toBe('team@mailbox.example')
+    } finally {
+      smtp.credentials = null
+    }
   })
 })
 
@@ -212,6 +243,23 @@ describe('a pending membership gives no access until its person accepts it, sign
     const posted = await browser.request('POST', '/app/connect', { _csrf: csrfOf(consent.text), ...Object.fromEntries(q), decision: 'approve', business: t.publicId, role: 'viewer' })
     expect(posted.status).not.toBe(303)
     expect(posted.text).not.toContain('code=')
+  })
+
+  test('a declined invitation is gone; accepting or declining one that is not waiting answers 404 and changes nothing', async () => {
+    const t = await business()
+    const p = await person(h, { email: `decliner${n}@people.example` })
+    await invite(t, p.email)
+    const browser = new AppClient(h)
+    await browser.signIn(p.email, p.password)
+    const declined = await browser.submit('/app/invitations', { business: t.publicId }, '/app/invitations/decline')
+    expect(declined.location).toBe('/app/invitations?done=invitation_declined')
+    expect((await listMembers(h.deps, t.id)).map((m) => m.email)).toEqual([t.adminEmail])
+    expect((await browser.submit('/app/invitations', { business: t.publicId }, '/app/invitations/accept')).status).toBe(404)
+    // An active member's "decline" does not remove them.
+    const other = await business()
+    await addMember(h.deps, other.id, { email: p.email, role: 'viewer' })
+    expect((await browser.submit('/app/invitations', { business: other.publicId }, '/app/invitations/decline')).status).toBe(404)
+    expect((await listMembers(h.deps, other.id)).find((m) => m.email === p.email)!.state).toBe('active')
   })
 
   test('a pending Owner is no Owner yet: the last active Owner still cannot leave; the operator’s member add acts at once', async () => {

@@ -39,7 +39,8 @@ export function presentPerson(p: PersonRow) {
 }
 
 export function presentMember(m: MemberView) {
-  return { person_id: m.personId, email: m.email, name: m.name, role: m.role, since: m.createdAt }
+  // `state`: pending for an invitation of the application not yet accepted; the operator's `member add` makes it active.
+  return { person_id: m.personId, email: m.email, name: m.name, role: m.role, state: m.state, since: m.createdAt }
 }
 
 export function checkEmail(email: string | undefined, bag: FieldErrorBag): string {
