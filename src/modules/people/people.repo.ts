@@ -37,7 +37,7 @@ export interface MemberView {
   createdAt: string
 }
 
-/** The one condition of a membership that gives access: every door's read of a person's Businesses asks it. */
+/** A membership gives access only when active (the OAuth module's reads ask the same: `memberOfConnection`). */
 export const membershipActive = eq(memberships.state, 'active')
 
 export async function membersOf(q: Queryable, businessId: number): Promise<MemberView[]> {
