@@ -25,6 +25,8 @@ export const COMMANDS: Command[] = [
       'Environment: INVOICING_DB, INVOICING_MAIL_RELAY, INVOICING_PUBLIC_URL, INVOICING_VIES_URL,',
       'INVOICING_LOG=requests (one JSON line per request), INVOICING_LOG_LEVEL=info|error,',
       'INVOICING_TRUSTED_PROXIES (reverse proxies whose X-Forwarded-For names the client).',
+      'INVOICING_SMTP_ALLOW_PRIVATE=1 lets a Business\'s own mailbox name a loopback or private mail server;',
+      'INVOICING_SMTP_ALLOW_PLAIN_LOGIN=1 lets it log in without TLS (neither applies to INVOICING_MAIL_RELAY).',
       'Starts again at once (same process) under BUN_JSC_heapGrowthMaxIncrease=0.6 and BUN_JSC_useFTLJIT=false,',
       'which bound its memory; a value set in the environment is kept.',
     ],
