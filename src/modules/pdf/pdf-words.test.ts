@@ -223,12 +223,9 @@ describe('branding', () => {
     expect((await h.request('GET', '/v1/business', { key: b.key })).body).toMatchObject({ has_logo: true })
     const clientId = await h.client(b.key)
     const inv = await issue(b.key, { type: 'invoice', client_id: clientId, lines: [{ description: 'x', quantity: '1', unit_price: '100', vat_rate: '19' }] })
-    const started = performance.now()
+    // Drawn, the bomb was decoded whole (about a second and hundreds of MB here); left off, the PDF carries no image.
     const pdf = await bytesOf(b.key, `/v1/documents/${inv.id}/pdf`)
-    const took = performance.now() - started
     expect(images(pdf)).toHaveLength(0)
     expect(pdfText(pdf)).toContain('Seller GmbH')
-    // A PDF without decoding the bomb takes tens of ms; decoding it took about a second here.
-    expect(took).toBeLessThan(700)
   })
 })
