@@ -24,6 +24,9 @@ export interface TestSmtpServer {
   behaviour: Behaviour
   /** When set, a login is required and only this one is taken. */
   credentials: { user: string; pass: string } | null
+  /** Connections opened to it, and AUTH commands it was sent (whether taken or not), since it started. */
+  connections: number
+  logins: number
   close(): Promise<void>
 }
 
@@ -37,6 +40,8 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     refuse: new Set(),
     behaviour: 'accept',
     credentials: null,
+    connections: 0,
+    logins: 0,
     close: async () => {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -50,6 +55,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     disableReverseLookup: true,
     logger: false,
     onAuth(auth, session, callback) {
+      state.logins++
       const c = state.credentials
       if (c && (auth.username !== c.user || auth.password !== c.pass)) return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }))
       logins.set(session.id, { user: auth.username ?? '', pass: auth.password ?? '' })
@@ -84,6 +90,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     },
   })
   server.server.on('connection', (s: Socket) => {
+    state.connections++
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })
