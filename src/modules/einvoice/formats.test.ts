@@ -279,6 +279,17 @@ describe('Factur-X as PDF/A-3b', () => {
     expect(list).toContain('factur-x.xml')
   })
 
+  test('pdfdetach -savefile factur-x.xml finds the file by its name: /F, /UF and the name-tree key are the plain string', () => {
+    const out = join(h.dir, 'by-name-factur-x.xml')
+    const r = Bun.spawnSync(['pdfdetach', '-savefile', 'factur-x.xml', '-o', out, first().pdf!])
+    expect(r.exitCode === 0 ? 'saved' : r.stderr.toString()).toBe('saved')
+    expect(readFileSync(out, 'utf8')).toBe(cells.get(cellName(CASES[0]!, 'cii'))!.text)
+    const raw = readFileSync(first().pdf!, 'latin1')
+    expect(raw).toContain('/F (factur-x.xml)')
+    expect(raw).toContain('/UF (factur-x.xml)')
+    expect(raw).toMatch(/\/EmbeddedFiles <<\s*\/Names \[ \(factur-x\.xml\) \d+ 0 R \]/)
+  })
+
   test('pdffonts shows every font embedded', () => {
     const rows = Bun.spawnSync(['pdffonts', first().pdf!]).stdout.toString().trim().split('\n').slice(2)
     expect(rows.length).toBeGreaterThan(0)
