@@ -166,7 +166,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
   // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
-  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })))
+  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer, bodyLimits: deps.config.bodyLimits })))
   const oauth = async (req: Request, ip: string | null) => (await oauthDoor())(req, ip)
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.

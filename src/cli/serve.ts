@@ -8,6 +8,7 @@ import { releasePdfMemory } from '../modules/pdf'
 import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
 import { requestFields } from './access-log'
+import { SERVED_BODY_CAP } from '../http/body'
 
 /** How long a shutdown waits for requests under way before it cuts their connections. */
 const STOP_GRACE_MS = 10_000
@@ -29,9 +30,10 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
   const server = Bun.serve({
     port,
     hostname: host,
-    // Bun's own limit would answer an empty 413 (or reset the connection) for a larger body; ours answers every size
-    // in the contract's shape, reading no more than 1 MiB of it (src/http/body.ts).
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // Every door reads its body through src/http/body.ts, which stops at the door's limit (1 MiB at most) and answers
+    // 413 in the door's words; this cap, far above those limits, is Bun's own, so that no body a client declares
+    // larger is ever taken in, whatever a door's code does with it (Bun answers such a declaration a bare 413).
+    maxRequestBodySize: SERVED_BODY_CAP,
     // A connection with nothing under way is closed after this many seconds; a request whose body stalls is ended
     // by the body reader first.
     idleTimeout: 10,
