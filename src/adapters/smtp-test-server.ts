@@ -24,6 +24,8 @@ export interface TestSmtpServer {
   behaviour: Behaviour
   /** When set, a login is required and only this one is taken. */
   credentials: { user: string; pass: string } | null
+  /** How long the server waits before answering a message's end (a slow relay); 0 at first. */
+  answerDelayMs: number
   close(): Promise<void>
 }
 
@@ -37,6 +39,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     refuse: new Set(),
     behaviour: 'accept',
     credentials: null,
+    answerDelayMs: 0,
     close: async () => {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -79,6 +82,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
           raw,
           mail: await simpleParser(raw),
         })
+        if (state.answerDelayMs > 0) await Bun.sleep(state.answerDelayMs)
         callback()
       })
     },
