@@ -137,6 +137,26 @@ describe('refusals of the authorization request', () => {
     }
   })
 
+  test('an app that registered itself (RFC 7591) has its errors shown on the page, never redirected, signed in or not (RFC 9700 §4.11.2)', async () => {
+    const reg = await h.app.fetch(
+      new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://evil.example/landing'], client_name: 'Anyone' }) }),
+    )
+    expect(reg.status).toBe(201)
+    const dynamicId = ((await reg.json()) as any).client_id
+    for (const browser of [new AppClient(h), await signedIn()]) {
+      for (const extra of [{ response_type: 'token' }, { code_challenge: null }, { code_challenge_method: 'plain' }, { scope: 'root' }, { resource: 'https://evil.example/' }] as Record<string, string | null>[]) {
+        const { path } = await authorizationUrl({ client_id: dynamicId, redirect_uri: 'https://evil.example/landing', ...extra })
+        const r = await browser.get(path)
+        expect(r.status).toBe(400)
+        expect(r.location).toBeNull()
+        expect(r.text).toContain('cannot serve')
+      }
+    }
+    // A good request from it still reaches the consent page.
+    const { path } = await authorizationUrl({ client_id: dynamicId, redirect_uri: 'https://evil.example/landing' })
+    expect((await (await signedIn()).get(path)).location).toStartWith('/app/connect?')
+  })
+
   test('a Member cannot grant admin; a scope is a ceiling', async () => {
     const member = await person(h, { email: 'member@acme.example', businessId: biz.id, role: 'member' })
     const { path } = await authorizationUrl({ scope: 'admin' })
