@@ -12,6 +12,7 @@ import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
 import { settingsRoutes } from './pages/settings'
 import { connectRoutes, consentTargets } from './pages/connect'
+import { AddressLimit } from '../oauth/address-limit'
 import { appsRoutes } from './pages/apps'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
@@ -22,7 +23,12 @@ export type AppDoor = (req: Request) => Promise<Response>
 
 export { isAppPath } from './paths'
 
-export async function appDoor(deps: Deps): Promise<AppDoor> {
+/** What the application shares with the other doors: the count of metadata documents fetched per address. */
+export interface AppDoorShared {
+  documentFetches: AddressLimit
+}
+
+export async function appDoor(deps: Deps, shared: AppDoorShared = { documentFetches: new AddressLimit(deps.clock) }): Promise<AppDoor> {
   const router = new Router()
   const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'))
   const css = new TextEncoder().encode(STYLESHEET)
@@ -41,7 +47,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   profileRoutes(kit)
   appsRoutes(kit)
   settingsRoutes(kit)
-  connectRoutes(kit)
+  connectRoutes(kit, shared.documentFetches)
 
   return async (req) => {
     const url = new URL(req.url)

@@ -35,6 +35,8 @@ export interface OAuthDoorDeps extends AppDeps {
   logger: Logger
   /** How long a body may stall and take in all (config.bodyLimits; set only by tests). */
   bodyLimits?: BodyBounds
+  /** Metadata documents fetched per address, counted with the consent page's (app.ts shares one). */
+  documentFetches?: AddressLimit
 }
 
 /**
@@ -104,7 +106,7 @@ function presentedClient(req: Request, fields: Record<string, string>): Presente
 export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) => Promise<Response> {
   const resources = resourcesOf(d.issuer)
   const registrations = new AddressLimit(d.clock)
-  const documentFetches = new AddressLimit(d.clock)
+  const documentFetches = d.documentFetches ?? new AddressLimit(d.clock)
   /** The door's dependencies for one request: metadata documents it makes the server fetch count against its address. */
   const forRequest = (ip: string | null): OAuthDoorDeps => ({ ...d, mayFetchDocument: () => documentFetches.hit(ip).allowed })
   const issuerPath = new URL(d.issuer).pathname.replace(/\/$/, '')

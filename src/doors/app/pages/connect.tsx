@@ -8,6 +8,8 @@ import { publicBaseUrl } from '../../../config'
 import { EMPTY_FORM, type FormState, type Signed } from '../context'
 import { redirect } from '../http'
 import type { AppKit } from '../kit'
+import type { AddressLimit } from '../../oauth/address-limit'
+import { contextOf } from '../../../http/context'
 import { Layout } from '../layout'
 import { PostForm, Refused, esc } from '../ui'
 import { Permission } from '../../../shared/errors'
@@ -91,12 +93,14 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
   )
 }
 
-export function connectRoutes(kit: AppKit): void {
+export function connectRoutes(kit: AppKit, documentFetches: AddressLimit): void {
   const issuer = publicBaseUrl(kit.deps.config)
-  const judgeDeps = { ...kit.deps, allowPrivate: kit.deps.config.webhookAllowPrivate, issuer, resources: resourcesOf(issuer).all }
+  const base = { ...kit.deps, allowPrivate: kit.deps.config.webhookAllowPrivate, issuer, resources: resourcesOf(issuer).all }
+  /** A metadata document this page fetches counts against the visitor's address, as at /oauth/authorize. */
+  const judgeDeps = (req: Request) => ({ ...base, mayFetchDocument: () => documentFetches.hit(contextOf(req).ip).allowed })
 
   kit.personPage('/app/connect', async (c) => {
-    const judged = await judgeAuthorization(judgeDeps, c.url.searchParams)
+    const judged = await judgeAuthorization(judgeDeps(c.req), c.url.searchParams)
     if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
     // /oauth/authorize sent such requests back to the app already; one typed here by hand is only shown.
     if (judged.kind === 'redirect') return <ProblemPage c={c} words={new URL(judged.to).searchParams.get('error_description') ?? 'The request is not valid.'} />
@@ -106,7 +110,7 @@ export function connectRoutes(kit: AppKit): void {
   kit.personAction(
     '/app/connect',
     async (c, data) => {
-      const judged = await judgeAuthorization(judgeDeps, data)
+      const judged = await judgeAuthorization(judgeDeps(c.req), data)
       if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
       if (judged.kind === 'redirect') return redirect(judged.to)
       const r = judged.request
@@ -134,7 +138,7 @@ export function connectRoutes(kit: AppKit): void {
     },
     async (c, form) => {
       // Shown again with the refusal above the form, so the person can choose again (the request is judged anew).
-      const judged = await judgeAuthorization(judgeDeps, form.values ?? new URLSearchParams())
+      const judged = await judgeAuthorization(judgeDeps(c.req), form.values ?? new URLSearchParams())
       if (judged.kind !== 'ok') return <ProblemPage c={c} words={form.message ?? 'The app could not be connected.'} />
       return <ConnectPage c={c} r={judged.request} q={form.values!} form={form} />
     },
