@@ -178,6 +178,31 @@ describe('refusals of the authorization request', () => {
     expect(over.location).toBeNull()
   })
 
+  test('the consent page offers no Role above the person\'s own: asked for admin, a Viewer is offered Viewer alone with a sentence saying it was lowered', async () => {
+    const viewer = await person(h, { email: 'viewer@acme.example', businessId: biz.id, role: 'viewer' })
+    const { path } = await authorizationUrl({ scope: 'admin' })
+    const browser = await signedIn(viewer)
+    const page = await browser.get((await browser.get(path)).location!)
+    expect(page.status).toBe(200)
+    const options = [...page.text.matchAll(/<select id="f-role" name="role">(.*?)<\/select>/gs)].map((m) => [...m[1]!.matchAll(/<option value="(\w+)"/g)].map((o) => o[1]))
+    expect(options).toEqual([['viewer']])
+    expect(page.text).toContain('asked for the Admin Role; you are viewer in Acme GmbH, so it is offered Viewer at most')
+  })
+
+  test('the consent page offers first the highest Role the app asked for that the person holds, and Deny is not the primary button', async () => {
+    const { path } = await authorizationUrl({ scope: 'member' })
+    const browser = await signedIn()
+    const page = await browser.get((await browser.get(path)).location!)
+    expect(page.text).toContain('<option value="member" selected>')
+    // An Owner asked for member: nothing was lowered, so nothing says so.
+    expect(page.text).not.toContain('at most.')
+    // Connect is the primary button; Deny is a quiet one (the stylesheet draws button.quiet white, not in the accent).
+    expect(page.text).toMatch(/<button type="submit" name="decision" value="approve">/)
+    expect(page.text).toMatch(/<button type="submit" name="decision" value="deny" class="quiet">/)
+    const css = await browser.get('/app/assets/app.css')
+    expect(css.text).toContain('button.quiet')
+  })
+
   test("the consent page's CSP form-action names the app's origin also when redirect_uri is left out (its only address stands in)", async () => {
     const { path } = await authorizationUrl({ redirect_uri: null })
     const browser = await signedIn()
