@@ -33,10 +33,6 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase()
 }
 
-export function presentPerson(p: PersonRow) {
-  return { id: p.id, email: p.email, name: p.name, created_at: p.createdAt }
-}
-
 export function presentMember(m: MemberView) {
   return { person_id: m.personId, email: m.email, name: m.name, role: m.role, since: m.createdAt }
 }
