@@ -60,7 +60,7 @@ export async function addPerson(deps: PeopleDeps, input: { email?: string; name?
   const now = deps.clock.now()
   return deps.db.write(async (tx) => {
     if (await findPersonByEmailKey(tx, emailKey(email))) {
-      throw new Refusal('person_exists', `A person with the email ${email} exists already; send them a new link with "person link".`)
+      throw Refusal.say('person_exists', { email })
     }
     const person = await insertPerson(tx, { email, emailKey: emailKey(email), name, passwordHash: null, createdAt: now.toISOString(), updatedAt: now.toISOString() })
     const token = newToken()
@@ -103,7 +103,7 @@ function checkRole(role: string | undefined, bag: FieldErrorBag): MemberRole {
   return role as MemberRole
 }
 
-const LAST_OWNER = () => new Refusal('last_owner', 'A Business keeps at least one Owner: make another member Owner first.')
+const LAST_OWNER = () => Refusal.say('last_owner')
 
 /** Adds a person to a Business, or changes their Role there. */
 export async function addMember(
