@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { sql } from 'drizzle-orm'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { Dec } from '../../shared/money'
+import { prng } from '../../../test/seeded'
 import { Api } from '../reports/fixtures'
 import { dueMinorSql, OWING_STATUSES, paidShareMinor, paidShareOutOfSql, paidShareSql, paidState, SQL_SHARE_LIMIT } from './paid'
 
@@ -16,18 +17,6 @@ beforeAll(async () => {
   h = await makeHarness({ config: { rateLimit: 1_000_000 } })
 })
 afterAll(() => h.close())
-
-/** mulberry32: a small seeded PRNG, so a failing case replays. */
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 describe('the report triggers and what counts as paid', () => {
   test('every report trigger writes the paid share, the amount due and the owing statuses with the SQL paid.ts makes, and no other', async () => {
@@ -54,8 +43,8 @@ describe('the report triggers and what counts as paid', () => {
     const client = await api.client('Paid rule')
     const pf = await api.doc({ type: 'proforma', client_id: client, issue_date: '2026-03-02', due_date: '2026-03-30', lines: [{ unit_price: '10.00' }] })
     const db = h.deps.db
-    const random = prng(34)
-    const int = (hi: number) => Math.floor(random() * (hi + 1))
+    const { next: random, int: between } = prng(34)
+    const int = (hi: number) => between(0, hi)
 
     for (let i = 0; i < 300; i++) {
       // Totals on both sides of what SQL takes exactly; paid nothing, in part, in full, or beyond an amended Total.
