@@ -1,5 +1,6 @@
 // Test harness: a real temp-file database per test file, a fixed clock, a fake VIES, and every JSON answer
 // checked against the service's own OpenAPI document (an undeclared field fails the test).
+import { afterAll, beforeAll, beforeEach } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -42,6 +43,29 @@ export interface Harness {
   /** A Client created through the API with the given key (fails the test setup on any other answer than 201). */
   client(key: string, body?: Record<string, unknown>): Promise<number>
   close(): Promise<void>
+}
+
+/**
+ * The harness of a test file: made before its first test and closed after its last, handed to `use` to keep in the
+ * file's own variable. With `freshMinute`, each test first moves the fixed clock a minute on, so that it opens a fresh
+ * rate-limit minute for its keys.
+ */
+export function harnessForFile(use: (h: Harness) => void, opts: Parameters<typeof makeHarness>[0] & { freshMinute?: boolean } = {}): void {
+  const { freshMinute, ...made } = opts
+  let h: Harness | undefined
+  beforeAll(async () => {
+    h = await makeHarness(made)
+    use(h)
+  })
+  afterAll(() => h?.close())
+  if (freshMinute) beforeEach(() => h!.clock.advance(61_000))
+}
+
+/** A Business with a Client, made through the API: where the document tests start. */
+export interface ClientSetup {
+  bizId: number
+  key: string
+  clientId: number
 }
 
 let businessCount = 0

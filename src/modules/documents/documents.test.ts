@@ -1,22 +1,10 @@
 // Documents over HTTP against a real temp-file database: Drafts and their fields, Lines, money, lists, overdue,
 // conversion, the Client snapshot and tenant isolation (extensions §3, the contract's Document and Line sections).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { makeHarness, type Harness, type TestResponse, harnessForFile, type ClientSetup as Setup } from '../../../test/harness'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 function today(hh: Harness = h): string {
   return hh.clock.now().toISOString().slice(0, 10)

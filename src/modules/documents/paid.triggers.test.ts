@@ -1,8 +1,8 @@
 // The report triggers of migrations/0010_report_sums.sql follow what counts as paid (documents/paid.ts): they hold the
 // very SQL paid.ts writes, and over many documents their sums equal what paid.ts's own functions give.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { Dec } from '../../shared/money'
 import { prng } from '../../../test/seeded'
 import { Api } from '../reports/fixtures'
@@ -12,11 +12,7 @@ import { dueMinorSql, OWING_STATUSES, paidShareMinor, paidShareOutOfSql, paidSha
 setDefaultTimeout(60_000)
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 describe('the report triggers and what counts as paid', () => {
   test('every report trigger writes the paid share, the amount due and the owing statuses with the SQL paid.ts makes, and no other', async () => {

@@ -1,7 +1,7 @@
 // Property: for random documents and Payments (seeded, reproducible), the income report equals the income summed
 // independently here, in integers of minor units, from the documents' own API answers (GET /v1/documents).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { prng } from '../../../test/seeded'
 import { Api } from './fixtures'
 
@@ -9,11 +9,7 @@ import { Api } from './fixtures'
 setDefaultTimeout(30_000)
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString().slice(0, 10)
 
