@@ -1,6 +1,6 @@
 // Test harness: a real temp-file database per test file, a fixed clock, a fake VIES, and every JSON answer
 // checked against the service's own OpenAPI document (an undeclared field fails the test).
-import { afterAll, beforeAll, beforeEach } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, expect } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -66,6 +66,21 @@ export interface ClientSetup {
   bizId: number
   key: string
   clientId: number
+}
+
+/** Every item of a paged list of the API, page by page of 100 through next_cursor, each page answered 200. */
+export async function allPages(h: Harness, path: string, key: string, params: Record<string, string> = {}): Promise<any[]> {
+  const out: any[] = []
+  let cursor: string | null = null
+  do {
+    const q = new URLSearchParams({ limit: '100', ...params })
+    if (cursor) q.set('cursor', cursor)
+    const r = await h.request('GET', `${path}?${q}`, { key })
+    expect(r.status).toBe(200)
+    out.push(...r.body.data)
+    cursor = r.body.next_cursor
+  } while (cursor)
+  return out
 }
 
 let businessCount = 0
