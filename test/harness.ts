@@ -83,6 +83,16 @@ export async function allPages(h: Harness, path: string, key: string, params: Re
   return out
 }
 
+/** Expects a 422 invalid_request naming the given field with at least one reason (and answers the error). */
+export function expectRefusedUnder(r: TestResponse, field: string): any {
+  expect(r.status).toBe(422)
+  expect(r.body.error.type).toBe('invalid_request')
+  expect(Object.keys(r.body.error.errors)).toContain(field)
+  expect(r.body.error.errors[field]).toBeArray()
+  expect(r.body.error.errors[field].length).toBeGreaterThan(0)
+  return r.body.error
+}
+
 let businessCount = 0
 
 export async function makeHarness(

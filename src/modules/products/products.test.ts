@@ -1,7 +1,7 @@
 // Products over HTTP against a real temp-file database: every field and rule of the contract's Product sections.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse, allPages } from '../../../test/harness'
+import { makeHarness, type Harness, type TestResponse, allPages, expectRefusedUnder } from '../../../test/harness'
 import { products } from '../../db/schema'
 import { eraseDeletedProducts } from '.'
 
@@ -40,16 +40,6 @@ async function made(extra: Record<string, unknown> = {}, key = biz.key): Promise
   const r = await post({ ...base, ...extra }, key)
   if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
   return r.body
-}
-
-/** Expects a 422 invalid_request naming the given field (and answers the error). */
-function expectRefusedUnder(r: TestResponse, field: string): any {
-  expect(r.status).toBe(422)
-  expect(r.body.error.type).toBe('invalid_request')
-  expect(Object.keys(r.body.error.errors)).toContain(field)
-  expect(r.body.error.errors[field]).toBeArray()
-  expect(r.body.error.errors[field].length).toBeGreaterThan(0)
-  return r.body.error
 }
 
 function listAll(key: string, search?: string): Promise<any[]> {
