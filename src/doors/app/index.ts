@@ -11,8 +11,10 @@ import { STYLESHEET } from './styles'
 import { signInRoutes } from './pages/sign-in'
 import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
+import { invitationsRoutes } from './pages/invitations'
 import { settingsRoutes } from './pages/settings'
 import { connectRoutes, consentTargets } from './pages/connect'
+import { AddressLimit } from '../oauth/address-limit'
 import { appsRoutes } from './pages/apps'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
@@ -23,21 +25,31 @@ export type AppDoor = (req: Request) => Promise<Response>
 
 export { isAppPath } from './paths'
 
+/**
+ * What the application shares with the other doors: the runner's context of operations (the API's cursors and kept
+ * pages) and the count of metadata documents fetched per address.
+ */
+export interface AppDoorShared {
+  context: OperationContext
+  documentFetches: AddressLimit
+}
+
 /** Every page of the application, in the order they are matched. */
-export function pageRoutes(kit: AppKit): void {
+export function pageRoutes(kit: AppKit, documentFetches: AddressLimit): void {
   signInRoutes(kit)
   // The dashboard is a Business's home page: registered before the home routes' own.
   dailyRoutes(kit)
   homeRoutes(kit)
   profileRoutes(kit)
+  invitationsRoutes(kit)
   appsRoutes(kit)
   settingsRoutes(kit)
-  connectRoutes(kit)
+  connectRoutes(kit, documentFetches)
 }
 
-export async function appDoor(deps: Deps, context: OperationContext): Promise<AppDoor> {
+export async function appDoor(deps: Deps, shared: AppDoorShared): Promise<AppDoor> {
   const router = new Router()
-  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'), context)
+  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'), shared.context)
   const css = new TextEncoder().encode(STYLESHEET)
   router.add('GET', STYLESHEET_PATH, async () =>
     new Response(css, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', ...SECURITY_HEADERS } }),
@@ -47,7 +59,7 @@ export async function appDoor(deps: Deps, context: OperationContext): Promise<Ap
   router.add('GET', HTMX_PATH, async () =>
     new Response(htmx, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } }),
   )
-  pageRoutes(kit)
+  pageRoutes(kit, shared.documentFetches)
 
   return async (req) => {
     const url = new URL(req.url)

@@ -8,6 +8,7 @@ import { applicationTable } from '../../operations'
 import { AppKit, operationWatch } from './kit'
 import { Router } from './router'
 import { pageRoutes } from './index'
+import { AddressLimit } from '../oauth/address-limit'
 
 setDefaultTimeout(120_000)
 
@@ -45,13 +46,13 @@ async function post(path: string, form: Record<string, string>): Promise<number>
 /** The application's routes as its door registers them. */
 function routes(): Array<{ method: string; path: string }> {
   const router = new Router()
-  pageRoutes(new AppKit(h.deps, router, 'listing only', { deps: h.deps, cursors: h.app.http.cursors, pages: null, flushRequestLog: async () => {} }))
+  pageRoutes(new AppKit(h.deps, router, 'listing only', { deps: h.deps, cursors: h.app.http.cursors, pages: null, flushRequestLog: async () => {} }), new AddressLimit(h.deps.clock))
   return router.list()
 }
 
 /**
- * A person's own forms, outside any Business: signing in and out, the profile, the OAuth apps a person owns and the
- * consent page. The table's operations act for a Business's Actor; these act for the person's session.
+ * A person's own forms, outside any Business: signing in and out, the profile, the invitations waiting for them, the
+ * OAuth apps a person owns and the consent page. The table's operations act for a Business's Actor; these act for the person's session.
  */
 const PERSON_FORMS = [
   '/app/sign-in',
@@ -60,6 +61,8 @@ const PERSON_FORMS = [
   '/app/profile/name',
   '/app/profile/password',
   '/app/connect',
+  '/app/invitations/accept',
+  '/app/invitations/decline',
   '/app/profile/apps',
   '/app/profile/apps/:client',
   '/app/profile/apps/:client/delete',
@@ -97,7 +100,7 @@ describe('every changing form of a Business reaches the runner', () => {
     }
   })
 
-  test('the only other forms are a person’s own (session, profile, OAuth apps, consent), listed by name', () => {
+  test('the only other forms are a person’s own (session, profile, invitations, OAuth apps, consent), listed by name', () => {
     const others = routes()
       .filter((r) => r.method === 'POST' && !r.path.startsWith('/app/b/:business/'))
       .map((r) => r.path)

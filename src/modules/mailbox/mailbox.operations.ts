@@ -10,7 +10,7 @@ export const mailboxAppOperations: ApplicationOperation[] = [
     access: 'admin',
     refusals: [],
     async run(actor, { body }, { deps }) {
-      await setSmtpMailbox(deps.db, deps.clock, actor.businessId, body as SmtpParts)
+      await setSmtpMailbox(deps.db, deps.clock, actor.businessId, body as SmtpParts, { allowPrivate: deps.config.smtpAllowPrivate })
       return json({ connected: true })
     },
   },

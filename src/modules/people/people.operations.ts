@@ -1,34 +1,24 @@
-// The application's operations of a Business's members (extensions §9, settings): add by email (someone new becomes a
-// person with a one-time sign-in link), change a Role, remove. The acting member's own Role bounds what they may do.
+// The application's operations of a Business's members (extensions §8, §9 settings): invite by email with a Role (the
+// invitation goes to the person by email), change a Role, remove. The acting member's own Role bounds what they may do.
+import { publicBaseUrl } from '../../config'
 import { json, type ApplicationOperation } from '../../platform/operation'
 import type { Actor } from '../../platform/actor'
-import { memberRoles } from '../../db/schema'
-import { FieldErrorBag, Permission } from '../../shared/errors'
-import { addMember, addPerson, findPerson, removeMember, signInLinkPath } from './people.service'
+import { changeMemberRole, removeMember } from './people.service'
+import { inviteMember } from './invitations.service'
 
 /** Who changes the membership, as the membership rules know them: an Owner, or an Admin. */
 const changer = (a: Actor) => (a.owner ? 'owner' : a.role) as 'owner' | 'admin'
 
 export const peopleAppOperations: ApplicationOperation[] = [
   {
-    name: 'members_add',
-    description:
-      'Adds a member by email with a Role; someone new becomes a person only once the membership would be accepted, and the answer carries their one-time sign-in link (`link_path`).',
+    name: 'members_invite',
+    description: 'Invites a person by email with a Role; the invitation goes to them by email, whether or not they have an account.',
     access: 'admin',
-    refusals: ['last_owner', 'person_exists'],
+    refusals: ['last_owner', 'person_exists', 'no_mail_provider', 'mail_account_lost', 'sending_limit_reached'],
     async run(actor, { body }, { deps }) {
-      const { email, role, name } = body as { email: string; role: string; name?: string }
-      const bag = new FieldErrorBag()
-      if (!(memberRoles as readonly string[]).includes(role)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
-      bag.throwIfAny()
-      if (role === 'owner' && !actor.owner) throw new Permission('Only an Owner makes or unmakes an Owner.')
-      let linkPath: string | null = null
-      if (email && !(await findPerson(deps, email))) {
-        const added = await addPerson(deps, { email, name: name || email.split('@')[0] })
-        linkPath = signInLinkPath(added.token)
-      }
-      await addMember(deps, actor.businessId, { email, role }, changer(actor))
-      return json({ email, role, link_path: linkPath })
+      const { email, name, role } = body as { email: string; name: string; role: string }
+      await inviteMember(deps, { businessId: actor.businessId, role: changer(actor), name: actor.name, publicBase: publicBaseUrl(deps.config) }, { email, name, role })
+      return json({ email, role, invited: true })
     },
   },
   {
@@ -38,8 +28,7 @@ export const peopleAppOperations: ApplicationOperation[] = [
     refusals: ['last_owner'],
     async run(actor, { body }, { deps }) {
       const { email, role } = body as { email: string; role: string }
-      await addMember(deps, actor.businessId, { email, role }, changer(actor))
-      return json({ email, role })
+      return json(await changeMemberRole(deps, actor.businessId, { email, role }, changer(actor)))
     },
   },
   {
