@@ -32,7 +32,6 @@ export const operations: readonly Operation[] = [
   ...requestLogOperations,
 ]
 
-
 /**
  * What only the application offers (settings the contract gives no API, and the application-only document actions of
  * extensions §9): declared and run exactly as the table's operations, with no route, no OpenAPI entry and no tool.
@@ -49,4 +48,6 @@ export const applicationOperations: readonly ApplicationOperation[] = [
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */
-export const applicationTable: ReadonlyMap<string, ApplicationOperation> = new Map<string, ApplicationOperation>([...operations, ...applicationOperations].map((op) => [op.name, op]))
+export const applicationTable: ReadonlyMap<string, ApplicationOperation> = new Map<string, ApplicationOperation>(
+  [...operations, ...applicationOperations].map((op) => [op.name, op]),
+)

@@ -81,12 +81,19 @@ export interface Operation {
  * An operation the application alone offers (settings the contract gives no API, the application-only document
  * actions of extensions §9): declared and run as the table's, with no route, OpenAPI entry or MCP tool to describe.
  */
-export type ApplicationOperation = Pick<Operation, 'name' | 'description' | 'body' | 'access' | 'refusals' | 'run'> & { notDelivered?: boolean }
+export type ApplicationOperation = Pick<Operation, 'name' | 'description' | 'body' | 'access' | 'refusals' | 'run'> & {
+  notDelivered?: boolean
+}
 
 export const json = (value: unknown, status = 200): Result => ({ kind: 'json', status, value })
 
 /** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
-export async function runOperation(op: ApplicationOperation, actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result> {
+export async function runOperation(
+  op: ApplicationOperation,
+  actor: Actor,
+  input: OperationInput,
+  ctx: OperationContext,
+): Promise<Result> {
   try {
     return await op.run(actor, input, ctx)
   } catch (e) {
@@ -102,7 +109,8 @@ export async function runOperation(op: ApplicationOperation, actor: Actor, input
  */
 function holdToCatalog(op: ApplicationOperation, code: Code, ctx: OperationContext): void {
   if (op.refusals.includes(code as RefusalCode)) return
-  if (process.env.NODE_ENV === 'test') throw new Error(`operation ${op.name} answered refusal code ${code}, which it does not declare`)
+  if (process.env.NODE_ENV === 'test')
+    throw new Error(`operation ${op.name} answered refusal code ${code}, which it does not declare`)
   ctx.deps.logger.error('operation answered an undeclared refusal code', { operation: op.name, code })
 }
 
@@ -167,13 +175,21 @@ export const IDEMPOTENCY_ARG = 'idempotency_key'
 export function inputSchema(op: Operation): TObject {
   const props: TProperties = {}
   for (const [name, schema] of Object.entries(op.path?.properties ?? {})) {
-    props[op.args?.[name] ?? name] = Type.Integer({ minimum: 1, description: (schema as TSchema).description ?? 'record id' })
+    props[op.args?.[name] ?? name] = Type.Integer({
+      minimum: 1,
+      description: (schema as TSchema).description ?? 'record id',
+    })
   }
   for (const [name, schema] of Object.entries(op.query?.properties ?? {})) props[name] = schema as TSchema
   const body = bodyObject(op)
   for (const [name, schema] of Object.entries(body?.properties ?? {})) props[name] = schema as TSchema
   if (op.idempotent) {
-    props[IDEMPOTENCY_ARG] = Type.Optional(Type.String({ description: 'as the Idempotency-Key header: the same key and arguments within 24 hours replay the first answer' }))
+    props[IDEMPOTENCY_ARG] = Type.Optional(
+      Type.String({
+        description:
+          'as the Idempotency-Key header: the same key and arguments within 24 hours replay the first answer',
+      }),
+    )
   }
   return Type.Object(props, { additionalProperties: false })
 }

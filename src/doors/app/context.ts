@@ -41,7 +41,14 @@ export interface InBusiness extends Signed {
   /** The person as the operations know them: pages run operations with this Actor, exactly as the API does with a key's. */
   actor: Actor
   /** Runs an operation of the table by name for this person (AppKit.operation): how a page reads and changes. */
-  operation<T = any>(name: string, input?: { path?: Record<string, string | number | undefined>; query?: Record<string, string | undefined>; body?: Record<string, unknown> }): Promise<T>
+  operation<T = any>(
+    name: string,
+    input?: {
+      path?: Record<string, string | number | undefined>
+      query?: Record<string, string | undefined>
+      body?: Record<string, unknown>
+    },
+  ): Promise<T>
 }
 
 /** A signed-in person acting in a Business: an Owner acts with the admin Role and the owner flag. */

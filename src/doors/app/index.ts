@@ -51,13 +51,31 @@ export async function appDoor(deps: Deps, shared: AppDoorShared): Promise<AppDoo
   const router = new Router()
   const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'), shared.context)
   const css = new TextEncoder().encode(STYLESHEET)
-  router.add('GET', STYLESHEET_PATH, async () =>
-    new Response(css, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', ...SECURITY_HEADERS } }),
+  router.add(
+    'GET',
+    STYLESHEET_PATH,
+    async () =>
+      new Response(css, {
+        headers: {
+          'content-type': 'text/css; charset=utf-8',
+          'cache-control': 'public, max-age=3600',
+          ...SECURITY_HEADERS,
+        },
+      }),
   )
   // htmx, for the pages that update a part of themselves (the editor's live totals): served from the binary, never a CDN.
   const htmx = new TextEncoder().encode(HTMX_SOURCE)
-  router.add('GET', HTMX_PATH, async () =>
-    new Response(htmx, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } }),
+  router.add(
+    'GET',
+    HTMX_PATH,
+    async () =>
+      new Response(htmx, {
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=86400',
+          ...SECURITY_HEADERS,
+        },
+      }),
   )
   pageRoutes(kit, shared.documentFetches)
 
@@ -87,7 +105,10 @@ function letConsentAnswerTheApp(res: Response, req: Request): Response {
   const to = consentTargets.get(req)
   const csp = res.headers.get('content-security-policy')
   if (!to || !csp || !(res.headers.get('content-type') ?? '').startsWith('text/html')) return res
-  res.headers.set('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`))
+  res.headers.set(
+    'content-security-policy',
+    csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`),
+  )
   return res
 }
 

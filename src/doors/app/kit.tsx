@@ -31,7 +31,18 @@ import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/e
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
-import { cookie, formOrNull, FormStalled, FormTooLarge, htmlResponse, readCookie, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
+import {
+  cookie,
+  formOrNull,
+  FormStalled,
+  FormTooLarge,
+  htmlResponse,
+  readCookie,
+  redirect,
+  SECURITY_HEADERS,
+  withCookies,
+  type PostedForm,
+} from './http'
 import { Document, Layout } from './layout'
 import { appRefusal, appRoleRefusal, type Need } from './policy'
 import type { Router } from './router'
@@ -56,7 +67,8 @@ export const NOTICES: Record<string, string> = {
   invitation_accepted: 'You have joined this Business.',
   invitation_declined: 'The invitation is declined.',
   bank_account_added: 'The bank account is added.',
-  mailbox_cleared: 'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
+  mailbox_cleared:
+    'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
   password_changed: 'Your password is changed; every other session has ended.',
   client_created: 'The Client is created.',
   client_activated: 'The Client is active again.',
@@ -119,73 +131,103 @@ export class AppKit {
   }
 
   /** A page anyone may open (sign-in, a one-time link); it handles its own forms. */
-  open(method: 'GET' | 'POST', path: string, handler: (req: Request, params: Record<string, string>) => Promise<Response>): void {
+  open(
+    method: 'GET' | 'POST',
+    path: string,
+    handler: (req: Request, params: Record<string, string>) => Promise<Response>,
+  ): void {
     this.router.add(method, path, (req, params) => this.guard(req, () => handler(req, params)))
   }
 
   /** A page of the signed-in person, outside any Business (the profile). */
   personPage(path: string, render: Render<Signed>): void {
-    this.router.add('GET', path, (req) => this.guard(req, async () => {
-      const c = await this.signed(req)
-      if (c instanceof Response) return c
-      return this.answer(c, render(c, EMPTY_FORM))
-    }))
+    this.router.add('GET', path, (req) =>
+      this.guard(req, async () => {
+        const c = await this.signed(req)
+        if (c instanceof Response) return c
+        return this.answer(c, render(c, EMPTY_FORM))
+      }),
+    )
   }
 
   personAction(path: string, handler: Handler<Signed>, rerender: Render<Signed>): void {
-    this.router.add('POST', path, (req) => this.guard(req, async () => {
-      const c = await this.signed(req)
-      if (c instanceof Response) return c
-      const data = await this.checkedForm(req, c)
-      if (data instanceof Response) return data
-      return this.run(c, data, handler, rerender)
-    }))
+    this.router.add('POST', path, (req) =>
+      this.guard(req, async () => {
+        const c = await this.signed(req)
+        if (c instanceof Response) return c
+        const data = await this.checkedForm(req, c)
+        if (data instanceof Response) return data
+        return this.run(c, data, handler, rerender)
+      }),
+    )
   }
 
   /** A page of a Business, at /app/b/:business + path, for the people the policy lets in for `need`. */
   page(path: string, need: Need, render: Render<InBusiness>): void {
-    this.router.add('GET', `/app/b/:business${path === '/' ? '' : path}`, (req, params) => this.guard(req, async () => {
-      const c = await this.inBusiness(req, params, need)
-      if (c instanceof Response) return c
-      return this.answer(c, render(c, EMPTY_FORM))
-    }))
+    this.router.add('GET', `/app/b/:business${path === '/' ? '' : path}`, (req, params) =>
+      this.guard(req, async () => {
+        const c = await this.inBusiness(req, params, need)
+        if (c instanceof Response) return c
+        return this.answer(c, render(c, EMPTY_FORM))
+      }),
+    )
   }
 
   /**
    * A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. With
    * `upload`, the form may be multipart/form-data carrying a file (at most MAX_UPLOAD_BYTES in all).
    */
-  action(path: string, need: Need, handler: Handler<InBusiness>, rerender: Render<InBusiness>, opts: { upload?: boolean } = {}): void {
-    this.router.add('POST', `/app/b/:business${path}`, (req, params) => this.guard(req, async () => {
-      const signed = await this.signed(req)
-      if (signed instanceof Response) return signed
-      // The token is checked before anything else is read, so a forged post learns nothing either.
-      const data = await this.checkedForm(req, signed, opts.upload)
-      if (data instanceof Response) return data
-      const c = await this.inBusiness(req, params, need, signed)
-      if (c instanceof Response) return c
-      return this.run(c, data, handler, rerender)
-    }))
+  action(
+    path: string,
+    need: Need,
+    handler: Handler<InBusiness>,
+    rerender: Render<InBusiness>,
+    opts: { upload?: boolean } = {},
+  ): void {
+    this.router.add('POST', `/app/b/:business${path}`, (req, params) =>
+      this.guard(req, async () => {
+        const signed = await this.signed(req)
+        if (signed instanceof Response) return signed
+        // The token is checked before anything else is read, so a forged post learns nothing either.
+        const data = await this.checkedForm(req, signed, opts.upload)
+        if (data instanceof Response) return data
+        const c = await this.inBusiness(req, params, need, signed)
+        if (c instanceof Response) return c
+        return this.run(c, data, handler, rerender)
+      }),
+    )
   }
 
   /**
    * A file of a Business (a PDF, XML or CSV) at /app/b/:business + path, for the people the policy lets in: the
    * handler answers the file; what a service throws is the page's refusal in words (422, 403, 404).
    */
-  download(path: string, need: Need, handler: (c: InBusiness, params: Record<string, string>) => Promise<Response>): void {
-    this.router.add('GET', `/app/b/:business${path}`, (req, params) => this.guard(req, async () => {
-      const c = await this.inBusiness(req, params, need)
-      if (c instanceof Response) return c
-      try {
-        const res = await handler(c, params)
-        for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.headers.set(k, v)
-        res.headers.set('cache-control', 'no-store')
-        return withCookies(res, c.cookies)
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.status === 404) throw e
-        return this.problem(c, e.type === 'permission' ? 403 : 422, 'Not available', e.message, (e.extra as { code?: string }).code)
-      }
-    }))
+  download(
+    path: string,
+    need: Need,
+    handler: (c: InBusiness, params: Record<string, string>) => Promise<Response>,
+  ): void {
+    this.router.add('GET', `/app/b/:business${path}`, (req, params) =>
+      this.guard(req, async () => {
+        const c = await this.inBusiness(req, params, need)
+        if (c instanceof Response) return c
+        try {
+          const res = await handler(c, params)
+          for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.headers.set(k, v)
+          res.headers.set('cache-control', 'no-store')
+          return withCookies(res, c.cookies)
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.status === 404) throw e
+          return this.problem(
+            c,
+            e.type === 'permission' ? 403 : 422,
+            'Not available',
+            e.message,
+            (e.extra as { code?: string }).code,
+          )
+        }
+      }),
+    )
   }
 
   /**
@@ -206,7 +248,12 @@ export class AppKit {
       const clean = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined))
       body = input.form ? input.form.body(op.body ?? Type.Any(), clean) : op.body ? checked(op.body, clean) : clean
     }
-    const result = await runOperation(op, c.actor, { path, query: input.query ?? {}, body } satisfies OperationInput, this.context)
+    const result = await runOperation(
+      op,
+      c.actor,
+      { path, query: input.query ?? {}, body } satisfies OperationInput,
+      this.context,
+    )
     switch (result.kind) {
       case 'json':
         return result.value as T
@@ -228,7 +275,12 @@ export class AppKit {
     try {
       return await this.operation<Page<T>>(c, name, { query: { ...query, cursor } })
     } catch (e) {
-      if (cursor === undefined || !(e instanceof ApiError) || !(e.extra as { errors?: Record<string, unknown> }).errors?.cursor) throw e
+      if (
+        cursor === undefined ||
+        !(e instanceof ApiError) ||
+        !(e.extra as { errors?: Record<string, unknown> }).errors?.cursor
+      )
+        throw e
       return this.operation<Page<T>>(c, name, { query })
     }
   }
@@ -240,17 +292,28 @@ export class AppKit {
 
   // ---- inside
 
-  private async run<C extends Signed>(c: C, data: PostedForm, handler: Handler<C>, rerender: Render<C>): Promise<Response> {
+  private async run<C extends Signed>(
+    c: C,
+    data: PostedForm,
+    handler: Handler<C>,
+    rerender: Render<C>,
+  ): Promise<Response> {
     try {
       const out = await handler(c, data)
       return out instanceof Response ? withCookies(out, c.cookies) : this.answer(c, out)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
-      if (e.status === 404 && !(e.extra as { errors?: unknown }).errors) return this.problem(c, 404, 'Not found', e.message)
+      if (e.status === 404 && !(e.extra as { errors?: unknown }).errors)
+        return this.problem(c, 404, 'Not found', e.message)
       const errors = ((e.extra as { errors?: FieldErrors }).errors ?? {}) as FieldErrors
       const code = (e.extra as { code?: string }).code ?? null
       // Field errors are shown beside their fields; a refusal or permission in words above the form.
-      const message = e.type === 'invalid_request' ? (Object.keys(errors).length ? 'Please correct the fields marked below.' : e.message) : e.message
+      const message =
+        e.type === 'invalid_request'
+          ? Object.keys(errors).length
+            ? 'Please correct the fields marked below.'
+            : e.message
+          : e.message
       const status = e.type === 'permission' ? 403 : e.type === 'not_found' ? 404 : 422
       return this.answer(c, rerender(c, { values: data, errors, message, code }), status)
     }
@@ -265,11 +328,21 @@ export class AppKit {
     try {
       return await fn()
     } catch (e) {
-      if (e instanceof FormTooLarge) return this.bare(413, 'Too large', 'The form sent is larger than any form of this application.')
-      if (e instanceof FormStalled) return this.bare(408, 'Too slow', 'The form stopped arriving before it was whole. Nothing was changed; send it again.')
+      if (e instanceof FormTooLarge)
+        return this.bare(413, 'Too large', 'The form sent is larger than any form of this application.')
+      if (e instanceof FormStalled)
+        return this.bare(
+          408,
+          'Too slow',
+          'The form stopped arriving before it was whole. Nothing was changed; send it again.',
+        )
       if (e instanceof ApiError && e.status === 404) return this.bare(404, 'Not found', e.message)
       this.deps.logger.error('application page failed', { path: new URL(req.url).pathname, ...errorFacts(e) })
-      return this.bare(500, 'Something went wrong', 'The service failed to answer; the fault is ours. Nothing was changed unless the page says so.')
+      return this.bare(
+        500,
+        'Something went wrong',
+        'The service failed to answer; the fault is ours. Nothing was changed unless the page says so.',
+      )
     }
   }
 
@@ -293,7 +366,13 @@ export class AppKit {
   }
 
   /** A refusal of the whole page (403 Role or plan, 404), inside the layout so the person can go elsewhere. */
-  async problem(c: Signed & Partial<InBusiness>, status: number, title: string, words: string, code?: string): Promise<Response> {
+  async problem(
+    c: Signed & Partial<InBusiness>,
+    status: number,
+    title: string,
+    words: string,
+    code?: string,
+  ): Promise<Response> {
     const body = (
       <Layout c={c} title={title} section="">
         <div class="card">
@@ -324,7 +403,10 @@ export class AppKit {
     const url = new URL(req.url)
     if (!live) {
       const back = req.method === 'GET' ? url.pathname + url.search : '/app'
-      return redirect(`/app/sign-in?next=${encodeURIComponent(back)}`, readCookie(req, SESSION_COOKIE) ? { 'set-cookie': this.clearSessionCookie() } : {})
+      return redirect(
+        `/app/sign-in?next=${encodeURIComponent(back)}`,
+        readCookie(req, SESSION_COOKIE) ? { 'set-cookie': this.clearSessionCookie() } : {},
+      )
     }
     // Only active memberships open a Business; pending ones are invitations, counted for the header's link.
     const mine = await businessesOfPerson(this.deps.db.read, live.person.id)
@@ -348,12 +430,22 @@ export class AppKit {
   private async checkedForm(req: Request, c: Signed, upload = false): Promise<PostedForm | Response> {
     const data = await formOrNull(req, upload)
     if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
-      return this.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). Nothing was changed; open the page again and retry.')
+      return this.problem(
+        c,
+        403,
+        'Refused',
+        'This form could not be accepted (its security token is missing or out of date). Nothing was changed; open the page again and retry.',
+      )
     }
     return data
   }
 
-  private async inBusiness(req: Request, params: Record<string, string>, need: Need, signed?: Signed): Promise<InBusiness | Response> {
+  private async inBusiness(
+    req: Request,
+    params: Record<string, string>,
+    need: Need,
+    signed?: Signed,
+  ): Promise<InBusiness | Response> {
     const s = signed ?? (await this.signed(req))
     if (s instanceof Response) return s
     const ref = params.business ?? ''
@@ -374,7 +466,8 @@ export class AppKit {
       operation: (name, input) => this.operation(c, name, input),
     }
     const refused: Permission | null = appRefusal(choice.role, business.plan, need)
-    if (refused) return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
+    if (refused)
+      return this.problem(c, 403, 'Not open to you', refused.message, (refused.extra as { code?: string }).code)
     return c
   }
 }

@@ -16,7 +16,13 @@ import { appPlanRefusal, roleAllows, type Access } from '../../platform/policy'
 export type Need = 'read' | 'change' | 'settings' | 'manage' | 'billing'
 
 /** What each need asks of the plan rule: settings pages are read; a change to settings manages them. */
-const ACCESS: Record<Need, Access | 'billing'> = { read: 'read', change: 'write', settings: 'read', manage: 'admin', billing: 'billing' }
+const ACCESS: Record<Need, Access | 'billing'> = {
+  read: 'read',
+  change: 'write',
+  settings: 'read',
+  manage: 'admin',
+  billing: 'billing',
+}
 
 /** null when the person may go on; else the 403 that the page shows in plain words. */
 export function appRefusal(role: MemberRole, plan: Plan, need: Need): Permission | null {
@@ -27,10 +33,20 @@ export function appRefusal(role: MemberRole, plan: Plan, need: Need): Permission
 }
 
 /** What each need asks of the Role: a settings page, read or changed, is an Admin's (an Owner acts as one). */
-const ROLE_ACCESS: Record<Need, Access> = { read: 'read', change: 'write', settings: 'admin', manage: 'admin', billing: 'admin' }
+const ROLE_ACCESS: Record<Need, Access> = {
+  read: 'read',
+  change: 'write',
+  settings: 'admin',
+  manage: 'admin',
+  billing: 'admin',
+}
 
 /** The Role's refusal in the application's words, judged by the platform's one Role rule (roleAllows). */
 export function appRoleRefusal(role: MemberRole, access: Access): Permission | null {
   if (roleAllows(role === 'owner' ? 'admin' : role, access)) return null
-  return new Permission(access === 'admin' ? 'Only an Owner or an Admin opens and changes the settings of this Business.' : 'A Viewer only reads.')
+  return new Permission(
+    access === 'admin'
+      ? 'Only an Owner or an Admin opens and changes the settings of this Business.'
+      : 'A Viewer only reads.',
+  )
 }

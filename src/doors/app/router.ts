@@ -31,7 +31,10 @@ export class Router {
   }
 
   /** The route for this method and path; `allowed` names the methods the path answers when none matched. */
-  match(method: string, path: string): { handler: RouteHandler; params: Record<string, string> } | { allowed: string[] } {
+  match(
+    method: string,
+    path: string,
+  ): { handler: RouteHandler; params: Record<string, string> } | { allowed: string[] } {
     const allowed: string[] = []
     for (const r of this.routes) {
       const m = r.re.exec(path)

@@ -25,20 +25,42 @@ beforeAll(async () => {
     return r.body
   }
   const product = await api('POST', '/v1/products', { type: 'service', name: 'Work', price: '100.00', currency: 'EUR' })
-  const doc = await api('POST', '/v1/documents', { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] })
-  const paid = await api('POST', `/v1/documents/${(await api('POST', '/v1/documents', { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] })).id}/issue`)
-  const payment = await api('POST', `/v1/documents/${paid.id}/payments`, { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' })
+  const doc = await api('POST', '/v1/documents', {
+    type: 'invoice',
+    client_id: client,
+    lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }],
+  })
+  const paid = await api(
+    'POST',
+    `/v1/documents/${(await api('POST', '/v1/documents', { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] })).id}/issue`,
+  )
+  const payment = await api('POST', `/v1/documents/${paid.id}/payments`, {
+    amount: '10.00',
+    payment_date: '2026-03-10',
+    payment_method: 'cash',
+  })
   const p = await person(h, { email: 'owner@runner.example', businessId: b.id, role: 'owner' })
   const browser = new AppClient(h)
   expect((await browser.signIn(p.email, p.password)).status).toBe(303)
-  s = { publicId: b.publicId, key: b.key, browser, base: `/app/b/${b.publicId}`, ids: { documents: doc.id, payments: payment.id, clients: client, products: product.id } }
+  s = {
+    publicId: b.publicId,
+    key: b.key,
+    browser,
+    base: `/app/b/${b.publicId}`,
+    ids: { documents: doc.id, payments: payment.id, clients: client, products: product.id },
+  }
 })
 afterAll(() => h.close())
 
 /** A form posted as the signed-in browser, its answer unchecked (a fragment such as the editor's totals is no page). */
 async function post(path: string, form: Record<string, string>): Promise<number> {
-  const headers = { cookie: [...s.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' }
-  const res = await h.app.fetch(new Request(`http://localhost${path}`, { method: 'POST', headers, body: new URLSearchParams(form).toString() }))
+  const headers = {
+    cookie: [...s.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    'content-type': 'application/x-www-form-urlencoded',
+  }
+  const res = await h.app.fetch(
+    new Request(`http://localhost${path}`, { method: 'POST', headers, body: new URLSearchParams(form).toString() }),
+  )
   await res.text()
   return res.status
 }
@@ -46,7 +68,15 @@ async function post(path: string, form: Record<string, string>): Promise<number>
 /** The application's routes as its door registers them. */
 function routes(): Array<{ method: string; path: string }> {
   const router = new Router()
-  pageRoutes(new AppKit(h.deps, router, 'listing only', { deps: h.deps, cursors: h.app.http.cursors, pages: null, flushRequestLog: async () => {} }), new AddressLimit(h.deps.clock))
+  pageRoutes(
+    new AppKit(h.deps, router, 'listing only', {
+      deps: h.deps,
+      cursors: h.app.http.cursors,
+      pages: null,
+      flushRequestLog: async () => {},
+    }),
+    new AddressLimit(h.deps.clock),
+  )
   return router.list()
 }
 
@@ -93,7 +123,11 @@ describe('every changing form of a Business reaches the runner', () => {
         heard.length = 0
         const status = await post(path, { _csrf: token })
         const changes = heard.filter((n) => applicationTable.get(n)!.access !== 'read')
-        expect({ form: r.path, answered: status < 500, ranAChange: changes.length > 0 }).toEqual({ form: r.path, answered: true, ranAChange: true })
+        expect({ form: r.path, answered: status < 500, ranAChange: changes.length > 0 }).toEqual({
+          form: r.path,
+          answered: true,
+          ranAChange: true,
+        })
       }
     } finally {
       operationWatch.listener = null
@@ -112,10 +146,30 @@ describe('an application id follows the API rule', () => {
   test('an id of 0 is refused 404 on the pages, their files and their forms, as the API refuses /v1/documents/0', async () => {
     expect((await h.request('GET', '/v1/documents/0', { key: s.key })).status).toBe(404)
     const token = csrfOf((await s.browser.get(`${s.base}/`)).text)
-    for (const path of ['/documents/0', '/documents/0/edit', '/documents/0/pdf', '/documents/0/xml', '/documents/0/send', '/payments/0', '/receipts/0/pdf', '/clients/0', '/clients/0/edit', '/products/0/edit']) {
+    for (const path of [
+      '/documents/0',
+      '/documents/0/edit',
+      '/documents/0/pdf',
+      '/documents/0/xml',
+      '/documents/0/send',
+      '/payments/0',
+      '/receipts/0/pdf',
+      '/clients/0',
+      '/clients/0/edit',
+      '/products/0/edit',
+    ]) {
       expect({ path, status: (await s.browser.get(`${s.base}${path}`)).status }).toEqual({ path, status: 404 })
     }
-    for (const path of ['/documents/0/issue', '/documents/0/mark-sent', '/documents/0/remind', '/payments/0/reverse', '/payments/0/email-receipt', '/clients/0', '/products/0/archive', '/settings/keys/0/revoke']) {
+    for (const path of [
+      '/documents/0/issue',
+      '/documents/0/mark-sent',
+      '/documents/0/remind',
+      '/payments/0/reverse',
+      '/payments/0/email-receipt',
+      '/clients/0',
+      '/products/0/archive',
+      '/settings/keys/0/revoke',
+    ]) {
       expect({ path, status: await post(`${s.base}${path}`, { _csrf: token }) }).toEqual({ path, status: 404 })
     }
     // A whole number with a leading zero names nothing either, as on the API.

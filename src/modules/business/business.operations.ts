@@ -5,7 +5,16 @@ import { idOf, json, listPage, type ApplicationOperation, type Operation } from 
 import { businessMailProvider } from '../mailbox'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
 import { presentBankAccount, presentBusiness } from './business.present'
-import { addBankAccount, getBankAccount, getBusiness, listBankAccounts, setBusinessLogo, setNumbering, updateBusiness, type BusinessInput } from './business.service'
+import {
+  addBankAccount,
+  getBankAccount,
+  getBusiness,
+  listBankAccounts,
+  setBusinessLogo,
+  setNumbering,
+  updateBusiness,
+  type BusinessInput,
+} from './business.service'
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys'
 import { ROLES, type Role } from '../../platform/actor'
 import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
@@ -17,7 +26,8 @@ export const businessOperations: Operation[] = [
     name: 'business_get',
     tag,
     summary: 'The Business the credential acts for',
-    description: 'Its setup as the contract names it (extensions §2): names, country, reporting currency, VAT status, plan, mail provider, branding.',
+    description:
+      'Its setup as the contract names it (extensions §2): names, country, reporting currency, VAT status, plan, mail provider, branding.',
     http: { method: 'GET', path: '/v1/business', status: 200 },
     output: BusinessSchema,
     access: 'read',
@@ -33,7 +43,7 @@ export const businessOperations: Operation[] = [
     name: 'bank_accounts_list',
     tag,
     summary: 'List bank accounts',
-    description: 'The Business\'s bank accounts, oldest first, paged with `limit` and `cursor`.',
+    description: "The Business's bank accounts, oldest first, paged with `limit` and `cursor`.",
     http: { method: 'GET', path: '/v1/bank-accounts', status: 200 },
     query: t.Object(ListQuery),
     output: BankAccountList,
@@ -42,7 +52,16 @@ export const businessOperations: Operation[] = [
     refusals: [],
     mcp: true,
     async run(actor, { query }, ctx) {
-      return json(await listPage(ctx, actor, query, 'bank-accounts', (after, n) => listBankAccounts(ctx.deps.db.read, actor.businessId, after, n), presentBankAccount))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'bank-accounts',
+          (after, n) => listBankAccounts(ctx.deps.db.read, actor.businessId, after, n),
+          presentBankAccount,
+        ),
+      )
     },
   },
   {

@@ -63,7 +63,15 @@ function mailRefusal(
   const s = f.send
   const recipients = f.recipients ?? 1
   if (s.dailyLimit !== null && s.sentToday + recipients > s.dailyLimit) {
-    return { ...r('sending_limit_reached', { limit: s.dailyLimit, sentToday: s.sentToday, recipients, resumesOn: s.resumesOn }), ...mailRemedy }
+    return {
+      ...r('sending_limit_reached', {
+        limit: s.dailyLimit,
+        sentToday: s.sentToday,
+        recipients,
+        resumesOn: s.resumesOn,
+      }),
+      ...mailRemedy,
+    }
   }
   return null
 }

@@ -28,9 +28,10 @@ export function setRemedyBase(base: string): void {
 export type { RefusalInfo } from '../../shared/errors'
 import type { RefusalInfo } from '../../shared/errors'
 
-
 /** A linked Proforma as an Invoice Draft sees it. */
-export type LinkedProforma = { deleted: true } | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
+export type LinkedProforma =
+  | { deleted: true }
+  | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
 
 /** What a Send is judged by besides the provider's presence (see `mailVia`). */
 export interface SendFacts {
@@ -50,7 +51,18 @@ export interface SendFacts {
 
 /** Everything the judge needs, fetched beforehand (inside the transaction when a change follows). */
 export interface Facts {
-  doc: Pick<DocumentRow, 'type' | 'status' | 'convertedIntoId' | 'proformaId' | 'total' | 'amountPaid' | 'issueDate' | 'clientId' | 'currency'>
+  doc: Pick<
+    DocumentRow,
+    | 'type'
+    | 'status'
+    | 'convertedIntoId'
+    | 'proformaId'
+    | 'total'
+    | 'amountPaid'
+    | 'issueDate'
+    | 'clientId'
+    | 'currency'
+  >
   business: { isTest: boolean; plan: string; issuingLimit: number }
   /** The address the document would be sent to (the Client's email). */
   clientEmail: string | null
@@ -87,7 +99,12 @@ export interface ConvertIssueFacts {
 import { refusalInfo as r } from '../../shared/errors'
 
 /** Refusals of saving a Draft linked to a Proforma (create, update, and issue again before the number is taken). */
-export function proformaLinkRefusal(type: string, currency: string, clientId: number, proforma: LinkedProforma | null): RefusalInfo | null {
+export function proformaLinkRefusal(
+  type: string,
+  currency: string,
+  clientId: number,
+  proforma: LinkedProforma | null,
+): RefusalInfo | null {
   if (!proforma) return null
   if (proforma.deleted) return r('proforma_deleted')
   const p = proforma.row
@@ -144,7 +161,15 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
       const s = f.send
       if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {
-        return { ...r('sending_limit_reached', { limit: s.dailyLimit, sentToday: s.sentToday, recipients: s.recipients, resumesOn: s.resumesOn }), ...mailRemedy }
+        return {
+          ...r('sending_limit_reached', {
+            limit: s.dailyLimit,
+            sentToday: s.sentToday,
+            recipients: s.recipients,
+            resumesOn: s.resumesOn,
+          }),
+          ...mailRemedy,
+        }
       }
       return d.status === 'draft' ? issueRefusal(f) : null
     }
@@ -161,12 +186,19 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.convertedIntoId !== null) return r('already_converted')
       // Then what issuing the new Invoice would answer, in Issue's order: the issuing limit, then its number.
       if (!f.convertIssue) return null
-      return issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ?? f.convertIssue.numbering
+      return (
+        issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ??
+        f.convertIssue.numbering
+      )
     case 'record_payment': {
       const kind = takesPaymentsRefusal(d)
       if (kind) return kind
       if (d.type === 'proforma' && d.convertedIntoId !== null) {
-        return { ...r('payment_goes_to_its_invoice', { invoiceNumber: f.invoice?.document_number ?? null }), remedy: 'record_on_its_invoice', extra: { invoice: f.invoice } }
+        return {
+          ...r('payment_goes_to_its_invoice', { invoiceNumber: f.invoice?.document_number ?? null }),
+          remedy: 'record_on_its_invoice',
+          extra: { invoice: f.invoice },
+        }
       }
       if (amountDue(d).lte(new Dec('0'))) return r('nothing_due')
       return f.receiptNumbering
@@ -176,7 +208,14 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
     case 'remind':
       // The application's Remind judge (app-actions.ts), for a reminder by hand to the Client (extensions §14).
       return remindRefusal(
-        { doc: { ...d, lastSent: null, lastRemindedAt: null }, clientExists: true, clientEmail: f.clientEmail, mailVia: f.mailVia, send: f.send, recipients: 1 },
+        {
+          doc: { ...d, lastSent: null, lastRemindedAt: null },
+          clientExists: true,
+          clientEmail: f.clientEmail,
+          mailVia: f.mailVia,
+          send: f.send,
+          recipients: 1,
+        },
         false,
       )
   }
@@ -193,7 +232,11 @@ export function actionsOf(f: Facts, role: Role): Record<ActionName, ActionEntry>
  * The one judge of an `actions` map, the API's and the application's alike: role_forbidden for a Role that only
  * reads (the platform's roleAllows), else each action's refusal (its code and remedy) or open.
  */
-export function judgeActions<A extends string>(names: readonly A[], role: Role, refusal: (a: A) => RefusalInfo | null): Record<A, ActionEntry> {
+export function judgeActions<A extends string>(
+  names: readonly A[],
+  role: Role,
+  refusal: (a: A) => RefusalInfo | null,
+): Record<A, ActionEntry> {
   const out = {} as Record<A, ActionEntry>
   const mayChange = roleAllows(role, 'write')
   for (const a of names) {

@@ -5,7 +5,8 @@ import { documentStatuses, documentTypes } from '../../db/schema'
 import type { DocumentFilter } from './documents.repo'
 
 export function documentFilterOf(q: Record<string, string | undefined>): DocumentFilter {
-  const pick = <T extends string>(v: string | undefined, allowed: readonly T[]) => (v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined)
+  const pick = <T extends string>(v: string | undefined, allowed: readonly T[]) =>
+    v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined
   return {
     type: pick(q.type, documentTypes),
     status: pick(q.status, documentStatuses),

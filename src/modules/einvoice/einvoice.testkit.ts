@@ -31,7 +31,8 @@ export function xmllint(dir: () => string, name: string) {
     return file
   }
   /** An XPath 1.0 expression over a written file, its answer as text. */
-  const xpathIn = (file: string, expr: string) => Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, file]).stdout.toString().trim()
+  const xpathIn = (file: string, expr: string) =>
+    Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, file]).stdout.toString().trim()
   return {
     fileOf,
     xpathIn,
@@ -39,7 +40,14 @@ export function xmllint(dir: () => string, name: string) {
     /** xmllint's complaints, '' when the document is valid against the UBL 2.1 schema of its kind. */
     xsdErrors(xml: string): string {
       const kind = /<CreditNote[\s>]/.test(xml) ? 'CreditNote' : 'Invoice'
-      const r = Bun.spawnSync(['xmllint', '--nonet', '--noout', '--schema', join(XSD_DIR, `UBL-${kind}-2.1.xsd`), fileOf(xml)])
+      const r = Bun.spawnSync([
+        'xmllint',
+        '--nonet',
+        '--noout',
+        '--schema',
+        join(XSD_DIR, `UBL-${kind}-2.1.xsd`),
+        fileOf(xml),
+      ])
       return r.exitCode === 0 ? '' : `${r.stdout.toString()}${r.stderr.toString()}`
     },
   }

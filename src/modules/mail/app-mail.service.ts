@@ -50,7 +50,10 @@ interface Planned<T> {
 async function emailClient<T>(
   deps: MailDeps,
   business: BusinessRow,
-  judge: (tx: Tx, mail: { via: string | null; mailboxLost: boolean; sentToday: number; dailyLimit: number | null; resumesOn: string }) => Promise<{ refusal: RefusalInfo | null; to: Recipients | null; it: T }>,
+  judge: (
+    tx: Tx,
+    mail: { via: string | null; mailboxLost: boolean; sentToday: number; dailyLimit: number | null; resumesOn: string },
+  ) => Promise<{ refusal: RefusalInfo | null; to: Recipients | null; it: T }>,
   compose: (provider: Connected, to: Recipients, it: T) => Promise<MailMessage>,
   after: ((tx: Tx, it: T) => Promise<void>) | null,
 ): Promise<T> {
@@ -61,7 +64,8 @@ async function emailClient<T>(
     if (judged.refusal) throwRefusal(judged.refusal)
     const provider = mail.provider
     // The judge opened the email, so there is a connected provider and a Client address.
-    if (!provider?.connected || !judged.to) throw new Error('an application email was opened without a provider or an address')
+    if (!provider?.connected || !judged.to)
+      throw new Error('an application email was opened without a provider or an address')
     const counted = mail.dailyLimit !== null ? judged.to.to.length + judged.to.cc.length + judged.to.bcc.length : 0
     if (counted > 0) await countRecipients(tx, business.id, day, counted)
     return { provider, to: judged.to, counted, day, it: judged.it }
@@ -70,10 +74,19 @@ async function emailClient<T>(
     await deps.mailer.send(plan.provider.transportUrl, await compose(plan.provider, plan.to, plan.it))
   } catch (e) {
     const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
-    if (plan.counted > 0 && surelyUnsent) await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
+    if (plan.counted > 0 && surelyUnsent)
+      await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
     if (!(e instanceof MailerError)) throw e
-    deps.logger.info('application email not delivered', { business_id: business.id, via: plan.provider.kind, reason: e.reason, smtp_code: e.smtpCode })
-    const tail = e.reason === 'interrupted' ? 'It may have gone out: check with the Client before sending again.' : 'Nothing was sent; it may succeed later.'
+    deps.logger.info('application email not delivered', {
+      business_id: business.id,
+      via: plan.provider.kind,
+      reason: e.reason,
+      smtp_code: e.smtpCode,
+    })
+    const tail =
+      e.reason === 'interrupted'
+        ? 'It may have gone out: check with the Client before sending again.'
+        : 'Nothing was sent; it may succeed later.'
     throw new NotDelivered(`Not delivered: ${e.message}. ${tail}`)
   }
   if (after) await deps.db.write((tx) => after(tx, plan.it))
@@ -111,7 +124,13 @@ export interface RemindOptions {
  * email (or the `to`, `cc`, `bcc` named). `again` is "remind again", refused `never_reminded` before a first
  * reminder. The document then shows when it was last reminded and to whom, and counts its reminders.
  */
-export async function remindDocument(deps: MailDeps, who: Acting, id: number, again: boolean, opts: RemindOptions = {}): Promise<DocumentView> {
+export async function remindDocument(
+  deps: MailDeps,
+  who: Acting,
+  id: number,
+  again: boolean,
+  opts: RemindOptions = {},
+): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, who.businessId)
   if (!(await findDocument(deps.db.read, who.businessId, id))) throw new NotFound('No such document.')
   await emailClient(
@@ -131,7 +150,9 @@ export async function remindDocument(deps: MailDeps, who: Acting, id: number, ag
       return { refusal: remindRefusal(facts, again), to: to.length ? recipients : null, it: recipients }
     },
     async (provider, to) => {
-      const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [(await findDocument(deps.db.read, who.businessId, id))!])
+      const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [
+        (await findDocument(deps.db.read, who.businessId, id))!,
+      ])
       const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
       const title = DOCUMENT_TITLES[view!.type] ?? view!.type
       return {
@@ -141,7 +162,13 @@ export async function remindDocument(deps: MailDeps, who: Acting, id: number, ag
         bcc: to.bcc,
         subject: opts.subject ?? `Reminder: ${title} ${view!.document_number} from ${business.name}`,
         text: opts.message ?? reminderText(view!, business.name, pageUrl),
-        attachments: [{ filename: `${fileBase(view!)}.pdf`, content: await documentPdf(deps.db.read, business, view!), contentType: 'application/pdf' }],
+        attachments: [
+          {
+            filename: `${fileBase(view!)}.pdf`,
+            content: await documentPdf(deps.db.read, business, view!),
+            contentType: 'application/pdf',
+          },
+        ],
       }
     },
     (tx, sent) => recordRemindedInTx(deps, tx, who.businessId, id, [...sent.to, ...sent.cc]),
@@ -155,7 +182,11 @@ export async function remindDocument(deps: MailDeps, who: Acting, id: number, ag
  * Payment without one, `receipt_voided` once reversed, `no_mail_provider_for_receipt` with no way to send. Writes
  * nothing but the day's recipient count.
  */
-export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: number): Promise<{ receipt_number: string; to: string }> {
+export async function emailReceipt(
+  deps: MailDeps,
+  who: Acting,
+  paymentId: number,
+): Promise<{ receipt_number: string; to: string }> {
   const business = await getBusiness(deps.db.read, who.businessId)
   await paymentWithReceipt(deps.db.read, who.businessId, paymentId)
   return emailClient(
@@ -169,7 +200,15 @@ export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: numbe
       return {
         refusal,
         to: clientEmail ? { to: [clientEmail], cc: [], bcc: [] } : null,
-        it: { receipt_number: receipt?.receiptNumber ?? '', to: clientEmail ?? '', receiptId: receipt?.id ?? 0, doc, amount: payment.amount, currency: payment.currency, date: payment.paymentDate },
+        it: {
+          receipt_number: receipt?.receiptNumber ?? '',
+          to: clientEmail ?? '',
+          receiptId: receipt?.id ?? 0,
+          doc,
+          amount: payment.amount,
+          currency: payment.currency,
+          date: payment.paymentDate,
+        },
       }
     },
     async (provider, to, it) => {
@@ -184,7 +223,10 @@ export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: numbe
         text: [
           'Hello,',
           '',
-          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(/ +\./, '.'),
+          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(
+            / +\./,
+            '.',
+          ),
           'The Receipt is attached.',
           ...signature(business.name),
         ].join('\n'),
@@ -194,4 +236,3 @@ export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: numbe
     null,
   ).then((it) => ({ receipt_number: it.receipt_number, to: it.to }))
 }
-

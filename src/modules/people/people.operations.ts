@@ -12,12 +12,22 @@ const changer = (a: Actor) => (a.owner ? 'owner' : a.role) as 'owner' | 'admin'
 export const peopleAppOperations: ApplicationOperation[] = [
   {
     name: 'members_invite',
-    description: 'Invites a person by email with a Role; the invitation goes to them by email, whether or not they have an account.',
+    description:
+      'Invites a person by email with a Role; the invitation goes to them by email, whether or not they have an account.',
     access: 'admin',
     refusals: ['last_owner', 'person_exists', 'no_mail_provider', 'mail_account_lost', 'sending_limit_reached'],
     async run(actor, { body }, { deps }) {
       const { email, name, role } = body as { email: string; name: string; role: string }
-      await inviteMember(deps, { businessId: actor.businessId, role: changer(actor), name: actor.name, publicBase: publicBaseUrl(deps.config) }, { email, name, role })
+      await inviteMember(
+        deps,
+        {
+          businessId: actor.businessId,
+          role: changer(actor),
+          name: actor.name,
+          publicBase: publicBaseUrl(deps.config),
+        },
+        { email, name, role },
+      )
       return json({ email, role, invited: true })
     },
   },

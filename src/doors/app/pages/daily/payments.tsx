@@ -42,21 +42,35 @@ async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Pro
     <Layout c={c} title="Amend a Payment" section="documents">
       <h1>Amend the Payment of {esc(p.paymentDate)}</h1>
       <p class="lead">
-        On <a href={esc(`${c.base}/documents/${doc.id}`)}>{esc(`${TYPE_WORDS[doc.type]} ${doc.documentNumber ?? ''}`)}</a>. Its Receipt keeps its number and takes the new values.
+        On{' '}
+        <a href={esc(`${c.base}/documents/${doc.id}`)}>{esc(`${TYPE_WORDS[doc.type]} ${doc.documentNumber ?? ''}`)}</a>.
+        Its Receipt keeps its number and takes the new values.
       </p>
       <div class="card">
         <PostForm action={`${c.base}/payments/${p.id}`} token={c.csrf}>
-          <Refused state={state} shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']} />
+          <Refused
+            state={state}
+            shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']}
+          />
           <div class="grid3">
             <Field name="amount" label={`Amount (${p.currency})`} state={state} value={p.amount} required />
             <Field name="payment_date" label="Date received" state={state} value={p.paymentDate} required />
-            <Select name="payment_method" label="Method" state={state} value={p.paymentMethod} options={Object.entries(METHOD_WORDS) as [string, string][]} />
+            <Select
+              name="payment_method"
+              label="Method"
+              state={state}
+              value={p.paymentMethod}
+              options={Object.entries(METHOD_WORDS) as [string, string][]}
+            />
             <Select
               name="bank_account_id"
               label="Bank account (bank transfer)"
               state={state}
               value={p.bankAccountId ? String(p.bankAccountId) : ''}
-              options={[['', 'None'] as const, ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+              options={[
+                ['', 'None'] as const,
+                ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const),
+              ]}
             />
             <Field name="reference" label="Reference" state={state} value={p.reference} maxlength={255} />
             <Field name="notes" label="Notes" state={state} value={p.notes} />
@@ -127,7 +141,11 @@ export function paymentsRoutes(kit: AppKit): void {
     const page = await kit.list<{ receipt: ReceiptRow; payment: PaymentRow }>(c, 'receipts_rows')
     const shown = page.data
     // Each Receipt names its document by number and Client, read for the whole page at once.
-    const docs = await documentLabels(c.deps.db.read, c.business.id, shown.map((x) => x.receipt.documentId))
+    const docs = await documentLabels(
+      c.deps.db.read,
+      c.business.id,
+      shown.map((x) => x.receipt.documentId),
+    )
     return (
       <Layout c={c} title="Receipts" section="receipts">
         <Notice text={c.notice} />
@@ -161,24 +179,43 @@ export function paymentsRoutes(kit: AppKit): void {
                 shown.map(({ receipt: r, payment: p }) => {
                   const doc = docs.get(r.documentId)
                   return (
-                  <tr data-receipt={String(r.id)}>
-                    <td class="key nowrap">
-                      <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
-                    </td>
-                    <td class="num" data-label="Amount">
-                      <Money amount={p.amount} currency={p.currency} />
-                    </td>
-                    <td data-label="Document">
-                      <a href={esc(`${c.base}/documents/${r.documentId}`)}>{esc(doc ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}` : 'its document')}</a>
-                    </td>
-                    <td data-label="Client">{esc(doc?.client_name ?? '')}</td>
-                    <td data-label="Paid on" class="nowrap">{esc(p.paymentDate)}</td>
-                    <td data-label="Issued" class="nowrap">{esc(r.issueDate)}</td>
-                    <td data-label="Status">{r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}</td>
-                    <td>
-                      <ActionButton c={c} path={`/payments/${p.id}/email-receipt`} label="Email" quiet closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null} id={`email-receipt-${p.id}`} />
-                    </td>
-                  </tr>
+                    <tr data-receipt={String(r.id)}>
+                      <td class="key nowrap">
+                        <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
+                      </td>
+                      <td class="num" data-label="Amount">
+                        <Money amount={p.amount} currency={p.currency} />
+                      </td>
+                      <td data-label="Document">
+                        <a href={esc(`${c.base}/documents/${r.documentId}`)}>
+                          {esc(
+                            doc
+                              ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}`
+                              : 'its document',
+                          )}
+                        </a>
+                      </td>
+                      <td data-label="Client">{esc(doc?.client_name ?? '')}</td>
+                      <td data-label="Paid on" class="nowrap">
+                        {esc(p.paymentDate)}
+                      </td>
+                      <td data-label="Issued" class="nowrap">
+                        {esc(r.issueDate)}
+                      </td>
+                      <td data-label="Status">
+                        {r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}
+                      </td>
+                      <td>
+                        <ActionButton
+                          c={c}
+                          path={`/payments/${p.id}/email-receipt`}
+                          label="Email"
+                          quiet
+                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
+                          id={`email-receipt-${p.id}`}
+                        />
+                      </td>
+                    </tr>
                   )
                 })
               )}

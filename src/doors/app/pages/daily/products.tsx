@@ -43,12 +43,39 @@ function productBody(data: URLSearchParams, update: boolean): { input: FormInput
   }
 }
 
-function ProductForm({ c, state, product }: { c: InBusiness; state: FormState; product: ProductRow | null }): JSX.Element {
+function ProductForm({
+  c,
+  state,
+  product,
+}: {
+  c: InBusiness
+  state: FormState
+  product: ProductRow | null
+}): JSX.Element {
   const v = product ? presentProduct(product) : null
-  const checked = (name: string, stored: boolean | undefined) => (state.values ? state.values.has(name) : (stored ?? false))
+  const checked = (name: string, stored: boolean | undefined) =>
+    state.values ? state.values.has(name) : (stored ?? false)
   return (
     <PostForm action={product ? `${c.base}/products/${product.id}` : `${c.base}/products`} token={c.csrf}>
-      <Refused state={state} shown={['name', 'type', 'price', 'currency', 'vat_rate', 'code', 'unit', 'description', 'category', 'sku', 'barcode', 'notes', 'stock_quantity', 'minimum_stock']} />
+      <Refused
+        state={state}
+        shown={[
+          'name',
+          'type',
+          'price',
+          'currency',
+          'vat_rate',
+          'code',
+          'unit',
+          'description',
+          'category',
+          'sku',
+          'barcode',
+          'notes',
+          'stock_quantity',
+          'minimum_stock',
+        ]}
+      />
       <div class="grid2">
         <Field name="name" label="Name" state={state} value={v?.name} required maxlength={255} />
         <Select
@@ -61,23 +88,58 @@ function ProductForm({ c, state, product }: { c: InBusiness; state: FormState; p
             ['product', 'Product'],
           ]}
         />
-        <Field name="price" label="Price" state={state} value={v?.price} required hint="A decimal such as 120.00, with no more decimals than its currency." />
-        <Field name="currency" label="Currency" state={state} value={v?.currency ?? c.business.currency} required maxlength={3} />
+        <Field
+          name="price"
+          label="Price"
+          state={state}
+          value={v?.price}
+          required
+          hint="A decimal such as 120.00, with no more decimals than its currency."
+        />
+        <Field
+          name="currency"
+          label="Currency"
+          state={state}
+          value={v?.currency ?? c.business.currency}
+          required
+          maxlength={3}
+        />
         <Field name="vat_rate" label="VAT rate (%)" state={state} value={v?.vat_rate ?? '0'} />
         <Field name="unit" label="Unit" state={state} value={v?.unit ?? 'pcs'} maxlength={50} />
-        <Field name="code" label="Code" state={state} value={v?.code} maxlength={100} hint="Blank: the service assigns one." />
+        <Field
+          name="code"
+          label="Code"
+          state={state}
+          value={v?.code}
+          maxlength={100}
+          hint="Blank: the service assigns one."
+        />
         <Field name="category" label="Category" state={state} value={v?.category} />
         <Field name="sku" label="SKU" state={state} value={v?.sku} />
         <Field name="barcode" label="Barcode" state={state} value={v?.barcode} />
-        <Field name="stock_quantity" label="Stock quantity" type="number" state={state} value={v?.stock_quantity === null || v === null ? '' : String(v.stock_quantity)} />
-        <Field name="minimum_stock" label="Minimum stock" type="number" state={state} value={v?.minimum_stock === null || v === null ? '' : String(v.minimum_stock)} />
+        <Field
+          name="stock_quantity"
+          label="Stock quantity"
+          type="number"
+          state={state}
+          value={v?.stock_quantity === null || v === null ? '' : String(v.stock_quantity)}
+        />
+        <Field
+          name="minimum_stock"
+          label="Minimum stock"
+          type="number"
+          state={state}
+          value={v?.minimum_stock === null || v === null ? '' : String(v.minimum_stock)}
+        />
       </div>
       <div class="checks">
         <label>
-          <input type="checkbox" name="vat_included" checked={checked('vat_included', v?.vat_included)} /> The price includes VAT
+          <input type="checkbox" name="vat_included" checked={checked('vat_included', v?.vat_included)} /> The price
+          includes VAT
         </label>
         <label>
-          <input type="checkbox" name="track_inventory" checked={checked('track_inventory', v?.track_inventory)} /> Track inventory
+          <input type="checkbox" name="track_inventory" checked={checked('track_inventory', v?.track_inventory)} />{' '}
+          Track inventory
         </label>
       </div>
       <Area name="description" label="Description" state={state} value={v?.description} />
@@ -101,13 +163,25 @@ export function productsRoutes(kit: AppKit): void {
         <Refused state={state} />
         <div class="row spread">
           <h1 class="flush">Products</h1>
-          {changeBlocked(c) ? '' : <a class="button" href={esc(`${c.base}/products/new`)}>New product</a>}
+          {changeBlocked(c) ? (
+            ''
+          ) : (
+            <a class="button" href={esc(`${c.base}/products/new`)}>
+              New product
+            </a>
+          )}
         </div>
         <form method="get" action={esc(`${c.base}/products`)} class="row filters" role="search">
           <label for="product-search" class="sr">
             Search Products
           </label>
-          <input id="product-search" type="search" name="search" value={esc(search ?? '')} placeholder="Name, code, SKU or description" />
+          <input
+            id="product-search"
+            type="search"
+            name="search"
+            value={esc(search ?? '')}
+            placeholder="Name, code, SKU or description"
+          />
           <button type="submit" class="quiet">
             Search
           </button>
@@ -140,19 +214,47 @@ export function productsRoutes(kit: AppKit): void {
                   const p = presentProduct(r)
                   return (
                     <tr>
-                      <td class="key">{changeBlocked(c) ? esc(p.name) : <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>}</td>
+                      <td class="key">
+                        {changeBlocked(c) ? (
+                          esc(p.name)
+                        ) : (
+                          <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>
+                        )}
+                      </td>
                       <td data-label="Code">{esc(p.code)}</td>
                       <td class="num" data-label="Price (before VAT)">
                         <Money amount={p.price_without_vat} currency={p.currency} />
                       </td>
                       <td data-label="VAT">{esc(p.vat_rate)}%</td>
                       <td data-label="Status">
-                        {p.is_archived ? <span class="tag">Archived</span> : p.is_active ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}
+                        {p.is_archived ? (
+                          <span class="tag">Archived</span>
+                        ) : p.is_active ? (
+                          <span class="tag ok">Active</span>
+                        ) : (
+                          <span class="tag">Inactive</span>
+                        )}
                       </td>
                       <td>
                         <div class="row">
-                        <ActionButton c={c} path={`/products/${p.id}/active`} label={p.is_active ? 'Deactivate' : 'Activate'} quiet id={`product-active-${p.id}`} />
-                        {p.is_archived ? '' : <ActionButton c={c} path={`/products/${p.id}/archive`} label="Archive" quiet id={`product-archive-${p.id}`} />}
+                          <ActionButton
+                            c={c}
+                            path={`/products/${p.id}/active`}
+                            label={p.is_active ? 'Deactivate' : 'Activate'}
+                            quiet
+                            id={`product-active-${p.id}`}
+                          />
+                          {p.is_archived ? (
+                            ''
+                          ) : (
+                            <ActionButton
+                              c={c}
+                              path={`/products/${p.id}/archive`}
+                              label="Archive"
+                              quiet
+                              id={`product-archive-${p.id}`}
+                            />
+                          )}
                         </div>
                       </td>
                     </tr>

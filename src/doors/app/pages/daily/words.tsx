@@ -4,8 +4,19 @@ import type { FormState, InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
 import { Csrf, esc } from '../../ui'
 
-export const TYPE_WORDS: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
-export const STATUS_WORDS: Record<string, string> = { draft: 'Draft', issued: 'Issued', partially_paid: 'Partly paid', paid: 'Paid', cancelled: 'Cancelled' }
+export const TYPE_WORDS: Record<string, string> = {
+  invoice: 'Invoice',
+  proforma: 'Proforma Invoice',
+  credit_note: 'Credit Note',
+  quote: 'Quote',
+}
+export const STATUS_WORDS: Record<string, string> = {
+  draft: 'Draft',
+  issued: 'Issued',
+  partially_paid: 'Partly paid',
+  paid: 'Paid',
+  cancelled: 'Cancelled',
+}
 export const METHOD_WORDS: Record<string, string> = {
   bank_transfer: 'Bank transfer',
   cash: 'Cash',
@@ -33,7 +44,8 @@ export function Money({ amount, currency }: { amount: string | null | undefined;
 }
 
 export function StatusTag({ status, overdue }: { status: string; overdue?: boolean }): JSX.Element {
-  const kind = status === 'paid' ? 'ok' : status === 'cancelled' ? '' : overdue ? 'bad' : status === 'draft' ? 'draft' : ''
+  const kind =
+    status === 'paid' ? 'ok' : status === 'cancelled' ? '' : overdue ? 'bad' : status === 'draft' ? 'draft' : ''
   return (
     <span class={`tag ${kind}`} data-status={esc(status)}>
       {esc(STATUS_WORDS[status] ?? status)}
@@ -87,7 +99,14 @@ export function ActionButton(p: {
 }
 
 /** A text area that keeps what was typed after a refusal. */
-export function Area(p: { name: string; label: string; state: FormState; value?: string | null; rows?: number; hint?: string }): JSX.Element {
+export function Area(p: {
+  name: string
+  label: string
+  state: FormState
+  value?: string | null
+  rows?: number
+  hint?: string
+}): JSX.Element {
   const id = `f-${p.name}`
   const errors = p.state.errors[p.name] ?? []
   const value = p.state.values?.get(p.name) ?? p.value ?? ''
@@ -123,4 +142,3 @@ export function Pager({ next, url }: { next: string | null; url: URL }): JSX.Ele
     </nav>
   )
 }
-

@@ -71,7 +71,14 @@ export function bankAccountsSettings(kit: AppKit): void {
     'manage',
     async (c, d) => {
       const opt = (k: string) => (d.get(k)?.trim() ? d.get(k)!.trim() : null)
-      await kit.operation(c, 'bank_accounts_create', { body: { name: d.get('name') ?? '', iban: d.get('iban') ?? '', bic: opt('bic'), currency: opt('currency')?.toUpperCase() ?? null } })
+      await kit.operation(c, 'bank_accounts_create', {
+        body: {
+          name: d.get('name') ?? '',
+          iban: d.get('iban') ?? '',
+          bic: opt('bic'),
+          currency: opt('currency')?.toUpperCase() ?? null,
+        },
+      })
       return kit.done(c, '/settings/bank-accounts', 'bank_account_added')
     },
     render,

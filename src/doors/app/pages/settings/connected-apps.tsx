@@ -44,7 +44,11 @@ async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }
                     <When at={a.last_used_at} />
                   </td>
                   <td>
-                    <PostForm action={`${c.base}/settings/connected-apps/${a.id}/disconnect`} token={c.csrf} class="inline">
+                    <PostForm
+                      action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
+                      token={c.csrf}
+                      class="inline"
+                    >
                       <button type="submit" class="danger">
                         Disconnect
                       </button>

@@ -12,12 +12,22 @@ const ROLE_OPTIONS = [
   ['viewer', 'Viewer: only reads'],
 ] as const
 
-async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; created?: { name: string; key: string } }): Promise<string> {
+async function KeysPage({
+  c,
+  form,
+  created,
+}: {
+  c: InBusiness
+  form: FormState
+  created?: { name: string; key: string }
+}): Promise<string> {
   const keys = await listApiKeys(c.deps.db, c.business.id)
   return (
     <SettingsLayout c={c} title="API keys" path="/keys">
       <h1>API keys</h1>
-      <p class="lead">Programs use a key to act for this Business through the API (send it as "Authorization: Bearer …").</p>
+      <p class="lead">
+        Programs use a key to act for this Business through the API (send it as "Authorization: Bearer …").
+      </p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Your new key "${created.name}".`} secret={created.key} /> : ''}
       {!isPaidPlan(c.business.plan) ? (
@@ -31,7 +41,14 @@ async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; 
         </h2>
         <Refused state={form} shown={['name', 'role']} />
         <PostForm action={`${c.base}/settings/keys`} token={c.csrf}>
-          <Field name="name" label="Name" state={form} required maxlength={100} hint="Say what uses it, e.g. “accounting export”." />
+          <Field
+            name="name"
+            label="Name"
+            state={form}
+            required
+            maxlength={100}
+            hint="Say what uses it, e.g. “accounting export”."
+          />
           <Select name="role" label="Role" state={form} value="member" options={ROLE_OPTIONS} />
           <div>
             <button type="submit">Create key</button>
@@ -92,7 +109,9 @@ export function keysSettings(kit: AppKit): void {
     '/settings/keys',
     'manage',
     async (c, data) => {
-      const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', { body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' } })
+      const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', {
+        body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' },
+      })
       // Shown in this answer only: the key is stored as a hash and never shown again.
       return <KeysPage c={c} form={EMPTY_FORM} created={created} />
     },

@@ -18,7 +18,9 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
   return (
     <SettingsLayout c={c} title="Members" path="/members">
       <h1>Members</h1>
-      <p class="lead">People who open this Business in the application, each with a Role. Someone invited joins once they accept.</p>
+      <p class="lead">
+        People who open this Business in the application, each with a Role. Someone invited joins once they accept.
+      </p>
       <Notice text={c.notice} />
       <Refused state={form} shown={['email', 'role']} />
       <div class="table-wrap">
@@ -123,7 +125,9 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members',
     'manage',
     async (c, d) => {
-      await kit.operation(c, 'members_invite', { body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' } })
+      await kit.operation(c, 'members_invite', {
+        body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' },
+      })
       return kit.done(c, '/settings/members', 'invitation_sent')
     },
     render,
