@@ -24,6 +24,9 @@ export interface TestSmtpServer {
   behaviour: Behaviour
   /** When set, a login is required and only this one is taken. */
   credentials: { user: string; pass: string } | null
+  /** Connections opened to it, and AUTH commands it was sent (whether taken or not), since it started. */
+  connections: number
+  logins: number
   /** How long the server waits before answering a message's end (a slow relay); 0 at first. */
   answerDelayMs: number
   close(): Promise<void>
@@ -39,6 +42,8 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     refuse: new Set(),
     behaviour: 'accept',
     credentials: null,
+    connections: 0,
+    logins: 0,
     answerDelayMs: 0,
     close: async () => {
       for (const s of sockets) s.destroy()
@@ -53,6 +58,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     disableReverseLookup: true,
     logger: false,
     onAuth(auth, session, callback) {
+      state.logins++
       const c = state.credentials
       if (c && (auth.username !== c.user || auth.password !== c.pass)) return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }))
       logins.set(session.id, { user: auth.username ?? '', pass: auth.password ?? '' })
@@ -88,6 +94,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     },
   })
   server.server.on('connection', (s: Socket) => {
+    state.connections++
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })
