@@ -27,6 +27,8 @@ export interface TestSmtpServer {
   /** Connections opened to it, and AUTH commands it was sent (whether taken or not), since it started. */
   connections: number
   logins: number
+  /** How long the server waits before answering a message's end (a slow relay); 0 at first. */
+  answerDelayMs: number
   close(): Promise<void>
 }
 
@@ -42,6 +44,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     credentials: null,
     connections: 0,
     logins: 0,
+    answerDelayMs: 0,
     close: async () => {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -85,6 +88,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
           raw,
           mail: await simpleParser(raw),
         })
+        if (state.answerDelayMs > 0) await Bun.sleep(state.answerDelayMs)
         callback()
       })
     },

@@ -46,10 +46,5 @@ export async function drawLogo(w: PageWriter, brand: Branding): Promise<void> {
 
 /** The document's title (right-aligned at `x`), in the brand colour when there is one. */
 export function drawTitle(w: PageWriter, brand: Branding, title: string, x: number): void {
-  if (!brand.color) {
-    w.text(title, x, { size: 18, bold: true, right: true })
-    return
-  }
-  const width = w.bold.widthOfTextAtSize(title, 18)
-  w.page.drawText(title, { x: x - width, y: w.y, size: 18, font: w.bold, color: w.color(brand.color) })
+  w.text(title, x, { size: 18, bold: true, right: true, ...(brand.color ? { color: brand.color } : {}) })
 }
