@@ -4,6 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { publicBaseUrl } from '../../config'
 import type { Deps } from '../../deps'
 import type { Idempotency } from '../../platform/idempotency'
 import { credentialKey, type Actor } from '../../platform/actor'
@@ -52,13 +53,9 @@ export interface McpDoorDeps {
   requestLog: RequestLogWriter
 }
 
-/** The public URL's origin, and the protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
-function publicUrlOf(config: Deps['config']): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`
-}
-
+/** The protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
 export function protectedResourceMetadata(config: Deps['config']) {
-  const base = publicUrlOf(config)
+  const base = publicBaseUrl(config)
   return { resource: `${base}/mcp`, authorization_servers: [base], bearer_methods_supported: ['header'], scopes_supported: ['admin', 'member', 'viewer'] }
 }
 
@@ -91,8 +88,8 @@ function jsonResponse(status: number, value: unknown, headers: Record<string, st
 
 export function mcpDoor(d: McpDoorDeps): McpDoor {
   const tools = buildTools(d.operations)
-  const origin = new URL(publicUrlOf(d.deps.config)).origin
-  const resourceMetadata = `${publicUrlOf(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
+  const origin = new URL(publicBaseUrl(d.deps.config)).origin
+  const resourceMetadata = `${publicBaseUrl(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
   const clock = d.deps.clock
 
   /** The status the API would have answered, for the request log. */

@@ -9,6 +9,7 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { XML_FORMATS, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessInput } from '../business'
 import { exportSourceOf, writeXml } from './einvoice.service'
+import { GERMAN_SELLER } from './einvoice.testkit'
 import { buildModel } from './model'
 import { fatalIds, fatalsOf, validateFiles, type Validation } from './validator.testkit'
 
@@ -20,13 +21,8 @@ const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting
 const GLN = { scheme: '0088', value: '4006381333931' }
 
 const SELLER: Partial<BusinessInput> = {
-  name: 'Seller GmbH',
+  ...GERMAN_SELLER,
   legalName: 'Seller Software GmbH',
-  vatNumber: 'DE123456789',
-  address: 'Hauptstrasse 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  email: 'billing@seller.example',
   contactName: 'Erika Mustermann',
   contactPhone: '+49 30 1234567',
   electronicAddressScheme: '9930',

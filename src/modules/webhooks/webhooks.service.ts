@@ -1,5 +1,5 @@
 // Webhook management (extensions §5): add, read, change, pause, roll the secret, delete, deliveries, resend.
-import { webhooksSend } from '../../platform/policy'
+import { webhooksPlanRefusal } from '../../platform/policy'
 import type { Database } from '../../db/client'
 import { SECRET_LOST_REASON } from '../../db/secrets'
 import { getBusiness } from '../business'
@@ -77,7 +77,7 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
-    if (n >= MAX_WEBHOOKS) throw new Refusal('webhook_limit_reached', `A Business has at most ${MAX_WEBHOOKS} webhooks; delete one first.`)
+    if (n >= MAX_WEBHOOKS) throw Refusal.say('webhook_limit_reached', { max: MAX_WEBHOOKS })
     return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return presentWebhook(row, secret)
@@ -175,10 +175,9 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   const hook = await own(deps.db, businessId, d.webhookId)
   const business = await getBusiness(deps.db.read, businessId)
   // A Test business is held to the same rule: the contract exempts no Business from it.
-  if (!webhooksSend(business)) {
-    throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Owner chooses one in billing settings.', { remedy: 'choose_plan' })
-  }
-  if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')
+  const plan = webhooksPlanRefusal(business)
+  if (plan) throw plan
+  if (hook.paused) throw Refusal.say('webhook_paused')
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write((tx) =>
     createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
