@@ -18,6 +18,7 @@ let h: Harness
 let smtp: TestSmtpServer
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
+  // The test server is on loopback and offers no STARTTLS: a Business's mailbox reaches it only as the operator allows.
   h = await makeHarness({ config: { mailRelay: smtp.url, publicUrl: 'http://localhost:8080', smtpAllowPrivate: true, smtpAllowPlainLogin: true } })
 })
 afterAll(async () => {
