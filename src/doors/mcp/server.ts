@@ -15,6 +15,8 @@ import type { RateCount } from '../../platform/rate-count'
 import type { RequestLogWriter } from '../../platform/request-log'
 import { ApiError, Permission, RateLimited } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
+import { readBody } from '../../http/body'
+import { bodyReadError, errorResponse } from '../../http/errors'
 import { apiPathOf, buildTools, errorResult, listedFor, mayCall, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
 import type { Operation } from '../../platform/operation'
 
@@ -205,7 +207,10 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
       // Stateless and JSON only: there is no stream to open (GET) and no session to end (DELETE).
       return jsonResponse(405, { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } }, { ...base, Allow: 'POST' })
     }
-    const text = await req.text()
+    // Read within the API's bounds: past 1 MiB or past its time the rest is never read (413 or 408).
+    const read = await readBody(req, d.deps.config.bodyLimits)
+    if ('fault' in read) return errorResponse(bodyReadError(read.fault), base)
+    const text = read.text
     let parsed: unknown
     try {
       parsed = JSON.parse(text)

@@ -186,9 +186,9 @@ const FAMILY_CASES: FamilyCase[] = [
   },
   {
     rule: 'BR-E-01',
-    how: 'E Lines with two different exemption codes, which make two exempt breakdowns',
+    how: 'E Lines with two different exemption codes, which make two exempt breakdowns (each short of the category, BR-E-08)',
     broken: { doc: { lines: [exempt('E', 'VATEX-EU-132'), exempt('E', 'VATEX-EU-143')] } },
-    fails: ['BR-E-01'],
+    fails: ['BR-E-01', 'BR-E-08'],
     mended: { doc: { lines: [exempt('E', 'VATEX-EU-132'), exempt('E', 'VATEX-EU-132')] } },
   },
   {

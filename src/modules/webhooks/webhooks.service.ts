@@ -1,6 +1,7 @@
 // Webhook management (extensions §5): add, read, change, pause, roll the secret, delete, deliveries, resend.
 import { webhooksPlanRefusal } from '../../platform/policy'
 import type { Database } from '../../db/client'
+import { SECRET_LOST_REASON } from '../../db/secrets'
 import { getBusiness } from '../business'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
@@ -116,7 +117,9 @@ export async function deleteWebhook(deps: WebhookDeps, businessId: number, id: n
 
 /**
  * A new secret, shown once; the old one keeps signing beside it for 24 hours. Read and written in one transaction, so
- * two rolls at once keep a true previous secret and a webhook deleted meanwhile is a 404, not a failure.
+ * two rolls at once keep a true previous secret and a webhook deleted meanwhile is a 404, not a failure. A webhook
+ * paused because its secret was lost (`invoicing secrets forget`) has no old secret worth signing with: the roll
+ * resumes it, signing with the new secret alone.
  */
 export async function rollSecret(deps: WebhookDeps, businessId: number, id: number) {
   const now = deps.clock.now()
@@ -124,11 +127,13 @@ export async function rollSecret(deps: WebhookDeps, businessId: number, id: numb
   const row = await deps.db.write(async (tx) => {
     const current = await findWebhook(tx, businessId, id)
     if (!current) throw new NotFound('No such webhook.')
+    const lost = current.paused && current.pausedReason === SECRET_LOST_REASON
     return updateOwnWebhook(tx, businessId, id, {
       secret: deps.db.secrets.seal(secret, 'webhook-secret'),
       // Moved as stored (sealed): it is opened only to sign.
-      previousSecret: current.secret,
-      previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(),
+      previousSecret: lost ? null : current.secret,
+      previousSecretUntil: lost ? null : new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(),
+      ...(lost ? { paused: false, pausedReason: null } : {}),
       updatedAt: now.toISOString(),
     })
   })
