@@ -81,20 +81,21 @@ export interface SmtpTimeouts {
   connectionMs: number
   greetingMs: number
   socketMs: number
+  /**
+   * A tenant's server has this long in all to accept, greet and secure the connection, and every failure to do so is
+   * answered at this time (default: connectionMs).
+   */
+  reachMs?: number
 }
 
-const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 }
+// A tenant's server not reached is answered at 8 s: within `serve`'s 10 s idle timeout, which would otherwise cut
+// the request with no answer at all.
+const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000, reachMs: 8_000 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i
 
 /** The URL's parts; refuses anything but smtp:// or smtps:// with a host and no path, query or fragment. */
-export function parseSmtpUrl(url: string): {
-  secure: boolean
-  host: string
-  port: number
-  user: string | null
-  pass: string | null
-} {
+export function parseSmtpUrl(url: string): { secure: boolean; host: string; port: number; user: string | null; pass: string | null } {
   let u: URL
   try {
     u = new URL(url)
@@ -176,15 +177,10 @@ function classify(e: any, stage: Stage): MailerError {
   const smtp = responseCode ? ` (SMTP ${responseCode})` : ''
   if (!responseCode && (NETWORK_CODES.has(code) || !code)) {
     // Once the message is being written, a lost connection may come after the server took it.
-    if (stage === 'data')
-      return new MailerError('interrupted', 'the connection to the mail server failed while the email was being sent')
-    return new MailerError(
-      'unreachable',
-      `the mail server could not be reached or dropped the connection before the email (${code || 'no answer'})`,
-    )
+    if (stage === 'data') return new MailerError('interrupted', 'the connection to the mail server failed while the email was being sent')
+    return new MailerError('unreachable', `the mail server could not be reached or dropped the connection before the email (${code || 'no answer'})`)
   }
-  if (code === 'EAUTH' || code === 'ENOAUTH')
-    return new MailerError('refused', `the mail server refused the login${smtp}`, responseCode)
+  if (code === 'EAUTH' || code === 'ENOAUTH') return new MailerError('refused', `the mail server refused the login${smtp}`, responseCode)
   if (code === 'EENVELOPE') {
     const rejected = Array.isArray(e?.rejected) && e.rejected.length ? `: ${e.rejected.join(', ')}` : ''
     return new MailerError('refused', `the mail server refused the recipients${rejected}${smtp}`, responseCode)
@@ -227,19 +223,15 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
       const conn = new Connection(options)
       let stage: Stage = 'connect'
       const started = Date.now()
+      const reachMs = timeouts.reachMs ?? timeouts.connectionMs
       let deadline: ReturnType<typeof setTimeout> | undefined
       try {
         const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => {
           // Socket failures arrive as 'error' events, command failures through the callbacks: the first one wins.
           conn.once('error', reject)
-          // A tenant's server has the connection timeout in all to connect, greet and secure the line: a slow connect
-          // followed by a silent server takes no longer than a port that never answers.
-          if (tenant)
-            deadline = setTimeout(
-              () =>
-                stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })),
-              timeouts.connectionMs,
-            )
+          // A tenant's server has reachMs in all to connect, greet and secure the line: a slow connect followed by a
+          // silent server takes no longer than a port that never answers.
+          if (tenant) deadline = setTimeout(() => stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })), reachMs)
           conn.connect((err) => {
             if (err) return reject(err)
             const send = () => {
@@ -252,9 +244,7 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
                   this.push(null)
                 },
               })
-              conn.send({ from: m.from.address, to: [...m.to, ...m.cc, ...m.bcc] }, body, (e, sent) =>
-                e ? reject(e) : resolve(sent),
-              )
+              conn.send({ from: m.from.address, to: [...m.to, ...m.cc, ...m.bcc] }, body, (e, sent) => (e ? reject(e) : resolve(sent)))
             }
             if (!auth) return send()
             stage = 'login'
@@ -264,24 +254,16 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
         const accepted = info.accepted.map(String)
         // The server took the email for some recipients and turned others away: not delivered as asked.
         if (info.rejected.length > 0) {
-          throw new MailerError(
-            'refused',
-            `the mail server refused the recipients ${info.rejected.join(', ')}; the email went to ${accepted.join(', ')}`,
-            null,
-            accepted,
-          )
+          throw new MailerError('refused', `the mail server refused the recipients ${info.rejected.join(', ')}; the email went to ${accepted.join(', ')}`, null, accepted)
         }
         return { messageId: messageIdOf(raw), accepted }
       } catch (e) {
         const failure = e instanceof MailerError ? e : classify(e, stage)
         if (tenant && stage === 'connect' && failure.reason === 'unreachable') {
           // A closed port answers at once and a filtered one at the timeout: told apart, a tenant could map which
-          // ports are open on a host. Every failure to reach a tenant's server is answered alike, at the timeout.
-          await new Promise((r) => setTimeout(r, Math.max(0, timeouts.connectionMs - (Date.now() - started))))
-          throw new MailerError(
-            'unreachable',
-            'the mail server could not be reached, or did not greet and secure the connection in time',
-          )
+          // ports are open on a host. Every failure to reach a tenant's server is answered alike, at reachMs.
+          await new Promise((r) => setTimeout(r, Math.max(0, reachMs - (Date.now() - started))))
+          throw new MailerError('unreachable', 'the mail server could not be reached, or did not greet and secure the connection in time')
         }
         throw failure
       } finally {
@@ -313,9 +295,6 @@ export class FakeMailer implements Mailer {
     const failure = this.failures.shift()
     if (failure) throw failure
     this.sent.push({ transportUrl, message })
-    return {
-      messageId: `<fake-${this.sent.length}@mailer.test>`,
-      accepted: [...message.to, ...message.cc, ...message.bcc],
-    }
+    return { messageId: `<fake-${this.sent.length}@mailer.test>`, accepted: [...message.to, ...message.cc, ...message.bcc] }
   }
 }

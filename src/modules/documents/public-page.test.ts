@@ -2,40 +2,20 @@
 // heard once as document.viewed, later opens writing nothing, and no page for a Draft or an unknown link.
 import { describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { type Harness, harnessForFile, type ClientSetup as Setup } from '../../../test/harness'
+import { type Harness, harnessForFile, type ClientSetup as Setup, draftFor, issuedFor } from '../../../test/harness'
 import { documents, outbox } from '../../db/schema'
 
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
 
-async function setup(
-  business: Parameters<Harness['business']>[0] = {},
-  client: Record<string, unknown> = {},
-): Promise<Setup> {
+async function setup(business: Parameters<Harness['business']>[0] = {}, client: Record<string, unknown> = {}): Promise<Setup> {
   const b = await h.business({ legalName: 'Seller Ltd', ...business })
   return { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) }
 }
 
-async function draft(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', {
-    key: s.key,
-    body: {
-      type: 'invoice',
-      client_id: s.clientId,
-      lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }],
-      ...body,
-    },
-  })
-  if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
-async function issued(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const d = await draft(s, body)
-  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const LINE = { description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }
+const draft = (s: Setup, body: Record<string, unknown> = {}) => draftFor(h, s, { lines: [LINE], ...body })
+const issued = (s: Setup, body: Record<string, unknown> = {}) => issuedFor(h, s, { lines: [LINE], ...body })
 
 /** Opens the page as the Client does: no credential. */
 async function open(path: string): Promise<{ status: number; headers: Headers; html: string }> {
@@ -44,10 +24,7 @@ async function open(path: string): Promise<{ status: number; headers: Headers; h
 }
 
 async function viewedEvents(bizId: number, docId: number): Promise<number> {
-  const rows = await h.deps.db.read
-    .select()
-    .from(outbox)
-    .where(and(eq(outbox.businessId, bizId), eq(outbox.type, 'document.viewed')))
+  const rows = await h.deps.db.read.select().from(outbox).where(and(eq(outbox.businessId, bizId), eq(outbox.type, 'document.viewed')))
   return rows.filter((r) => r.subjectId === docId).length
 }
 
@@ -77,8 +54,7 @@ describe('the public page', () => {
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(page.headers.get('cache-control')).toBe('no-store')
-    for (const s of [doc.document_number, 'Seller Ltd', 'Acme GmbH', 'Consulting', '119.00 EUR'])
-      expect(page.html).toContain(s)
+    for (const s of [doc.document_number, 'Seller Ltd', 'Acme GmbH', 'Consulting', '119.00 EUR']) expect(page.html).toContain(s)
     expect(page.html).not.toContain('SAMPLE')
   })
 
@@ -87,25 +63,15 @@ describe('the public page', () => {
     const doc = await issued(s)
     expect(await writesDuring(() => open(doc.public_url))).toBe(1)
     expect(await viewedEvents(s.bizId, doc.id)).toBe(1)
-    const first = await h.deps.db.read
-      .select({ at: documents.viewedAt })
-      .from(documents)
-      .where(eq(documents.id, doc.id))
-      .get()
+    const first = await h.deps.db.read.select({ at: documents.viewedAt }).from(documents).where(eq(documents.id, doc.id)).get()
     expect(first!.at).toBe(h.clock.now().toISOString())
 
     h.clock.advance(3_600_000)
-    expect(
-      await writesDuring(async () => {
-        for (let i = 0; i < 3; i++) expect((await open(doc.public_url)).status).toBe(200)
-      }),
-    ).toBe(0)
+    expect(await writesDuring(async () => {
+      for (let i = 0; i < 3; i++) expect((await open(doc.public_url)).status).toBe(200)
+    })).toBe(0)
     expect(await viewedEvents(s.bizId, doc.id)).toBe(1)
-    const later = await h.deps.db.read
-      .select({ at: documents.viewedAt })
-      .from(documents)
-      .where(eq(documents.id, doc.id))
-      .get()
+    const later = await h.deps.db.read.select({ at: documents.viewedAt }).from(documents).where(eq(documents.id, doc.id)).get()
     expect(later!.at).toBe(first!.at)
   })
 
@@ -147,9 +113,7 @@ describe('the public page', () => {
 
   test('user text is escaped, never markup', async () => {
     const s = await setup({}, { name: '<script>alert(1)</script> & Co' })
-    const doc = await issued(s, {
-      lines: [{ description: '<img src=x onerror=alert(2)>', quantity: '1', unit_price: '1.00', vat_rate: '19.00' }],
-    })
+    const doc = await issued(s, { lines: [{ description: '<img src=x onerror=alert(2)>', quantity: '1', unit_price: '1.00', vat_rate: '19.00' }] })
     const page = await open(doc.public_url)
     expect(page.html).not.toContain('<script>alert(1)')
     expect(page.html).not.toContain('<img src=x')
@@ -172,11 +136,7 @@ describe('the page as a bearer link', () => {
     const clientId = await h.client(b.key)
     const d = await h.request('POST', '/v1/documents', {
       key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: clientId,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-      },
+      body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
     })
     const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
     for (const path of [issued.body.public_url as string, '/p/not-a-token']) {

@@ -4,15 +4,8 @@
 // Every function takes the owner: another person's app is answered as no app at all.
 import { and, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import {
-  appWebhookAttempts,
-  appWebhookDeliveries,
-  appWebhooks,
-  businesses,
-  connectedApps,
-  oauthApps,
-  oauthRedirectUris,
-} from '../../db/schema'
+import { SECRET_LOST_REASON } from '../../db/secrets'
+import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, oauthApps, oauthRedirectUris } from '../../db/schema'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { webhooksPlanRefusal } from '../../platform/policy'
 import { AddressRefused, checkAddress, EVENT_TYPES, newWebhookSecret } from '../webhooks'
@@ -59,14 +52,7 @@ async function view(db: Database, app: OAuthAppRow): Promise<OwnedAppView> {
     redirect_uris: await redirectUrisOf(db.read, app.id),
     created_at: app.createdAt,
     connections: live.length,
-    webhook: hook
-      ? {
-          url: hook.url,
-          events: JSON.parse(hook.events) as string[],
-          paused: hook.paused,
-          paused_reason: hook.pausedReason,
-        }
-      : null,
+    webhook: hook ? { url: hook.url, events: JSON.parse(hook.events) as string[], paused: hook.paused, paused_reason: hook.pausedReason } : null,
   }
 }
 
@@ -113,8 +99,7 @@ async function judgeWebhookUrl(d: AppWebhookDeps, url: string, bag: FieldErrorBa
 
 function judgeEvents(events: string[], bag: FieldErrorBag): void {
   events.forEach((e, i) => {
-    if (!(EVENT_TYPES as readonly string[]).includes(e))
-      bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
+    if (!(EVENT_TYPES as readonly string[]).includes(e)) bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
   })
 }
 
@@ -133,25 +118,14 @@ export async function registerOwnedApp(
   const webhookUrl = input.webhookUrl.trim()
   if (webhookUrl) await judgeWebhookUrl(d, webhookUrl, bag, 'webhook_url')
   bag.throwIfAny()
-  const app = await createApp(d.db, d.clock, {
-    ownerPersonId: personId,
-    name: input.name,
-    redirectUris: input.redirectUris,
-    public: input.public,
-  })
+  const app = await createApp(d.db, d.clock, { ownerPersonId: personId, name: input.name, redirectUris: input.redirectUris, public: input.public })
   let webhookSecret: string | null = null
-  if (webhookUrl)
-    webhookSecret = (await setOwnedAppWebhook(d, personId, app.client_id, { url: webhookUrl, events: [] })).secret
+  if (webhookUrl) webhookSecret = (await setOwnedAppWebhook(d, personId, app.client_id, { url: webhookUrl, events: [] })).secret
   return { client_id: app.client_id, client_secret: app.client_secret, webhook_secret: webhookSecret }
 }
 
 /** Name and redirect URIs replaced; codes already issued keep the address they were issued for (60 seconds). */
-export async function updateOwnedApp(
-  db: Database,
-  personId: number,
-  clientId: string,
-  input: { name: string; redirectUris: string[] },
-): Promise<void> {
+export async function updateOwnedApp(db: Database, personId: number, clientId: string, input: { name: string; redirectUris: string[] }): Promise<void> {
   const app = await owned(db, personId, clientId)
   const bag = new FieldErrorBag()
   const name = judgeName(input.name, bag)
@@ -168,15 +142,9 @@ export async function updateOwnedApp(
 /** A new client secret, shown once; the old one stops working at once (tokens already issued keep acting). */
 export async function rollClientSecret(db: Database, personId: number, clientId: string): Promise<string> {
   const app = await owned(db, personId, clientId)
-  if (app.clientSecretHash === null)
-    throw new InvalidRequest({ client_secret: ['a public app has no client secret; it proves itself with PKCE alone'] })
+  if (app.clientSecretHash === null) throw new InvalidRequest({ client_secret: ['a public app has no client secret; it proves itself with PKCE alone'] })
   const secret = newSecret(CLIENT_SECRET_PREFIX)
-  await db.write((tx) =>
-    tx
-      .update(oauthApps)
-      .set({ clientSecretHash: sha256(secret) })
-      .where(eq(oauthApps.id, app.id)),
-  )
+  await db.write((tx) => tx.update(oauthApps).set({ clientSecretHash: sha256(secret) }).where(eq(oauthApps.id, app.id)))
   return secret
 }
 
@@ -186,13 +154,12 @@ export async function deleteOwnedApp(db: Database, personId: number, clientId: s
   await deleteApp(db, clientId)
 }
 
-/** Sets the app's webhook, or changes its address and events (keeping its secret); a new webhook's secret is shown once. */
-export async function setOwnedAppWebhook(
-  d: AppWebhookDeps,
-  personId: number,
-  clientId: string,
-  input: { url: string; events: string[] },
-): Promise<{ secret: string | null }> {
+/**
+ * Sets the app's webhook, or changes its address and events (keeping its secret); a new webhook's secret is shown
+ * once. A webhook whose secret was lost with the key (`invoicing secrets forget`) gets a new one, shown once, and is on
+ * again: saving it is the way back.
+ */
+export async function setOwnedAppWebhook(d: AppWebhookDeps, personId: number, clientId: string, input: { url: string; events: string[] }): Promise<{ secret: string | null }> {
   const app = await owned(d.db, personId, clientId)
   const bag = new FieldErrorBag()
   const url = input.url.trim()
@@ -202,44 +169,28 @@ export async function setOwnedAppWebhook(
   const events = JSON.stringify([...new Set(input.events)])
   const now = d.clock.now().toISOString()
   const existing = await findAppWebhook(d.db.read, app.id)
-  if (existing) {
-    await d.db.write((tx) =>
-      tx.update(appWebhooks).set({ url, events, updatedAt: now }).where(eq(appWebhooks.id, existing.id)),
-    )
+  if (existing && existing.pausedReason !== SECRET_LOST_REASON) {
+    await d.db.write((tx) => tx.update(appWebhooks).set({ url, events, updatedAt: now }).where(eq(appWebhooks.id, existing.id)))
     return { secret: null }
   }
   const secret = newWebhookSecret()
   await d.db.write(async (tx) => {
     await startOutboxCursor(tx)
-    await upsertAppWebhook(tx, {
-      appId: app.id,
-      url,
-      events,
-      secret: d.db.secrets.seal(secret, 'webhook-secret'),
-      createdAt: now,
-      updatedAt: now,
-    })
+    await upsertAppWebhook(tx, { appId: app.id, url, events, secret: d.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return { secret }
 }
 
 /** Pause, or turn on again (after a 410 paused it: its owner turns it on). */
-export async function pauseOwnedAppWebhook(
-  db: Database,
-  personId: number,
-  clientId: string,
-  paused: boolean,
-  at: string,
-): Promise<void> {
+export async function pauseOwnedAppWebhook(db: Database, personId: number, clientId: string, paused: boolean, at: string): Promise<void> {
   const app = await owned(db, personId, clientId)
   const hook = await findAppWebhook(db.read, app.id)
   if (!hook) throw new NotFound('The app has no webhook.')
-  await db.write((tx) =>
-    tx
-      .update(appWebhooks)
-      .set({ paused, pausedReason: paused ? 'paused' : null, updatedAt: at })
-      .where(eq(appWebhooks.id, hook.id)),
-  )
+  // On again with its lost secret, it would sign with a secret no one has.
+  if (!paused && hook.paused && hook.pausedReason === SECRET_LOST_REASON) {
+    throw new InvalidRequest({ paused: ['its signing secret was lost: save the webhook again for a new secret, which turns it on'] })
+  }
+  await db.write((tx) => tx.update(appWebhooks).set({ paused, pausedReason: paused ? 'paused' : null, updatedAt: at }).where(eq(appWebhooks.id, hook.id)))
 }
 
 /** Removes the webhook with its deliveries. */
@@ -257,23 +208,11 @@ export interface AppDeliveryView {
   reason: string | null
   next_attempt_at: string | null
   created_at: string
-  attempts: Array<{
-    at: string
-    duration_ms: number
-    status_code: number | null
-    error: string | null
-    response: string | null
-  }>
+  attempts: Array<{ at: string; duration_ms: number; status_code: number | null; error: string | null; response: string | null }>
 }
 
 /** The webhook's deliveries of the last 30 days, newest first, each with its attempts. */
-export async function ownedAppDeliveries(
-  db: Database,
-  personId: number,
-  clientId: string,
-  now: Date,
-  limit = 100,
-): Promise<AppDeliveryView[]> {
+export async function ownedAppDeliveries(db: Database, personId: number, clientId: string, now: Date, limit = 100): Promise<AppDeliveryView[]> {
   const app = await owned(db, personId, clientId)
   const hook = await findAppWebhook(db.read, app.id)
   if (!hook) return []
@@ -286,16 +225,7 @@ export async function ownedAppDeliveries(
     .orderBy(desc(appWebhookDeliveries.id))
     .limit(limit)
   const attempts = rows.length
-    ? await db.read
-        .select()
-        .from(appWebhookAttempts)
-        .where(
-          inArray(
-            appWebhookAttempts.deliveryId,
-            rows.map((r) => r.d.id),
-          ),
-        )
-        .orderBy(appWebhookAttempts.id)
+    ? await db.read.select().from(appWebhookAttempts).where(inArray(appWebhookAttempts.deliveryId, rows.map((r) => r.d.id))).orderBy(appWebhookAttempts.id)
     : []
   return rows.map(({ d, businessId, businessName }) => ({
     id: d.id,
@@ -308,13 +238,7 @@ export async function ownedAppDeliveries(
     created_at: d.createdAt,
     attempts: attempts
       .filter((a) => a.deliveryId === d.id)
-      .map((a) => ({
-        at: a.attemptedAt,
-        duration_ms: a.durationMs,
-        status_code: a.statusCode,
-        error: a.error,
-        response: a.responseExcerpt,
-      })),
+      .map((a) => ({ at: a.attemptedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error, response: a.responseExcerpt })),
   }))
 }
 
@@ -324,13 +248,7 @@ export async function ownedAppDeliveries(
  * hears the message's Business (its body was erased); `webhooks_need_a_paid_plan` while that Business is Free or
  * Paused.
  */
-export async function resendOwnedAppDelivery(
-  db: Database,
-  personId: number,
-  clientId: string,
-  deliveryId: number,
-  now: Date,
-): Promise<{ id: number }> {
+export async function resendOwnedAppDelivery(db: Database, personId: number, clientId: string, deliveryId: number, now: Date): Promise<{ id: number }> {
   const app = await owned(db, personId, clientId)
   if (!Number.isSafeInteger(deliveryId)) throw new NotFound('No such delivery.')
   const hook = await findAppWebhook(db.read, app.id)

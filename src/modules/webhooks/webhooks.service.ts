@@ -58,8 +58,7 @@ async function checkUrl(deps: WebhookDeps, url: string, bag: FieldErrorBag): Pro
 
 function checkEvents(events: string[] | undefined, bag: FieldErrorBag): void {
   events?.forEach((e, i) => {
-    if (!(EVENT_TYPES as readonly string[]).includes(e))
-      bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
+    if (!(EVENT_TYPES as readonly string[]).includes(e)) bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
   })
 }
 
@@ -79,14 +78,7 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   const row = await deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
     if (n >= MAX_WEBHOOKS) throw Refusal.say('webhook_limit_reached', { max: MAX_WEBHOOKS })
-    return insertWebhook(tx, {
-      businessId,
-      url: input.url,
-      events: JSON.stringify([...new Set(input.events ?? [])]),
-      secret: deps.db.secrets.seal(secret, 'webhook-secret'),
-      createdAt: now,
-      updatedAt: now,
-    })
+    return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return presentWebhook(row, secret)
 }
@@ -100,14 +92,13 @@ export async function getWebhook(deps: WebhookDeps, businessId: number, id: numb
   return presentWebhook(await own(deps.db, businessId, id))
 }
 
-export async function updateWebhook(
-  deps: WebhookDeps,
-  businessId: number,
-  id: number,
-  input: { url?: string; events?: string[]; paused?: boolean },
-) {
-  await own(deps.db, businessId, id)
+export async function updateWebhook(deps: WebhookDeps, businessId: number, id: number, input: { url?: string; events?: string[]; paused?: boolean }) {
+  const current = await own(deps.db, businessId, id)
   const bag = new FieldErrorBag()
+  // Its secret was lost with the key (`invoicing secrets forget`): on again, it would sign with a secret no one has.
+  if (input.paused === false && current.paused && current.pausedReason === SECRET_LOST_REASON) {
+    bag.add('paused', 'its signing secret was lost: roll the secret, which turns the webhook on again')
+  }
   checkEvents(input.events, bag)
   if (input.url !== undefined) await checkUrl(deps, input.url, bag)
   bag.throwIfAny()
@@ -165,40 +156,16 @@ function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: string) {
     reason: d.reason,
     next_attempt_at: d.nextAttemptAt,
     created_at: d.createdAt,
-    attempts: attempts.map((a) => ({
-      at: a.attemptedAt,
-      duration_ms: a.durationMs,
-      status_code: a.statusCode,
-      error: a.error,
-      response: a.responseExcerpt,
-    })),
+    attempts: attempts.map((a) => ({ at: a.attemptedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error, response: a.responseExcerpt })),
   }
 }
 
-export async function listDeliveries(
-  deps: WebhookDeps,
-  businessId: number,
-  webhookId: number,
-  afterId: number,
-  limit: number,
-) {
+export async function listDeliveries(deps: WebhookDeps, businessId: number, webhookId: number, afterId: number, limit: number) {
   const hook = await own(deps.db, businessId, webhookId)
   const since = new Date(deps.clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()
   const rows = await deliveryPage(deps.db.read, webhookId, afterId, since, limit)
-  const attempts = rows.length
-    ? await attemptsOf(
-        deps.db.read,
-        rows.map((r) => r.id),
-      )
-    : []
-  return rows.map((d) => ({
-    id: d.id,
-    view: presentDelivery(
-      d,
-      attempts.filter((a) => a.deliveryId === d.id),
-      hook.url,
-    ),
-  }))
+  const attempts = rows.length ? await attemptsOf(deps.db.read, rows.map((r) => r.id)) : []
+  return rows.map((d) => ({ id: d.id, view: presentDelivery(d, attempts.filter((a) => a.deliveryId === d.id), hook.url) }))
 }
 
 /** Sends a stored message again as a new delivery with the same body and webhook-id. */
@@ -213,16 +180,8 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   if (hook.paused) throw Refusal.say('webhook_paused')
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write((tx) =>
-    createDelivery(tx, {
-      businessId,
-      webhookId: d.webhookId,
-      messageId: d.messageId,
-      eventType: d.eventType,
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    }),
+    createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
   )
   return presentDelivery(row, [], hook.url)
 }
+
