@@ -17,7 +17,7 @@ export interface Config {
   rateLimit: number
   /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
   publicUrl: string | null
-  /** How long a request body may stall and take in all (src/http/body.ts); set only by tests. */
+  /** How long a request body may stall and take in all (src/doors/api/body.ts); set only by tests. */
   bodyLimits?: { idleMs: number; totalMs: number }
   /**
    * INVOICING_SECRET_KEY: the key webhook secrets and mailbox SMTP URLs are sealed under (32 bytes: 64 hex digits or

@@ -30,7 +30,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     port,
     hostname: host,
     // Bun's own limit would answer an empty 413 (or reset the connection) for a larger body; ours answers every size
-    // in the contract's shape, reading no more than 1 MiB of it (src/http/body.ts).
+    // in the contract's shape, reading no more than 1 MiB of it (src/doors/api/body.ts).
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     // A connection with nothing under way is closed after this many seconds; a request whose body stalls is ended
     // by the body reader first.

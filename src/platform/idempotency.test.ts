@@ -5,8 +5,8 @@ import { makeHarness, type Harness, type TestResponse } from '../../test/harness
 import { idempotencyKeys } from '../db/schema'
 import { createApiKey } from '../modules/business'
 import { IdempotencyInFlight } from '../shared/errors'
-import { answerResponse } from '../http/answer'
-import { errorResponse } from '../http/errors'
+import { answerResponse } from '../doors/api/answer'
+import { errorResponse } from '../doors/api/errors'
 import { expireIdempotencyKeys, Idempotency, IDEMPOTENCY_TTL_MS, type Answer, type IdempotentRequest } from './idempotency'
 
 /** The API door's use of the record: the answer written as its HTTP response. */

@@ -1,9 +1,9 @@
 // The API door's routes, built from the table of operations: each operation's method and path, its TypeBox parts as
 // Elysia's validation, its answers and OpenAPI detail; the handler runs the operation for the request's Actor.
 import { Elysia, t, type TSchema } from 'elysia'
-import { actorOf } from '../../http/context'
-import { answerResponse, type Answer } from '../../http/answer'
-import { idempotentCreate, type HttpServices } from '../../http/route-helpers'
+import { actorOf } from './context'
+import { answerResponse, type Answer } from './answer'
+import { idempotentCreate, type HttpServices } from './route-helpers'
 import { errorAnswers, idempotencyHeader } from '../../shared/schemas'
 import { codesOf, runOperation, type Operation, type OperationContext, type Result } from '../../platform/operation'
 

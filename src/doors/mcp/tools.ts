@@ -2,7 +2,7 @@
 // into an operation's input by the API's own schemas and words, and results and errors as the API answers them.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { fromValidation } from '../../http/errors'
+import { fromValidation } from '../api/errors'
 import { ErrorSchema } from '../../shared/schemas'
 import type { Actor } from '../../platform/actor'
 import { bodyObject, IDEMPOTENCY_ARG, inputSchema, type Operation, type OperationInput, type Result } from '../../platform/operation'

@@ -1,10 +1,10 @@
 // The one error mapper: every failure becomes the contract's {error: {...}} JSON with its status.
 import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
-import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
-import { errorFacts, type Logger } from '../shared/logger'
-import { bodyRuleOf } from '../shared/body-rules'
-import { lengthFault, TEXT_KIND, textFault } from '../shared/text-schema'
+import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../../shared/errors'
+import { errorFacts, type Logger } from '../../shared/logger'
+import { bodyRuleOf } from '../../shared/body-rules'
+import { lengthFault, TEXT_KIND, textFault } from '../../shared/text-schema'
 
 function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })

@@ -1,9 +1,9 @@
 // What the API door's handlers share: idempotent creates under the request's Idempotency-Key, and the services
 // the door keeps (idempotency, cursors, kept pages).
-import type { Cursors } from '../platform/cursors'
-import type { PageCache } from '../platform/page-cache'
+import type { Cursors } from '../../platform/cursors'
+import type { PageCache } from '../../platform/page-cache'
 import { actorOf, contextOf } from './context'
-import type { Answer, Idempotency } from '../platform/idempotency'
+import type { Answer, Idempotency } from '../../platform/idempotency'
 import { answerResponse } from './answer'
 
 /** Services the HTTP layer adds to the composition root's dependencies. */

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { makeHarness, type Harness } from '../../test/harness'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let doc: any

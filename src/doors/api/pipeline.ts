@@ -1,13 +1,13 @@
 // The request pipeline in front of the Elysia app: request id, auth, rate limit, plan gate, role, body checks, log.
-import { credentialKey, type Actor } from '../platform/actor'
-import { apiPlanRefusal, roleRefusal, type Access } from '../platform/policy'
-import { BadRequest, RateLimited, Unauthenticated, type ApiError } from '../shared/errors'
-import type { Clock } from '../shared/clock'
-import type { Logger } from '../shared/logger'
+import { credentialKey, type Actor } from '../../platform/actor'
+import { apiPlanRefusal, roleRefusal, type Access } from '../../platform/policy'
+import { BadRequest, RateLimited, Unauthenticated, type ApiError } from '../../shared/errors'
+import type { Clock } from '../../shared/clock'
+import type { Logger } from '../../shared/logger'
 import { setContext, type RequestContext } from './context'
 import { errorResponse } from './errors'
-import type { RateCount, RateDecision } from '../platform/rate-count'
-import type { RequestLogWriter } from '../platform/request-log'
+import type { RateCount, RateDecision } from '../../platform/rate-count'
+import type { RequestLogWriter } from '../../platform/request-log'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 

@@ -1,5 +1,5 @@
 // What the pipeline learned about a request (id, Actor, raw body), shared with route handlers.
-import type { Actor } from '../platform/actor'
+import type { Actor } from '../../platform/actor'
 import type { ParseFailure } from './errors'
 
 export interface RequestContext {
