@@ -31,6 +31,11 @@ export interface Config {
    * names the client (src/platform/client-address.ts). Empty: the connection's peer is the client.
    */
   trustedProxies: string[]
+  /**
+   * INVOICING_TEST_HOLD_COMMIT_MS, honoured only under NODE_ENV=test: each keyed change's transaction stays open this
+   * long before it commits (db/commit-marker.ts), so the crash tests can kill a server with keys surely in flight.
+   */
+  testHoldCommitMs?: number
 }
 
 const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -71,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: env.INVOICING_SECRET_KEY?.trim() || null,
     dbAuthToken: env.INVOICING_DB_AUTH_TOKEN?.trim() || null,
     trustedProxies,
+    testHoldCommitMs: env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0) : 0,
     ...overrides,
   }
 }

@@ -1,6 +1,6 @@
 // INVOICING_LOG=requests: one JSON line per request on stderr, for operators tailing a server. It says who asked what
 // and how it went; it never carries a body, a query string, a key or a public page's token.
-import { contextOf } from '../doors/api/context'
+import { contextOf } from '../platform/request-context'
 
 /** The path as logged: a public page's path is its bearer link, so its token is left out. */
 function loggedPath(url: string): string {

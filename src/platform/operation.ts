@@ -74,10 +74,19 @@ export interface Operation {
   args?: Record<string, string>
   /** What an idempotent answer stores for replays when the first answer holds something shown once (a secret). */
   keep?: (value: unknown) => unknown
+  /**
+   * An idempotent operation's answer value, built from what its first write transaction returns, so that a keyed
+   * request's answer commits with its change (extensions §12): a resend replays it even if the process died right
+   * after the commit. `answersFromCommit` when the transaction returns the answer itself.
+   */
+  committed?: (value: unknown) => unknown
   run(actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result>
 }
 
 export const json = (value: unknown, status = 200): Result => ({ kind: 'json', status, value })
+
+/** An operation's `committed` when its first write transaction returns the answer value itself. */
+export const answersFromCommit = (value: unknown): unknown => value
 
 /** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
 export async function runOperation(op: Operation, actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result> {
@@ -146,6 +155,11 @@ export async function keptListPage<R extends { id: number }, T>(
 export function idOf(raw: string | undefined): number {
   if (raw === undefined || !/^[1-9][0-9]{0,14}$/.test(raw)) throw new NotFound('No such record.')
   return Number(raw)
+}
+
+/** The API path a call stands for, ids filled in: the idempotency record's path, whichever door the call came through. */
+export function apiPathOf(op: Operation, path: Record<string, string>): string {
+  return op.http.path.replace(/:([^/]+)/g, (_m, p: string) => path[p] ?? '')
 }
 
 /** The MCP argument holding an operation's Idempotency-Key. */

@@ -4,6 +4,7 @@ import type { ValueError } from '@sinclair/typebox/errors'
 import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../../shared/errors'
 import { errorFacts, type Logger } from '../../shared/logger'
 import { bodyRuleOf } from '../../shared/body-rules'
+import type { ParseFailure } from '../../platform/request-context'
 import { lengthFault, TEXT_KIND, textFault } from '../../shared/text-schema'
 
 function errorBody(err: ApiError): string {
@@ -157,7 +158,6 @@ function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
   return new InvalidRequest(Object.fromEntries([...Object.entries(invalid.errors), ...extra]) as FieldErrors)
 }
 
-export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
 
 /** Maps whatever reached Elysia's onError to an ApiError; anything unexpected is a 500 that tells nothing. */
 export function toApiError(code: string | number, error: any, logger: Logger, parseFailure?: ParseFailure): ApiError {

@@ -24,7 +24,7 @@ describe('the OpenAPI document', () => {
   })
 
   test('@redocly/cli lint finds no error', () => {
-    const p = Bun.spawnSync([join(import.meta.dir, '../../node_modules/.bin/redocly'), 'lint', file, '--format', 'json'], { stdout: 'pipe', stderr: 'pipe' })
+    const p = Bun.spawnSync([join(import.meta.dir, '../../../node_modules/.bin/redocly'), 'lint', file, '--format', 'json'], { stdout: 'pipe', stderr: 'pipe' })
     const report = JSON.parse(p.stdout.toString())
     const errors = report.problems.filter((x: any) => x.severity === 'error')
     expect(errors.map((e: any) => `${e.ruleId}: ${e.message} at ${e.location?.[0]?.pointer}`)).toEqual([])

@@ -1,7 +1,7 @@
 // Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { answersFromCommit, idOf, json, listPage, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'
 import { presentPayment, presentReceipt } from './payments.present'
@@ -31,6 +31,7 @@ export const paymentsOperations: Operation[] = [
     output: PaymentSchema,
     access: 'write',
     idempotent: true,
+    committed: answersFromCommit,
     refusals: [...TAKES_PAYMENTS, 'nothing_due', 'payment_goes_to_its_invoice', 'payment_currency_mismatch', 'payment_exceeds_amount_due', 'numbering_at_its_end'],
     mcp: true,
     async run(actor, { path, body }, { deps }) {
@@ -107,6 +108,7 @@ export const paymentsOperations: Operation[] = [
     output: PaymentSchema,
     access: 'write',
     idempotent: true,
+    committed: answersFromCommit,
     refusals: ['payment_reversed'],
     mcp: true,
     async run(actor, { path }, { deps }) {

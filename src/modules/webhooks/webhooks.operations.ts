@@ -1,7 +1,7 @@
 // Operations of webhook management (Admin keys; the policy refuses other Roles before anything is read). Not MCP tools.
 import { Type as t } from '@sinclair/typebox'
 import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { answersFromCommit, idOf, json, listPage, type Operation } from '../../platform/operation'
 import type { Deps } from '../../deps'
 import { presentWebhook } from './webhooks.service'
 import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
@@ -76,6 +76,7 @@ export const webhooksOperations: Operation[] = [
     body: t.Object({ url: t.String({ maxLength: 2000 }), events: t.Optional(Events) }, { additionalProperties: false, title: 'WebhookCreate' }),
     output: WebhookSchema,
     idempotent: true,
+    committed: answersFromCommit,
     keep: withoutSecret,
     refusals: ['webhook_limit_reached'],
     async run(actor, { body }, { deps }) {
@@ -169,6 +170,7 @@ export const webhooksOperations: Operation[] = [
     body: NoBody,
     output: DeliverySchema,
     idempotent: true,
+    committed: answersFromCommit,
     refusals: ['webhooks_need_a_paid_plan', 'webhook_paused'],
     async run(actor, { path }, { deps }) {
       return json(await resendDelivery(webhookDeps(deps), actor.businessId, idOf(path.id)), 201)

@@ -74,12 +74,13 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   bag.throwIfAny()
   const secret = newSecret()
   const now = deps.clock.now().toISOString()
-  const row = await deps.db.write(async (tx) => {
+  // The answer is built inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+  return deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
     if (n >= MAX_WEBHOOKS) throw new Refusal('webhook_limit_reached', `A Business has at most ${MAX_WEBHOOKS} webhooks; delete one first.`)
-    return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    const row = await insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    return presentWebhook(row, secret)
   })
-  return presentWebhook(row, secret)
 }
 
 export async function listWebhooks(deps: WebhookDeps, businessId: number, afterId: number, limit: number) {
@@ -171,9 +172,13 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   }
   if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')
   const now = deps.clock.now().toISOString()
-  const row = await deps.db.write((tx) =>
-    createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
+  // The answer is built inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+  return deps.db.write(async (tx) =>
+    presentDelivery(
+      await createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
+      [],
+      hook.url,
+    ),
   )
-  return presentDelivery(row, [], hook.url)
 }
 
