@@ -23,7 +23,8 @@ const markers = new AsyncLocalStorage<CommitMarker>()
 
 /**
  * For the crash tests only (INVOICING_TEST_HOLD_COMMIT_MS, read by config.ts): how long a marked transaction stays open
- * before its mark, so a test can kill the process while keyed changes are surely in flight. 0 in service.
+ * before its mark, and how long its work waits after the commit, so a test can kill the process while keyed changes
+ * are surely in flight, or committed but not yet answered. 0 in service.
  */
 let holdBeforeMarkMs = 0
 export function holdMarkedTransactions(ms: number): void {
@@ -46,5 +47,6 @@ export async function markedTransaction<T, X extends MarkerTx>(transaction: (bod
     return value
   })
   marker.marked = true
+  if (holdBeforeMarkMs > 0) await Bun.sleep(holdBeforeMarkMs)
   return result
 }
