@@ -81,6 +81,18 @@ describe('module layering: the source files\' own imports', () => {
     expect(show(bad)).toEqual([])
   })
 
+  test('the CLI reaches the doors only through app.ts, which mounts them (what a request did is read from platform/)', () => {
+    const bad = edges.filter((e) => under(e.from, 'src/cli') && under(e.to, 'src/doors'))
+    expect(show(bad)).toEqual([])
+  })
+
+  test('one API door: no src/http/ folder is left, and no door but the API imports the API door\'s pipeline or routes', () => {
+    expect(edges.some((e) => under(e.from, 'src/http') || under(e.to, 'src/http'))).toBe(false)
+    const inner = ['src/doors/api/pipeline', 'src/doors/api/routes', 'src/doors/api/route-helpers']
+    const bad = edges.filter((e) => !under(e.from, 'src/doors/api') && e.from !== 'src/app.ts' && inner.includes(e.to))
+    expect(show(bad)).toEqual([])
+  })
+
   test('modules import one another without cycles (their *.operations.ts aside)', () => {
     // An operations file declares use cases for the table and may compose several modules, like the table itself.
     const graph = new Map<string, Set<string>>()
