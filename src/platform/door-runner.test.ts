@@ -2,7 +2,9 @@
 // Actor, with the input read from a form; the Role judged, a keyed call kept and replayed in the API's key space.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../test/harness'
+import { sql } from 'drizzle-orm'
 import { apiKeyResolver } from '../modules/business'
+import { operations } from '../operations'
 import type { Actor } from './actor'
 
 let h: Harness
@@ -48,5 +50,23 @@ describe('DoorRunner.call: an operation by name, an input and an Actor', () => {
   test('an unknown name is a fault of the caller, not a request', async () => {
     const b = await h.business()
     await expect(h.app.runner.call('clients_frobnicate', await actorOf(b.key), {})).rejects.toThrow('no operation named clients_frobnicate')
+  })
+})
+
+describe('keyed answers commit with their change', () => {
+  test('every idempotent operation of the table declares the answer its change commits with', () => {
+    const idempotent = operations.filter((op) => op.idempotent)
+    expect(idempotent.length).toBeGreaterThanOrEqual(8)
+    expect(idempotent.filter((op) => !op.committed).map((op) => op.name)).toEqual([])
+  })
+
+  test('a keyed document create stores, in its own transaction, the very bytes it answers', async () => {
+    const b = await h.business()
+    const client = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Doc', email: 'doc@example.com', country: 'DE' } })
+    const body = { type: 'invoice', client_id: client.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] }
+    const r = await h.request('POST', '/v1/documents', { key: b.key, body, headers: { 'Idempotency-Key': 'doc-committed' } })
+    expect(r.status).toBe(201)
+    const rows = await h.deps.db.read.all<{ status: number; body: string }>(sql`SELECT status, body FROM idempotency_keys WHERE key = 'doc-committed'`)
+    expect(rows).toEqual([{ status: 201, body: r.text }])
   })
 })
