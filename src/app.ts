@@ -12,10 +12,12 @@ import { RequestLogWriter } from './platform/request-log'
 import { openRateCount, type RateCount } from './platform/rate-count'
 import { bearerLookup } from './platform/credentials'
 import type { OperationContext } from './platform/operation'
+import { contextOf } from './platform/request-context'
 import { operations } from './operations'
 import { publicBaseUrl } from './config'
 import { setRemedyBase } from './modules/documents'
 import { apiKeyResolver } from './modules/business'
+import { AddressLimit } from './doors/oauth/address-limit'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 import { apiDoor } from './doors/api/door'
 import { pathOf, type Fetch } from './doors/api/pipeline'
@@ -82,14 +84,17 @@ export async function buildApp(deps: Deps): Promise<App> {
   const resources = resourcesOf(issuer)
   const tokensFor = { api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api), mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp) }
   const lookup = bearerLookup([{ accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) }, apiKeyResolver(deps.db.read, deps.db.hot)])
+  // Client ID Metadata Documents are fetched by the authorization endpoint and by the consent page: one count per
+  // address for both, so the page is no way around the limit.
+  const documentFetches = new AddressLimit(deps.clock)
 
   // The doors. The API (with the Client's public document page behind its pipeline) is built now; the others with
   // their first request, so a server that only answers the API never loads the MCP SDK (about 18 MB), the OAuth
   // grant library (about 18 MB), or the pages and htmx.
   const api = apiDoor({ deps, operations, runner, lookup: (credential) => lookup(credential, 'api'), rateCount: rateLimiter, publicPages: publicPageRoutes(deps) })
   const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, lookup, runner })))
-  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })))
-  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps)))
+  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer, bodyLimits: deps.config.bodyLimits, documentFetches })))
+  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, { documentFetches })))
   const application: AppDoor = async (req) => (await appDoor())(req)
 
   const trusted = trustedProxies(deps.config.trustedProxies)
@@ -98,7 +103,11 @@ export async function buildApp(deps: Deps): Promise<App> {
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, ip))
     const path = pathOf(req.url)
-    if (isAppPath(path)) return application(req)
+    if (isAppPath(path)) {
+      // The consent page counts the documents it fetches against this address.
+      contextOf(req).ip = ip
+      return application(req)
+    }
     if (isOAuthPath(path)) return oauthDoor().then((door) => door(req, ip))
     return api.handle(req, ip)
   }

@@ -14,7 +14,7 @@ import { openApiDocumentRoutes } from './openapi-document'
 import { openApiWebhooks } from './openapi-webhooks'
 import { API_DESCRIPTION } from './openapi-description'
 import { errorResponse, toApiError } from './errors'
-import { readBody } from './body'
+import { readBody } from '../../platform/request-body'
 import { createPipeline, isJsonType } from './pipeline'
 import { operationRoutes } from './routes'
 

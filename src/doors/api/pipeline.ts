@@ -8,10 +8,11 @@ import { BadRequest, Unauthenticated, type ApiError } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
 import { setContext, type RequestContext } from '../../platform/request-context'
-import { errorResponse } from './errors'
+import { bodyReadError, errorResponse } from './errors'
+import { MAX_BODY_BYTES } from '../../platform/request-body'
 import type { RateCount, RateDecision } from '../../platform/rate-count'
 
-export const MAX_BODY_BYTES = 1024 * 1024
+export { MAX_BODY_BYTES }
 
 /** Bodies are JSON only; the pipeline (by header) and the body parser (for bodies it did not see announced) ask this. */
 export function isJsonType(contentType: string | null): boolean {
@@ -170,7 +171,7 @@ function bodyRefusal(req: Request, access: Access): ApiError | null {
   if (!hasBody) return null
   const type = req.headers.get('content-type') ?? ''
   if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
-  // Refused before a byte of it is read; the connection goes with the answer, the rest of the body unread.
-  if (len !== null && Number(len) > MAX_BODY_BYTES) return new BadRequest(413, 'The request body is larger than 1 MiB.', { Connection: 'close' })
+  // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
+  if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')
   return null
 }

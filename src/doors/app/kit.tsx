@@ -18,7 +18,7 @@ import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/e
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
-import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
+import { cookie, formOrNull, FormStalled, FormTooLarge, htmlResponse, readCookie, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
 import { Document, Layout } from './layout'
 import { appRefusal, type Need } from './policy'
 import type { Router } from './router'
@@ -39,6 +39,9 @@ export const NOTICES: Record<string, string> = {
   app_deleted: 'The app is deleted: its connections have ended and its webhook is gone.',
   member_removed: 'The member is removed: they no longer open this Business.',
   member_saved: 'The membership is saved.',
+  invitation_sent: 'Invitation sent. They join once they accept it, signed in to their own account.',
+  invitation_accepted: 'You have joined this Business.',
+  invitation_declined: 'The invitation is declined.',
   bank_account_added: 'The bank account is added.',
   mailbox_cleared: 'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
   password_changed: 'Your password is changed; every other session has ended.',
@@ -192,6 +195,7 @@ export class AppKit {
       return await fn()
     } catch (e) {
       if (e instanceof FormTooLarge) return this.bare(413, 'Too large', 'The form sent is larger than any form of this application.')
+      if (e instanceof FormStalled) return this.bare(408, 'Too slow', 'The form stopped arriving before it was whole. Nothing was changed; send it again.')
       if (e instanceof ApiError && e.status === 404) return this.bare(404, 'Not found', e.message)
       this.deps.logger.error('application page failed', { path: new URL(req.url).pathname, ...errorFacts(e) })
       return this.bare(500, 'Something went wrong', 'The service failed to answer; the fault is ours. Nothing was changed unless the page says so.')
@@ -251,7 +255,9 @@ export class AppKit {
       const back = req.method === 'GET' ? url.pathname + url.search : '/app'
       return redirect(`/app/sign-in?next=${encodeURIComponent(back)}`, readCookie(req, SESSION_COOKIE) ? { 'set-cookie': this.clearSessionCookie() } : {})
     }
-    const businesses = (await businessesOfPerson(this.deps.db.read, live.person.id)).map((b) => ({ publicId: b.publicId, name: b.name, role: b.role }))
+    // Only active memberships open a Business; pending ones are invitations, counted for the header's link.
+    const mine = await businessesOfPerson(this.deps.db.read, live.person.id)
+    const businesses = mine.open.map((b) => ({ publicId: b.publicId, name: b.name, role: b.role }))
     const done = url.searchParams.get('done')
     return {
       deps: this.deps,
@@ -261,6 +267,7 @@ export class AppKit {
       session: live.session,
       csrf: sessionCsrf(this.csrfSecret, live.session),
       businesses,
+      invitations: mine.invitations.length,
       notice: done && Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null,
       cookies: [],
     }
@@ -268,7 +275,7 @@ export class AppKit {
 
   /** The form of a change, once its CSRF token (and the browser's Origin) prove it came from this session's page. */
   private async checkedForm(req: Request, c: Signed, upload = false): Promise<PostedForm | Response> {
-    const data = await readForm(req, upload).catch((e) => (e instanceof FormTooLarge ? Promise.reject(e) : null))
+    const data = await formOrNull(req, upload)
     if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
       return this.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). Nothing was changed; open the page again and retry.')
     }

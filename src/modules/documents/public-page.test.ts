@@ -1,24 +1,12 @@
 // The document's public page (/p/{token}) against a real temp-file database: what the Client sees, the first open
 // heard once as document.viewed, later opens writing nothing, and no page for a Draft or an unknown link.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile, type ClientSetup as Setup } from '../../../test/harness'
 import { documents, outbox } from '../../db/schema'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 async function setup(business: Parameters<Harness['business']>[0] = {}, client: Record<string, unknown> = {}): Promise<Setup> {
   const b = await h.business({ legalName: 'Seller Ltd', ...business })

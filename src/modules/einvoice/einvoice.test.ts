@@ -2,16 +2,11 @@
 // and validated against the OASIS UBL 2.1 XSD with xmllint, the refusals the changelog names, and the content rules
 // (Credit Note reference, VAT number prefix, payment means, O-only documents, K delivery data, escaping).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { addBankAccount, type BusinessInput } from '../business'
-
-/** The OASIS schemas, beside the repository in ../shared (as CI lays it out). */
-const XSD_DIR = resolve(import.meta.dir, '../../../../shared/en16931/ubl-2.1-xsd/maindoc')
+import { GERMAN_SELLER, localPath, xmllint } from './einvoice.testkit'
 
 let h: Harness
-let files = 0
 
 beforeAll(async () => {
   h = await makeHarness()
@@ -23,28 +18,7 @@ beforeEach(() => h.clock.advance(61_000))
 // ---------------------------------------------------------------------------------------------------------------
 // xmllint: the XSD and small XPath reads over the written XML
 
-function fileOf(xml: string): string {
-  const file = join(h.dir, `export-${++files}.xml`)
-  writeFileSync(file, xml)
-  return file
-}
-
-/** xmllint's complaints, '' when the document is valid against the UBL 2.1 schema of its kind. */
-function xsdErrors(xml: string): string {
-  const kind = /<CreditNote[\s>]/.test(xml) ? 'CreditNote' : 'Invoice'
-  const r = Bun.spawnSync(['xmllint', '--nonet', '--noout', '--schema', join(XSD_DIR, `UBL-${kind}-2.1.xsd`), fileOf(xml)])
-  return r.exitCode === 0 ? '' : `${r.stdout.toString()}${r.stderr.toString()}`
-}
-
-/** `//Party/CompanyID` → the same path by local names, so tests need not bind the UBL namespaces. */
-function localPath(path: string): string {
-  return path.replace(/([A-Za-z][A-Za-z0-9]*)(?=\/|\[|=|$)/g, "*[local-name()='$1']")
-}
-
-function xpath(xml: string, expr: string): string {
-  const r = Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, fileOf(xml)])
-  return r.stdout.toString().trim()
-}
+const { xsdErrors, xpath } = xmllint(() => h.dir, 'export')
 
 /** The text of the first node at a path of local names ('' when none). */
 function text(xml: string, path: string): string {
@@ -66,15 +40,7 @@ interface Seller {
 
 /** A German VAT-paying Business with a full address. */
 function seller(input: Partial<BusinessInput> = {}): Promise<Seller> {
-  return h.business({
-    name: 'Seller GmbH',
-    vatNumber: 'DE123456789',
-    address: 'Hauptstrasse 1',
-    city: 'Berlin',
-    postalCode: '10115',
-    email: 'billing@seller.example',
-    ...input,
-  })
+  return h.business({ ...GERMAN_SELLER, ...input })
 }
 
 async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<number> {

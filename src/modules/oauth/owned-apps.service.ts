@@ -6,6 +6,7 @@ import { and, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, oauthApps, oauthRedirectUris } from '../../db/schema'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
+import { webhooksPlanRefusal } from '../../platform/policy'
 import { AddressRefused, checkAddress, EVENT_TYPES, newWebhookSecret } from '../webhooks'
 import { createApp, deleteApp, MAX_REDIRECT_URIS } from './apps.service'
 import { findAppWebhook, liveRoles, startOutboxCursor, upsertAppWebhook } from './app-webhooks.repo'
@@ -251,15 +252,14 @@ export async function resendOwnedAppDelivery(db: Database, personId: number, cli
         .get()
     : undefined
   if (!hook || !d) throw new NotFound('No such delivery.')
-  if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on first.')
+  if (hook.paused) throw Refusal.say('webhook_paused')
   const unusedBefore = new Date(now.getTime() - UNUSED_DAYS * DAY_MS).toISOString()
   const hears = (await liveRoles(db.read, app.id, d.d.businessId, unusedBefore)).length > 0
   if (!hears || (d.d.status === 'failed_unsent' && d.d.reason === 'app_not_connected')) {
-    throw new Refusal('app_not_connected', 'The app is no longer connected to that Business, so nothing more is sent about it.')
+    throw Refusal.say('app_not_connected')
   }
-  if (d.plan === 'free' || d.plan === 'paused') {
-    throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Business’s Owner chooses one in billing settings.', { remedy: 'choose_plan' })
-  }
+  const plan = webhooksPlanRefusal(d)
+  if (plan) throw plan
   const at = now.toISOString()
   const row = await db.write((tx) =>
     tx

@@ -1,24 +1,12 @@
 // The document PDF read back with pdftotext (poppler-utils): number, Unicode Client names, total, DRAFT on a Draft,
 // SAMPLE for a Test business, served as an application/pdf attachment named after the number.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile, type ClientSetup as Setup } from '../../../test/harness'
 import { watermarkOf } from './document-pdf'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 async function setup(clientBody: Record<string, unknown>, business: Parameters<Harness['business']>[0] = {}): Promise<Setup> {
   const b = await h.business({ currency: 'EUR', legalName: 'Seller Ltd', ...business })

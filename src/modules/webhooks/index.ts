@@ -4,7 +4,7 @@ export { EVENT_TYPES, type EventType } from './events'
 export { dispatchOutbox, deliverDue, pruneDeliveries, type DeliveryContext, type SubjectBuilder } from './delivery'
 export { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, presentWebhook, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
 // What an OAuth app's webhook (the oauth module) shares with a Business's: address rules, signing, the retry schedule.
-export { AddressRefused, checkAddress, type Resolver } from './address-guard'
+export { AddressRefused, checkAddress, checkHost, isPublicAddress, type Resolver } from './address-guard'
 export { newSecret as newWebhookSecret, signatureHeader } from './signature'
 export { ANSWER_TIMEOUT_MS, CLAIM_MS, MAX_ATTEMPTS, RETRY_WAITS_MS } from './delivery'
 export { deliveryDueAt } from './webhooks.repo'
