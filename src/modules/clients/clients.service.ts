@@ -15,7 +15,6 @@ import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from '.
 import {
   findClient,
   insertClient,
-  loadClient,
   listClients,
   searchTextOf,
   updateClientRow,
@@ -164,7 +163,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
     }
     row.searchText = searchTextOf({ name: row.name, legalName: row.legalName ?? null, email: row.email ?? null, vatNumber, accountCode })
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
-    return (await findClient(tx, businessId, await insertClient(tx, row)))!
+    return insertClient(tx, row)
   })
 }
 
