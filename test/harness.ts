@@ -93,6 +93,21 @@ export function expectRefusedUnder(r: TestResponse, field: string): any {
   return r.body.error
 }
 
+/** A Draft made through the API for the set-up's Client: an Invoice unless the body says otherwise. */
+export async function draftFor(h: Harness, s: ClientSetup, body: Record<string, unknown>): Promise<any> {
+  const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, ...body } })
+  if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
+  return r.body
+}
+
+/** A document made and issued through the API for the set-up's Client. */
+export async function issuedFor(h: Harness, s: ClientSetup, body: Record<string, unknown>): Promise<any> {
+  const d = await draftFor(h, s, body)
+  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
+  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
+  return r.body
+}
+
 let businessCount = 0
 
 export async function makeHarness(

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { addBankAccount, type BusinessInput } from '../business'
-import { GERMAN_SELLER, localPath, xmllint } from './einvoice.testkit'
+import { exportedXml, germanSeller, localPath, xmllint, xmlOf as kitXmlOf, type Seller } from './einvoice.testkit'
 
 let h: Harness
 
@@ -32,16 +32,7 @@ function count(xml: string, path: string): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Setup through the API
 
-interface Seller {
-  id: number
-  publicId: string
-  key: string
-}
-
-/** A German VAT-paying Business with a full address. */
-function seller(input: Partial<BusinessInput> = {}): Promise<Seller> {
-  return h.business({ ...GERMAN_SELLER, ...input })
-}
+const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
 
 async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<number> {
   const r = await h.request('POST', '/v1/clients', {
@@ -67,18 +58,9 @@ async function issued(s: Seller, clientId: number, body: Record<string, unknown>
   return r.body
 }
 
-function xmlOf(s: Seller, id: number, key = s.key): Promise<TestResponse> {
-  return h.request('GET', `/v1/documents/${id}/xml`, { key })
-}
+const xmlOf = (s: Seller, id: number, key = s.key) => kitXmlOf(h, s, id, key)
 
-/** Exports and expects a 200 XML attachment that the XSD accepts; answers the XML. */
-async function exported(s: Seller, id: number): Promise<string> {
-  const r = await xmlOf(s, id)
-  if (r.status !== 200) throw new Error(`export refused: ${r.status} ${r.text}`)
-  expect(r.headers.get('content-type')).toBe('application/xml')
-  expect(xsdErrors(r.text)).toBe('')
-  return r.text
-}
+const exported = (s: Seller, id: number) => exportedXml(h, s, id, xsdErrors)
 
 /** Expects the refusal not_exportable naming the given rule ids (in the message and in `rules`). */
 function expectRuleRefusal(r: TestResponse, ...ids: string[]): void {

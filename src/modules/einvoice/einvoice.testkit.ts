@@ -1,8 +1,11 @@
 // Test kit of the e-invoice tests: the German seller they export from, and the exported XML written to the test's
 // folder and checked with xmllint, against the OASIS UBL 2.1 XSD and read by XPath over local names (so tests need not
 // bind the UBL namespaces).
+import { expect } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { Harness, TestResponse } from '../../../test/harness'
+import type { BusinessInput } from '../business'
 
 /** A German VAT-paying Business with a full address: the seller every export test starts from. */
 export const GERMAN_SELLER = {
@@ -12,6 +15,17 @@ export const GERMAN_SELLER = {
   city: 'Berlin',
   postalCode: '10115',
   email: 'billing@seller.example',
+}
+
+export interface Seller {
+  id: number
+  publicId: string
+  key: string
+}
+
+/** A German VAT-paying Business with a full address (GERMAN_SELLER), made on the harness. */
+export function germanSeller(h: Harness, input: Partial<BusinessInput> = {}): Promise<Seller> {
+  return h.business({ ...GERMAN_SELLER, ...input })
 }
 
 /** The OASIS schemas, beside the repository in ../shared (as CI lays it out). */
@@ -43,4 +57,18 @@ export function xmllint(dir: () => string, name: string) {
       return r.exitCode === 0 ? '' : `${r.stdout.toString()}${r.stderr.toString()}`
     },
   }
+}
+
+/** The document's EN16931 XML as the API answers it, to the Seller's key or another. */
+export function xmlOf(h: Harness, s: Seller, id: number, key = s.key): Promise<TestResponse> {
+  return h.request('GET', `/v1/documents/${id}/xml`, { key })
+}
+
+/** Exports and expects a 200 XML attachment that the XSD accepts (`xsdErrors` of the file's xmllint); answers the XML. */
+export async function exportedXml(h: Harness, s: Seller, id: number, xsdErrors: (xml: string) => string): Promise<string> {
+  const r = await xmlOf(h, s, id)
+  if (r.status !== 200) throw new Error(`export refused: ${r.status} ${r.text}`)
+  expect(r.headers.get('content-type')).toBe('application/xml')
+  expect(xsdErrors(r.text)).toBe('')
+  return r.text
 }

@@ -10,7 +10,7 @@ import type { BusinessInput } from '../business'
 import { currencyScale } from '../../shared/currencies'
 import { Dec } from '../../shared/money'
 import { RULES } from './rules'
-import { GERMAN_SELLER, localPath, xmllint } from './einvoice.testkit'
+import { exportedXml, germanSeller, localPath, xmllint, xmlOf as kitXmlOf, type Seller } from './einvoice.testkit'
 
 let h: Harness
 
@@ -41,16 +41,7 @@ function reader(xml: string) {
 // ---------------------------------------------------------------------------------------------------------------
 // Setup through the API
 
-interface Seller {
-  id: number
-  publicId: string
-  key: string
-}
-
-/** A German VAT-paying Business with a full address. */
-function seller(input: Partial<BusinessInput> = {}): Promise<Seller> {
-  return h.business({ ...GERMAN_SELLER, ...input })
-}
+const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
 
 function postClient(s: Seller, extra: Record<string, unknown> = {}): Promise<TestResponse> {
   return h.request('POST', '/v1/clients', {
@@ -80,9 +71,7 @@ async function issued(s: Seller, clientId: number, body: Record<string, unknown>
   return r.body
 }
 
-function xmlOf(s: Seller, id: number): Promise<TestResponse> {
-  return h.request('GET', `/v1/documents/${id}/xml`, { key: s.key })
-}
+const xmlOf = (s: Seller, id: number) => kitXmlOf(h, s, id)
 
 /** The document as the API answers it (GET /v1/documents/{id}). */
 async function answerOf(s: Seller, id: number): Promise<any> {
@@ -91,14 +80,7 @@ async function answerOf(s: Seller, id: number): Promise<any> {
   return r.body
 }
 
-/** Exports and expects a 200 XML attachment that the XSD accepts; answers the XML. */
-async function exported(s: Seller, id: number): Promise<string> {
-  const r = await xmlOf(s, id)
-  if (r.status !== 200) throw new Error(`export refused: ${r.status} ${r.text}`)
-  expect(r.headers.get('content-type')).toBe('application/xml')
-  expect(xsdErrors(r.text)).toBe('')
-  return r.text
-}
+const exported = (s: Seller, id: number) => exportedXml(h, s, id, xsdErrors)
 
 /** Expects a 422 invalid_request naming the given field. */
 function expectRefusedUnder(r: TestResponse, field: string): void {
