@@ -28,7 +28,7 @@ export interface Config {
   rateLimit: number
   /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
   publicUrl: string | null
-  /** How long a request body may stall and take in all (src/http/body.ts); set only by tests. */
+  /** How long a request body may stall and take in all (src/platform/request-body.ts); set only by tests. */
   bodyLimits?: { idleMs: number; totalMs: number }
   /**
    * INVOICING_SECRET_KEY: the key webhook secrets and mailbox SMTP URLs are sealed under (32 bytes: 64 hex digits or
@@ -42,6 +42,11 @@ export interface Config {
    * names the client (src/platform/client-address.ts). Empty: the connection's peer is the client.
    */
   trustedProxies: string[]
+  /**
+   * INVOICING_TEST_HOLD_COMMIT_MS, honoured only under NODE_ENV=test: each keyed change's transaction stays open this
+   * long before it commits (db/commit-marker.ts), so the crash tests can kill a server with keys surely in flight.
+   */
+  testHoldCommitMs?: number
 }
 
 const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -84,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: env.INVOICING_SECRET_KEY?.trim() || null,
     dbAuthToken: env.INVOICING_DB_AUTH_TOKEN?.trim() || null,
     trustedProxies,
+    testHoldCommitMs: env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0) : 0,
     ...overrides,
   }
 }

@@ -1,6 +1,7 @@
 // The composition root: builds every dependency once, for the server, the CLI and the tests alike.
 import type { Config } from './config'
 import { openDatabase, type Database } from './db/client'
+import { holdMarkedTransactions } from './db/commit-marker'
 import { applyMigrations } from './db/migrate'
 import { unlockSecrets } from './db/secrets'
 import { systemClock, type Clock } from './shared/clock'
@@ -41,6 +42,7 @@ export interface DepsOverrides {
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const db = await openDatabase(config.dbPath, { authToken: config.dbAuthToken ?? undefined, native: overrides.native })
+  if (config.testHoldCommitMs) holdMarkedTransactions(config.testHoldCommitMs)
   try {
     await applyMigrations(db)
     db.secrets = await unlockSecrets(db, config.secretKey)

@@ -72,6 +72,54 @@ describe('across processes and crashes', () => {
     }
   }, 90_000)
 
+  test('killed (SIGKILL) with keyed Payments held in their transactions: after a restart every resend answers 201 at once, a committed one replayed byte for byte, nothing recorded twice', async () => {
+    const db = join(dir, 'held.db')
+    const { key } = seed(db)
+    // Each keyed Payment's transaction stays open 400 ms before its commit, and its request waits 400 ms after it (test
+    // hook): the first Payment to show is committed and not yet answered when the server is killed.
+    let s = await startServer(db, { INVOICING_RATE_LIMIT: '100000', NODE_ENV: 'test', INVOICING_TEST_HOLD_COMMIT_MS: '400' })
+    const doc = await invoice(s, key)
+    const keys = Array.from({ length: 6 }, (_, i) => ({ key: `held-${i}`, amount: (i + 1).toFixed(2) }))
+    const body = (amount: string) => JSON.stringify({ amount, payment_date: TODAY, payment_method: 'cash' })
+    const send = (srv: Server, k: { key: string; amount: string }) =>
+      fetch(`${srv.url}/v1/documents/${doc}/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': k.key },
+        body: body(k.amount),
+      }).then(async (r) => ({ status: r.status, text: await r.text(), replayed: r.headers.get('idempotent-replayed') }))
+    const firsts = keys.map((k) => send(s, k).catch(() => null))
+    // Killed once the first Payment has committed, while the others are claimed and waiting or inside their transaction.
+    const deadline = Date.now() + 20_000
+    while ((await paymentAmounts(s, key, doc)).length === 0 && Date.now() < deadline) await Bun.sleep(20)
+    await s.stop('SIGKILL')
+    const answeredBefore = await Promise.all(firsts)
+    s = await startServer(db, { INVOICING_RATE_LIMIT: '100000' })
+    try {
+      let replays = 0
+      for (const [i, k] of keys.entries()) {
+        const started = performance.now()
+        const r = await send(s, k)
+        // At once: not after a lease (10 s) or the 10 s wait for a key in flight.
+        expect(performance.now() - started).toBeLessThan(3_000)
+        expect(r.status).toBe(201)
+        expect(JSON.parse(r.text).amount).toBe(k.amount)
+        const before = answeredBefore[i]
+        if (r.replayed === 'true') replays++
+        // A Payment answered before the kill is replayed with the very bytes of its first answer.
+        if (before?.status === 201) {
+          expect(r.replayed).toBe('true')
+          expect(r.text).toBe(before.text)
+        }
+      }
+      expect(replays).toBeGreaterThan(0)
+      expect(replays).toBeLessThan(keys.length)
+      const amounts = await paymentAmounts(s, key, doc)
+      expect(amounts.sort()).toEqual(keys.map((k) => k.amount).sort())
+    } finally {
+      await s.stop('SIGKILL')
+    }
+  }, 90_000)
+
   test('30 identical keyed Payments split over two servers on one file make one Payment and one answer', async () => {
     const db = join(dir, 'two.db')
     const { key } = seed(db)

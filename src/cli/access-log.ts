@@ -1,6 +1,6 @@
 // INVOICING_LOG=requests: one JSON line per request on stderr, for operators tailing a server. It says who asked what
 // and how it went; it never carries a body, a query string, a key, a public page's token or a one-time sign-in link's.
-import { contextOf } from '../http/context'
+import { contextOf } from '../platform/request-context'
 
 /** Paths that are bearer links (a public page, a one-time link to choose a password): logged without their token. */
 const BEARER_PREFIXES = ['/p/', '/app/sign-in/link/']

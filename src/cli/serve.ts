@@ -8,7 +8,7 @@ import { releasePdfMemory } from '../modules/pdf'
 import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
 import { requestFields } from './access-log'
-import { SERVED_BODY_CAP } from '../http/body'
+import { SERVED_BODY_CAP } from '../platform/request-body'
 
 /** How long a shutdown waits for requests under way before it cuts their connections. */
 const STOP_GRACE_MS = 10_000
@@ -41,7 +41,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
   const server = Bun.serve({
     port,
     hostname: host,
-    // Every door reads its body through src/http/body.ts, which stops at the door's limit (1 MiB at most) and answers
+    // Every door reads its body through src/platform/request-body.ts, which stops at the door's limit (1 MiB at most) and answers
     // 413 in the door's words; this cap, far above those limits, is Bun's own, so that no body a client declares
     // larger is ever taken in, whatever a door's code does with it (Bun answers such a declaration a bare 413).
     maxRequestBodySize: SERVED_BODY_CAP,

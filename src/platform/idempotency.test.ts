@@ -5,8 +5,8 @@ import { type Harness, type TestResponse, harnessForFile } from '../../test/harn
 import { idempotencyKeys } from '../db/schema'
 import { createApiKey } from '../modules/business'
 import { IdempotencyInFlight } from '../shared/errors'
-import { answerResponse } from '../http/answer'
-import { errorResponse } from '../http/errors'
+import { answerResponse } from '../doors/api/answer'
+import { errorResponse } from '../doors/api/errors'
 import { expireIdempotencyKeys, Idempotency, IDEMPOTENCY_TTL_MS, type Answer, type IdempotentRequest } from './idempotency'
 
 /** The API door's use of the record: the answer written as its HTTP response. */
@@ -93,15 +93,21 @@ describe('rule 2: same key, another body', () => {
     expect(await clientCount(b.key)).toBe(1)
   })
 
-  test('the body is compared byte for byte: the same fields in another order are another body', async () => {
+  test('the body is compared as parsed JSON (extensions §11): the same fields in another order and layout replay; another value is another body', async () => {
     const b = await h.business()
     const raw1 = JSON.stringify({ name: 'A', email: 'a@b.de', country: 'DE' })
-    const raw2 = JSON.stringify({ country: 'DE', email: 'a@b.de', name: 'A' })
+    const raw2 = JSON.stringify({ country: 'DE', email: 'a@b.de', name: 'A' }, null, 2)
+    const raw3 = JSON.stringify({ name: 'A', email: 'a@b.de', country: 'AT' })
     const headers = { 'content-type': 'application/json', 'Idempotency-Key': 'order' }
-    expect((await h.request('POST', '/v1/clients', { key: b.key, raw: raw1, headers })).status).toBe(201)
+    const first = await h.request('POST', '/v1/clients', { key: b.key, raw: raw1, headers })
+    expect(first.status).toBe(201)
     const r = await h.request('POST', '/v1/clients', { key: b.key, raw: raw2, headers })
-    expect(r.status).toBe(422)
-    expect(r.body.error.type).toBe('idempotency')
+    expect(r.status).toBe(201)
+    expect(r.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(r.text).toBe(first.text)
+    const other = await h.request('POST', '/v1/clients', { key: b.key, raw: raw3, headers })
+    expect(other.status).toBe(422)
+    expect(other.body.error.type).toBe('idempotency')
     expect(await clientCount(b.key)).toBe(1)
   })
 })

@@ -74,6 +74,12 @@ export interface Operation {
   args?: Record<string, string>
   /** What an idempotent answer stores for replays when the first answer holds something shown once (a secret). */
   keep?: (value: unknown) => unknown
+  /**
+   * An idempotent operation's answer value, built from what its first write transaction returns, so that a keyed
+   * request's answer commits with its change (extensions §12): a resend replays it even if the process died right
+   * after the commit. `answersFromCommit` when the transaction returns the answer itself.
+   */
+  committed?: (value: unknown) => unknown
   run(actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result>
 }
 
@@ -86,6 +92,9 @@ export type ApplicationOperation = Pick<Operation, 'name' | 'description' | 'bod
 }
 
 export const json = (value: unknown, status = 200): Result => ({ kind: 'json', status, value })
+
+/** An operation's `committed` when its first write transaction returns the answer value itself. */
+export const answersFromCommit = (value: unknown): unknown => value
 
 /** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
 export async function runOperation(
@@ -163,6 +172,11 @@ export const ID_RULE = /^[1-9][0-9]{0,14}$/
 export function idOf(raw: string | undefined, words = 'No such record.'): number {
   if (raw === undefined || !ID_RULE.test(raw)) throw new NotFound(words)
   return Number(raw)
+}
+
+/** The API path a call stands for, ids filled in: the idempotency record's path, whichever door the call came through. */
+export function apiPathOf(op: Operation, path: Record<string, string>): string {
+  return op.http.path.replace(/:([^/]+)/g, (_m, p: string) => path[p] ?? '')
 }
 
 /** The MCP argument holding an operation's Idempotency-Key. */

@@ -1,5 +1,5 @@
 // Rules of a request body its schema cannot state (one of two fields required), kept by the schema's title: a model
-// declares them beside its schema, and each door's validation answer asks them (src/http/errors.ts).
+// declares them beside its schema, and each door's validation answer asks them (src/doors/api/errors.ts).
 import type { FieldErrors } from './errors'
 
 export type BodyRule = (body: Record<string, unknown>) => FieldErrors

@@ -1,4 +1,4 @@
-// The service's one error hierarchy: every failure a caller can see is one of these, rendered by http/errors.ts.
+// The service's one error hierarchy: every failure a caller can see is one of these, rendered by doors/api/errors.ts.
 
 export type ErrorType =
   | 'authentication'

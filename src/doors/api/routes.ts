@@ -1,11 +1,12 @@
 // The API door's routes, built from the table of operations: each operation's method and path, its TypeBox parts as
-// Elysia's validation, its answers and OpenAPI detail; the handler runs the operation for the request's Actor.
+// Elysia's validation, its answers and OpenAPI detail; the handler runs the operation for the request's Actor through
+// the door runner (platform/door-runner.ts) and writes its Result as the HTTP answer.
 import { Elysia, t, type TSchema } from 'elysia'
-import { actorOf } from '../../http/context'
-import { answerResponse, type Answer } from '../../http/answer'
-import { idempotentCreate, type HttpServices } from '../../http/route-helpers'
+import { actorOf, contextOf } from '../../platform/request-context'
+import { answerResponse } from './answer'
 import { errorAnswers, idempotencyHeader } from '../../shared/schemas'
-import { codesOf, runOperation, type Operation, type OperationContext, type Result } from '../../platform/operation'
+import { codesOf, type Operation, type Result } from '../../platform/operation'
+import type { DoorRunner } from '../../platform/door-runner'
 
 const ACCESS_WORDS = { read: 'every Role (Admin, Member, Viewer)', write: 'Admin and Member keys; a Viewer gets 403 permission', admin: 'Admin keys only; Member and Viewer get 403 permission' }
 
@@ -40,19 +41,6 @@ function answersOf(op: Operation): Record<number, TSchema> {
   return { [op.http.status]: ok, ...errorAnswers(...errorStatuses(op)) }
 }
 
-function toAnswer(r: Result): Answer {
-  switch (r.kind) {
-    case 'json':
-      return { status: r.status, body: JSON.stringify(r.value) }
-    case 'text':
-      return { status: r.status, body: r.text }
-    case 'deleted':
-      return { status: 204, body: '' }
-    case 'file':
-      throw new Error('a file answer is not kept for idempotent replays')
-  }
-}
-
 function toResponse(r: Result): unknown {
   switch (r.kind) {
     // Written as text, not handed to Elysia as a value, which Elysia would check against the declared answer at run
@@ -61,8 +49,9 @@ function toResponse(r: Result): unknown {
     // that every answer matches them (closed objects, formats) is held by the tests, which check each answer they get
     // (test/harness.ts).
     case 'json':
+      return answerResponse({ status: r.status, body: JSON.stringify(r.value) })
     case 'text':
-      return answerResponse(toAnswer(r))
+      return answerResponse({ status: r.status, body: r.text })
     case 'deleted':
       return new Response(null, { status: 204 })
     case 'file':
@@ -72,11 +61,9 @@ function toResponse(r: Result): unknown {
   }
 }
 
-export function operationRoutes(ops: readonly Operation[], ctx: OperationContext, http: HttpServices) {
+export function operationRoutes(ops: readonly Operation[], runner: DoorRunner) {
   const app = new Elysia({ name: 'operations' })
   for (const op of ops) {
-    const keep = op.keep
-    const stored = keep ? (a: Answer): Answer => ({ ...a, body: JSON.stringify(keep(JSON.parse(a.body))) }) : undefined
     const hook: Record<string, unknown> = {
       response: answersOf(op),
       detail: {
@@ -94,10 +81,10 @@ export function operationRoutes(ops: readonly Operation[], ctx: OperationContext
     if (op.query) hook.query = op.query
     if (op.body) hook.body = op.body
     const handler = async ({ request, params, query, body }: { request: Request; params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown }) => {
-      const actor = actorOf(request)
       const input = { path: params ?? {}, query: query ?? {}, body }
-      if (op.idempotent) return idempotentCreate(http, request, async () => toAnswer(await runOperation(op, actor, input, ctx)), stored)
-      return toResponse(await runOperation(op, actor, input, ctx))
+      const keyed = op.idempotent ? { key: request.headers.get('idempotency-key'), rawBody: contextOf(request).rawBody } : undefined
+      const { result, replayed } = await runner.perform(op, actorOf(request), input, keyed)
+      return replayed && result.kind === 'text' ? answerResponse({ status: result.status, body: result.text }, true) : toResponse(result)
     }
     app.route(op.http.method, op.http.path, handler as any, hook as any)
   }

@@ -3,7 +3,7 @@
 // service's own, so nothing a browser posts reaches a service in a shape the API would have refused.
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { fromValidation } from '../../http/errors'
+import { fromValidation } from '../api/errors'
 import { FieldErrorBag } from '../../shared/errors'
 
 export class FormInput {

@@ -9,7 +9,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'same-origin',
 }
 
-import { readBodyBytes } from '../../http/body'
+import { readBodyBytes } from '../../platform/request-body'
 
 const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
 

@@ -143,6 +143,25 @@ describe('calls answer what the API answers', () => {
     expect(list.body.data.filter((x: any) => x.name === 'Once').length).toBe(1)
     await c.close()
   })
+
+  test('a key replays across the API and MCP whatever the API body\'s layout and key order (a canonical hash, §11)', async () => {
+    const b = await h.business()
+    const body = { name: 'Pretty', email: 'pretty@example.com', country: 'DE', notes: 'ä "quoted"', payment_terms: 14 }
+    // Pretty-printed, keys in reverse order, a number written with an exponent: the same request as MCP's arguments.
+    const reversed = Object.fromEntries(Object.entries(body).reverse())
+    const raw = JSON.stringify(reversed, null, 4).replace('"payment_terms": 14', '"payment_terms": 1.4e1')
+    const api = await h.request('POST', '/v1/clients', { key: b.key, raw, headers: { 'content-type': 'application/json', 'idempotency-key': 'pretty-1' } })
+    expect(api.status).toBe(201)
+    const c = await connect(b.key)
+    const again = await call(c, 'clients_create', { ...body, idempotency_key: 'pretty-1' })
+    expect(again.isError).toBeFalsy()
+    expect(again.content[0].text).toBe(api.text)
+    const changed = await call(c, 'clients_create', { ...body, payment_terms: 15, idempotency_key: 'pretty-1' })
+    expect(changed.structuredContent.error.type).toBe('idempotency')
+    const list = await h.request('GET', '/v1/clients', { key: b.key })
+    expect(list.body.data.filter((x: any) => x.name === 'Pretty').length).toBe(1)
+    await c.close()
+  })
 })
 
 describe('same rules as the API', () => {

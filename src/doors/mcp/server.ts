@@ -6,18 +6,16 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { publicBaseUrl } from '../../config'
 import type { Deps } from '../../deps'
-import type { Idempotency } from '../../platform/idempotency'
-import { credentialKey, type Actor } from '../../platform/actor'
-import type { BearerLookup } from '../../platform/credentials'
-import { bearerOf } from '../../platform/credentials'
-import { runOperation, type OperationContext, type Result } from '../../platform/operation'
-import type { RateCount } from '../../platform/rate-count'
-import type { RequestLogWriter } from '../../platform/request-log'
-import { ApiError, Permission, RateLimited } from '../../shared/errors'
+import type { Actor } from '../../platform/actor'
+import { bearerOf, type BearerLookup } from '../../platform/credentials'
+import { statusOf, type DoorRunner } from '../../platform/door-runner'
+import { mcpPlanRefusal } from '../../platform/policy'
+import type { Result } from '../../platform/operation'
+import { ApiError } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
-import { readBody } from '../../http/body'
-import { bodyReadError, errorResponse } from '../../http/errors'
-import { apiPathOf, buildTools, errorResult, listedFor, mayCall, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
+import { readBody } from '../../platform/request-body'
+import { bodyReadError, errorResponse } from '../api/errors'
+import { buildTools, errorResult, listedFor, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
 import type { Operation } from '../../platform/operation'
 
 const MCP_SERVER_NAME = 'invoicing'
@@ -46,11 +44,9 @@ export interface McpDoor {
 export interface McpDoorDeps {
   deps: Deps
   operations: readonly Operation[]
-  context: OperationContext
   lookup: BearerLookup
-  rateCount: RateCount
-  idempotency: Idempotency
-  requestLog: RequestLogWriter
+  /** Counts, judges, runs (under its key) and logs each tool call, as it does each API request. */
+  runner: DoorRunner
 }
 
 /** The protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
@@ -90,29 +86,6 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
   const tools = buildTools(d.operations)
   const origin = new URL(publicBaseUrl(d.deps.config)).origin
   const resourceMetadata = `${publicBaseUrl(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
-  const clock = d.deps.clock
-
-  /** The status the API would have answered, for the request log. */
-  function statusOf(op: Operation, r: Result | ApiError): number {
-    if (r instanceof ApiError) return r.status
-    if (r.kind === 'deleted') return 204
-    if (r.kind === 'file') return 200
-    return r.status
-  }
-
-  function log(actor: Actor, tool: string, status: number, ip: string | null, requestId: string): void {
-    d.requestLog.add({
-      businessId: actor.businessId,
-      requestId,
-      method: 'MCP',
-      path: `/mcp/${tool}`,
-      status,
-      credentialType: actor.kind,
-      credentialName: actor.name,
-      ip,
-      at: clock.now().toISOString(),
-    })
-  }
 
   /** One tools/call: counted, judged by plan and Role, its arguments read, run (under its key), answered and logged. */
   async function call(actor: Actor, tool: Tool, args: Record<string, unknown>, ip: string | null): Promise<ToolAnswer> {
@@ -121,30 +94,11 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     let outcome: Result | ApiError
     let answer: ToolAnswer
     try {
-      const rate = await d.rateCount.hit(credentialKey(actor), clock.now().getTime())
       // The plan first (the MCP server's own codes), then the rate count, then the Role.
-      const plan = mayCall(actor, tool)
-      if (plan && plan instanceof Permission && plan.extra.code) throw plan
-      if (!rate.allowed) throw new RateLimited(rate.limit, rate.retryAfter)
-      if (plan) throw plan
-      const { input, idempotencyKey, rawBody } = readArguments(tool, args)
-      let result: Result
-      if (op.idempotent) {
-        const keep = op.keep
-        const { answer: stored } = await d.idempotency.answer(
-          { credentialKind: actor.kind, apiKeyId: actor.credentialId, key: idempotencyKey, method: op.http.method, path: apiPathOf(op, input.path), rawBody },
-          async () => {
-            const r = await runOperation(op, actor, input, d.context)
-            if (r.kind === 'json') return { status: r.status, body: JSON.stringify(r.value) }
-            if (r.kind === 'text') return { status: r.status, body: r.text }
-            throw new Error('an idempotent operation answers JSON')
-          },
-          keep ? (a) => ({ ...a, body: JSON.stringify(keep(JSON.parse(a.body))) }) : undefined,
-        )
-        result = { kind: 'text', status: stored.status, text: stored.body }
-      } else {
-        result = await runOperation(op, actor, input, d.context)
-      }
+      const { refused } = await d.runner.admit(actor, op.access, mcpPlanRefusal(actor, op.access))
+      if (refused) throw refused
+      const { input, idempotencyKey } = readArguments(tool, args)
+      const { result } = await d.runner.perform(op, actor, input, { key: idempotencyKey, body: input.body })
       outcome = result
       answer = toolResult(op, result, input.path)
     } catch (e) {
@@ -152,7 +106,7 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
       outcome = err
       answer = errorResult(err)
     }
-    log(actor, op.name, statusOf(op, outcome), ip, requestId)
+    d.runner.log(actor, { requestId, method: 'MCP', path: `/mcp/${op.name}`, status: statusOf(outcome), ip })
     return answer
   }
 

@@ -2,11 +2,11 @@
 // into an operation's input by the API's own schemas and words, and results and errors as the API answers them.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { fromValidation } from '../../http/errors'
+import { fromValidation } from '../api/errors'
 import { ErrorSchema } from '../../shared/schemas'
 import type { Actor } from '../../platform/actor'
-import { bodyObject, IDEMPOTENCY_ARG, inputSchema, type Operation, type OperationInput, type Result } from '../../platform/operation'
-import { mcpPlanRefusal, roleAllows, roleRefusal } from '../../platform/policy'
+import { apiPathOf, bodyObject, IDEMPOTENCY_ARG, inputSchema, type Operation, type OperationInput, type Result } from '../../platform/operation'
+import { mcpPlanRefusal, roleAllows } from '../../platform/policy'
 import { ApiError, InvalidRequest } from '../../shared/errors'
 import { bodyFault } from '../../shared/body-fault'
 
@@ -68,11 +68,6 @@ function isOptional(s: TSchema): boolean {
   return (s as unknown as Record<symbol, unknown>)[Symbol.for('TypeBox.Optional')] === 'Optional'
 }
 
-/** Whether the Actor may call the tool now: its plan on the MCP server, then its Role. */
-export function mayCall(actor: Actor, tool: Tool): ApiError | null {
-  return mcpPlanRefusal(actor, tool.op.access) ?? roleRefusal(actor, tool.op.access)
-}
-
 /** The tools the Actor may call now (a Paused Business lists none). */
 export function listedFor(actor: Actor, tools: Map<string, Tool>): Tool[] {
   return [...tools.values()].filter((t) => mcpPlanRefusal(actor, t.op.access) === null && roleAllows(actor.role, t.op.access))
@@ -87,7 +82,7 @@ function asQueryText(v: unknown): unknown {
  * The flat arguments split into the operation's path, query and body, each judged by the API's schemas with the API's
  * words: an argument error is 422 invalid_request naming the field, never the SDK's own error.
  */
-export function readArguments(tool: Tool, args: Record<string, unknown>): { input: OperationInput; idempotencyKey: string | null; rawBody: string } {
+export function readArguments(tool: Tool, args: Record<string, unknown>): { input: OperationInput; idempotencyKey: string | null } {
   const errors: Record<string, string[]> = {}
   const path: Record<string, string> = {}
   const query: Record<string, string | undefined> = {}
@@ -119,13 +114,9 @@ export function readArguments(tool: Tool, args: Record<string, unknown>): { inpu
     if (!tool.body.check.Check(body)) throw fromValidation('body', [...tool.body.check.Errors(body)])
     input = body
   }
-  return { input: { path, query, body: input }, idempotencyKey, rawBody: input === undefined ? '' : JSON.stringify(input) }
+  return { input: { path, query, body: input }, idempotencyKey }
 }
 
-/** The API path the call stands for, ids filled in (the idempotency record's path, the same as the API's). */
-export function apiPathOf(op: Operation, path: Record<string, string>): string {
-  return op.http.path.replace(/:([^/]+)/g, (_m, p: string) => path[p] ?? '')
-}
 
 export interface ToolAnswer {
   [k: string]: unknown

@@ -17,7 +17,7 @@ import {
   type PresentedClient,
 } from '../../modules/oauth'
 import { tokenModel } from '../../modules/oauth/token-model'
-import { readBody, type BodyBounds } from '../../http/body'
+import { readBody, type BodyBounds } from '../../platform/request-body'
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError } = OAuth2Server as unknown as {
   Request: new (o: { method: string; headers: Record<string, string>; query: Record<string, string>; body: Record<string, string> }) => unknown

@@ -4,7 +4,7 @@ import { NotFound } from '../../shared/errors'
 import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 import { presentClient } from './clients.present'
-import { listClientsHot, loadClient } from './clients.repo'
+import { listClientsHot, loadClient, type ClientRow } from './clients.repo'
 import { createClient, listClients, updateClient } from './clients.service'
 
 const tag = 'Clients'
@@ -52,6 +52,7 @@ export const clientsOperations: Operation[] = [
     output: ClientSchema,
     access: 'write',
     idempotent: true,
+    committed: (row) => presentClient(row as ClientRow),
     refusals: ['numbering_at_its_end'],
     mcp: true,
     async run(actor, { body }, { deps }) {

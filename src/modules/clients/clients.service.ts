@@ -15,7 +15,6 @@ import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from '.
 import {
   findClient,
   insertClient,
-  loadClient,
   listClients,
   searchTextOf,
   updateClientRow,
@@ -134,7 +133,7 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
   // Network I/O stays outside the transaction.
   const vatVerified = await verifyVat(deps.vies, country, vatNumber)
   const now = deps.clock.now().toISOString()
-  const id = await deps.db.write(async (tx) => {
+  return deps.db.write(async (tx) => {
     const accountCode = await takeAccountCode(tx, businessId, namedCode ?? null)
     const row: ClientInsert = {
       businessId,
@@ -163,9 +162,9 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
       updatedAt: now,
     }
     row.searchText = searchTextOf({ name: row.name, legalName: row.legalName ?? null, email: row.email ?? null, vatNumber, accountCode })
+    // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
     return insertClient(tx, row)
   })
-  return (await loadClient(deps.db, businessId, id))!
 }
 
 export async function updateClient(deps: ClientDeps, businessId: number, id: number, input: ClientUpdateInput): Promise<ClientRow> {

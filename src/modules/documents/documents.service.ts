@@ -275,7 +275,7 @@ export async function createDocument(deps: DocumentDeps, c: Actor, input: Docume
   const business = await getBusiness(deps.db.read, c.businessId)
   const { set, lines } = await planDraft(deps, business, input.type, input, null)
   const now = deps.clock.now().toISOString()
-  const id = await deps.db.write(async (tx) => {
+  return deps.db.write(async (tx) => {
     const row: DocumentInsert = {
       businessId: business.id,
       type: input.type,
@@ -297,9 +297,9 @@ export async function createDocument(deps: DocumentDeps, c: Actor, input: Docume
     const totals = applyTotals(row, row.currency, lines)
     const doc = await insertDocument(tx, row)
     await replaceLines(tx, doc.id, lines ?? [], totals)
-    return doc.id
+    // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+    return viewDocument(deps, tx, c, doc.id)
   })
-  return viewDocument(deps, deps.db.read, c, id)
 }
 
 export async function updateDocument(deps: DocumentDeps, c: Actor, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
@@ -431,7 +431,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): 
 /** Converts an issued Proforma into an issued Invoice with the same Client, currency and Lines. */
 export async function convertDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
-  const invoiceId = await deps.db.write(async (tx) => {
+  return deps.db.write(async (tx) => {
     const proforma = await findDocument(tx, c.businessId, id)
     if (!proforma) throw new NotFound('No such document.')
     await judge(deps, tx, business, proforma, 'convert')
@@ -468,8 +468,8 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
       totals,
     )
     await issueInTx(deps, tx, business, draft.id)
-    return draft.id
+    // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+    return viewDocument(deps, tx, c, draft.id)
   })
-  return viewDocument(deps, deps.db.read, c, invoiceId)
 }
 

@@ -1,7 +1,7 @@
 // Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { answersFromCommit, idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import {
   AmendBody,
@@ -40,14 +40,8 @@ export const paymentsOperations: Operation[] = [
     output: PaymentSchema,
     access: 'write',
     idempotent: true,
-    refusals: [
-      ...TAKES_PAYMENTS,
-      'nothing_due',
-      'payment_goes_to_its_invoice',
-      'payment_currency_mismatch',
-      'payment_exceeds_amount_due',
-      'numbering_at_its_end',
-    ],
+    committed: answersFromCommit,
+    refusals: [...TAKES_PAYMENTS, 'nothing_due', 'payment_goes_to_its_invoice', 'payment_currency_mismatch', 'payment_exceeds_amount_due', 'numbering_at_its_end'],
     mcp: true,
     async run(actor, { path, body }, { deps }) {
       return json(await recordPayment(deps, actor, idOf(path.id), body), 201)
@@ -128,6 +122,7 @@ export const paymentsOperations: Operation[] = [
     output: PaymentSchema,
     access: 'write',
     idempotent: true,
+    committed: answersFromCommit,
     refusals: ['payment_reversed'],
     mcp: true,
     async run(actor, { path }, { deps }) {

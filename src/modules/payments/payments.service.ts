@@ -1,6 +1,6 @@
 // Payment use cases: record (with its Receipt), amend, reverse; each in one transaction with its events.
 import { actorRecord, type Actor } from '../../platform/actor'
-import type { Database, SqlTx } from '../../db/client'
+import type { Database, Queryable, SqlTx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
@@ -91,10 +91,10 @@ function exceeds(doc: Pick<PaymentTarget, 'currency' | 'total' | 'amountPaid'>, 
   }
 }
 
-async function view(deps: PaymentDeps, businessId: number, paymentId: number): Promise<PaymentView> {
-  const p = await findPayment(deps.db.read, businessId, paymentId)
+async function view(deps: PaymentDeps, businessId: number, paymentId: number, q: Queryable = deps.db.read): Promise<PaymentView> {
+  const p = await findPayment(q, businessId, paymentId)
   if (!p) throw new NotFound('No such Payment.')
-  return presentPayment(p, await receiptOfPayment(deps.db.read, p.id))
+  return presentPayment(p, await receiptOfPayment(q, p.id))
 }
 
 export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: number, input: RecordInput): Promise<PaymentView> {
@@ -123,7 +123,7 @@ export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: num
     updatedAt: nowIso,
   }
   // The prepared-statement writer: every statement below is a plain `sql` template (about 0.25 ms a Payment saved).
-  const saved = await deps.db.writePrepared(async (tx) => {
+  return deps.db.writePrepared(async (tx) => {
     const doc = await findPaymentTarget(tx, c.businessId, documentId)
     if (!doc) throw new NotFound('No such document.')
     // The same judge as `actions.record_payment`; the Receipt numbering is judged where its number is taken below.
@@ -139,10 +139,10 @@ export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: num
     const receiptId = await addReceipt(tx, receipt)
     await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
     await settleDocument(tx, deps.clock, c.businessId, doc)
-    return { paymentId, receipt: { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } }
+    // The answer is what was just written (reading it back would cost more than writing it), built before the commit
+    // so a keyed request's answer commits with it (platform/idempotency.ts).
+    return presentPayment({ ...row, id: paymentId, amendedBy: null } as PaymentRow, { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } as ReceiptRow)
   })
-  // The answer is what was just written; reading it back would cost more than writing it.
-  return presentPayment({ ...row, id: saved.paymentId, amendedBy: null } as PaymentRow, saved.receipt as ReceiptRow)
 }
 
 /** The facts the judge reads for Record: the document and, for a converted Proforma, the Invoice to record on. */
@@ -213,7 +213,7 @@ export async function amendPayment(deps: PaymentDeps, c: Actor, id: number, inpu
 export async function reversePayment(deps: PaymentDeps, c: Actor, id: number): Promise<PaymentView> {
   if (!(await findPayment(deps.db.read, c.businessId, id))) throw new NotFound('No such Payment.')
   const now = deps.clock.now().toISOString()
-  await deps.db.write(async (tx) => {
+  return deps.db.write(async (tx) => {
     const current = (await findPayment(tx, c.businessId, id))!
     if (!paymentCounts(current)) throw Refusal.say('payment_reversed')
     await updatePaymentRow(tx, id, { status: 'voided', updatedAt: now })
@@ -221,8 +221,9 @@ export async function reversePayment(deps: PaymentDeps, c: Actor, id: number): P
     await touchReceipt(tx, id, { voidedAt: now, voidedBy: actorOf(c), updatedAt: now })
     await raiseEvent(tx, deps.clock, c.businessId, 'payment.reversed', id)
     await settleDocument(tx, deps.clock, c.businessId, current.documentId)
+    // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+    return view(deps, c.businessId, id, tx)
   })
-  return view(deps, c.businessId, id)
 }
 
 export function getPayment(deps: PaymentDeps, c: Actor, id: number): Promise<PaymentView> {

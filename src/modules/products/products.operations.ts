@@ -4,6 +4,7 @@ import { NoBody } from '../../shared/schemas'
 import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
+import type { ProductRow } from './products.repo'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service'
 
 const tag = 'Products'
@@ -45,6 +46,7 @@ export const productsOperations: Operation[] = [
     output: ProductSchema,
     access: 'write',
     idempotent: true,
+    committed: (row) => presentProduct(row as ProductRow),
     refusals: [],
     mcp: true,
     async run(actor, { body }, { deps }) {

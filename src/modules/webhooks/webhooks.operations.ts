@@ -1,7 +1,7 @@
 // Operations of webhook management (Admin keys; the policy refuses other Roles before anything is read). Not MCP tools.
 import { Type as t } from '@sinclair/typebox'
 import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation, type OperationContext } from '../../platform/operation'
+import { answersFromCommit, idOf, json, listPage, type Operation, type OperationContext } from '../../platform/operation'
 import { presentWebhook } from './webhooks.service'
 import {
   addWebhook,
@@ -110,6 +110,7 @@ export const webhooksOperations: Operation[] = [
     ),
     output: WebhookSchema,
     idempotent: true,
+    committed: answersFromCommit,
     keep: withoutSecret,
     refusals: ['webhook_limit_reached'],
     async run(actor, { body }, { deps }) {
@@ -216,6 +217,7 @@ export const webhooksOperations: Operation[] = [
     body: NoBody,
     output: DeliverySchema,
     idempotent: true,
+    committed: answersFromCommit,
     refusals: ['webhooks_need_a_paid_plan', 'webhook_paused'],
     async run(actor, { path }, { deps }) {
       return json(await resendDelivery(webhookDeps(deps), actor.businessId, idOf(path.id)), 201)

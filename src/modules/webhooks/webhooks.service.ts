@@ -75,12 +75,13 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   bag.throwIfAny()
   const secret = newSecret()
   const now = deps.clock.now().toISOString()
-  const row = await deps.db.write(async (tx) => {
+  // The answer is built inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+  return deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
     if (n >= MAX_WEBHOOKS) throw Refusal.say('webhook_limit_reached', { max: MAX_WEBHOOKS })
-    return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    const row = await insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    return presentWebhook(row, secret)
   })
-  return presentWebhook(row, secret)
 }
 
 export async function listWebhooks(deps: WebhookDeps, businessId: number, afterId: number, limit: number) {
@@ -179,9 +180,13 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   if (plan) throw plan
   if (hook.paused) throw Refusal.say('webhook_paused')
   const now = deps.clock.now().toISOString()
-  const row = await deps.db.write((tx) =>
-    createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
+  // The answer is built inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+  return deps.db.write(async (tx) =>
+    presentDelivery(
+      await createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
+      [],
+      hook.url,
+    ),
   )
-  return presentDelivery(row, [], hook.url)
 }
 

@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { makeHarness, type Harness, type TestResponse } from '../../test/harness'
-import { setNumbering } from '../modules/business'
+import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { setNumbering } from '../../modules/business'
 import { fromValidation } from './errors'
-import { Text } from '../shared/text-schema'
+import { Text } from '../../shared/text-schema'
 
 let h: Harness
 let biz: { id: number; key: string }

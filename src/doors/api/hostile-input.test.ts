@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { statSync } from 'node:fs'
 import { connect } from 'node:net'
-import { serve } from '../cli/serve'
-import { makeHarness, type Harness } from '../../test/harness'
+import { serve } from '../../cli/serve'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let server: { stop: () => Promise<void>; port: number }

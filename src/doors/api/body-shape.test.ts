@@ -1,6 +1,6 @@
 // Bodies are JSON objects of bounded depth on every route; anything else is 422 and nothing is done.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let biz: { id: number; key: string }

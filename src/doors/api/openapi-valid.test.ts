@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { makeHarness, type Harness } from '../../test/harness'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let doc: any
@@ -24,7 +24,7 @@ describe('the OpenAPI document', () => {
   })
 
   test('@redocly/cli lint finds no error', () => {
-    const p = Bun.spawnSync([join(import.meta.dir, '../../node_modules/.bin/redocly'), 'lint', file, '--format', 'json'], { stdout: 'pipe', stderr: 'pipe' })
+    const p = Bun.spawnSync([join(import.meta.dir, '../../../node_modules/.bin/redocly'), 'lint', file, '--format', 'json'], { stdout: 'pipe', stderr: 'pipe' })
     const report = JSON.parse(p.stdout.toString())
     const errors = report.problems.filter((x: any) => x.severity === 'error')
     expect(errors.map((e: any) => `${e.ruleId}: ${e.message} at ${e.location?.[0]?.pointer}`)).toEqual([])

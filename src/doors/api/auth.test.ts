@@ -1,7 +1,7 @@
 // Who may call: authentication (401), Role permission (403) and the plan gate, over real requests.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../test/harness'
-import { createApiKey, revokeApiKey, updateBusiness } from '../modules/business'
+import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { createApiKey, revokeApiKey, updateBusiness } from '../../modules/business'
 
 let h: Harness
 let biz: { id: number; key: string }

@@ -1,6 +1,6 @@
 // The published OpenAPI document and the browsable reference: public, complete, and served without any CDN.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let doc: any

@@ -1,10 +1,11 @@
 // The one error mapper: every failure becomes the contract's {error: {...}} JSON with its status.
 import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
-import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../shared/errors'
-import { errorFacts, type Logger } from '../shared/logger'
-import { bodyRuleOf } from '../shared/body-rules'
-import { lengthFault, TEXT_KIND, textFault } from '../shared/text-schema'
+import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../../shared/errors'
+import { errorFacts, type Logger } from '../../shared/logger'
+import { bodyRuleOf } from '../../shared/body-rules'
+import type { ParseFailure } from '../../platform/request-context'
+import { lengthFault, TEXT_KIND, textFault } from '../../shared/text-schema'
 
 function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
@@ -157,7 +158,6 @@ function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
   return new InvalidRequest(Object.fromEntries([...Object.entries(invalid.errors), ...extra]) as FieldErrors)
 }
 
-export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
 
 /** The answer to a body the bounded reader (body.ts) gave up on, for the API and the MCP server alike. */
 export function bodyReadError(fault: 'too_large' | 'timeout'): ApiError {

@@ -1,15 +1,18 @@
-// The request pipeline in front of the Elysia app: request id, auth, rate limit, plan gate, role, body checks, log.
-import { credentialKey, type Actor } from '../platform/actor'
-import { apiPlanRefusal, roleRefusal, type Access } from '../platform/policy'
-import { BadRequest, RateLimited, Unauthenticated, type ApiError } from '../shared/errors'
-import type { Clock } from '../shared/clock'
-import type { Logger } from '../shared/logger'
-import { setContext, type RequestContext } from './context'
+// The request pipeline in front of the Elysia app: request id, the credential, then the door runner's count and judges
+// (plan, rate, Role: platform/door-runner.ts), the body's type and size, the routes, and the runner's log entry.
+import { credentialKey, type Actor } from '../../platform/actor'
+import { bearerOf } from '../../platform/credentials'
+import type { DoorRunner } from '../../platform/door-runner'
+import { apiPlanRefusal, type Access } from '../../platform/policy'
+import { BadRequest, Unauthenticated, type ApiError } from '../../shared/errors'
+import type { Clock } from '../../shared/clock'
+import type { Logger } from '../../shared/logger'
+import { setContext, type RequestContext } from '../../platform/request-context'
 import { bodyReadError, errorResponse } from './errors'
-import type { RateCount, RateDecision } from '../platform/rate-count'
-import type { RequestLogWriter } from '../platform/request-log'
+import { MAX_BODY_BYTES } from '../../platform/request-body'
+import type { RateCount, RateDecision } from '../../platform/rate-count'
 
-export const MAX_BODY_BYTES = 1024 * 1024
+export { MAX_BODY_BYTES }
 
 /** Bodies are JSON only; the pipeline (by header) and the body parser (for bodies it did not see announced) ask this. */
 export function isJsonType(contentType: string | null): boolean {
@@ -74,13 +77,6 @@ function sameReading(req: Request, path: string, ctx: RequestContext): Request {
   return rebased
 }
 
-function bearer(req: Request): string | null {
-  const h = req.headers.get('authorization')
-  if (!h) return null
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h)
-  return m ? m[1]! : null
-}
-
 function setHeaders(res: Response, headers: Record<string, string>): Response {
   try {
     for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
@@ -97,9 +93,10 @@ export interface PipelineDeps {
   handle: (req: Request) => Promise<Response>
   routes: ReadonlyArray<KnownRoute>
   lookup: (key: string) => Promise<Actor | null>
-  /** Shared by every process on the database (src/platform/rate-count.ts). */
+  /** Counts, judges and logs each call of a live credential. */
+  runner: DoorRunner
+  /** Peeked for the rate headers of an answer that is not counted (an unknown path). */
   rateLimiter: RateCount
-  requestLog: RequestLogWriter
   clock: Clock
   logger: Logger
 }
@@ -124,24 +121,25 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
     const route = table.find((r) => r.re.test(path))
     // Unknown paths answer 404 and are not counted; a live key still gets its rate headers, as on every answer.
     if (!route) {
-      const key = bearer(req)
+      const key = bearerOf(req)
       const credential = key ? await p.lookup(key) : null
       return setHeaders(await p.handle(appReq), credential ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
     }
     const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
     if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(appReq), base)
 
-    const key = bearer(req)
+    const key = bearerOf(req)
     const credential = key ? await p.lookup(key) : null
     if (!credential) return errorResponse(new Unauthenticated(), { ...base, 'Cache-Control': 'no-store' })
     ctx.actor = credential
 
-    const rate = await p.rateLimiter.hit(credentialKey(credential), p.clock.now().getTime())
+    // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
+    const access: Access = route.methods.get(method) ?? 'read'
+    const { rate, refused } = await p.runner.admit(credential, access, apiPlanRefusal(credential), notAllowed)
     const headers = { ...base, 'Cache-Control': 'no-store', ...rateHeaders(rate) }
     let res: Response
-    // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
-    const refused = gate(credential, route, method, rate.limit, rate.allowed ? null : rate.retryAfter, req, notAllowed)
-    if (refused) res = errorResponse(refused, headers)
+    const refusal = refused ?? bodyRefusal(req, access)
+    if (refusal) res = errorResponse(refusal, headers)
     else {
       try {
         res = setHeaders(await p.handle(appReq), headers)
@@ -150,17 +148,7 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
         res = errorResponse(new BadRequest(400, 'The request cannot be read.'), headers)
       }
     }
-    p.requestLog.add({
-      businessId: credential.businessId,
-      requestId,
-      method,
-      path,
-      status: res.status,
-      credentialType: credential.kind,
-      credentialName: credential.name,
-      ip,
-      at: p.clock.now().toISOString(),
-    })
+    p.runner.log(credential, { requestId, method, path, status: res.status, ip })
     return res
   }
 }
@@ -175,34 +163,15 @@ function methodNotAllowed(method: string, route: RoutePattern): ApiError {
   return new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`, { Allow: allow })
 }
 
-/** The checks every authenticated request passes, in the contract's order; null when it may go on. */
-function gate(
-  c: Actor,
-  route: RoutePattern,
-  method: string,
-  limit: number,
-  retryAfter: number | null,
-  req: Request,
-  notAllowed: ApiError | null,
-): ApiError | null {
-  // The plan gate comes before any other answer.
-  const plan = apiPlanRefusal(c)
-  if (plan) return plan
-  if (retryAfter !== null) return new RateLimited(limit, retryAfter)
-  if (notAllowed) return notAllowed
-  const access: Access = route.methods.get(method) ?? 'read'
-  // The Role is asked before the record the request names.
-  const role = roleRefusal(c, access)
-  if (role) return role
-  if (access !== 'read') {
-    const len = req.headers.get('content-length')
-    const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
-    if (hasBody) {
-      const type = req.headers.get('content-type') ?? ''
-      if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
-      // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
-      if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')
-    }
-  }
+/** A changing request's body, judged by its headers before a byte of it is read: JSON, and no more than 1 MiB. */
+function bodyRefusal(req: Request, access: Access): ApiError | null {
+  if (access === 'read') return null
+  const len = req.headers.get('content-length')
+  const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
+  if (!hasBody) return null
+  const type = req.headers.get('content-type') ?? ''
+  if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
+  // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
+  if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')
   return null
 }

@@ -2,8 +2,8 @@
 // any host but this service (Scalar's default would send "try it" requests, key included, through its public proxy).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Browser } from 'playwright-core'
-import { launchChromium } from '../../test/browser'
-import { makeHarness, type Harness } from '../../test/harness'
+import { launchChromium } from '../../../test/browser'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let browser: Browser

@@ -1,6 +1,6 @@
 // The per-key rate limit over real requests: 120 a minute, what counts, the 429 and the headers on every answer.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 

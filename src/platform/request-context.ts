@@ -1,6 +1,9 @@
-// What the pipeline learned about a request (id, Actor, raw body), shared with route handlers.
-import type { Actor } from '../platform/actor'
-import type { ParseFailure } from './errors'
+// What a door learned about a request (id, Actor, raw body), shared with its handlers and with the access log of
+// `serve` (which names who asked): platform, so the CLI reads it without reaching into a door.
+import type { Actor } from './actor'
+
+/** Why a body was not read as JSON: past its size or time, not JSON by its type, or not parsable. */
+export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
 
 export interface RequestContext {
   requestId: string

@@ -1,7 +1,7 @@
 // The OpenAPI `webhooks` section: each event a Business's webhook hears, with its DocumentEvent or PaymentEvent body.
 import { t } from 'elysia'
-import { DocumentSchema } from '../modules/documents'
-import { PaymentSchema } from '../modules/payments'
+import { DocumentSchema } from '../../modules/documents'
+import { PaymentSchema } from '../../modules/payments'
 
 const envelope = (title: string, key: 'document' | 'payment', subject: unknown) =>
   t.Object(

@@ -1,7 +1,8 @@
 // Reads a request body with two bounds a hostile client cannot stretch: its size (never more than the limit plus
 // one chunk is held, however much is sent) and time (a body that stops arriving is given up on). The one reader of
 // bodies for every door; `serve` caps what Bun itself takes at SERVED_BODY_CAP behind it.
-import { MAX_BODY_BYTES } from './pipeline'
+/** The largest body any door reads (the API's 1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024
 
 /** How long a request body may go without a byte before the request is answered 408 and its connection closed. */
 const BODY_IDLE_MS = 10_000

@@ -1,5 +1,5 @@
 // An answer kept as text (an idempotent create, a kept list page) written as the API's HTTP response.
-import type { Answer } from '../platform/idempotency'
+import type { Answer } from '../../platform/idempotency'
 
 export type { Answer }
 

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia'
 // Bun embeds this file in the compiled binary; the import gives its path there (a JS asset, so it has no types).
 // @ts-expect-error TS7016: imported as a file, not as a module
-import scalarScript from '../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
+import scalarScript from '../../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 
 const PAGE = `<!doctype html>
 <html>

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type Page } from 'playwright-core'
-import { launchChromium } from '../../test/browser'
-import { makeHarness, type Harness } from '../../test/harness'
+import { launchChromium } from '../../../test/browser'
+import { makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let browser: Browser
