@@ -5,6 +5,9 @@ import { businesses } from './business'
 
 export const memberRoles = ['owner', 'admin', 'member', 'viewer'] as const
 export type MemberRole = (typeof memberRoles)[number]
+/** A membership added in the application waits for its person to accept it (extensions §8); pending gives no access. */
+export const membershipStates = ['active', 'pending'] as const
+export type MembershipState = (typeof membershipStates)[number]
 
 export const persons = sqliteTable('persons', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -29,6 +32,8 @@ export const memberships = sqliteTable(
       .notNull()
       .references(() => businesses.id),
     role: text('role', { enum: memberRoles }).notNull(),
+    /** Memberships from before invitations, and those the operator adds, are active. */
+    state: text('state', { enum: membershipStates }).notNull().default('active'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.personId, t.businessId] }), index('memberships_business').on(t.businessId)],

@@ -23,6 +23,8 @@ export interface Signed {
   /** The token every changing form of this session carries. */
   csrf: string
   businesses: BusinessChoice[]
+  /** How many invitations wait for the person to accept or decline (pending memberships open nothing). */
+  invitations: number
   /** A message named by `?done=` after a change (from a fixed table, never echoed from the URL). */
   notice: string | null
   /** Cookies the answer sets (a new session after a password change). */

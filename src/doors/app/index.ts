@@ -10,6 +10,7 @@ import { STYLESHEET } from './styles'
 import { signInRoutes } from './pages/sign-in'
 import { homeRoutes } from './pages/home'
 import { profileRoutes } from './pages/profile'
+import { invitationsRoutes } from './pages/invitations'
 import { settingsRoutes } from './pages/settings'
 import { connectRoutes, consentTargets } from './pages/connect'
 import { appsRoutes } from './pages/apps'
@@ -39,6 +40,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   dailyRoutes(kit)
   homeRoutes(kit)
   profileRoutes(kit)
+  invitationsRoutes(kit)
   appsRoutes(kit)
   settingsRoutes(kit)
   connectRoutes(kit)

@@ -39,6 +39,9 @@ export const NOTICES: Record<string, string> = {
   app_deleted: 'The app is deleted: its connections have ended and its webhook is gone.',
   member_removed: 'The member is removed: they no longer open this Business.',
   member_saved: 'The membership is saved.',
+  invitation_sent: 'Invitation sent. They join once they accept it, signed in to their own account.',
+  invitation_accepted: 'You have joined this Business.',
+  invitation_declined: 'The invitation is declined.',
   bank_account_added: 'The bank account is added.',
   mailbox_cleared: 'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
   password_changed: 'Your password is changed; every other session has ended.',
@@ -251,7 +254,9 @@ export class AppKit {
       const back = req.method === 'GET' ? url.pathname + url.search : '/app'
       return redirect(`/app/sign-in?next=${encodeURIComponent(back)}`, readCookie(req, SESSION_COOKIE) ? { 'set-cookie': this.clearSessionCookie() } : {})
     }
-    const businesses = (await businessesOfPerson(this.deps.db.read, live.person.id)).map((b) => ({ publicId: b.publicId, name: b.name, role: b.role }))
+    // Only active memberships open a Business; pending ones are invitations, counted for the header's link.
+    const mine = await businessesOfPerson(this.deps.db.read, live.person.id)
+    const businesses = mine.open.map((b) => ({ publicId: b.publicId, name: b.name, role: b.role }))
     const done = url.searchParams.get('done')
     return {
       deps: this.deps,
@@ -261,6 +266,7 @@ export class AppKit {
       session: live.session,
       csrf: sessionCsrf(this.csrfSecret, live.session),
       businesses,
+      invitations: mine.invitations.length,
       notice: done && Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null,
       cookies: [],
     }

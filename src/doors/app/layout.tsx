@@ -80,6 +80,13 @@ export function Layout(props: { c: Signed & Partial<InBusiness>; title: string; 
             invoicing
           </a>
           <Switcher c={c} />
+          {c.invitations > 0 ? (
+            <a href="/app/invitations" aria-current={props.section === 'invitations' ? 'page' : undefined}>
+              Invitations ({c.invitations})
+            </a>
+          ) : (
+            ''
+          )}
           <a href="/app/profile" aria-current={props.section === 'profile' ? 'page' : undefined}>
             {esc(c.person.name)}
           </a>

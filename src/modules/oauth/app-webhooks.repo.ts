@@ -5,6 +5,7 @@ import type { HotReader } from '../../db/hot'
 import { hotExists } from '../../db/hot-shape'
 import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, memberships, meta, oauthApps, outbox } from '../../db/schema'
 import { claimDue, deliveryDueAt } from '../webhooks'
+import { memberOfConnection } from './oauth.repo'
 import { lowerTo } from './roles'
 
 export type AppWebhookRow = typeof appWebhooks.$inferSelect
@@ -32,7 +33,7 @@ export async function liveRoles(q: Queryable, appId: number, businessId: number,
     .select({ role: connectedApps.role, memberRole: memberships.role })
     .from(connectedApps)
     .innerJoin(businesses, eq(businesses.id, connectedApps.businessId))
-    .innerJoin(memberships, and(eq(memberships.personId, connectedApps.personId), eq(memberships.businessId, connectedApps.businessId)))
+    .innerJoin(memberships, memberOfConnection)
     .where(
       and(
         eq(connectedApps.appId, appId),
@@ -52,7 +53,7 @@ export async function appWebhooksHearing(q: Queryable, businessId: number, unuse
     .from(appWebhooks)
     .innerJoin(connectedApps, eq(connectedApps.appId, appWebhooks.appId))
     .innerJoin(businesses, eq(businesses.id, connectedApps.businessId))
-    .innerJoin(memberships, and(eq(memberships.personId, connectedApps.personId), eq(memberships.businessId, connectedApps.businessId)))
+    .innerJoin(memberships, memberOfConnection)
     .where(and(eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.lastUsedAt, unusedBefore), isNull(businesses.deletedAt)))
     .then((rows) => rows.map((r) => r.w))
 }

@@ -114,6 +114,13 @@ export async function endConnectedApps(tx: Tx, where: ReturnType<typeof and>, at
   return ids
 }
 
+/** The connecting person's membership that lets a connection act: only an active one (a pending one gives no access). */
+export const memberOfConnection = and(
+  eq(memberships.personId, connectedApps.personId),
+  eq(memberships.businessId, connectedApps.businessId),
+  eq(memberships.state, 'active'),
+)
+
 export const connectedAppIs = (id: number) => eq(connectedApps.id, id)
 export const connectedAppsOfBusiness = (businessId: number) => eq(connectedApps.businessId, businessId)
 export const connectedAppsOfPersonIn = (personId: number, businessId: number) => and(eq(connectedApps.personId, personId), eq(connectedApps.businessId, businessId))
@@ -127,7 +134,7 @@ export async function connectedAppsPage(q: Queryable, businessId: number, afterI
     .select({ c: connectedApps, app: { clientId: oauthApps.clientId, name: oauthApps.name }, personName: persons.name })
     .from(connectedApps)
     .innerJoin(oauthApps, eq(oauthApps.id, connectedApps.appId))
-    .innerJoin(memberships, and(eq(memberships.personId, connectedApps.personId), eq(memberships.businessId, connectedApps.businessId)))
+    .innerJoin(memberships, memberOfConnection)
     .innerJoin(persons, eq(persons.id, connectedApps.personId))
     .where(and(eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.id, afterId)))
     .orderBy(asc(connectedApps.id))
@@ -209,7 +216,7 @@ const ACCESS_SQL = `SELECT t.id AS tokenId, t.resources AS resources, t.expires_
   b.id AS businessId, b.public_id AS businessPublicId, b.plan AS plan, b.is_test AS isTest, b.currency AS currency
   FROM oauth_tokens t JOIN connected_apps c ON c.id = t.connected_app_id JOIN oauth_apps a ON a.id = c.app_id
   JOIN businesses b ON b.id = c.business_id
-  JOIN memberships m ON m.person_id = c.person_id AND m.business_id = c.business_id
+  JOIN memberships m ON m.person_id = c.person_id AND m.business_id = c.business_id AND m.state = 'active'
   WHERE t.token_hash = ? AND t.kind = 'access' AND t.ended_at IS NULL AND c.ended_at IS NULL AND b.deleted_at IS NULL`
 
 /** The access token lookup by hash, prepared once like the API key's: one indexed read, synchronous on the hot reader. */

@@ -1,5 +1,6 @@
-// The people module's public face: persons, memberships, sign-in and sessions, for the CLI and the application.
+// The people module's public face: persons, memberships and invitations, sign-in and sessions, for the CLI and the application.
 export * from './people.service'
 export * from './sign-in'
-export { businessesOfPerson, findMembership, findPersonById, type MemberView, type PersonRow, type SessionRow } from './people.repo'
+export * from './invitations.service'
+export { findActiveMembership, findPersonById, type MemberView, type PersonRow, type SessionRow } from './people.repo'
 export { MIN_PASSWORD_LENGTH } from './passwords'

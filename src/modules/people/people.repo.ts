@@ -1,7 +1,7 @@
 // SQL for persons, memberships, sign-in links, sessions and failed sign-ins.
 import { and, asc, count, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
-import { businesses, memberships, persons, sessions, signInFailures, signInLinks, type MemberRole } from '../../db/schema'
+import { businesses, memberships, persons, sessions, signInFailures, signInLinks, type MemberRole, type MembershipState } from '../../db/schema'
 
 export type PersonRow = typeof persons.$inferSelect
 export type MembershipRow = typeof memberships.$inferSelect
@@ -33,12 +33,16 @@ export interface MemberView {
   email: string
   name: string
   role: MemberRole
+  state: MembershipState
   createdAt: string
 }
 
+/** A membership gives access only when active (the OAuth module's reads ask the same: `memberOfConnection`). */
+export const membershipActive = eq(memberships.state, 'active')
+
 export async function membersOf(q: Queryable, businessId: number): Promise<MemberView[]> {
   return q
-    .select({ personId: persons.id, email: persons.email, name: persons.name, role: memberships.role, createdAt: memberships.createdAt })
+    .select({ personId: persons.id, email: persons.email, name: persons.name, role: memberships.role, state: memberships.state, createdAt: memberships.createdAt })
     .from(memberships)
     .innerJoin(persons, eq(persons.id, memberships.personId))
     .where(eq(memberships.businessId, businessId))
@@ -49,26 +53,70 @@ export async function findMembership(q: Queryable, personId: number, businessId:
   return q.select().from(memberships).where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId))).get()
 }
 
-export async function upsertMembership(tx: Tx, values: typeof memberships.$inferInsert): Promise<void> {
+/** The membership that gives access, or undefined (none, or one still pending). */
+export async function findActiveMembership(q: Queryable, personId: number, businessId: number): Promise<MembershipRow | undefined> {
+  return q
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), membershipActive))
+    .get()
+}
+
+/**
+ * Adds a membership or changes its Role. `state` is written on a new row; an existing row keeps its state unless
+ * `activate` (the operator's `member add` acts at once, a pending membership included).
+ */
+export async function upsertMembership(tx: Tx, values: typeof memberships.$inferInsert, activate = false): Promise<void> {
   await tx
     .insert(memberships)
     .values(values)
-    .onConflictDoUpdate({ target: [memberships.personId, memberships.businessId], set: { role: values.role } })
+    .onConflictDoUpdate({ target: [memberships.personId, memberships.businessId], set: activate ? { role: values.role, state: 'active' } : { role: values.role } })
 }
 
-export async function deleteMembership(tx: Tx, personId: number, businessId: number): Promise<void> {
-  await tx.delete(memberships).where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId)))
+/** A pending membership becomes active; false when there was none pending (accepted meanwhile, or withdrawn). */
+export async function activateMembership(tx: Tx, personId: number, businessId: number): Promise<boolean> {
+  const r = await tx
+    .update(memberships)
+    .set({ state: 'active' })
+    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), eq(memberships.state, 'pending')))
+    .returning({ role: memberships.role })
+  return r.length === 1
+}
+
+export async function deleteMembership(tx: Tx, personId: number, businessId: number, onlyPending = false): Promise<boolean> {
+  const r = await tx
+    .delete(memberships)
+    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), onlyPending ? eq(memberships.state, 'pending') : undefined))
+    .returning({ role: memberships.role })
+  return r.length === 1
 }
 
 export async function countOwners(q: Queryable, businessId: number): Promise<number> {
-  const r = await q.select({ n: count() }).from(memberships).where(and(eq(memberships.businessId, businessId), eq(memberships.role, 'owner'))).get()
+  // A pending Owner is not one yet: the Business must keep an Owner who can act.
+  const r = await q
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.businessId, businessId), eq(memberships.role, 'owner'), membershipActive))
+    .get()
   return r?.n ?? 0
 }
 
-/** The Businesses a person may open (deleted ones left out), by name. */
-export async function businessesOfPerson(q: Queryable, personId: number) {
+/**
+ * The Businesses of a person (deleted ones left out), by name, each with the membership's state; read through
+ * `businessesOfPerson`, which parts the ones the person may open from the invitations.
+ */
+export async function membershipsWithBusinesses(q: Queryable, personId: number) {
   return q
-    .select({ id: businesses.id, publicId: businesses.publicId, name: businesses.name, role: memberships.role, plan: businesses.plan, isTest: businesses.isTest })
+    .select({
+      id: businesses.id,
+      publicId: businesses.publicId,
+      name: businesses.name,
+      role: memberships.role,
+      state: memberships.state,
+      invitedAt: memberships.createdAt,
+      plan: businesses.plan,
+      isTest: businesses.isTest,
+    })
     .from(memberships)
     .innerJoin(businesses, eq(businesses.id, memberships.businessId))
     .where(and(eq(memberships.personId, personId), isNull(businesses.deletedAt)))

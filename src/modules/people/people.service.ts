@@ -17,6 +17,7 @@ import {
   membersOf,
   upsertMembership,
   type MemberView,
+  type MembershipRow,
   type PersonRow,
 } from './people.repo'
 import { deleteAppsOfOwner, endConnectionsOfMember } from '../oauth'
@@ -38,10 +39,11 @@ export function presentPerson(p: PersonRow) {
 }
 
 export function presentMember(m: MemberView) {
-  return { person_id: m.personId, email: m.email, name: m.name, role: m.role, since: m.createdAt }
+  // `state`: pending for an invitation of the application not yet accepted; the operator's `member add` makes it active.
+  return { person_id: m.personId, email: m.email, name: m.name, role: m.role, state: m.state, since: m.createdAt }
 }
 
-function checkEmail(email: string | undefined, bag: FieldErrorBag): string {
+export function checkEmail(email: string | undefined, bag: FieldErrorBag): string {
   const e = email?.trim() ?? ''
   if (!e) bag.add('email', 'is required')
   else if (e.length > 255 || !isEmailAddress(e)) bag.add('email', 'must be an email address')
@@ -102,34 +104,57 @@ function mayTouch(by: MembershipChanger, role: MemberRole): boolean {
   return by === 'operator' || by === 'owner' || (by === 'admin' && role !== 'owner')
 }
 
-function checkRole(role: string | undefined, bag: FieldErrorBag): MemberRole {
+export function checkRole(role: string | undefined, bag: FieldErrorBag): MemberRole {
   if (!memberRoles.includes(role as MemberRole)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
   return role as MemberRole
 }
 
 const LAST_OWNER = () => new Refusal('last_owner', 'A Business keeps at least one Owner: make another member Owner first.')
 
-/** Adds a person to a Business, or changes their Role there. */
+/** Adds a person to a Business, or changes their Role there: the operator's `member add`, active at once (§8). */
 export async function addMember(
   deps: PeopleDeps,
   businessId: number,
   input: { email?: string; role?: string },
   by: MembershipChanger = 'operator',
 ): Promise<MemberView> {
+  return setRole(deps, businessId, input, by, 'add')
+}
+
+/**
+ * The application's Role change of someone already in the Business (a pending membership stays pending). It never adds
+ * anyone: in the application a person joins only through an invitation they accept (invitations.service.ts).
+ */
+export async function changeMemberRole(deps: PeopleDeps, businessId: number, input: { email?: string; role?: string }, by: MemberRole): Promise<MemberView> {
+  return setRole(deps, businessId, input, by, 'change')
+}
+
+async function setRole(deps: PeopleDeps, businessId: number, input: { email?: string; role?: string }, by: MembershipChanger, mode: 'add' | 'change'): Promise<MemberView> {
   const bag = new FieldErrorBag()
   const email = checkEmail(input.email, bag)
   const role = checkRole(input.role, bag)
   bag.throwIfAny()
   return deps.db.write(async (tx) => {
     const person = await findPersonByEmailKey(tx, emailKey(email))
-    if (!person) throw new NotFound(`No person with the email ${email}; add them first.`)
-    const current = await findMembership(tx, person.id, businessId)
-    if (!mayTouch(by, role) || (current && !mayTouch(by, current.role))) throw new Permission('Only an Owner makes or unmakes an Owner.')
-    if (current?.role === 'owner' && role !== 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
+    const current = person ? await findMembership(tx, person.id, businessId) : undefined
+    if (!person || (mode === 'change' && !current)) throw new NotFound(mode === 'add' ? `No person with the email ${email}; add them first.` : `${email} is not a member of this Business.`)
+    checkChange(by, role, current)
+    if (current) await keepsAnOwner(tx, businessId, current, role)
     const createdAt = current?.createdAt ?? deps.clock.now().toISOString()
-    await upsertMembership(tx, { personId: person.id, businessId, role, createdAt })
-    return { personId: person.id, email: person.email, name: person.name, role, createdAt }
+    const state = mode === 'add' ? 'active' : (current?.state ?? 'active')
+    await upsertMembership(tx, { personId: person.id, businessId, role, state, createdAt }, mode === 'add')
+    return { personId: person.id, email: person.email, name: person.name, role, state, createdAt }
   })
+}
+
+/** Who may give `role` to a membership that is `current` now (only an Owner makes or unmakes an Owner). */
+export function checkChange(by: MembershipChanger, role: MemberRole, current: MembershipRow | undefined): void {
+  if (!mayTouch(by, role) || (current && !mayTouch(by, current.role))) throw new Permission('Only an Owner makes or unmakes an Owner.')
+}
+
+/** A Business keeps an active Owner: the last one is neither removed nor given another Role (`role` null: removed). */
+async function keepsAnOwner(tx: Tx, businessId: number, current: MembershipRow, role: MemberRole | null): Promise<void> {
+  if (current.role === 'owner' && current.state === 'active' && role !== 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
 }
 
 export async function listMembers(deps: PeopleDeps, businessId: number): Promise<MemberView[]> {
@@ -146,7 +171,7 @@ export async function removeMember(deps: PeopleDeps, businessId: number, email: 
     const current = person ? await findMembership(tx, person.id, businessId) : undefined
     if (!person || !current) throw new NotFound(`${e} is not a member of this Business.`)
     if (!mayTouch(by, current.role)) throw new Permission('Only an Owner makes or unmakes an Owner.')
-    if (current.role === 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
+    await keepsAnOwner(tx, businessId, current, null)
     await deleteMembership(tx, person.id, businessId)
     // §8: every app the person connected in that Business ends with the membership (and its webhook stops hearing it).
     await endConnectionsOfMember(tx, person.id, businessId, deps.clock.now().toISOString())
@@ -174,7 +199,7 @@ export async function deletePerson(deps: PeopleDeps, email: string | undefined):
     if (!person) throw new NotFound(`No person with the email ${e}.`)
     const at = deps.clock.now().toISOString()
     for (const m of await membershipsOf(tx, person.id)) {
-      if (m.role === 'owner' && (await countOwners(tx, m.businessId)) <= 1) throw LAST_OWNER()
+      await keepsAnOwner(tx, m.businessId, m, null)
       await endConnectionsOfMember(tx, person.id, m.businessId, at)
     }
     const apps = await deleteAppsOfOwner(tx, person.id)

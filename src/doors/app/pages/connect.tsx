@@ -3,7 +3,7 @@
 // Approve answers the app's registered address with `code`, `state` and `iss`; deny with `error=access_denied`.
 import { answerUrl, issueCode, judgeAuthorization, offeredRoles, resourcesOf, asGrant, isGrantRole, type AuthorizationRequest } from '../../../modules/oauth'
 import { resolveBusiness } from '../../../modules/business'
-import { findMembership } from '../../../modules/people'
+import { findActiveMembership } from '../../../modules/people'
 import { publicBaseUrl } from '../../../config'
 import { EMPTY_FORM, type FormState, type Signed } from '../context'
 import { redirect } from '../http'
@@ -115,8 +115,8 @@ export function connectRoutes(kit: AppKit): void {
       const role = data.get('role') ?? ''
       if (!choice || !isGrantRole(role)) return <ConnectPage c={c} r={r} q={data} form={{ values: data, errors: {}, message: 'Choose one of your Businesses and a Role.', code: null }} />
       const business = await resolveBusiness(kit.deps.db.read, choice.publicId)
-      // The membership is read again now: a Role changed since the page was shown counts.
-      const membership = await findMembership(kit.deps.db.read, c.person.id, business.id)
+      // The membership is read again now: a Role changed since the page was shown counts; a pending one grants nothing.
+      const membership = await findActiveMembership(kit.deps.db.read, c.person.id, business.id)
       if (!membership || !offeredRoles(r.ceiling, asGrant(membership.role)).includes(role)) {
         // §9: a change the person may not make is refused 403 with the words on the page, and nothing is issued.
         throw new Permission('You cannot grant a Role above your own in that Business, nor above what the app asked for.')

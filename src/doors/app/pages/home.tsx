@@ -13,6 +13,8 @@ export function homeRoutes(kit: AppKit): void {
     if (c instanceof Response) return c
     // A signed-in person lands in their first Business; with none, this page says so.
     if (c.businesses.length > 0) return redirect(`/app/b/${c.businesses[0]!.publicId}`)
+    // Someone invited who has no Business yet (just chose a password from an invitation) accepts first.
+    if (c.invitations > 0) return redirect('/app/invitations')
     return htmlResponse(
       await (
         <Layout c={c} title="No Business yet" section="home">

@@ -64,8 +64,8 @@ function ChoosePasswordPage(p: { token: string; linkToken: string; email: string
 }
 
 const LINK_WORDS = {
-  used: 'This sign-in link was used already. Ask the person who runs this service for a new one.',
-  expired: 'This sign-in link has expired (links last 30 minutes). Ask the person who runs this service for a new one.',
+  used: 'This sign-in link was used already. Ask the person who runs this service for a new one, or the Business that invited you to invite you again.',
+  expired: 'This sign-in link has expired (links last 30 minutes). Ask the person who runs this service for a new one, or the Business that invited you to invite you again.',
   unknown: 'This sign-in link is not valid. Check that it was copied whole, or ask for a new one.',
 } as const
 

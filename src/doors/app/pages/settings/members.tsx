@@ -1,26 +1,25 @@
-// Settings → Members: add a person by email with a Role, change a Role, remove. A Business keeps at least one Owner;
-// only an Owner makes or unmakes an Owner. Someone new gets a one-time sign-in link, shown here to pass on.
-import { publicBaseUrl } from '../../../../config'
+// Settings → Members: invite a person by email with a Role, change a Role, remove. A Business keeps at least one
+// Owner; only an Owner makes or unmakes an Owner. An invitation goes by email to the person, never to this page, and
+// the page answers alike whether or not the email has an account (extensions §8); a pending member is listed by email
+// only, since their name would tell that they had one.
 import { memberRoles } from '../../../../db/schema'
-import { addMember, addPerson, findPerson, listMembers, removeMember, signInLinkPath } from '../../../../modules/people'
-import { FieldErrorBag, Permission } from '../../../../shared/errors'
-import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
+import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../../../modules/people'
+import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, Select, ShownOnce, When, esc } from '../../ui'
+import { Field, Notice, PostForm, Refused, Select, When, esc } from '../../ui'
 import { SettingsLayout } from './index'
 
 const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
 
-async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; link?: { email: string; url: string } }): Promise<string> {
+async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
   const members = await listMembers(c.deps, c.business.id)
   // An Admin cannot hand out the Owner Role.
   const roles = memberRoles.filter((r) => c.role === 'owner' || r !== 'owner').map((r) => [r, ROLE_WORDS[r]] as const)
   return (
     <SettingsLayout c={c} title="Members" path="/members">
       <h1>Members</h1>
-      <p class="lead">People who open this Business in the application, each with a Role.</p>
+      <p class="lead">People who open this Business in the application, each with a Role. Someone invited joins once they accept.</p>
       <Notice text={c.notice} />
-      {link ? <ShownOnce label={`${link.email} is new here: send them this sign-in link (one use, 30 minutes) to choose a password.`} secret={link.url} /> : ''}
       <Refused state={form} shown={['email', 'role']} />
       <div class="table-wrap">
         <table class="stacked">
@@ -35,11 +34,22 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
             </tr>
           </thead>
           <tbody>
-            {members.map((m) => (
+            {members.map((m, i) => (
               <tr>
                 <td class="key">
-                  {esc(m.name)}
-                  <div class="hint">{esc(m.email)}</div>
+                  {m.state === 'pending' ? (
+                    <>
+                      {esc(m.email)}
+                      <div class="hint">
+                        <span class="tag">Invited, pending</span>
+                      </div>
+                    </>
+                  ) : (
+                    <>
+                      {esc(m.name)}
+                      <div class="hint">{esc(m.email)}</div>
+                    </>
+                  )}
                 </td>
                 <td data-label="Role">
                   {m.role === 'owner' && c.role !== 'owner' ? (
@@ -47,10 +57,10 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
                   ) : (
                     <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
                       <input type="hidden" name="email" value={esc(m.email)} />
-                      <label class="skip" for={`role-${m.personId}`}>
-                        Role of {esc(m.name)}
+                      <label class="skip" for={`role-${i}`}>
+                        Role of {esc(shown(m))}
                       </label>
-                      <select id={`role-${m.personId}`} name="role">
+                      <select id={`role-${i}`} name="role">
                         {roles.map(([r, w]) => (
                           <option value={r} selected={r === m.role}>
                             {w}
@@ -72,7 +82,7 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
                   ) : (
                     <PostForm action={`${c.base}/settings/members/remove`} token={c.csrf} class="inline">
                       <input type="hidden" name="email" value={esc(m.email)} />
-                      <button type="submit" class="danger" aria-label={esc(`Remove ${m.name}`)}>
+                      <button type="submit" class="danger" aria-label={esc(`Remove ${shown(m)}`)}>
                         Remove
                       </button>
                     </PostForm>
@@ -85,19 +95,25 @@ async function MembersPage({ c, form, link }: { c: InBusiness; form: FormState; 
       </div>
       <section class="card" aria-labelledby="add-member">
         <h2 id="add-member" class="flush">
-          Add a member
+          Invite a member
         </h2>
+        <p class="hint">The invitation goes to the email address; they join once they accept it, signed in.</p>
         <PostForm action={`${c.base}/settings/members`} token={c.csrf}>
           <Field name="email" label="Email" type="email" state={form} required maxlength={255} />
-          <Field name="name" label="Name (for someone new)" state={form} maxlength={255} />
+          <Field name="name" label="Name (used if they have no account yet)" state={form} maxlength={255} />
           <Select name="role" label="Role" state={form} value="member" options={roles} />
           <div>
-            <button type="submit">Add member</button>
+            <button type="submit">Send invitation</button>
           </div>
         </PostForm>
       </section>
     </SettingsLayout>
   )
+}
+
+/** A member as the list names them: a pending one by email only. */
+function shown(m: { state: string; name: string; email: string }): string {
+  return m.state === 'pending' ? m.email : m.name
 }
 
 export function membersSettings(kit: AppKit): void {
@@ -107,20 +123,9 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members',
     'manage',
     async (c, d) => {
-      const email = d.get('email')?.trim() ?? ''
-      const role = d.get('role') ?? ''
-      let link: { email: string; url: string } | undefined
-      // Someone new is added as a person only once the membership would be accepted, so a refusal leaves nothing behind.
-      const bag = new FieldErrorBag()
-      if (!(memberRoles as readonly string[]).includes(role)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
-      bag.throwIfAny()
-      if (role === 'owner' && c.role !== 'owner') throw new Permission('Only an Owner makes or unmakes an Owner.')
-      if (email && !(await findPerson(c.deps, email))) {
-        const added = await addPerson(c.deps, { email, name: d.get('name')?.trim() || email.split('@')[0] })
-        link = { email, url: publicBaseUrl(c.deps.config) + signInLinkPath(added.token) }
-      }
-      await addMember(c.deps, c.business.id, { email, role }, c.role)
-      return link ? <MembersPage c={c} form={EMPTY_FORM} link={link} /> : kit.done(c, '/settings/members', 'member_saved')
+      const by = { businessId: c.business.id, role: c.role, name: c.person.name, publicBase: kit.publicBase }
+      await inviteMember(c.deps, by, { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' })
+      return kit.done(c, '/settings/members', 'invitation_sent')
     },
     render,
   )
@@ -128,7 +133,7 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members/role',
     'manage',
     async (c, d) => {
-      await addMember(c.deps, c.business.id, { email: d.get('email') ?? '', role: d.get('role') ?? '' }, c.role)
+      await changeMemberRole(c.deps, c.business.id, { email: d.get('email') ?? '', role: d.get('role') ?? '' }, c.role)
       return kit.done(c, '/settings/members', 'member_saved')
     },
     render,

@@ -1,0 +1,1 @@
+ALTER TABLE `memberships` ADD `state` text DEFAULT 'active' NOT NULL;
