@@ -52,6 +52,13 @@ export interface App {
 
 const API_VERSION = '1.0.0'
 
+/** GET /health's answer, with the headers the API pipeline gives every answer (a request id, no sniffing). */
+function healthy(): Response {
+  return new Response('{"ok":true}', {
+    headers: { 'Content-Type': 'application/json;charset=utf-8', 'X-Request-Id': crypto.randomUUID(), 'X-Content-Type-Options': 'nosniff' },
+  })
+}
+
 /** GET /health's answer, `{ ok: true }`, as the OpenAPI document declares it. */
 const HEALTH_ANSWER = { description: 'the service answers', type: 'object' as const, required: ['ok'], properties: { ok: { const: true, type: 'boolean' as const } } }
 
@@ -88,7 +95,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   const rateLimiter = openRateCount(deps.db, deps.config.rateLimit)
   const context: OperationContext = { deps, cursors: http.cursors, pages: http.pages, flushRequestLog: () => requestLog.flush() }
 
-  const elysia = new Elysia({ normalize: false })
+  // The API door (the Elysia routes of every operation, the OpenAPI document, /docs, the pipeline) is built with the
+  // first request it answers, as the other doors are: building it and composing its router were 10-15 ms of a server's
+  // start, before its first answer. /health, which needs none of it, is answered below without it.
+  let elysia: AnyElysia | null = null
+  const buildElysia = (): AnyElysia => new Elysia({ normalize: false })
 
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
     .onParse(async ({ request }) => {
@@ -128,7 +139,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       return errorResponse(err)
     })
     .use(
-      openApiDocumentRoutes((): AnyElysia => elysia, {
+      openApiDocumentRoutes((): AnyElysia => elysia!, {
         info: {
           title: 'invoicing API',
           version: API_VERSION,
@@ -144,9 +155,10 @@ export async function buildApp(deps: Deps): Promise<App> {
       }),
     )
     .use(docsRoutes())
-    // Its answer is declared for the document only: a declared `response` has Elysia compile a validator of it on the
-    // first request, 5-10 ms of a server's first answer, to check a constant.
-    .get('/health', () => ({ ok: true as const }), {
+    // GET is answered by fetch below without building this door (the route declares it in the document, and answers
+    // 405 to other methods); its answer is declared for the document only, as a declared `response` has Elysia
+    // compile a validator of it.
+    .get('/health', healthy, {
       detail: {
         tags: ['Service'],
         summary: 'Liveness: the service answers',
@@ -166,15 +178,21 @@ export async function buildApp(deps: Deps): Promise<App> {
   const resources = resourcesOf(issuer)
   const tokensFor = { api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api), mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp) }
   const lookup = bearerLookup([{ accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) }, apiKeys])
-  const api = createPipeline({
-    handle: (req) => elysia.handle(req),
-    routes: knownRoutes(elysia.routes),
-    lookup: (credential) => lookup(credential, 'api'),
-    rateLimiter,
-    requestLog,
-    clock: deps.clock,
-    logger: deps.logger,
-  })
+  let pipeline: ReturnType<typeof createPipeline> | null = null
+  const apiDoor = () => {
+    if (pipeline) return pipeline
+    const built = (elysia = buildElysia())
+    return (pipeline = createPipeline({
+      handle: (req) => built.handle(req),
+      routes: knownRoutes(built.routes),
+      lookup: (credential) => lookup(credential, 'api'),
+      rateLimiter,
+      requestLog,
+      clock: deps.clock,
+      logger: deps.logger,
+    }))
+  }
+  const api = (req: Request, ip: string | null) => apiDoor()(req, ip)
   const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
   // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
@@ -193,7 +211,19 @@ export async function buildApp(deps: Deps): Promise<App> {
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, ip))
     const path = pathOf(req.url)
+    if (path === '/health' && req.method === 'GET') return Promise.resolve(healthy())
     return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, ip) : api(req, ip)
   }
-  return { fetch, connectionUsage: usage, elysia, requestLog, rateLimiter, http, mcp }
+  return {
+    fetch,
+    connectionUsage: usage,
+    get elysia() {
+      apiDoor()
+      return elysia!
+    },
+    requestLog,
+    rateLimiter,
+    http,
+    mcp,
+  }
 }
