@@ -4,7 +4,9 @@
 //
 // Eight workers, each in a loop: create a Client now and then, a Draft of 1 to 8 Lines, issue it, record a Payment
 // on it (a Receipt is made), ask its PDF, its XML and its Receipt's PDF, walk a page of the document list and of
-// the Client list, and ask the income and overdue reports. What it prints: requests and errors, counts checked
+// the Client list, and ask the income and overdue reports. Beside them, once a minute (from 30 s in), a 100 MB body
+// streamed to /mcp with the key, as a hostile client would: each must be answered 413 (counted apart, an error if
+// not), and the memory figures hold with them in the mix. What it prints: requests and errors, counts checked
 // against what the workers made, p50/p99 latency per minute (flat = no slow leak), and the server's RSS: sampled
 // every second under load (peak), and after the load once it has been idle (`--idle` seconds).
 // Targets: 0 errors, counts exact, peak RSS under 200 MB, idle RSS under 100 MB. See bench/README.md.
@@ -14,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argNumber, argValue } from './args'
 import { children, freePort, HOST, mustRun, stop, stopAll, waitForHealth } from './processes'
+import { sendBigBody } from '../test/big-body'
 
 const ROOT = resolve(import.meta.dir, '..')
 const BIN = join(ROOT, 'dist/invoicing')
@@ -130,10 +133,22 @@ async function main(): Promise<void> {
       }
     }
 
+    // Once a minute a 100 MB body to /mcp: refused 413 by the bounded reader, never held (issue 33).
+    const big = { sent: 0, refused: 0 }
+    async function bigBodies(): Promise<void> {
+      for (let at = 30_000; started + at < until; at += 60_000) {
+        await Bun.sleep(Math.max(0, started + at - performance.now()))
+        const a = await sendBigBody(`${base}/mcp`, { bytes: 100e6, framing: 'chunked', headers: { ...headers, accept: 'application/json, text/event-stream' } })
+        big.sent++
+        if (a.status === 413) big.refused++
+        else errors.push(`POST /mcp with a 100 MB body: ${a.status} ${a.body.slice(0, 200)}`)
+      }
+    }
+
     // RSS every second while the load runs.
     const samples: number[] = []
     const sampler = setInterval(() => samples.push(memoryOf(server.pid!).rss), 1000)
-    await Promise.all(Array.from({ length: opts.workers }, (_, w) => worker(w)))
+    await Promise.all([...Array.from({ length: opts.workers }, (_, w) => worker(w)), bigBodies()])
     clearInterval(sampler)
     const seconds = (performance.now() - started) / 1000
     const afterLoad = memoryOf(server.pid!)
@@ -162,6 +177,7 @@ async function main(): Promise<void> {
     }
     console.log(`soak: ${opts.workers} workers, ${seconds.toFixed(0)} s, ${requests} requests (${(requests / seconds).toFixed(0)}/s), ${errors.length} errors`)
     for (const e of errors.slice(0, 5)) console.log(`  error: ${e}`)
+    console.log(`100 MB bodies to /mcp: ${big.sent} sent, ${big.refused} answered 413 (expected, not errors)`)
     console.log(`made ${JSON.stringify(made)}; counted ${JSON.stringify(counted)}: ${JSON.stringify(made) === JSON.stringify(counted) ? 'exact' : 'MISMATCH'}`)
     console.log('latency per minute (p50 / p99 ms):')
     latencies.forEach((xs, m) => console.log(`  minute ${m + 1}: ${pct(xs, 0.5).toFixed(1)} / ${pct(xs, 0.99).toFixed(1)} (${xs.length} requests)`))

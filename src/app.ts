@@ -31,6 +31,7 @@ import { bearerLookup } from './platform/credentials'
 import type { McpDoor } from './doors/mcp/server'
 import { publicPageRoutes } from './doors/public/document-page'
 import { isOAuthPath } from './doors/oauth/paths'
+import { AddressLimit } from './doors/oauth/address-limit'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
 
 export interface App {
@@ -196,12 +197,15 @@ export async function buildApp(deps: Deps): Promise<App> {
   const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
   // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
-  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer })))
+  // Client ID Metadata Documents are fetched by the authorization endpoint and by the consent page: one count per
+  // address for both, so the page is no way around the limit.
+  const documentFetches = new AddressLimit(deps.clock)
+  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer, bodyLimits: deps.config.bodyLimits, documentFetches })))
   const oauth = async (req: Request, ip: string | null) => (await oauthDoor())(req, ip)
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   // Built with the first request for a page: an API-only server never loads the pages or htmx.
-  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps)))
+  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, { documentFetches })))
   const application: AppDoor = async (req) => (await appDoor())(req)
   const trusted = trustedProxies(deps.config.trustedProxies)
   const fetch: Fetch = (req, server) => {
@@ -212,7 +216,12 @@ export async function buildApp(deps: Deps): Promise<App> {
     if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, ip))
     const path = pathOf(req.url)
     if (path === '/health' && req.method === 'GET') return Promise.resolve(healthy())
-    return isAppPath(path) ? application(req) : isOAuthPath(path) ? oauth(req, ip) : api(req, ip)
+    if (isAppPath(path)) {
+      // The consent page counts the documents it fetches against this address.
+      contextOf(req).ip = ip
+      return application(req)
+    }
+    return isOAuthPath(path) ? oauth(req, ip) : api(req, ip)
   }
   return {
     fetch,

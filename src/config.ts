@@ -13,6 +13,17 @@ export interface Config {
   mailRelay: string | null
   viesUrl: string
   webhookAllowPrivate: boolean
+  /**
+   * INVOICING_SMTP_ALLOW_PRIVATE=1: a Business's own mailbox may name a loopback or private mail server (a relay on
+   * this machine or network). Unset, a tenant's SMTP host must be on the public internet, at save and at connect.
+   * The service's own relay (INVOICING_MAIL_RELAY) is the operator's and never judged by this.
+   */
+  smtpAllowPrivate: boolean
+  /**
+   * INVOICING_SMTP_ALLOW_PLAIN_LOGIN=1: a Business's mailbox may log in over a connection without TLS (a local relay
+   * that offers no STARTTLS). Unset, smtp:// must upgrade with STARTTLS before anything, login included, is sent.
+   */
+  smtpAllowPlainLogin: boolean
   /** Requests per minute per key; the contract's 120. Raised only for load benchmarks. */
   rateLimit: number
   /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
@@ -68,6 +79,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailRelay,
     viesUrl,
     webhookAllowPrivate: env.INVOICING_WEBHOOK_ALLOW_PRIVATE === '1',
+    smtpAllowPrivate: env.INVOICING_SMTP_ALLOW_PRIVATE === '1',
+    smtpAllowPlainLogin: env.INVOICING_SMTP_ALLOW_PLAIN_LOGIN === '1',
     secretKey: env.INVOICING_SECRET_KEY?.trim() || null,
     dbAuthToken: env.INVOICING_DB_AUTH_TOKEN?.trim() || null,
     trustedProxies,

@@ -53,7 +53,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     db,
     clock: overrides.clock ?? systemClock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
-    mailer: openingMailer(overrides.mailer ?? smtpMailer(), db),
+    mailer: openingMailer(overrides.mailer ?? smtpMailer(), db, {
+      relay: config.mailRelay,
+      resolve: overrides.resolve ?? systemResolver,
+      allowPrivate: config.smtpAllowPrivate,
+      allowPlainLogin: config.smtpAllowPlainLogin,
+    }),
     logger: overrides.logger ?? createLogger(undefined, config.logLevel),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,

@@ -318,7 +318,7 @@ describe('the mailbox page', () => {
     await page.getByLabel('Security').selectOption('starttls')
     await page.getByRole('button', { name: 'Save the mailbox' }).click()
     await page.waitForURL(/done=saved/)
-    const { smtpMailboxShown } = await import('../src/modules/mail')
+    const { smtpMailboxShown } = await import('../src/modules/mailbox')
     expect(await smtpMailboxShown(h.deps.db.read, h.deps.db.secrets, s.b.id)).toEqual({
       host: 'smtp.kontor.example',
       port: 587,

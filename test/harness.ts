@@ -1,5 +1,6 @@
 // Test harness: a real temp-file database per test file, a fixed clock, a fake VIES, and every JSON answer
 // checked against the service's own OpenAPI document (an undeclared field fails the test).
+import { afterAll, beforeAll, beforeEach, expect } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -42,6 +43,69 @@ export interface Harness {
   /** A Client created through the API with the given key (fails the test setup on any other answer than 201). */
   client(key: string, body?: Record<string, unknown>): Promise<number>
   close(): Promise<void>
+}
+
+/**
+ * The harness of a test file: made before its first test and closed after its last, handed to `use` to keep in the
+ * file's own variable. With `freshMinute`, each test first moves the fixed clock a minute on, so that it opens a fresh
+ * rate-limit minute for its keys.
+ */
+export function harnessForFile(use: (h: Harness) => void, opts: Parameters<typeof makeHarness>[0] & { freshMinute?: boolean } = {}): void {
+  const { freshMinute, ...made } = opts
+  let h: Harness | undefined
+  beforeAll(async () => {
+    h = await makeHarness(made)
+    use(h)
+  })
+  afterAll(() => h?.close())
+  if (freshMinute) beforeEach(() => h!.clock.advance(61_000))
+}
+
+/** A Business with a Client, made through the API: where the document tests start. */
+export interface ClientSetup {
+  bizId: number
+  key: string
+  clientId: number
+}
+
+/** Every item of a paged list of the API, page by page of 100 through next_cursor, each page answered 200. */
+export async function allPages(h: Harness, path: string, key: string, params: Record<string, string> = {}): Promise<any[]> {
+  const out: any[] = []
+  let cursor: string | null = null
+  do {
+    const q = new URLSearchParams({ limit: '100', ...params })
+    if (cursor) q.set('cursor', cursor)
+    const r = await h.request('GET', `${path}?${q}`, { key })
+    expect(r.status).toBe(200)
+    out.push(...r.body.data)
+    cursor = r.body.next_cursor
+  } while (cursor)
+  return out
+}
+
+/** Expects a 422 invalid_request naming the given field with at least one reason (and answers the error). */
+export function expectRefusedUnder(r: TestResponse, field: string): any {
+  expect(r.status).toBe(422)
+  expect(r.body.error.type).toBe('invalid_request')
+  expect(Object.keys(r.body.error.errors)).toContain(field)
+  expect(r.body.error.errors[field]).toBeArray()
+  expect(r.body.error.errors[field].length).toBeGreaterThan(0)
+  return r.body.error
+}
+
+/** A Draft made through the API for the set-up's Client: an Invoice unless the body says otherwise. */
+export async function draftFor(h: Harness, s: ClientSetup, body: Record<string, unknown>): Promise<any> {
+  const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, ...body } })
+  if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
+  return r.body
+}
+
+/** A document made and issued through the API for the set-up's Client. */
+export async function issuedFor(h: Harness, s: ClientSetup, body: Record<string, unknown>): Promise<any> {
+  const d = await draftFor(h, s, body)
+  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
+  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
+  return r.body
 }
 
 let businessCount = 0

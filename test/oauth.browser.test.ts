@@ -10,6 +10,7 @@ import { launchChromium } from './browser'
 import { makeHarness, type Harness } from './harness'
 import { person } from './app-client'
 import { createApp } from '../src/modules/oauth'
+import { addMember } from '../src/modules/people'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 let h: Harness
@@ -101,7 +102,9 @@ describe('connecting an app in a real browser', () => {
     "an app with one registered address that leaves out redirect_uri: after a refused Role, the consent form still answers the app (CSP form-action names its origin)",
     async () => {
       const b = await h.business({ name: 'Werkstatt Ost' })
-      const p = await person(h, { email: 'member@werkstatt-ost.example', name: 'Mia Member', businessId: b.id, role: 'member' })
+      // An Admin when the page is shown, made a Member before answering it: the page offers only Roles the person holds,
+      // so a refused Role comes from a Role lowered in between (the form reads the membership again).
+      const p = await person(h, { email: 'member@werkstatt-ost.example', name: 'Mia Member', businessId: b.id, role: 'admin' })
       const only = `http://127.0.0.1:${callback.port}/only`
       const app = await createApp(h.deps.db, h.clock, { ownerPersonId: p.id, name: 'Single Address', redirectUris: [only], public: true })
       const url = new URL(`${origin}/oauth/authorize`)
@@ -121,7 +124,8 @@ describe('connecting an app in a real browser', () => {
       await page.getByLabel('Password').fill(p.password)
       await page.getByRole('button', { name: /sign in/i }).click()
       await page.getByRole('heading', { name: 'Connect Single Address?' }).waitFor()
-      // A Member asks for admin: refused on the page (403), the form shown again.
+      // Now a Member, she asks for admin: refused on the page (403), the form shown again.
+      await addMember(h.deps, b.id, { email: p.email, role: 'member' })
       await page.getByLabel('Role the app acts with').selectOption('admin')
       await page.getByRole('button', { name: 'Connect' }).click()
       await page.getByText('above your own').waitFor()

@@ -24,6 +24,11 @@ export interface TestSmtpServer {
   behaviour: Behaviour
   /** When set, a login is required and only this one is taken. */
   credentials: { user: string; pass: string } | null
+  /** Connections opened to it, and AUTH commands it was sent (whether taken or not), since it started. */
+  connections: number
+  logins: number
+  /** How long the server waits before answering a message's end (a slow relay); 0 at first. */
+  answerDelayMs: number
   close(): Promise<void>
 }
 
@@ -37,6 +42,9 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     refuse: new Set(),
     behaviour: 'accept',
     credentials: null,
+    connections: 0,
+    logins: 0,
+    answerDelayMs: 0,
     close: async () => {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -50,6 +58,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     disableReverseLookup: true,
     logger: false,
     onAuth(auth, session, callback) {
+      state.logins++
       const c = state.credentials
       if (c && (auth.username !== c.user || auth.password !== c.pass)) return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }))
       logins.set(session.id, { user: auth.username ?? '', pass: auth.password ?? '' })
@@ -79,11 +88,13 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
           raw,
           mail: await simpleParser(raw),
         })
+        if (state.answerDelayMs > 0) await Bun.sleep(state.answerDelayMs)
         callback()
       })
     },
   })
   server.server.on('connection', (s: Socket) => {
+    state.connections++
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })

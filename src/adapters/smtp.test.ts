@@ -132,6 +132,15 @@ describe('server URLs', () => {
     expect(transportOptions('smtp://mail.example').options).toMatchObject({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
   })
 
+  test("a tenant's server: reached at the address checked, its name kept for TLS; STARTTLS required even on loopback unless plain logins are allowed", () => {
+    const at = transportOptions('smtp://u:p@mail.example.com:587', undefined, { address: '93.184.215.14', plainLogin: false }).options
+    expect(at).toMatchObject({ host: '93.184.215.14', servername: 'mail.example.com', requireTLS: true, ignoreTLS: false })
+    expect(transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: false }).options).toMatchObject({ requireTLS: true, ignoreTLS: false })
+    expect(transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: true }).options).toMatchObject({ requireTLS: false, ignoreTLS: false })
+    expect(transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: false }).options.servername).toBeUndefined()
+    expect(transportOptions('smtps://mail.example.com', undefined, { address: '93.184.215.14', plainLogin: false }).options).toMatchObject({ secure: true, servername: 'mail.example.com' })
+  })
+
   test('other schemes, a path, a query (nodemailer options) or no host are refused', () => {
     for (const bad of ['http://mail.example', 'smtp://mail.example/x', 'smtp://mail.example?secure=false', 'smtp://mail.example#a', 'smtp://', 'not a url']) {
       expect(() => parseSmtpUrl(bad)).toThrow()

@@ -1,4 +1,5 @@
 // SMTP: hands one email to a mail server named by an smtp:// or smtps:// URL (nodemailer speaks the protocol).
+import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
 import type MailComposerType from 'nodemailer/lib/mail-composer'
 import type SMTPConnection from 'nodemailer/lib/smtp-connection'
@@ -57,18 +58,39 @@ export class MailerError extends Error {
   }
 }
 
+/**
+ * How to reach a Business's own mail server (its tenant's choice, judged by src/modules/mailbox): none for the
+ * service's own relay, which the operator configured.
+ */
+export interface TenantRoute {
+  /** The address to connect to, already checked against the address rules; the URL's host names it for TLS. */
+  address: string
+  /** A login may cross without TLS (INVOICING_SMTP_ALLOW_PLAIN_LOGIN); otherwise smtp:// must upgrade with STARTTLS. */
+  plainLogin: boolean
+}
+
 export interface Mailer {
-  /** Sends through the server of `transportUrl`; rejects with a MailerError when it did not take the email. */
-  send(transportUrl: string, message: MailMessage): Promise<MailReceipt>
+  /**
+   * Sends through the server of `transportUrl`; rejects with a MailerError when it did not take the email. With a
+   * tenant route, it connects to that address, and every failure to reach the server is answered alike.
+   */
+  send(transportUrl: string, message: MailMessage, tenant?: TenantRoute): Promise<MailReceipt>
 }
 
 export interface SmtpTimeouts {
   connectionMs: number
   greetingMs: number
   socketMs: number
+  /**
+   * A tenant's server has this long in all to accept, greet and secure the connection, and every failure to do so is
+   * answered at this time (default: connectionMs).
+   */
+  reachMs?: number
 }
 
-const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 }
+// A tenant's server not reached is answered at 8 s: within `serve`'s 10 s idle timeout, which would otherwise cut
+// the request with no answer at all.
+const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000, reachMs: 8_000 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i
 
@@ -109,17 +131,27 @@ export function redactSmtpUrl(url: string): string {
 }
 
 /** nodemailer's connection options and the login (if the URL has one) for a server URL. */
-export function transportOptions(url: string, t: SmtpTimeouts = DEFAULT_TIMEOUTS): { options: SMTPConnection.Options; auth: SMTPConnection.Credentials | null } {
+export function transportOptions(
+  url: string,
+  t: SmtpTimeouts = DEFAULT_TIMEOUTS,
+  tenant?: TenantRoute,
+): { options: SMTPConnection.Options; auth: SMTPConnection.Credentials | null } {
   const p = parseSmtpUrl(url)
+  // The operator's relay on loopback is trusted to be this machine's; a tenant's server never is, wherever it is.
+  const plainAllowed = tenant ? tenant.plainLogin : LOOPBACK.test(p.host)
   const options: SMTPConnection.Options = {
-    host: p.host,
+    // A tenant's server is reached at the address that was checked, never by resolving its name again (a name that
+    // answers differently a moment later cannot reach an internal host); TLS still checks the certificate's name.
+    host: tenant?.address ?? p.host,
+    ...(tenant && !isIP(p.host) ? { servername: p.host } : {}),
     port: p.port,
     // smtps:// is TLS from the first byte; smtp:// must upgrade with STARTTLS (a server, or someone in between, that
-    // does not offer it is refused, so a login never crosses in clear), except on loopback, where a local relay's
-    // certificate would be checked for nothing.
+    // does not offer it is refused, so a login never crosses in clear), except where plain is allowed: the relay on
+    // loopback, where a local relay's certificate would be checked for nothing, or a tenant's server when the
+    // operator allowed it (STARTTLS is still used when offered).
     secure: p.secure,
-    ignoreTLS: !p.secure && LOOPBACK.test(p.host),
-    requireTLS: !p.secure && !LOOPBACK.test(p.host),
+    ignoreTLS: !p.secure && !tenant && plainAllowed,
+    requireTLS: !p.secure && !plainAllowed,
     tls: { minVersion: 'TLSv1.2' },
     connectionTimeout: t.connectionMs,
     greetingTimeout: t.greetingMs,
@@ -184,16 +216,22 @@ async function mimeOf(m: MailMessage): Promise<Buffer> {
  */
 export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
   return {
-    async send(transportUrl, m) {
-      const { options, auth } = transportOptions(transportUrl, timeouts)
+    async send(transportUrl, m, tenant) {
+      const { options, auth } = transportOptions(transportUrl, timeouts, tenant)
       const raw = await mimeOf(m)
       const Connection = await nodemailer.connection()
       const conn = new Connection(options)
       let stage: Stage = 'connect'
+      const started = Date.now()
+      const reachMs = timeouts.reachMs ?? timeouts.connectionMs
+      let deadline: ReturnType<typeof setTimeout> | undefined
       try {
         const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => {
           // Socket failures arrive as 'error' events, command failures through the callbacks: the first one wins.
           conn.once('error', reject)
+          // A tenant's server has reachMs in all to connect, greet and secure the line: a slow connect followed by a
+          // silent server takes no longer than a port that never answers.
+          if (tenant) deadline = setTimeout(() => stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })), reachMs)
           conn.connect((err) => {
             if (err) return reject(err)
             const send = () => {
@@ -220,8 +258,16 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
         }
         return { messageId: messageIdOf(raw), accepted }
       } catch (e) {
-        throw e instanceof MailerError ? e : classify(e, stage)
+        const failure = e instanceof MailerError ? e : classify(e, stage)
+        if (tenant && stage === 'connect' && failure.reason === 'unreachable') {
+          // A closed port answers at once and a filtered one at the timeout: told apart, a tenant could map which
+          // ports are open on a host. Every failure to reach a tenant's server is answered alike, at reachMs.
+          await new Promise((r) => setTimeout(r, Math.max(0, reachMs - (Date.now() - started))))
+          throw new MailerError('unreachable', 'the mail server could not be reached, or did not greet and secure the connection in time')
+        }
+        throw failure
       } finally {
+        clearTimeout(deadline)
         conn.removeAllListeners('error')
         // A late socket error after we are done must not become an unhandled 'error' event.
         conn.on('error', () => {})

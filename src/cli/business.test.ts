@@ -1,6 +1,7 @@
 // `invoicing business create|update` through the real CLI entry point, on the harness's database file.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../test/harness'
+import { bombPng, jpegHeader } from '../../test/png'
 
 let h: Harness
 beforeAll(async () => {
@@ -102,5 +103,22 @@ describe('invoicing business update --logo --brand-color', () => {
     }
     const removed = cli(['business', 'update', String(b.id), '--logo', '', '--brand-color', ''])
     expect(JSON.parse(removed.out)).toMatchObject({ has_logo: false, brand_color: null })
+  }, 60_000)
+
+  test('an image bomb (a 35 KB PNG declaring 6000 × 6000) and a JPEG declaring 60000 × 60000 are refused in one line naming the logo, nothing changed', async () => {
+    const b = JSON.parse(cli(['business', 'create', '--name', 'Bomb Ltd', '--country', 'DE', '--currency', 'EUR']).out)
+    await Bun.write(`${h.dir}/bomb.png`, bombPng(6000, 6000))
+    await Bun.write(`${h.dir}/bomb.jpg`, jpegHeader(60000, 60000))
+    for (const [file, said] of [
+      ['bomb.png', 'logo: is 6000 × 6000 pixels; a logo is at most 2000 × 2000 pixels'],
+      ['bomb.jpg', 'logo: is 60000 × 60000 pixels'],
+    ]) {
+      const r = cli(['business', 'update', String(b.id), '--logo', `${h.dir}/${file}`, '--city', 'Bombay'])
+      expect(r.code).toBe(1)
+      expect(r.err.split('\n')).toHaveLength(1)
+      expect(r.err).toContain(said)
+    }
+    const key = await h.key(b.id, 'admin')
+    expect((await h.request('GET', '/v1/business', { key })).body).toMatchObject({ has_logo: false, city: null })
   }, 60_000)
 })

@@ -68,8 +68,8 @@ function businessInput(args: Args): BusinessInput {
 }
 
 /**
- * `--logo FILE`: the image, judged before anything is written (a PNG or JPEG of at most 1 MB that the PDF writer can
- * draw); `--logo ""` removes the logo; undefined when the option is not given.
+ * `--logo FILE`: the image, judged before anything is written (a PNG or JPEG of at most 1 MB and 2000 × 2000 pixels
+ * that the PDF writer can draw); `--logo ""` removes the logo; undefined when the option is not given.
  */
 async function logoOption(args: Args): Promise<Uint8Array | null | undefined> {
   const path = args.options.logo

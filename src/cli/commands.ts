@@ -12,6 +12,7 @@ import { serveForever } from './serve'
 import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
+import { secretsCommand, SECRETS_USAGE } from './secrets'
 
 export const COMMANDS: Command[] = [
   {
@@ -24,6 +25,8 @@ export const COMMANDS: Command[] = [
       'Environment: INVOICING_DB, INVOICING_MAIL_RELAY, INVOICING_PUBLIC_URL, INVOICING_VIES_URL,',
       'INVOICING_LOG=requests (one JSON line per request), INVOICING_LOG_LEVEL=info|error,',
       'INVOICING_TRUSTED_PROXIES (reverse proxies whose X-Forwarded-For names the client).',
+      'INVOICING_SMTP_ALLOW_PRIVATE=1 lets a Business\'s own mailbox name a loopback or private mail server;',
+      'INVOICING_SMTP_ALLOW_PLAIN_LOGIN=1 lets it log in without TLS (neither applies to INVOICING_MAIL_RELAY).',
       'Starts again at once (same process) under BUN_JSC_heapGrowthMaxIncrease=0.6 and BUN_JSC_useFTLJIT=false,',
       'which bound its memory; a value set in the environment is kept.',
     ],
@@ -180,6 +183,23 @@ export const COMMANDS: Command[] = [
     ],
     database: 'existing',
     run: async ({ args, open }) => backupCommand(await open(), args),
+  },
+  {
+    name: 'secrets',
+    summary: 'when the secret key is lost: a new key, the sealed secrets dropped, every record kept',
+    usage: SECRETS_USAGE,
+    details: [
+      'For a database whose key (FILE.key or INVOICING_SECRET_KEY) is missing or wrong, which refuses to start. Makes a',
+      'new key (a new FILE.key, the old file kept beside it as FILE.key.old-TIME; or, when INVOICING_SECRET_KEY is set,',
+      'that key) and drops every value sealed under the old one: each webhook keeps its address and events and is',
+      'paused with the reason "signing secret lost: roll it"; each mailbox loses its server and password, so Sends',
+      'answer no_mail_provider until it is set again; each OAuth app webhook is paused likewise (set it again).',
+      'Prints what it dropped. Refused while the key at hand opens the database: then nothing is lost.',
+    ],
+    // A wrong subcommand is told before the database is looked for.
+    database: (args) => (args.words[1] === 'forget' ? 'existing' : 'none'),
+    // Opens the database itself: the usual opening checks the key, which is what is lost.
+    run: ({ config, args }) => secretsCommand(config, args),
   },
 ]
 

@@ -19,7 +19,7 @@ export async function mailCommand(deps: Deps, args: Args): Promise<void> {
     if (!ref || args.options.smtp === undefined || args.options.from === undefined) throw new UsageError(USAGE)
     const smtpUrl = withPassword(args.options.smtp, await password(args))
     const b = await resolveBusiness(deps.db.read, ref)
-    await setMailbox(deps.db, deps.clock, b.id, { kind: 'smtp', smtpUrl, from: args.options.from })
+    await setMailbox(deps.db, deps.clock, b.id, { kind: 'smtp', smtpUrl, from: args.options.from }, { allowPrivate: deps.config.smtpAllowPrivate })
     return printProvider(deps, args, b.id)
   }
   if (sub === 'clear') {

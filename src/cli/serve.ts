@@ -8,11 +8,23 @@ import { releasePdfMemory } from '../modules/pdf'
 import { errorFacts } from '../shared/logger'
 import { VERSION } from './help'
 import { requestFields } from './access-log'
+import { SERVED_BODY_CAP } from '../http/body'
 
 /** How long a shutdown waits for requests under way before it cuts their connections. */
 const STOP_GRACE_MS = 10_000
 /** The background jobs start this long after the server listens, off the path of its first answers (jobs/scheduler.ts). */
 const JOBS_AFTER_MS = 250
+/** Seconds a connection may sit with nothing under way (no request being handled) before it is closed. */
+const IDLE_TIMEOUT_S = 10
+
+/** Sets the idle timeout of the request's connection; one already closed has none to set. */
+function holdOpen(srv: { timeout(req: Request, seconds: number): void }, req: Request, seconds: number): void {
+  try {
+    srv.timeout(req, seconds)
+  } catch {
+    // The client went away: nothing is left to time out.
+  }
+}
 
 export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
@@ -31,19 +43,28 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
   const server = Bun.serve({
     port,
     hostname: host,
-    // Bun's own limit would answer an empty 413 (or reset the connection) for a larger body; ours answers every size
-    // in the contract's shape, reading no more than 1 MiB of it (src/http/body.ts).
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // Every door reads its body through src/http/body.ts, which stops at the door's limit (1 MiB at most) and answers
+    // 413 in the door's words; this cap, far above those limits, is Bun's own, so that no body a client declares
+    // larger is ever taken in, whatever a door's code does with it (Bun answers such a declaration a bare 413).
+    maxRequestBodySize: SERVED_BODY_CAP,
     // A connection with nothing under way is closed after this many seconds; a request whose body stalls is ended
     // by the body reader first.
-    idleTimeout: 10,
+    idleTimeout: IDLE_TIMEOUT_S,
     fetch: async (req, srv) => {
       idle.seen()
-      if (!deps.config.logRequests) return app.fetch(req, srv)
-      const started = performance.now()
-      const res = await app.fetch(req, srv)
-      deps.logger.info('request', requestFields(req, res, started, performance.now()))
-      return res
+      // Bun's idle timeout also runs while a request is being handled: a Send to a slow mail server (its timeouts are
+      // 10 to 20 s a step) was cut with no answer, and a client's retry could email twice. The connection is not idle
+      // while we work on its request; the timeout comes back for the answer and whatever follows on the connection.
+      holdOpen(srv, req, 0)
+      try {
+        if (!deps.config.logRequests) return await app.fetch(req, srv)
+        const started = performance.now()
+        const res = await app.fetch(req, srv)
+        deps.logger.info('request', requestFields(req, res, started, performance.now()))
+        return res
+      } finally {
+        holdOpen(srv, req, IDLE_TIMEOUT_S)
+      }
     },
     error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
   })

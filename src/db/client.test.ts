@@ -1,15 +1,11 @@
 // The database client: per-connection settings that survive transactions, serialised writes, rollback and foreign keys.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq, like, sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../test/harness'
+import { type Harness, harnessForFile } from '../../test/harness'
 import { bankAccounts, meta } from './schema'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 async function pragma(name: string): Promise<unknown> {
   const r = await h.deps.db.writerClient.execute(`PRAGMA ${name}`)

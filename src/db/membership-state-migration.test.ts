@@ -34,7 +34,7 @@ test('memberships of a database from before invitations stay active after the mi
   } finally {
     client.close()
   }
-})
+}, 30_000) // it migrates a file step by step: seconds on a loaded machine
 
 /** A Business row as old as the file: each required column given a value of its type (only its id matters here). */
 async function oldBusiness(client: ReturnType<typeof createClient>, id: number): Promise<void> {

@@ -2,17 +2,13 @@
 // type lets a function use, so code on that path cannot reach for the query builder and fail only in production.
 // The `@ts-expect-error` lines below are part of the test: `tsc --noEmit` (CI, before every landing) fails if SqlTx
 // ever offers the query builder again, since an expected error that does not occur is itself an error.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../test/harness'
+import { type Harness, harnessForFile } from '../../test/harness'
 import type { SqlTx } from './client'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 /** Compiled, never run: each line would use what a SqlTx does not offer. */
 export function queryBuilderRefused(tx: SqlTx): void {

@@ -159,6 +159,15 @@ function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
 
 export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
 
+/** The answer to a body the bounded reader (body.ts) gave up on, for the API and the MCP server alike. */
+export function bodyReadError(fault: 'too_large' | 'timeout'): ApiError {
+  // The rest of a body too large is not read by us: Bun drops it as it comes (at most its served cap, serve.ts). The
+  // connection is not closed under it: a close with the client's bytes still arriving resets the connection, and the
+  // reset loses the 413 the client had not yet read. A stalled body's connection is closed after the answer.
+  if (fault === 'too_large') return new BadRequest(413, 'The request body is larger than 1 MiB.')
+  return new BadRequest(408, 'The request body stopped arriving; send it again.', { Connection: 'close' })
+}
+
 /** Maps whatever reached Elysia's onError to an ApiError; anything unexpected is a 500 that tells nothing. */
 export function toApiError(code: string | number, error: any, logger: Logger, parseFailure?: ParseFailure): ApiError {
   if (error instanceof ApiError) return error
@@ -170,9 +179,7 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
     return withBodyRules(error, fromValidation(String(error?.type ?? 'body'), (error?.all ?? []) as ValueError[]))
   }
   if (code === 'PARSE') {
-    // The rest of such a body is never read: the connection is closed after the answer, not kept for another request.
-    if (parseFailure === 'too_large') return new BadRequest(413, 'The request body is larger than 1 MiB.', { Connection: 'close' })
-    if (parseFailure === 'timeout') return new BadRequest(408, 'The request body stopped arriving; send it again.', { Connection: 'close' })
+    if (parseFailure === 'too_large' || parseFailure === 'timeout') return bodyReadError(parseFailure)
     if (parseFailure === 'not_json') return new BadRequest(415, 'Send the body as application/json.')
     return new BadRequest(400, 'The request body is not valid JSON.')
   }

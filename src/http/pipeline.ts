@@ -5,7 +5,7 @@ import { BadRequest, RateLimited, Unauthenticated, type ApiError } from '../shar
 import type { Clock } from '../shared/clock'
 import type { Logger } from '../shared/logger'
 import { setContext, type RequestContext } from './context'
-import { errorResponse } from './errors'
+import { bodyReadError, errorResponse } from './errors'
 import type { RateCount, RateDecision } from '../platform/rate-count'
 import type { RequestLogWriter } from '../platform/request-log'
 
@@ -200,8 +200,8 @@ function gate(
     if (hasBody) {
       const type = req.headers.get('content-type') ?? ''
       if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
-      // Refused before a byte of it is read; the connection goes with the answer, the rest of the body unread.
-      if (len !== null && Number(len) > MAX_BODY_BYTES) return new BadRequest(413, 'The request body is larger than 1 MiB.', { Connection: 'close' })
+      // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
+      if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')
     }
   }
   return null

@@ -1,7 +1,7 @@
 // The contract's six idempotency rules over real POST /v1/clients requests, and the in-flight wait on the class itself.
-import { afterAll, beforeAll, describe, expect, jest, test } from 'bun:test'
+import { describe, expect, jest, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse } from '../../test/harness'
+import { type Harness, type TestResponse, harnessForFile } from '../../test/harness'
 import { idempotencyKeys } from '../db/schema'
 import { createApiKey } from '../modules/business'
 import { IdempotencyInFlight } from '../shared/errors'
@@ -16,11 +16,7 @@ async function run(idem: Idempotency, req: IdempotentRequest, perform: () => Pro
 }
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 const base = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
 

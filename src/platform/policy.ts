@@ -1,6 +1,6 @@
 // The plan and Role policy, one function per door (API, MCP, application, webhooks) and the plan limits services ask:
 // every plan rule of the contract is written here once.
-import { Permission } from '../shared/errors'
+import { Permission, Refusal, refusalInfo } from '../shared/errors'
 import type { Actor, Plan, Role } from './actor'
 
 /** What an operation needs: reading, changing records, or managing settings (webhooks, request log). */
@@ -28,7 +28,7 @@ export function roleRefusal(a: Pick<Actor, 'role'>, access: Access): Permission 
  * keys and Connected apps `paid_plan_required`, reads included; a Test business keeps the API on every plan.
  */
 export function apiPlanRefusal(a: Pick<Actor, 'plan' | 'isTest'>): Permission | null {
-  if (isPaidPlan(a.plan) || a.isTest) return null
+  if (apiOpen(a)) return null
   return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', { code: 'paid_plan_required', remedy: 'choose_plan' })
 }
 
@@ -69,9 +69,20 @@ export function appPlanRefusal(a: Pick<Actor, 'plan' | 'owner'>, access: Access 
   })
 }
 
+/** Whether the Public API answers a Business's keys and Connected apps at all (what the keys page warns of). */
+export function apiOpen(b: { plan: Plan | string; isTest: boolean }): boolean {
+  return isPaidPlan(b.plan) || b.isTest
+}
+
 /** Webhooks (the Business's and Connected apps') send nothing about a Business off a paid plan, a Test one included. */
 export function webhooksSend(b: { plan: Plan | string }): boolean {
   return isPaidPlan(b.plan)
+}
+
+/** A resend of a webhook message (a Business's webhook or an OAuth app's) while webhooks send nothing about it. */
+export function webhooksPlanRefusal(b: { plan: Plan | string }): Refusal | null {
+  if (webhooksSend(b)) return null
+  return Refusal.of({ ...refusalInfo('webhooks_need_a_paid_plan'), remedy: 'choose_plan' })
 }
 
 /** The yearly issuing limit binds a Test business and the Free plan. */
@@ -79,7 +90,11 @@ export function issuingLimited(b: { plan: Plan | string; isTest: boolean }): boo
   return b.isTest || b.plan === 'free'
 }
 
-/** The lower daily recipient limit of the service's own mail server binds a Test business and every unpaid plan. */
-export function mailLimited(b: { plan: Plan | string; isTest: boolean }): boolean {
-  return b.isTest || !isPaidPlan(b.plan)
+/**
+ * The daily recipient limit of the service's own mail server: the lower one binds a Test business and every unpaid
+ * plan; Pro Plus sends twice what Pro does.
+ */
+export function mailDailyLimit(b: { plan: Plan | string; isTest: boolean }): number {
+  if (b.isTest || !isPaidPlan(b.plan)) return 20
+  return b.plan === 'pro_plus' ? 200 : 100
 }

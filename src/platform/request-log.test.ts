@@ -1,17 +1,13 @@
 // The request log: what GET /v1/request-log shows (and to whom), its filters, paging and retention.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../test/harness'
+import { type Harness, harnessForFile } from '../../test/harness'
 import { requestLog } from '../db/schema'
 import { silentLogger } from '../shared/logger'
 import { pruneRequestLog, RequestLogWriter, type RequestLogEntry } from './request-log'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 const base = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
 

@@ -137,6 +137,26 @@ describe('refusals of the authorization request', () => {
     }
   })
 
+  test('an app that registered itself (RFC 7591) has its errors shown on the page, never redirected, signed in or not (RFC 9700 §4.11.2)', async () => {
+    const reg = await h.app.fetch(
+      new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://evil.example/landing'], client_name: 'Anyone' }) }),
+    )
+    expect(reg.status).toBe(201)
+    const dynamicId = ((await reg.json()) as any).client_id
+    for (const browser of [new AppClient(h), await signedIn()]) {
+      for (const extra of [{ response_type: 'token' }, { code_challenge: null }, { code_challenge_method: 'plain' }, { scope: 'root' }, { resource: 'https://evil.example/' }] as Record<string, string | null>[]) {
+        const { path } = await authorizationUrl({ client_id: dynamicId, redirect_uri: 'https://evil.example/landing', ...extra })
+        const r = await browser.get(path)
+        expect(r.status).toBe(400)
+        expect(r.location).toBeNull()
+        expect(r.text).toContain('cannot serve')
+      }
+    }
+    // A good request from it still reaches the consent page.
+    const { path } = await authorizationUrl({ client_id: dynamicId, redirect_uri: 'https://evil.example/landing' })
+    expect((await (await signedIn()).get(path)).location).toStartWith('/app/connect?')
+  })
+
   test('a Member cannot grant admin; a scope is a ceiling', async () => {
     const member = await person(h, { email: 'member@acme.example', businessId: biz.id, role: 'member' })
     const { path } = await authorizationUrl({ scope: 'admin' })
@@ -156,6 +176,31 @@ describe('refusals of the authorization request', () => {
     const viewerScope = await authorizationUrl({ scope: 'viewer' })
     const { answer: over } = await consent(await signedIn(), viewerScope.path, { business: biz.publicId, role: 'member', decision: 'approve' })
     expect(over.location).toBeNull()
+  })
+
+  test('the consent page offers no Role above the person\'s own: asked for admin, a Viewer is offered Viewer alone with a sentence saying it was lowered', async () => {
+    const viewer = await person(h, { email: 'viewer@acme.example', businessId: biz.id, role: 'viewer' })
+    const { path } = await authorizationUrl({ scope: 'admin' })
+    const browser = await signedIn(viewer)
+    const page = await browser.get((await browser.get(path)).location!)
+    expect(page.status).toBe(200)
+    const options = [...page.text.matchAll(/<select id="f-role" name="role">(.*?)<\/select>/gs)].map((m) => [...m[1]!.matchAll(/<option value="(\w+)"/g)].map((o) => o[1]))
+    expect(options).toEqual([['viewer']])
+    expect(page.text).toContain('asked for the Admin Role; you are viewer in Acme GmbH, so it is offered Viewer at most')
+  })
+
+  test('the consent page offers first the highest Role the app asked for that the person holds, and Deny is not the primary button', async () => {
+    const { path } = await authorizationUrl({ scope: 'member' })
+    const browser = await signedIn()
+    const page = await browser.get((await browser.get(path)).location!)
+    expect(page.text).toContain('<option value="member" selected>')
+    // An Owner asked for member: nothing was lowered, so nothing says so.
+    expect(page.text).not.toContain('at most.')
+    // Connect is the primary button; Deny is a quiet one (the stylesheet draws button.quiet white, not in the accent).
+    expect(page.text).toMatch(/<button type="submit" name="decision" value="approve">/)
+    expect(page.text).toMatch(/<button type="submit" name="decision" value="deny" class="quiet">/)
+    const css = await browser.get('/app/assets/app.css')
+    expect(css.text).toContain('button.quiet')
   })
 
   test("the consent page's CSP form-action names the app's origin also when redirect_uri is left out (its only address stands in)", async () => {

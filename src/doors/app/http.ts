@@ -9,6 +9,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'same-origin',
 }
 
+import { readBodyBytes } from '../../http/body'
+
 const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
 
 export function htmlResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
@@ -51,7 +53,10 @@ export function cookie(name: string, value: string, o: CookieOptions): string {
 /** Forms are small: a body above this is refused before it is read whole. */
 export const MAX_FORM_BYTES = 64 * 1024
 
+/** A form larger than the page takes: answered 413 by the kit's guard. */
 export class FormTooLarge extends Error {}
+/** A form whose body stopped arriving: answered 408 by the kit's guard. */
+export class FormStalled extends Error {}
 export class NotAForm extends Error {}
 
 /** A form with a file (the Business logo, at most 1 MB): room for the file and the form's own fields. */
@@ -65,13 +70,13 @@ export class PostedForm extends URLSearchParams {
 /**
  * The posted form: application/x-www-form-urlencoded, as every form of the application posts, or, where the page
  * takes a file (`upload`), multipart/form-data of at most MAX_UPLOAD_BYTES. A file input left empty is no file.
+ * Read through the API's bounded reader: never more than the limit (and one chunk) is held, nor waited for forever.
  */
 export async function readForm(req: Request, upload = false): Promise<PostedForm> {
-  const limit = upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES
-  const len = Number(req.headers.get('content-length') ?? '0')
-  if (len > limit) throw new FormTooLarge()
+  const read = await readBodyBytes(req, { maxBytes: upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES })
+  if ('fault' in read) throw read.fault === 'too_large' ? new FormTooLarge() : new FormStalled()
+  const bytes = read.bytes
   const type = req.headers.get('content-type') ?? ''
-  const bytes = await readAtMost(req, limit)
   if (upload && /^multipart\/form-data\s*;/i.test(type)) {
     const parsed = await new Response(Buffer.from(bytes), { headers: { 'content-type': type } }).formData().catch(() => {
       throw new NotAForm()
@@ -87,29 +92,12 @@ export async function readForm(req: Request, upload = false): Promise<PostedForm
   return new PostedForm(new TextDecoder().decode(bytes))
 }
 
-/** The body, read no further than `limit` bytes (a body without a length is cut off there, not buffered whole). */
-async function readAtMost(req: Request, limit: number): Promise<Uint8Array> {
-  if (!req.body) return new Uint8Array()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  const reader = req.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.length
-    if (total > limit) {
-      await reader.cancel().catch(() => {})
-      throw new FormTooLarge()
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
+/**
+ * The posted form, or null when it is not a form (the page answers that as a refused form); a body too large or
+ * stalled is left to the kit's guard, which answers 413 or 408.
+ */
+export function formOrNull(req: Request, upload = false): Promise<PostedForm | null> {
+  return readForm(req, upload).catch((e) => (e instanceof FormTooLarge || e instanceof FormStalled ? Promise.reject(e) : null))
 }
 
 /** Only a path of this application is a place to go back to after signing in (never another site). */

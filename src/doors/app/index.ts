@@ -13,6 +13,7 @@ import { profileRoutes } from './pages/profile'
 import { invitationsRoutes } from './pages/invitations'
 import { settingsRoutes } from './pages/settings'
 import { connectRoutes, consentTargets } from './pages/connect'
+import { AddressLimit } from '../oauth/address-limit'
 import { appsRoutes } from './pages/apps'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
@@ -23,7 +24,12 @@ export type AppDoor = (req: Request) => Promise<Response>
 
 export { isAppPath } from './paths'
 
-export async function appDoor(deps: Deps): Promise<AppDoor> {
+/** What the application shares with the other doors: the count of metadata documents fetched per address. */
+export interface AppDoorShared {
+  documentFetches: AddressLimit
+}
+
+export async function appDoor(deps: Deps, shared: AppDoorShared = { documentFetches: new AddressLimit(deps.clock) }): Promise<AppDoor> {
   const router = new Router()
   const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'))
   const css = new TextEncoder().encode(STYLESHEET)
@@ -43,7 +49,7 @@ export async function appDoor(deps: Deps): Promise<AppDoor> {
   invitationsRoutes(kit)
   appsRoutes(kit)
   settingsRoutes(kit)
-  connectRoutes(kit)
+  connectRoutes(kit, shared.documentFetches)
 
   return async (req) => {
     const url = new URL(req.url)

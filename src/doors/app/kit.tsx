@@ -18,7 +18,7 @@ import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/e
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
-import { cookie, FormTooLarge, htmlResponse, readCookie, readForm, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
+import { cookie, formOrNull, FormStalled, FormTooLarge, htmlResponse, readCookie, redirect, SECURITY_HEADERS, withCookies, type PostedForm } from './http'
 import { Document, Layout } from './layout'
 import { appRefusal, type Need } from './policy'
 import type { Router } from './router'
@@ -195,6 +195,7 @@ export class AppKit {
       return await fn()
     } catch (e) {
       if (e instanceof FormTooLarge) return this.bare(413, 'Too large', 'The form sent is larger than any form of this application.')
+      if (e instanceof FormStalled) return this.bare(408, 'Too slow', 'The form stopped arriving before it was whole. Nothing was changed; send it again.')
       if (e instanceof ApiError && e.status === 404) return this.bare(404, 'Not found', e.message)
       this.deps.logger.error('application page failed', { path: new URL(req.url).pathname, ...errorFacts(e) })
       return this.bare(500, 'Something went wrong', 'The service failed to answer; the fault is ours. Nothing was changed unless the page says so.')
@@ -274,7 +275,7 @@ export class AppKit {
 
   /** The form of a change, once its CSRF token (and the browser's Origin) prove it came from this session's page. */
   private async checkedForm(req: Request, c: Signed, upload = false): Promise<PostedForm | Response> {
-    const data = await readForm(req, upload).catch((e) => (e instanceof FormTooLarge ? Promise.reject(e) : null))
+    const data = await formOrNull(req, upload)
     if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
       return this.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). Nothing was changed; open the page again and retry.')
     }

@@ -4,6 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { publicBaseUrl } from '../../config'
 import type { Deps } from '../../deps'
 import type { Idempotency } from '../../platform/idempotency'
 import { credentialKey, type Actor } from '../../platform/actor'
@@ -14,6 +15,8 @@ import type { RateCount } from '../../platform/rate-count'
 import type { RequestLogWriter } from '../../platform/request-log'
 import { ApiError, Permission, RateLimited } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
+import { readBody } from '../../http/body'
+import { bodyReadError, errorResponse } from '../../http/errors'
 import { apiPathOf, buildTools, errorResult, listedFor, mayCall, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
 import type { Operation } from '../../platform/operation'
 
@@ -50,13 +53,9 @@ export interface McpDoorDeps {
   requestLog: RequestLogWriter
 }
 
-/** The public URL's origin, and the protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
-function publicUrlOf(config: Deps['config']): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`
-}
-
+/** The protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
 export function protectedResourceMetadata(config: Deps['config']) {
-  const base = publicUrlOf(config)
+  const base = publicBaseUrl(config)
   return { resource: `${base}/mcp`, authorization_servers: [base], bearer_methods_supported: ['header'], scopes_supported: ['admin', 'member', 'viewer'] }
 }
 
@@ -89,8 +88,8 @@ function jsonResponse(status: number, value: unknown, headers: Record<string, st
 
 export function mcpDoor(d: McpDoorDeps): McpDoor {
   const tools = buildTools(d.operations)
-  const origin = new URL(publicUrlOf(d.deps.config)).origin
-  const resourceMetadata = `${publicUrlOf(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
+  const origin = new URL(publicBaseUrl(d.deps.config)).origin
+  const resourceMetadata = `${publicBaseUrl(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
   const clock = d.deps.clock
 
   /** The status the API would have answered, for the request log. */
@@ -208,7 +207,10 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
       // Stateless and JSON only: there is no stream to open (GET) and no session to end (DELETE).
       return jsonResponse(405, { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } }, { ...base, Allow: 'POST' })
     }
-    const text = await req.text()
+    // Read within the API's bounds: past 1 MiB or past its time the rest is never read (413 or 408).
+    const read = await readBody(req, d.deps.config.bodyLimits)
+    if ('fault' in read) return errorResponse(bodyReadError(read.fault), base)
+    const text = read.text
     let parsed: unknown
     try {
       parsed = JSON.parse(text)

@@ -144,7 +144,7 @@ export function toolResult(op: Operation, r: Result, ids: Record<string, string>
     case 'deleted':
       return jsonResult({ id: r.id, deleted: true })
     case 'file': {
-      const bytes = typeof r.file.bytes === 'string' ? Buffer.from(r.file.bytes) : Buffer.from(r.file.bytes)
+      const bytes = Buffer.from(r.file.bytes)
       const where = apiPathOf(op, ids).replace(/^\/v1\//, '').replace(/\/[^/]+$/, '')
       return {
         content: [{ type: 'resource', resource: { uri: `invoicing://${where}/${r.file.filename}`, mimeType: r.file.mimeType, blob: bytes.toString('base64') } }],

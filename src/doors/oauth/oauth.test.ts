@@ -294,6 +294,19 @@ describe('dynamic registration (RFC 7591)', () => {
   })
 })
 
+describe('loopback redirect URIs (extensions §10)', () => {
+  test('http:// is taken on 127.0.0.1 and [::1] only: http://localhost is invalid_redirect_uri (a name any resolver may point elsewhere)', async () => {
+    const register = (uri: string) =>
+      h.app.fetch(new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) }))
+    for (const uri of ['http://localhost:8123/cb', 'http://localhost/cb', 'http://LOCALHOST:9/cb']) {
+      const res = await register(uri)
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as any).error).toBe('invalid_redirect_uri')
+    }
+    for (const uri of ['http://127.0.0.1:8123/cb', 'http://[::1]:8123/cb']) expect((await register(uri)).status).toBe(201)
+  })
+})
+
 describe('registration is limited per address', () => {
   test('20 registrations an hour from one IP address; the 21st is 429 too_many_requests with Retry-After; other addresses go on', async () => {
     const from = (address: string) =>

@@ -17,6 +17,7 @@ import {
   type PresentedClient,
 } from '../../modules/oauth'
 import { tokenModel } from '../../modules/oauth/token-model'
+import { readBody, type BodyBounds } from '../../http/body'
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError } = OAuth2Server as unknown as {
   Request: new (o: { method: string; headers: Record<string, string>; query: Record<string, string>; body: Record<string, string> }) => unknown
@@ -32,6 +33,21 @@ const MAX_FORM_BYTES = 16 * 1024
 export interface OAuthDoorDeps extends AppDeps {
   issuer: string
   logger: Logger
+  /** How long a body may stall and take in all (config.bodyLimits; set only by tests). */
+  bodyLimits?: BodyBounds
+  /** Metadata documents fetched per address, counted with the consent page's (app.ts shares one). */
+  documentFetches?: AddressLimit
+}
+
+/**
+ * The body as text, read no further than MAX_FORM_BYTES (413) and within the API's time bounds (408); OAuth's error
+ * shape, as every answer of this door.
+ */
+async function boundedText(req: Request, bounds: BodyBounds | undefined, error: string): Promise<string> {
+  const read = await readBody(req, { ...bounds, maxBytes: MAX_FORM_BYTES })
+  if (!('fault' in read)) return read.text
+  if (read.fault === 'too_large') throw new OAuthFault(error, `The body is larger than ${MAX_FORM_BYTES / 1024} KiB.`, 413)
+  throw new OAuthFault(error, 'The body stopped arriving.', 408)
 }
 
 /** Endpoints any page may call (no cookies are read): metadata, registration, token, revocation. */
@@ -50,12 +66,11 @@ function fault(f: OAuthFault): Response {
  * A form body (RFC 6749 §3.2: application/x-www-form-urlencoded, POST), each parameter at most once except
  * `resource` (RFC 8707 lets it repeat).
  */
-async function readForm(req: Request): Promise<{ fields: Record<string, string>; resources: string[] }> {
+async function readForm(req: Request, bounds: BodyBounds | undefined): Promise<{ fields: Record<string, string>; resources: string[] }> {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
     throw new OAuthFault('invalid_request', 'The body must be application/x-www-form-urlencoded.')
   }
-  const text = await req.text()
-  if (text.length > MAX_FORM_BYTES) throw new OAuthFault('invalid_request', 'The body is too large.')
+  const text = await boundedText(req, bounds, 'invalid_request')
   const params = new URLSearchParams(text)
   const fields: Record<string, string> = {}
   const resources: string[] = []
@@ -91,13 +106,13 @@ function presentedClient(req: Request, fields: Record<string, string>): Presente
 export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) => Promise<Response> {
   const resources = resourcesOf(d.issuer)
   const registrations = new AddressLimit(d.clock)
-  const documentFetches = new AddressLimit(d.clock)
+  const documentFetches = d.documentFetches ?? new AddressLimit(d.clock)
   /** The door's dependencies for one request: metadata documents it makes the server fetch count against its address. */
   const forRequest = (ip: string | null): OAuthDoorDeps => ({ ...d, mayFetchDocument: () => documentFetches.hit(ip).allowed })
   const issuerPath = new URL(d.issuer).pathname.replace(/\/$/, '')
 
   async function token(req: Request, d: OAuthDoorDeps): Promise<Response> {
-    const { fields, resources: requested } = await readForm(req)
+    const { fields, resources: requested } = await readForm(req, d.bodyLimits)
     for (const r of requested) if (!resources.all.includes(r)) throw new OAuthFault('invalid_target', `${r} is not a resource of this server.`)
     // Judged before the client: a grant this server does not serve is unsupported_grant_type whoever asks.
     if (!fields.grant_type) throw new OAuthFault('invalid_request', 'The grant_type parameter is required.')
@@ -150,7 +165,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
   }
 
   async function revoke(req: Request, d: OAuthDoorDeps): Promise<Response> {
-    const { fields } = await readForm(req)
+    const { fields } = await readForm(req, d.bodyLimits)
     const app = await authenticateClient(d, presentedClient(req, fields))
     if (fields.token === undefined) throw new OAuthFault('invalid_request', 'The token parameter is required.')
     await revokePresentedToken(d, app, fields.token)
@@ -165,8 +180,7 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
       return json(429, { error: 'too_many_requests', error_description: `Too many registrations from this address; try again in ${limited.retryAfterSeconds} seconds.` }, { 'Retry-After': String(limited.retryAfterSeconds) })
     }
     if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) throw new OAuthFault('invalid_client_metadata', 'The body must be application/json.')
-    const text = await req.text()
-    if (text.length > MAX_FORM_BYTES) throw new OAuthFault('invalid_client_metadata', 'The body is too large.')
+    const text = await boundedText(req, d.bodyLimits, 'invalid_client_metadata')
     let body: unknown
     try {
       body = JSON.parse(text)

@@ -57,7 +57,7 @@ export interface BusinessInput {
 }
 
 export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
-export { LOGO_MAX_BYTES, logoTypeOf, logoSizeFault, logoFault } from './logo'
+export { LOGO_MAX_BYTES, LOGO_MAX_SIDE, logoTypeOf, logoSizeFault, logoFault, logoDimensionsFault } from './logo'
 
 
 function check(input: BusinessInput, creating: boolean): void {
@@ -133,7 +133,7 @@ export async function updateBusiness(db: Database, clock: Clock, id: number, inp
   })
 }
 
-/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB that the PDFs can draw (logo.ts). */
+/** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB and 2000 × 2000 pixels that the PDFs can draw (logo.ts). */
 export async function setBusinessLogo(db: Database, clock: Clock, id: number, bytes: Uint8Array | null): Promise<BusinessRow> {
   let type: string | null = null
   if (bytes) {

@@ -1,15 +1,11 @@
 // GET /v1/business and the bank accounts (extensions §2): fields, tenancy, Roles and paging.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { makeHarness, type Harness, harnessForFile } from '../../../test/harness'
 import { createBusiness, updateBusiness } from './business.service'
 import { createApiKey } from './api-keys'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 const BUSINESS_FIELDS = [
   'business_id',

@@ -1,6 +1,6 @@
 // Clients over HTTP against a real temp-file database: every field and rule of the contract's Client sections.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { makeHarness, type Harness, type TestResponse, allPages } from '../../../test/harness'
 import { setNumbering } from '../business'
 
 let h: Harness
@@ -40,19 +40,8 @@ function expectRefusedUnder(r: TestResponse, field: string): any {
   return r.body.error
 }
 
-async function listAll(key: string, search?: string): Promise<any[]> {
-  const out: any[] = []
-  let cursor: string | null = null
-  do {
-    const q = new URLSearchParams({ limit: '100' })
-    if (search !== undefined) q.set('search', search)
-    if (cursor) q.set('cursor', cursor)
-    const r = await h.request('GET', `/v1/clients?${q}`, { key })
-    expect(r.status).toBe(200)
-    out.push(...r.body.data)
-    cursor = r.body.next_cursor
-  } while (cursor)
-  return out
+function listAll(key: string, search?: string): Promise<any[]> {
+  return allPages(h, '/v1/clients', key, search === undefined ? {} : { search })
 }
 
 describe('creating a Client', () => {

@@ -1,7 +1,7 @@
 // The one judge of the application-only actions (mark sent, take the mark back, remind, remind again, duplicate,
 // email a Receipt): the refusal each would answer, used both to refuse a request and to show its button closed with
 // the reason, so the page and the action never disagree.
-import { APPLICATION_REFUSALS, type ApplicationRefusalCode, type RefusalCode } from '../../shared/errors'
+import { refusalInfo as r } from '../../shared/errors'
 import { Dec } from '../../shared/money'
 import type { Role } from '../business'
 import type { DocumentRow } from './documents.repo'
@@ -29,12 +29,6 @@ export interface AppFacts {
   send: Pick<SendFacts, 'mailboxLost' | 'sentToday' | 'dailyLimit' | 'resumesOn'>
 }
 
-const r = (code: RefusalCode, message?: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({
-  code,
-  message: message ?? APPLICATION_REFUSALS[code as ApplicationRefusalCode],
-  ...more,
-})
-
 export function lastSentOf(doc: Pick<DocumentRow, 'lastSent'>): LastSent | null {
   return doc.lastSent ? (JSON.parse(doc.lastSent) as LastSent) : null
 }
@@ -61,17 +55,12 @@ function mailRefusal(
   noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
 ): RefusalInfo | null {
   const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
-  if (!f.clientEmail) return r('no_client_address', 'The Client has no email address; add one to the Client.')
-  if (!f.mailVia) return r(noProvider, undefined, mailRemedy)
-  if (f.send.mailboxLost) return r('mail_account_lost', `The Business's ${f.mailVia} mailbox is not connected; reconnect it or connect another mailbox.`, mailRemedy)
+  if (!f.clientEmail) return r('no_client_address')
+  if (!f.mailVia) return { ...r(noProvider), ...mailRemedy }
+  if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
   const s = f.send
   if (s.dailyLimit !== null && s.sentToday + 1 > s.dailyLimit) {
-    return r(
-      'sending_limit_reached',
-      `The service's own mail server takes ${s.dailyLimit} recipients a day for this Business; ${s.sentToday} were sent today. ` +
-        `It sends again on ${s.resumesOn} (UTC), or through a mailbox of its own.`,
-      mailRemedy,
-    )
+    return { ...r('sending_limit_reached', { limit: s.dailyLimit, sentToday: s.sentToday, recipients: 1, resumesOn: s.resumesOn }), ...mailRemedy }
   }
   return null
 }
@@ -79,11 +68,11 @@ function mailRefusal(
 /** Remind: an issued Invoice or never-converted Proforma with something due; "again" only after a first reminder. */
 export function remindRefusal(f: AppFacts, again: boolean): RefusalInfo | null {
   const d = f.doc
-  if (d.type === 'quote' || d.type === 'credit_note') return r('not_remindable', `A ${d.type === 'quote' ? 'Quote' : 'Credit Note'} is not reminded: nothing is due on it.`)
-  if (d.status === 'draft') return r('not_remindable', 'A Draft is not reminded; issue and send it first.')
-  if (d.status === 'cancelled') return r('not_remindable', 'A cancelled document is not reminded.')
+  if (d.type === 'quote' || d.type === 'credit_note') return r('not_remindable', { why: d.type })
+  if (d.status === 'draft') return r('not_remindable', { why: 'draft' })
+  if (d.status === 'cancelled') return r('not_remindable', { why: 'cancelled' })
   if (d.type === 'proforma' && d.convertedIntoId !== null) return r('converted_proforma')
-  if (d.status === 'paid' || amountDue(d).lte(new Dec('0'))) return r('not_remindable', 'The document is paid; nothing is due to remind of.')
+  if (d.status === 'paid' || amountDue(d).lte(new Dec('0'))) return r('not_remindable', { why: 'paid' })
   if (again && !d.lastRemindedAt) return r('never_reminded')
   return mailRefusal(f, 'no_mail_provider_to_remind')
 }

@@ -306,13 +306,13 @@ export async function updateDocument(deps: DocumentDeps, c: Actor, id: number, i
   const business = await getBusiness(deps.db.read, c.businessId)
   const current = await findDocument(deps.db.read, c.businessId, id)
   if (!current) throw new NotFound('No such document.')
-  if (current.status !== 'draft') throwRefusal({ code: 'issued_not_changed', message: 'Only a Draft is changed through the API; correct an issued document with a Credit Note.' })
+  if (current.status !== 'draft') throw Refusal.say('issued_not_changed')
   const { set, lines } = await planDraft(deps, business, current.type, input, current)
   set.updatedAt = deps.clock.now().toISOString()
   await deps.db.write(async (tx) => {
     const now = await findDocument(tx, c.businessId, id)
-    if (!now) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written.' })
-    if (now.status !== 'draft') throwRefusal({ code: 'issued_not_changed', message: 'The Draft was issued meanwhile; only a Draft is changed.' })
+    if (!now) throw Refusal.say('draft_deleted')
+    if (now.status !== 'draft') throw Refusal.say('issued_not_changed')
     let totals = null
     if (lines !== null) totals = applyTotals(set, set.currency ?? now.currency, lines)
     // Notes are searched: their search text is rewritten from the row as it stands in this transaction.
@@ -327,7 +327,7 @@ export async function deleteDocument(deps: DocumentDeps, c: Actor, id: number): 
   await deps.db.write(async (tx) => {
     const doc = await findDocument(tx, c.businessId, id)
     if (!doc) throw new NotFound('No such document.')
-    if (doc.status !== 'draft') throwRefusal({ code: 'issued_not_deleted', message: 'Only a Draft is deleted; cancel an issued document or correct it with a Credit Note.' })
+    if (doc.status !== 'draft') throw Refusal.say('issued_not_deleted')
     await deleteDraftRow(tx, c.businessId, id)
   })
 }
@@ -348,7 +348,7 @@ async function judge(deps: DocumentDeps, tx: Tx, business: BusinessRow, doc: Doc
  */
 export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRow, id: number): Promise<DocumentRow> {
   const doc = await findDocument(tx, business.id, id)
-  if (!doc) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+  if (!doc) throw Refusal.say('draft_deleted')
   await judge(deps, tx, business, doc, 'issue')
   const lineCount = (await linesOf(tx, [doc.id])).get(doc.id)?.length ?? 0
   if (lineCount === 0) {
@@ -392,7 +392,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     await updateDocumentRow(tx, business.id, proforma.id, { convertedIntoId: doc.id, updatedAt: set.updatedAt })
   }
   const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')
-  if (!issued) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+  if (!issued) throw Refusal.say('draft_deleted')
   // document.issued carries the document already paid; document.paid follows it.
   await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
   if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)

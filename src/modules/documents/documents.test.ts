@@ -1,22 +1,10 @@
 // Documents over HTTP against a real temp-file database: Drafts and their fields, Lines, money, lists, overdue,
 // conversion, the Client snapshot and tenant isolation (extensions §3, the contract's Document and Line sections).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { makeHarness, type Harness, type TestResponse, harnessForFile, type ClientSetup as Setup, expectRefusedUnder } from '../../../test/harness'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 function today(hh: Harness = h): string {
   return hh.clock.now().toISOString().slice(0, 10)
@@ -59,16 +47,6 @@ async function issued(s: Setup, id: number, hh: Harness = h): Promise<any> {
 
 function get(s: Setup, id: number): Promise<TestResponse> {
   return h.request('GET', `/v1/documents/${id}`, { key: s.key })
-}
-
-/** Expects a 422 invalid_request naming the given field (and answers the error). */
-function expectRefusedUnder(r: TestResponse, field: string): any {
-  expect(r.status).toBe(422)
-  expect(r.body.error.type).toBe('invalid_request')
-  expect(Object.keys(r.body.error.errors)).toContain(field)
-  expect(r.body.error.errors[field]).toBeArray()
-  expect(r.body.error.errors[field].length).toBeGreaterThan(0)
-  return r.body.error
 }
 
 async function listAll(s: Setup, query: Record<string, string> = {}): Promise<any[]> {

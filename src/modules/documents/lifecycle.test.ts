@@ -1,21 +1,15 @@
 // Every Refusal code of the document lifecycle, each provoked by a real request, and for each the document's
 // `actions` (read just before) predicting it: the one judge (lifecycle.ts) refuses and predicts alike.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { makeHarness, type Harness, type TestResponse, harnessForFile } from '../../../test/harness'
 import { documents } from '../../db/schema'
 import { setNumbering, updateBusiness } from '../business'
 import { recordTaken } from '../numbering'
 import { ACTIONS, actionsOf, refusalFor, type Facts } from './lifecycle'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 interface Setup {
   bizId: number

@@ -25,7 +25,7 @@ export function setRemedyBase(base: string): void {
 }
 
 export type { RefusalInfo } from '../../shared/errors'
-import type { RefusalCode, RefusalInfo } from '../../shared/errors'
+import type { RefusalInfo } from '../../shared/errors'
 
 
 /** A linked Proforma as an Invoice Draft sees it. */
@@ -83,30 +83,30 @@ export interface ConvertIssueFacts {
   numbering: RefusalInfo | null
 }
 
-const r = (code: RefusalCode, message: string, more: Partial<RefusalInfo> = {}): RefusalInfo => ({ code, message, ...more })
+import { refusalInfo as r } from '../../shared/errors'
 
 /** Refusals of saving a Draft linked to a Proforma (create, update, and issue again before the number is taken). */
 export function proformaLinkRefusal(type: string, currency: string, clientId: number, proforma: LinkedProforma | null): RefusalInfo | null {
   if (!proforma) return null
-  if (proforma.deleted) return r('proforma_deleted', 'The linked Proforma Invoice was deleted; clear proforma_id.')
+  if (proforma.deleted) return r('proforma_deleted')
   const p = proforma.row
-  if (p.type !== 'proforma') return r('not_a_proforma', 'proforma_id names a document that is not a Proforma Invoice.')
-  if (type !== 'invoice') return r('only_into_an_invoice', 'A Proforma Invoice converts only into an Invoice.')
-  if (p.status === 'cancelled') return r('cancelled_not_converted', 'The linked Proforma Invoice is cancelled and converts into nothing.')
-  if (p.currency !== currency) return r('proforma_other_currency', `The linked Proforma Invoice is in ${p.currency}, not ${currency}.`)
-  if (p.clientId !== clientId) return r('proforma_other_client', 'The linked Proforma Invoice is for another Client.')
+  if (p.type !== 'proforma') return r('not_a_proforma')
+  if (type !== 'invoice') return r('only_into_an_invoice')
+  if (p.status === 'cancelled') return r('cancelled_not_converted')
+  if (p.currency !== currency) return r('proforma_other_currency', { proforma: p.currency, document: currency })
+  if (p.clientId !== clientId) return r('proforma_other_client')
   return null
 }
 
 function issueRefusal(f: Facts): RefusalInfo | null {
   const d = f.doc
-  if (d.status !== 'draft') return r('already_issued', 'Only a Draft is issued; this document is issued already.')
+  if (d.status !== 'draft') return r('already_issued')
   if (d.proformaId !== null) {
     const link = proformaLinkRefusal(d.type, d.currency, d.clientId, f.proforma)
     if (link) return link
     const p = f.proforma && !f.proforma.deleted ? f.proforma.row : null
-    if (p?.status === 'draft') return r('draft_not_converted', 'The linked Proforma Invoice is a Draft; issue it first.')
-    if (p?.convertedIntoId) return r('already_converted', 'The linked Proforma Invoice was converted already.')
+    if (p?.status === 'draft') return r('draft_not_converted')
+    if (p?.convertedIntoId) return r('already_converted')
   }
   if (d.type === 'invoice') {
     const limit = issuingLimitRefusal(f.business, f.invoicesIssuedInYear, f.year)
@@ -118,18 +118,15 @@ function issueRefusal(f: Facts): RefusalInfo | null {
 /** The yearly issuing limit binds a Test business and the Free plan, on Invoices (Issue, Send of a Draft, Convert). */
 function issuingLimitRefusal(business: Facts['business'], issuedInYear: number, year: number): RefusalInfo | null {
   if (!issuingLimited(business) || issuedInYear < business.issuingLimit) return null
-  return r(
-    'issuing_limit_reached',
-    `This Business has issued its ${business.issuingLimit} Invoices for ${year}; it issues again on ${year + 1}-01-01.`,
-    business.isTest ? {} : { remedy: 'choose_plan', remedy_url: REMEDY_URLS.choose_plan },
-  )
+  const refusal = r('issuing_limit_reached', { limit: business.issuingLimit, year })
+  return business.isTest ? refusal : { ...refusal, remedy: 'choose_plan', remedy_url: REMEDY_URLS.choose_plan }
 }
 
 /** Whether the document is of a kind and state that holds Payments at all (Record and Amend both ask). */
 export function takesPaymentsRefusal(d: Pick<DocumentRow, 'type' | 'status'>): RefusalInfo | null {
-  if (d.type === 'credit_note' || d.type === 'quote') return r('type_takes_no_payments', `A ${d.type === 'quote' ? 'Quote' : 'Credit Note'} takes no Payments.`)
-  if (d.status === 'draft') return r('draft_takes_no_payments', 'A Draft takes no Payments; issue it first.')
-  if (d.status === 'cancelled') return r('cancelled_takes_no_payments', 'A cancelled document takes no Payments.')
+  if (d.type === 'credit_note' || d.type === 'quote') return r('type_takes_no_payments', { type: d.type })
+  if (d.status === 'draft') return r('draft_takes_no_payments')
+  if (d.status === 'cancelled') return r('cancelled_takes_no_payments')
   return null
 }
 
@@ -139,37 +136,28 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
     case 'issue':
       return issueRefusal(f)
     case 'send': {
-      if (d.status === 'cancelled') return r('cancelled_not_sent', 'A cancelled document is not sent.')
-      if (!f.clientEmail && !f.send.toGiven) return r('no_client_address', 'The Client has no email address; add one to the Client or send `to`. Nothing was issued.')
+      if (d.status === 'cancelled') return r('cancelled_not_sent')
+      if (!f.clientEmail && !f.send.toGiven) return r('no_client_address')
       const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
-      // Either the Business has no address of its own, or it has one and this service runs no mail server to send it
-      // through (INVOICING_MAIL_RELAY unset): the message covers both, and a mailbox of its own cures both.
-      if (!f.mailVia) {
-        return r('no_mail_provider', "Nothing to send through: the Business needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox.", mailRemedy)
-      }
-      if (f.send.mailboxLost) return r('mail_account_lost', `The Business's ${f.mailVia} mailbox is not connected; reconnect it or connect another mailbox. Nothing was issued.`, mailRemedy)
+      if (!f.mailVia) return { ...r('no_mail_provider'), ...mailRemedy }
+      if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
       const s = f.send
       if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {
-        return r(
-          'sending_limit_reached',
-          `The service's own mail server takes ${s.dailyLimit} recipients a day for this Business (To, Cc and Bcc each count); ` +
-            `${s.sentToday} were sent today and this Send has ${s.recipients}. It sends again on ${s.resumesOn} (UTC), or through a mailbox of its own.`,
-          mailRemedy,
-        )
+        return { ...r('sending_limit_reached', { limit: s.dailyLimit, sentToday: s.sentToday, recipients: s.recipients, resumesOn: s.resumesOn }), ...mailRemedy }
       }
       return d.status === 'draft' ? issueRefusal(f) : null
     }
     case 'cancel':
-      if (d.status === 'draft') return r('draft_not_cancelled', 'A Draft is deleted (DELETE /v1/documents/{id}), not cancelled.')
-      if (d.status === 'cancelled') return r('already_cancelled', 'The document is cancelled already.')
-      if (d.status === 'paid') return r('paid_not_cancelled', 'A paid document is corrected with a Credit Note, not cancelled.')
-      if (stored(d.amountPaid).gt(new Dec('0'))) return r('holds_money', 'The document holds Payments; correct it with a Credit Note instead.')
+      if (d.status === 'draft') return r('draft_not_cancelled')
+      if (d.status === 'cancelled') return r('already_cancelled')
+      if (d.status === 'paid') return r('paid_not_cancelled')
+      if (stored(d.amountPaid).gt(new Dec('0'))) return r('holds_money')
       return null
     case 'convert':
-      if (d.type !== 'proforma') return r('not_a_proforma', 'Only a Proforma Invoice converts into an Invoice.')
-      if (d.status === 'draft') return r('draft_not_converted', 'A Draft Proforma Invoice is issued first.')
-      if (d.status === 'cancelled') return r('cancelled_not_converted', 'A cancelled Proforma Invoice converts into nothing.')
-      if (d.convertedIntoId !== null) return r('already_converted', 'The Proforma Invoice was converted already.')
+      if (d.type !== 'proforma') return r('not_a_proforma')
+      if (d.status === 'draft') return r('draft_not_converted')
+      if (d.status === 'cancelled') return r('cancelled_not_converted')
+      if (d.convertedIntoId !== null) return r('already_converted')
       // Then what issuing the new Invoice would answer, in Issue's order: the issuing limit, then its number.
       if (!f.convertIssue) return null
       return issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ?? f.convertIssue.numbering
@@ -177,16 +165,13 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       const kind = takesPaymentsRefusal(d)
       if (kind) return kind
       if (d.type === 'proforma' && d.convertedIntoId !== null) {
-        return r('payment_goes_to_its_invoice', `This Proforma Invoice was converted; record the Payment on its Invoice${f.invoice?.document_number ? ` ${f.invoice.document_number}` : ''}.`, {
-          remedy: 'record_on_its_invoice',
-          extra: { invoice: f.invoice },
-        })
+        return { ...r('payment_goes_to_its_invoice', { invoiceNumber: f.invoice?.document_number ?? null }), remedy: 'record_on_its_invoice', extra: { invoice: f.invoice } }
       }
-      if (amountDue(d).lte(new Dec('0'))) return r('nothing_due', 'Nothing is due on this document.')
+      if (amountDue(d).lte(new Dec('0'))) return r('nothing_due')
       return f.receiptNumbering
     }
     case 'delete':
-      return d.status === 'draft' ? null : r('issued_not_deleted', 'Only a Draft is deleted.')
+      return d.status === 'draft' ? null : r('issued_not_deleted')
   }
 }
 

@@ -1,15 +1,11 @@
 // A list page reads what its documents share once (FactsMemo in facts.ts): the Client, the numbering of a type and
 // year, the Receipt numbering, the Invoices issued in a year. What each document answers must not change for it:
 // every item of the page is the document exactly as GET /v1/documents/{id} answers it, `actions` included.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 const LINE = { description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }
 

@@ -1,23 +1,11 @@
 // Document numbers (extensions §4) over HTTP: consecutive under concurrency, no gaps, a refused issue takes none,
 // one counter per kind and year, patterns, the Test business prefix, numbers held under an earlier pattern.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, type TestResponse, harnessForFile, type ClientSetup as Setup } from '../../../test/harness'
 import { setNumbering } from '../business'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 const line = { description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }
 const pad = (n: number) => String(n).padStart(4, '0')

@@ -6,7 +6,7 @@
 // was paid short of it; a Draft and a cancelled document keep their status whatever was paid.
 import { sql } from 'drizzle-orm'
 import type { DocumentStatus } from '../../db/schema'
-import { Dec, stored, type Decimal } from '../../shared/money'
+import { Dec, round, stored, type Decimal } from '../../shared/money'
 
 export interface Paid {
   /** What the counted Payments add up to. */
@@ -44,10 +44,59 @@ export function amountDue(doc: { total: string; amountPaid: string }): Decimal {
 /** Only completed Payments count (a voided one never does). */
 export const COUNTED_PAYMENT_STATUS = 'completed'
 
+/** Whether a Payment counts on its document (a reversed one does not, nor can it be amended or reversed again). */
+export function paymentCounts(p: { status: string }): boolean {
+  return p.status === COUNTED_PAYMENT_STATUS
+}
+
+/** The statuses a document can stand in with something still due: Payments left it unpaid or paid in part. */
+export const OWING_STATUSES = ['issued', 'partially_paid'] as const satisfies readonly DocumentStatus[]
+
+/** The same statuses as an SQL list, for the reports and the triggers that keep their sums. */
+export const OWING_SQL = sql.raw(`(${OWING_STATUSES.map((s) => `'${s}'`).join(', ')})`)
+
+/**
+ * The share of a document's net its counted Payments have paid, in minor units (a standalone Proforma's income):
+ * nothing while nothing is paid, the whole net once paid in full (paidState's `inFull`), else net × paid ÷ total
+ * rounded half away from zero to a whole minor unit.
+ */
+export function paidShareMinor(netMinor: Decimal, paidMinor: Decimal, totalMinor: Decimal): Decimal {
+  if (!paidMinor.gt(ZERO)) return ZERO
+  if (paidMinor.gte(totalMinor)) return netMinor
+  return round(netMinor.times(paidMinor).div(totalMinor), 0)
+}
+
+/** Largest total (in minor units) whose paid share SQLite computes exactly: 2 × net × paid stays below 2^63. */
+export const SQL_SHARE_LIMIT = 2_000_000_000
+
+/**
+ * paidShareMinor in SQL over a documents row (`row`: NEW or OLD in a trigger, none for the table itself), exact for a
+ * total up to SQL_SHARE_LIMIT and 0 beyond it (`paidShareOutOfSql` says which rows, whose share the reports compute
+ * with paidShareMinor). The report triggers of migrations/0010_report_sums.sql hold this very expression, and
+ * paid.triggers.test.ts holds them to it and to paidShareMinor. Half away from zero: floor((2·net·paid + total) /
+ * (2·total)) for a share that is never negative.
+ */
+export function paidShareSql(row = ''): string {
+  const c = (name: string) => (row ? `${row}.${name}` : name)
+  const [net, paid, total] = [c('net_minor'), c('paid_minor'), c('total_minor')]
+  return `(CASE WHEN ${paid} <= 0 THEN 0 WHEN ${paid} >= ${total} THEN ${net} WHEN ${total} <= ${SQL_SHARE_LIMIT} THEN (2 * ${net} * ${paid} + ${total}) / (2 * ${total}) ELSE 0 END)`
+}
+
+/** The rows paidShareSql leaves at 0 though something short of the total is paid: their total is past SQL_SHARE_LIMIT. */
+export function paidShareOutOfSql(row = ''): string {
+  const c = (name: string) => (row ? `${row}.${name}` : name)
+  return `(${c('paid_minor')} > 0 AND ${c('paid_minor')} < ${c('total_minor')} AND ${c('total_minor')} > ${SQL_SHARE_LIMIT})`
+}
+
 /** The same condition on a payments row in SQL (`alias`: the query's name for the payments table, if any). */
 export function countedPaymentSql(alias?: string) {
   return sql.raw(`${alias ? `${alias}.` : ''}status = '${COUNTED_PAYMENT_STATUS}'`)
 }
 
-/** The same amount due in SQL over the documents table's exact minor-unit columns, for the reports. */
-export const DUE_MINOR_SQL = sql.raw('(total_minor - paid_minor)')
+/** The same amount due in SQL over a documents row's exact minor-unit columns (`row`: NEW or OLD in a trigger). */
+export function dueMinorSql(row = ''): string {
+  return row ? `(${row}.total_minor - ${row}.paid_minor)` : '(total_minor - paid_minor)'
+}
+
+/** The amount due over the documents table, for the reports. */
+export const DUE_MINOR_SQL = sql.raw(dueMinorSql())

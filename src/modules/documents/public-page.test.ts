@@ -1,45 +1,21 @@
 // The document's public page (/p/{token}) against a real temp-file database: what the Client sees, the first open
 // heard once as document.viewed, later opens writing nothing, and no page for a Draft or an unknown link.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile, type ClientSetup as Setup, draftFor, issuedFor } from '../../../test/harness'
 import { documents, outbox } from '../../db/schema'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 async function setup(business: Parameters<Harness['business']>[0] = {}, client: Record<string, unknown> = {}): Promise<Setup> {
   const b = await h.business({ legalName: 'Seller Ltd', ...business })
   return { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) }
 }
 
-async function draft(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', {
-    key: s.key,
-    body: { type: 'invoice', client_id: s.clientId, lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }], ...body },
-  })
-  if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
-async function issued(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const d = await draft(s, body)
-  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const LINE = { description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }
+const draft = (s: Setup, body: Record<string, unknown> = {}) => draftFor(h, s, { lines: [LINE], ...body })
+const issued = (s: Setup, body: Record<string, unknown> = {}) => issuedFor(h, s, { lines: [LINE], ...body })
 
 /** Opens the page as the Client does: no credential. */
 async function open(path: string): Promise<{ status: number; headers: Headers; html: string }> {

@@ -1,19 +1,13 @@
 // Document search is case-blind in any script: number, notes and the Client name are matched on text lower-cased
 // by JS (search_text), kept up to date by every write that changes them; old rows are backfilled by the migration.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { documents } from '../../db/schema'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 interface Setup {
   key: string

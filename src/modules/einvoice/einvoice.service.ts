@@ -3,7 +3,7 @@
 import type { Actor } from '../../platform/actor'
 import type { Database, Queryable } from '../../db/client'
 import type { Clock } from '../../shared/clock'
-import { InvalidRequest, Refusal } from '../../shared/errors'
+import { InvalidRequest, Refusal, refusalInfo } from '../../shared/errors'
 import { XML_FORMATS, isXmlFormat, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessRow } from '../business'
 import { DOCUMENT_TITLES, findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
@@ -63,18 +63,17 @@ export async function exportSourceOf(q: Queryable, business: BusinessRow, view: 
   return { view, business, credited }
 }
 
-const notExportable = (message: string, extra?: Record<string, unknown>): RefusalInfo => ({ code: 'not_exportable', message, ...(extra ? { extra } : {}) })
 
 /** Whether the document exports in `format`, and if so its model; the format's rule check runs on every export. */
 export function exportabilityOf(src: ExportSource, format: XmlFormat = 'ubl'): Exportability {
   const { view, business } = src
   if (business.isTest || view.is_test) {
-    return { ok: false, refusal: { code: 'exports_not_in_a_test_business', message: 'A Test business exports no EN16931 XML; its documents are samples.' } }
+    return { ok: false, refusal: refusalInfo('exports_not_in_a_test_business') }
   }
-  if (view.status === 'draft') return { ok: false, refusal: notExportable('A Draft is not exported as EN16931 XML; issue it first.') }
-  if (view.type === 'proforma') return { ok: false, refusal: notExportable('A Proforma Invoice is not exported as EN16931 XML; convert it into an Invoice.') }
-  if (view.type === 'quote') return { ok: false, refusal: notExportable('A Quote is not exported as EN16931 XML.') }
-  if (view.type !== 'invoice' && view.type !== 'credit_note') return { ok: false, refusal: notExportable('Only Invoices and Credit Notes are exported as EN16931 XML.') }
+  if (view.status === 'draft') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'draft' }) }
+  if (view.type === 'proforma') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'proforma' }) }
+  if (view.type === 'quote') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'quote' }) }
+  if (view.type !== 'invoice' && view.type !== 'credit_note') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'other' }) }
   const model = buildModel({ ...src, format })
   const failures = checkModel(model, rulesFor(format))
   if (failures.length > 0) return { ok: false, refusal: ruleRefusal(failures, format) }
@@ -82,11 +81,8 @@ export function exportabilityOf(src: ExportSource, format: XmlFormat = 'ubl'): E
 }
 
 function ruleRefusal(failures: RuleFailure[], format: XmlFormat): RefusalInfo {
-  const ids = failures.map((f) => f.id)
-  return notExportable(
-    `The document fails the ${RULE_SET_NAMES[format]} rule${ids.length > 1 ? 's' : ''} ${ids.join(', ')} for format ${format}; see rules for what to change.`,
-    { format, rules: failures },
-  )
+  const rules = failures.map((f) => f.id)
+  return { ...refusalInfo('not_exportable', { why: 'rules', ruleSet: RULE_SET_NAMES[format], rules, format }), extra: { format, rules: failures } }
 }
 
 function fileNameOf(view: DocumentView): string {

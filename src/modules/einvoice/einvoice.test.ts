@@ -2,16 +2,11 @@
 // and validated against the OASIS UBL 2.1 XSD with xmllint, the refusals the changelog names, and the content rules
 // (Credit Note reference, VAT number prefix, payment means, O-only documents, K delivery data, escaping).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { addBankAccount, type BusinessInput } from '../business'
-
-/** The OASIS schemas, beside the repository in ../shared (as CI lays it out). */
-const XSD_DIR = resolve(import.meta.dir, '../../../../shared/en16931/ubl-2.1-xsd/maindoc')
+import { exportedXml, germanSeller, localPath, xmllint, xmlOf as kitXmlOf, type Seller } from './einvoice.testkit'
 
 let h: Harness
-let files = 0
 
 beforeAll(async () => {
   h = await makeHarness()
@@ -23,28 +18,7 @@ beforeEach(() => h.clock.advance(61_000))
 // ---------------------------------------------------------------------------------------------------------------
 // xmllint: the XSD and small XPath reads over the written XML
 
-function fileOf(xml: string): string {
-  const file = join(h.dir, `export-${++files}.xml`)
-  writeFileSync(file, xml)
-  return file
-}
-
-/** xmllint's complaints, '' when the document is valid against the UBL 2.1 schema of its kind. */
-function xsdErrors(xml: string): string {
-  const kind = /<CreditNote[\s>]/.test(xml) ? 'CreditNote' : 'Invoice'
-  const r = Bun.spawnSync(['xmllint', '--nonet', '--noout', '--schema', join(XSD_DIR, `UBL-${kind}-2.1.xsd`), fileOf(xml)])
-  return r.exitCode === 0 ? '' : `${r.stdout.toString()}${r.stderr.toString()}`
-}
-
-/** `//Party/CompanyID` → the same path by local names, so tests need not bind the UBL namespaces. */
-function localPath(path: string): string {
-  return path.replace(/([A-Za-z][A-Za-z0-9]*)(?=\/|\[|=|$)/g, "*[local-name()='$1']")
-}
-
-function xpath(xml: string, expr: string): string {
-  const r = Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, fileOf(xml)])
-  return r.stdout.toString().trim()
-}
+const { xsdErrors, xpath } = xmllint(() => h.dir, 'export')
 
 /** The text of the first node at a path of local names ('' when none). */
 function text(xml: string, path: string): string {
@@ -58,24 +32,7 @@ function count(xml: string, path: string): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Setup through the API
 
-interface Seller {
-  id: number
-  publicId: string
-  key: string
-}
-
-/** A German VAT-paying Business with a full address. */
-function seller(input: Partial<BusinessInput> = {}): Promise<Seller> {
-  return h.business({
-    name: 'Seller GmbH',
-    vatNumber: 'DE123456789',
-    address: 'Hauptstrasse 1',
-    city: 'Berlin',
-    postalCode: '10115',
-    email: 'billing@seller.example',
-    ...input,
-  })
-}
+const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
 
 async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<number> {
   const r = await h.request('POST', '/v1/clients', {
@@ -101,18 +58,9 @@ async function issued(s: Seller, clientId: number, body: Record<string, unknown>
   return r.body
 }
 
-function xmlOf(s: Seller, id: number, key = s.key): Promise<TestResponse> {
-  return h.request('GET', `/v1/documents/${id}/xml`, { key })
-}
+const xmlOf = (s: Seller, id: number, key = s.key) => kitXmlOf(h, s, id, key)
 
-/** Exports and expects a 200 XML attachment that the XSD accepts; answers the XML. */
-async function exported(s: Seller, id: number): Promise<string> {
-  const r = await xmlOf(s, id)
-  if (r.status !== 200) throw new Error(`export refused: ${r.status} ${r.text}`)
-  expect(r.headers.get('content-type')).toBe('application/xml')
-  expect(xsdErrors(r.text)).toBe('')
-  return r.text
-}
+const exported = (s: Seller, id: number) => exportedXml(h, s, id, xsdErrors)
 
 /** Expects the refusal not_exportable naming the given rule ids (in the message and in `rules`). */
 function expectRuleRefusal(r: TestResponse, ...ids: string[]): void {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import type { BusinessInput } from '../business'
+import { GERMAN_SELLER } from './einvoice.testkit'
 
 let h: Harness
 let smtp: TestSmtpServer
@@ -31,12 +32,7 @@ const GLN = { scheme: '0088', value: '4006381333931' }
 
 function seller(input: Partial<BusinessInput> = {}) {
   return h.business({
-    name: 'Seller GmbH',
-    vatNumber: 'DE123456789',
-    address: 'Hauptstrasse 1',
-    city: 'Berlin',
-    postalCode: '10115',
-    email: 'billing@seller.example',
+    ...GERMAN_SELLER,
     contactName: 'Erika Mustermann',
     contactPhone: '+49 30 1234567',
     ...input,

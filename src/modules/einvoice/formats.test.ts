@@ -9,6 +9,7 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { XML_FORMATS, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessInput } from '../business'
 import { exportSourceOf, writeXml } from './einvoice.service'
+import { GERMAN_SELLER } from './einvoice.testkit'
 import { buildModel } from './model'
 import { fatalIds, fatalsOf, validateFiles, type Validation } from './validator.testkit'
 
@@ -20,13 +21,8 @@ const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting
 const GLN = { scheme: '0088', value: '4006381333931' }
 
 const SELLER: Partial<BusinessInput> = {
-  name: 'Seller GmbH',
+  ...GERMAN_SELLER,
   legalName: 'Seller Software GmbH',
-  vatNumber: 'DE123456789',
-  address: 'Hauptstrasse 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  email: 'billing@seller.example',
   contactName: 'Erika Mustermann',
   contactPhone: '+49 30 1234567',
   electronicAddressScheme: '9930',
@@ -133,6 +129,12 @@ const CASES: Case[] = [
     client: { currency: 'JPY' },
     body: { currency: 'JPY', lines: [line({ quantity: '1', unit_price: '100.4', vat_rate: '10.00' })] },
     refused: { peppol: ['PEPPOL-EN16931-R120'] },
+  },
+  {
+    // Each exempt breakdown is held to the whole category's Line amounts, so both official sets fire BR-E-08 as well.
+    name: 'E Lines with two exemption codes: two E breakdowns, refused (BR-E-01, BR-E-08)',
+    body: { lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }), line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-143' })] },
+    refused: Object.fromEntries(XML_FORMATS.map((f) => [f, ['BR-E-01', 'BR-E-08']])),
   },
   {
     name: 'KWD with a third decimal: refused under the rules the official sets fire',
@@ -271,6 +273,17 @@ describe('Factur-X as PDF/A-3b', () => {
     const list = Bun.spawnSync(['pdfdetach', '-list', first().pdf!]).stdout.toString()
     expect(list).toContain('1 embedded files')
     expect(list).toContain('factur-x.xml')
+  })
+
+  test('pdfdetach -savefile factur-x.xml finds the file by its name: /F, /UF and the name-tree key are the plain string', () => {
+    const out = join(h.dir, 'by-name-factur-x.xml')
+    const r = Bun.spawnSync(['pdfdetach', '-savefile', 'factur-x.xml', '-o', out, first().pdf!])
+    expect(r.exitCode === 0 ? 'saved' : r.stderr.toString()).toBe('saved')
+    expect(readFileSync(out, 'utf8')).toBe(cells.get(cellName(CASES[0]!, 'cii'))!.text)
+    const raw = readFileSync(first().pdf!, 'latin1')
+    expect(raw).toContain('/F (factur-x.xml)')
+    expect(raw).toContain('/UF (factur-x.xml)')
+    expect(raw).toMatch(/\/EmbeddedFiles <<\s*\/Names \[ \(factur-x\.xml\) \d+ 0 R \]/)
   })
 
   test('pdffonts shows every font embedded', () => {

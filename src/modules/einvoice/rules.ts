@@ -3,7 +3,7 @@
 // are kept where the model carries those parts, so each per-category family stays whole.
 import { isCurrency } from '../../shared/currencies'
 import { isCountry } from '../../shared/countries'
-import { Dec, round, type Decimal } from '../../shared/money'
+import { Dec, type Decimal } from '../../shared/money'
 import {
   CATEGORY_REASON,
   CREDIT_TRANSFER_CODES,
@@ -14,6 +14,7 @@ import {
 } from './codes'
 import type { XmlFormat } from '../../shared/einvoice-formats'
 import { FORMAT_PROFILE, type Breakdown, type DocumentLevelAmount, type EInvoiceModel, type ModelLine, type Party } from './model'
+import { decimalAsDouble, doubleSum, exactDecimal, roundDecimal, roundDecimal2 as round2, roundDouble2, xsDouble } from './xpath-numbers'
 
 export interface Rule {
   id: string
@@ -52,15 +53,40 @@ export function wellFormedVatId(id: string, syntax: 'ubl' | 'cii' = 'ubl'): bool
   return VAT_PREFIXES[syntax].has(id.slice(0, 2))
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The calculation rules as each official rule set computes them. The UBL rules cast every amount to xs:decimal and
+// compute exactly; the CII rules leave many untyped, which XPath computes in doubles (xpath-numbers.ts), so beyond
+// about 10^13 a sum, a rounding or a comparison there can differ from the exact one, and the CII rules fire on it.
+
 /**
- * BR-CO-17 / BR-S-09: tax = taxable × rate / 100 rounded to two decimals, within the one-unit tolerance the
- * 1.3.x Schematron grants (so currencies without minor units, whose VAT is rounded to whole units, pass).
+ * BR-CO-17: a breakdown's tax within one unit of taxable × rate / 100 rounded to two decimals (the tolerance lets VAT
+ * rounded to whole units pass), in decimals; CII admits exactly one unit off, UBL does not. A rate that rounds to 0,
+ * or no rate, asks for a tax that rounds to 0.
  */
-function taxMatches(taxable: string, rate: string, tax: string): boolean {
-  const expected = round(dec(taxable).abs().times(dec(rate)).div('100'), 2)
-  const actual = dec(tax).abs()
-  const one = dec('1')
-  return actual.minus(one).lt(expected) && actual.plus(one).gt(expected)
+function breakdownTaxHolds(m: EInvoiceModel, b: Breakdown): boolean {
+  const tax = dec(b.tax)
+  if (b.rate === null || roundDecimal(dec(b.rate)).eq(ZERO)) return roundDecimal(tax).eq(ZERO)
+  const expected = round2(dec(b.taxable).abs().times(dec(b.rate).div('100')))
+  const [low, high] = [tax.abs().minus('1'), tax.abs().plus('1')]
+  return syntaxOf(m) === 'cii' ? low.lte(expected) && high.gte(expected) : low.lt(expected) && high.gt(expected)
+}
+
+/** BR-S-09: the same tolerance, bounds excluded; CII multiplies the taxable amount by the untyped rate as doubles. */
+function standardTaxHolds(m: EInvoiceModel, b: Breakdown): boolean {
+  if (b.rate === null) return false
+  const tax = dec(b.tax).abs()
+  if (syntaxOf(m) === 'cii') {
+    const expected = Math.round(decimalAsDouble(dec(b.taxable).abs()) * xsDouble(b.rate)) / 100
+    return decimalAsDouble(tax.minus('1')) < expected && decimalAsDouble(tax.plus('1')) > expected
+  }
+  const expected = round2(dec(b.taxable).abs().times(dec(b.rate).div('100')))
+  return tax.minus('1').lt(expected) && tax.plus('1').gt(expected)
+}
+
+/** BR-CO-11 / BR-CO-12: the sum of document level allowances (or charges) equals them added up, to two decimals. */
+function documentLevelTotalHolds(m: EInvoiceModel, total: string | null, amounts: string[]): boolean {
+  if (total === null) return amounts.length === 0
+  return syntaxOf(m) === 'cii' ? xsDouble(total) === roundDouble2(doubleSum(amounts)) : dec(total).eq(round2(sum(amounts)))
 }
 
 type Item = { category: string; rate: string | null; amount: string }
@@ -77,22 +103,6 @@ const syntaxOf = (m: EInvoiceModel): 'ubl' | 'cii' => FORMAT_PROFILE[m.format].s
 /** A rule the official set holds in one syntax only (the other syntax's rule reads its element differently). */
 function inSyntax(syntax: 'ubl' | 'cii', r: Rule): Rule {
   return { ...r, holds: (m) => syntaxOf(m) !== syntax || r.holds(m) }
-}
-
-/**
- * CII's BR-CO-10 sums the Line amounts as untyped values, which XPath adds as doubles: a sum beyond a double's 15 to
- * 17 significant digits (999999999999999.99 is 1.0E15) no longer equals the total written, and the rule fires.
- */
-function doubleSum(xs: string[]): Decimal {
-  const total = xs.reduce((s, x) => s + Number(x), 0)
-  return new Dec(total.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }))
-}
-
-/** XPath's round(x * 100) div 100 as the official rules compute it: half toward positive infinity, to two decimals. */
-function round2(x: Decimal): Decimal {
-  const shifted = x.times('100').plus('0.5')
-  // big.js rounding modes: 0 toward zero, 3 away from zero; together they make floor().
-  return shifted.round(0, shifted.gte(ZERO) ? 0 : 3).div('100')
 }
 
 function addressHasCountry(p: Party): boolean {
@@ -159,19 +169,23 @@ const CO: Rule[] = [
   ),
   // BR-CO-10, -13, -14, -15 as the official rules compute them: the sum rounded to two decimals, so a sum with a
   // third decimal (a currency of three) breaks them.
-  rule('BR-CO-10', 'The sum of Line net amounts equals the Lines added up, to two decimals: an amount with a third decimal (a currency of three), or in CII a sum beyond 15 significant digits, is not exported.', (m) =>
-    dec(m.totals.lineNet).eq(round2(syntaxOf(m) === 'cii' ? doubleSum(m.lines.map((l) => l.netAmount)) : sum(m.lines.map((l) => l.netAmount)))),
+  rule('BR-CO-10', 'The sum of Line net amounts equals the Lines added up, to two decimals: an amount with a third decimal (a currency of three), or in CII a sum its binary floating point cannot hold to the cent (amounts beyond about 10^13), is not exported.', (m) =>
+    // CII adds the untyped Line amounts as doubles and casts that double to a decimal, exactly.
+    dec(m.totals.lineNet).eq(round2(syntaxOf(m) === 'cii' ? exactDecimal(doubleSum(m.lines.map((l) => l.netAmount))) : sum(m.lines.map((l) => l.netAmount)))),
   ),
-  rule('BR-CO-11', 'The sum of allowances equals the allowances added up.', (m) => m.totals.allowances === null ? m.allowances.length === 0 : dec(m.totals.allowances).eq(sum(m.allowances.map((a) => a.amount)))),
-  rule('BR-CO-12', 'The sum of charges equals the charges added up.', (m) => m.totals.charges === null ? m.charges.length === 0 : dec(m.totals.charges).eq(sum(m.charges.map((a) => a.amount)))),
+  rule('BR-CO-11', 'The sum of allowances equals the allowances added up.', (m) => documentLevelTotalHolds(m, m.totals.allowances, m.allowances.map((a) => a.amount))),
+  rule('BR-CO-12', 'The sum of charges equals the charges added up.', (m) => documentLevelTotalHolds(m, m.totals.charges, m.charges.map((a) => a.amount))),
   rule('BR-CO-13', 'The total without VAT equals the Line net amounts less allowances plus charges.', (m) =>
     // UBL compares the plain case exactly and CII rounds it to two decimals, as each official rule set does.
     m.totals.allowances === null && m.totals.charges === null && syntaxOf(m) === 'ubl'
       ? dec(m.totals.taxExclusive).eq(dec(m.totals.lineNet))
       : dec(m.totals.taxExclusive).eq(round2(dec(m.totals.lineNet).minus(dec(m.totals.allowances ?? '0')).plus(dec(m.totals.charges ?? '0')))),
   ),
-  rule('BR-CO-14', 'The total VAT equals the VAT breakdown amounts added up, to two decimals: an amount with a third decimal (a currency of three) is not exported.', (m) =>
-    dec(m.taxTotal).eq(round2(sum(m.breakdown.map((b) => b.tax)))),
+  rule('BR-CO-14', 'The total VAT equals the VAT breakdown amounts added up, to two decimals: an amount with a third decimal (a currency of three), or in CII VAT amounts its binary floating point cannot hold to the cent (beyond about 10^13), is not exported.', (m) =>
+    // CII adds the untyped amounts as doubles, rounds in doubles and compares with the total read as a double.
+    syntaxOf(m) === 'cii'
+      ? xsDouble(m.taxTotal) === roundDouble2(doubleSum(m.breakdown.map((b) => b.tax)))
+      : m.breakdown.length === 0 || dec(m.taxTotal).eq(round2(sum(m.breakdown.map((b) => b.tax)))),
   ),
   rule('BR-CO-15', 'The total with VAT equals the total without VAT plus the total VAT, to two decimals: an amount with a third decimal (a currency of three) is not exported.', (m) =>
     dec(m.totals.taxInclusive).eq(round2(dec(m.totals.taxExclusive).plus(dec(m.taxTotal)))),
@@ -179,9 +193,7 @@ const CO: Rule[] = [
   rule('BR-CO-16', 'The amount due equals the total with VAT less the paid amount plus rounding.', (m) =>
     dec(m.totals.payable).eq(dec(m.totals.taxInclusive).minus(dec(m.totals.prepaid ?? '0')).plus(dec(m.totals.rounding ?? '0'))),
   ),
-  rule('BR-CO-17', 'Each VAT breakdown tax amount equals its taxable amount × rate / 100, rounded to two decimals.', (m) =>
-    m.breakdown.every((b) => (b.rate === null ? dec(b.tax).eq(ZERO) : taxMatches(b.taxable, b.rate, b.tax))),
-  ),
+  rule('BR-CO-17', 'Each VAT breakdown tax amount equals its taxable amount × rate / 100, rounded to two decimals.', (m) => m.breakdown.every((b) => breakdownTaxHolds(m, b))),
   rule('BR-CO-18', 'An e-invoice has at least one VAT breakdown.', (m) => m.breakdown.length > 0),
   rule('BR-CO-21', 'Each document level allowance has a reason or reason code.', (m) => m.allowances.every((a) => filled(a.reason) || filled(a.reasonCode))),
   rule('BR-CO-22', 'Each document level charge has a reason or reason code.', (m) => m.charges.every((a) => filled(a.reason) || filled(a.reasonCode))),
@@ -206,8 +218,15 @@ const DEC: Rule[] = [
   decimalsRule('BR-DEC-10', 'The sum of allowances', (m) => [m.totals.allowances]),
   decimalsRule('BR-DEC-11', 'The sum of charges', (m) => [m.totals.charges]),
   decimalsRule('BR-DEC-12', 'The total without VAT', (m) => [m.totals.taxExclusive]),
-  // UBL's BR-DEC-13 compares the VAT total's currency with a path that finds nothing, so only CII's fires.
-  inSyntax('cii', decimalsRule('BR-DEC-13', 'The total VAT', (m) => [m.taxTotal])),
+  // UBL's BR-DEC-13 compares the VAT total's currency with a path that finds nothing, so only CII's fires, and it
+  // asks x = round(x * 100) div 100 of the total read as a double, which a total beyond about 10^13 can fail.
+  inSyntax(
+    'cii',
+    rule('BR-DEC-13', 'The total VAT has at most two decimals; an amount with a third decimal (a currency of three), or one its binary floating point cannot hold to the cent (beyond about 10^13), is not exported.', (m) => {
+      const total = xsDouble(m.taxTotal)
+      return total === Math.round(total * 100) / 100
+    }),
+  ),
   decimalsRule('BR-DEC-14', 'The total with VAT', (m) => [m.totals.taxInclusive]),
   decimalsRule('BR-DEC-16', 'The paid amount', (m) => [m.totals.prepaid]),
   decimalsRule('BR-DEC-17', 'The rounding amount', (m) => [m.totals.rounding]),
@@ -335,12 +354,34 @@ function reasonWords(f: Family): string {
   }
 }
 
+/**
+ * BR-x-08 for one VAT breakdown: its taxable amount against the category's Line net amounts (S: at its rate) plus
+ * charges less allowances, each breakdown on its own (split breakdowns of a category each fail it). UBL sums in
+ * decimals and compares exactly, its S within one unit of the taxable amount read as a double; CII rounds each sum to
+ * two decimals and compares with the untyped taxable amount as doubles, exactly for S and O, within one unit else.
+ */
+function taxableHolds(f: Family, m: EInvoiceModel, b: Breakdown): boolean {
+  // An S breakdown without a rate asks nothing ("every $rate in" an empty rate).
+  if (f.category === 'S' && b.rate === null) return true
+  const ofBand = (xs: Item[]) =>
+    xs.filter((x) => x.category === f.category && (f.category !== 'S' || (x.rate !== null && dec(x.rate).eq(dec(b.rate!))))).map((x) => x.amount)
+  const [lines, allowances, charges] = [ofBand(lineItems(m)), ofBand(docItems(m.allowances)), ofBand(docItems(m.charges))]
+  if (syntaxOf(m) === 'ubl') {
+    const expected = sum(lines).plus(sum(charges)).minus(sum(allowances))
+    if (f.category !== 'S') return dec(b.taxable).eq(expected)
+    // `xs:decimal(cbc:TaxableAmount - 1)`: the subtraction is in doubles, its result cast exactly.
+    const taxable = xsDouble(b.taxable)
+    return lines.length + allowances.length + charges.length > 0 && exactDecimal(taxable - 1).lt(expected) && exactDecimal(taxable + 1).gt(expected)
+  }
+  const expected = decimalAsDouble(round2(sum(lines)).plus(round2(sum(charges))).minus(round2(sum(allowances))))
+  const taxable = xsDouble(b.taxable)
+  return f.category === 'S' || f.category === 'O' ? taxable === expected : taxable - 1 < expected && taxable + 1 > expected
+}
+
 function familyRules(f: Family): Rule[] {
   const c = f.category
   const of = <T extends { category: string }>(xs: T[]) => xs.filter((x) => x.category === c)
   const bands = (m: EInvoiceModel) => of(m.breakdown)
-  const itemsOfRate = (rate: string | null, sign: 1 | -1, xs: Item[]) =>
-    of(xs).filter((x) => f.category !== 'S' || (x.rate !== null && rate !== null && dec(x.rate).eq(dec(rate)))).map((x) => (sign === 1 ? dec(x.amount) : dec(x.amount).neg()))
   const out: Rule[] = [
     rule(
       `${f.prefix}-01`,
@@ -362,22 +403,12 @@ function familyRules(f: Family): Rule[] {
     rule(
       `${f.prefix}-08`,
       `The taxable amount of the ${f.words} VAT breakdown equals its Line net amounts${f.category === 'S' ? ' at that rate' : ''}, less allowances, plus charges.`,
-      (m) => {
-        const bs = bands(m)
-        // Split bands (one per exemption code) are refused by -01; their sum is still the category's.
-        const groups = f.category === 'S' ? bs.map((b) => ({ rate: b.rate, taxable: dec(b.taxable) })) : bs.length ? [{ rate: null, taxable: sum(bs.map((b) => b.taxable)) }] : []
-        return groups.every((g) => {
-          const expected = [...itemsOfRate(g.rate, 1, lineItems(m)), ...itemsOfRate(g.rate, -1, docItems(m.allowances)), ...itemsOfRate(g.rate, 1, docItems(m.charges))]
-          const total = expected.reduce((s, x) => s.plus(x), ZERO)
-          // CII's BR-S-08 compares with the Line sum rounded to two decimals; the other families and UBL's, exactly.
-          return g.taxable.eq(f.category === 'S' && syntaxOf(m) === 'cii' ? round2(total) : total)
-        })
-      },
+      (m) => bands(m).every((b) => taxableHolds(f, m, b)),
     ),
     rule(
       `${f.prefix}-09`,
       f.category === 'S' ? `The tax amount of a ${f.words} VAT breakdown equals its taxable amount × its rate.` : `The tax amount of the ${f.words} VAT breakdown is 0.`,
-      (m) => bands(m).every((b) => (f.category === 'S' ? b.rate !== null && taxMatches(b.taxable, b.rate, b.tax) : dec(b.tax).eq(ZERO))),
+      (m) => bands(m).every((b) => (f.category === 'S' ? standardTaxHolds(m, b) : dec(b.tax).eq(ZERO))),
     ),
     rule(`${f.prefix}-10`, `The ${f.words} VAT breakdown ${reasonWords(f)}.`, (m) => bands(m).every((b) => reasonHolds(f, b))),
   ]

@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { clients, documents, outbox } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import { smtpMailer } from '../../adapters/smtp'
 import { dailyRecipientLimit, recipientsSent, setMailbox } from '../mailbox'
 
 let smtp: TestSmtpServer
@@ -17,7 +18,12 @@ const tmp = mkdtempSync(join(tmpdir(), 'invoicing-mail-test-'))
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url } })
+  // The test server is on loopback and offers no STARTTLS: a Business's mailbox reaches it only as the operator allows.
+  // Short timeouts: a server not reached is answered at the connection timeout (src/adapters/smtp.ts).
+  h = await makeHarness({
+    config: { mailRelay: smtp.url, smtpAllowPrivate: true, smtpAllowPlainLogin: true },
+    overrides: { mailer: smtpMailer({ connectionMs: 1000, greetingMs: 1000, socketMs: 5000 }) },
+  })
 })
 afterAll(async () => {
   await h.close()
@@ -202,7 +208,7 @@ describe('a Send that goes out', () => {
   test("through the Business's own SMTP mailbox: its login and From address, via smtp, no daily limit; GET /v1/business shows no password", async () => {
     const s = await setup({ isTest: true })
     smtp.credentials = { user: 'office@shop.example', pass: 's3cret!pw' }
-    await setMailbox(h.deps.db, h.clock, s.bizId, { smtpUrl: `smtp://office%40shop.example:s3cret!pw@127.0.0.1:${smtp.port}`, from: 'invoices@shop.example' })
+    await setMailbox(h.deps.db, h.clock, s.bizId, { smtpUrl: `smtp://office%40shop.example:s3cret!pw@127.0.0.1:${smtp.port}`, from: 'invoices@shop.example' }, { allowPrivate: true })
     const biz = await h.request('GET', '/v1/business', { key: s.key })
     expect(biz.body.mail_provider).toEqual({ kind: 'smtp', address: 'invoices@shop.example' })
     expect(biz.text).not.toContain('s3cret')
@@ -308,7 +314,7 @@ describe('the mail provider failing: 502 not_delivered', () => {
 
   test('nothing listening: 502, the Draft issued, nothing counted', async () => {
     const s = await setup()
-    await setMailbox(h.deps.db, h.clock, s.bizId, { smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'office@shop.example' })
+    await setMailbox(h.deps.db, h.clock, s.bizId, { smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'office@shop.example' }, { allowPrivate: true })
     const r = await send(s)
     expect(r.status).toBe(502)
     expect(r.body.error.type).toBe('not_delivered')

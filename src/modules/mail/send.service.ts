@@ -1,7 +1,7 @@
 // Send a document by email (POST /v1/documents/{id}/send): judge the Send, issue a Draft, send, record it.
 import type { Actor } from '../../platform/actor'
 import { MailerError, type Mailer } from '../../adapters/smtp'
-import { FieldErrorBag, NotDelivered, NotFound } from '../../shared/errors'
+import { FieldErrorBag, NotDelivered, NotFound, Refusal } from '../../shared/errors'
 import type { Logger } from '../../shared/logger'
 import { utcDay } from '../../shared/dates'
 import type { Queryable } from '../../db/client'
@@ -78,7 +78,7 @@ export async function sendDocument(deps: MailDeps, c: Actor, id: number, input: 
   // recipients against the daily limit; it commits before the email leaves, as no network I/O runs inside it.
   const plan: Plan = await deps.db.write(async (tx) => {
     const doc = await findDocument(tx, business.id, id)
-    if (!doc) throwRefusal({ code: 'draft_deleted', message: 'The Draft was deleted meanwhile; nothing was written and no number taken.' })
+    if (!doc) throw Refusal.say('draft_deleted')
     const day = utcDay(deps.clock.now())
     const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
     const clientEmail = (await findClient(tx, business.id, doc.clientId))?.email ?? null

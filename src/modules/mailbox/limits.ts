@@ -1,6 +1,6 @@
 // The daily recipient limit of the service's own mail server (contract, Limits): To, Cc and Bcc each count,
 // per UTC day; a Business's own mailbox has no limit of ours.
-import { mailLimited } from '../../platform/policy'
+import { mailDailyLimit } from '../../platform/policy'
 import type { Queryable } from '../../db/client'
 import { utcDay } from '../../shared/dates'
 import { recipientsSent } from './daily-count.repo'
@@ -10,9 +10,9 @@ import { providerOf, type Provider } from './providers'
 /** At most this many recipients in one Send (To, Cc and Bcc together). */
 export const MAX_RECIPIENTS_PER_SEND = 50
 
+/** The plan's limit, as the policy states it. */
 export function dailyRecipientLimit(b: { plan: string; isTest: boolean }): number {
-  if (mailLimited(b)) return 20
-  return b.plan === 'pro_plus' ? 200 : 100
+  return mailDailyLimit(b)
 }
 
 function nextUtcDay(day: string): string {

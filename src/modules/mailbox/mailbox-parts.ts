@@ -7,7 +7,7 @@ import { FieldErrorBag } from '../../shared/errors'
 import type { SecretBox } from '../../shared/secret-box'
 import { parseSmtpUrl } from '../../adapters/smtp'
 import { findMailbox, type MailboxRow } from './mailbox.repo'
-import { mailboxFromFault, setMailbox } from './mailbox.service'
+import { mailboxFromFault, mailHostFault, setMailbox, type MailHostRules } from './mailbox.service'
 
 /** smtps:// (TLS from the first byte, usually port 465) or smtp:// with STARTTLS required (usually 587). */
 export const SMTP_SECURITY = ['starttls', 'tls'] as const
@@ -49,11 +49,15 @@ export async function smtpMailboxShown(q: Queryable, secrets: SecretBox, busines
  * Sets the SMTP mailbox from its parts: each part judged under its own field, then the URL they make goes through
  * setMailbox (the CLI's path: its checks, sealed at rest), whose own errors (the From address) join the same answer.
  */
-export async function setSmtpMailbox(db: Database, clock: Clock, businessId: number, parts: SmtpParts): Promise<MailboxRow> {
+export async function setSmtpMailbox(db: Database, clock: Clock, businessId: number, parts: SmtpParts, rules: MailHostRules): Promise<MailboxRow> {
   const bag = new FieldErrorBag()
   const host = parts.host?.trim() ?? ''
   if (!host) bag.add('host', 'is required, e.g. smtp.example.com')
   else if (host.length > 253 || !HOST_RE.test(host)) bag.add('host', 'must be a host name or IP address, such as smtp.example.com')
+  else {
+    const fault = mailHostFault(host, rules)
+    if (fault) bag.add('host', fault)
+  }
   const security = (parts.security?.trim() || 'starttls') as SmtpSecurity
   if (!SMTP_SECURITY.includes(security)) bag.add('security', `must be one of ${SMTP_SECURITY.join(', ')}`)
   const portText = parts.port?.trim() ?? ''
@@ -75,7 +79,7 @@ export async function setSmtpMailbox(db: Database, clock: Clock, businessId: num
   const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   const login = username ? `${encodeURIComponent(username)}${password ? `:${encodeURIComponent(password)}` : ''}@` : ''
   const url = `${security === 'tls' ? 'smtps' : 'smtp'}://${login}${hostPart}:${port}`
-  return setMailbox(db, clock, businessId, { kind: 'smtp', smtpUrl: url, from: parts.from })
+  return setMailbox(db, clock, businessId, { kind: 'smtp', smtpUrl: url, from: parts.from }, rules)
 }
 
 async function smtpMailboxPassword(q: Queryable, secrets: SecretBox, businessId: number): Promise<string | null> {

@@ -19,6 +19,9 @@ export function providerOf(business: { email: string | null }, mailRelay: string
   if (mailbox) {
     // A mailbox is used when it is there, even lost: the Business chose it, so it is never bypassed silently.
     if (mailbox.kind === 'smtp' && mailbox.smtpUrl) return { kind: 'smtp', from: mailbox.fromAddress, transportUrl: mailbox.smtpUrl, connected: true }
+    // An SMTP mailbox whose server and password were dropped with a lost secret key (`invoicing secrets forget`):
+    // nothing sends until it is set again, and the service's relay does not take over unasked.
+    if (mailbox.kind === 'smtp') return null
     return { kind: mailbox.kind, from: mailbox.fromAddress, transportUrl: null, connected: false }
   }
   if (mailRelay && business.email) return { kind: 'service', from: business.email, transportUrl: mailRelay, connected: true }

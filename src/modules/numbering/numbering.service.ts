@@ -7,7 +7,7 @@
 // before a transaction); `take` answers the same inside the writing transaction and records the number taken.
 import type { SqlTx } from '../../db/client'
 import type { NumberingKind } from '../../db/schema'
-import { FieldErrorBag, type RefusalCode, type RefusalInfo } from '../../shared/errors'
+import { FieldErrorBag, refusalInfo, type RefusalInfo } from '../../shared/errors'
 import { findPattern, highestTaken, holderOf, recordTaken, savePattern, takeNextCounter } from './numbering.repo'
 import { DEFAULT_PATTERNS, formatNumber, parsePattern, readNumber, type Pattern } from './pattern'
 
@@ -67,13 +67,10 @@ export function render(n: Numbering, counter: number): string {
   return formatNumber(n.parsed, counter, n.year ?? 0, n.prefix)
 }
 
-/** The words of numbering_at_its_end, the same whether a request is refused or `actions` predicts it. */
-function atItsEndMessage(kind: NumberingKind, pattern: string): string {
-  return `The ${KINDS[kind].words} numbering ${pattern} reached its largest number, which is never taken; change its pattern${KINDS[kind].takesRequested ? ' or request an unused earlier number' : ''}.`
-}
-
-const refuse = (code: RefusalCode, message: string): Judgement => ({ ok: false, refusal: { code, message } })
-const atItsEnd = (n: Numbering): Judgement => refuse('numbering_at_its_end', atItsEndMessage(n.kind, n.pattern))
+const refuse = (refusal: RefusalInfo): Judgement => ({ ok: false, refusal })
+/** numbering_at_its_end, the same whether a request is refused or `actions` predicts it. */
+const atItsEnd = (n: Numbering): Judgement =>
+  refuse(refusalInfo('numbering_at_its_end', { words: KINDS[n.kind].words, pattern: n.pattern, takesRequested: KINDS[n.kind].takesRequested }))
 
 /** A requested number judged against the rules; reads only. */
 async function judgeRequested(q: SqlTx, n: Numbering, requested: string, exceptHolder?: number): Promise<Judgement> {
@@ -82,15 +79,15 @@ async function judgeRequested(q: SqlTx, n: Numbering, requested: string, exceptH
   const read = readNumber(p, requested, n.prefix)
   if (!read || read.counter < 1 || (p.hasYear && n.year !== null && !read.beyond && read.year !== n.year)) {
     const example = render(n, Math.min((await highest()) + 1, p.max - 1))
-    return refuse('number_malformed', `${requested} is not a valid number here; numbers look like ${example}.`)
+    return refuse(refusalInfo('number_malformed', { requested, example }))
   }
   if (read.beyond || read.counter >= p.max) {
-    return refuse('number_beyond_the_counter', `${requested} exceeds what the numbering ${n.pattern} can count (largest usable: ${render(n, p.max - 1)}).`)
+    return refuse(refusalInfo('number_beyond_the_counter', { requested, pattern: n.pattern, largest: render(n, p.max - 1) }))
   }
-  if (await holderOf(q, n.businessId, n.kind, requested, exceptHolder)) return refuse('number_taken', `${requested} is held by another document.`)
+  if (await holderOf(q, n.businessId, n.kind, requested, exceptHolder)) return refuse(refusalInfo('number_taken', { requested }))
   if (KINDS[n.kind].refusesSkipAhead) {
     const h = await highest()
-    if (read.counter > h + 1) return refuse('number_skips_ahead', `${requested} skips ahead of the numbering; the next number is ${render(n, h + 1)}.`)
+    if (read.counter > h + 1) return refuse(refusalInfo('number_skips_ahead', { requested, next: render(n, h + 1) }))
   }
   return { ok: true, number: requested, counter: read.counter }
 }

@@ -1,18 +1,14 @@
 // The numbering module on its own (extensions §4), against a real temp-file database: the next number, a requested
 // number judged (malformed, beyond the counter, taken, skipping ahead, an unused earlier one), gaps, the yearly
 // counter, numbers held stepped over, the counter's end, and the same rule whether judged or taken.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { setNumbering } from '../business'
 import { judge, numberingFor, receiptNumbering, take, takeReceiptNumber, type Judgement, type Numbering } from '.'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 async function business(input: { isTest?: boolean } = {}) {
   const b = await h.business({ isTest: input.isTest ?? false })

@@ -1,6 +1,7 @@
 // The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 8707, RFC 9207) judged once for the consent page and its
 // form: errors before the redirect URI is trusted are shown on the page and never redirected; after, they go back to
-// the app with `error`, `state` and `iss`.
+// the app with `error`, `state` and `iss`, if the app's redirect URI was registered by a person (a self-registered
+// app's errors are shown on the page too).
 import { findApp, type AppDeps, type KnownApp } from './apps.service'
 import { redirectUriMatches } from './redirect-uris'
 import { isGrantRole, type GrantRole } from './roles'
@@ -48,7 +49,13 @@ export async function judgeAuthorization(d: AppDeps & { issuer: string; resource
     return { kind: 'page', message: `${app.name} asked to return to an address it has not registered; nothing is sent there.` }
   } else redirectUri = asked
   const state = q.get('state')
-  const back = (error: string, description: string): Judged => ({ kind: 'redirect', to: answerUrl(redirectUri, { error, error_description: description, state }, d.issuer) })
+  // An app that registered itself (RFC 7591) or is known by its metadata document chose its redirect URI unvetted:
+  // sending its errors there would let anyone make this server redirect a browser anywhere, unasked (an open
+  // redirector, RFC 9700 §4.11.2). Its errors are shown on the page; only a registered app's go back to it.
+  const back = (error: string, description: string): Judged =>
+    app.kind === 'registered'
+      ? { kind: 'redirect', to: answerUrl(redirectUri, { error, error_description: description, state }, d.issuer) }
+      : { kind: 'page', message: `${app.name} sent a request this service cannot serve (${error}): ${description}` }
   if (q.get('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is served.')
   const challenge = q.get('code_challenge')
   if (!challenge) return back('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.')

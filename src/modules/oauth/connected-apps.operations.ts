@@ -1,5 +1,5 @@
 // Operations of Connected apps on the API (Admin keys): list a Business's Connected apps, disconnect one. Not MCP tools.
-import { Elysia, t } from 'elysia'
+import { Type as t } from '@sinclair/typebox'
 import { Int, ListQuery, NoBody, Paged, Timestamp, Nullable } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation } from '../../platform/operation'
 import { connectedAppsOf, disconnectConnectedApp } from './connections.service'

@@ -81,11 +81,6 @@ export async function endConnectionsOfBusiness(tx: Tx, businessId: number, at: s
   await endConnectedApps(tx, connectedAppsOfBusiness(businessId), at, 'business_deleted')
 }
 
-/** Ends every connection of an app in a Business (used when its webhook must stop hearing it). */
-export function connectionsOfAppIn(appId: number, businessId: number) {
-  return and(connectedAppsOfApp(appId), connectedAppsOfBusiness(businessId))
-}
-
 /**
  * The daily job: connections unused for 90 days end; codes older than a day and access tokens a day past their hour
  * are deleted (nothing can use them). Answers how many connections ended.

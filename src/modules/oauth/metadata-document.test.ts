@@ -161,6 +161,27 @@ describe('documents fetched per address', () => {
   })
 })
 
+describe('the consent page counts its fetches with the authorization endpoint', () => {
+  test('/app/connect fetches new documents under the same limit per address: after 20 from one address (some via /oauth/authorize), the 21st is not fetched', async () => {
+    const browser = await signedIn()
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    const connect = (clientId: string, address: string) => {
+      const q = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 'st', scope: 'member' })
+      return h.app.fetch(new Request(`${ISSUER}/app/connect?${q}`, { headers: { cookie } }), { requestIP: () => ({ address }) })
+    }
+    const authorize = (clientId: string, address: string) => h.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`), { requestIP: () => ({ address }) })
+    const ids = Array.from({ length: 21 }, (_, i) => docAt(`/consent/${i}.json`, (id) => ({ client_id: id, client_name: `Consent ${i}`, redirect_uris: [REDIRECT] })))
+    for (const id of ids.slice(0, 10)) expect((await authorize(id, '203.0.113.77')).status).toBe(303)
+    for (const id of ids.slice(10, 20)) expect((await connect(id, '203.0.113.77')).status).toBe(200)
+    const refused = await connect(ids[20]!, '203.0.113.77')
+    expect(await refused.text()).toContain('not known to this service')
+    expect(asked.get('/consent/20.json')).toBeUndefined()
+    // Another address goes on.
+    expect(await (await connect(ids[20]!, '198.51.100.77')).text()).toContain('Consent 20')
+    expect(asked.get('/consent/20.json')).toBe(1)
+  })
+})
+
 describe('without INVOICING_WEBHOOK_ALLOW_PRIVATE (production)', () => {
   test('a document on a private address, or over http, is never fetched: the app is unknown', async () => {
     const fetched: string[] = []

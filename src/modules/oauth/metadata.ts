@@ -1,10 +1,8 @@
 // The documents that let a client find this server with nothing but its address: RFC 8414 (authorization server)
 // and RFC 9728 (protected resource: the API at /v1 and the MCP server at /mcp).
 
-/** The issuer: INVOICING_PUBLIC_URL exactly (no trailing slash), else this server on localhost. */
-export function issuerOf(config: { publicUrl: string | null; port: number }): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`
-}
+/** The issuer is the service's public base URL (INVOICING_PUBLIC_URL exactly, else this server on localhost). */
+export { publicBaseUrl as issuerOf } from '../../config'
 
 /** The resources a token may be issued for (RFC 8707); both when the request names none. */
 export function resourcesOf(issuer: string): { api: string; mcp: string; all: string[] } {

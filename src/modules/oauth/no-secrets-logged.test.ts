@@ -1,17 +1,13 @@
 // Security: codes, access and refresh tokens and client secrets appear in no log line (request lines on, errors too)
 // and in no request-log row, whatever the token endpoint, the API and revocation were asked.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { connectApp, refreshAt } from '../../../test/oauth'
 import { createLogger } from '../../shared/logger'
 
 const lines: string[] = []
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { publicUrl: 'https://invoices.example', logRequests: true }, overrides: { logger: createLogger((l) => lines.push(l)) } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { publicUrl: 'https://invoices.example', logRequests: true }, overrides: { logger: createLogger((l) => lines.push(l)) } })
 
 test('tokens and codes are never logged', async () => {
   const biz = await h.business()

@@ -22,10 +22,6 @@ export async function findAppByClientId(q: Queryable, clientId: string): Promise
   return q.select().from(oauthApps).where(eq(oauthApps.clientId, clientId)).get()
 }
 
-export async function findAppById(q: Queryable, id: number): Promise<OAuthAppRow | undefined> {
-  return q.select().from(oauthApps).where(eq(oauthApps.id, id)).get()
-}
-
 export async function redirectUrisOf(q: Queryable, appId: number): Promise<string[]> {
   const rows = await q.select({ uri: oauthRedirectUris.uri }).from(oauthRedirectUris).where(eq(oauthRedirectUris.appId, appId))
   return rows.map((r) => r.uri)
@@ -36,10 +32,6 @@ export async function refreshMetadataApp(tx: Tx, appId: number, name: string, re
   await tx.update(oauthApps).set({ name, fetchedAt }).where(eq(oauthApps.id, appId))
   await tx.delete(oauthRedirectUris).where(eq(oauthRedirectUris.appId, appId))
   if (redirectUris.length > 0) await tx.insert(oauthRedirectUris).values(redirectUris.map((uri) => ({ appId, uri })))
-}
-
-export async function appsOwnedBy(q: Queryable, personId: number): Promise<OAuthAppRow[]> {
-  return q.select().from(oauthApps).where(eq(oauthApps.ownerPersonId, personId)).orderBy(asc(oauthApps.id))
 }
 
 /** Deletes an app; its redirect URIs, codes, Connected apps and tokens go with it (foreign keys cascade). */

@@ -15,7 +15,8 @@ export function redirectUriFault(raw: string): string | null {
   if (u.hash || raw.includes('#')) return 'must not have a fragment'
   if (u.username || u.password) return 'must not carry a user name or password'
   if (u.protocol === 'https:') return null
-  if (u.protocol === 'http:' && (LOOPBACK_HOSTS.has(u.hostname) || u.hostname === 'localhost')) return null
+  // Not `localhost`: a name, which a resolver or hosts file may point off the machine (RFC 8252 §8.3).
+  if (u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname)) return null
   return 'must be https://, or http:// on a loopback address (127.0.0.1 or [::1])'
 }
 

@@ -9,6 +9,7 @@ import { Dec, format, parseDecimal, stored, type Decimal } from '../../shared/mo
 import { foreignBankAccountIds } from '../business'
 import {
   amountDue,
+  COUNTED_PAYMENT_STATUS,
   findDocument,
   findPaymentTarget,
   readPaymentTarget,
@@ -18,6 +19,7 @@ import {
   throwRefusal,
   toMinor,
   type Facts,
+  paymentCounts,
   type PaymentTarget,
 } from '../documents'
 import { takeReceiptNumber } from '../numbering'
@@ -78,14 +80,14 @@ async function checkFields(db: Database, businessId: number, doc: Pick<PaymentTa
 
 function checkCurrency(doc: Pick<PaymentTarget, 'currency'>, currency: string | undefined): void {
   if (currency !== undefined && currency !== doc.currency) {
-    throw new Refusal('payment_currency_mismatch', `The document is in ${doc.currency}; a Payment on it is in ${doc.currency} too, not ${currency}.`)
+    throw Refusal.say('payment_currency_mismatch', { document: doc.currency, sent: currency })
   }
 }
 
 function exceeds(doc: Pick<PaymentTarget, 'currency' | 'total' | 'amountPaid'>, amount: Decimal, givenBack: Decimal): never | void {
   const due = amountDue(doc).plus(givenBack)
   if (amount.gt(due)) {
-    throw new Refusal('payment_exceeds_amount_due', `The amount ${format(amount, currencyScale(doc.currency))} is above the ${format(due, currencyScale(doc.currency))} ${doc.currency} due.`)
+    throw Refusal.say('payment_exceeds_amount_due', { amount: format(amount, currencyScale(doc.currency)), due: format(due, currencyScale(doc.currency)), currency: doc.currency })
   }
 }
 
@@ -107,7 +109,7 @@ export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: num
   const row: PaymentInsert = {
     businessId: c.businessId,
     documentId,
-    status: 'completed',
+    status: COUNTED_PAYMENT_STATUS,
     amount,
     amountMinor: toMinor(fields.amount!, scale),
     currency: target.currency,
@@ -180,7 +182,7 @@ export async function amendPayment(deps: PaymentDeps, c: Actor, id: number, inpu
   const now = deps.clock.now().toISOString()
   await deps.db.write(async (tx) => {
     const current = (await findPayment(tx, c.businessId, id))!
-    if (current.status !== 'completed') throw new Refusal('payment_reversed', 'The Payment was reversed; a voided Payment is neither amended nor reversed again.')
+    if (!paymentCounts(current)) throw Refusal.say('payment_reversed')
     const d = (await findDocument(tx, c.businessId, current.documentId))!
     const kind = takesPaymentsRefusal(d)
     if (kind) throwRefusal(kind)
@@ -213,7 +215,7 @@ export async function reversePayment(deps: PaymentDeps, c: Actor, id: number): P
   const now = deps.clock.now().toISOString()
   await deps.db.write(async (tx) => {
     const current = (await findPayment(tx, c.businessId, id))!
-    if (current.status !== 'completed') throw new Refusal('payment_reversed', 'The Payment was reversed already.')
+    if (!paymentCounts(current)) throw Refusal.say('payment_reversed')
     await updatePaymentRow(tx, id, { status: 'voided', updatedAt: now })
     // The Receipt keeps its number and says when and by whom it was voided.
     await touchReceipt(tx, id, { voidedAt: now, voidedBy: actorOf(c), updatedAt: now })

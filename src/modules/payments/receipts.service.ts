@@ -5,7 +5,7 @@ import { NotFound } from '../../shared/errors'
 import { currencyScale } from '../../shared/currencies'
 import { fromMinor } from '../../shared/money'
 import { getBusiness } from '../business'
-import { countedDocumentIds, findDocument, paidState, sellerOfDocument } from '../documents'
+import { countedDocumentIds, findDocument, paidState, paymentCounts, sellerOfDocument } from '../documents'
 import { findClient } from '../clients'
 import { brandingOf, receiptPdf } from '../pdf'
 import { findPayment, findReceipt, paidUpTo, receiptOfPayment, type PaymentRow, type ReceiptRow } from './payments.repo'
@@ -35,7 +35,7 @@ export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, i
     branding: await brandingOf(db.read, business),
     receipt: view,
     document: { type: doc.type, document_number: doc.documentNumber, total: doc.total, client_name: clientName },
-    paidInFull: found.payment.status === 'completed' && paidState({ status: 'issued', total: doc.total }, upTo).inFull,
+    paidInFull: paymentCounts(found.payment) && paidState({ status: 'issued', total: doc.total }, upTo).inFull,
   })
   return { name: view.receipt_number.replace(/[^A-Za-z0-9._-]/g, '_'), bytes }
 }

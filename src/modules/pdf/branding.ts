@@ -2,6 +2,7 @@
 // across the top of each page and in the title. Drawn over the page writer, so the text layout stays the writer's.
 import type { PDFImage } from 'pdf-lib'
 import { embedImage } from '../../shared/pdf-engine'
+import { logoDimensionsFault } from '../business'
 import { A4, MARGIN, type PageWriter } from './layout'
 
 export interface Branding {
@@ -23,10 +24,12 @@ export function drawBand(w: PageWriter, brand: Branding): void {
 
 /**
  * Draws the logo at the top left and moves the writer below it; a logo that cannot be drawn is left out rather than
- * failing the PDF (it was checked when set; this guards against a stored image damaged since).
+ * failing the PDF (it was checked when set; this guards against a stored image damaged since). One whose header
+ * declares more pixels than a logo may have (taken before that rule, or written into the database) is left out
+ * before it is decoded: decoding it would cost every PDF seconds and hundreds of MB.
  */
 export async function drawLogo(w: PageWriter, brand: Branding): Promise<void> {
-  if (!brand.logo) return
+  if (!brand.logo || logoDimensionsFault(brand.logo.bytes)) return
   let image: PDFImage
   try {
     image = await embedImage(w.engine, w.pdf, brand.logo)
@@ -43,10 +46,5 @@ export async function drawLogo(w: PageWriter, brand: Branding): Promise<void> {
 
 /** The document's title (right-aligned at `x`), in the brand colour when there is one. */
 export function drawTitle(w: PageWriter, brand: Branding, title: string, x: number): void {
-  if (!brand.color) {
-    w.text(title, x, { size: 18, bold: true, right: true })
-    return
-  }
-  const width = w.bold.widthOfTextAtSize(title, 18)
-  w.page.drawText(title, { x: x - width, y: w.y, size: 18, font: w.bold, color: w.color(brand.color) })
+  w.text(title, x, { size: 18, bold: true, right: true, ...(brand.color ? { color: brand.color } : {}) })
 }

@@ -97,17 +97,20 @@ export async function facturxPdf(pdfBytes: Uint8Array, xml: string, meta: { titl
     Params: { Size: data.length, ModDate: PDFString.fromDate(date) },
   })
   const fileRef = ctx.register(file)
+  // The name is ASCII, so /F, /UF and the name-tree key are the plain string (extensions §3): a UTF-16 hex string is
+  // text too, but a reader looking the file up by name (pdfdetach -savefile factur-x.xml) compares the bytes.
+  const name = PDFString.of(FACTURX_FILENAME)
   const spec = ctx.obj({
     Type: 'Filespec',
-    F: PDFString.of(FACTURX_FILENAME),
-    UF: PDFHexString.fromText(FACTURX_FILENAME),
+    F: name,
+    UF: name,
     Desc: PDFString.of('Factur-X invoice (CII, EN 16931)'),
     AFRelationship: 'Alternative',
     EF: { F: fileRef, UF: fileRef },
   })
   const specRef = ctx.register(spec)
   pdf.catalog.set(PDFName.of('AF'), ctx.obj([specRef]))
-  pdf.catalog.set(PDFName.of('Names'), ctx.obj({ EmbeddedFiles: { Names: [PDFHexString.fromText(FACTURX_FILENAME), specRef] } }))
+  pdf.catalog.set(PDFName.of('Names'), ctx.obj({ EmbeddedFiles: { Names: [name, specRef] } }))
 
   // The XMP packet, uncompressed so any reader finds it.
   const packet = new TextEncoder().encode(xmp(meta.title, producer, meta.date))

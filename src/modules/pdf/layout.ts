@@ -6,9 +6,10 @@
 // character cut (what this file once did) made one 4,000-character address block the only JavaScript thread for
 // nearly a minute.
 import type { PDFDocument, PDFFont, PDFPage, PDFRef } from 'pdf-lib'
+import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { ours, pdfEngine, releasePdfEngine, type PdfEngine } from '../../shared/pdf-engine'
-import { fontBytes, releaseFontBytes } from './fonts'
+import { fallbackFontBytes, fontBytes, releaseFontBytes, type Fallback } from './fonts'
 
 interface Fontkit {
   create(bytes: Uint8Array): unknown
@@ -18,16 +19,26 @@ interface Libs {
   engine: PdfEngine
   fontkit: Fontkit
   fonts: { regular: Uint8Array; bold: Uint8Array }
+  /** A fallback font's file in the engine's realm, read on the first character that needs it (see fonts.ts). */
+  fallback(which: Fallback): Uint8Array
 }
 // The engine starts with the first PDF, not at start: a server may never need it (see shared/pdf-engine).
 let libs: Promise<Libs> | null = null
 function loadLibs(): Promise<Libs> {
-  libs ??= Promise.all([pdfEngine(), fontBytes()]).then(([engine, bytes]) => ({
-    engine,
-    fontkit: sharedFontkit(engine.fontkit as Fontkit),
+  libs ??= Promise.all([pdfEngine(), fontBytes()]).then(([engine, bytes]) => {
     // One view of each file in the engine's realm, for all its documents: the parsed fonts are kept by these bytes.
-    fonts: { regular: engine.bytes(bytes.regular), bold: engine.bytes(bytes.bold) },
-  }))
+    const fallbacks = new Map<Fallback, Uint8Array>()
+    return {
+      engine,
+      fontkit: sharedFontkit(engine.fontkit as Fontkit),
+      fonts: { regular: engine.bytes(bytes.regular), bold: engine.bytes(bytes.bold) },
+      fallback(which: Fallback): Uint8Array {
+        let b = fallbacks.get(which)
+        if (!b) fallbacks.set(which, (b = engine.bytes(fallbackFontBytes(which))))
+        return b
+      },
+    }
+  })
   libs.catch(() => (libs = null))
   return libs
 }
@@ -134,8 +145,7 @@ class GlyphTable {
   }
 }
 const glyphTables = new WeakMap<ParsedFont, GlyphTable>()
-function glyphTableOf(font: PDFFont): GlyphTable {
-  const parsed = embedderOf(font).font
+function glyphTableOf(parsed: ParsedFont): GlyphTable {
   let table = glyphTables.get(parsed)
   if (!table) glyphTables.set(parsed, (table = new GlyphTable(parsed)))
   return table
@@ -144,12 +154,153 @@ function embedderOf(font: PDFFont): SubsetEmbedder {
   return (font as unknown as { embedder: SubsetEmbedder }).embedder
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Fallback fonts: a character the document font (DejaVu Sans) lacks is drawn in the East Asian font that has it, and
+// one no font has as U+FFFD, never as the .notdef glyph (a box, which PDF/A forbids in any text shown).
+
+/** Where a character is drawn from: the document font, a fallback font, or none (drawn as the replacement mark). */
+type Face = 'main' | Fallback | 'none'
+
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff\uffa0-\uffdc]/u
+const HAN = /[\u2e80-\u2fff\u3000-\u312f\u3190-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\u{1b000}-\u{1b16f}\u{20000}-\u{323af}]/u
+/** Characters nothing draws (joiners, variation selectors, direction marks): a font without them drops them. */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u
+const REPLACEMENT = 0xfffd
+
+/** The fallback fonts to ask for a character, in order: only East Asian scripts have one. */
+function fallbacksFor(cp: number): Fallback[] {
+  const ch = String.fromCodePoint(cp)
+  if (HANGUL.test(ch)) return ['hangul', 'han']
+  return HAN.test(ch) ? ['han', 'hangul'] : []
+}
+
+/**
+ * The faces of one weight: which font draws each character and its width at size 1, decided once per character
+ * (and kept with the document font's parsed font, like its glyph table). A fallback font is parsed only when a
+ * character of its script comes.
+ */
+class Faces {
+  private readonly faces = new Map<number, Face>()
+  private readonly widths = new Map<number, number>()
+  /** What a character no font has is drawn as: U+FFFD when the document font has it, else a question mark. */
+  readonly replacement: number
+  constructor(
+    readonly main: GlyphTable,
+    private readonly fallback: (which: Fallback) => GlyphTable,
+  ) {
+    this.replacement = main.glyph(REPLACEMENT).id !== 0 ? REPLACEMENT : 0x3f
+  }
+  faceOf(cp: number): Face {
+    let face = this.faces.get(cp)
+    if (face === undefined) this.faces.set(cp, (face = this.choose(cp)))
+    return face
+  }
+  private choose(cp: number): Face {
+    if (this.main.glyph(cp).id !== 0) return 'main'
+    for (const which of fallbacksFor(cp)) if (this.fallback(which).glyph(cp).id !== 0) return which
+    return 'none'
+  }
+  table(face: Fallback | 'main'): GlyphTable {
+    return face === 'main' ? this.main : this.fallback(face)
+  }
+  width(cp: number): number {
+    let w = this.widths.get(cp)
+    if (w === undefined) {
+      const face = this.faceOf(cp)
+      w = face === 'none' ? (IGNORABLE.test(String.fromCodePoint(cp)) ? 0 : this.main.width(this.replacement)) : this.table(face).width(cp)
+      this.widths.set(cp, w)
+    }
+    return w
+  }
+}
+const facesOfFont = new WeakMap<ParsedFont, Faces>()
+function facesOf(font: PDFFont, libs: Libs): Faces {
+  const parsed = embedderOf(font).font
+  let faces = facesOfFont.get(parsed)
+  if (!faces) {
+    const fallback = (which: Fallback) => glyphTableOf(libs.fontkit.create(libs.fallback(which)) as ParsedFont)
+    facesOfFont.set(parsed, (faces = new Faces(glyphTableOf(parsed), fallback)))
+  }
+  return faces
+}
+
+/** A run of text drawn in one font. */
+interface Run {
+  face: Fallback | 'main'
+  text: string
+}
+
+/**
+ * The text cut into runs by the font that draws each character: one run of the whole text when the document font
+ * draws all of it (the usual case, no string made). A character no font has becomes the replacement mark in the
+ * document font's run, or nothing when it is one that draws nothing.
+ */
+function runsOf(faces: Faces, text: string): Run[] {
+  const runs: Run[] = []
+  let face: Run['face'] = 'main'
+  let run = '' // the current run's text before `from`
+  let from = 0 // where the stretch copied as it is begins
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!
+    const next = i + (cp > 0xffff ? 2 : 1)
+    const f = faces.faceOf(cp)
+    if (f === 'none' && IGNORABLE.test(String.fromCodePoint(cp))) {
+      run += text.slice(from, i)
+      from = next
+    } else if (f === 'none') {
+      if (face !== 'main') {
+        run += text.slice(from, i)
+        if (run) runs.push({ face, text: run })
+        run = ''
+        face = 'main'
+      } else run += text.slice(from, i)
+      run += String.fromCodePoint(faces.replacement)
+      from = next
+    } else if (f !== face) {
+      run += text.slice(from, i)
+      if (run) runs.push({ face, text: run })
+      run = ''
+      face = f
+      from = i
+    }
+    i = next
+  }
+  run += text.slice(from)
+  if (run) runs.push({ face, text: run })
+  return runs
+}
+
+/**
+ * A subset embedded at once: pdf-lib's embedFont awaits only because fontkit's API looked asynchronous once, and the
+ * text that needs a fallback font is met while a line is being drawn, synchronously. The same three steps it takes.
+ */
+function embedSubsetNow(engine: PdfEngine, pdf: PDFDocument, parsed: unknown, bytes: Uint8Array): PDFFont {
+  const Embedder = engine.pdf.CustomFontSubsetEmbedder as unknown as new (font: unknown, data: Uint8Array) => never
+  const font = engine.pdf.PDFFont.of(pdf.context.nextRef(), pdf, new Embedder(parsed, bytes))
+  ;(pdf as unknown as { fonts: PDFFont[] }).fonts.push(font)
+  return font
+}
+
+/**
+ * Names each subset font as ISO 32000 (9.6.4) asks: a tag of six capital letters, a plus sign and the font's name.
+ * The tag comes from the glyphs the subset holds, so the same document gives the same file and two subsets of one
+ * font in different documents are told apart.
+ */
+function tagSubset(font: PDFFont): void {
+  const e = embedderOf(font) as SubsetEmbedder & { fontName: string; customName?: string }
+  const ids = [...e.glyphIdMap.keys()].sort((a, b) => a - b).join(',')
+  const digest = createHash('sha256').update(`${e.fontName}:${ids}`).digest()
+  let tag = ''
+  for (let i = 0; i < 6; i++) tag += String.fromCharCode(65 + (digest[i]! % 26))
+  e.customName = `${tag}+${e.fontName}`
+}
+
 // Scripts drawn glyph for character with no shaping: Latin, Greek, Cyrillic, Armenian and their punctuation,
 // general punctuation, super- and subscripts, currency and letterlike signs; not combining marks, which the shaper
 // composes with the letter before them, nor the zero-width and direction controls. DejaVu Sans's only substitutions
 // among them are the ff/fi/fl ligatures (drawn as two letters here, the same text to a reader or a copy) and the
-// soft hyphen.
-const UNSHAPED = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u058f\u1e00-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u214f]*$/
+// soft hyphen. U+FFFD stands for a character no font has.
+const UNSHAPED = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u058f\u1e00-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u214f\ufffd]*$/
 
 /**
  * Four hex digits of a subset's glyph id, each made once when first used: a subset holds a few hundred glyphs at
@@ -167,9 +318,9 @@ function hex4(id: number): string {
  * the shaper's positions). Text in any other script (Arabic joins its letters, Indic scripts reorder them) keeps
  * pdf-lib's own shaping.
  */
-function encodeText(font: PDFFont, table: GlyphTable, text: string): string {
+function encodeText(font: PDFFont, table: GlyphTable, text: string, unshaped = UNSHAPED.test(text)): string {
   const e = embedderOf(font)
-  if (!UNSHAPED.test(text)) return String(e.encodeText(text))
+  if (!unshaped) return String(e.encodeText(text))
   let hex = '<'
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i)!
@@ -183,6 +334,12 @@ function encodeText(font: PDFFont, table: GlyphTable, text: string): string {
   }
   e.glyphCache.invalidate()
   return hex + '>'
+}
+
+/** `#RRGGBB` as three fractions of 1. */
+function rgbOf(hex: string): number[] {
+  const n = Number.parseInt(hex.slice(1), 16)
+  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255]
 }
 
 /** A number as a content stream writes it: at most three decimals, no exponent. */
@@ -225,26 +382,33 @@ export class PageWriter {
   /** Called after every page break (a table's header on each continuation page). */
   onNewPage: (() => void) | null = null
   private sliceStart = performance.now()
-  /** The current page's drawing operators, and its resource names for the two fonts (set on first use). */
+  /** The current page's drawing operators, and its resource names for the fonts it uses (set on first use). */
   private ops: string[] = []
   private watermarkState: PDFRef | null = null
-  private fontKeys: { regular: string; bold: string } | null = null
-  private readonly regularGlyphs: GlyphTable
-  private readonly boldGlyphs: GlyphTable
+  private fontKeys = new Map<PDFFont, string>()
+  private readonly regularFaces: Faces
+  private readonly boldFaces: Faces
+  /** The fallback fonts this document draws with, embedded on the first character that needs one. */
+  private readonly fallbackFonts = new Map<Fallback, PDFFont>()
   private constructor(
-    readonly engine: PdfEngine,
+    private readonly libs: Libs,
     readonly pdf: PDFDocument,
     readonly font: PDFFont,
     readonly bold: PDFFont,
     private readonly watermarks: string[],
   ) {
-    this.regularGlyphs = glyphTableOf(font)
-    this.boldGlyphs = glyphTableOf(bold)
+    this.regularFaces = facesOf(font, libs)
+    this.boldFaces = facesOf(bold, libs)
+  }
+
+  get engine(): PdfEngine {
+    return this.libs.engine
   }
 
   /** `watermark`: one word across every page, or several (SAMPLE and VOID) on parallel diagonals. */
   static async create(title: string, watermark: string | string[] | null): Promise<PageWriter> {
-    const { engine, fontkit, fonts } = await loadLibs()
+    const libs = await loadLibs()
+    const { engine, fontkit, fonts } = libs
     const pdf = await engine.pdf.PDFDocument.create()
     pdf.registerFontkit(fontkit as never)
     pdf.setTitle(title)
@@ -252,7 +416,7 @@ export class PageWriter {
     // Subsetting keeps the file small: only the glyphs used are embedded.
     const font = await pdf.embedFont(fonts.regular, { subset: true })
     const bold = await pdf.embedFont(fonts.bold, { subset: true })
-    const w = new PageWriter(engine, pdf, font, bold, watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark)
+    const w = new PageWriter(libs, pdf, font, bold, watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark)
     w.newPage()
     return w
   }
@@ -260,7 +424,7 @@ export class PageWriter {
   newPage(): void {
     this.flushPage()
     this.page = this.pdf.addPage(this.engine.list(A4) as [number, number])
-    this.fontKeys = null
+    this.fontKeys = new Map()
     this.y = A4[1] - MARGIN
     const n = this.watermarks.length
     if (!n) return
@@ -275,8 +439,7 @@ export class PageWriter {
       const shift = (i - (n - 1) / 2) * size * 1.2
       const x = A4[0] / 2 - (width / 2) * c + shift * c
       const y = A4[1] / 2 - (width / 2) * c - shift * c
-      const hex = encodeText(this.bold, this.boldGlyphs, word)
-      this.ops.push(`q ${gs} gs BT ${this.fontKey(true)} ${size} Tf 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${hex} Tj ET Q`)
+      this.ops.push(`q ${gs} gs BT 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${this.shown(word, size, true)} ET Q`)
     })
   }
 
@@ -304,11 +467,11 @@ export class PageWriter {
    * document has a million characters, and garbage is time the collector takes from every request.
    */
   private widthsOf(text: string, size: number, bold: boolean): Float64Array {
-    const table = bold ? this.boldGlyphs : this.regularGlyphs
+    const faces = bold ? this.boldFaces : this.regularFaces
     const widths = new Float64Array(text.length)
     for (let i = 0; i < text.length; i++) {
       const cp = text.codePointAt(i)!
-      widths[i] = table.width(cp) * size
+      widths[i] = faces.width(cp) * size
       if (cp > 0xffff) i++
     }
     return widths
@@ -385,26 +548,50 @@ export class PageWriter {
     return out
   }
 
-  text(text: string, x: number, opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number } = {}): void {
+  /** `color`: `#RRGGBB`, the text's dark grey otherwise. */
+  text(text: string, x: number, opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number; color?: string } = {}): void {
     const size = opts.size ?? 10
     // One line only: line breaks and tabs become spaces.
     let s = text.replace(/[\r\n\t]+/g, ' ')
     if (opts.maxWidth) s = this.fit(s, size, opts.maxWidth, opts.bold)
     if (!s) return
     const width = opts.right ? this.measure(s, size, opts.bold) : 0
-    const hex = encodeText(opts.bold ? this.bold : this.font, opts.bold ? this.boldGlyphs : this.regularGlyphs, s)
+    const rgb = opts.color ? rgbOf(opts.color).map(num).join(' ') : '0.1 0.1 0.1'
     // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
     // document of thousands of lines was most of the build's time and memory.
-    this.ops.push(`BT ${this.fontKey(!!opts.bold)} ${size} Tf 0.1 0.1 0.1 rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${hex} Tj ET`)
+    this.ops.push(`BT ${rgb} rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${this.shown(s, size, !!opts.bold)} ET`)
   }
 
-  /** The current page's resource name for the regular or bold font, added to the page on first use. */
-  private fontKey(bold: boolean): string {
-    this.fontKeys ??= { regular: '', bold: '' }
-    const f = bold ? this.bold : this.font
-    const which = bold ? 'bold' : 'regular'
-    if (!this.fontKeys[which]) this.fontKeys[which] = this.page.node.newFontDictionary(f.name, f.ref).toString()
-    return this.fontKeys[which]
+  /**
+   * The operators that show `text` at `size`: each run in its font, one after the other (each Tj moves the text
+   * position on by the run's width). A fallback font has one weight, drawn for bold text too.
+   */
+  private shown(text: string, size: number, bold: boolean): string {
+    const faces = bold ? this.boldFaces : this.regularFaces
+    let ops = ''
+    for (const run of runsOf(faces, text)) {
+      const font = run.face === 'main' ? (bold ? this.bold : this.font) : this.fallbackFont(run.face)
+      // A fallback run is Han, kana or Hangul syllables: one glyph per character, no shaping.
+      const hex = encodeText(font, faces.table(run.face), run.text, run.face === 'main' ? undefined : true)
+      ops += `${ops ? ' ' : ''}${this.fontKey(font)} ${size} Tf ${hex} Tj`
+    }
+    return ops
+  }
+
+  private fallbackFont(which: Fallback): PDFFont {
+    let font = this.fallbackFonts.get(which)
+    if (!font) {
+      const bytes = this.libs.fallback(which)
+      this.fallbackFonts.set(which, (font = embedSubsetNow(this.engine, this.pdf, this.libs.fontkit.create(bytes), bytes)))
+    }
+    return font
+  }
+
+  /** The current page's resource name for a font, added to the page on first use. */
+  private fontKey(f: PDFFont): string {
+    let key = this.fontKeys.get(f)
+    if (!key) this.fontKeys.set(f, (key = this.page.node.newFontDictionary(f.name, f.ref).toString()))
+    return key
   }
 
   /** Ends the current page: its operators become one compressed stream (native zlib, not pdf-lib's JS one). */
@@ -441,12 +628,13 @@ export class PageWriter {
   /** The file, written a few objects per turn of the event loop (pdf-lib yields between them). */
   async save(): Promise<Uint8Array> {
     this.flushPage()
+    for (const font of [this.font, this.bold, ...this.fallbackFonts.values()]) tagSubset(font)
     return ours(await this.pdf.save({ objectsPerTick: 20 }))
   }
 
   /** `#RRGGBB` as the engine's colour. */
   color(hex: string): ReturnType<PdfEngine['pdf']['rgb']> {
-    const n = Number.parseInt(hex.slice(1), 16)
-    return this.engine.pdf.rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255)
+    const [r, g, b] = rgbOf(hex)
+    return this.engine.pdf.rgb(r!, g!, b!)
   }
 }

@@ -1,24 +1,12 @@
 // The document PDF read back with pdftotext (poppler-utils): number, Unicode Client names, total, DRAFT on a Draft,
 // SAMPLE for a Test business, served as an application/pdf attachment named after the number.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile, type ClientSetup as Setup, draftFor, issuedFor } from '../../../test/harness'
 import { watermarkOf } from './document-pdf'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
-
-interface Setup {
-  bizId: number
-  key: string
-  clientId: number
-}
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 async function setup(clientBody: Record<string, unknown>, business: Parameters<Harness['business']>[0] = {}): Promise<Setup> {
   const b = await h.business({ currency: 'EUR', legalName: 'Seller Ltd', ...business })
@@ -27,21 +15,9 @@ async function setup(clientBody: Record<string, unknown>, business: Parameters<H
   return { bizId: b.id, key: b.key, clientId: c.body.id }
 }
 
-async function draft(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', {
-    key: s.key,
-    body: { type: 'invoice', client_id: s.clientId, lines: [{ description: 'Consulting', quantity: '1', unit_price: '1234.56', vat_rate: '19.00' }], ...body },
-  })
-  if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
-async function issued(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const d = await draft(s, body)
-  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const LINE = { description: 'Consulting', quantity: '1', unit_price: '1234.56', vat_rate: '19.00' }
+const draft = (s: Setup, body: Record<string, unknown> = {}) => draftFor(h, s, { lines: [LINE], ...body })
+const issued = (s: Setup, body: Record<string, unknown> = {}) => issuedFor(h, s, { lines: [LINE], ...body })
 
 let fileNo = 0
 

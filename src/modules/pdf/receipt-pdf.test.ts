@@ -1,17 +1,11 @@
 // The Receipt PDF's marks read back with pdftotext: a Test business's Receipt says SAMPLE whatever happens to it, and a
 // voided one says VOID as well; a live Business's voided Receipt says VOID alone.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile } from '../../../test/harness'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 /** A Business (Test or live) with one Payment of 10.00 on an issued Invoice; answers the Payment. */
 async function payment(isTest: boolean): Promise<{ key: string; payment: any }> {

@@ -34,10 +34,6 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase()
 }
 
-export function presentPerson(p: PersonRow) {
-  return { id: p.id, email: p.email, name: p.name, created_at: p.createdAt }
-}
-
 export function presentMember(m: MemberView) {
   // `state`: pending for an invitation of the application not yet accepted; the operator's `member add` makes it active.
   return { person_id: m.personId, email: m.email, name: m.name, role: m.role, state: m.state, since: m.createdAt }
@@ -66,7 +62,7 @@ export async function addPerson(deps: PeopleDeps, input: { email?: string; name?
   const now = deps.clock.now()
   return deps.db.write(async (tx) => {
     if (await findPersonByEmailKey(tx, emailKey(email))) {
-      throw new Refusal('person_exists', `A person with the email ${email} exists already; send them a new link with "person link".`)
+      throw Refusal.say('person_exists', { email })
     }
     const person = await insertPerson(tx, { email, emailKey: emailKey(email), name, passwordHash: null, createdAt: now.toISOString(), updatedAt: now.toISOString() })
     const token = newToken()
@@ -109,7 +105,7 @@ export function checkRole(role: string | undefined, bag: FieldErrorBag): MemberR
   return role as MemberRole
 }
 
-const LAST_OWNER = () => new Refusal('last_owner', 'A Business keeps at least one Owner: make another member Owner first.')
+const LAST_OWNER = () => Refusal.say('last_owner')
 
 /** Adds a person to a Business, or changes their Role there: the operator's `member add`, active at once (§8). */
 export async function addMember(

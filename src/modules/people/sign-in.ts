@@ -54,28 +54,33 @@ export function lockedUntil(failuresNewestFirst: string[], now: Date): Date | nu
   return until > now.getTime() ? new Date(until) : null
 }
 
-async function lockOf(deps: SignInDeps, key: string, now: Date): Promise<Date | null> {
+/** The lock on an email now, read inside the transaction that would count the next attempt. */
+async function lockOf(q: Parameters<typeof failuresSince>[0], key: string, now: Date): Promise<Date | null> {
   // Failures older than one window plus one lockout cannot lock anything any more.
   const since = new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS).toISOString()
-  return lockedUntil(await failuresSince(deps.db.read, key, since), now)
+  return lockedUntil(await failuresSince(q, key, since), now)
 }
 
 export async function signIn(deps: SignInDeps, email: string, password: string): Promise<SignInResult> {
   const key = emailKey(email).slice(0, 320)
   const now = deps.clock.now()
-  const locked = await lockOf(deps, key, now)
+  // The attempt is counted as a failure before its password is checked, in the write transaction that judged the
+  // lock (BEGIN IMMEDIATE: one at a time across every process on the file). Parallel attempts therefore take the
+  // five places one by one, and the sixth finds the email locked without its password ever being tried; a right
+  // password clears the count as it signs in.
+  const locked = await deps.db.write(async (tx) => {
+    const until = await lockOf(tx, key, now)
+    if (until) return until
+    await insertFailure(tx, key, now.toISOString())
+    await pruneFailures(tx, new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString())
+    return null
+  })
   if (locked) return { kind: 'locked', until: locked.toISOString() }
   const person = key ? await findPersonByEmailKey(deps.db.read, key) : undefined
   // The hash is checked whatever the email, so an unknown one takes as long as a wrong password.
   const hash = person?.passwordHash ?? (await dummyHash())
   const ok = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, hash)) && !!person?.passwordHash
-  if (!ok || !person) {
-    await deps.db.write(async (tx) => {
-      await insertFailure(tx, key, now.toISOString())
-      await pruneFailures(tx, new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString())
-    })
-    return { kind: 'refused' }
-  }
+  if (!ok || !person) return { kind: 'refused' }
   const token = await startSession(deps, person.id, async (tx) => clearFailures(tx, key))
   return { kind: 'signed_in', person, token }
 }

@@ -1,7 +1,7 @@
 // Products over HTTP against a real temp-file database: every field and rule of the contract's Product sections.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { makeHarness, type Harness, type TestResponse, allPages, expectRefusedUnder } from '../../../test/harness'
 import { products } from '../../db/schema'
 import { eraseDeletedProducts } from '.'
 
@@ -42,29 +42,8 @@ async function made(extra: Record<string, unknown> = {}, key = biz.key): Promise
   return r.body
 }
 
-/** Expects a 422 invalid_request naming the given field (and answers the error). */
-function expectRefusedUnder(r: TestResponse, field: string): any {
-  expect(r.status).toBe(422)
-  expect(r.body.error.type).toBe('invalid_request')
-  expect(Object.keys(r.body.error.errors)).toContain(field)
-  expect(r.body.error.errors[field]).toBeArray()
-  expect(r.body.error.errors[field].length).toBeGreaterThan(0)
-  return r.body.error
-}
-
-async function listAll(key: string, search?: string): Promise<any[]> {
-  const out: any[] = []
-  let cursor: string | null = null
-  do {
-    const q = new URLSearchParams({ limit: '100' })
-    if (search !== undefined) q.set('search', search)
-    if (cursor) q.set('cursor', cursor)
-    const r = await h.request('GET', `/v1/products?${q}`, { key })
-    expect(r.status).toBe(200)
-    out.push(...r.body.data)
-    cursor = r.body.next_cursor
-  } while (cursor)
-  return out
+function listAll(key: string, search?: string): Promise<any[]> {
+  return allPages(h, '/v1/products', key, search === undefined ? {} : { search })
 }
 
 /** The stored row, deleted or not: the API never shows a deleted one. */

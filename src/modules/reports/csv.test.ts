@@ -1,17 +1,13 @@
 // The CSV of each report holds the API's figures to the cent: parsed back (RFC 4180), every amount, count, code and
 // date equals the API's JSON; typed text that a spreadsheet would run as a formula is defused.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { csvFileName, incomeCsv, overdueCsv, statementCsv, textCell, vatCsv } from './csv'
 import { Api } from './fixtures'
 import { parseCsv } from '../../../test/csv'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 function records(text: string): Record<string, string>[] {
   const [head, ...rows] = parseCsv(text)

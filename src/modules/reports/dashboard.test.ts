@@ -1,18 +1,14 @@
 // The dashboard's figures are the reports' own: this month's and this year's income and VAT equal GET
 // /v1/reports/income for those periods, each of twelve months too, the overdue total equals GET /v1/reports/overdue,
 // and the oldest overdue documents come oldest first, whatever their currency.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { getBusiness } from '../business'
 import { dashboard, lastMonths, monthEnd } from './dashboard'
 import { Api } from './fixtures'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 describe('dashboard', () => {
   test('month ends and the twelve months before today, across a year boundary', () => {

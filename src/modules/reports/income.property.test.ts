@@ -1,36 +1,15 @@
 // Property: for random documents and Payments (seeded, reproducible), the income report equals the income summed
 // independently here, in integers of minor units, from the documents' own API answers (GET /v1/documents).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
+import { prng } from '../../../test/seeded'
 import { Api } from './fixtures'
 
 // Each seed makes about a hundred API calls: seconds on a loaded machine, not a sign of a fault.
 setDefaultTimeout(30_000)
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
-
-/** mulberry32: a small seeded PRNG, so a failing seed replays the same documents. */
-function prng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-    chance: (p: number) => next() < p,
-  }
-}
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString().slice(0, 10)
 

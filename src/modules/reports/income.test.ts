@@ -1,15 +1,11 @@
 // The income report over HTTP against a real database: every rule of the contract's Income semantics, with an
 // answer computed by hand, period edges, other currencies, and sums past 2^63 staying exact.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { Api } from './fixtures'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 const FEB = 'from=2026-02-01&to=2026-02-28'
 

@@ -17,13 +17,11 @@
 import { sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { currencyScale } from '../../shared/currencies'
-import { Dec, round, type Decimal } from '../../shared/money'
+import { Dec } from '../../shared/money'
+import { paidShareMinor, paidShareOutOfSql } from '../documents'
 import type { IncomeReport } from './reports.model'
 import type { Period } from './period'
 import { amountOf, rows, splitSum, STANDING } from './sums'
-
-/** Largest total (in minor units) whose paid share SQLite computes exactly: 2 × net × paid stays below 2^63. */
-const SQL_SHARE_LIMIT = 2_000_000_000
 
 /** The Reportable documents of a Business issued in the period (any currency). */
 function reportable(businessId: number, p: Period) {
@@ -32,15 +30,8 @@ function reportable(businessId: number, p: Period) {
 }
 
 // The paid share that the triggers of report_days (migrations/0010_report_sums.sql) leave out: a partly paid
-// standalone Proforma whose total is too large for floor((2·net·paid + total) / (2·total)) to stay exact in SQLite.
-const PROFORMA_LARGE = sql.raw(`(paid_minor > 0 AND paid_minor < total_minor AND total_minor > ${SQL_SHARE_LIMIT})`)
-
-/** net × paid ÷ total in minor units, rounded half away from zero to a whole minor unit. */
-function paidShare(netMinor: Decimal, paidMinor: Decimal, totalMinor: Decimal): Decimal {
-  if (paidMinor.lte('0')) return new Dec('0')
-  if (paidMinor.gte(totalMinor)) return netMinor
-  return round(netMinor.times(paidMinor).div(totalMinor), 0)
-}
+// standalone Proforma whose total is too large for SQLite to take its share exactly (documents/paid.ts says which).
+const PROFORMA_LARGE = sql.raw(paidShareOutOfSql())
 
 interface Row {
   home: number
@@ -76,7 +67,7 @@ export async function incomeReport(q: Queryable, business: { id: number; currenc
           AND issue_date IN (SELECT day FROM report_days WHERE business_id = ${business.id} AND day >= ${period.from} AND day <= ${period.to}
             AND currency = ${cur} AND large > 0)`,
     )
-    for (const d of big) income = income.plus(paidShare(new Dec(d.net), new Dec(d.paid), new Dec(d.total)))
+    for (const d of big) income = income.plus(paidShareMinor(new Dec(d.net), new Dec(d.paid), new Dec(d.total)))
   }
   const scale = currencyScale(cur)
   return {

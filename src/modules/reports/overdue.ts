@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { currencyScale } from '../../shared/currencies'
 import { Dec } from '../../shared/money'
-import { DUE_MINOR_SQL } from '../documents'
+import { DUE_MINOR_SQL, OWING_SQL } from '../documents'
 import { joinSplit } from './income'
 import type { OverdueReport } from './reports.model'
 import { amountOf, rows } from './sums'
@@ -55,7 +55,7 @@ export async function overdueReport(q: Queryable, business: { id: number; curren
       sql`SELECT json_group_array(json_array(client_id, currency, n, due_hi, due_lo)) AS j FROM (
         SELECT client_id, currency, count(*) AS n, ${SPLIT_DUE}
         FROM documents
-        WHERE business_id = ${business.id} AND status IN ('issued', 'partially_paid') AND due_date >= ${today}
+        WHERE business_id = ${business.id} AND status IN ${OWING_SQL} AND due_date >= ${today}
           AND (type = 'invoice' OR (type = 'proforma' AND converted_into_id IS NULL))
         GROUP BY client_id, currency)`,
     ),

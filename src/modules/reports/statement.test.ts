@@ -1,15 +1,11 @@
 // The client statement over HTTP: balance brought forward, documents on issue dates and Payments on payment dates
 // with a running balance, prepaid Payments, Credit Notes as credits, one block per currency, hand-computed.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { Api, expectInvalid } from './fixtures'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 const line = (o: Record<string, unknown>) => ({
   kind: 'document',

@@ -1,17 +1,13 @@
 // The running sums the reports read (report_days, report_vat_days, report_open_clients) always equal what the
 // documents as they stand give, whatever changed them: create, edit and delete Drafts, issue, pay, amend, reverse,
 // cancel, convert, and a Draft deleted with its bands. Checked by recomputing every sum from scratch.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { Api } from './fixtures'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 const STANDING = `('issued', 'partially_paid', 'paid')`
 const SHARE = `CASE WHEN paid_minor <= 0 THEN 0 WHEN paid_minor >= total_minor THEN net_minor

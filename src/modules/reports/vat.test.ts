@@ -1,15 +1,11 @@
 // The reported VAT over HTTP: bands highest rate first, each 0% category its own band, Credit Notes subtracting,
 // Proformas carrying none, period edges and other currencies, with an answer computed by hand.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, harnessForFile } from '../../../test/harness'
 import { Api } from './fixtures'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
 
 const FEB = 'from=2026-02-01&to=2026-02-28'
 

@@ -67,12 +67,19 @@ export const RESOLVE_TIMEOUT_MS = 10_000
  */
 export async function checkAddress(raw: string, o: GuardOptions): Promise<{ url: URL; address: string }> {
   const url = checkUrlForm(raw, o.allowPrivate)
-  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return { url, address: await checkHost(url.hostname.replace(/^\[|\]$/g, ''), o) }
+}
+
+/**
+ * The address rules for one host (a webhook's, or a Business's mail server): resolves it and checks every address;
+ * returns the one to connect to (an IP literal in its plain form: 2130706433 is 127.0.0.1).
+ */
+export async function checkHost(host: string, o: GuardOptions): Promise<string> {
   // One answer for a name that does not resolve and one that resolves to an internal address, and no address named:
   // otherwise an Admin could map the service's internal network through this check.
   const refused = () => new AddressRefused(`the host ${host} must resolve, and only to addresses on the public internet`)
   let addresses: string[]
-  if (ipaddr.isValid(host)) addresses = [host]
+  if (ipaddr.isValid(host)) addresses = [ipaddr.process(host).toString()]
   else {
     try {
       addresses = await within(o.resolve(host), RESOLVE_TIMEOUT_MS, () => {
@@ -84,7 +91,7 @@ export async function checkAddress(raw: string, o: GuardOptions): Promise<{ url:
   }
   if (addresses.length === 0) throw refused()
   if (!o.allowPrivate && addresses.some((a) => !isPublicAddress(a))) throw refused()
-  return { url, address: addresses[0]! }
+  return addresses[0]!
 }
 
 /** The system resolver: every A and AAAA address of the name. */

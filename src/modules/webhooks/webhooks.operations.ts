@@ -1,8 +1,7 @@
 // Operations of webhook management (Admin keys; the policy refuses other Roles before anything is read). Not MCP tools.
 import { Type as t } from '@sinclair/typebox'
 import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
-import type { Deps } from '../../deps'
+import { idOf, json, listPage, type Operation, type OperationContext } from '../../platform/operation'
 import { presentWebhook } from './webhooks.service'
 import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
 
@@ -176,6 +175,6 @@ export const webhooksOperations: Operation[] = [
   },
 ]
 
-function webhookDeps(deps: Deps): WebhookDeps {
+function webhookDeps(deps: OperationContext['deps']): WebhookDeps {
   return { db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }
 }

@@ -1,6 +1,7 @@
 // Webhook management (extensions §5): add, read, change, pause, roll the secret, delete, deliveries, resend.
-import { webhooksSend } from '../../platform/policy'
+import { webhooksPlanRefusal } from '../../platform/policy'
 import type { Database } from '../../db/client'
+import { SECRET_LOST_REASON } from '../../db/secrets'
 import { getBusiness } from '../business'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
@@ -76,7 +77,7 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
-    if (n >= MAX_WEBHOOKS) throw new Refusal('webhook_limit_reached', `A Business has at most ${MAX_WEBHOOKS} webhooks; delete one first.`)
+    if (n >= MAX_WEBHOOKS) throw Refusal.say('webhook_limit_reached', { max: MAX_WEBHOOKS })
     return insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
   })
   return presentWebhook(row, secret)
@@ -92,8 +93,12 @@ export async function getWebhook(deps: WebhookDeps, businessId: number, id: numb
 }
 
 export async function updateWebhook(deps: WebhookDeps, businessId: number, id: number, input: { url?: string; events?: string[]; paused?: boolean }) {
-  await own(deps.db, businessId, id)
+  const current = await own(deps.db, businessId, id)
   const bag = new FieldErrorBag()
+  // Its secret was lost with the key (`invoicing secrets forget`): on again, it would sign with a secret no one has.
+  if (input.paused === false && current.paused && current.pausedReason === SECRET_LOST_REASON) {
+    bag.add('paused', 'its signing secret was lost: roll the secret, which turns the webhook on again')
+  }
   checkEvents(input.events, bag)
   if (input.url !== undefined) await checkUrl(deps, input.url, bag)
   bag.throwIfAny()
@@ -116,7 +121,9 @@ export async function deleteWebhook(deps: WebhookDeps, businessId: number, id: n
 
 /**
  * A new secret, shown once; the old one keeps signing beside it for 24 hours. Read and written in one transaction, so
- * two rolls at once keep a true previous secret and a webhook deleted meanwhile is a 404, not a failure.
+ * two rolls at once keep a true previous secret and a webhook deleted meanwhile is a 404, not a failure. A webhook
+ * paused because its secret was lost (`invoicing secrets forget`) has no old secret worth signing with: the roll
+ * resumes it, signing with the new secret alone.
  */
 export async function rollSecret(deps: WebhookDeps, businessId: number, id: number) {
   const now = deps.clock.now()
@@ -124,11 +131,13 @@ export async function rollSecret(deps: WebhookDeps, businessId: number, id: numb
   const row = await deps.db.write(async (tx) => {
     const current = await findWebhook(tx, businessId, id)
     if (!current) throw new NotFound('No such webhook.')
+    const lost = current.paused && current.pausedReason === SECRET_LOST_REASON
     return updateOwnWebhook(tx, businessId, id, {
       secret: deps.db.secrets.seal(secret, 'webhook-secret'),
       // Moved as stored (sealed): it is opened only to sign.
-      previousSecret: current.secret,
-      previousSecretUntil: new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(),
+      previousSecret: lost ? null : current.secret,
+      previousSecretUntil: lost ? null : new Date(now.getTime() + ROLL_OVERLAP_MS).toISOString(),
+      ...(lost ? { paused: false, pausedReason: null } : {}),
       updatedAt: now.toISOString(),
     })
   })
@@ -166,10 +175,9 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   const hook = await own(deps.db, businessId, d.webhookId)
   const business = await getBusiness(deps.db.read, businessId)
   // A Test business is held to the same rule: the contract exempts no Business from it.
-  if (!webhooksSend(business)) {
-    throw new Refusal('webhooks_need_a_paid_plan', 'Webhooks are sent only on a paid plan; the Owner chooses one in billing settings.', { remedy: 'choose_plan' })
-  }
-  if (hook.paused) throw new Refusal('webhook_paused', 'The webhook is paused; turn it on (PATCH paused: false) first.')
+  const plan = webhooksPlanRefusal(business)
+  if (plan) throw plan
+  if (hook.paused) throw Refusal.say('webhook_paused')
   const now = deps.clock.now().toISOString()
   const row = await deps.db.write((tx) =>
     createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),

@@ -6,6 +6,54 @@ import fontkit from '@pdf-lib/fontkit'
 import pako from 'pako'
 import * as pdf from 'pdf-lib'
 
+/** What of fontkit's TrueType subset evenGlyphs reaches: its glyphs' bytes and the running offset of the next. */
+interface TrueTypeSubset {
+  glyf: { length: number; constructor: { concat(parts: unknown[]): unknown; alloc(n: number): unknown } }[]
+  offset: number
+  _addGlyph(gid: number): number
+}
+
+/**
+ * fontkit writes a TrueType subset's glyphs as long as each is, then a short `loca` (offsets halved) whenever the
+ * subset is small: a glyph of odd length shifts every glyph after it by half a byte's offset, and readers draw them
+ * as nothing or fail. DejaVu's glyphs all have even lengths; Noto Sans SC and KR (Google's builds) have odd ones. Each
+ * glyph is padded to an even length, as the TrueType specification asks of a short `loca`.
+ */
+function evenGlyphs(subsetClass: TrueTypeSubset): void {
+  const add = subsetClass._addGlyph
+  subsetClass._addGlyph = function (this: TrueTypeSubset, gid: number): number {
+    const index = add.call(this, gid)
+    const bytes = this.glyf[index]!
+    if (bytes.length % 2 === 1) {
+      // fontkit's own Buffer (its encoder takes no other): the glyph and one zero byte.
+      this.glyf[index] = bytes.constructor.concat([bytes, bytes.constructor.alloc(1)]) as TrueTypeSubset['glyf'][number]
+      this.offset += 1
+    }
+    return index
+  }
+}
+
+// The subset classes are not exported: each is patched through the first subset made of it.
+const patched = new WeakSet<object>()
+const create = fontkit.create.bind(fontkit)
+fontkit.create = ((...args: Parameters<typeof fontkit.create>) => {
+  const font = create(...args) as ReturnType<typeof fontkit.create> & { createSubset?: () => object }
+  const createSubset = font.createSubset?.bind(font)
+  if (createSubset) {
+    font.createSubset = () => {
+      const subset = createSubset()
+      const proto = Object.getPrototypeOf(subset) as TrueTypeSubset
+      // TrueType subsets alone write glyphs this way (a CFF subset has no _addGlyph of its own).
+      if (!patched.has(proto) && Object.prototype.hasOwnProperty.call(proto, '_addGlyph')) {
+        patched.add(proto)
+        evenGlyphs(proto)
+      }
+      return subset
+    }
+  }
+  return font
+}) as typeof fontkit.create
+
 const engine = {
   pdf,
   fontkit,

@@ -1,13 +1,15 @@
 // Connecting an app (extensions §10): /oauth/authorize sends the person here (signing in first); the page names the
 // app and asks which Business and which Role, never above the person's own Role there nor the app's `scope`.
 // Approve answers the app's registered address with `code`, `state` and `iss`; deny with `error=access_denied`.
-import { answerUrl, issueCode, judgeAuthorization, offeredRoles, resourcesOf, asGrant, isGrantRole, type AuthorizationRequest } from '../../../modules/oauth'
+import { answerUrl, issueCode, judgeAuthorization, offeredRoles, resourcesOf, asGrant, isGrantRole, type AuthorizationRequest, type GrantRole } from '../../../modules/oauth'
 import { resolveBusiness } from '../../../modules/business'
 import { findActiveMembership } from '../../../modules/people'
 import { publicBaseUrl } from '../../../config'
 import { EMPTY_FORM, type FormState, type Signed } from '../context'
 import { redirect } from '../http'
 import type { AppKit } from '../kit'
+import type { AddressLimit } from '../../oauth/address-limit'
+import { contextOf } from '../../../http/context'
 import { Layout } from '../layout'
 import { PostForm, Refused, esc } from '../ui'
 import { Permission } from '../../../shared/errors'
@@ -28,6 +30,11 @@ function carried(q: URLSearchParams): Array<[string, string]> {
   return out
 }
 
+/** The Roles an app may be granted, lowest first. */
+const ORDER: readonly GrantRole[] = ['viewer', 'member', 'admin']
+
+const ROLE_NAMES: Record<string, string> = { admin: 'Admin', member: 'Member', viewer: 'Viewer' }
+
 const ROLE_WORDS: Record<string, string> = {
   admin: 'Admin: everything, settings included',
   member: 'Member: documents, Clients, Products and Payments',
@@ -38,8 +45,14 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
   consentTargets.set(c.req, r.redirectUri)
   const choices = c.businesses.map((b) => ({ ...b, roles: offeredRoles(r.ceiling, asGrant(b.role)) })).filter((b) => b.roles.length > 0)
   const chosenBusiness = form.values?.get('business') ?? choices[0]?.publicId ?? ''
-  const chosenRole = form.values?.get('role') ?? 'viewer'
-  const roles = offeredRoles(r.ceiling, 'admin')
+  const chosen = choices.find((b) => b.publicId === chosenBusiness) ?? choices[0]
+  // Only Roles the person can grant (extensions §10): up to their own, in the one Business they have or, with several,
+  // the highest they hold (the form refuses one above their Role in the Business chosen). Offered first: the highest
+  // the app asked for, lowered to the person's own, with a sentence saying so.
+  const highest = choices.map((b) => b.roles[0]!).reduce<GrantRole | null>((hi, g) => (hi === null || ORDER.indexOf(g) > ORDER.indexOf(hi) ? g : hi), null)
+  const roles = highest ? offeredRoles(r.ceiling, highest) : []
+  const chosenRole = form.values?.get('role') ?? chosen?.roles[0] ?? 'viewer'
+  const lowered = q.get('scope') && chosen && chosen.roles[0] !== r.ceiling ? chosen : null
   return (
     <Layout c={c} title={`Connect ${r.app.name}`} section="">
       <div class="card">
@@ -74,13 +87,20 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
                   </option>
                 ))}
               </select>
+              {lowered ? (
+                <p class="notice">
+                  {esc(r.app.name)} asked for the {esc(ROLE_NAMES[r.ceiling])} Role; you are {esc(lowered.role)} in {esc(lowered.name)}, so it is offered {esc(ROLE_NAMES[lowered.roles[0]!])} at most.
+                </p>
+              ) : (
+                ''
+              )}
               <p class="hint">Never more than your own Role in the Business you choose.</p>
             </div>
             <div class="row">
               <button type="submit" name="decision" value="approve">
                 Connect
               </button>
-              <button type="submit" name="decision" value="deny" class="secondary">
+              <button type="submit" name="decision" value="deny" class="quiet">
                 Deny
               </button>
             </div>
@@ -91,12 +111,14 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
   )
 }
 
-export function connectRoutes(kit: AppKit): void {
+export function connectRoutes(kit: AppKit, documentFetches: AddressLimit): void {
   const issuer = publicBaseUrl(kit.deps.config)
-  const judgeDeps = { ...kit.deps, allowPrivate: kit.deps.config.webhookAllowPrivate, issuer, resources: resourcesOf(issuer).all }
+  const base = { ...kit.deps, allowPrivate: kit.deps.config.webhookAllowPrivate, issuer, resources: resourcesOf(issuer).all }
+  /** A metadata document this page fetches counts against the visitor's address, as at /oauth/authorize. */
+  const judgeDeps = (req: Request) => ({ ...base, mayFetchDocument: () => documentFetches.hit(contextOf(req).ip).allowed })
 
   kit.personPage('/app/connect', async (c) => {
-    const judged = await judgeAuthorization(judgeDeps, c.url.searchParams)
+    const judged = await judgeAuthorization(judgeDeps(c.req), c.url.searchParams)
     if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
     // /oauth/authorize sent such requests back to the app already; one typed here by hand is only shown.
     if (judged.kind === 'redirect') return <ProblemPage c={c} words={new URL(judged.to).searchParams.get('error_description') ?? 'The request is not valid.'} />
@@ -106,7 +128,7 @@ export function connectRoutes(kit: AppKit): void {
   kit.personAction(
     '/app/connect',
     async (c, data) => {
-      const judged = await judgeAuthorization(judgeDeps, data)
+      const judged = await judgeAuthorization(judgeDeps(c.req), data)
       if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
       if (judged.kind === 'redirect') return redirect(judged.to)
       const r = judged.request
@@ -134,7 +156,7 @@ export function connectRoutes(kit: AppKit): void {
     },
     async (c, form) => {
       // Shown again with the refusal above the form, so the person can choose again (the request is judged anew).
-      const judged = await judgeAuthorization(judgeDeps, form.values ?? new URLSearchParams())
+      const judged = await judgeAuthorization(judgeDeps(c.req), form.values ?? new URLSearchParams())
       if (judged.kind !== 'ok') return <ProblemPage c={c} words={form.message ?? 'The app could not be connected.'} />
       return <ConnectPage c={c} r={judged.request} q={form.values!} form={form} />
     },

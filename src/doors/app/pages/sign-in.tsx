@@ -3,7 +3,7 @@ import { choosePassword, linkState, MIN_PASSWORD_LENGTH, signIn, signOut } from 
 import { InvalidRequest } from '../../../shared/errors'
 import { EMPTY_FORM, type FormState } from '../context'
 import { CSRF_FIELD, foreignOrigin, newPresignToken, PRESIGN_COOKIE, sameToken } from '../csrf'
-import { cookie, htmlResponse, readCookie, readForm, redirect, safeNext } from '../http'
+import { cookie, formOrNull, htmlResponse, readCookie, redirect, safeNext } from '../http'
 import type { AppKit } from '../kit'
 import { Document } from '../layout'
 import { Field, Refused, esc } from '../ui'
@@ -94,7 +94,7 @@ export function signInRoutes(kit: AppKit): void {
 
   kit.open('POST', '/app/sign-in', async (req) => {
     const next = safeNext(new URL(req.url).searchParams.get('next'))
-    const data = await readForm(req).catch(() => null)
+    const data = await formOrNull(req)
     const p = presign(req)
     if (!presignOk(req, data)) {
       const form = { ...EMPTY_FORM, message: 'The form had expired. Nothing was sent; please sign in again.' }
@@ -116,7 +116,7 @@ export function signInRoutes(kit: AppKit): void {
   })
 
   kit.open('POST', '/app/sign-in/link/:token', async (req, params) => {
-    const data = await readForm(req).catch(() => null)
+    const data = await formOrNull(req)
     const p = presign(req)
     const state = await linkState(kit.deps, params.token!)
     if (state.kind !== 'open') return kit.bare(410, 'Link not usable', LINK_WORDS[state.kind])
@@ -138,7 +138,7 @@ export function signInRoutes(kit: AppKit): void {
   kit.open('POST', '/app/sign-out', async (req) => {
     const c = await kit.signed(req)
     if (c instanceof Response) return c
-    const data = await readForm(req).catch(() => null)
+    const data = await formOrNull(req)
     if (!data || foreignOrigin(req, kit.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
       return kit.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). You are still signed in.')
     }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../../../test/app-client'
-import { solidPng } from '../../../../../test/png'
+import { bombPng, jpegHeader, solidPng } from '../../../../../test/png'
 
 setDefaultTimeout(30_000)
 
@@ -172,6 +172,18 @@ describe('Business setup: the logo', () => {
       const r = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, { logo: { bytes, name: 'x.png', type: 'image/png' } })
       expect(r.status).toBe(422)
       expect(errorUnder(r.text, 'logo')).toContain(words)
+    }
+    // Image bombs: small files declaring huge images, refused from their header before anything decodes them.
+    for (const [bytes, words] of [
+      [bombPng(6000, 6000), 'is 6000 × 6000 pixels; a logo is at most 2000 × 2000 pixels'],
+      [jpegHeader(60000, 60000), 'is 60000 × 60000 pixels'],
+    ] as Array<[Uint8Array, string]>) {
+      const started = performance.now()
+      const r = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, { logo: { bytes, name: 'x.png', type: 'image/png' } })
+      expect(r.status).toBe(422)
+      expect(errorUnder(r.text, 'logo')).toContain(words)
+      // Decoding the bomb took about a second here before the rule.
+      expect(performance.now() - started).toBeLessThan(1000)
     }
     const none = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, {})
     expect(none.status).toBe(422)

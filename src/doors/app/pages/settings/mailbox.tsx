@@ -88,7 +88,7 @@ export function mailboxSettings(kit: AppKit): void {
         username: d.get('username') ?? undefined,
         password: d.get('password') ?? undefined,
         from: d.get('from') ?? undefined,
-      })
+      }, { allowPrivate: c.deps.config.smtpAllowPrivate })
       return kit.done(c, '/settings/mailbox', 'saved')
     },
     render,

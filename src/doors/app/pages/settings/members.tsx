@@ -21,6 +21,14 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
       <p class="lead">People who open this Business in the application, each with a Role. Someone invited joins once they accept.</p>
       <Notice text={c.notice} />
       <Refused state={form} shown={['email', 'role']} />
+      {form.code !== null && MAIL_REFUSALS.has(form.code) ? (
+        <Notice
+          kind="bad"
+          text="Invitations go out by email, and this Business has no way to send one now. Nobody was added; the person who runs this service can add people at once."
+        />
+      ) : (
+        ''
+      )}
       <div class="table-wrap">
         <table class="stacked">
           <thead>
@@ -112,6 +120,9 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
 }
 
 /** A member as the list names them: a pending one by email only. */
+/** The refusals of an invitation that could not go out: the page adds what they mean here (the catalog speaks of Sends). */
+const MAIL_REFUSALS = new Set(['no_mail_provider', 'mail_account_lost', 'sending_limit_reached'])
+
 function shown(m: { state: string; name: string; email: string }): string {
   return m.state === 'pending' ? m.email : m.name
 }
