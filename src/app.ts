@@ -19,7 +19,8 @@ import { setRemedyBase } from './modules/documents'
 import { apiKeyResolver } from './modules/business'
 import { AddressLimit } from './doors/oauth/address-limit'
 import { accessTokenLookup, ConnectionUsage, isAccessToken, issuerOf, resourcesOf } from './modules/oauth'
-import { apiDoor } from './doors/api/door'
+import { apiDoor, type ApiDoor } from './doors/api/door'
+import { healthy } from './doors/api/health'
 import { pathOf, type Fetch } from './doors/api/pipeline'
 import type { HttpServices } from './doors/api/route-helpers'
 import type { McpDoor } from './doors/mcp/server'
@@ -88,10 +89,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   // address for both, so the page is no way around the limit.
   const documentFetches = new AddressLimit(deps.clock)
 
-  // The doors. The API (with the Client's public document page behind its pipeline) is built now; the others with
-  // their first request, so a server that only answers the API never loads the MCP SDK (about 18 MB), the OAuth
-  // grant library (about 18 MB), or the pages and htmx.
-  const api = apiDoor({ deps, operations, runner, lookup: (credential) => lookup(credential, 'api'), rateCount: rateLimiter, publicPages: publicPageRoutes(deps) })
+  // The doors, each built with its first request: a server that only answers the API never loads the MCP SDK (about
+  // 18 MB), the OAuth grant library (about 18 MB), or the pages and htmx; and building the API door (its router, the
+  // OpenAPI document, the pipeline) is 10-15 ms a server's start need not wait for (GET /health is answered without it).
+  let built: ApiDoor | null = null
+  const api = (): ApiDoor => (built ??= apiDoor({ deps, operations, runner, lookup: (credential) => lookup(credential, 'api'), rateCount: rateLimiter, publicPages: publicPageRoutes(deps) }))
   const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, lookup, runner })))
   const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer, bodyLimits: deps.config.bodyLimits, documentFetches })))
   const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, { context, documentFetches })))
@@ -103,13 +105,25 @@ export async function buildApp(deps: Deps): Promise<App> {
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
     if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, ip))
     const path = pathOf(req.url)
+    if (path === '/health' && req.method === 'GET') return Promise.resolve(healthy())
     if (isAppPath(path)) {
       // The consent page counts the documents it fetches against this address.
       contextOf(req).ip = ip
       return application(req)
     }
     if (isOAuthPath(path)) return oauthDoor().then((door) => door(req, ip))
-    return api.handle(req, ip)
+    return api().handle(req, ip)
   }
-  return { fetch, connectionUsage: usage, elysia: api.elysia, requestLog, rateLimiter, http, runner, mcp }
+  return {
+    fetch,
+    connectionUsage: usage,
+    get elysia() {
+      return api().elysia
+    },
+    requestLog,
+    rateLimiter,
+    http,
+    runner,
+    mcp,
+  }
 }

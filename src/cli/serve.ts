@@ -12,6 +12,8 @@ import { SERVED_BODY_CAP } from '../platform/request-body'
 
 /** How long a shutdown waits for requests under way before it cuts their connections. */
 const STOP_GRACE_MS = 10_000
+/** The background jobs start this long after the server listens, off the path of its first answers (jobs/scheduler.ts). */
+const JOBS_AFTER_MS = 250
 /** Seconds a connection may sit with nothing under way (no request being handled) before it is closed. */
 const IDLE_TIMEOUT_S = 10
 
@@ -67,7 +69,7 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
     error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
   })
   const idleGc = { name: 'idle-gc', pattern: '*/2 * * * * *', run: async () => void (await idle.tick()) }
-  const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger)
+  const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger, JOBS_AFTER_MS)
   // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).
   deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath, driver: deps.db.nativeFile ? 'native' : 'client' })
   let stopped = false

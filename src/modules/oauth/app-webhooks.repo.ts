@@ -4,7 +4,7 @@ import type { Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { hotExists } from '../../db/hot-shape'
 import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, memberships, meta, oauthApps, outbox } from '../../db/schema'
-import { deliveryDueAt } from '../webhooks'
+import { claimDue, deliveryDueAt } from '../webhooks'
 import { memberOfConnection } from './oauth.repo'
 import { lowerTo } from './roles'
 
@@ -111,17 +111,10 @@ export function anyAppDeliveryDue(hot: HotReader | null, nowIso: string): boolea
 
 const dueNow = (nowIso: string) => deliveryDueAt(appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, nowIso)
 
-/** Claims due deliveries atomically (two processes never take the same attempt); a paused webhook's wait. */
+/** Claims due deliveries (the webhooks module's claimDue: a paused webhook's wait) and reads back what this token holds. */
 export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedAppDelivery[]> {
-  const due = await tx
-    .select({ id: appWebhookDeliveries.id })
-    .from(appWebhookDeliveries)
-    .where(dueNow(nowIso))
-    .orderBy(asc(appWebhookDeliveries.nextAttemptAt), asc(appWebhookDeliveries.id))
-    .limit(limit)
-  if (due.length === 0) return []
-  const ids = due.map((d) => d.id)
-  await tx.update(appWebhookDeliveries).set({ claimedUntil, claimToken: token }).where(inArray(appWebhookDeliveries.id, ids))
+  const ids = await claimDue(tx, appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, { nowIso, claimedUntil, token, limit })
+  if (ids.length === 0) return []
   return tx
     .select({
       delivery: appWebhookDeliveries,

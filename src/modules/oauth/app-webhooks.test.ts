@@ -8,6 +8,7 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { connectApp } from '../../../test/oauth'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schema'
+import type { PostResult, WebhookSender } from '../../adapters/http'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
 import { addMember, addPerson, deletePerson, findPerson } from '../people'
@@ -260,5 +261,34 @@ describe("an OAuth app's webhook", () => {
     await issueInvoice(s.b.key)
     await run()
     expect(smtp.received).toHaveLength(2)
+  })
+})
+
+describe("an OAuth app's webhook goes through the one delivery engine", () => {
+  test("a sender that never settles is given up as a Business's is: \"no answer within …\", retried after the schedule's first wait", async () => {
+    const s = await setup()
+    const hung: WebhookSender = { post: () => new Promise<PostResult>(() => {}) }
+    const slow: AppDeliveryContext = { ...ctx, sender: hung, answerTimeoutMs: 200 }
+    await issueInvoice(s.a.key)
+    await dispatchAppWebhooks(slow)
+    while ((await deliverDueAppWebhooks(slow)) > 0) {}
+    const [d] = await deliveriesOf(s.a.id)
+    expect(d).toMatchObject({ status: 'pending', attempts: 1, reason: 'no answer within 200 ms' })
+    expect(Date.parse(d!.nextAttemptAt!) - h.clock.now().getTime()).toBe(5_000)
+    h.clock.advance(5_000)
+    await run()
+    expect((await deliveriesOf(s.a.id))[0]).toMatchObject({ status: 'delivered', attempts: 2 })
+  })
+
+  test('two runs at once never take the same delivery: each message is sent once', async () => {
+    const s = await setup()
+    await issueInvoice(s.a.key)
+    await issueInvoice(s.b.key)
+    await dispatchAppWebhooks(ctx)
+    const [x, y] = await Promise.all([deliverDueAppWebhooks(ctx), deliverDueAppWebhooks(ctx)])
+    const ids = got.map((m) => m.headers['webhook-id'])
+    expect(x + y).toBe(ids.length)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(got.map((m) => JSON.parse(m.body).business_id).sort()).toEqual([s.a.publicId, s.b.publicId].sort())
   })
 })

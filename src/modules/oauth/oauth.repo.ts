@@ -142,6 +142,15 @@ export async function touchConnectedApps(tx: Tx, ids: readonly number[], at: str
     .where(and(inArray(connectedApps.id, [...ids]), lt(connectedApps.lastUsedAt, at)))
 }
 
+/** Counts a use of the app's live connections to a Business (a message its webhook took). */
+export async function touchLiveConnections(tx: Tx, appId: number, businessId: number, at: string): Promise<void> {
+  const live = await tx
+    .select({ id: connectedApps.id })
+    .from(connectedApps)
+    .where(and(eq(connectedApps.appId, appId), eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt)))
+  await touchConnectedApps(tx, live.map((l) => l.id), at)
+}
+
 // ---- Tokens
 
 export async function insertTokens(tx: Tx, rows: (typeof oauthTokens.$inferInsert)[]): Promise<void> {

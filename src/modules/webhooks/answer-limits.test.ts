@@ -8,7 +8,8 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { EXCERPT_BYTES, EXCERPT_GRACE_MS, httpSender, type PostRequest, type PostResult, type WebhookSender } from '../../adapters/http'
 import { deliveryContext } from '../../jobs/webhooks'
 import { RESOLVE_TIMEOUT_MS } from './address-guard'
-import { ANSWER_TIMEOUT_MS, ATTEMPT_LIMIT_MS, CLAIM_MARGIN_MS, CLAIM_MS, deliverDue, dispatchOutbox, SENDER_SLACK_MS, type DeliveryContext } from './delivery'
+import { deliverDue, dispatchOutbox, type DeliveryContext } from './delivery'
+import { ANSWER_TIMEOUT_MS, ATTEMPT_LIMIT_MS, CLAIM_MARGIN_MS, CLAIM_MS, SENDER_SLACK_MS } from './engine'
 
 // ------------------------------------------------------------------------------------------------------------
 // Helpers

@@ -21,7 +21,8 @@ import { deliverDueAppWebhooks } from '../oauth/app-webhooks'
 import { FixedClock } from '../../shared/clock'
 import { silentLogger } from '../../shared/logger'
 import { createApiKey, createBusiness, updateBusiness } from '../business'
-import { ANSWER_TIMEOUT_MS, deliverDue, dispatchOutbox, MAX_ATTEMPTS, pruneDeliveries, type DeliveryContext } from './delivery'
+import { deliverDue, dispatchOutbox, pruneDeliveries, type DeliveryContext } from './delivery'
+import { ANSWER_TIMEOUT_MS, MAX_ATTEMPTS } from './engine'
 import { resendDelivery } from './webhooks.service'
 
 // ------------------------------------------------------------------------------------------------------------

@@ -134,11 +134,13 @@ export type ClaimedDelivery = {
   deletedAt: string | null
 }
 
-/** The columns that make a delivery due, a Business's webhook's or an OAuth app's alike. */
-interface DueColumns {
+/** The columns that make a delivery due and claim it, a Business's webhook's or an OAuth app's alike. */
+interface DeliveryColumns {
+  id: SQLiteColumn
   status: SQLiteColumn
   nextAttemptAt: SQLiteColumn
   claimedUntil: SQLiteColumn
+  claimToken: SQLiteColumn
 }
 
 /** The webhooks a delivery belongs to: a Business's or an OAuth app's, either of which can be paused. */
@@ -149,13 +151,40 @@ type PausableHooks = SQLiteTable & { id: SQLiteColumn; paused: SQLiteColumn }
  * paused, since a paused webhook's messages wait until it is turned on again. The one rule for both kinds, which the
  * claims and the idle checks share.
  */
-export function deliveryDueAt(t: DueColumns, hookId: SQLiteColumn, hooks: PausableHooks, nowIso: string) {
+export function deliveryDueAt(t: Omit<DeliveryColumns, 'id' | 'claimToken'>, hookId: SQLiteColumn, hooks: PausableHooks, nowIso: string) {
   return and(
     eq(t.status, 'pending'),
     lte(t.nextAttemptAt, nowIso),
     or(isNull(t.claimedUntil), lt(t.claimedUntil, nowIso)),
     sql`${hookId} IN (SELECT ${hooks.id} FROM ${hooks} WHERE ${eq(hooks.paused, false)})`,
   )
+}
+
+/**
+ * Marks up to `limit` deliveries due at `nowIso` (oldest due first) with `token` until `claimedUntil`, inside the
+ * caller's one write transaction; answers their ids. Each kind reads back what this token holds, so two processes on
+ * one file never take the same attempt. The one claim for both kinds.
+ */
+export async function claimDue(
+  tx: Tx,
+  t: SQLiteTable & DeliveryColumns,
+  hookId: SQLiteColumn,
+  hooks: PausableHooks,
+  c: { nowIso: string; claimedUntil: string; token: string; limit: number },
+): Promise<number[]> {
+  const due = await tx
+    .select({ id: t.id })
+    .from(t)
+    .where(deliveryDueAt(t, hookId, hooks, c.nowIso))
+    .orderBy(asc(t.nextAttemptAt), asc(t.id))
+    .limit(c.limit)
+  if (due.length === 0) return []
+  const ids = due.map((d) => d.id as number)
+  await tx
+    .update(t)
+    .set({ claimedUntil: c.claimedUntil, claimToken: c.token })
+    .where(and(inArray(t.id, ids), or(isNull(t.claimedUntil), lt(t.claimedUntil, c.nowIso))))
+  return ids
 }
 
 /** Whether any delivery is due: one read on the hot reader, where the claim is a write transaction; true without one. */
@@ -165,23 +194,10 @@ export function anyDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
 
 const dueNow = (nowIso: string) => deliveryDueAt(webhookDeliveries, webhookDeliveries.webhookId, webhooks, nowIso)
 
-/**
- * Claims due deliveries inside the caller's one write transaction (select, mark with `token`, read back what this
- * token holds), so two processes on one file never take the same attempt.
- */
+/** Claims due deliveries (claimDue) and reads back what this token holds, with their bodies, webhooks and Businesses. */
 export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedDelivery[]> {
-  const due = await tx
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(dueNow(nowIso))
-    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-    .limit(limit)
-  if (due.length === 0) return []
-  const ids = due.map((d) => d.id)
-  await tx
-    .update(webhookDeliveries)
-    .set({ claimedUntil, claimToken: token })
-    .where(and(inArray(webhookDeliveries.id, ids), or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, nowIso))))
+  const ids = await claimDue(tx, webhookDeliveries, webhookDeliveries.webhookId, webhooks, { nowIso, claimedUntil, token, limit })
+  if (ids.length === 0) return []
   return tx
     .select({ delivery: webhookDeliveries, body: webhookMessages.body, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest, deletedAt: businesses.deletedAt })
     .from(webhookDeliveries)

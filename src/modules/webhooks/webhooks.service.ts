@@ -6,7 +6,7 @@ import { getBusiness } from '../business'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
 import { AddressRefused, checkAddress, type Resolver } from './address-guard'
-import { DELIVERY_RETENTION_MS } from './delivery'
+import { DELIVERY_RETENTION_MS } from './engine'
 import { EVENT_TYPES } from './events'
 import { newSecret } from './signature'
 import {
