@@ -6,7 +6,7 @@ import type { Database, Tx } from '../../db/client'
 import type { MemberRole } from '../../db/schema'
 import type { Clock } from '../../shared/clock'
 import { utcDay } from '../../shared/dates'
-import { FieldErrorBag, NotDelivered, NotFound, Refusal } from '../../shared/errors'
+import { FieldErrorBag, NotDelivered, NotFound, Refusal, refusalInfo } from '../../shared/errors'
 import type { Logger } from '../../shared/logger'
 import { getBusiness, resolveBusiness } from '../business'
 import { countRecipients, mailStateOf, type Provider } from '../mailbox'
@@ -89,17 +89,13 @@ export async function inviteMember(deps: InviteDeps, by: Inviter, input: { email
   const plan: Planned = await deps.db.write(async (tx) => {
     const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
     if (!mail.provider) {
-      throw new Refusal(
-        'no_mail_provider',
-        'Invitations go out by email, and this Business has no way to send one: connect a mailbox, or give the Business an email address when the service has a mail server. Nobody was added; the person who runs this service can add people at once.',
-        { remedy: 'connect_mail_provider' },
-      )
+      // The refusal's words are the catalog's; nobody is added (the person who runs the service can add people at once).
+      throw Refusal.of({ ...refusalInfo('no_mail_provider'), remedy: 'connect_mail_provider' })
     }
-    if (!mail.provider.connected) throw new Refusal('mail_account_lost', 'The mailbox of this Business cannot be reached: connect it again. Nobody was added.', { remedy: 'connect_mail_provider' })
+    if (!mail.provider.connected) throw Refusal.of({ ...refusalInfo('mail_account_lost', { via: mail.via ?? 'own' }), remedy: 'connect_mail_provider' })
     if (mail.dailyLimit !== null && mail.sentToday + 1 > mail.dailyLimit) {
-      throw new Refusal('sending_limit_reached', `Today's emails through the service's mail server are used up; invitations go out again on ${mail.resumesOn}. Nobody was added.`, {
-        remedy: 'connect_mail_provider',
-      })
+      const figures = { limit: mail.dailyLimit, sentToday: mail.sentToday, recipients: 1, resumesOn: mail.resumesOn }
+      throw Refusal.of({ ...refusalInfo('sending_limit_reached', figures), remedy: 'connect_mail_provider' })
     }
     const key = emailKey(email)
     let person = await findPersonByEmailKey(tx, key)
