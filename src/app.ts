@@ -57,13 +57,17 @@ const API_VERSION = '1.0.0'
 function isMcpPath(url: string, at: number): boolean {
   if (url.indexOf('/', url.indexOf('//') + 2) !== at) return false
   const next = url[at + 4]
-  return next === undefined || next === '?' || next === '/' && (url[at + 5] === undefined || url[at + 5] === '?')
+  return next === undefined || next === '?' || (next === '/' && (url[at + 5] === undefined || url[at + 5] === '?'))
 }
 
 /** Every route the app answers, each operation's with the access it needs (the others are public pages). */
 function knownRoutes(routes: ReadonlyArray<{ method: string; path: string }>) {
   const access = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op.access]))
-  return routes.map((r) => ({ method: r.method, path: r.path, access: access.get(`${r.method.toUpperCase()} ${r.path}`) }))
+  return routes.map((r) => ({
+    method: r.method,
+    path: r.path,
+    access: access.get(`${r.method.toUpperCase()} ${r.path}`),
+  }))
 }
 
 /** A door built on its first use and kept; one whose building failed (a busy database) is built again next time. */
@@ -84,7 +88,12 @@ export async function buildApp(deps: Deps): Promise<App> {
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
   const rateLimiter = openRateCount(deps.db, deps.config.rateLimit)
-  const context: OperationContext = { deps, cursors: http.cursors, pages: http.pages, flushRequestLog: () => requestLog.flush() }
+  const context: OperationContext = {
+    deps,
+    cursors: http.cursors,
+    pages: http.pages,
+    flushRequestLog: () => requestLog.flush(),
+  }
 
   const elysia = new Elysia({ normalize: false })
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
@@ -114,7 +123,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     // it (an optional body is otherwise not validated unless it is an object). A NUL character cuts text short in
     // SQLite's C strings; refuse it before any field is judged or stored.
     .onTransform({ as: 'global' }, ({ body, request }) => {
-      if (contextOf(request).rawBody !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      if (
+        contextOf(request).rawBody !== undefined &&
+        (body === null || typeof body !== 'object' || Array.isArray(body))
+      ) {
         throw new InvalidRequest({ body: ['must be a JSON object'] })
       }
       const fault = bodyFault(body)
@@ -143,18 +155,32 @@ export async function buildApp(deps: Deps): Promise<App> {
     .use(docsRoutes())
     .get('/health', () => ({ ok: true as const }), {
       response: { 200: t.Object({ ok: t.Literal(true) }, { description: 'the service answers' }) },
-      detail: { tags: ['Service'], summary: 'Liveness: the service answers', description: 'For load balancers and monitors. Needs no credential and is not counted.', operationId: 'health', security: [] },
+      detail: {
+        tags: ['Service'],
+        summary: 'Liveness: the service answers',
+        description: 'For load balancers and monitors. Needs no credential and is not counted.',
+        operationId: 'health',
+        security: [],
+      },
     })
     .use(operationRoutes(operations, context, http))
     .use(publicPageRoutes(deps))
 
   const apiKeys = apiKeyResolver(deps.db.read, deps.db.hot)
   const issuer = issuerOf(deps.config)
-  const usage = new ConnectionUsage(deps.db, deps.clock, (e) => deps.logger.error('connection use not recorded', { name: (e as Error)?.name }))
+  const usage = new ConnectionUsage(deps.db, deps.clock, (e) =>
+    deps.logger.error('connection use not recorded', { name: (e as Error)?.name }),
+  )
   // A Connected app's token acts on a door only when issued for that door's resource (RFC 8707).
   const resources = resourcesOf(issuer)
-  const tokensFor = { api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api), mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp) }
-  const lookup = bearerLookup([{ accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) }, apiKeys])
+  const tokensFor = {
+    api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api),
+    mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp),
+  }
+  const lookup = bearerLookup([
+    { accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) },
+    apiKeys,
+  ])
   const api = createPipeline({
     handle: (req) => elysia.handle(req),
     routes: knownRoutes(elysia.routes),
@@ -164,18 +190,40 @@ export async function buildApp(deps: Deps): Promise<App> {
     clock: deps.clock,
     logger: deps.logger,
   })
-  const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, context, lookup, rateCount: rateLimiter, idempotency: http.idempotency, requestLog })))
+  const mcp = lazily(() =>
+    import('./doors/mcp/server').then((m) =>
+      m.mcpDoor({
+        deps,
+        operations,
+        context,
+        lookup,
+        rateCount: rateLimiter,
+        idempotency: http.idempotency,
+        requestLog,
+      }),
+    ),
+  )
   // The authorization server's endpoints speak OAuth (form bodies, RFC 6749 errors), so they sit beside the API's
   // pipeline; built with the first OAuth request (its grant library is about 18 MB a server may never need).
   // Client ID Metadata Documents are fetched by the authorization endpoint and by the consent page: one count per
   // address for both, so the page is no way around the limit.
   const documentFetches = new AddressLimit(deps.clock)
-  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer, bodyLimits: deps.config.bodyLimits, documentFetches })))
+  const oauthDoor = lazily(() =>
+    import('./doors/oauth/server').then((m) =>
+      m.oauthDoor({
+        ...deps,
+        allowPrivate: deps.config.webhookAllowPrivate,
+        issuer,
+        bodyLimits: deps.config.bodyLimits,
+        documentFetches,
+      }),
+    ),
+  )
   const oauth = async (req: Request, ip: string | null) => (await oauthDoor())(req, ip)
   setRemedyBase(publicBaseUrl(deps.config))
   // The application's pages have their own door (sessions, CSRF, HTML answers); the API pipeline never sees them.
   // Built with the first request for a page: an API-only server never loads the pages or htmx.
-  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, { documentFetches })))
+  const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, { context, documentFetches })))
   const application: AppDoor = async (req) => (await appDoor())(req)
   const trusted = trustedProxies(deps.config.trustedProxies)
   const fetch: Fetch = (req, server) => {

@@ -11,7 +11,13 @@ function sourceFiles(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path))
-    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !/\.testkit\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(path)
+    else if (
+      /\.tsx?$/.test(name) &&
+      !/\.test\.tsx?$/.test(name) &&
+      !/\.testkit\.ts$/.test(name) &&
+      !name.endsWith('.d.ts')
+    )
+      out.push(path)
   }
   return out
 }
@@ -38,7 +44,7 @@ const edges = sourceFiles(join(ROOT, 'src')).flatMap(importsOf)
 const under = (path: string, ...dirs: string[]) => dirs.some((d) => path === d || path.startsWith(d + '/'))
 const show = (bad: Edge[]) => bad.map((e) => `${e.from} -> ${e.to}`)
 
-describe('module layering: the source files\' own imports', () => {
+describe("module layering: the source files' own imports", () => {
   test('the walk sees the source: hundreds of imports, modules, platform and doors among them', () => {
     expect(edges.length).toBeGreaterThan(500)
     expect(edges.some((e) => under(e.from, 'src/modules'))).toBe(true)
@@ -48,13 +54,19 @@ describe('module layering: the source files\' own imports', () => {
 
   test('modules, jobs and platform import no door, no http/ piece, no CLI and not the app that mounts the doors', () => {
     const bad = edges.filter(
-      (e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && (under(e.to, 'src/doors', 'src/http', 'src/cli') || e.to === 'src/app'),
+      (e) =>
+        under(e.from, 'src/modules', 'src/jobs', 'src/platform') &&
+        (under(e.to, 'src/doors', 'src/http', 'src/cli') || e.to === 'src/app'),
     )
     expect(show(bad)).toEqual([])
   })
 
-  test('modules, jobs and platform use no door\'s framework (Elysia, the MCP SDK, the HTML kit); TypeBox is their schema language', () => {
-    const framework = (to: string) => to === 'elysia' || to.startsWith('elysia/') || to.startsWith('@modelcontextprotocol/') || to.startsWith('@kitajs/')
+  test("modules, jobs and platform use no door's framework (Elysia, the MCP SDK, the HTML kit); TypeBox is their schema language", () => {
+    const framework = (to: string) =>
+      to === 'elysia' ||
+      to.startsWith('elysia/') ||
+      to.startsWith('@modelcontextprotocol/') ||
+      to.startsWith('@kitajs/')
     const bad = edges.filter((e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && framework(e.to))
     expect(show(bad)).toEqual([])
   })
@@ -64,13 +76,24 @@ describe('module layering: the source files\' own imports', () => {
     expect(show(bad)).toEqual([])
   })
 
+  test("a door imports no module's service or repo: it runs operations of the table", () => {
+    const bad = edges.filter(
+      (e) => under(e.from, 'src/doors') && under(e.to, 'src/modules') && /\.(service|repo)$/.test(e.to),
+    )
+    expect(show(bad)).toEqual([])
+  })
+
   test('shared/ imports nothing else from src/', () => {
     const bad = edges.filter((e) => under(e.from, 'src/shared') && under(e.to, 'src') && !under(e.to, 'src/shared'))
     expect(show(bad)).toEqual([])
   })
 
   test('adapters and db/ know no module, door or platform policy', () => {
-    const bad = edges.filter((e) => under(e.from, 'src/adapters', 'src/db') && under(e.to, 'src/modules', 'src/doors', 'src/http', 'src/platform', 'src/cli'))
+    const bad = edges.filter(
+      (e) =>
+        under(e.from, 'src/adapters', 'src/db') &&
+        under(e.to, 'src/modules', 'src/doors', 'src/http', 'src/platform', 'src/cli'),
+    )
     expect(show(bad)).toEqual([])
   })
 

@@ -1,20 +1,23 @@
 // The table of operations: every use case of the service, declared once. The API routes and the OpenAPI document
 // (doors/api), and the MCP tools (doors/mcp) are built from it; the application's pages call the same operations.
-import { businessOperations } from './modules/business/business.operations'
-import { clientsOperations } from './modules/clients/clients.operations'
-import { documentsOperations } from './modules/documents/documents.operations'
+import { businessAppOperations, businessOperations } from './modules/business/business.operations'
+import { clientsAppOperations, clientsOperations } from './modules/clients/clients.operations'
+import { documentsAppOperations, documentsOperations } from './modules/documents/documents.operations'
 import { einvoiceOperations } from './modules/einvoice/einvoice.operations'
-import { mailOperations } from './modules/mail/mail.operations'
+import { mailAppOperations, mailOperations } from './modules/mail/mail.operations'
 import { connectedAppsOperations } from './modules/oauth/connected-apps.operations'
-import { paymentsOperations } from './modules/payments/payments.operations'
-import { productsOperations } from './modules/products/products.operations'
+import { paymentsAppOperations, paymentsOperations } from './modules/payments/payments.operations'
+import { productsAppOperations, productsOperations } from './modules/products/products.operations'
 import { reportsOperations } from './modules/reports/reports.operations'
 import { webhooksOperations } from './modules/webhooks/webhooks.operations'
-import type { Operation } from './platform/operation'
+import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
+import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
+import { peopleAppOperations } from './modules/people/people.operations'
 
 export type { Operation } from './platform/operation'
 
+/** The operations of the API and MCP doors (each has its route, its OpenAPI entry, and its tool where `mcp`). */
 export const operations: readonly Operation[] = [
   ...businessOperations,
   ...clientsOperations,
@@ -29,3 +32,22 @@ export const operations: readonly Operation[] = [
   ...requestLogOperations,
 ]
 
+/**
+ * What only the application offers (settings the contract gives no API, and the application-only document actions of
+ * extensions §9): declared and run exactly as the table's operations, with no route, no OpenAPI entry and no tool.
+ */
+export const applicationOperations: readonly ApplicationOperation[] = [
+  ...documentsAppOperations,
+  ...mailAppOperations,
+  ...businessAppOperations,
+  ...mailboxAppOperations,
+  ...peopleAppOperations,
+  ...clientsAppOperations,
+  ...productsAppOperations,
+  ...paymentsAppOperations,
+]
+
+/** Every operation the application may run, by name: the table's and its own. */
+export const applicationTable: ReadonlyMap<string, ApplicationOperation> = new Map<string, ApplicationOperation>(
+  [...operations, ...applicationOperations].map((op) => [op.name, op]),
+)

@@ -107,6 +107,10 @@ describe('invoicing secrets forget', () => {
       expect(send.body.error.code).toBe('no_mail_provider')
       expect((await call(server, key, 'GET', '/v1/business')).body.mail_provider).toBeNull()
 
+      // Turned on without a new secret it would sign with one no one has: refused, naming the way.
+      const resume = await call(server, key, 'PATCH', `/v1/webhooks/${hook.id}`, { paused: false })
+      expect(resume.status).toBe(422)
+      expect(resume.body.error.errors.paused[0]).toContain('roll the secret')
       // Rolling the secret resumes the webhook; its deliveries verify with the new secret.
       const rolled = await call(server, key, 'POST', `/v1/webhooks/${hook.id}/roll-secret`)
       expect(rolled.status).toBe(200)

@@ -81,9 +81,16 @@ export interface SmtpTimeouts {
   connectionMs: number
   greetingMs: number
   socketMs: number
+  /**
+   * A tenant's server has this long in all to accept, greet and secure the connection, and every failure to do so is
+   * answered at this time (default: connectionMs).
+   */
+  reachMs?: number
 }
 
-const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 }
+// A tenant's server not reached is answered at 8 s: within `serve`'s 10 s idle timeout, which would otherwise cut
+// the request with no answer at all.
+const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000, reachMs: 8_000 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i
 
@@ -216,14 +223,15 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
       const conn = new Connection(options)
       let stage: Stage = 'connect'
       const started = Date.now()
+      const reachMs = timeouts.reachMs ?? timeouts.connectionMs
       let deadline: ReturnType<typeof setTimeout> | undefined
       try {
         const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => {
           // Socket failures arrive as 'error' events, command failures through the callbacks: the first one wins.
           conn.once('error', reject)
-          // A tenant's server has the connection timeout in all to connect, greet and secure the line: a slow connect
-          // followed by a silent server takes no longer than a port that never answers.
-          if (tenant) deadline = setTimeout(() => stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })), timeouts.connectionMs)
+          // A tenant's server has reachMs in all to connect, greet and secure the line: a slow connect followed by a
+          // silent server takes no longer than a port that never answers.
+          if (tenant) deadline = setTimeout(() => stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })), reachMs)
           conn.connect((err) => {
             if (err) return reject(err)
             const send = () => {
@@ -253,8 +261,8 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
         const failure = e instanceof MailerError ? e : classify(e, stage)
         if (tenant && stage === 'connect' && failure.reason === 'unreachable') {
           // A closed port answers at once and a filtered one at the timeout: told apart, a tenant could map which
-          // ports are open on a host. Every failure to reach a tenant's server is answered alike, at the timeout.
-          await new Promise((r) => setTimeout(r, Math.max(0, timeouts.connectionMs - (Date.now() - started))))
+          // ports are open on a host. Every failure to reach a tenant's server is answered alike, at reachMs.
+          await new Promise((r) => setTimeout(r, Math.max(0, reachMs - (Date.now() - started))))
           throw new MailerError('unreachable', 'the mail server could not be reached, or did not greet and secure the connection in time')
         }
         throw failure

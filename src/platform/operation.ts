@@ -77,10 +77,23 @@ export interface Operation {
   run(actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result>
 }
 
+/**
+ * An operation the application alone offers (settings the contract gives no API, the application-only document
+ * actions of extensions §9): declared and run as the table's, with no route, OpenAPI entry or MCP tool to describe.
+ */
+export type ApplicationOperation = Pick<Operation, 'name' | 'description' | 'body' | 'access' | 'refusals' | 'run'> & {
+  notDelivered?: boolean
+}
+
 export const json = (value: unknown, status = 200): Result => ({ kind: 'json', status, value })
 
 /** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
-export async function runOperation(op: Operation, actor: Actor, input: OperationInput, ctx: OperationContext): Promise<Result> {
+export async function runOperation(
+  op: ApplicationOperation,
+  actor: Actor,
+  input: OperationInput,
+  ctx: OperationContext,
+): Promise<Result> {
   try {
     return await op.run(actor, input, ctx)
   } catch (e) {
@@ -94,9 +107,10 @@ export async function runOperation(op: Operation, actor: Actor, input: Operation
  * suite sees), so the whole suite proves the declarations; in service it is logged for the operator and answered
  * as thrown, since the caller's request was judged rightly.
  */
-function holdToCatalog(op: Operation, code: Code, ctx: OperationContext): void {
+function holdToCatalog(op: ApplicationOperation, code: Code, ctx: OperationContext): void {
   if (op.refusals.includes(code as RefusalCode)) return
-  if (process.env.NODE_ENV === 'test') throw new Error(`operation ${op.name} answered refusal code ${code}, which it does not declare`)
+  if (process.env.NODE_ENV === 'test')
+    throw new Error(`operation ${op.name} answered refusal code ${code}, which it does not declare`)
   ctx.deps.logger.error('operation answered an undeclared refusal code', { operation: op.name, code })
 }
 
@@ -142,9 +156,12 @@ export async function keptListPage<R extends { id: number }, T>(
   return { kind: 'text', status: 200, text }
 }
 
+/** The one rule of a record id in a path, every door's: a positive whole number of at most 15 digits. */
+export const ID_RULE = /^[1-9][0-9]{0,14}$/
+
 /** A path id that is not a positive whole number names no record: 404, like any unknown id. */
-export function idOf(raw: string | undefined): number {
-  if (raw === undefined || !/^[1-9][0-9]{0,14}$/.test(raw)) throw new NotFound('No such record.')
+export function idOf(raw: string | undefined, words = 'No such record.'): number {
+  if (raw === undefined || !ID_RULE.test(raw)) throw new NotFound(words)
   return Number(raw)
 }
 
@@ -158,13 +175,21 @@ export const IDEMPOTENCY_ARG = 'idempotency_key'
 export function inputSchema(op: Operation): TObject {
   const props: TProperties = {}
   for (const [name, schema] of Object.entries(op.path?.properties ?? {})) {
-    props[op.args?.[name] ?? name] = Type.Integer({ minimum: 1, description: (schema as TSchema).description ?? 'record id' })
+    props[op.args?.[name] ?? name] = Type.Integer({
+      minimum: 1,
+      description: (schema as TSchema).description ?? 'record id',
+    })
   }
   for (const [name, schema] of Object.entries(op.query?.properties ?? {})) props[name] = schema as TSchema
   const body = bodyObject(op)
   for (const [name, schema] of Object.entries(body?.properties ?? {})) props[name] = schema as TSchema
   if (op.idempotent) {
-    props[IDEMPOTENCY_ARG] = Type.Optional(Type.String({ description: 'as the Idempotency-Key header: the same key and arguments within 24 hours replay the first answer' }))
+    props[IDEMPOTENCY_ARG] = Type.Optional(
+      Type.String({
+        description:
+          'as the Idempotency-Key header: the same key and arguments within 24 hours replay the first answer',
+      }),
+    )
   }
   return Type.Object(props, { additionalProperties: false })
 }

@@ -51,7 +51,7 @@ test('an idle server lets the PDF engine and its parsed fonts go, and the next P
   expect(again).toContain('Ålesund Ærø')
   expect(again).toContain('Þjónusta ΑΒΓ')
   expect(again).toBe(first)
-})
+}, 20_000) // two PDF engines bundled and started, two pdftotext runs: seconds on a loaded machine
 
 test('an idle server hands back the burst once, then the heap again every againMs while it stays idle, and nothing while busy', async () => {
   let t = 0

@@ -13,12 +13,16 @@ export const documents = sqliteTable(
   'documents',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     type: text('type', { enum: documentTypes }).notNull(),
     status: text('status', { enum: documentStatuses }).notNull(),
     documentNumber: text('document_number'),
     requestedDocumentNumber: text('requested_document_number'),
-    clientId: integer('client_id').notNull().references(() => clients.id),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
     /** JSON snapshot of the Client taken at issue; null on a Draft, which shows the Client as it now stands. */
     clientSnapshot: text('client_snapshot'),
     /** JSON snapshot of the seller (the Business and the bank accounts shown) taken at issue; null on a Draft. */
@@ -67,6 +71,10 @@ export const documents = sqliteTable(
     lastMailed: text('last_mailed'),
     /** When the Client was last reminded from the application that the document is due; null when never. */
     lastRemindedAt: text('last_reminded_at'),
+    /** JSON {at, step_days, recipients} of the newest reminder (step_days null for one by hand); null when never. */
+    lastReminded: text('last_reminded'),
+    /** How many reminders went out for the document, by hand and on schedule. */
+    remindersSent: integer('reminders_sent').notNull().default(0),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -77,11 +85,41 @@ export const documents = sqliteTable(
     // search keys make them covering. By Client for statements; by issue date for income and VAT (status, type
     // and currency right after the day, so one day's documents are found by seeks); the open documents alone
     // (a partial index) for the overdue report.
-    index('documents_client').on(t.businessId, t.clientId, t.issueDate, t.status, t.type, t.currency, t.convertedIntoId, t.totalMinor),
-    index('documents_issue_date').on(t.businessId, t.issueDate, t.status, t.type, t.currency, t.convertedIntoId, t.netMinor, t.vatMinor, t.totalMinor, t.paidMinor),
+    index('documents_client').on(
+      t.businessId,
+      t.clientId,
+      t.issueDate,
+      t.status,
+      t.type,
+      t.currency,
+      t.convertedIntoId,
+      t.totalMinor,
+    ),
+    index('documents_issue_date').on(
+      t.businessId,
+      t.issueDate,
+      t.status,
+      t.type,
+      t.currency,
+      t.convertedIntoId,
+      t.netMinor,
+      t.vatMinor,
+      t.totalMinor,
+      t.paidMinor,
+    ),
     index('documents_due').on(t.businessId, t.status, t.dueDate),
     index('documents_open')
-      .on(t.businessId, t.status, t.dueDate, t.currency, t.clientId, t.type, t.convertedIntoId, t.totalMinor, t.paidMinor)
+      .on(
+        t.businessId,
+        t.status,
+        t.dueDate,
+        t.currency,
+        t.clientId,
+        t.type,
+        t.convertedIntoId,
+        t.totalMinor,
+        t.paidMinor,
+      )
       .where(sql`status IN ('issued', 'partially_paid')`),
     uniqueIndex('documents_public_token').on(t.publicToken),
   ],

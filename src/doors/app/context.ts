@@ -38,8 +38,17 @@ export interface InBusiness extends Signed {
   base: string
   /** The path's named segments (`:id` and so on). */
   params: Record<string, string>
-  /** The person as the services know them: pages call services with this Actor, exactly as the API does with a key's. */
+  /** The person as the operations know them: pages run operations with this Actor, exactly as the API does with a key's. */
   actor: Actor
+  /** Runs an operation of the table by name for this person (AppKit.operation): how a page reads and changes. */
+  operation<T = any>(
+    name: string,
+    input?: {
+      path?: Record<string, string | number | undefined>
+      query?: Record<string, string | undefined>
+      body?: Record<string, unknown>
+    },
+  ): Promise<T>
 }
 
 /** A signed-in person acting in a Business: an Owner acts with the admin Role and the owner flag. */

@@ -1,6 +1,7 @@
 // The application door (/app): server-rendered pages for people, with its own sessions, CSRF and security headers.
-// The API pipeline never sees these paths; the pages call the same services as the API.
+// The API pipeline never sees these paths; the pages run the same operations as the API, through the same runner.
 import type { Deps } from '../../deps'
+import type { OperationContext } from '../../platform/operation'
 import { serviceSecret } from '../../db/meta'
 import { htmlResponse, SECURITY_HEADERS } from './http'
 import { AppKit } from './kit'
@@ -24,23 +25,17 @@ export type AppDoor = (req: Request) => Promise<Response>
 
 export { isAppPath } from './paths'
 
-/** What the application shares with the other doors: the count of metadata documents fetched per address. */
+/**
+ * What the application shares with the other doors: the runner's context of operations (the API's cursors and kept
+ * pages) and the count of metadata documents fetched per address.
+ */
 export interface AppDoorShared {
+  context: OperationContext
   documentFetches: AddressLimit
 }
 
-export async function appDoor(deps: Deps, shared: AppDoorShared = { documentFetches: new AddressLimit(deps.clock) }): Promise<AppDoor> {
-  const router = new Router()
-  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'))
-  const css = new TextEncoder().encode(STYLESHEET)
-  router.add('GET', STYLESHEET_PATH, async () =>
-    new Response(css, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', ...SECURITY_HEADERS } }),
-  )
-  // htmx, for the pages that update a part of themselves (the editor's live totals): served from the binary, never a CDN.
-  const htmx = new TextEncoder().encode(HTMX_SOURCE)
-  router.add('GET', HTMX_PATH, async () =>
-    new Response(htmx, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } }),
-  )
+/** Every page of the application, in the order they are matched. */
+export function pageRoutes(kit: AppKit, documentFetches: AddressLimit): void {
   signInRoutes(kit)
   // The dashboard is a Business's home page: registered before the home routes' own.
   dailyRoutes(kit)
@@ -49,7 +44,40 @@ export async function appDoor(deps: Deps, shared: AppDoorShared = { documentFetc
   invitationsRoutes(kit)
   appsRoutes(kit)
   settingsRoutes(kit)
-  connectRoutes(kit, shared.documentFetches)
+  connectRoutes(kit, documentFetches)
+}
+
+export async function appDoor(deps: Deps, shared: AppDoorShared): Promise<AppDoor> {
+  const router = new Router()
+  const kit = new AppKit(deps, router, await serviceSecret(deps.db, 'csrf_secret'), shared.context)
+  const css = new TextEncoder().encode(STYLESHEET)
+  router.add(
+    'GET',
+    STYLESHEET_PATH,
+    async () =>
+      new Response(css, {
+        headers: {
+          'content-type': 'text/css; charset=utf-8',
+          'cache-control': 'public, max-age=3600',
+          ...SECURITY_HEADERS,
+        },
+      }),
+  )
+  // htmx, for the pages that update a part of themselves (the editor's live totals): served from the binary, never a CDN.
+  const htmx = new TextEncoder().encode(HTMX_SOURCE)
+  router.add(
+    'GET',
+    HTMX_PATH,
+    async () =>
+      new Response(htmx, {
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=86400',
+          ...SECURITY_HEADERS,
+        },
+      }),
+  )
+  pageRoutes(kit, shared.documentFetches)
 
   return async (req) => {
     const url = new URL(req.url)
@@ -77,7 +105,10 @@ function letConsentAnswerTheApp(res: Response, req: Request): Response {
   const to = consentTargets.get(req)
   const csp = res.headers.get('content-security-policy')
   if (!to || !csp || !(res.headers.get('content-type') ?? '').startsWith('text/html')) return res
-  res.headers.set('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`))
+  res.headers.set(
+    'content-security-policy',
+    csp.replace("form-action 'self'", `form-action 'self' ${new URL(to).origin}`),
+  )
   return res
 }
 

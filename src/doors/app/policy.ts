@@ -3,7 +3,7 @@
 import type { MemberRole } from '../../db/schema'
 import type { Plan } from '../../modules/business'
 import { Permission } from '../../shared/errors'
-import { appPlanRefusal, type Access } from '../../platform/policy'
+import { appPlanRefusal, roleAllows, type Access } from '../../platform/policy'
 
 /**
  * What a page or a change needs:
@@ -16,16 +16,37 @@ import { appPlanRefusal, type Access } from '../../platform/policy'
 export type Need = 'read' | 'change' | 'settings' | 'manage' | 'billing'
 
 /** What each need asks of the plan rule: settings pages are read; a change to settings manages them. */
-const ACCESS: Record<Need, Access | 'billing'> = { read: 'read', change: 'write', settings: 'read', manage: 'admin', billing: 'billing' }
+const ACCESS: Record<Need, Access | 'billing'> = {
+  read: 'read',
+  change: 'write',
+  settings: 'read',
+  manage: 'admin',
+  billing: 'billing',
+}
 
 /** null when the person may go on; else the 403 that the page shows in plain words. */
 export function appRefusal(role: MemberRole, plan: Plan, need: Need): Permission | null {
   // The plan first, through the one plan rule of the application door (platform/policy.ts).
   const planRefusal = appPlanRefusal({ plan, owner: role === 'owner' }, ACCESS[need])
   if (planRefusal) return planRefusal
-  if ((need === 'settings' || need === 'manage' || need === 'billing') && role !== 'owner' && role !== 'admin') {
-    return new Permission('Only an Owner or an Admin opens and changes the settings of this Business.')
-  }
-  if (need === 'change' && role === 'viewer') return new Permission('A Viewer only reads.')
-  return null
+  return appRoleRefusal(role, ROLE_ACCESS[need])
+}
+
+/** What each need asks of the Role: a settings page, read or changed, is an Admin's (an Owner acts as one). */
+const ROLE_ACCESS: Record<Need, Access> = {
+  read: 'read',
+  change: 'write',
+  settings: 'admin',
+  manage: 'admin',
+  billing: 'admin',
+}
+
+/** The Role's refusal in the application's words, judged by the platform's one Role rule (roleAllows). */
+export function appRoleRefusal(role: MemberRole, access: Access): Permission | null {
+  if (roleAllows(role === 'owner' ? 'admin' : role, access)) return null
+  return new Permission(
+    access === 'admin'
+      ? 'Only an Owner or an Admin opens and changes the settings of this Business.'
+      : 'A Viewer only reads.',
+  )
 }

@@ -3,6 +3,7 @@ export type RouteHandler = (req: Request, params: Record<string, string>) => Pro
 
 interface Route {
   method: string
+  path: string
   re: RegExp
   names: string[]
   handler: RouteHandler
@@ -21,11 +22,19 @@ export class Router {
         }) +
         '/?$',
     )
-    this.routes.push({ method, re, names, handler })
+    this.routes.push({ method, path, re, names, handler })
+  }
+
+  /** Every route added, as its method and path pattern (tests walk the application's forms with it). */
+  list(): Array<{ method: string; path: string }> {
+    return this.routes.map((r) => ({ method: r.method, path: r.path }))
   }
 
   /** The route for this method and path; `allowed` names the methods the path answers when none matched. */
-  match(method: string, path: string): { handler: RouteHandler; params: Record<string, string> } | { allowed: string[] } {
+  match(
+    method: string,
+    path: string,
+  ): { handler: RouteHandler; params: Record<string, string> } | { allowed: string[] } {
     const allowed: string[] = []
     for (const r of this.routes) {
       const m = r.re.exec(path)

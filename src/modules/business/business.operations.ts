@@ -1,11 +1,23 @@
 // Operations of the Business setup and its bank accounts: read through the API and MCP (the CLI and the application change them).
 import { Type as t } from '@sinclair/typebox'
 import { ListQuery } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { businessMailProvider } from '../mailbox'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
 import { presentBankAccount, presentBusiness } from './business.present'
-import { getBankAccount, getBusiness, listBankAccounts } from './business.service'
+import {
+  addBankAccount,
+  getBankAccount,
+  getBusiness,
+  listBankAccounts,
+  setBusinessLogo,
+  setNumbering,
+  updateBusiness,
+  type BusinessInput,
+} from './business.service'
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys'
+import { ROLES, type Role } from '../../platform/actor'
+import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
 
 const tag = 'Business'
 
@@ -14,7 +26,8 @@ export const businessOperations: Operation[] = [
     name: 'business_get',
     tag,
     summary: 'The Business the credential acts for',
-    description: 'Its setup as the contract names it (extensions §2): names, country, reporting currency, VAT status, plan, mail provider, branding.',
+    description:
+      'Its setup as the contract names it (extensions §2): names, country, reporting currency, VAT status, plan, mail provider, branding.',
     http: { method: 'GET', path: '/v1/business', status: 200 },
     output: BusinessSchema,
     access: 'read',
@@ -30,7 +43,7 @@ export const businessOperations: Operation[] = [
     name: 'bank_accounts_list',
     tag,
     summary: 'List bank accounts',
-    description: 'The Business\'s bank accounts, oldest first, paged with `limit` and `cursor`.',
+    description: "The Business's bank accounts, oldest first, paged with `limit` and `cursor`.",
     http: { method: 'GET', path: '/v1/bank-accounts', status: 200 },
     query: t.Object(ListQuery),
     output: BankAccountList,
@@ -39,7 +52,16 @@ export const businessOperations: Operation[] = [
     refusals: [],
     mcp: true,
     async run(actor, { query }, ctx) {
-      return json(await listPage(ctx, actor, query, 'bank-accounts', (after, n) => listBankAccounts(ctx.deps.db.read, actor.businessId, after, n), presentBankAccount))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'bank-accounts',
+          (after, n) => listBankAccounts(ctx.deps.db.read, actor.businessId, after, n),
+          presentBankAccount,
+        ),
+      )
     },
   },
   {
@@ -56,6 +78,79 @@ export const businessOperations: Operation[] = [
     mcp: true,
     async run(actor, { path }, { deps }) {
       return json(presentBankAccount(await getBankAccount(deps.db.read, actor.businessId, idOf(path.id))))
+    },
+  },
+]
+
+/** The application's settings of a Business (extensions §9), which the contract gives no API: Owner and Admin only. */
+export const businessAppOperations: ApplicationOperation[] = [
+  {
+    name: 'business_update',
+    description: "Changes the Business's setup (name, addresses, VAT and tax ids, currency, language, payment terms).",
+    access: 'admin',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      return json(await updateBusiness(deps.db, deps.clock, actor.businessId, body as BusinessInput))
+    },
+  },
+  {
+    name: 'business_set_logo',
+    description: "Sets the Business's logo (a PNG or JPEG of at most 1 MB), or removes it with `remove: true`.",
+    access: 'admin',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      const { bytes, remove } = body as { bytes?: Uint8Array; remove?: true }
+      if (!remove && !bytes) throw new InvalidRequest({ logo: ['choose a PNG or JPEG image to upload'] })
+      await setBusinessLogo(deps.db, deps.clock, actor.businessId, remove ? null : bytes!)
+      return json({ logo: !remove })
+    },
+  },
+  {
+    name: 'bank_accounts_create',
+    description: 'Adds a bank account (name, IBAN, BIC, currency) that documents may show.',
+    access: 'admin',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      return json(await addBankAccount(deps.db, deps.clock, actor.businessId, body))
+    },
+  },
+  {
+    name: 'numbering_set',
+    description: 'Sets the numbering pattern of one kind of document (or of Receipts).',
+    access: 'admin',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      const { kind, pattern } = body as { kind: string; pattern: string }
+      return json(await setNumbering(deps.db, actor.businessId, kind, pattern))
+    },
+  },
+  {
+    name: 'api_keys_create',
+    description: 'Creates an API key with a name and a Role; its secret is in this answer only (it is stored hashed).',
+    access: 'admin',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      const { name, role } = body as { name: string; role: string }
+      const bag = new FieldErrorBag()
+      if (!name) bag.add('name', 'is required')
+      else if (name.length > 100) bag.add('name', 'must be at most 100 characters')
+      if (!ROLES.includes(role as Role)) bag.add('role', 'must be admin, member or viewer')
+      bag.throwIfAny()
+      const k = await createApiKey(deps.db, deps.clock, actor.businessId, { name, role: role as Role })
+      return json({ name, key: k.key })
+    },
+  },
+  {
+    name: 'api_keys_revoke',
+    description: "Revokes one of the Business's API keys: it no longer works.",
+    access: 'admin',
+    refusals: [],
+    async run(actor, { path }, { deps }) {
+      const id = idOf(path.id, 'No such API key in this Business.')
+      const own = (await listApiKeys(deps.db, actor.businessId)).some((k) => k.id === id)
+      if (!own) throw new NotFound('No such API key in this Business.')
+      await revokeApiKey(deps.db, deps.clock, id)
+      return { kind: 'deleted', id }
     },
   },
 ]

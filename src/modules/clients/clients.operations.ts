@@ -1,7 +1,7 @@
 // Operations of Clients: list, create, get, update (the contract deletes no Client).
 import { Type as t } from '@sinclair/typebox'
 import { NotFound } from '../../shared/errors'
-import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
+import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 import { presentClient } from './clients.present'
 import { listClientsHot, loadClient } from './clients.repo'
@@ -16,7 +16,8 @@ export const clientsOperations: Operation[] = [
     name: 'clients_list',
     tag,
     summary: 'List Clients',
-    description: 'Clients oldest first, paged; `search` finds a Client by name, legal name, email, VAT number or account code.',
+    description:
+      'Clients oldest first, paged; `search` finds a Client by name, legal name, email, VAT number or account code.',
     http: { method: 'GET', path: '/v1/clients', status: 200 },
     query: ClientListQuery,
     output: ClientList,
@@ -32,7 +33,10 @@ export const clientsOperations: Operation[] = [
         actor,
         query,
         'clients',
-        (after, n) => (db.hot ? listClientsHot(db.hot, actor.businessId, after, n, search) : listClients(db.read, actor.businessId, after, n, search)),
+        (after, n) =>
+          db.hot
+            ? listClientsHot(db.hot, actor.businessId, after, n, search)
+            : listClients(db.read, actor.businessId, after, n, search),
         presentClient,
       )
     },
@@ -42,7 +46,7 @@ export const clientsOperations: Operation[] = [
     tag,
     summary: 'Create a Client',
     description:
-      'The currency defaults to the Business\'s; an EU VAT number is checked with VIES (`vat_verified`); `account_code` takes the next code of the Business\'s pattern unless one is named.',
+      "The currency defaults to the Business's; an EU VAT number is checked with VIES (`vat_verified`); `account_code` takes the next code of the Business's pattern unless one is named.",
     http: { method: 'POST', path: '/v1/clients', status: 201 },
     body: ClientCreateBody,
     output: ClientSchema,
@@ -51,7 +55,10 @@ export const clientsOperations: Operation[] = [
     refusals: ['numbering_at_its_end'],
     mcp: true,
     async run(actor, { body }, { deps }) {
-      return json(presentClient(await createClient(deps, { id: actor.businessId, currency: actor.currency }, body)), 201)
+      return json(
+        presentClient(await createClient(deps, { id: actor.businessId, currency: actor.currency }, body)),
+        201,
+      )
     },
   },
   {
@@ -89,6 +96,29 @@ export const clientsOperations: Operation[] = [
     mcp: true,
     async run(actor, { path, body }, { deps }) {
       return json(presentClient(await updateClient(deps, actor.businessId, idOf(path.client), body)))
+    },
+  },
+]
+
+/** The application's list of Clients: their rows (the page shows what the API's answer leaves out), paged by cursor. */
+export const clientsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'clients_rows',
+    description: "A page of the Business's Clients as stored, oldest first, narrowed by `search`.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { query }, ctx) {
+      const search = query.search?.trim() || undefined
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'app_clients',
+          (after, n) => listClients(ctx.deps.db.read, actor.businessId, after, n, search),
+          (r) => r,
+        ),
+      )
     },
   },
 ]

@@ -9,9 +9,28 @@ import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { mailStateOf } from '../mailbox'
 import { raiseEvent } from '../webhooks'
-import { APP_ACTIONS, appActionsOf, appRefusalFor, duplicateRefusal, lastSentOf, markSentRefusal, unmarkSentRefusal, type AppFacts } from './app-actions'
+import {
+  APP_ACTIONS,
+  appActionsOf,
+  appRefusalFor,
+  duplicateRefusal,
+  lastSentOf,
+  markSentRefusal,
+  unmarkSentRefusal,
+  type AppFacts,
+} from './app-actions'
 import { ACTIONS, refusalFor } from './lifecycle'
-import { findDocument, insertDocument, linesOf, listDocuments, replaceLines, updateDocumentRow, type DocumentFilter, type DocumentRow } from './documents.repo'
+import {
+  findDocument,
+  insertDocument,
+  recordReminderRow,
+  linesOf,
+  listDocuments,
+  replaceLines,
+  updateDocumentRow,
+  type DocumentFilter,
+  type DocumentRow,
+} from './documents.repo'
 import { overdue } from './documents.present'
 import { amountDue } from './paid'
 import { format } from '../../shared/money'
@@ -24,7 +43,13 @@ import { resolveLines, type LineInput } from './lines'
 export type Acting = Pick<Actor, 'businessId' | 'role'>
 
 /** The facts of the application-only actions for one document, from the reader or inside a transaction. */
-export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: DocumentRow, mailRelay: string | null, today: string): Promise<AppFacts> {
+export async function gatherAppFacts(
+  q: Queryable,
+  business: BusinessRow,
+  doc: DocumentRow,
+  mailRelay: string | null,
+  today: string,
+): Promise<AppFacts> {
   const client = await findClient(q, business.id, doc.clientId)
   const mail = await mailStateOf(q, business, mailRelay, today)
   return {
@@ -32,7 +57,12 @@ export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: D
     clientExists: client !== undefined,
     clientEmail: client?.email ?? null,
     mailVia: mail.via,
-    send: { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn },
+    send: {
+      mailboxLost: mail.mailboxLost,
+      sentToday: mail.sentToday,
+      dailyLimit: mail.dailyLimit,
+      resumesOn: mail.resumesOn,
+    },
   }
 }
 
@@ -40,19 +70,29 @@ export async function gatherAppFacts(q: Queryable, business: BusinessRow, doc: D
  * A document with both its API `actions` and the application-only actions, each closed one with the refusal's words,
  * for the application's document page: the buttons and the actions use the same judges.
  */
+/** A document as the application's page shows it. */
+export type AppDocument = Awaited<ReturnType<typeof viewDocumentForApp>>
+
 export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: number) {
   const q = deps.db.read
   const business = await getBusiness(q, who.businessId)
   const doc = await findDocument(q, who.businessId, id)
   if (!doc) throw new NotFound('No such document.')
   // One read of the document, its Client and the Business's mail state serves both judges.
-  const [{ view, facts: apiFacts, client, mail }] = (await viewDocumentsWithFacts(deps, q, business, who.role, [doc])) as [Awaited<ReturnType<typeof viewDocumentsWithFacts>>[number]]
+  const [{ view, facts: apiFacts, client, mail }] = (await viewDocumentsWithFacts(deps, q, business, who.role, [
+    doc,
+  ])) as [Awaited<ReturnType<typeof viewDocumentsWithFacts>>[number]]
   const facts: AppFacts = {
     doc,
     clientExists: client !== undefined,
     clientEmail: client?.email ?? null,
     mailVia: mail.via,
-    send: { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn },
+    send: {
+      mailboxLost: mail.mailboxLost,
+      sentToday: mail.sentToday,
+      dailyLimit: mail.dailyLimit,
+      resumesOn: mail.resumesOn,
+    },
   }
   const reasons: Record<string, string> = {}
   for (const a of ACTIONS) {
@@ -63,7 +103,13 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
     const r = appRefusalFor(a, facts)
     if (r) reasons[a] = r.message
   }
-  return { document: view, app_actions: appActionsOf(facts, who.role), reasons, last_reminded_at: doc.lastRemindedAt, business }
+  return {
+    document: view,
+    app_actions: appActionsOf(facts, who.role),
+    reasons,
+    last_reminded_at: doc.lastRemindedAt,
+    business,
+  }
 }
 
 async function viewOne(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
@@ -89,7 +135,10 @@ export async function markSent(deps: DocumentDeps, who: Acting, id: number): Pro
     const refusal = markSentRefusal(doc)
     if (refusal) throwRefusal(refusal)
     const at = deps.clock.now().toISOString()
-    await updateDocumentRow(tx, who.businessId, id, { lastSent: JSON.stringify({ at, recipients: [], via: 'marked' }), updatedAt: at })
+    await updateDocumentRow(tx, who.businessId, id, {
+      lastSent: JSON.stringify({ at, recipients: [], via: 'marked' }),
+      updatedAt: at,
+    })
     await raiseEvent(tx, deps.clock, who.businessId, 'document.sent', id)
   })
   return viewOne(deps, who, id)
@@ -101,7 +150,10 @@ export async function unmarkSent(deps: DocumentDeps, who: Acting, id: number): P
     const doc = await documentIn(tx, who, id)
     const refusal = unmarkSentRefusal(doc)
     if (refusal) throwRefusal(refusal)
-    await updateDocumentRow(tx, who.businessId, id, { lastSent: doc.lastMailed, updatedAt: deps.clock.now().toISOString() })
+    await updateDocumentRow(tx, who.businessId, id, {
+      lastSent: doc.lastMailed,
+      updatedAt: deps.clock.now().toISOString(),
+    })
   })
   return viewOne(deps, who, id)
 }
@@ -114,7 +166,9 @@ export async function unmarkSent(deps: DocumentDeps, who: Acting, id: number): P
 export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: number): Promise<DocumentView> {
   const newId = await deps.db.write(async (tx) => {
     const doc = await documentIn(tx, who, id)
-    const refusal = duplicateRefusal({ clientExists: (await findClient(tx, who.businessId, doc.clientId)) !== undefined })
+    const refusal = duplicateRefusal({
+      clientExists: (await findClient(tx, who.businessId, doc.clientId)) !== undefined,
+    })
     if (refusal) throwRefusal(refusal)
     const lines = (await linesOf(tx, [doc.id])).get(doc.id) ?? []
     const totals = computeTotals(lines, currencyScale(doc.currency))
@@ -142,7 +196,18 @@ export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: num
     await replaceLines(
       tx,
       draft.id,
-      lines.map((l) => ({ position: l.position, productId: l.productId, description: l.description, quantity: l.quantity, unit: l.unit, unitPrice: l.unitPrice, vatRate: l.vatRate, vatCategory: l.vatCategory, vatExemptionCode: l.vatExemptionCode, notes: l.notes })),
+      lines.map((l) => ({
+        position: l.position,
+        productId: l.productId,
+        description: l.description,
+        quantity: l.quantity,
+        unit: l.unit,
+        unitPrice: l.unitPrice,
+        vatRate: l.vatRate,
+        vatCategory: l.vatCategory,
+        vatExemptionCode: l.vatExemptionCode,
+        notes: l.notes,
+      })),
       totals,
     )
     return draft.id
@@ -151,9 +216,21 @@ export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: num
 }
 
 /** Records that the Client was reminded now (after the reminder went out). */
-export async function recordRemindedInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number): Promise<void> {
+/**
+ * Records a reminder that went out (extensions §14): `last_reminded` (`step_days` null: by hand, else the schedule's
+ * step), one more in `reminders_sent`, and document.reminded, in one transaction.
+ */
+export async function recordRemindedInTx(
+  deps: DocumentDeps,
+  tx: Tx,
+  businessId: number,
+  id: number,
+  recipients: string[],
+  stepDays: number | null = null,
+): Promise<void> {
   const at = deps.clock.now().toISOString()
-  await updateDocumentRow(tx, businessId, id, { lastRemindedAt: at, updatedAt: at })
+  await recordReminderRow(tx, businessId, id, at, JSON.stringify({ at, step_days: stepDays, recipients }))
+  await raiseEvent(tx, deps.clock, businessId, 'document.reminded', id)
 }
 
 export { lastSentOf }
@@ -164,11 +241,20 @@ export { lastSentOf }
  */
 export async function previewTotals(deps: DocumentDeps, businessId: number, currency: string, lines: LineInput[]) {
   const bag = new FieldErrorBag()
-  if (!isCurrency(currency)) return { errors: { currency: ['must be an ISO 4217 currency code such as EUR'] } as Record<string, string[]> }
+  if (!isCurrency(currency))
+    return { errors: { currency: ['must be an ISO 4217 currency code such as EUR'] } as Record<string, string[]> }
   const resolved = await resolveLines(deps.db.read, businessId, currency, currencyScale(currency), lines, bag)
   if (!bag.empty) return { errors: bag.errors }
   const t = computeTotals(resolved, currencyScale(currency))
-  return { totals: { net: t.net, vat: t.vat, total: t.total, lines: t.lineNets, bands: t.bands.map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })) } }
+  return {
+    totals: {
+      net: t.net,
+      vat: t.vat,
+      total: t.total,
+      lines: t.lineNets,
+      bands: t.bands.map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })),
+    },
+  }
 }
 
 /** A document as a list row shows it: the application's documents list reads one query, not a full answer per row. */
@@ -186,7 +272,13 @@ export interface DocumentSummary {
   is_overdue: boolean
 }
 
-export async function documentSummaries(deps: DocumentDeps, businessId: number, afterId: number, limit: number, filter: DocumentFilter): Promise<DocumentSummary[]> {
+export async function documentSummaries(
+  deps: DocumentDeps,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  filter: DocumentFilter,
+): Promise<DocumentSummary[]> {
   const q = deps.db.read
   const rows = await listDocuments(q, businessId, afterId, limit, filter)
   const today = utcDay(deps.clock.now())
@@ -201,7 +293,9 @@ export async function documentSummaries(deps: DocumentDeps, businessId: number, 
     type: r.type,
     status: r.status,
     document_number: r.documentNumber,
-    client_name: r.clientSnapshot ? ((JSON.parse(r.clientSnapshot) as { name?: string }).name ?? '') : (names.get(r.clientId) ?? ''),
+    client_name: r.clientSnapshot
+      ? ((JSON.parse(r.clientSnapshot) as { name?: string }).name ?? '')
+      : (names.get(r.clientId) ?? ''),
     currency: r.currency,
     issue_date: r.issueDate,
     due_date: r.dueDate,

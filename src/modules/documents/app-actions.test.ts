@@ -27,7 +27,12 @@ beforeEach(() => {
 })
 
 const CLIENT_EMAIL = 'billing@acme.example'
-const line = (unit_price = '100.00', vat_rate = '19.00') => ({ description: 'Work', quantity: '1', unit_price, vat_rate })
+const line = (unit_price = '100.00', vat_rate = '19.00') => ({
+  description: 'Work',
+  quantity: '1',
+  unit_price,
+  vat_rate,
+})
 
 interface Biz {
   id: number
@@ -55,7 +60,11 @@ async function issued(b: Biz, extra: Record<string, unknown> = {}) {
   return api(b, 'POST', `/v1/documents/${(await draft(b, extra)).id}/issue`)
 }
 async function pay(b: Biz, docId: number, amount: string) {
-  return api(b, 'POST', `/v1/documents/${docId}/payments`, { amount, payment_date: '2026-03-10', payment_method: 'cash' })
+  return api(b, 'POST', `/v1/documents/${docId}/payments`, {
+    amount,
+    payment_date: '2026-03-10',
+    payment_method: 'cash',
+  })
 }
 
 /** Everything of the Business an action could write: documents, events, Payments, Receipts, the day's mail count. */
@@ -64,7 +73,10 @@ async function everything(bizId: number) {
   return {
     documents: await q.select().from(documents).where(eq(documents.businessId, bizId)).orderBy(documents.id),
     events: await q.select().from(outbox).where(eq(outbox.businessId, bizId)).orderBy(outbox.id),
-    payments: await q.select({ id: payments.id, status: payments.status, amount: payments.amount }).from(payments).where(eq(payments.businessId, bizId)),
+    payments: await q
+      .select({ id: payments.id, status: payments.status, amount: payments.amount })
+      .from(payments)
+      .where(eq(payments.businessId, bizId)),
     receipts: await q.select().from(receipts).where(eq(receipts.businessId, bizId)),
     mail: await q.select().from(mailDailyCounts).where(eq(mailDailyCounts.businessId, bizId)),
   }
@@ -89,7 +101,10 @@ async function refused(b: Biz, code: string, action: () => Promise<unknown>) {
 }
 
 async function eventsOf(bizId: number, type: string, docId: number) {
-  const rows = await h.deps.db.read.select().from(outbox).where(and(eq(outbox.businessId, bizId), eq(outbox.type, type)))
+  const rows = await h.deps.db.read
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.businessId, bizId), eq(outbox.type, type)))
   return rows.filter((r) => r.subjectId === docId).length
 }
 
@@ -174,7 +189,8 @@ describe('remind and remind again', () => {
     expect(m.mail.subject).toBe(`Reminder: Invoice ${doc.document_number} from Shop Ltd`)
     expect(m.mail.text).toContain(`${doc.amount_due} EUR is still open`)
     expect(m.mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf'])
-    expect((await everything(b.id)).events.length).toBe(events)
+    // Extensions §14 (added within v1): a reminder raises document.reminded, once.
+    expect((await everything(b.id)).events.map((e) => e.type).slice(events)).toEqual(['document.reminded'])
     const view = await viewDocumentForApp(h.deps, b.who, doc.id)
     expect(view.last_reminded_at).toBe(h.clock.now().toISOString())
     expect(view.app_actions.remind_again).toEqual({ open: true })
@@ -217,7 +233,11 @@ describe('remind and remind again', () => {
   test('no_mail_provider_to_remind: a Business with no address of its own and no mailbox; nothing written', async () => {
     const b = await biz({ email: null })
     const doc = await issued(b)
-    expect((await appActions(b, doc.id)).remind).toMatchObject({ open: false, code: 'no_mail_provider_to_remind', remedy: 'connect_mail_provider' })
+    expect((await appActions(b, doc.id)).remind).toMatchObject({
+      open: false,
+      code: 'no_mail_provider_to_remind',
+      remedy: 'connect_mail_provider',
+    })
     await refused(b, 'no_mail_provider_to_remind', () => remindDocument(h.deps, b.who, doc.id, false))
   })
 
@@ -229,7 +249,11 @@ describe('remind and remind again', () => {
     await refused(b, 'mail_account_lost', () => remindDocument(h.deps, b.who, doc.id, false))
     const b2 = await biz()
     const doc2 = await issued(b2)
-    await h.deps.db.write((tx) => tx.run(sql`INSERT INTO mail_daily_counts (business_id, day, recipients) VALUES (${b2.id}, ${h.clock.now().toISOString().slice(0, 10)}, 100)`))
+    await h.deps.db.write((tx) =>
+      tx.run(
+        sql`INSERT INTO mail_daily_counts (business_id, day, recipients) VALUES (${b2.id}, ${h.clock.now().toISOString().slice(0, 10)}, 100)`,
+      ),
+    )
     await refused(b2, 'sending_limit_reached', () => remindDocument(h.deps, b2.who, doc2.id, false))
   })
 })
@@ -282,13 +306,29 @@ describe('email a Receipt', () => {
 describe('duplicate', () => {
   test('makes a new Draft with the same Client, currency, Lines and notes, no number or dates; an inactive Client duplicates', async () => {
     const b = await biz()
-    const doc = await issued(b, { notes: 'Thanks', issue_date: '2026-03-01', lines: [line('100.00'), line('20.00', '7.00')] })
+    const doc = await issued(b, {
+      notes: 'Thanks',
+      issue_date: '2026-03-01',
+      lines: [line('100.00'), line('20.00', '7.00')],
+    })
     await api(b, 'PATCH', `/v1/clients/${b.client}`, { is_active: false })
     const events = (await everything(b.id)).events.length
     const copy = await duplicateDocument(h.deps, b.who, doc.id)
     expect(copy.id).not.toBe(doc.id)
-    expect(copy).toMatchObject({ type: 'invoice', status: 'draft', document_number: null, issue_date: null, due_date: null, client_id: b.client, currency: 'EUR', notes: 'Thanks', total: doc.total })
-    expect(copy.lines.map((l: any) => [l.description, l.unit_price, l.vat_rate])).toEqual(doc.lines.map((l: any) => [l.description, l.unit_price, l.vat_rate]))
+    expect(copy).toMatchObject({
+      type: 'invoice',
+      status: 'draft',
+      document_number: null,
+      issue_date: null,
+      due_date: null,
+      client_id: b.client,
+      currency: 'EUR',
+      notes: 'Thanks',
+      total: doc.total,
+    })
+    expect(copy.lines.map((l: any) => [l.description, l.unit_price, l.vat_rate])).toEqual(
+      doc.lines.map((l: any) => [l.description, l.unit_price, l.vat_rate]),
+    )
     expect((await everything(b.id)).events.length).toBe(events)
     expect((await api(b, 'GET', `/v1/documents/${copy.id}`)).status).toBe('draft')
   })

@@ -6,7 +6,7 @@ import { Dec } from '../../shared/money'
 import type { Role } from '../business'
 import type { DocumentRow } from './documents.repo'
 import { amountDue } from './paid'
-import { REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
+import { judgeActions, REMEDY_URLS, type ActionEntry, type RefusalInfo, type SendFacts } from './lifecycle'
 
 export const APP_ACTIONS = ['mark_sent', 'unmark_sent', 'remind', 'remind_again', 'duplicate'] as const
 export type AppActionName = (typeof APP_ACTIONS)[number]
@@ -27,6 +27,8 @@ export interface AppFacts {
   mailVia: string | null
   /** The daily-limit facts of a reminder to the Client (one recipient). */
   send: Pick<SendFacts, 'mailboxLost' | 'sentToday' | 'dailyLimit' | 'resumesOn'>
+  /** How many recipients the email counts against the daily limit (1, the Client, unless a reminder names others). */
+  recipients?: number
 }
 
 export function lastSentOf(doc: Pick<DocumentRow, 'lastSent'>): LastSent | null {
@@ -51,7 +53,7 @@ export function unmarkSentRefusal(doc: Pick<DocumentRow, 'status' | 'lastSent'>)
  * action's own "no mail provider" code, then the Send's codes for a lost mailbox and the daily limit.
  */
 function mailRefusal(
-  f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send'>,
+  f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send' | 'recipients'>,
   noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
 ): RefusalInfo | null {
   const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
@@ -59,8 +61,17 @@ function mailRefusal(
   if (!f.mailVia) return { ...r(noProvider), ...mailRemedy }
   if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
   const s = f.send
-  if (s.dailyLimit !== null && s.sentToday + 1 > s.dailyLimit) {
-    return { ...r('sending_limit_reached', { limit: s.dailyLimit, sentToday: s.sentToday, recipients: 1, resumesOn: s.resumesOn }), ...mailRemedy }
+  const recipients = f.recipients ?? 1
+  if (s.dailyLimit !== null && s.sentToday + recipients > s.dailyLimit) {
+    return {
+      ...r('sending_limit_reached', {
+        limit: s.dailyLimit,
+        sentToday: s.sentToday,
+        recipients,
+        resumesOn: s.resumesOn,
+      }),
+      ...mailRemedy,
+    }
   }
   return null
 }
@@ -96,24 +107,9 @@ export function appRefusalFor(action: AppActionName, f: AppFacts): RefusalInfo |
   }
 }
 
-/** The application-only actions' entries, shaped as the document's `actions`: role_forbidden for a Viewer. */
+/** The application-only actions' entries, shaped as the document's `actions` and judged by the same judge. */
 export function appActionsOf(f: AppFacts, role: Role): Record<AppActionName, ActionEntry> {
-  const out = {} as Record<AppActionName, ActionEntry>
-  for (const a of APP_ACTIONS) {
-    if (role === 'viewer') {
-      out[a] = { open: false, code: 'role_forbidden' }
-      continue
-    }
-    const refusal = appRefusalFor(a, f)
-    if (!refusal) out[a] = { open: true }
-    else {
-      const entry: ActionEntry = { open: false, code: refusal.code }
-      if (refusal.remedy) entry.remedy = refusal.remedy
-      if (refusal.remedy_url) entry.remedy_url = refusal.remedy_url
-      out[a] = entry
-    }
-  }
-  return out
+  return judgeActions(APP_ACTIONS, role, (a) => appRefusalFor(a, f))
 }
 
 /** What emailing a Receipt would answer: the Payment's Receipt first, then the mail. */

@@ -16,8 +16,12 @@ const LineInputSchema = t.Object(
     unit: t.Optional(Nullable(Text({ maxLength: 50 }))),
     unit_price: t.Optional(Nullable(DecimalInput)),
     vat_rate: t.Optional(Nullable(DecimalInput)),
-    vat_category: t.Optional(Nullable(t.String({ maxLength: 3, description: 'S, Z, E, AE, K, G or O; default Z at rate 0, S above' }))),
-    vat_exemption_code: t.Optional(Nullable(t.String({ maxLength: 40, description: 'VATEX code, required for E, AE, K, G, O' }))),
+    vat_category: t.Optional(
+      Nullable(t.String({ maxLength: 3, description: 'S, Z, E, AE, K, G or O; default Z at rate 0, S above' })),
+    ),
+    vat_exemption_code: t.Optional(
+      Nullable(t.String({ maxLength: 40, description: 'VATEX code, required for E, AE, K, G, O' })),
+    ),
     notes: t.Optional(Nullable(Text({ maxLength: 500 }))),
   },
   { additionalProperties: false, title: 'LineInput' },
@@ -29,18 +33,30 @@ const fields = {
   due_date: t.Optional(Nullable(DateString)),
   delivery_date: t.Optional(Nullable(DateString)),
   payment_terms: t.Optional(Nullable(Int({ minimum: 0, maximum: 999999 }))),
-  document_number: t.Optional(Nullable(t.String({ maxLength: 100, description: 'the requested number, taken at issue' }))),
+  document_number: t.Optional(
+    Nullable(t.String({ maxLength: 100, description: 'the requested number, taken at issue' })),
+  ),
   lines: t.Optional(t.Array(LineInputSchema, { maxItems: 500 })),
   notes: t.Optional(Nullable(Text({ maxLength: 5000 }))),
   bank_account_ids: t.Optional(Nullable(t.Array(Int({ minimum: 1 }), { maxItems: 20 }))),
   proforma_id: t.Optional(Nullable(Int({ minimum: 1 }))),
   credited_document_id: t.Optional(Nullable(Int({ minimum: 1 }))),
-  buyer_reference: t.Optional(Nullable(Text({ maxLength: 200, description: "BT-10 (a Leitweg-ID for XRechnung); null or absent takes the Client's" }))),
+  buyer_reference: t.Optional(
+    Nullable(
+      Text({ maxLength: 200, description: "BT-10 (a Leitweg-ID for XRechnung); null or absent takes the Client's" }),
+    ),
+  ),
   order_reference: t.Optional(Nullable(Text({ maxLength: 200, description: 'BT-13, the purchase order reference' }))),
 }
 
-export const DocumentCreateBody = t.Object({ type: DocType, client_id: Int({ minimum: 1 }), ...fields }, { additionalProperties: false, title: 'DocumentCreate' })
-export const DocumentUpdateBody = t.Object({ client_id: t.Optional(Int({ minimum: 1 })), ...fields }, { additionalProperties: false, title: 'DocumentUpdate' })
+export const DocumentCreateBody = t.Object(
+  { type: DocType, client_id: Int({ minimum: 1 }), ...fields },
+  { additionalProperties: false, title: 'DocumentCreate' },
+)
+export const DocumentUpdateBody = t.Object(
+  { client_id: t.Optional(Int({ minimum: 1 })), ...fields },
+  { additionalProperties: false, title: 'DocumentUpdate' },
+)
 
 const ActionEntry = t.Object({
   open: Bool(),
@@ -99,14 +115,26 @@ export const DocumentSchema = t.Object(
         postal_code: Nullable(t.String()),
         country: t.String(),
         bank_accounts: t.Array(
-          t.Object({ id: Int(), name: t.String(), iban: t.String(), bic: Nullable(t.String()), currency: Nullable(t.String()) }),
-          { description: 'the accounts the document shows: those it names, else the Business\'s in its currency' },
+          t.Object({
+            id: Int(),
+            name: t.String(),
+            iban: t.String(),
+            bic: Nullable(t.String()),
+            currency: Nullable(t.String()),
+          }),
+          { description: "the accounts the document shows: those it names, else the Business's in its currency" },
         ),
         electronic_address: Nullable(t.Object({ scheme: t.String(), value: t.String() }, { description: 'BT-34' })),
-        contact: t.Object({ name: Nullable(t.String()), phone: Nullable(t.String()), email: Nullable(t.String()) }, { description: 'BG-6' }),
+        contact: t.Object(
+          { name: Nullable(t.String()), phone: Nullable(t.String()), email: Nullable(t.String()) },
+          { description: 'BG-6' },
+        ),
         tax_registration_id: Nullable(t.String({ description: 'BT-32' })),
       },
-      { description: 'the Business as the document shows it: taken at issue and kept; on a Draft, the Business as it now stands' },
+      {
+        description:
+          'the Business as the document shows it: taken at issue and kept; on a Draft, the Business as it now stands',
+      },
     ),
     currency: t.String({ pattern: '^[A-Z]{3}$' }),
     issue_date: Nullable(DateString),
@@ -114,7 +142,9 @@ export const DocumentSchema = t.Object(
     delivery_date: Nullable(DateString),
     payment_terms: Int({ minimum: 0 }),
     lines: t.Array(LineSchema),
-    vat_breakdown: t.Array(t.Object({ category: t.String(), rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }), net: Amount, vat: Amount })),
+    vat_breakdown: t.Array(
+      t.Object({ category: t.String(), rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }), net: Amount, vat: Amount }),
+    ),
     net_total: Amount,
     vat_total: Amount,
     total: Amount,
@@ -128,15 +158,29 @@ export const DocumentSchema = t.Object(
       convert: ActionEntry,
       record_payment: ActionEntry,
       delete: ActionEntry,
+      remind: ActionEntry,
     }),
     last_sent: Nullable(t.Object({ at: Timestamp, recipients: t.Array(t.String()), via: t.String() })),
+    last_reminded: Nullable(
+      t.Object({
+        at: Timestamp,
+        step_days: Nullable(Int({ description: 'the schedule step that sent it; null for a reminder by hand' })),
+        recipients: t.Array(t.String()),
+      }),
+    ),
+    reminders_sent: Int({
+      minimum: 0,
+      description: 'reminders that went out for this document, by hand and on schedule',
+    }),
     is_overdue: Bool(),
     days_overdue: Nullable(Int({ minimum: 1 })),
     proforma_id: Nullable(Int()),
     converted_into_id: Nullable(Int()),
     credited_document_id: Nullable(Int()),
     is_test: Bool(),
-    public_url: Nullable(t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' })),
+    public_url: Nullable(
+      t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' }),
+    ),
     bank_account_ids: t.Array(Int()),
     notes: Nullable(t.String()),
     buyer_reference: Nullable(t.String({ description: "BT-10; default the Client's" })),

@@ -1,16 +1,42 @@
 // Operations of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
 import { getBusiness } from '../business'
 import { documentPdf, nextTurn } from '../pdf'
 import { exportFacturx } from '../einvoice'
-import { DocumentCreateBody, DocumentList, DocumentListQuery, DocumentSchema, DocumentUpdateBody } from './documents.model'
+import {
+  DocumentCreateBody,
+  DocumentList,
+  DocumentListQuery,
+  DocumentSchema,
+  DocumentUpdateBody,
+} from './documents.model'
 import type { DocumentFilter } from './documents.repo'
-import { cancelDocument, convertDocument, createDocument, deleteDocument, issueDocument, listDocumentViews, updateDocument, viewDocument } from './documents.service'
+import {
+  documentSummaries,
+  duplicateDocument,
+  markSent,
+  previewTotals,
+  unmarkSent,
+  viewDocumentForApp,
+} from './app-actions.service'
+import { findClient } from '../clients'
+import type { LineInput } from './lines'
+import { documentFilterOf } from './list-filter'
+import {
+  cancelDocument,
+  convertDocument,
+  createDocument,
+  deleteDocument,
+  issueDocument,
+  listDocumentViews,
+  updateDocument,
+  viewDocument,
+} from './documents.service'
 
 const tag = 'Documents'
 const path = t.Object({ id: t.String({ description: 'document id' }) })
@@ -36,7 +62,14 @@ export const ISSUE_REFUSALS = [
 ] as const
 
 /** Saving a Draft linked to a Proforma Invoice. */
-const LINK_REFUSALS = ['proforma_deleted', 'not_a_proforma', 'only_into_an_invoice', 'cancelled_not_converted', 'proforma_other_currency', 'proforma_other_client'] as const
+const LINK_REFUSALS = [
+  'proforma_deleted',
+  'not_a_proforma',
+  'only_into_an_invoice',
+  'cancelled_not_converted',
+  'proforma_other_currency',
+  'proforma_other_client',
+] as const
 
 function filterOf(query: Record<string, string | undefined>): DocumentFilter {
   const errors: Record<string, string[]> = {}
@@ -53,7 +86,10 @@ function filterOf(query: Record<string, string | undefined>): DocumentFilter {
     if (/^[1-9][0-9]{0,14}$/.test(query.client_id)) f.clientId = Number(query.client_id)
     else errors.client_id = ['must be a Client id']
   }
-  for (const [k, key] of [['issue_date_from', 'issueDateFrom'], ['issue_date_to', 'issueDateTo']] as const) {
+  for (const [k, key] of [
+    ['issue_date_from', 'issueDateFrom'],
+    ['issue_date_to', 'issueDateTo'],
+  ] as const) {
     const v = query[k]
     if (v === undefined) continue
     if (isDate(v)) f[key] = v
@@ -69,7 +105,8 @@ export const documentsOperations: Operation[] = [
     name: 'documents_list',
     tag,
     summary: 'List documents',
-    description: 'Invoices, Proforma Invoices, Credit Notes and Quotes oldest first, paged; filters: type, status, client_id, issue dates, search.',
+    description:
+      'Invoices, Proforma Invoices, Credit Notes and Quotes oldest first, paged; filters: type, status, client_id, issue dates, search.',
     http: { method: 'GET', path: '/v1/documents', status: 200 },
     query: DocumentListQuery,
     output: DocumentList,
@@ -79,14 +116,24 @@ export const documentsOperations: Operation[] = [
     mcp: true,
     async run(actor, { query }, ctx) {
       const filter = filterOf(query)
-      return json(await listPage(ctx, actor, query, 'documents', (after, n) => listDocumentViews(ctx.deps, actor, after, n, filter), (v) => v))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'documents',
+          (after, n) => listDocumentViews(ctx.deps, actor, after, n, filter),
+          (v) => v,
+        ),
+      )
     },
   },
   {
     name: 'documents_create',
     tag,
     summary: 'Create a Draft',
-    description: 'A Draft of any type with its Lines; totals are computed; `document_number` asks for a number the Draft takes when issued.',
+    description:
+      'A Draft of any type with its Lines; totals are computed; `document_number` asks for a number the Draft takes when issued.',
     http: { method: 'POST', path: '/v1/documents', status: 201 },
     body: DocumentCreateBody,
     output: DocumentSchema,
@@ -102,7 +149,8 @@ export const documentsOperations: Operation[] = [
     name: 'documents_get',
     tag,
     summary: 'Get a document',
-    description: 'One document with its Lines, totals, amount paid and due, and `actions`: which Actions are open and the refusal code of each that is not.',
+    description:
+      'One document with its Lines, totals, amount paid and due, and `actions`: which Actions are open and the refusal code of each that is not.',
     http: { method: 'GET', path: '/v1/documents/:id', status: 200 },
     path,
     output: DocumentSchema,
@@ -154,7 +202,8 @@ export const documentsOperations: Operation[] = [
     name: 'documents_issue',
     tag,
     summary: 'Issue a Draft: it takes its number',
-    description: 'The Draft takes the next number of its numbering (or the one it asked for) inside the issuing transaction.',
+    description:
+      'The Draft takes the next number of its numbering (or the one it asked for) inside the issuing transaction.',
     http: { method: 'POST', path: '/v1/documents/:id/issue', status: 200 },
     path,
     body: NoBody,
@@ -188,14 +237,22 @@ export const documentsOperations: Operation[] = [
     name: 'documents_convert',
     tag,
     summary: 'Convert a Proforma Invoice into an issued Invoice',
-    description: 'The new Invoice is issued at once with today\'s date and the next Invoice number; Payments recorded on the Proforma count on it.',
+    description:
+      "The new Invoice is issued at once with today's date and the next Invoice number; Payments recorded on the Proforma count on it.",
     http: { method: 'POST', path: '/v1/documents/:id/convert', status: 201 },
     path,
     body: NoBody,
     output: DocumentSchema,
     access: 'write',
     idempotent: true,
-    refusals: ['not_a_proforma', 'draft_not_converted', 'cancelled_not_converted', 'already_converted', 'issuing_limit_reached', 'numbering_at_its_end'],
+    refusals: [
+      'not_a_proforma',
+      'draft_not_converted',
+      'cancelled_not_converted',
+      'already_converted',
+      'issuing_limit_reached',
+      'numbering_at_its_end',
+    ],
     mcp: true,
     async run(actor, { path }, { deps }) {
       return json(await convertDocument(deps, actor, idOf(path.id)), 201)
@@ -210,7 +267,9 @@ export const documentsOperations: Operation[] = [
     http: { method: 'GET', path: '/v1/documents/:id/pdf', status: 200 },
     path,
     // A plain string, judged here, so an unknown format is the contract's 422 naming `format`.
-    query: t.Object({ format: t.Optional(t.String({ description: 'facturx: PDF/A-3b with the CII XML embedded as factur-x.xml' })) }),
+    query: t.Object({
+      format: t.Optional(t.String({ description: 'facturx: PDF/A-3b with the CII XML embedded as factur-x.xml' })),
+    }),
     output: null,
     file: 'application/pdf',
     access: 'read',
@@ -222,7 +281,8 @@ export const documentsOperations: Operation[] = [
       // behind them (a /health) waits for one document's reading, not for all of them.
       await nextTurn()
       if (query.format !== undefined && query.format !== '') {
-        if (query.format !== 'facturx') throw new InvalidRequest({ format: ['must be facturx, or left out for the plain PDF'] })
+        if (query.format !== 'facturx')
+          throw new InvalidRequest({ format: ['must be facturx, or left out for the plain PDF'] })
         const file = await exportFacturx(deps, actor, idOf(path.id))
         return { kind: 'file', file: { bytes: file.pdf, mimeType: 'application/pdf', filename: file.filename } }
       }
@@ -231,6 +291,84 @@ export const documentsOperations: Operation[] = [
       const bytes = await documentPdf(deps.db.read, business, view)
       const name = (view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
       return { kind: 'file', file: { bytes, mimeType: 'application/pdf', filename: `${name}.pdf` } }
+    },
+  },
+]
+
+/** The application's own document actions (extensions §9): no API route; their refusal codes are the contract's. */
+export const documentsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'documents_mark_sent',
+    description:
+      'Marks an issued document sent by hand (`last_sent.via = "marked"`, no recipients); raises document.sent.',
+    access: 'write',
+    refusals: ['draft_not_delivered', 'cancelled_not_marked'],
+    async run(actor, { path }, { deps }) {
+      return json(await markSent(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_unmark_sent',
+    description:
+      'Takes a mark made by hand back: `last_sent` becomes the newest send by email, or null. Raises nothing.',
+    access: 'write',
+    refusals: ['not_marked_sent', 'cancelled_keeps_mark'],
+    async run(actor, { path }, { deps }) {
+      return json(await unmarkSent(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_duplicate',
+    description: 'A new Draft of the same type for the same Client, with the same Lines, terms and notes.',
+    access: 'write',
+    refusals: ['client_deleted'],
+    async run(actor, { path }, { deps }) {
+      return json(await duplicateDocument(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_get_for_app',
+    description:
+      "A document with its API `actions`, the application-only actions and each closed one's reason in words.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { path }, { deps }) {
+      return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_preview_totals',
+    description:
+      "The totals a Draft's Lines would have, by the same Line rules and money math as saving; changes nothing. The currency is the one given, else the Client's, else the Business's.",
+    access: 'write',
+    refusals: [],
+    async run(actor, { body }, { deps }) {
+      const { lines, client_id } = body as { lines: LineInput[]; currency: string; client_id: string }
+      let currency = (body as { currency: string }).currency
+      if (!currency && /^[0-9]{1,15}$/.test(client_id))
+        currency = (await findClient(deps.db.read, actor.businessId, Number(client_id)))?.currency ?? ''
+      if (!currency) currency = actor.currency
+      return json({ ...(await previewTotals(deps, actor.businessId, currency, lines)), currency })
+    },
+  },
+  {
+    name: 'documents_summaries',
+    description:
+      "A page of documents as the application's list shows them (number, Client, dates, totals, state), oldest first, narrowed by the API's filters and `search`; a filter it cannot read is left out.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { query: q }, ctx) {
+      const filter = documentFilterOf(q)
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          q,
+          'app_documents',
+          (after, n) => documentSummaries(ctx.deps, actor.businessId, after, n, filter),
+          (r) => r,
+        ),
+      )
     },
   },
 ]

@@ -9,7 +9,12 @@ import { amountDue } from './paid'
 import { categoryRank } from './totals'
 
 /** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
-export const DOCUMENT_TITLES: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
+export const DOCUMENT_TITLES: Record<string, string> = {
+  invoice: 'Invoice',
+  proforma: 'Proforma Invoice',
+  credit_note: 'Credit Note',
+  quote: 'Quote',
+}
 
 export interface ClientSnapshot {
   name: string
@@ -108,7 +113,12 @@ export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): 
     postal_code: b.postalCode,
     country: b.country,
     bank_accounts: accounts,
-    electronic_address: b.electronicAddressScheme && b.electronicAddress ? { scheme: b.electronicAddressScheme, value: b.electronicAddress } : b.email ? { scheme: 'EM', value: b.email } : null,
+    electronic_address:
+      b.electronicAddressScheme && b.electronicAddress
+        ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
+        : b.email
+          ? { scheme: 'EM', value: b.email }
+          : null,
     contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
     tax_registration_id: b.taxRegistrationId,
   }
@@ -117,7 +127,10 @@ export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): 
 const DAY_MS = 86_400_000
 
 /** Overdue: an issued Invoice or unconverted Proforma, past its due date, neither paid nor cancelled (UTC today). */
-export function overdue(doc: Pick<DocumentRow, 'type' | 'status' | 'dueDate' | 'convertedIntoId'>, today: string): { is: boolean; days: number | null } {
+export function overdue(
+  doc: Pick<DocumentRow, 'type' | 'status' | 'dueDate' | 'convertedIntoId'>,
+  today: string,
+): { is: boolean; days: number | null } {
   const open = doc.status === 'issued' || doc.status === 'partially_paid'
   const kind = doc.type === 'invoice' || (doc.type === 'proforma' && doc.convertedIntoId === null)
   if (!open || !kind || !doc.dueDate || doc.dueDate >= today) return { is: false, days: null }
@@ -143,7 +156,16 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
     : client
       ? snapshotOf(client)
-      : { name: '', legal_name: null, email: null, address: null, city: null, postal_code: null, country: '', vat_number: null }
+      : {
+          name: '',
+          legal_name: null,
+          email: null,
+          address: null,
+          city: null,
+          postal_code: null,
+          country: '',
+          vat_number: null,
+        }
   const od = overdue(doc, today)
   return {
     id: doc.id,
@@ -152,7 +174,12 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     document_number: doc.documentNumber,
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
-    client: { ...snapshot, electronic_address: snapshot.electronic_address ?? (snapshot.email ? { scheme: 'EM', value: snapshot.email } : null), buyer_reference: snapshot.buyer_reference ?? null },
+    client: {
+      ...snapshot,
+      electronic_address:
+        snapshot.electronic_address ?? (snapshot.email ? { scheme: 'EM', value: snapshot.email } : null),
+      buyer_reference: snapshot.buyer_reference ?? null,
+    },
     seller: withEInvoiceFields(doc.sellerSnapshot ? (JSON.parse(doc.sellerSnapshot) as SellerSnapshot) : seller),
     currency: doc.currency,
     issue_date: doc.issueDate,
@@ -184,6 +211,10 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     still_takes_payment: refusalFor('record_payment', facts) === null,
     actions: actionsOf(facts, role),
     last_sent: doc.lastSent ? (JSON.parse(doc.lastSent) as { at: string; recipients: string[]; via: string }) : null,
+    last_reminded: doc.lastReminded
+      ? (JSON.parse(doc.lastReminded) as { at: string; step_days: number | null; recipients: string[] })
+      : null,
+    reminders_sent: doc.remindersSent,
     is_overdue: od.is,
     days_overdue: od.days,
     proforma_id: doc.proformaId,

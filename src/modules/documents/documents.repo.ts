@@ -4,7 +4,14 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { hotSelect, hotShape } from '../../db/hot-shape'
-import { clients, documentLines, documents, documentVatBands, type DocumentStatus, type DocumentType } from '../../db/schema'
+import {
+  clients,
+  documentLines,
+  documents,
+  documentVatBands,
+  type DocumentStatus,
+  type DocumentType,
+} from '../../db/schema'
 import type { ResolvedLine } from './lines'
 import type { Totals } from './totals'
 import { countedPaymentSql } from './paid'
@@ -24,7 +31,11 @@ const documentColumns = {
   totalMinor: asText(documents.totalMinor),
   paidMinor: asText(documents.paidMinor),
 }
-const bandColumns = { ...getTableColumns(documentVatBands), netMinor: asText(documentVatBands.netMinor), vatMinor: asText(documentVatBands.vatMinor) }
+const bandColumns = {
+  ...getTableColumns(documentVatBands),
+  netMinor: asText(documentVatBands.netMinor),
+  vatMinor: asText(documentVatBands.vatMinor),
+}
 
 // The same reads through the hot reader (db/hot-shape.ts), for the reads outside a transaction: a list page, one document.
 const documentShape = hotShape<DocumentRow>(documentColumns)
@@ -42,7 +53,12 @@ export function documentSearchText(d: SearchFields): string {
   return [d.documentNumber, d.notes, name].filter(Boolean).join('\n').toLowerCase()
 }
 
-export async function findDocument(q: Queryable, businessId: number, id: number, hot: HotReader | null = null): Promise<DocumentRow | undefined> {
+export async function findDocument(
+  q: Queryable,
+  businessId: number,
+  id: number,
+  hot: HotReader | null = null,
+): Promise<DocumentRow | undefined> {
   const where = and(eq(documents.businessId, businessId), eq(documents.id, id))
   if (hot) return hotSelect(hot, documentShape, documents, where)[0]
   return q.select(documentColumns).from(documents).where(where).get()
@@ -53,22 +69,36 @@ export async function findByPublicToken(q: Queryable, token: string): Promise<Do
   return q.select(documentColumns).from(documents).where(eq(documents.publicToken, token)).get()
 }
 
-export async function linesOf(q: Queryable, documentIds: number[], hot: HotReader | null = null): Promise<Map<number, LineRow[]>> {
+export async function linesOf(
+  q: Queryable,
+  documentIds: number[],
+  hot: HotReader | null = null,
+): Promise<Map<number, LineRow[]>> {
   const out = new Map<number, LineRow[]>()
   if (documentIds.length === 0) return out
   const where = inArray(documentLines.documentId, documentIds)
   const rows = hot
     ? hotSelect(hot, lineShape, documentLines, where, 'ORDER BY "document_id", "position"')
-    : await q.select().from(documentLines).where(where).orderBy(asc(documentLines.documentId), asc(documentLines.position))
+    : await q
+        .select()
+        .from(documentLines)
+        .where(where)
+        .orderBy(asc(documentLines.documentId), asc(documentLines.position))
   for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
   return out
 }
 
-export async function bandsOf(q: Queryable, documentIds: number[], hot: HotReader | null = null): Promise<Map<number, BandRow[]>> {
+export async function bandsOf(
+  q: Queryable,
+  documentIds: number[],
+  hot: HotReader | null = null,
+): Promise<Map<number, BandRow[]>> {
   const out = new Map<number, BandRow[]>()
   if (documentIds.length === 0) return out
   const where = inArray(documentVatBands.documentId, documentIds)
-  const rows = hot ? hotSelect(hot, bandShape, documentVatBands, where) : await q.select(bandColumns).from(documentVatBands).where(where)
+  const rows = hot
+    ? hotSelect(hot, bandShape, documentVatBands, where)
+    : await q.select(bandColumns).from(documentVatBands).where(where)
   for (const r of rows) (out.get(r.documentId) ?? out.set(r.documentId, []).get(r.documentId)!).push(r)
   return out
 }
@@ -82,7 +112,14 @@ export interface DocumentFilter {
   search?: string
 }
 
-export async function listDocuments(q: Queryable, businessId: number, afterId: number, limit: number, f: DocumentFilter, hot: HotReader | null = null): Promise<DocumentRow[]> {
+export async function listDocuments(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  f: DocumentFilter,
+  hot: HotReader | null = null,
+): Promise<DocumentRow[]> {
   const conds = [eq(documents.businessId, businessId), gt(documents.id, afterId)]
   if (f.type) conds.push(eq(documents.type, f.type))
   if (f.status) conds.push(eq(documents.status, f.status))
@@ -123,11 +160,35 @@ export async function invoicesIssuedInYear(q: Queryable, businessId: number, yea
 }
 
 export async function insertDocument(tx: Tx, row: DocumentInsert): Promise<DocumentRow> {
-  return tx.insert(documents).values({ ...row, searchText: documentSearchText(row) }).returning(documentColumns).get()
+  return tx
+    .insert(documents)
+    .values({ ...row, searchText: documentSearchText(row) })
+    .returning(documentColumns)
+    .get()
 }
 
 /** Updates a document; a change to its number, notes or Client snapshot rewrites its search text in the same write. */
-export async function updateDocumentRow(tx: Tx, businessId: number, id: number, set: Partial<DocumentInsert>, onlyStatus?: DocumentStatus): Promise<DocumentRow | undefined> {
+/** A reminder that went out: its facts, and one more in the document's count. */
+export async function recordReminderRow(
+  tx: Tx,
+  businessId: number,
+  id: number,
+  at: string,
+  lastReminded: string,
+): Promise<void> {
+  await tx
+    .update(documents)
+    .set({ lastRemindedAt: at, lastReminded, remindersSent: sql`${documents.remindersSent} + 1`, updatedAt: at })
+    .where(and(eq(documents.businessId, businessId), eq(documents.id, id)))
+}
+
+export async function updateDocumentRow(
+  tx: Tx,
+  businessId: number,
+  id: number,
+  set: Partial<DocumentInsert>,
+  onlyStatus?: DocumentStatus,
+): Promise<DocumentRow | undefined> {
   const conds = [eq(documents.businessId, businessId), eq(documents.id, id)]
   if (onlyStatus) conds.push(eq(documents.status, onlyStatus))
   const keys = ['documentNumber', 'notes', 'clientSnapshot'] as const
@@ -135,11 +196,31 @@ export async function updateDocumentRow(tx: Tx, businessId: number, id: number, 
     // The fields not being set are read as they stand, so a caller cannot leave the search text stale.
     const stored = keys.every((k) => set[k] !== undefined)
       ? undefined
-      : await tx.select({ documentNumber: documents.documentNumber, notes: documents.notes, clientSnapshot: documents.clientSnapshot }).from(documents).where(and(...conds)).get()
+      : await tx
+          .select({
+            documentNumber: documents.documentNumber,
+            notes: documents.notes,
+            clientSnapshot: documents.clientSnapshot,
+          })
+          .from(documents)
+          .where(and(...conds))
+          .get()
     const pick = <K extends (typeof keys)[number]>(k: K) => (set[k] !== undefined ? set[k] : stored?.[k]) ?? null
-    set = { ...set, searchText: documentSearchText({ documentNumber: pick('documentNumber'), notes: pick('notes'), clientSnapshot: pick('clientSnapshot') }) }
+    set = {
+      ...set,
+      searchText: documentSearchText({
+        documentNumber: pick('documentNumber'),
+        notes: pick('notes'),
+        clientSnapshot: pick('clientSnapshot'),
+      }),
+    }
   }
-  return tx.update(documents).set(set).where(and(...conds)).returning(documentColumns).get()
+  return tx
+    .update(documents)
+    .set(set)
+    .where(and(...conds))
+    .returning(documentColumns)
+    .get()
 }
 
 export async function replaceLines(tx: Tx, documentId: number, lines: ResolvedLine[], totals: Totals): Promise<void> {
@@ -162,7 +243,10 @@ export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Pr
 /** The sum in minor units, as exact text, of the completed Payments of these documents. */
 export async function completedPaidMinor(tx: SqlTx, documentIds: number[]): Promise<string> {
   const rows = await tx.all<{ total: string | null }>(
-    sql`SELECT CAST(sum(amount_minor) AS TEXT) AS total FROM payments WHERE document_id IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)}) AND ${countedPaymentSql()}`,
+    sql`SELECT CAST(sum(amount_minor) AS TEXT) AS total FROM payments WHERE document_id IN (${sql.join(
+      documentIds.map((i) => sql`${i}`),
+      sql`, `,
+    )}) AND ${countedPaymentSql()}`,
   )
   return rows[0]?.total ?? '0'
 }
@@ -196,7 +280,9 @@ const PAYMENT_TARGET_COLUMNS = `id, type, status, currency, total, amount_paid A
   converted_into_id AS convertedIntoId, document_number AS documentNumber, issue_date AS issueDate, client_id AS clientId`
 
 export async function findPaymentTarget(q: SqlTx, businessId: number, id: number): Promise<PaymentTarget | undefined> {
-  const rows = await q.all<PaymentTarget>(sql`SELECT ${sql.raw(PAYMENT_TARGET_COLUMNS)} FROM documents WHERE business_id = ${businessId} AND id = ${id}`)
+  const rows = await q.all<PaymentTarget>(
+    sql`SELECT ${sql.raw(PAYMENT_TARGET_COLUMNS)} FROM documents WHERE business_id = ${businessId} AND id = ${id}`,
+  )
   return rows[0]
 }
 
@@ -205,12 +291,30 @@ export async function findPaymentTarget(q: SqlTx, businessId: number, id: number
  * the hot reader when there is one, about 10 µs against about 100 µs for the same read through @libsql/client. The
  * transaction reads it again and judges what it reads there.
  */
-export async function readPaymentTarget(db: Database, businessId: number, id: number): Promise<PaymentTarget | undefined> {
-  if (db.hot) return db.hot.get<PaymentTarget>(`SELECT ${PAYMENT_TARGET_COLUMNS} FROM documents WHERE business_id = ? AND id = ?`, businessId, id)
+export async function readPaymentTarget(
+  db: Database,
+  businessId: number,
+  id: number,
+): Promise<PaymentTarget | undefined> {
+  if (db.hot)
+    return db.hot.get<PaymentTarget>(
+      `SELECT ${PAYMENT_TARGET_COLUMNS} FROM documents WHERE business_id = ? AND id = ?`,
+      businessId,
+      id,
+    )
   return findPaymentTarget(db.read, businessId, id)
 }
 
 /** Writes the settled amount and status without reading the row back. */
-export async function writeSettlement(tx: SqlTx, id: number, amountPaid: string, paidMinor: string, status: string, updatedAt: string): Promise<void> {
-  await tx.run(sql`UPDATE documents SET amount_paid = ${amountPaid}, paid_minor = ${paidMinor}, status = ${status}, updated_at = ${updatedAt} WHERE id = ${id}`)
+export async function writeSettlement(
+  tx: SqlTx,
+  id: number,
+  amountPaid: string,
+  paidMinor: string,
+  status: string,
+  updatedAt: string,
+): Promise<void> {
+  await tx.run(
+    sql`UPDATE documents SET amount_paid = ${amountPaid}, paid_minor = ${paidMinor}, status = ${status}, updated_at = ${updatedAt} WHERE id = ${id}`,
+  )
 }

@@ -2,10 +2,33 @@
 export type { DocumentView, SellerSnapshot, ShownBankAccount } from './documents.present'
 export type { DocumentRow } from './documents.repo'
 export { findDocument } from './documents.repo'
-export { issueInTx, sellerOfDocument, viewDocument, sendFactsOf, recordSentInTx, type DocumentDeps } from './documents.service'
+export {
+  issueInTx,
+  sellerOfDocument,
+  viewDocument,
+  sendFactsOf,
+  recordSentInTx,
+  type DocumentDeps,
+} from './documents.service'
 export { DocumentSchema } from './documents.model'
-export { amountDue, paidState, countedDocumentIds, countedPaymentSql, COUNTED_PAYMENT_STATUS, DUE_MINOR_SQL, type Paid } from './paid'
-export { paymentCounts, OWING_SQL, OWING_STATUSES, paidShareMinor, paidShareSql, paidShareOutOfSql, dueMinorSql } from './paid'
+export {
+  amountDue,
+  paidState,
+  countedDocumentIds,
+  countedPaymentSql,
+  COUNTED_PAYMENT_STATUS,
+  DUE_MINOR_SQL,
+  type Paid,
+} from './paid'
+export {
+  paymentCounts,
+  OWING_SQL,
+  OWING_STATUSES,
+  paidShareMinor,
+  paidShareSql,
+  paidShareOutOfSql,
+  dueMinorSql,
+} from './paid'
 export { settleDocument } from './settlement'
 export { refusalFor, takesPaymentsRefusal, type RefusalInfo, type SendFacts } from './lifecycle'
 export { gatherFacts } from './facts'
@@ -14,7 +37,19 @@ export { toMinor } from './totals'
 export { findPaymentTarget, readPaymentTarget, type PaymentTarget } from './documents.repo'
 export type { Facts } from './lifecycle'
 export { categoryRank } from './totals'
-export { markSent, unmarkSent, duplicateDocument, recordRemindedInTx, gatherAppFacts, viewDocumentForApp, previewTotals, documentSummaries, type DocumentSummary, type Acting } from './app-actions.service'
+export {
+  markSent,
+  unmarkSent,
+  duplicateDocument,
+  recordRemindedInTx,
+  gatherAppFacts,
+  viewDocumentForApp,
+  previewTotals,
+  type AppDocument,
+  documentSummaries,
+  type DocumentSummary,
+  type Acting,
+} from './app-actions.service'
 export { receiptEmailRefusal, remindRefusal, type AppActionName, type AppFacts } from './app-actions'
 export { viewDocuments } from './documents.service'
 export { DOCUMENT_TITLES, accountsShown, sellerSnapshotOf } from './documents.present'
@@ -22,9 +57,17 @@ export { openPublicDocument, type PublicDocument } from './public-page'
 export { setRemedyBase, REMEDY_URLS } from './lifecycle'
 export { ISSUE_REFUSALS } from './documents.operations'
 // The application's pages call the same use cases as the API routes.
-export { createDocument, updateDocument, deleteDocument, issueDocument, cancelDocument, convertDocument } from './documents.service'
+export {
+  createDocument,
+  updateDocument,
+  deleteDocument,
+  issueDocument,
+  cancelDocument,
+  convertDocument,
+} from './documents.service'
 export { DocumentCreateBody, DocumentUpdateBody } from './documents.model'
 export type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 export { VAT_CATEGORIES, type LineInput } from './lines'
 export { documentTypes, documentStatuses } from '../../db/schema'
 export { documentLabels, type DocumentLabel } from './labels.repo'
+export { documentFilterOf } from './list-filter'

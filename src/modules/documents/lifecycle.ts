@@ -1,12 +1,13 @@
 // The document lifecycle's one judge: for each Action, the Refusal it would answer, used both to refuse a request
 // and to predict it in `actions`, so the two can never disagree.
-import { issuingLimited } from '../../platform/policy'
+import { issuingLimited, roleAllows } from '../../platform/policy'
 import type { Role } from '../business'
 import { Dec, stored } from '../../shared/money'
 import type { DocumentRow } from './documents.repo'
 import { amountDue } from './paid'
+import { remindRefusal } from './app-actions'
 
-export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete'] as const
+export const ACTIONS = ['issue', 'send', 'cancel', 'convert', 'record_payment', 'delete', 'remind'] as const
 export type ActionName = (typeof ACTIONS)[number]
 
 /**
@@ -27,9 +28,10 @@ export function setRemedyBase(base: string): void {
 export type { RefusalInfo } from '../../shared/errors'
 import type { RefusalInfo } from '../../shared/errors'
 
-
 /** A linked Proforma as an Invoice Draft sees it. */
-export type LinkedProforma = { deleted: true } | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
+export type LinkedProforma =
+  | { deleted: true }
+  | { deleted: false; row: Pick<DocumentRow, 'id' | 'type' | 'status' | 'currency' | 'clientId' | 'convertedIntoId'> }
 
 /** What a Send is judged by besides the provider's presence (see `mailVia`). */
 export interface SendFacts {
@@ -49,7 +51,18 @@ export interface SendFacts {
 
 /** Everything the judge needs, fetched beforehand (inside the transaction when a change follows). */
 export interface Facts {
-  doc: Pick<DocumentRow, 'type' | 'status' | 'convertedIntoId' | 'proformaId' | 'total' | 'amountPaid' | 'issueDate' | 'clientId' | 'currency'>
+  doc: Pick<
+    DocumentRow,
+    | 'type'
+    | 'status'
+    | 'convertedIntoId'
+    | 'proformaId'
+    | 'total'
+    | 'amountPaid'
+    | 'issueDate'
+    | 'clientId'
+    | 'currency'
+  >
   business: { isTest: boolean; plan: string; issuingLimit: number }
   /** The address the document would be sent to (the Client's email). */
   clientEmail: string | null
@@ -86,7 +99,12 @@ export interface ConvertIssueFacts {
 import { refusalInfo as r } from '../../shared/errors'
 
 /** Refusals of saving a Draft linked to a Proforma (create, update, and issue again before the number is taken). */
-export function proformaLinkRefusal(type: string, currency: string, clientId: number, proforma: LinkedProforma | null): RefusalInfo | null {
+export function proformaLinkRefusal(
+  type: string,
+  currency: string,
+  clientId: number,
+  proforma: LinkedProforma | null,
+): RefusalInfo | null {
   if (!proforma) return null
   if (proforma.deleted) return r('proforma_deleted')
   const p = proforma.row
@@ -143,7 +161,15 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
       const s = f.send
       if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {
-        return { ...r('sending_limit_reached', { limit: s.dailyLimit, sentToday: s.sentToday, recipients: s.recipients, resumesOn: s.resumesOn }), ...mailRemedy }
+        return {
+          ...r('sending_limit_reached', {
+            limit: s.dailyLimit,
+            sentToday: s.sentToday,
+            recipients: s.recipients,
+            resumesOn: s.resumesOn,
+          }),
+          ...mailRemedy,
+        }
       }
       return d.status === 'draft' ? issueRefusal(f) : null
     }
@@ -160,18 +186,38 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.convertedIntoId !== null) return r('already_converted')
       // Then what issuing the new Invoice would answer, in Issue's order: the issuing limit, then its number.
       if (!f.convertIssue) return null
-      return issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ?? f.convertIssue.numbering
+      return (
+        issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ??
+        f.convertIssue.numbering
+      )
     case 'record_payment': {
       const kind = takesPaymentsRefusal(d)
       if (kind) return kind
       if (d.type === 'proforma' && d.convertedIntoId !== null) {
-        return { ...r('payment_goes_to_its_invoice', { invoiceNumber: f.invoice?.document_number ?? null }), remedy: 'record_on_its_invoice', extra: { invoice: f.invoice } }
+        return {
+          ...r('payment_goes_to_its_invoice', { invoiceNumber: f.invoice?.document_number ?? null }),
+          remedy: 'record_on_its_invoice',
+          extra: { invoice: f.invoice },
+        }
       }
       if (amountDue(d).lte(new Dec('0'))) return r('nothing_due')
       return f.receiptNumbering
     }
     case 'delete':
       return d.status === 'draft' ? null : r('issued_not_deleted')
+    case 'remind':
+      // The application's Remind judge (app-actions.ts), for a reminder by hand to the Client (extensions §14).
+      return remindRefusal(
+        {
+          doc: { ...d, lastSent: null, lastRemindedAt: null },
+          clientExists: true,
+          clientEmail: f.clientEmail,
+          mailVia: f.mailVia,
+          send: f.send,
+          recipients: 1,
+        },
+        false,
+      )
   }
 }
 
@@ -179,18 +225,31 @@ export type ActionEntry = { open: true } | { open: false; code: string; remedy?:
 
 /** The `actions` map for a credential's Role: role_forbidden for a Viewer, else each Action's refusal or open. */
 export function actionsOf(f: Facts, role: Role): Record<ActionName, ActionEntry> {
-  const out = {} as Record<ActionName, ActionEntry>
-  for (const a of ACTIONS) {
-    if (role === 'viewer') {
+  return judgeActions(ACTIONS, role, (a) => refusalFor(a, f))
+}
+
+/**
+ * The one judge of an `actions` map, the API's and the application's alike: role_forbidden for a Role that only
+ * reads (the platform's roleAllows), else each action's refusal (its code and remedy) or open.
+ */
+export function judgeActions<A extends string>(
+  names: readonly A[],
+  role: Role,
+  refusal: (a: A) => RefusalInfo | null,
+): Record<A, ActionEntry> {
+  const out = {} as Record<A, ActionEntry>
+  const mayChange = roleAllows(role, 'write')
+  for (const a of names) {
+    if (!mayChange) {
       out[a] = { open: false, code: 'role_forbidden' }
       continue
     }
-    const refusal = refusalFor(a, f)
-    if (!refusal) out[a] = { open: true }
+    const refused = refusal(a)
+    if (!refused) out[a] = { open: true }
     else {
-      const entry: ActionEntry = { open: false, code: refusal.code }
-      if (refusal.remedy) entry.remedy = refusal.remedy
-      if (refusal.remedy_url) entry.remedy_url = refusal.remedy_url
+      const entry: ActionEntry = { open: false, code: refused.code }
+      if (refused.remedy) entry.remedy = refused.remedy
+      if (refused.remedy_url) entry.remedy_url = refused.remedy_url
       out[a] = entry
     }
   }

@@ -28,9 +28,16 @@ import { fileBase } from './message'
 
 type Connected = Extract<Provider, { connected: true }>
 
+/** Who an email goes to: the Client's address unless the person named others (a reminder by hand, extensions §14). */
+export interface Recipients {
+  to: string[]
+  cc: string[]
+  bcc: string[]
+}
+
 interface Planned<T> {
   provider: Connected
-  to: string
+  to: Recipients
   counted: number
   day: string
   it: T
@@ -43,8 +50,11 @@ interface Planned<T> {
 async function emailClient<T>(
   deps: MailDeps,
   business: BusinessRow,
-  judge: (tx: Tx, mail: { via: string | null; mailboxLost: boolean; sentToday: number; dailyLimit: number | null; resumesOn: string }) => Promise<{ refusal: RefusalInfo | null; to: string | null; it: T }>,
-  compose: (provider: Connected, to: string, it: T) => Promise<MailMessage>,
+  judge: (
+    tx: Tx,
+    mail: { via: string | null; mailboxLost: boolean; sentToday: number; dailyLimit: number | null; resumesOn: string },
+  ) => Promise<{ refusal: RefusalInfo | null; to: Recipients | null; it: T }>,
+  compose: (provider: Connected, to: Recipients, it: T) => Promise<MailMessage>,
   after: ((tx: Tx, it: T) => Promise<void>) | null,
 ): Promise<T> {
   const plan: Planned<T> = await deps.db.write(async (tx) => {
@@ -54,8 +64,9 @@ async function emailClient<T>(
     if (judged.refusal) throwRefusal(judged.refusal)
     const provider = mail.provider
     // The judge opened the email, so there is a connected provider and a Client address.
-    if (!provider?.connected || !judged.to) throw new Error('an application email was opened without a provider or an address')
-    const counted = mail.dailyLimit !== null ? 1 : 0
+    if (!provider?.connected || !judged.to)
+      throw new Error('an application email was opened without a provider or an address')
+    const counted = mail.dailyLimit !== null ? judged.to.to.length + judged.to.cc.length + judged.to.bcc.length : 0
     if (counted > 0) await countRecipients(tx, business.id, day, counted)
     return { provider, to: judged.to, counted, day, it: judged.it }
   })
@@ -63,10 +74,19 @@ async function emailClient<T>(
     await deps.mailer.send(plan.provider.transportUrl, await compose(plan.provider, plan.to, plan.it))
   } catch (e) {
     const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
-    if (plan.counted > 0 && surelyUnsent) await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
+    if (plan.counted > 0 && surelyUnsent)
+      await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
     if (!(e instanceof MailerError)) throw e
-    deps.logger.info('application email not delivered', { business_id: business.id, via: plan.provider.kind, reason: e.reason, smtp_code: e.smtpCode })
-    const tail = e.reason === 'interrupted' ? 'It may have gone out: check with the Client before sending again.' : 'Nothing was sent; it may succeed later.'
+    deps.logger.info('application email not delivered', {
+      business_id: business.id,
+      via: plan.provider.kind,
+      reason: e.reason,
+      smtp_code: e.smtpCode,
+    })
+    const tail =
+      e.reason === 'interrupted'
+        ? 'It may have gone out: check with the Client before sending again.'
+        : 'Nothing was sent; it may succeed later.'
     throw new NotDelivered(`Not delivered: ${e.message}. ${tail}`)
   }
   if (after) await deps.db.write((tx) => after(tx, plan.it))
@@ -90,12 +110,27 @@ function reminderText(doc: DocumentView, businessName: string, pageUrl: string |
   ].join('\n')
 }
 
+/** What a reminder by hand may set (extensions §14): recipients, subject and text; each defaults as the application's. */
+export interface RemindOptions {
+  to?: string[] | null
+  cc?: string[] | null
+  bcc?: string[] | null
+  subject?: string | null
+  message?: string | null
+}
+
 /**
  * Reminds the Client that an issued, unpaid document is due: the document's PDF with a reminder text, to the Client's
- * email. `again` is "remind again", refused `never_reminded` before a first reminder. The document then shows when
- * it was last reminded. Raises no event (no webhook event names a reminder).
+ * email (or the `to`, `cc`, `bcc` named). `again` is "remind again", refused `never_reminded` before a first
+ * reminder. The document then shows when it was last reminded and to whom, and counts its reminders.
  */
-export async function remindDocument(deps: MailDeps, who: Acting, id: number, again: boolean): Promise<DocumentView> {
+export async function remindDocument(
+  deps: MailDeps,
+  who: Acting,
+  id: number,
+  again: boolean,
+  opts: RemindOptions = {},
+): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, who.businessId)
   if (!(await findDocument(deps.db.read, who.businessId, id))) throw new NotFound('No such document.')
   await emailClient(
@@ -108,23 +143,35 @@ export async function remindDocument(deps: MailDeps, who: Acting, id: number, ag
       // The mail state read in this transaction is the one counted against.
       facts.mailVia = mail.via
       facts.send = mail
-      return { refusal: remindRefusal(facts, again), to: facts.clientEmail, it: id }
+      const to = opts.to?.length ? opts.to : facts.clientEmail ? [facts.clientEmail] : []
+      if (opts.to?.length) facts.clientEmail = opts.to[0]!
+      const recipients = { to, cc: opts.cc ?? [], bcc: opts.bcc ?? [] }
+      facts.recipients = to.length + recipients.cc.length + recipients.bcc.length
+      return { refusal: remindRefusal(facts, again), to: to.length ? recipients : null, it: recipients }
     },
     async (provider, to) => {
-      const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [(await findDocument(deps.db.read, who.businessId, id))!])
+      const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [
+        (await findDocument(deps.db.read, who.businessId, id))!,
+      ])
       const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
       const title = DOCUMENT_TITLES[view!.type] ?? view!.type
       return {
         from: { name: business.name, address: provider.from },
-        to: [to],
-        cc: [],
-        bcc: [],
-        subject: `Reminder: ${title} ${view!.document_number} from ${business.name}`,
-        text: reminderText(view!, business.name, pageUrl),
-        attachments: [{ filename: `${fileBase(view!)}.pdf`, content: await documentPdf(deps.db.read, business, view!), contentType: 'application/pdf' }],
+        to: to.to,
+        cc: to.cc,
+        bcc: to.bcc,
+        subject: opts.subject ?? `Reminder: ${title} ${view!.document_number} from ${business.name}`,
+        text: opts.message ?? reminderText(view!, business.name, pageUrl),
+        attachments: [
+          {
+            filename: `${fileBase(view!)}.pdf`,
+            content: await documentPdf(deps.db.read, business, view!),
+            contentType: 'application/pdf',
+          },
+        ],
       }
     },
-    (tx) => recordRemindedInTx(deps, tx, who.businessId, id),
+    (tx, sent) => recordRemindedInTx(deps, tx, who.businessId, id, [...sent.to, ...sent.cc]),
   )
   const doc = (await findDocument(deps.db.read, who.businessId, id))!
   return (await viewDocuments(deps, deps.db.read, business, who.role, [doc]))[0]!
@@ -135,7 +182,11 @@ export async function remindDocument(deps: MailDeps, who: Acting, id: number, ag
  * Payment without one, `receipt_voided` once reversed, `no_mail_provider_for_receipt` with no way to send. Writes
  * nothing but the day's recipient count.
  */
-export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: number): Promise<{ receipt_number: string; to: string }> {
+export async function emailReceipt(
+  deps: MailDeps,
+  who: Acting,
+  paymentId: number,
+): Promise<{ receipt_number: string; to: string }> {
   const business = await getBusiness(deps.db.read, who.businessId)
   await paymentWithReceipt(deps.db.read, who.businessId, paymentId)
   return emailClient(
@@ -148,8 +199,16 @@ export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: numbe
       const refusal = receiptEmailRefusal(receipt ?? null, { clientEmail, mailVia: mail.via, send: mail })
       return {
         refusal,
-        to: clientEmail,
-        it: { receipt_number: receipt?.receiptNumber ?? '', to: clientEmail ?? '', receiptId: receipt?.id ?? 0, doc, amount: payment.amount, currency: payment.currency, date: payment.paymentDate },
+        to: clientEmail ? { to: [clientEmail], cc: [], bcc: [] } : null,
+        it: {
+          receipt_number: receipt?.receiptNumber ?? '',
+          to: clientEmail ?? '',
+          receiptId: receipt?.id ?? 0,
+          doc,
+          amount: payment.amount,
+          currency: payment.currency,
+          date: payment.paymentDate,
+        },
       }
     },
     async (provider, to, it) => {
@@ -157,14 +216,17 @@ export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: numbe
       const title = DOCUMENT_TITLES[it.doc.type] ?? it.doc.type
       return {
         from: { name: business.name, address: provider.from },
-        to: [to],
+        to: to.to,
         cc: [],
         bcc: [],
         subject: `Receipt ${it.receipt_number} from ${business.name}`,
         text: [
           'Hello,',
           '',
-          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(/ +\./, '.'),
+          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(
+            / +\./,
+            '.',
+          ),
           'The Receipt is attached.',
           ...signature(business.name),
         ].join('\n'),
@@ -174,4 +236,3 @@ export async function emailReceipt(deps: MailDeps, who: Acting, paymentId: numbe
     null,
   ).then((it) => ({ receipt_number: it.receipt_number, to: it.to }))
 }
-

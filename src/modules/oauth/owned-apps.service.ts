@@ -4,6 +4,7 @@
 // Every function takes the owner: another person's app is answered as no app at all.
 import { and, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
+import { SECRET_LOST_REASON } from '../../db/secrets'
 import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, oauthApps, oauthRedirectUris } from '../../db/schema'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { webhooksPlanRefusal } from '../../platform/policy'
@@ -153,7 +154,11 @@ export async function deleteOwnedApp(db: Database, personId: number, clientId: s
   await deleteApp(db, clientId)
 }
 
-/** Sets the app's webhook, or changes its address and events (keeping its secret); a new webhook's secret is shown once. */
+/**
+ * Sets the app's webhook, or changes its address and events (keeping its secret); a new webhook's secret is shown
+ * once. A webhook whose secret was lost with the key (`invoicing secrets forget`) gets a new one, shown once, and is on
+ * again: saving it is the way back.
+ */
 export async function setOwnedAppWebhook(d: AppWebhookDeps, personId: number, clientId: string, input: { url: string; events: string[] }): Promise<{ secret: string | null }> {
   const app = await owned(d.db, personId, clientId)
   const bag = new FieldErrorBag()
@@ -164,7 +169,7 @@ export async function setOwnedAppWebhook(d: AppWebhookDeps, personId: number, cl
   const events = JSON.stringify([...new Set(input.events)])
   const now = d.clock.now().toISOString()
   const existing = await findAppWebhook(d.db.read, app.id)
-  if (existing) {
+  if (existing && existing.pausedReason !== SECRET_LOST_REASON) {
     await d.db.write((tx) => tx.update(appWebhooks).set({ url, events, updatedAt: now }).where(eq(appWebhooks.id, existing.id)))
     return { secret: null }
   }
@@ -181,6 +186,10 @@ export async function pauseOwnedAppWebhook(db: Database, personId: number, clien
   const app = await owned(db, personId, clientId)
   const hook = await findAppWebhook(db.read, app.id)
   if (!hook) throw new NotFound('The app has no webhook.')
+  // On again with its lost secret, it would sign with a secret no one has.
+  if (!paused && hook.paused && hook.pausedReason === SECRET_LOST_REASON) {
+    throw new InvalidRequest({ paused: ['its signing secret was lost: save the webhook again for a new secret, which turns it on'] })
+  }
   await db.write((tx) => tx.update(appWebhooks).set({ paused, pausedReason: paused ? 'paused' : null, updatedAt: at }).where(eq(appWebhooks.id, hook.id)))
 }
 

@@ -2,3 +2,4 @@
 export { getPayment, type PaymentDeps } from './payments.service'
 export { PaymentSchema } from './payments.model'
 export { receiptPdfOf, paymentWithReceipt } from './receipts.service'
+export type { PaymentRow, ReceiptRow } from './payments.repo'

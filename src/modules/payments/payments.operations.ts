@@ -1,9 +1,17 @@
 // Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
-import { AmendBody, ByDocumentQuery, PaymentList, PaymentSchema, ReceiptList, ReceiptSchema, RecordBody } from './payments.model'
+import {
+  AmendBody,
+  ByDocumentQuery,
+  PaymentList,
+  PaymentSchema,
+  ReceiptList,
+  ReceiptSchema,
+  RecordBody,
+} from './payments.model'
 import { presentPayment, presentReceipt } from './payments.present'
 import { listPayments, listReceipts } from './payments.repo'
 import { amendPayment, getPayment, recordPayment, reversePayment } from './payments.service'
@@ -23,7 +31,8 @@ export const paymentsOperations: Operation[] = [
     name: 'payments_record',
     tag: 'Payments',
     summary: 'Record a Payment (its Receipt is issued with it)',
-    description: 'Records a Payment on an issued Invoice or Proforma Invoice while something is due; its Receipt takes the next Receipt number in the same transaction.',
+    description:
+      'Records a Payment on an issued Invoice or Proforma Invoice while something is due; its Receipt takes the next Receipt number in the same transaction.',
     http: { method: 'POST', path: '/v1/documents/:id/payments', status: 201 },
     path: t.Object({ id: t.String({ description: 'document id' }) }),
     args: { id: 'document_id' },
@@ -31,7 +40,14 @@ export const paymentsOperations: Operation[] = [
     output: PaymentSchema,
     access: 'write',
     idempotent: true,
-    refusals: [...TAKES_PAYMENTS, 'nothing_due', 'payment_goes_to_its_invoice', 'payment_currency_mismatch', 'payment_exceeds_amount_due', 'numbering_at_its_end'],
+    refusals: [
+      ...TAKES_PAYMENTS,
+      'nothing_due',
+      'payment_goes_to_its_invoice',
+      'payment_currency_mismatch',
+      'payment_exceeds_amount_due',
+      'numbering_at_its_end',
+    ],
     mcp: true,
     async run(actor, { path, body }, { deps }) {
       return json(await recordPayment(deps, actor, idOf(path.id), body), 201)
@@ -57,7 +73,11 @@ export const paymentsOperations: Operation[] = [
           actor,
           query,
           'payments',
-          async (after, n) => (await listPayments(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({ id: r.payment.id, ...r })),
+          async (after, n) =>
+            (await listPayments(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({
+              id: r.payment.id,
+              ...r,
+            })),
           (r) => presentPayment(r.payment, r.receipt),
         ),
       )
@@ -67,7 +87,7 @@ export const paymentsOperations: Operation[] = [
     name: 'payments_get',
     tag: 'Payments',
     summary: 'Get a Payment',
-    description: 'One Payment with its Receipt\'s number.',
+    description: "One Payment with its Receipt's number.",
     http: { method: 'GET', path: '/v1/payments/:id', status: 200 },
     path,
     output: PaymentSchema,
@@ -83,7 +103,8 @@ export const paymentsOperations: Operation[] = [
     name: 'payments_update',
     tag: 'Payments',
     summary: 'Amend a Payment (its Receipt takes the new values)',
-    description: 'Changes amount, date, method or bank account of a completed Payment; the amended Payment\'s own amount is given back before the amount due is judged.',
+    description:
+      "Changes amount, date, method or bank account of a completed Payment; the amended Payment's own amount is given back before the amount due is judged.",
     http: { method: 'PATCH', path: '/v1/payments/:id', status: 200 },
     path,
     body: AmendBody,
@@ -133,7 +154,11 @@ export const paymentsOperations: Operation[] = [
           actor,
           query,
           'receipts',
-          async (after, n) => (await listReceipts(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({ id: r.receipt.id, ...r })),
+          async (after, n) =>
+            (await listReceipts(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({
+              id: r.receipt.id,
+              ...r,
+            })),
           (r) => presentReceipt(r.receipt, r.payment),
         ),
       )
@@ -171,6 +196,38 @@ export const paymentsOperations: Operation[] = [
     async run(actor, { path }, { deps }) {
       const pdf = await receiptPdfOf(deps.db, actor, idOf(path.id))
       return { kind: 'file', file: { bytes: pdf.bytes, mimeType: 'application/pdf', filename: `${pdf.name}.pdf` } }
+    },
+  },
+]
+
+/** The application's Receipts list and a document's Payments: rows with their Receipt and Payment, paged by cursor. */
+export const paymentsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'receipts_rows',
+    description: 'A page of Receipts, each with its Payment, oldest first.',
+    access: 'read',
+    refusals: [],
+    async run(actor, { query }, ctx) {
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'app_receipts',
+          async (after, n) =>
+            (await listReceipts(ctx.deps.db.read, actor.businessId, after, n)).map((r) => ({ id: r.receipt.id, ...r })),
+          (r) => r,
+        ),
+      )
+    },
+  },
+  {
+    name: 'payments_rows_of_document',
+    description: "A document's Payments as stored (at most 100), for its page.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { path }, { deps }) {
+      return json(await listPayments(deps.db.read, actor.businessId, 0, 100, idOf(path.id, 'No such document.')))
     },
   },
 ]

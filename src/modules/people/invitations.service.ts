@@ -69,9 +69,10 @@ interface Planned {
 
 /**
  * Invites `email` into the inviter's Business with `role`. The answer is nothing at all (no link, no word on
- * whether the email had an account): the email carries the rest. Refused, adding nobody, when the Business has no
- * way to send mail (the operator's CLI adds people at once instead). Someone already active in the Business is
- * refused on the email field; a pending invitation is sent again (with the Role now chosen).
+ * whether the email had an account): the email carries the rest. Refused as a Send is (no_mail_provider,
+ * mail_account_lost, sending_limit_reached), adding nobody, when the Business has no way to send it (the operator's
+ * CLI adds people at once instead). Someone already active in the Business is refused on the email field; a pending
+ * invitation is sent again (with the Role now chosen).
  */
 export async function inviteMember(deps: InviteDeps, by: Inviter, input: { email?: string; name?: string; role?: string }): Promise<void> {
   const bag = new FieldErrorBag()
@@ -88,14 +89,12 @@ export async function inviteMember(deps: InviteDeps, by: Inviter, input: { email
 
   const plan: Planned = await deps.db.write(async (tx) => {
     const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
-    if (!mail.provider) {
-      // The refusal's words are the catalog's; nobody is added (the person who runs the service can add people at once).
-      throw Refusal.of({ ...refusalInfo('no_mail_provider'), remedy: 'connect_mail_provider' })
-    }
-    if (!mail.provider.connected) throw Refusal.of({ ...refusalInfo('mail_account_lost', { via: mail.via ?? 'own' }), remedy: 'connect_mail_provider' })
+    // The Send's refusals, in the catalog's words: the page shows them, and nobody is added.
+    const mailRemedy = { remedy: 'connect_mail_provider' }
+    if (!mail.provider) throw Refusal.of({ ...refusalInfo('no_mail_provider'), ...mailRemedy })
+    if (!mail.provider.connected) throw Refusal.of({ ...refusalInfo('mail_account_lost', { via: mail.provider.kind }), ...mailRemedy })
     if (mail.dailyLimit !== null && mail.sentToday + 1 > mail.dailyLimit) {
-      const figures = { limit: mail.dailyLimit, sentToday: mail.sentToday, recipients: 1, resumesOn: mail.resumesOn }
-      throw Refusal.of({ ...refusalInfo('sending_limit_reached', figures), remedy: 'connect_mail_provider' })
+      throw Refusal.of({ ...refusalInfo('sending_limit_reached', { limit: mail.dailyLimit, sentToday: mail.sentToday, recipients: 1, resumesOn: mail.resumesOn }), ...mailRemedy })
     }
     const key = emailKey(email)
     let person = await findPersonByEmailKey(tx, key)

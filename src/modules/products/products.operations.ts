@@ -1,7 +1,7 @@
 // Operations of Products: list, create, get, update, delete.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, keptListPage, type Operation } from '../../platform/operation'
+import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service'
@@ -24,14 +24,22 @@ export const productsOperations: Operation[] = [
     refusals: [],
     mcp: true,
     run(actor, { query }, ctx) {
-      return keptListPage(ctx, actor, query, 'products', (after, n) => listProducts(ctx.deps.db.read, actor.businessId, after, n, query.search?.trim() || undefined), presentProduct)
+      return keptListPage(
+        ctx,
+        actor,
+        query,
+        'products',
+        (after, n) => listProducts(ctx.deps.db.read, actor.businessId, after, n, query.search?.trim() || undefined),
+        presentProduct,
+      )
     },
   },
   {
     name: 'products_create',
     tag,
     summary: 'Create a Product',
-    description: 'A Product\'s price is a decimal string in its currency, with or without VAT (`vat_included`); its `code` is unique within the Business.',
+    description:
+      "A Product's price is a decimal string in its currency, with or without VAT (`vat_included`); its `code` is unique within the Business.",
     http: { method: 'POST', path: '/v1/products', status: 201 },
     body: ProductCreateBody,
     output: ProductSchema,
@@ -82,7 +90,8 @@ export const productsOperations: Operation[] = [
     name: 'products_delete',
     tag,
     summary: 'Delete a Product',
-    description: 'The Product is gone from the Business at once and erased for good 30 days later; documents keep their Lines.',
+    description:
+      'The Product is gone from the Business at once and erased for good 30 days later; documents keep their Lines.',
     http: { method: 'DELETE', path: '/v1/products/:product', status: 204 },
     path,
     args,
@@ -96,6 +105,30 @@ export const productsOperations: Operation[] = [
       const id = idOf(path.product)
       await deleteProduct(deps, actor.businessId, id)
       return { kind: 'deleted', id }
+    },
+  },
+]
+
+/** The application's list of Products: their rows, paged by cursor. */
+export const productsAppOperations: ApplicationOperation[] = [
+  {
+    name: 'products_rows',
+    description:
+      "A page of the Business's Products as stored (archived ones left out), oldest first, narrowed by `search`.",
+    access: 'read',
+    refusals: [],
+    async run(actor, { query }, ctx) {
+      const search = query.search?.trim() || undefined
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'app_products',
+          (after, n) => listProducts(ctx.deps.db.read, actor.businessId, after, n, search),
+          (r) => r,
+        ),
+      )
     },
   },
 ]

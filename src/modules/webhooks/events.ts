@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'document.viewed',
   'document.paid',
   'document.cancelled',
+  'document.reminded',
   'payment.recorded',
   'payment.reversed',
 ] as const

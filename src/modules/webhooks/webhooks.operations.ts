@@ -3,9 +3,25 @@ import { Type as t } from '@sinclair/typebox'
 import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../shared/schemas'
 import { idOf, json, listPage, type Operation, type OperationContext } from '../../platform/operation'
 import { presentWebhook } from './webhooks.service'
-import { addWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, resendDelivery, rollSecret, updateWebhook, type WebhookDeps } from './webhooks.service'
+import {
+  addWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  resendDelivery,
+  rollSecret,
+  updateWebhook,
+  type WebhookDeps,
+} from './webhooks.service'
 
-const Events = t.Array(t.String({ description: 'document.issued, document.sent, document.viewed, document.paid, document.cancelled, payment.recorded, payment.reversed' }), { maxItems: 7 })
+const Events = t.Array(
+  t.String({
+    description:
+      'document.issued, document.sent, document.viewed, document.paid, document.cancelled, document.reminded, payment.recorded, payment.reversed',
+  }),
+  { maxItems: 8 },
+)
 
 const WebhookSchema = t.Object(
   {
@@ -33,7 +49,13 @@ const DeliverySchema = t.Object(
     next_attempt_at: Nullable(Timestamp),
     created_at: Timestamp,
     attempts: t.Array(
-      t.Object({ at: Timestamp, duration_ms: Int(), status_code: Nullable(Int()), error: Nullable(t.String()), response: Nullable(t.String()) }),
+      t.Object({
+        at: Timestamp,
+        duration_ms: Int(),
+        status_code: Nullable(Int()),
+        error: Nullable(t.String()),
+        response: Nullable(t.String()),
+      }),
     ),
   },
   { title: 'WebhookDelivery' },
@@ -56,23 +78,36 @@ export const webhooksOperations: Operation[] = [
     ...base,
     name: 'webhooks_list',
     summary: 'List webhooks',
-    description: 'The Business\'s webhooks, paged.',
+    description: "The Business's webhooks, paged.",
     http: { method: 'GET', path: '/v1/webhooks', status: 200 },
     query: t.Object(ListQuery),
     output: Paged(WebhookSchema, 'WebhookList'),
     idempotent: false,
     refusals: [],
     async run(actor, { query }, ctx) {
-      return json(await listPage(ctx, actor, query, 'webhooks', (after, n) => listWebhooks(webhookDeps(ctx.deps), actor.businessId, after, n), (r) => presentWebhook(r)))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'webhooks',
+          (after, n) => listWebhooks(webhookDeps(ctx.deps), actor.businessId, after, n),
+          (r) => presentWebhook(r),
+        ),
+      )
     },
   },
   {
     ...base,
     name: 'webhooks_create',
     summary: 'Add a webhook (its secret is shown once)',
-    description: 'An https address that resolves to a public host, and the events it hears (every event when empty); the signing secret is in this answer only.',
+    description:
+      'An https address that resolves to a public host, and the events it hears (every event when empty); the signing secret is in this answer only.',
     http: { method: 'POST', path: '/v1/webhooks', status: 201 },
-    body: t.Object({ url: t.String({ maxLength: 2000 }), events: t.Optional(Events) }, { additionalProperties: false, title: 'WebhookCreate' }),
+    body: t.Object(
+      { url: t.String({ maxLength: 2000 }), events: t.Optional(Events) },
+      { additionalProperties: false, title: 'WebhookCreate' },
+    ),
     output: WebhookSchema,
     idempotent: true,
     keep: withoutSecret,
@@ -102,7 +137,10 @@ export const webhooksOperations: Operation[] = [
     description: 'A new address is held to the same rules as on create.',
     http: { method: 'PATCH', path: '/v1/webhooks/:id', status: 200 },
     path,
-    body: t.Object({ url: t.Optional(t.String({ maxLength: 2000 })), events: t.Optional(Events), paused: t.Optional(Bool()) }, { additionalProperties: false, title: 'WebhookUpdate' }),
+    body: t.Object(
+      { url: t.Optional(t.String({ maxLength: 2000 })), events: t.Optional(Events), paused: t.Optional(Bool()) },
+      { additionalProperties: false, title: 'WebhookUpdate' },
+    ),
     output: WebhookSchema,
     idempotent: false,
     refusals: [],
@@ -146,7 +184,8 @@ export const webhooksOperations: Operation[] = [
     ...base,
     name: 'webhook_deliveries_list',
     summary: 'Deliveries of the last 30 days, each with its attempts',
-    description: 'Paged, oldest first; each attempt with its time, duration, status or error and the start of the answer.',
+    description:
+      'Paged, oldest first; each attempt with its time, duration, status or error and the start of the answer.',
     http: { method: 'GET', path: '/v1/webhooks/:id/deliveries', status: 200 },
     path,
     query: t.Object(ListQuery),
@@ -155,7 +194,16 @@ export const webhooksOperations: Operation[] = [
     refusals: [],
     async run(actor, { path, query }, ctx) {
       const webhookId = idOf(path.id)
-      return json(await listPage(ctx, actor, query, `webhook-deliveries-${webhookId}`, (after, n) => listDeliveries(webhookDeps(ctx.deps), actor.businessId, webhookId, after, n), (r) => r.view))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          `webhook-deliveries-${webhookId}`,
+          (after, n) => listDeliveries(webhookDeps(ctx.deps), actor.businessId, webhookId, after, n),
+          (r) => r.view,
+        ),
+      )
     },
   },
   {

@@ -93,8 +93,12 @@ export async function getWebhook(deps: WebhookDeps, businessId: number, id: numb
 }
 
 export async function updateWebhook(deps: WebhookDeps, businessId: number, id: number, input: { url?: string; events?: string[]; paused?: boolean }) {
-  await own(deps.db, businessId, id)
+  const current = await own(deps.db, businessId, id)
   const bag = new FieldErrorBag()
+  // Its secret was lost with the key (`invoicing secrets forget`): on again, it would sign with a secret no one has.
+  if (input.paused === false && current.paused && current.pausedReason === SECRET_LOST_REASON) {
+    bag.add('paused', 'its signing secret was lost: roll the secret, which turns the webhook on again')
+  }
   checkEvents(input.events, bag)
   if (input.url !== undefined) await checkUrl(deps, input.url, bag)
   bag.throwIfAny()

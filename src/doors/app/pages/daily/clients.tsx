@@ -1,22 +1,20 @@
 // Clients: the list with search, create, edit, deactivate and activate again, and a Client's page with its statement
 // for a chosen period (with CSV). Every change goes through the clients service with the API's body schema.
-import type { ClientCreateInput, ClientUpdateInput } from '../../../../modules/clients/clients.model'
-import { ClientCreateBody, ClientUpdateBody, createClient, findClient, listClients, presentClient, updateClient, type ClientRow } from '../../../../modules/clients'
+import { findClient, presentClient, type ClientRow } from '../../../../modules/clients'
 import { clientStatement, parsePeriod } from '../../../../modules/reports'
 import { listBankAccounts } from '../../../../modules/business'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
+import { ID_RULE } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
+import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 import { yearPeriod } from './period'
 
-const PAGE = 25
-
 export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
-  const row = /^\d{1,15}$/.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
+  const row = ID_RULE.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
   if (!row) throw new NotFound('No such Client.')
   return row
 }
@@ -48,29 +46,115 @@ function clientBody(data: URLSearchParams, update: boolean): { input: FormInput;
   }
 }
 
-async function ClientForm({ c, state, client }: { c: InBusiness; state: FormState; client: ClientRow | null }): Promise<string> {
+async function ClientForm({
+  c,
+  state,
+  client,
+}: {
+  c: InBusiness
+  state: FormState
+  client: ClientRow | null
+}): Promise<string> {
   const v = client ? presentClient(client) : null
   const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)
-  const chosen = new Set(state.values ? state.values.getAll('preferred_bank_account_ids').map(Number) : (v?.preferred_bank_account_ids ?? []))
+  const chosen = new Set(
+    state.values
+      ? state.values.getAll('preferred_bank_account_ids').map(Number)
+      : (v?.preferred_bank_account_ids ?? []),
+  )
   const action = client ? `${c.base}/clients/${client.id}` : `${c.base}/clients`
   return (
     <PostForm action={action} token={c.csrf}>
-      <Refused state={state} shown={['name', 'legal_name', 'email', 'country', 'contact_person', 'phone', 'address', 'city', 'postal_code', 'vat_number', 'account_code', 'currency', 'payment_terms', 'credit_limit', 'notes']} />
+      <Refused
+        state={state}
+        shown={[
+          'name',
+          'legal_name',
+          'email',
+          'country',
+          'contact_person',
+          'phone',
+          'address',
+          'city',
+          'postal_code',
+          'vat_number',
+          'account_code',
+          'currency',
+          'payment_terms',
+          'credit_limit',
+          'notes',
+        ]}
+      />
       <div class="grid2">
-        <Field name="name" label="Name" state={state} value={v?.name} maxlength={255} hint="How you know the Client; blank takes the legal name." />
+        <Field
+          name="name"
+          label="Name"
+          state={state}
+          value={v?.name}
+          maxlength={255}
+          hint="How you know the Client; blank takes the legal name."
+        />
         <Field name="legal_name" label="Legal name" state={state} value={v?.legal_name} maxlength={255} />
-        <Field name="email" label="Email" type="email" state={state} value={v?.email} required maxlength={255} hint="Where documents are sent." />
-        <Field name="country" label="Country (2 letters)" state={state} value={v?.country} required maxlength={2} placeholder="DE" />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          state={state}
+          value={v?.email}
+          required
+          maxlength={255}
+          hint="Where documents are sent."
+        />
+        <Field
+          name="country"
+          label="Country (2 letters)"
+          state={state}
+          value={v?.country}
+          required
+          maxlength={2}
+          placeholder="DE"
+        />
         <Field name="contact_person" label="Contact person" state={state} value={v?.contact_person} maxlength={255} />
         <Field name="phone" label="Phone" state={state} value={v?.phone} maxlength={50} />
         <Field name="address" label="Address" state={state} value={v?.address} />
         <Field name="city" label="City" state={state} value={v?.city} maxlength={100} />
         <Field name="postal_code" label="Postal code" state={state} value={v?.postal_code} maxlength={20} />
-        <Field name="vat_number" label="VAT number" state={state} value={v?.vat_number} hint="Checked with VIES when saved." />
-        <Field name="account_code" label="Account code" state={state} value={v?.account_code} maxlength={100} hint="Blank takes the next code of your numbering." />
-        <Field name="currency" label="Currency" state={state} value={v?.currency ?? c.business.currency} maxlength={3} />
-        <Field name="payment_terms" label="Payment terms (days)" type="number" state={state} value={v ? String(v.payment_terms) : '30'} />
-        <Field name="credit_limit" label="Credit limit" state={state} value={v?.credit_limit} hint="In the Client's currency; blank for none." />
+        <Field
+          name="vat_number"
+          label="VAT number"
+          state={state}
+          value={v?.vat_number}
+          hint="Checked with VIES when saved."
+        />
+        <Field
+          name="account_code"
+          label="Account code"
+          state={state}
+          value={v?.account_code}
+          maxlength={100}
+          hint="Blank takes the next code of your numbering."
+        />
+        <Field
+          name="currency"
+          label="Currency"
+          state={state}
+          value={v?.currency ?? c.business.currency}
+          maxlength={3}
+        />
+        <Field
+          name="payment_terms"
+          label="Payment terms (days)"
+          type="number"
+          state={state}
+          value={v ? String(v.payment_terms) : '30'}
+        />
+        <Field
+          name="credit_limit"
+          label="Credit limit"
+          state={state}
+          value={v?.credit_limit}
+          hint="In the Client's currency; blank for none."
+        />
       </div>
       {accounts.length ? (
         <fieldset class="checks">
@@ -78,7 +162,13 @@ async function ClientForm({ c, state, client }: { c: InBusiness; state: FormStat
           <input type="hidden" name="preferred_bank_account_ids__present" value="1" />
           {accounts.map((a) => (
             <label>
-              <input type="checkbox" name="preferred_bank_account_ids" value={String(a.id)} checked={chosen.has(a.id)} /> {esc(a.name)} ({esc(a.iban)})
+              <input
+                type="checkbox"
+                name="preferred_bank_account_ids"
+                value={String(a.id)}
+                checked={chosen.has(a.id)}
+              />{' '}
+              {esc(a.name)} ({esc(a.iban)})
             </label>
           ))}
         </fieldset>
@@ -97,20 +187,32 @@ async function ClientForm({ c, state, client }: { c: InBusiness; state: FormStat
 export function clientsRoutes(kit: AppKit): void {
   kit.page('/clients', 'read', async (c) => {
     const search = c.url.searchParams.get('search')?.trim() || undefined
-    const rows = await listClients(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1, search)
-    const shown = rows.slice(0, PAGE)
+    const page = await kit.list<ClientRow>(c, 'clients_rows', { search })
+    const shown = page.data
     return (
       <Layout c={c} title="Clients" section="clients">
         <Notice text={c.notice} />
         <div class="row spread">
           <h1 class="flush">Clients</h1>
-          {changeBlocked(c) ? '' : <a class="button" href={esc(`${c.base}/clients/new`)}>New client</a>}
+          {changeBlocked(c) ? (
+            ''
+          ) : (
+            <a class="button" href={esc(`${c.base}/clients/new`)}>
+              New client
+            </a>
+          )}
         </div>
         <form method="get" action={esc(`${c.base}/clients`)} class="row filters" role="search">
           <label for="client-search" class="sr">
             Search Clients
           </label>
-          <input id="client-search" type="search" name="search" value={esc(search ?? '')} placeholder="Name, email, VAT number or account code" />
+          <input
+            id="client-search"
+            type="search"
+            name="search"
+            value={esc(search ?? '')}
+            placeholder="Name, email, VAT number or account code"
+          />
           <button type="submit" class="quiet">
             Search
           </button>
@@ -142,14 +244,16 @@ export function clientsRoutes(kit: AppKit): void {
                     <td data-label="Email">{esc(r.email)}</td>
                     <td data-label="Country">{esc(r.country)}</td>
                     <td data-label="Account code">{esc(r.accountCode)}</td>
-                    <td data-label="Status">{r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}</td>
+                    <td data-label="Status">
+                      {r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}
+                    </td>
                   </tr>
                 ))
               )}
             </tbody>
           </table>
         </div>
-        <Pager next={rows.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+        <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
   })
@@ -168,7 +272,7 @@ export function clientsRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       const { input, body } = clientBody(data, false)
-      const row = await createClient(c.deps, { id: c.business.id, currency: c.business.currency }, input.body<ClientCreateInput>(ClientCreateBody, body))
+      const row = await kit.operation<{ id: number }>(c, 'clients_create', { body, form: input })
       return kit.done(c, `/clients/${row.id}`, 'client_created')
     },
     newPage,
@@ -192,7 +296,7 @@ export function clientsRoutes(kit: AppKit): void {
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
       const { input, body } = clientBody(data, true)
-      await updateClient(c.deps, c.business.id, client.id, input.body<ClientUpdateInput>(ClientUpdateBody, body))
+      await kit.operation(c, 'clients_update', { path: { id: client.id }, body, form: input })
       return kit.done(c, `/clients/${client.id}`, 'saved')
     },
     async (c, state) => {
@@ -212,8 +316,15 @@ export function clientsRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
-      await updateClient(c.deps, c.business.id, client.id, { is_active: data.get('active') === 'true' })
-      return kit.done(c, `/clients/${client.id}`, data.get('active') === 'true' ? 'client_activated' : 'client_deactivated')
+      await kit.operation(c, 'clients_update', {
+        path: { id: client.id },
+        body: { is_active: data.get('active') === 'true' },
+      })
+      return kit.done(
+        c,
+        `/clients/${client.id}`,
+        data.get('active') === 'true' ? 'client_activated' : 'client_deactivated',
+      )
     },
     (c, state) => clientPage(c, state),
   )
@@ -246,8 +357,20 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
           {esc(client.name)} {client.isActive ? '' : <span class="tag">Inactive</span>}
         </h1>
         <div class="row">
-          {changeBlocked(c) ? '' : <a class="button quiet" href={esc(`${c.base}/clients/${client.id}/edit`)}>Edit</a>}
-          {changeBlocked(c) ? '' : <a class="button" href={esc(`${c.base}/documents/new?type=invoice&client_id=${client.id}`)}>New invoice</a>}
+          {changeBlocked(c) ? (
+            ''
+          ) : (
+            <a class="button quiet" href={esc(`${c.base}/clients/${client.id}/edit`)}>
+              Edit
+            </a>
+          )}
+          {changeBlocked(c) ? (
+            ''
+          ) : (
+            <a class="button" href={esc(`${c.base}/documents/new?type=invoice&client_id=${client.id}`)}>
+              New invoice
+            </a>
+          )}
         </div>
       </div>
       <div class="card">
@@ -260,7 +383,16 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
           <dd>{esc([v.address, v.postal_code, v.city, v.country].filter(Boolean).join(', '))}</dd>
           <dt>VAT number</dt>
           <dd>
-            {esc(v.vat_number ?? '—')} {v.vat_number ? (v.vat_verified ? <span class="tag ok">confirmed by VIES</span> : <span class="tag">not confirmed</span>) : ''}
+            {esc(v.vat_number ?? '—')}{' '}
+            {v.vat_number ? (
+              v.vat_verified ? (
+                <span class="tag ok">confirmed by VIES</span>
+              ) : (
+                <span class="tag">not confirmed</span>
+              )
+            ) : (
+              ''
+            )}
           </dd>
           <dt>Account code</dt>
           <dd>{esc(v.account_code ?? '—')}</dd>
@@ -314,8 +446,8 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
           <div class="table-wrap">
             <table class="stacked">
               <caption>
-                {esc(cur.currency)}: opening balance <Money amount={cur.opening_balance} currency={cur.currency} />, closing balance{' '}
-                <Money amount={cur.closing_balance} currency={cur.currency} />
+                {esc(cur.currency)}: opening balance <Money amount={cur.opening_balance} currency={cur.currency} />,
+                closing balance <Money amount={cur.closing_balance} currency={cur.currency} />
               </caption>
               <thead>
                 <tr>
@@ -337,14 +469,25 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
                 {cur.lines.map((l) => (
                   <tr>
                     <td class="key">
-                      {l.kind === 'payment' ? 'Payment' : esc(TYPE_WORDS[l.document_type ?? ''] ?? l.document_type ?? '')} {esc(l.number)}
+                      {l.kind === 'payment'
+                        ? 'Payment'
+                        : esc(TYPE_WORDS[l.document_type ?? ''] ?? l.document_type ?? '')}{' '}
+                      {esc(l.number)}
                       {l.prepaid ? ' (prepaid on its Proforma)' : ''}
                     </td>
-                    <td data-label="Date" class="nowrap">{esc(l.date)}</td>
+                    <td data-label="Date" class="nowrap">
+                      {esc(l.date)}
+                    </td>
                     {/* A Payment's description is its method as the API writes it (bank_transfer): shown in words. */}
-                    <td data-label="Description">{esc(l.kind === 'payment' ? (METHOD_WORDS[l.description] ?? l.description) : l.description)}</td>
-                    <td class="num" data-label="Debit">{l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}</td>
-                    <td class="num" data-label="Credit">{l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}</td>
+                    <td data-label="Description">
+                      {esc(l.kind === 'payment' ? (METHOD_WORDS[l.description] ?? l.description) : l.description)}
+                    </td>
+                    <td class="num" data-label="Debit">
+                      {l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}
+                    </td>
+                    <td class="num" data-label="Credit">
+                      {l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}
+                    </td>
                     <td class="num" data-label="Balance">
                       <Money amount={l.balance} currency={cur.currency} />
                     </td>

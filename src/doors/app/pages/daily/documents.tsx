@@ -2,61 +2,43 @@
 // follow the document's `actions` (and the application-only actions' judge): a closed one says why. Each action
 // calls the same service as the API; a refusal is shown on the page in the contract's words (422) and changes nothing.
 import {
-  cancelDocument,
-  convertDocument,
-  deleteDocument,
+  documentFilterOf,
   documentStatuses,
   documentTypes,
-  duplicateDocument,
-  issueDocument,
-  documentSummaries,
-  markSent,
-  unmarkSent,
   viewDocument,
-  viewDocumentForApp,
+  type AppDocument,
+  type DocumentSummary,
   type DocumentView,
 } from '../../../../modules/documents'
-import { exportDocumentXml } from '../../../../modules/einvoice'
-import { getBusiness, listBankAccounts } from '../../../../modules/business'
-import { documentPdf } from '../../../../modules/pdf'
-import { sendDocument } from '../../../../modules/mail/send.service'
-import { remindDocument } from '../../../../modules/mail/app-mail.service'
-import { SendBody } from '../../../../modules/mail/mail.model'
-import { listPayments } from '../../../../modules/payments/payments.repo'
-import { NotFound } from '../../../../shared/errors'
-import { isDate, utcDay } from '../../../../shared/dates'
+import { listBankAccounts } from '../../../../modules/business'
+import { idOf } from '../../../../platform/operation'
+import type { PaymentRow, ReceiptRow } from '../../../../modules/payments'
+import { utcDay } from '../../../../shared/dates'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
-import type { AppKit } from '../../kit'
+import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
-
-const PAGE = 25
+import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
 
 export function docId(c: InBusiness, raw?: string): number {
   const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
-  if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such document.')
-  return Number(id)
+  return idOf(id, 'No such document.')
 }
 
 function title(d: { type: string; document_number: string | null }): string {
   return `${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? '(Draft)'}`
 }
 
-async function ListPage({ c }: { c: InBusiness }): Promise<string> {
-  const q = c.url.searchParams
-  const pick = <T extends string>(v: string | null, allowed: readonly T[]) => (v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined)
-  const filter = {
-    type: pick(q.get('type'), documentTypes),
-    status: pick(q.get('status'), documentStatuses),
-    clientId: /^\d{1,15}$/.test(q.get('client_id') ?? '') ? Number(q.get('client_id')) : undefined,
-    issueDateFrom: isDate(q.get('issue_date_from') ?? '') ? q.get('issue_date_from')! : undefined,
-    issueDateTo: isDate(q.get('issue_date_to') ?? '') ? q.get('issue_date_to')! : undefined,
-    search: q.get('search')?.trim().slice(0, 200) || undefined,
-  }
-  const docs = await documentSummaries(c.deps, c.business.id, afterOf(c.url), PAGE + 1, filter)
-  const shown = docs.slice(0, PAGE)
+async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<string> {
+  const query = Object.fromEntries(c.url.searchParams)
+  const filter = documentFilterOf(query)
+  const page = await kit.list<DocumentSummary>(c, 'documents_summaries', {
+    ...query,
+    cursor: undefined,
+    limit: undefined,
+  })
+  const shown = page.data
   const opt = (v: string, words: string, chosen: string | undefined) => (
     <option value={v} selected={v === (chosen ?? '')}>
       {words}
@@ -85,7 +67,8 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
       </div>
       <form method="get" action={esc(`${c.base}/documents`)} class="filters grid-filters" role="search">
         <label>
-          Search <input type="search" name="search" value={esc(filter.search ?? '')} placeholder="Number, Client or notes" />
+          Search{' '}
+          <input type="search" name="search" value={esc(filter.search ?? '')} placeholder="Number, Client or notes" />
         </label>
         <label>
           Type
@@ -143,8 +126,12 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
                     <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>
                   </td>
                   <td data-label="Client">{esc(d.client_name)}</td>
-                  <td data-label="Issued" class="nowrap">{esc(d.issue_date ?? '—')}</td>
-                  <td data-label="Due" class="nowrap">{esc(d.due_date ?? '—')}</td>
+                  <td data-label="Issued" class="nowrap">
+                    {esc(d.issue_date ?? '—')}
+                  </td>
+                  <td data-label="Due" class="nowrap">
+                    {esc(d.due_date ?? '—')}
+                  </td>
                   <td class="num" data-label="Total">
                     <Money amount={d.total} currency={d.currency} />
                   </td>
@@ -160,7 +147,7 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
           </tbody>
         </table>
       </div>
-      <Pager next={docs.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+      <Pager next={page.next_cursor} url={c.url} />
     </Layout>
   )
 }
@@ -168,19 +155,27 @@ async function ListPage({ c }: { c: InBusiness }): Promise<string> {
 /** The document's page; `state` carries a refused action's words (and a refused Payment form's fields). */
 export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<string> {
   const [v, payments, accounts] = await Promise.all([
-    viewDocumentForApp(c.deps, c.actor, id),
-    listPayments(c.deps.db.read, c.business.id, 0, 100, id),
+    c.operation<AppDocument>('documents_get_for_app', { path: { id } }),
+    c.operation<Array<{ payment: PaymentRow; receipt: ReceiptRow | null }>>('payments_rows_of_document', {
+      path: { id },
+    }),
     listBankAccounts(c.deps.db.read, c.business.id, 0, 100),
   ])
   const d = v.document
   const a = d.actions
-  const why = (k: string, entry: { open: boolean; code?: string }) => (entry.open ? null : (v.reasons[k] ?? (entry.code === 'role_forbidden' ? 'A Viewer only reads.' : (entry.code ?? 'Closed'))))
+  const why = (k: string, entry: { open: boolean; code?: string }) =>
+    entry.open
+      ? null
+      : (v.reasons[k] ?? (entry.code === 'role_forbidden' ? 'A Viewer only reads.' : (entry.code ?? 'Closed')))
   const base = `/documents/${d.id}`
   const today = utcDay(c.deps.clock.now())
   return (
     <Layout c={c} title={title(d)} section="documents">
       <Notice text={c.notice} />
-      <Refused state={state} shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']} />
+      <Refused
+        state={state}
+        shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']}
+      />
       <div class="row spread">
         <h1 class="flush" id="doc-title">
           {esc(title(d))} <StatusTag status={d.status} overdue={d.is_overdue} />
@@ -197,7 +192,13 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             ''
           )}
           {d.type === 'invoice' && d.status !== 'draft' && !changeBlocked(c) ? (
-            <a class="button quiet" href={esc(`${c.base}/documents/new?type=credit_note&client_id=${d.client_id}&credited_document_id=${d.id}`)} id="new-credit-note">
+            <a
+              class="button quiet"
+              href={esc(
+                `${c.base}/documents/new?type=credit_note&client_id=${d.client_id}&credited_document_id=${d.id}`,
+              )}
+              id="new-credit-note"
+            >
               Credit Note…
             </a>
           ) : (
@@ -244,7 +245,10 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             <dd id="last-sent">
               {d.last_sent ? (
                 <>
-                  <When at={d.last_sent.at} /> {d.last_sent.via === 'marked' ? '(marked sent by hand)' : `to ${esc(d.last_sent.recipients.join(', '))}`}
+                  <When at={d.last_sent.at} />{' '}
+                  {d.last_sent.via === 'marked'
+                    ? '(marked sent by hand)'
+                    : `to ${esc(d.last_sent.recipients.join(', '))}`}
                 </>
               ) : (
                 <span class="muted">not sent</span>
@@ -311,9 +315,12 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                   <td class="num" data-label="Quantity">
                     {esc(l.quantity)} {esc(l.unit)}
                   </td>
-                  <td class="num" data-label="Unit price">{esc(l.unit_price)}</td>
+                  <td class="num" data-label="Unit price">
+                    {esc(l.unit_price)}
+                  </td>
                   <td data-label="VAT">
-                    {esc(l.vat_category)} {esc(l.vat_rate)}%{l.vat_exemption_code ? ` (${esc(l.vat_exemption_code)})` : ''}
+                    {esc(l.vat_category)} {esc(l.vat_rate)}%
+                    {l.vat_exemption_code ? ` (${esc(l.vat_exemption_code)})` : ''}
                   </td>
                   <td class="num" data-label="Net">
                     <Money amount={l.net_amount} currency={d.currency} />
@@ -375,16 +382,78 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               </a>
             </div>
           ) : (
-            <ActionButton c={c} path={`${base}/send`} label="Send by email…" closed={why('send', a.send)} id="act-send" />
+            <ActionButton
+              c={c}
+              path={`${base}/send`}
+              label="Send by email…"
+              closed={why('send', a.send)}
+              id="act-send"
+            />
           )}
-          <ActionButton c={c} path={`${base}/mark-sent`} label="Mark sent" quiet closed={why('mark_sent', v.app_actions.mark_sent)} id="act-mark-sent" />
-          <ActionButton c={c} path={`${base}/unmark-sent`} label="Take the mark back" quiet closed={why('unmark_sent', v.app_actions.unmark_sent)} id="act-unmark-sent" />
-          <ActionButton c={c} path={`${base}/remind`} label="Remind" quiet closed={why('remind', v.app_actions.remind)} id="act-remind" />
-          <ActionButton c={c} path={`${base}/remind-again`} label="Remind again" quiet closed={why('remind_again', v.app_actions.remind_again)} id="act-remind-again" />
-          <ActionButton c={c} path={`${base}/convert`} label="Convert into an Invoice" quiet closed={why('convert', a.convert)} id="act-convert" />
-          <ActionButton c={c} path={`${base}/duplicate`} label="Duplicate" quiet closed={why('duplicate', v.app_actions.duplicate)} id="act-duplicate" />
-          <ActionButton c={c} path={`${base}/cancel`} label="Cancel" danger closed={why('cancel', a.cancel)} id="act-cancel" />
-          <ActionButton c={c} path={`${base}/delete`} label="Delete the Draft" danger closed={why('delete', a.delete)} id="act-delete" />
+          <ActionButton
+            c={c}
+            path={`${base}/mark-sent`}
+            label="Mark sent"
+            quiet
+            closed={why('mark_sent', v.app_actions.mark_sent)}
+            id="act-mark-sent"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/unmark-sent`}
+            label="Take the mark back"
+            quiet
+            closed={why('unmark_sent', v.app_actions.unmark_sent)}
+            id="act-unmark-sent"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/remind`}
+            label="Remind"
+            quiet
+            closed={why('remind', v.app_actions.remind)}
+            id="act-remind"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/remind-again`}
+            label="Remind again"
+            quiet
+            closed={why('remind_again', v.app_actions.remind_again)}
+            id="act-remind-again"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/convert`}
+            label="Convert into an Invoice"
+            quiet
+            closed={why('convert', a.convert)}
+            id="act-convert"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/duplicate`}
+            label="Duplicate"
+            quiet
+            closed={why('duplicate', v.app_actions.duplicate)}
+            id="act-duplicate"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/cancel`}
+            label="Cancel"
+            danger
+            closed={why('cancel', a.cancel)}
+            id="act-cancel"
+          />
+          <ActionButton
+            c={c}
+            path={`${base}/delete`}
+            label="Delete the Draft"
+            danger
+            closed={why('delete', a.delete)}
+            id="act-delete"
+          />
         </div>
       </section>
 
@@ -417,25 +486,56 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                     <td class="key">
                       <Money amount={p.amount} currency={p.currency} />
                     </td>
-                    <td data-label="Date" class="nowrap">{esc(p.paymentDate)}</td>
+                    <td data-label="Date" class="nowrap">
+                      {esc(p.paymentDate)}
+                    </td>
                     <td data-label="Method">
                       {esc(METHOD_WORDS[p.paymentMethod] ?? p.paymentMethod)}
                       {p.reference ? <div class="hint">{esc(p.reference)}</div> : ''}
                     </td>
-                    <td data-label="Receipt" class="nowrap">{r ? <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a> : <span class="muted">none</span>}</td>
-                    <td data-label="Status">{p.status === 'completed' ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}</td>
+                    <td data-label="Receipt" class="nowrap">
+                      {r ? (
+                        <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
+                      ) : (
+                        <span class="muted">none</span>
+                      )}
+                    </td>
+                    <td data-label="Status">
+                      {p.status === 'completed' ? (
+                        <span class="tag ok">Completed</span>
+                      ) : (
+                        <span class="tag">Reversed</span>
+                      )}
+                    </td>
                     <td>
                       <div class="row">
-                      {p.status === 'completed' && !changeBlocked(c) ? <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a> : ''}
-                      <ActionButton c={c} path={`/payments/${p.id}/reverse`} label="Reverse" danger closed={p.status === 'completed' ? null : 'The Payment was reversed already.'} id={`reverse-${p.id}`} />
-                      <ActionButton
-                        c={c}
-                        path={`/payments/${p.id}/email-receipt`}
-                        label="Email the Receipt"
-                        quiet
-                        closed={!r ? 'This Payment has no Receipt.' : r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
-                        id={`email-receipt-${p.id}`}
-                      />
+                        {p.status === 'completed' && !changeBlocked(c) ? (
+                          <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a>
+                        ) : (
+                          ''
+                        )}
+                        <ActionButton
+                          c={c}
+                          path={`/payments/${p.id}/reverse`}
+                          label="Reverse"
+                          danger
+                          closed={p.status === 'completed' ? null : 'The Payment was reversed already.'}
+                          id={`reverse-${p.id}`}
+                        />
+                        <ActionButton
+                          c={c}
+                          path={`/payments/${p.id}/email-receipt`}
+                          label="Email the Receipt"
+                          quiet
+                          closed={
+                            !r
+                              ? 'This Payment has no Receipt.'
+                              : r.voidedAt
+                                ? 'The Receipt is void: its Payment was reversed.'
+                                : null
+                          }
+                          id={`email-receipt-${p.id}`}
+                        />
                       </div>
                     </td>
                   </tr>
@@ -449,14 +549,30 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             <h3 class="flush">Record a Payment</h3>
             <div class="grid3">
               <Field name="amount" label={`Amount (${d.currency})`} state={state} value={d.amount_due} required />
-              <Field name="payment_date" label="Date received" state={state} value={today} required placeholder="YYYY-MM-DD" />
-              <Select name="payment_method" label="Method" state={state} value="bank_transfer" options={Object.entries(METHOD_WORDS) as [string, string][]} />
+              <Field
+                name="payment_date"
+                label="Date received"
+                state={state}
+                value={today}
+                required
+                placeholder="YYYY-MM-DD"
+              />
+              <Select
+                name="payment_method"
+                label="Method"
+                state={state}
+                value="bank_transfer"
+                options={Object.entries(METHOD_WORDS) as [string, string][]}
+              />
               <Select
                 name="bank_account_id"
                 label="Bank account (bank transfer)"
                 state={state}
                 value={accounts[0] ? String(accounts[0].id) : ''}
-                options={[['', 'None'] as const, ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+                options={[
+                  ['', 'None'] as const,
+                  ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const),
+                ]}
               />
               <Field name="reference" label="Reference" state={state} maxlength={255} />
               <Field name="notes" label="Notes" state={state} />
@@ -484,12 +600,34 @@ function SendPage({ c, state, doc }: { c: InBusiness; state: FormState; doc: Doc
       <div class="card">
         <PostForm action={`${c.base}/documents/${doc.id}/send`} token={c.csrf}>
           <Refused state={state} shown={['to', 'cc', 'bcc', 'subject', 'message']} />
-          {doc.status === 'draft' ? <p class="notice warn">Sending issues the Draft first: it takes its number.</p> : ''}
-          <Field name="to" label="To" state={state} value={doc.client.email} hint="Addresses separated by commas; blank: the Client's email." />
+          {doc.status === 'draft' ? (
+            <p class="notice warn">Sending issues the Draft first: it takes its number.</p>
+          ) : (
+            ''
+          )}
+          <Field
+            name="to"
+            label="To"
+            state={state}
+            value={doc.client.email}
+            hint="Addresses separated by commas; blank: the Client's email."
+          />
           <Field name="cc" label="Cc" state={state} />
           <Field name="bcc" label="Bcc" state={state} />
-          <Field name="subject" label="Subject" state={state} maxlength={255} hint="Blank: the document type, its number and your Business's name." />
-          <Area name="message" label="Message" state={state} rows={6} hint="Blank: a short note naming the document, its total and due date." />
+          <Field
+            name="subject"
+            label="Subject"
+            state={state}
+            maxlength={255}
+            hint="Blank: the document type, its number and your Business's name."
+          />
+          <Area
+            name="message"
+            label="Message"
+            state={state}
+            rows={6}
+            hint="Blank: a short note naming the document, its total and due date."
+          />
           <div class="row">
             <button type="submit" id="send-now">
               Send
@@ -508,62 +646,63 @@ function addresses(f: FormInput, name: string): string[] | undefined {
 }
 
 export function documentsRoutes(kit: AppKit): void {
-  kit.page('/documents', 'read', (c) => <ListPage c={c} />)
+  kit.page('/documents', 'read', (c) => <ListPage c={c} kit={kit} />)
 
   const page = (c: InBusiness, state: FormState) => <DocumentPage c={c} state={state} id={docId(c)} />
   kit.page('/documents/:id', 'read', page)
 
   // Files: the same bytes as the API's downloads.
-  kit.download('/documents/:id/pdf', 'read', async (c, params) => {
-    const view = await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c, params.id))
-    const bytes = await documentPdf(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), view)
-    const name = (view.document_number ?? `draft-${view.id}`).replace(/[^A-Za-z0-9._-]/g, '_')
-    return new Response(Buffer.from(bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${name}.pdf"` } })
-  })
-  kit.download('/documents/:id/xml', 'read', async (c, params) => {
-    const file = await exportDocumentXml(c.deps, c.actor, docId(c, params.id))
-    return new Response(file.xml, { headers: { 'content-type': 'application/xml', 'content-disposition': `attachment; filename="${file.filename}"` } })
-  })
+  kit.download('/documents/:id/pdf', 'read', async (c, params) =>
+    fileResponse(await c.operation('documents_pdf', { path: { id: docId(c, params.id) } })),
+  )
+  kit.download('/documents/:id/xml', 'read', async (c, params) =>
+    fileResponse(await c.operation('documents_xml', { path: { id: docId(c, params.id) } })),
+  )
 
   // One POST per action: CSRF, membership and policy first (the kit), then the same service as the API.
-  const act = (path: string, run: (c: InBusiness, id: number) => Promise<unknown>, notice: string, after?: (c: InBusiness, id: number, out: unknown) => string) =>
+  // Each button runs its operation of the table for the document the path names.
+  const act = (path: string, operation: string, notice: string, after?: (id: number, out: DocumentView) => string) =>
     kit.action(
       `/documents/:id/${path}`,
       'change',
       async (c) => {
         const id = docId(c, c.params.id)
-        const out = await run(c, id)
-        return kit.done(c, after ? after(c, id, out) : `/documents/${id}`, notice)
+        const out = await kit.operation<DocumentView>(c, operation, { path: { id } })
+        return kit.done(c, after ? after(id, out) : `/documents/${id}`, notice)
       },
       page,
     )
-  act('issue', (c, id) => issueDocument(c.deps, c.actor, id), 'document_issued')
-  act('cancel', (c, id) => cancelDocument(c.deps, c.actor, id), 'document_cancelled')
-  act('convert', (c, id) => convertDocument(c.deps, c.actor, id), 'document_converted', (_c, _id, out) => `/documents/${(out as DocumentView).id}`)
-  act('duplicate', (c, id) => duplicateDocument(c.deps, c.actor, id), 'document_duplicated', (_c, _id, out) => `/documents/${(out as DocumentView).id}`)
-  act('mark-sent', (c, id) => markSent(c.deps, c.actor, id), 'marked_sent')
-  act('unmark-sent', (c, id) => unmarkSent(c.deps, c.actor, id), 'mark_taken_back')
-  act('remind', (c, id) => remindDocument(c.deps, c.actor, id, false), 'reminded')
-  act('remind-again', (c, id) => remindDocument(c.deps, c.actor, id, true), 'reminded')
-  act('delete', (c, id) => deleteDocument(c.deps, c.actor, id), 'draft_deleted', () => '/documents')
+  act('issue', 'documents_issue', 'document_issued')
+  act('cancel', 'documents_cancel', 'document_cancelled')
+  act('convert', 'documents_convert', 'document_converted', (_id, out) => `/documents/${out.id}`)
+  act('duplicate', 'documents_duplicate', 'document_duplicated', (_id, out) => `/documents/${out.id}`)
+  act('mark-sent', 'documents_mark_sent', 'marked_sent')
+  act('unmark-sent', 'documents_unmark_sent', 'mark_taken_back')
+  act('remind', 'documents_remind', 'reminded')
+  act('remind-again', 'documents_remind_again', 'reminded')
+  act('delete', 'documents_delete', 'draft_deleted', () => '/documents')
 
-  kit.page('/documents/:id/send', 'change', async (c, state) => <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />)
+  kit.page('/documents/:id/send', 'change', async (c, state) => (
+    <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />
+  ))
   kit.action(
     '/documents/:id/send',
     'change',
     async (c, data) => {
       const id = docId(c, c.params.id)
       const f = new FormInput(data)
-      const body = f.body<Record<string, unknown>>(SendBody, {
+      const body = {
         to: addresses(f, 'to'),
         cc: addresses(f, 'cc'),
         bcc: addresses(f, 'bcc'),
         subject: f.text('subject'),
         message: f.text('message'),
-      })
-      await sendDocument(c.deps, c.actor, id, body)
+      }
+      await kit.operation(c, 'documents_send', { path: { id }, body, form: f })
       return kit.done(c, `/documents/${id}`, 'document_sent')
     },
-    async (c, state) => <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />,
+    async (c, state) => (
+      <SendPage c={c} state={state} doc={await viewDocument(c.deps, c.deps.db.read, c.actor, docId(c))} />
+    ),
   )
 }

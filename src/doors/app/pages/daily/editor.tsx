@@ -4,25 +4,19 @@
 // them). Clients and Products are chosen with pickers (picker.tsx) that find any of them by name, email or code.
 // Create and save call the documents service with the API's body schema.
 import {
-  createDocument,
-  DocumentCreateBody,
-  DocumentUpdateBody,
   previewTotals,
-  updateDocument,
   VAT_CATEGORIES,
   viewDocument,
-  type DocumentCreateInput,
-  type DocumentUpdateInput,
   type DocumentView,
   type LineInput,
 } from '../../../../modules/documents'
 import { listBankAccounts } from '../../../../modules/business'
 import { findClient } from '../../../../modules/clients'
 import { listProducts } from '../../../../modules/products'
-import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
+import { idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'
@@ -30,7 +24,17 @@ import { ClientOptions, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions }
 
 /** Blank rows offered below the Lines: room to add without script. */
 const SPARE_ROWS = 2
-const LINE_FIELDS = ['product_id', 'description', 'quantity', 'unit', 'unit_price', 'vat_rate', 'vat_category', 'vat_exemption_code', 'notes'] as const
+const LINE_FIELDS = [
+  'product_id',
+  'description',
+  'quantity',
+  'unit',
+  'unit_price',
+  'vat_rate',
+  'vat_category',
+  'vat_exemption_code',
+  'notes',
+] as const
 
 /** The Lines as posted: `lines.N.field`, rows left wholly blank dropped (they are spare rows). */
 export function linesOf(data: URLSearchParams): LineInput[] | undefined {
@@ -42,7 +46,12 @@ export function linesOf(data: URLSearchParams): LineInput[] | undefined {
     if (!get('product_id') && !get('description') && !get('unit_price')) continue
     const product = get('product_id')
     rows.push({
-      product_id: product === undefined ? undefined : /^\d{1,15}$/.test(product) ? Number(product) : (product as unknown as number),
+      product_id:
+        product === undefined
+          ? undefined
+          : /^\d{1,15}$/.test(product)
+            ? Number(product)
+            : (product as unknown as number),
       description: get('description'),
       quantity: get('quantity') ?? '1',
       unit: get('unit'),
@@ -62,7 +71,9 @@ function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; b
   return {
     input: f,
     body: {
-      ...(creating ? { type: f.text('type') ?? 'invoice', client_id: f.int('client_id') ?? 0 } : { client_id: f.int('client_id') }),
+      ...(creating
+        ? { type: f.text('type') ?? 'invoice', client_id: f.int('client_id') ?? 0 }
+        : { client_id: f.int('client_id') }),
       currency: f.text('currency')?.toUpperCase(),
       issue_date: creating ? f.text('issue_date') : f.nullable('issue_date'),
       due_date: creating ? f.text('due_date') : f.nullable('due_date'),
@@ -89,10 +100,14 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   const q = c.deps.db.read
   const typed = state.values
   // The first Products, read once for every Line that has no search of its own.
-  const [products, accounts] = await Promise.all([listProducts(q, c.business.id, 0, PICK_MAX + 1), listBankAccounts(q, c.business.id, 0, 100)])
+  const [products, accounts] = await Promise.all([
+    listProducts(q, c.business.id, 0, PICK_MAX + 1),
+    listBankAccounts(q, c.business.id, 0, 100),
+  ])
   const idIn = (v: string | undefined | null) => (v && /^\d{1,15}$/.test(v) ? Number(v) : null)
   const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
-  const clientId = typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
+  const clientId =
+    typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
   const chosenClient = /^\d+$/.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
   // Rows: as typed after a refusal, else the Draft's Lines; then spare blank rows.
   const rows: Record<string, string>[] = []
@@ -115,8 +130,10 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
       })
     }
   }
-  const blanks = Math.max(SPARE_ROWS - rows.filter((r) => !r.description && !r.unit_price && !r.product_id).length, 0) + extra
-  for (let i = 0; i < blanks; i++) rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : ''])))
+  const blanks =
+    Math.max(SPARE_ROWS - rows.filter((r) => !r.description && !r.unit_price && !r.product_id).length, 0) + extra
+  for (let i = 0; i < blanks; i++)
+    rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : ''])))
   const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (doc?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
   const action = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
@@ -124,7 +141,21 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
 
   return (
     <PostForm action={action} token={c.csrf} class="stack editor" id="editor">
-      <Refused state={state} shown={['type', 'client_id', 'currency', 'issue_date', 'due_date', 'delivery_date', 'payment_terms', 'document_number', 'notes', ...Object.keys(state.errors).filter((k) => k.startsWith('lines.'))]} />
+      <Refused
+        state={state}
+        shown={[
+          'type',
+          'client_id',
+          'currency',
+          'issue_date',
+          'due_date',
+          'delivery_date',
+          'payment_terms',
+          'document_number',
+          'notes',
+          ...Object.keys(state.errors).filter((k) => k.startsWith('lines.')),
+        ]}
+      />
       {/* Enter in any field does the form's first submit button: make that the save, not a picker's "Find" below. */}
       <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
         {doc ? 'Save the Draft' : 'Create the Draft'}
@@ -138,19 +169,43 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
             <span>{esc(TYPE_WORDS[doc.type])}</span>
           </div>
         ) : (
-          <Select name="type" label="Type" state={state} value={type} options={Object.entries(TYPE_WORDS) as [string, string][]} />
+          <Select
+            name="type"
+            label="Type"
+            state={state}
+            value={type}
+            options={Object.entries(TYPE_WORDS) as [string, string][]}
+          />
         )}
         <div class={err('client_id') ? 'field picker bad' : 'field picker'}>
           <label for="f-client_id">Client</label>
           <div class="pick-find">
-            <PickerSearch c={c} kind="clients" name="client_q" target="f-client_id" value={typed?.get('client_q') ?? undefined} label="Find a Client" id="f-client_q" />
+            <PickerSearch
+              c={c}
+              kind="clients"
+              name="client_q"
+              target="f-client_id"
+              value={typed?.get('client_q') ?? undefined}
+              label="Find a Client"
+              id="f-client_q"
+            />
             {/* Without script, this posts the editor back with the search applied (nothing is saved). */}
             <button type="submit" name="find" value="1" class="quiet" formnovalidate>
               Find
             </button>
           </div>
-          <select id="f-client_id" name="client_id" aria-invalid={err('client_id') ? 'true' : undefined} aria-describedby={err('client_id') ? 'f-client_id-err' : undefined}>
-            <ClientOptions q={q} businessId={c.business.id} search={typed?.get('client_q')?.trim() || undefined} chosenId={idIn(clientId)} />
+          <select
+            id="f-client_id"
+            name="client_id"
+            aria-invalid={err('client_id') ? 'true' : undefined}
+            aria-describedby={err('client_id') ? 'f-client_id-err' : undefined}
+          >
+            <ClientOptions
+              q={q}
+              businessId={c.business.id}
+              search={typed?.get('client_q')?.trim() || undefined}
+              chosenId={idIn(clientId)}
+            />
           </select>
           {err('client_id') ? (
             <p class="err" id="f-client_id-err">
@@ -160,23 +215,81 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
             ''
           )}
         </div>
-        <Field name="currency" label="Currency" state={state} value={currency} maxlength={3} hint="Blank: the Client's." />
-        <Field name="issue_date" label="Issue date" state={state} value={doc?.issue_date} placeholder="YYYY-MM-DD" hint="Blank: the day it is issued." />
-        <Field name="due_date" label="Due date" state={state} value={doc?.due_date} placeholder="YYYY-MM-DD" hint="Blank: from the payment terms." />
-        <Field name="payment_terms" label="Payment terms (days)" state={state} value={doc ? String(doc.payment_terms) : (chosenClient ? String(chosenClient.paymentTerms) : '')} />
-        <Field name="delivery_date" label="Delivery date" state={state} value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date} placeholder="YYYY-MM-DD" />
-        <Field name="document_number" label="Requested number" state={state} value={doc?.requested_document_number} hint="Blank: the next number." />
+        <Field
+          name="currency"
+          label="Currency"
+          state={state}
+          value={currency}
+          maxlength={3}
+          hint="Blank: the Client's."
+        />
+        <Field
+          name="issue_date"
+          label="Issue date"
+          state={state}
+          value={doc?.issue_date}
+          placeholder="YYYY-MM-DD"
+          hint="Blank: the day it is issued."
+        />
+        <Field
+          name="due_date"
+          label="Due date"
+          state={state}
+          value={doc?.due_date}
+          placeholder="YYYY-MM-DD"
+          hint="Blank: from the payment terms."
+        />
+        <Field
+          name="payment_terms"
+          label="Payment terms (days)"
+          state={state}
+          value={doc ? String(doc.payment_terms) : chosenClient ? String(chosenClient.paymentTerms) : ''}
+        />
+        <Field
+          name="delivery_date"
+          label="Delivery date"
+          state={state}
+          value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date}
+          placeholder="YYYY-MM-DD"
+        />
+        <Field
+          name="document_number"
+          label="Requested number"
+          state={state}
+          value={doc?.requested_document_number}
+          hint="Blank: the next number."
+        />
         {type === 'credit_note' ? (
           <div class={err('credited_document_id') ? 'field picker bad' : 'field picker'}>
             <label for="f-credited_document_id">Credited Invoice</label>
-            <PickerSearch c={c} kind="invoices" name="credited_q" target="f-credited_document_id" include="#f-client_id" value={typed?.get('credited_q') ?? undefined} label="Find the credited Invoice" id="f-credited_q" />
-            <select id="f-credited_document_id" name="credited_document_id" aria-invalid={err('credited_document_id') ? 'true' : undefined} aria-describedby={err('credited_document_id') ? 'f-credited_document_id-err' : undefined}>
+            <PickerSearch
+              c={c}
+              kind="invoices"
+              name="credited_q"
+              target="f-credited_document_id"
+              include="#f-client_id"
+              value={typed?.get('credited_q') ?? undefined}
+              label="Find the credited Invoice"
+              id="f-credited_q"
+            />
+            <select
+              id="f-credited_document_id"
+              name="credited_document_id"
+              aria-invalid={err('credited_document_id') ? 'true' : undefined}
+              aria-describedby={err('credited_document_id') ? 'f-credited_document_id-err' : undefined}
+            >
               <InvoiceOptions
                 deps={c.deps}
                 businessId={c.business.id}
                 search={typed?.get('credited_q')?.trim() || undefined}
                 clientId={idIn(clientId)}
-                chosenId={idIn(typed ? (typed.get('credited_document_id') ?? '') : doc?.credited_document_id ? String(doc.credited_document_id) : (c.url.searchParams.get('credited_document_id') ?? ''))}
+                chosenId={idIn(
+                  typed
+                    ? (typed.get('credited_document_id') ?? '')
+                    : doc?.credited_document_id
+                      ? String(doc.credited_document_id)
+                      : (c.url.searchParams.get('credited_document_id') ?? ''),
+                )}
               />
             </select>
             <span class="hint">The chosen Client’s issued Invoices.</span>
@@ -204,7 +317,9 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         </datalist>
         {rows.map((r, i) => {
           const n = (f: string) => `lines.${i}.${f}`
-          const lineErr = LINE_FIELDS.map((f) => err(n(f))).filter(Boolean).join('; ')
+          const lineErr = LINE_FIELDS.map((f) => err(n(f)))
+            .filter(Boolean)
+            .join('; ')
           return (
             <div class={lineErr ? 'line bad' : 'line'} data-line={String(i)}>
               <span class="line-no" aria-hidden="true">
@@ -212,9 +327,23 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
               </span>
               <div class="l-product">
                 <label for={`f-line-${i}-product`}>Product</label>
-                <PickerSearch c={c} kind="products" name={n('product_q')} target={`f-line-${i}-product`} value={r.product_q || undefined} label={`Find a Product for line ${i + 1}`} id={`f-line-${i}-product-q`} />
+                <PickerSearch
+                  c={c}
+                  kind="products"
+                  name={n('product_q')}
+                  target={`f-line-${i}-product`}
+                  value={r.product_q || undefined}
+                  label={`Find a Product for line ${i + 1}`}
+                  id={`f-line-${i}-product-q`}
+                />
                 <select id={`f-line-${i}-product`} name={n('product_id')}>
-                  <ProductOptions q={q} businessId={c.business.id} search={r.product_q?.trim() || undefined} chosenId={idIn(r.product_id)} rows={products} />
+                  <ProductOptions
+                    q={q}
+                    businessId={c.business.id}
+                    search={r.product_q?.trim() || undefined}
+                    chosenId={idIn(r.product_id)}
+                    rows={products}
+                  />
                 </select>
               </div>
               <label class="l-desc">
@@ -231,7 +360,13 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
               </label>
               <label class="l-price">
                 <span>Unit price</span>
-                <input type="text" name={n('unit_price')} value={esc(r.unit_price)} inputmode="decimal" placeholder="from the Product" />
+                <input
+                  type="text"
+                  name={n('unit_price')}
+                  value={esc(r.unit_price)}
+                  inputmode="decimal"
+                  placeholder="from the Product"
+                />
               </label>
               <label class="l-rate">
                 <span>VAT %</span>
@@ -250,7 +385,13 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
               </label>
               <label class="l-code">
                 <span>Exemption code</span>
-                <input type="text" name={n('vat_exemption_code')} value={esc(r.vat_exemption_code)} list="vatex" maxlength={40} />
+                <input
+                  type="text"
+                  name={n('vat_exemption_code')}
+                  value={esc(r.vat_exemption_code)}
+                  list="vatex"
+                  maxlength={40}
+                />
               </label>
               <label class="l-notes">
                 <span>Line notes</span>
@@ -265,8 +406,24 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         </button>
       </fieldset>
 
-      <div id="totals" class="totals" aria-live="polite" hx-post={esc(`${c.base}/documents/totals`)} hx-trigger="input changed delay:400ms from:#editor, change from:#editor">
-        {doc ? <TotalsBox net={doc.net_total} vat={doc.vat_total} total={doc.total} currency={doc.currency} bands={doc.vat_breakdown} /> : <p class="muted flush">Totals appear as you fill in the Lines.</p>}
+      <div
+        id="totals"
+        class="totals"
+        aria-live="polite"
+        hx-post={esc(`${c.base}/documents/totals`)}
+        hx-trigger="input changed delay:400ms from:#editor, change from:#editor"
+      >
+        {doc ? (
+          <TotalsBox
+            net={doc.net_total}
+            vat={doc.vat_total}
+            total={doc.total}
+            currency={doc.currency}
+            bands={doc.vat_breakdown}
+          />
+        ) : (
+          <p class="muted flush">Totals appear as you fill in the Lines.</p>
+        )}
       </div>
 
       {accounts.length ? (
@@ -274,7 +431,8 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           <legend class="legend">Bank accounts shown on the document</legend>
           {accounts.map((a) => (
             <label>
-              <input type="checkbox" name="bank_account_ids" value={String(a.id)} checked={chosenAccounts.has(a.id)} /> {esc(a.name)} ({esc(a.iban)})
+              <input type="checkbox" name="bank_account_ids" value={String(a.id)} checked={chosenAccounts.has(a.id)} />{' '}
+              {esc(a.name)} ({esc(a.iban)})
             </label>
           ))}
         </fieldset>
@@ -292,7 +450,13 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   )
 }
 
-export function TotalsBox(p: { net: string; vat: string; total: string; currency: string; bands: { category: string; rate: string; net: string; vat: string }[] }): JSX.Element {
+export function TotalsBox(p: {
+  net: string
+  vat: string
+  total: string
+  currency: string
+  bands: { category: string; rate: string; net: string; vat: string }[]
+}): JSX.Element {
   return (
     <dl class="facts totals-box" id="totals-box">
       {p.bands.map((b) => (
@@ -324,39 +488,57 @@ export function TotalsBox(p: { net: string; vat: string; total: string; currency
 }
 
 async function draftOf(c: InBusiness, id: string | undefined): Promise<DocumentView> {
-  if (!id || !/^\d{1,15}$/.test(id)) throw new NotFound('No such document.')
-  return viewDocument(c.deps, c.deps.db.read, c.actor, Number(id))
+  return viewDocument(c.deps, c.deps.db.read, c.actor, idOf(id, 'No such document.'))
 }
 
 export function editorRoutes(kit: AppKit): void {
   // (Before /documents/:id, which would take "totals" for an id.) Live totals for the editor, computed by the same Line rules and money math as saving; changes nothing. A POST, so
   // the form (its CSRF token included) travels in the body, never in a URL.
-  kit.action('/documents/totals', 'change', async (c, q) => {
-    const lines = linesOf(q) ?? []
-    let currency = q.get('currency')?.trim().toUpperCase() ?? ''
-    if (!currency && /^\d+$/.test(q.get('client_id') ?? '')) currency = (await findClient(c.deps.db.read, c.business.id, Number(q.get('client_id'))))?.currency ?? ''
-    if (!currency) currency = c.business.currency
-    if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
-    const bad = lines.some((l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number')
-    const r = bad ? { errors: { lines: ['a Product id is a whole number'] } } : await previewTotals(c.deps, c.business.id, currency, lines)
-    if ('errors' in r && r.errors) {
-      return (
-        <div class="notice warn flush" role="status">
-          {Object.values(r.errors)
-            .flat()
-            .map((m) => (
-              <p class="flush">{esc(m)}</p>
-            ))}
-        </div>
+  kit.action(
+    '/documents/totals',
+    'change',
+    async (c, q) => {
+      const lines = linesOf(q) ?? []
+      const bad = lines.some(
+        (l) => l.product_id !== undefined && l.product_id !== null && typeof l.product_id !== 'number',
       )
-    }
-    const t = r.totals!
-    return <TotalsBox net={t.net} vat={t.vat} total={t.total} currency={currency} bands={t.bands} />
-  }, () => <p class="muted flush">Totals appear as you fill in the Lines.</p>)
+      const r = bad
+        ? { errors: { lines: ['a Product id is a whole number'] }, currency: '' }
+        : await kit.operation<Awaited<ReturnType<typeof previewTotals>> & { currency: string }>(
+            c,
+            'documents_preview_totals',
+            {
+              body: {
+                lines,
+                currency: q.get('currency')?.trim().toUpperCase() ?? '',
+                client_id: q.get('client_id') ?? '',
+              },
+            },
+          )
+      if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
+      const currency = r.currency
+      if ('errors' in r && r.errors) {
+        return (
+          <div class="notice warn flush" role="status">
+            {Object.values(r.errors)
+              .flat()
+              .map((m) => (
+                <p class="flush">{esc(m)}</p>
+              ))}
+          </div>
+        )
+      }
+      const t = r.totals!
+      return <TotalsBox net={t.net} vat={t.vat} total={t.total} currency={currency} bands={t.bands} />
+    },
+    () => <p class="muted flush">Totals appear as you fill in the Lines.</p>,
+  )
 
   const newPage = (c: InBusiness, state: FormState, extra = 0) => (
     <Layout c={c} title="New document" section="documents" scripts={[HTMX_PATH]}>
-      <h1>New {esc(TYPE_WORDS[state.values?.get('type') ?? c.url.searchParams.get('type') ?? 'invoice'] ?? 'document')}</h1>
+      <h1>
+        New {esc(TYPE_WORDS[state.values?.get('type') ?? c.url.searchParams.get('type') ?? 'invoice'] ?? 'document')}
+      </h1>
       <div class="card">
         <Editor c={c} state={state} doc={null} extra={extra} />
       </div>
@@ -368,9 +550,10 @@ export function editorRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       // "Add a line" and "Find" (a picker without script) show the editor again as typed; nothing is saved.
-      if (data.has('add_line') || data.has('find')) return newPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
+      if (data.has('add_line') || data.has('find'))
+        return newPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
       const { input, body } = bodyOf(data, true)
-      const doc = await createDocument(c.deps, c.actor, input.body<DocumentCreateInput>(DocumentCreateBody, body))
+      const doc = await kit.operation<DocumentView>(c, 'documents_create', { body, form: input })
       return kit.done(c, `/documents/${doc.id}`, 'draft_created')
     },
     newPage,
@@ -404,14 +587,13 @@ export function editorRoutes(kit: AppKit): void {
     '/documents/:id',
     'change',
     async (c, data) => {
-      if (data.has('add_line') || data.has('find')) return editPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
+      if (data.has('add_line') || data.has('find'))
+        return editPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
       const doc = await draftOf(c, c.params.id)
       const { input, body } = bodyOf(data, false)
-      await updateDocument(c.deps, c.actor, doc.id, input.body<DocumentUpdateInput>(DocumentUpdateBody, body))
+      await kit.operation(c, 'documents_update', { path: { id: doc.id }, body, form: input })
       return kit.done(c, `/documents/${doc.id}`, 'saved')
     },
     (c, state) => editPage(c, state),
   )
-
 }
-

@@ -1,22 +1,16 @@
 // Payments and Receipts: record on the document page, amend, reverse, email a Receipt to the Client, the Receipt list
 // and a Receipt's PDF. A Payment recorded here has `recorded_by: null` (the person's Actor; extensions §9).
-import { amendPayment, recordPayment, reversePayment } from '../../../../modules/payments/payments.service'
-import { AmendBody, RecordBody, type AmendInput, type RecordInput } from '../../../../modules/payments/payments.model'
-import { listReceipts } from '../../../../modules/payments/payments.repo'
-import { paymentWithReceipt, receiptPdfOf } from '../../../../modules/payments'
-import { emailReceipt } from '../../../../modules/mail/app-mail.service'
+import { paymentWithReceipt, type PaymentRow, type ReceiptRow } from '../../../../modules/payments'
 import { listBankAccounts } from '../../../../modules/business'
 import { documentLabels, findDocument } from '../../../../modules/documents'
-import { NotFound } from '../../../../shared/errors'
+import { idOf } from '../../../../platform/operation'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
-import type { AppKit } from '../../kit'
+import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { DocumentPage, docId } from './documents'
-import { afterOf, ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
-
-const PAGE = 25
+import { ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 
 function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
@@ -37,8 +31,7 @@ function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput;
 
 function paymentIdOf(c: InBusiness, raw?: string): number {
   const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
-  if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such Payment.')
-  return Number(id)
+  return idOf(id, 'No such Payment.')
 }
 
 async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Promise<string> {
@@ -49,21 +42,35 @@ async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Pro
     <Layout c={c} title="Amend a Payment" section="documents">
       <h1>Amend the Payment of {esc(p.paymentDate)}</h1>
       <p class="lead">
-        On <a href={esc(`${c.base}/documents/${doc.id}`)}>{esc(`${TYPE_WORDS[doc.type]} ${doc.documentNumber ?? ''}`)}</a>. Its Receipt keeps its number and takes the new values.
+        On{' '}
+        <a href={esc(`${c.base}/documents/${doc.id}`)}>{esc(`${TYPE_WORDS[doc.type]} ${doc.documentNumber ?? ''}`)}</a>.
+        Its Receipt keeps its number and takes the new values.
       </p>
       <div class="card">
         <PostForm action={`${c.base}/payments/${p.id}`} token={c.csrf}>
-          <Refused state={state} shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']} />
+          <Refused
+            state={state}
+            shown={['amount', 'payment_date', 'payment_method', 'bank_account_id', 'reference', 'notes']}
+          />
           <div class="grid3">
             <Field name="amount" label={`Amount (${p.currency})`} state={state} value={p.amount} required />
             <Field name="payment_date" label="Date received" state={state} value={p.paymentDate} required />
-            <Select name="payment_method" label="Method" state={state} value={p.paymentMethod} options={Object.entries(METHOD_WORDS) as [string, string][]} />
+            <Select
+              name="payment_method"
+              label="Method"
+              state={state}
+              value={p.paymentMethod}
+              options={Object.entries(METHOD_WORDS) as [string, string][]}
+            />
             <Select
               name="bank_account_id"
               label="Bank account (bank transfer)"
               state={state}
               value={p.bankAccountId ? String(p.bankAccountId) : ''}
-              options={[['', 'None'] as const, ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+              options={[
+                ['', 'None'] as const,
+                ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const),
+              ]}
             />
             <Field name="reference" label="Reference" state={state} value={p.reference} maxlength={255} />
             <Field name="notes" label="Notes" state={state} value={p.notes} />
@@ -85,7 +92,7 @@ export function paymentsRoutes(kit: AppKit): void {
     async (c, data) => {
       const id = docId(c, c.params.id)
       const { input, body } = paymentBody(data, false)
-      await recordPayment(c.deps, c.actor, id, input.body<RecordInput>(RecordBody, body))
+      await kit.operation(c, 'payments_record', { path: { id }, body, form: input })
       return kit.done(c, `/documents/${id}`, 'payment_recorded')
     },
     (c, state) => <DocumentPage c={c} state={state} id={docId(c)} />,
@@ -98,7 +105,7 @@ export function paymentsRoutes(kit: AppKit): void {
     async (c, data) => {
       const id = paymentIdOf(c, c.params.id)
       const { input, body } = paymentBody(data, true)
-      const p = await amendPayment(c.deps, c.actor, id, input.body<AmendInput>(AmendBody, body))
+      const p = await kit.operation(c, 'payments_update', { path: { id }, body, form: input })
       return kit.done(c, `/documents/${p.document_id}`, 'payment_amended')
     },
     (c, state) => <AmendPage c={c} state={state} />,
@@ -113,7 +120,7 @@ export function paymentsRoutes(kit: AppKit): void {
     '/payments/:id/reverse',
     'change',
     async (c) => {
-      const p = await reversePayment(c.deps, c.actor, paymentIdOf(c, c.params.id))
+      const p = await kit.operation(c, 'payments_reverse', { path: { id: paymentIdOf(c, c.params.id) } })
       return kit.done(c, `/documents/${p.document_id}`, 'payment_reversed')
     },
     onDocument,
@@ -123,18 +130,22 @@ export function paymentsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const id = paymentIdOf(c, c.params.id)
-      const { payment } = await paymentWithReceipt(c.deps.db.read, c.business.id, id)
-      await emailReceipt(c.deps, c.actor, id)
-      return kit.done(c, `/documents/${payment.documentId}`, 'receipt_emailed')
+      const payment = await kit.operation(c, 'payments_get', { path: { id } })
+      await kit.operation(c, 'payments_email_receipt', { path: { id } })
+      return kit.done(c, `/documents/${payment.document_id}`, 'receipt_emailed')
     },
     onDocument,
   )
 
   kit.page('/receipts', 'read', async (c) => {
-    const rows = await listReceipts(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1)
-    const shown = rows.slice(0, PAGE)
+    const page = await kit.list<{ receipt: ReceiptRow; payment: PaymentRow }>(c, 'receipts_rows')
+    const shown = page.data
     // Each Receipt names its document by number and Client, read for the whole page at once.
-    const docs = await documentLabels(c.deps.db.read, c.business.id, shown.map((x) => x.receipt.documentId))
+    const docs = await documentLabels(
+      c.deps.db.read,
+      c.business.id,
+      shown.map((x) => x.receipt.documentId),
+    )
     return (
       <Layout c={c} title="Receipts" section="receipts">
         <Notice text={c.notice} />
@@ -168,39 +179,55 @@ export function paymentsRoutes(kit: AppKit): void {
                 shown.map(({ receipt: r, payment: p }) => {
                   const doc = docs.get(r.documentId)
                   return (
-                  <tr data-receipt={String(r.id)}>
-                    <td class="key nowrap">
-                      <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
-                    </td>
-                    <td class="num" data-label="Amount">
-                      <Money amount={p.amount} currency={p.currency} />
-                    </td>
-                    <td data-label="Document">
-                      <a href={esc(`${c.base}/documents/${r.documentId}`)}>{esc(doc ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}` : 'its document')}</a>
-                    </td>
-                    <td data-label="Client">{esc(doc?.client_name ?? '')}</td>
-                    <td data-label="Paid on" class="nowrap">{esc(p.paymentDate)}</td>
-                    <td data-label="Issued" class="nowrap">{esc(r.issueDate)}</td>
-                    <td data-label="Status">{r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}</td>
-                    <td>
-                      <ActionButton c={c} path={`/payments/${p.id}/email-receipt`} label="Email" quiet closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null} id={`email-receipt-${p.id}`} />
-                    </td>
-                  </tr>
+                    <tr data-receipt={String(r.id)}>
+                      <td class="key nowrap">
+                        <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
+                      </td>
+                      <td class="num" data-label="Amount">
+                        <Money amount={p.amount} currency={p.currency} />
+                      </td>
+                      <td data-label="Document">
+                        <a href={esc(`${c.base}/documents/${r.documentId}`)}>
+                          {esc(
+                            doc
+                              ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}`
+                              : 'its document',
+                          )}
+                        </a>
+                      </td>
+                      <td data-label="Client">{esc(doc?.client_name ?? '')}</td>
+                      <td data-label="Paid on" class="nowrap">
+                        {esc(p.paymentDate)}
+                      </td>
+                      <td data-label="Issued" class="nowrap">
+                        {esc(r.issueDate)}
+                      </td>
+                      <td data-label="Status">
+                        {r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}
+                      </td>
+                      <td>
+                        <ActionButton
+                          c={c}
+                          path={`/payments/${p.id}/email-receipt`}
+                          label="Email"
+                          quiet
+                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
+                          id={`email-receipt-${p.id}`}
+                        />
+                      </td>
+                    </tr>
                   )
                 })
               )}
             </tbody>
           </table>
         </div>
-        <Pager next={rows.length > PAGE ? shown.at(-1)!.receipt.id : null} url={c.url} />
+        <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
   })
 
   kit.download('/receipts/:id/pdf', 'read', async (c, params) => {
-    const id = params.id ?? ''
-    if (!/^\d{1,15}$/.test(id)) throw new NotFound('No such Receipt.')
-    const pdf = await receiptPdfOf(c.deps.db, c.actor, Number(id))
-    return new Response(Buffer.from(pdf.bytes), { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${pdf.name}.pdf"` } })
+    return fileResponse(await c.operation('receipts_pdf', { path: { id: idOf(params.id, 'No such Receipt.') } }))
   })
 }

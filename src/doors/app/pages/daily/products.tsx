@@ -1,19 +1,17 @@
 // Products: the list with search, create, edit, deactivate or activate, archive. Changes go through the products
 // service with the API's body schema.
-import type { ProductCreateInput, ProductUpdateInput } from '../../../../modules/products/products.model'
-import { createProduct, findProduct, listProducts, presentProduct, ProductCreateBody, ProductUpdateBody, updateProduct, type ProductRow } from '../../../../modules/products'
+import { findProduct, presentProduct, type ProductRow } from '../../../../modules/products'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
+import { ID_RULE } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { afterOf, ActionButton, Area, changeBlocked, Money, Pager } from './words'
-
-const PAGE = 25
+import { ActionButton, Area, changeBlocked, Money, Pager } from './words'
 
 async function productOf(c: InBusiness, id: string | undefined): Promise<ProductRow> {
-  const row = id && /^\d{1,15}$/.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
+  const row = id && ID_RULE.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
   if (!row) throw new NotFound('No such Product.')
   return row
 }
@@ -45,12 +43,39 @@ function productBody(data: URLSearchParams, update: boolean): { input: FormInput
   }
 }
 
-function ProductForm({ c, state, product }: { c: InBusiness; state: FormState; product: ProductRow | null }): JSX.Element {
+function ProductForm({
+  c,
+  state,
+  product,
+}: {
+  c: InBusiness
+  state: FormState
+  product: ProductRow | null
+}): JSX.Element {
   const v = product ? presentProduct(product) : null
-  const checked = (name: string, stored: boolean | undefined) => (state.values ? state.values.has(name) : (stored ?? false))
+  const checked = (name: string, stored: boolean | undefined) =>
+    state.values ? state.values.has(name) : (stored ?? false)
   return (
     <PostForm action={product ? `${c.base}/products/${product.id}` : `${c.base}/products`} token={c.csrf}>
-      <Refused state={state} shown={['name', 'type', 'price', 'currency', 'vat_rate', 'code', 'unit', 'description', 'category', 'sku', 'barcode', 'notes', 'stock_quantity', 'minimum_stock']} />
+      <Refused
+        state={state}
+        shown={[
+          'name',
+          'type',
+          'price',
+          'currency',
+          'vat_rate',
+          'code',
+          'unit',
+          'description',
+          'category',
+          'sku',
+          'barcode',
+          'notes',
+          'stock_quantity',
+          'minimum_stock',
+        ]}
+      />
       <div class="grid2">
         <Field name="name" label="Name" state={state} value={v?.name} required maxlength={255} />
         <Select
@@ -63,23 +88,58 @@ function ProductForm({ c, state, product }: { c: InBusiness; state: FormState; p
             ['product', 'Product'],
           ]}
         />
-        <Field name="price" label="Price" state={state} value={v?.price} required hint="A decimal such as 120.00, with no more decimals than its currency." />
-        <Field name="currency" label="Currency" state={state} value={v?.currency ?? c.business.currency} required maxlength={3} />
+        <Field
+          name="price"
+          label="Price"
+          state={state}
+          value={v?.price}
+          required
+          hint="A decimal such as 120.00, with no more decimals than its currency."
+        />
+        <Field
+          name="currency"
+          label="Currency"
+          state={state}
+          value={v?.currency ?? c.business.currency}
+          required
+          maxlength={3}
+        />
         <Field name="vat_rate" label="VAT rate (%)" state={state} value={v?.vat_rate ?? '0'} />
         <Field name="unit" label="Unit" state={state} value={v?.unit ?? 'pcs'} maxlength={50} />
-        <Field name="code" label="Code" state={state} value={v?.code} maxlength={100} hint="Blank: the service assigns one." />
+        <Field
+          name="code"
+          label="Code"
+          state={state}
+          value={v?.code}
+          maxlength={100}
+          hint="Blank: the service assigns one."
+        />
         <Field name="category" label="Category" state={state} value={v?.category} />
         <Field name="sku" label="SKU" state={state} value={v?.sku} />
         <Field name="barcode" label="Barcode" state={state} value={v?.barcode} />
-        <Field name="stock_quantity" label="Stock quantity" type="number" state={state} value={v?.stock_quantity === null || v === null ? '' : String(v.stock_quantity)} />
-        <Field name="minimum_stock" label="Minimum stock" type="number" state={state} value={v?.minimum_stock === null || v === null ? '' : String(v.minimum_stock)} />
+        <Field
+          name="stock_quantity"
+          label="Stock quantity"
+          type="number"
+          state={state}
+          value={v?.stock_quantity === null || v === null ? '' : String(v.stock_quantity)}
+        />
+        <Field
+          name="minimum_stock"
+          label="Minimum stock"
+          type="number"
+          state={state}
+          value={v?.minimum_stock === null || v === null ? '' : String(v.minimum_stock)}
+        />
       </div>
       <div class="checks">
         <label>
-          <input type="checkbox" name="vat_included" checked={checked('vat_included', v?.vat_included)} /> The price includes VAT
+          <input type="checkbox" name="vat_included" checked={checked('vat_included', v?.vat_included)} /> The price
+          includes VAT
         </label>
         <label>
-          <input type="checkbox" name="track_inventory" checked={checked('track_inventory', v?.track_inventory)} /> Track inventory
+          <input type="checkbox" name="track_inventory" checked={checked('track_inventory', v?.track_inventory)} />{' '}
+          Track inventory
         </label>
       </div>
       <Area name="description" label="Description" state={state} value={v?.description} />
@@ -95,21 +155,33 @@ function ProductForm({ c, state, product }: { c: InBusiness; state: FormState; p
 export function productsRoutes(kit: AppKit): void {
   const list = async (c: InBusiness, state: FormState) => {
     const search = c.url.searchParams.get('search')?.trim() || undefined
-    const rows = await listProducts(c.deps.db.read, c.business.id, afterOf(c.url), PAGE + 1, search)
-    const shown = rows.slice(0, PAGE)
+    const page = await kit.list<ProductRow>(c, 'products_rows', { search })
+    const shown = page.data
     return (
       <Layout c={c} title="Products" section="products">
         <Notice text={c.notice} />
         <Refused state={state} />
         <div class="row spread">
           <h1 class="flush">Products</h1>
-          {changeBlocked(c) ? '' : <a class="button" href={esc(`${c.base}/products/new`)}>New product</a>}
+          {changeBlocked(c) ? (
+            ''
+          ) : (
+            <a class="button" href={esc(`${c.base}/products/new`)}>
+              New product
+            </a>
+          )}
         </div>
         <form method="get" action={esc(`${c.base}/products`)} class="row filters" role="search">
           <label for="product-search" class="sr">
             Search Products
           </label>
-          <input id="product-search" type="search" name="search" value={esc(search ?? '')} placeholder="Name, code, SKU or description" />
+          <input
+            id="product-search"
+            type="search"
+            name="search"
+            value={esc(search ?? '')}
+            placeholder="Name, code, SKU or description"
+          />
           <button type="submit" class="quiet">
             Search
           </button>
@@ -142,19 +214,47 @@ export function productsRoutes(kit: AppKit): void {
                   const p = presentProduct(r)
                   return (
                     <tr>
-                      <td class="key">{changeBlocked(c) ? esc(p.name) : <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>}</td>
+                      <td class="key">
+                        {changeBlocked(c) ? (
+                          esc(p.name)
+                        ) : (
+                          <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>
+                        )}
+                      </td>
                       <td data-label="Code">{esc(p.code)}</td>
                       <td class="num" data-label="Price (before VAT)">
                         <Money amount={p.price_without_vat} currency={p.currency} />
                       </td>
                       <td data-label="VAT">{esc(p.vat_rate)}%</td>
                       <td data-label="Status">
-                        {p.is_archived ? <span class="tag">Archived</span> : p.is_active ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}
+                        {p.is_archived ? (
+                          <span class="tag">Archived</span>
+                        ) : p.is_active ? (
+                          <span class="tag ok">Active</span>
+                        ) : (
+                          <span class="tag">Inactive</span>
+                        )}
                       </td>
                       <td>
                         <div class="row">
-                        <ActionButton c={c} path={`/products/${p.id}/active`} label={p.is_active ? 'Deactivate' : 'Activate'} quiet id={`product-active-${p.id}`} />
-                        {p.is_archived ? '' : <ActionButton c={c} path={`/products/${p.id}/archive`} label="Archive" quiet id={`product-archive-${p.id}`} />}
+                          <ActionButton
+                            c={c}
+                            path={`/products/${p.id}/active`}
+                            label={p.is_active ? 'Deactivate' : 'Activate'}
+                            quiet
+                            id={`product-active-${p.id}`}
+                          />
+                          {p.is_archived ? (
+                            ''
+                          ) : (
+                            <ActionButton
+                              c={c}
+                              path={`/products/${p.id}/archive`}
+                              label="Archive"
+                              quiet
+                              id={`product-archive-${p.id}`}
+                            />
+                          )}
                         </div>
                       </td>
                     </tr>
@@ -164,7 +264,7 @@ export function productsRoutes(kit: AppKit): void {
             </tbody>
           </table>
         </div>
-        <Pager next={rows.length > PAGE ? shown.at(-1)!.id : null} url={c.url} />
+        <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
   }
@@ -184,7 +284,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c, data) => {
       const { input, body } = productBody(data, false)
-      await createProduct(c.deps, c.business.id, input.body<ProductCreateInput>(ProductCreateBody, body))
+      await kit.operation(c, 'products_create', { body, form: input })
       return kit.done(c, '/products', 'product_created')
     },
     newPage,
@@ -209,7 +309,7 @@ export function productsRoutes(kit: AppKit): void {
     async (c, data) => {
       const product = await productOf(c, c.params.id)
       const { input, body } = productBody(data, true)
-      await updateProduct(c.deps, c.business.id, product.id, input.body<ProductUpdateInput>(ProductUpdateBody, body))
+      await kit.operation(c, 'products_update', { path: { id: product.id }, body, form: input })
       return kit.done(c, '/products', 'saved')
     },
     editPage,
@@ -219,7 +319,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const product = await productOf(c, c.params.id)
-      await updateProduct(c.deps, c.business.id, product.id, { is_active: !product.isActive })
+      await kit.operation(c, 'products_update', { path: { id: product.id }, body: { is_active: !product.isActive } })
       return kit.done(c, '/products', 'saved')
     },
     list,
@@ -229,7 +329,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const product = await productOf(c, c.params.id)
-      await updateProduct(c.deps, c.business.id, product.id, { is_archived: true })
+      await kit.operation(c, 'products_update', { path: { id: product.id }, body: { is_archived: true } })
       return kit.done(c, '/products', 'product_archived')
     },
     list,

@@ -4,8 +4,19 @@ import type { FormState, InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
 import { Csrf, esc } from '../../ui'
 
-export const TYPE_WORDS: Record<string, string> = { invoice: 'Invoice', proforma: 'Proforma Invoice', credit_note: 'Credit Note', quote: 'Quote' }
-export const STATUS_WORDS: Record<string, string> = { draft: 'Draft', issued: 'Issued', partially_paid: 'Partly paid', paid: 'Paid', cancelled: 'Cancelled' }
+export const TYPE_WORDS: Record<string, string> = {
+  invoice: 'Invoice',
+  proforma: 'Proforma Invoice',
+  credit_note: 'Credit Note',
+  quote: 'Quote',
+}
+export const STATUS_WORDS: Record<string, string> = {
+  draft: 'Draft',
+  issued: 'Issued',
+  partially_paid: 'Partly paid',
+  paid: 'Paid',
+  cancelled: 'Cancelled',
+}
 export const METHOD_WORDS: Record<string, string> = {
   bank_transfer: 'Bank transfer',
   cash: 'Cash',
@@ -33,7 +44,8 @@ export function Money({ amount, currency }: { amount: string | null | undefined;
 }
 
 export function StatusTag({ status, overdue }: { status: string; overdue?: boolean }): JSX.Element {
-  const kind = status === 'paid' ? 'ok' : status === 'cancelled' ? '' : overdue ? 'bad' : status === 'draft' ? 'draft' : ''
+  const kind =
+    status === 'paid' ? 'ok' : status === 'cancelled' ? '' : overdue ? 'bad' : status === 'draft' ? 'draft' : ''
   return (
     <span class={`tag ${kind}`} data-status={esc(status)}>
       {esc(STATUS_WORDS[status] ?? status)}
@@ -87,7 +99,14 @@ export function ActionButton(p: {
 }
 
 /** A text area that keeps what was typed after a refusal. */
-export function Area(p: { name: string; label: string; state: FormState; value?: string | null; rows?: number; hint?: string }): JSX.Element {
+export function Area(p: {
+  name: string
+  label: string
+  state: FormState
+  value?: string | null
+  rows?: number
+  hint?: string
+}): JSX.Element {
   const id = `f-${p.name}`
   const errors = p.state.errors[p.name] ?? []
   const value = p.state.values?.get(p.name) ?? p.value ?? ''
@@ -104,14 +123,15 @@ export function Area(p: { name: string; label: string; state: FormState; value?:
 }
 
 /** Paging by id: the next page starts after the last row shown; the first page has none. */
-export function Pager({ next, url }: { next: number | null; url: URL }): JSX.Element {
+/** The links of a paged list: the next page by the list operation's `next_cursor` (the platform's signed cursor). */
+export function Pager({ next, url }: { next: string | null; url: URL }): JSX.Element {
   const first = new URL(url)
-  first.searchParams.delete('after')
+  first.searchParams.delete('cursor')
   const nextUrl = new URL(url)
-  if (next !== null) nextUrl.searchParams.set('after', String(next))
+  if (next !== null) nextUrl.searchParams.set('cursor', next)
   return (
     <nav class="row pager" aria-label="Pages">
-      {url.searchParams.has('after') ? <a href={esc(first.pathname + first.search)}>First page</a> : ''}
+      {url.searchParams.has('cursor') ? <a href={esc(first.pathname + first.search)}>First page</a> : ''}
       {next !== null ? (
         <a href={esc(nextUrl.pathname + nextUrl.search)} rel="next">
           Next page
@@ -121,10 +141,4 @@ export function Pager({ next, url }: { next: number | null; url: URL }): JSX.Ele
       )}
     </nav>
   )
-}
-
-/** `after` of a list page: a whole number, else the first page. */
-export function afterOf(url: URL): number {
-  const v = url.searchParams.get('after') ?? ''
-  return /^\d{1,15}$/.test(v) ? Number(v) : 0
 }

@@ -1,5 +1,5 @@
 // Settings → Bank accounts: the accounts documents show for payment; added here or with the CLI.
-import { addBankAccount, listBankAccounts } from '../../../../modules/business'
+import { listBankAccounts } from '../../../../modules/business'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, When, esc } from '../../ui'
@@ -71,7 +71,14 @@ export function bankAccountsSettings(kit: AppKit): void {
     'manage',
     async (c, d) => {
       const opt = (k: string) => (d.get(k)?.trim() ? d.get(k)!.trim() : null)
-      await addBankAccount(c.deps.db, c.deps.clock, c.business.id, { name: d.get('name') ?? '', iban: d.get('iban') ?? '', bic: opt('bic'), currency: opt('currency')?.toUpperCase() ?? null })
+      await kit.operation(c, 'bank_accounts_create', {
+        body: {
+          name: d.get('name') ?? '',
+          iban: d.get('iban') ?? '',
+          bic: opt('bic'),
+          currency: opt('currency')?.toUpperCase() ?? null,
+        },
+      })
       return kit.done(c, '/settings/bank-accounts', 'bank_account_added')
     },
     render,

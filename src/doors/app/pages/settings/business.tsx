@@ -2,9 +2,9 @@
 // (logo and colour); and what the e-invoices say of the seller (extensions §2 and §3). The plan is billing's. Every
 // change goes through the same services as the CLI (updateBusiness, setBusinessLogo), whose field errors are shown
 // under their fields.
-import { businessLogo, setBusinessLogo, updateBusiness, type BusinessInput } from '../../../../modules/business'
+import { businessLogo, type BusinessInput } from '../../../../modules/business'
 import { EAS_CODES, EINVOICE_FORMATS } from '../../../../shared/einvoice-formats'
-import { InvalidRequest, NotFound } from '../../../../shared/errors'
+import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { PostedForm } from '../../http'
 import type { AppKit } from '../../kit'
@@ -58,7 +58,10 @@ const NAMED_SCHEMES: ReadonlyArray<readonly [string, string]> = [
 const SCHEME_OPTIONS: ReadonlyArray<readonly [string, string]> = [
   ['', 'None: the Business email (EM)'],
   ...NAMED_SCHEMES,
-  ...[...EAS_CODES].filter((code) => !NAMED_SCHEMES.some(([c]) => c === code)).sort().map((code) => [code, code] as const),
+  ...[...EAS_CODES]
+    .filter((code) => !NAMED_SCHEMES.some(([c]) => c === code))
+    .sort()
+    .map((code) => [code, code] as const),
 ]
 
 const FORMAT_WORDS: Record<string, string> = {
@@ -89,10 +92,17 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
       <h2 id="logo-h" class="flush-top">
         Logo
       </h2>
-      <p class="muted flush-top">At the top left of every document and Receipt PDF. A PNG or JPEG image of at most 1 MB.</p>
+      <p class="muted flush-top">
+        At the top left of every document and Receipt PDF. A PNG or JPEG image of at most 1 MB.
+      </p>
       {b.logoType ? (
         <div class="logo-now">
-          <img src={esc(`${c.base}/settings/business/logo?v=${encodeURIComponent(b.updatedAt)}`)} alt="The current logo" class="logo-preview" id="logo-preview" />
+          <img
+            src={esc(`${c.base}/settings/business/logo?v=${encodeURIComponent(b.updatedAt)}`)}
+            alt="The current logo"
+            class="logo-preview"
+            id="logo-preview"
+          />
         </div>
       ) : (
         <p class="muted" id="no-logo">
@@ -102,7 +112,15 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
       <PostForm action={`${c.base}/settings/business/logo`} token={c.csrf} enctype="multipart/form-data" id="logo-form">
         <div class={errors.length ? 'field bad' : 'field'}>
           <label for="f-logo">{b.logoType ? 'Replace it with' : 'Image file'}</label>
-          <input id="f-logo" name="logo" type="file" accept="image/png,image/jpeg" required aria-invalid={errors.length ? 'true' : undefined} aria-describedby={errors.length ? 'f-logo-err' : undefined} />
+          <input
+            id="f-logo"
+            name="logo"
+            type="file"
+            accept="image/png,image/jpeg"
+            required
+            aria-invalid={errors.length ? 'true' : undefined}
+            aria-describedby={errors.length ? 'f-logo-err' : undefined}
+          />
           {errors.length ? (
             <p class="err" id="f-logo-err">
               {esc(errors.join('; '))}
@@ -145,39 +163,132 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
           <h2 class="flush">The Business</h2>
           <Field name="name" label="Name" state={form} value={b.name} required maxlength={255} />
           <Field name="legal_name" label="Legal name" state={form} value={b.legalName} maxlength={255} />
-          <Field name="email" label="Email address" type="email" state={form} value={b.email} maxlength={255} hint="Documents are sent from it through the service’s mail server when the Business has no mailbox of its own." />
+          <Field
+            name="email"
+            label="Email address"
+            type="email"
+            state={form}
+            value={b.email}
+            maxlength={255}
+            hint="Documents are sent from it through the service’s mail server when the Business has no mailbox of its own."
+          />
           <div class="field">
             <label>
               <input type="checkbox" name="is_vat_payer" checked={payer} /> Registered for VAT
             </label>
           </div>
           <Field name="vat_number" label="VAT number" state={form} value={b.vatNumber} maxlength={50} />
-          <Field name="company_id" label="Company registration number" state={form} value={b.companyId} maxlength={100} hint="The legal registration number (commercial register, SIREN, KvK…)." />
-          <Field name="address" label="Street address" state={form} value={b.address} maxlength={1000} autocomplete="street-address" />
+          <Field
+            name="company_id"
+            label="Company registration number"
+            state={form}
+            value={b.companyId}
+            maxlength={100}
+            hint="The legal registration number (commercial register, SIREN, KvK…)."
+          />
+          <Field
+            name="address"
+            label="Street address"
+            state={form}
+            value={b.address}
+            maxlength={1000}
+            autocomplete="street-address"
+          />
           <Field name="city" label="City" state={form} value={b.city} maxlength={100} />
           <Field name="postal_code" label="Postal code" state={form} value={b.postalCode} maxlength={20} />
-          <Field name="country" label="Country (two letters, e.g. DE)" state={form} value={b.country} required maxlength={2} />
-          <Field name="currency" label="Reporting currency (e.g. EUR)" state={form} value={b.currency} required maxlength={3} />
+          <Field
+            name="country"
+            label="Country (two letters, e.g. DE)"
+            state={form}
+            value={b.country}
+            required
+            maxlength={2}
+          />
+          <Field
+            name="currency"
+            label="Reporting currency (e.g. EUR)"
+            state={form}
+            value={b.currency}
+            required
+            maxlength={3}
+          />
 
           <h2 class="flush">Brand colour</h2>
           <div class="with-swatch">
-            <Field name="brand_color" label="Colour of the PDFs’ top band and titles" state={form} value={b.brandColor} maxlength={7} placeholder="#1F6FEB" hint="Written #RRGGBB. Blank: the plain look." />
+            <Field
+              name="brand_color"
+              label="Colour of the PDFs’ top band and titles"
+              state={form}
+              value={b.brandColor}
+              maxlength={7}
+              placeholder="#1F6FEB"
+              hint="Written #RRGGBB. Blank: the plain look."
+            />
             <Swatch color={color} />
           </div>
 
           <h2 class="flush">E-invoices</h2>
           <p class="muted flush">What the XML e-invoices (and Factur-X) say of your Business as the seller.</p>
           <div class="grid2">
-            <Select name="electronic_address_scheme" label="Electronic address: scheme" state={form} value={b.electronicAddressScheme ?? ''} options={SCHEME_OPTIONS} hint="The CEF EAS code of the address (BT-34)." />
-            <Field name="electronic_address" label="Electronic address: identifier" state={form} value={b.electronicAddress} maxlength={200} hint="Blank with no scheme: EM with the Business email." />
+            <Select
+              name="electronic_address_scheme"
+              label="Electronic address: scheme"
+              state={form}
+              value={b.electronicAddressScheme ?? ''}
+              options={SCHEME_OPTIONS}
+              hint="The CEF EAS code of the address (BT-34)."
+            />
+            <Field
+              name="electronic_address"
+              label="Electronic address: identifier"
+              state={form}
+              value={b.electronicAddress}
+              maxlength={200}
+              hint="Blank with no scheme: EM with the Business email."
+            />
           </div>
           <div class="grid3">
-            <Field name="contact.name" label="Contact name" state={form} value={b.contactName} maxlength={255} autocomplete="name" />
-            <Field name="contact.phone" label="Contact phone" state={form} value={b.contactPhone} maxlength={50} autocomplete="tel" />
-            <Field name="contact.email" label="Contact email" type="email" state={form} value={b.contactEmail} maxlength={255} hint="Blank: the Business email." />
+            <Field
+              name="contact.name"
+              label="Contact name"
+              state={form}
+              value={b.contactName}
+              maxlength={255}
+              autocomplete="name"
+            />
+            <Field
+              name="contact.phone"
+              label="Contact phone"
+              state={form}
+              value={b.contactPhone}
+              maxlength={50}
+              autocomplete="tel"
+            />
+            <Field
+              name="contact.email"
+              label="Contact email"
+              type="email"
+              state={form}
+              value={b.contactEmail}
+              maxlength={255}
+              hint="Blank: the Business email."
+            />
           </div>
-          <Field name="tax_registration_id" label="Tax registration id (BT-32)" state={form} value={b.taxRegistrationId} maxlength={100} hint="A Non-VAT Payer’s tax number, carried on its e-invoices." />
-          <Select name="einvoice_format" label="E-invoice attached when a document is sent" state={form} value={b.einvoiceFormat} options={FORMAT_OPTIONS} />
+          <Field
+            name="tax_registration_id"
+            label="Tax registration id (BT-32)"
+            state={form}
+            value={b.taxRegistrationId}
+            maxlength={100}
+            hint="A Non-VAT Payer’s tax number, carried on its e-invoices."
+          />
+          <Select
+            name="einvoice_format"
+            label="E-invoice attached when a document is sent"
+            state={form}
+            value={b.einvoiceFormat}
+            options={FORMAT_OPTIONS}
+          />
           <div>
             <button type="submit">Save</button>
           </div>
@@ -227,7 +338,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business',
     'manage',
     async (c, d) => {
-      await updateBusiness(c.deps.db, c.deps.clock, c.business.id, businessInput(d))
+      await kit.operation(c, 'business_update', { body: businessInput(d) as Record<string, unknown> })
       return kit.done(c, '/settings/business', 'saved')
     },
     render,
@@ -236,9 +347,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business/logo',
     'manage',
     async (c, d) => {
-      const bytes = d.files.get('logo')
-      if (!bytes) throw new InvalidRequest({ logo: ['choose a PNG or JPEG image to upload'] })
-      await setBusinessLogo(c.deps.db, c.deps.clock, c.business.id, bytes)
+      await kit.operation(c, 'business_set_logo', { body: { bytes: d.files.get('logo') } })
       return kit.done(c, '/settings/business', 'logo_saved')
     },
     render,
@@ -248,7 +357,7 @@ export function businessSettings(kit: AppKit): void {
     '/settings/business/logo/remove',
     'manage',
     async (c) => {
-      await setBusinessLogo(c.deps.db, c.deps.clock, c.business.id, null)
+      await kit.operation(c, 'business_set_logo', { body: { remove: true } })
       return kit.done(c, '/settings/business', 'logo_removed')
     },
     render,
@@ -257,6 +366,8 @@ export function businessSettings(kit: AppKit): void {
   kit.download('/settings/business/logo', 'settings', async (c) => {
     const logo = await businessLogo(c.deps.db.read, c.business)
     if (!logo) throw new NotFound('This Business has no logo.')
-    return new Response(Buffer.from(logo.bytes), { headers: { 'content-type': logo.type, 'content-disposition': 'inline; filename="logo"' } })
+    return new Response(Buffer.from(logo.bytes), {
+      headers: { 'content-type': logo.type, 'content-disposition': 'inline; filename="logo"' },
+    })
   })
 }

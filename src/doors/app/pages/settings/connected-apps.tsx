@@ -1,6 +1,6 @@
 // Settings → Connected apps: the apps people connected to this Business (app, Role, who, when, last use); disconnect.
 // Connecting happens on the OAuth consent page.
-import { connectedAppsOf, disconnectConnectedApp } from '../../../../modules/oauth'
+import { connectedAppsOf } from '../../../../modules/oauth'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, PostForm, Refused, When, esc } from '../../ui'
@@ -44,7 +44,11 @@ async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }
                     <When at={a.last_used_at} />
                   </td>
                   <td>
-                    <PostForm action={`${c.base}/settings/connected-apps/${a.id}/disconnect`} token={c.csrf} class="inline">
+                    <PostForm
+                      action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
+                      token={c.csrf}
+                      class="inline"
+                    >
                       <button type="submit" class="danger">
                         Disconnect
                       </button>
@@ -67,7 +71,7 @@ export function connectedAppsSettings(kit: AppKit): void {
     '/settings/connected-apps/:id/disconnect',
     'manage',
     async (c) => {
-      await disconnectConnectedApp(c.deps.db, c.deps.clock, c.business.id, Number(c.params.id))
+      await kit.operation(c, 'connected_apps_delete', { path: { id: c.params.id } })
       return kit.done(c, '/settings/connected-apps', 'saved')
     },
     render,

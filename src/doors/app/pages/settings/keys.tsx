@@ -1,7 +1,6 @@
 // Settings → API keys: create with a name and Role (the key is shown once), revoke.
-import { createApiKey, listApiKeys, ROLES, type ApiKeyView, type Role } from '../../../../modules/business'
-import { revokeApiKey } from '../../../../modules/business'
-import { FieldErrorBag, NotFound } from '../../../../shared/errors'
+import { isPaidPlan } from '../../../../platform/policy'
+import { listApiKeys, type ApiKeyView } from '../../../../modules/business'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, ShownOnce, When, esc } from '../../ui'
@@ -13,15 +12,25 @@ const ROLE_OPTIONS = [
   ['viewer', 'Viewer: only reads'],
 ] as const
 
-async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; created?: { name: string; key: string } }): Promise<string> {
+async function KeysPage({
+  c,
+  form,
+  created,
+}: {
+  c: InBusiness
+  form: FormState
+  created?: { name: string; key: string }
+}): Promise<string> {
   const keys = await listApiKeys(c.deps.db, c.business.id)
   return (
     <SettingsLayout c={c} title="API keys" path="/keys">
       <h1>API keys</h1>
-      <p class="lead">Programs use a key to act for this Business through the API (send it as "Authorization: Bearer …").</p>
+      <p class="lead">
+        Programs use a key to act for this Business through the API (send it as "Authorization: Bearer …").
+      </p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Your new key "${created.name}".`} secret={created.key} /> : ''}
-      {c.business.plan === 'free' || c.business.plan === 'paused' ? (
+      {!isPaidPlan(c.business.plan) ? (
         <p class="notice warn">The API needs a paid plan: keys of this Business are refused until it is on one.</p>
       ) : (
         ''
@@ -32,7 +41,14 @@ async function KeysPage({ c, form, created }: { c: InBusiness; form: FormState; 
         </h2>
         <Refused state={form} shown={['name', 'role']} />
         <PostForm action={`${c.base}/settings/keys`} token={c.csrf}>
-          <Field name="name" label="Name" state={form} required maxlength={100} hint="Say what uses it, e.g. “accounting export”." />
+          <Field
+            name="name"
+            label="Name"
+            state={form}
+            required
+            maxlength={100}
+            hint="Say what uses it, e.g. “accounting export”."
+          />
           <Select name="role" label="Role" state={form} value="member" options={ROLE_OPTIONS} />
           <div>
             <button type="submit">Create key</button>
@@ -93,16 +109,11 @@ export function keysSettings(kit: AppKit): void {
     '/settings/keys',
     'manage',
     async (c, data) => {
-      const bag = new FieldErrorBag()
-      const name = data.get('name')?.trim() ?? ''
-      const role = data.get('role') ?? ''
-      if (!name) bag.add('name', 'is required')
-      else if (name.length > 100) bag.add('name', 'must be at most 100 characters')
-      if (!ROLES.includes(role as Role)) bag.add('role', 'must be admin, member or viewer')
-      bag.throwIfAny()
-      const k = await createApiKey(c.deps.db, c.deps.clock, c.business.id, { name, role: role as Role })
+      const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', {
+        body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' },
+      })
       // Shown in this answer only: the key is stored as a hash and never shown again.
-      return <KeysPage c={c} form={EMPTY_FORM} created={{ name, key: k.key }} />
+      return <KeysPage c={c} form={EMPTY_FORM} created={created} />
     },
     rerender,
   )
@@ -110,10 +121,7 @@ export function keysSettings(kit: AppKit): void {
     '/settings/keys/:id/revoke',
     'manage',
     async (c) => {
-      const id = Number(c.params.id)
-      const own = (await listApiKeys(c.deps.db, c.business.id)).some((k) => k.id === id)
-      if (!own) throw new NotFound('No such API key in this Business.')
-      await revokeApiKey(c.deps.db, c.deps.clock, id)
+      await kit.operation(c, 'api_keys_revoke', { path: { id: c.params.id } })
       return kit.done(c, '/settings/keys', 'key_revoked')
     },
     rerender,

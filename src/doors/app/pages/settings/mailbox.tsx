@@ -2,13 +2,18 @@
 // From address), or the service's own mail server when there is none. The password is never shown back: left blank it
 // keeps the stored one. The parts go through setSmtpMailbox, which makes the one URL the CLI's path checks and seals.
 // The API's connect_mail_provider remedy points here.
-import { businessMailProvider, clearMailbox, setSmtpMailbox, smtpMailboxShown } from '../../../../modules/mailbox'
+import { businessMailProvider, smtpMailboxShown } from '../../../../modules/mailbox'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'
 import { SettingsLayout } from './index'
 
-const KIND_WORDS: Record<string, string> = { service: 'the service’s own mail server', smtp: 'its own SMTP mailbox', google: 'a Google mailbox', microsoft: 'a Microsoft mailbox' }
+const KIND_WORDS: Record<string, string> = {
+  service: 'the service’s own mail server',
+  smtp: 'its own SMTP mailbox',
+  google: 'a Google mailbox',
+  microsoft: 'a Microsoft mailbox',
+}
 const FIELDS = ['host', 'port', 'security', 'username', 'password', 'from'] as const
 const SECURITY_OPTIONS = [
   ['starttls', 'STARTTLS (usually port 587)'],
@@ -16,7 +21,10 @@ const SECURITY_OPTIONS = [
 ] as const
 
 async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
-  const [provider, smtp] = await Promise.all([businessMailProvider(c.deps.db.read, c.business, c.deps.config.mailRelay), smtpMailboxShown(c.deps.db.read, c.deps.db.secrets, c.business.id)])
+  const [provider, smtp] = await Promise.all([
+    businessMailProvider(c.deps.db.read, c.business, c.deps.config.mailRelay),
+    smtpMailboxShown(c.deps.db.read, c.deps.db.secrets, c.business.id),
+  ])
   return (
     <SettingsLayout c={c} title="Mailbox" path="/mailbox">
       <h1>Mailbox</h1>
@@ -24,11 +32,13 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
       <div class="card">
         {provider ? (
           <p class="flush" id="mail-provider">
-            Documents are sent from <strong>{esc(provider.address)}</strong> through {esc(KIND_WORDS[provider.kind] ?? provider.kind)}.
+            Documents are sent from <strong>{esc(provider.address)}</strong> through{' '}
+            {esc(KIND_WORDS[provider.kind] ?? provider.kind)}.
           </p>
         ) : (
           <p class="flush notice bad" id="mail-provider">
-            Nothing sends this Business’s email: give it an email address in Business setup (when this service runs a mail server), or connect a mailbox below.
+            Nothing sends this Business’s email: give it an email address in Business setup (when this service runs a
+            mail server), or connect a mailbox below.
           </p>
         )}
       </div>
@@ -39,12 +49,42 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
         <Refused state={form} shown={[...FIELDS]} />
         <PostForm action={`${c.base}/settings/mailbox`} token={c.csrf} id="mailbox-form">
           <div class="grid2">
-            <Field name="host" label="Server (host)" state={form} value={smtp?.host} required maxlength={253} autocomplete="off" placeholder="smtp.example.com" />
-            <Field name="port" label="Port" state={form} value={smtp ? String(smtp.port) : ''} maxlength={5} hint="Blank: 587 with STARTTLS, 465 with TLS." />
+            <Field
+              name="host"
+              label="Server (host)"
+              state={form}
+              value={smtp?.host}
+              required
+              maxlength={253}
+              autocomplete="off"
+              placeholder="smtp.example.com"
+            />
+            <Field
+              name="port"
+              label="Port"
+              state={form}
+              value={smtp ? String(smtp.port) : ''}
+              maxlength={5}
+              hint="Blank: 587 with STARTTLS, 465 with TLS."
+            />
           </div>
-          <Select name="security" label="Security" state={form} value={smtp?.security ?? 'starttls'} options={SECURITY_OPTIONS} hint="The connection is always encrypted: a server that offers no STARTTLS is refused." />
+          <Select
+            name="security"
+            label="Security"
+            state={form}
+            value={smtp?.security ?? 'starttls'}
+            options={SECURITY_OPTIONS}
+            hint="The connection is always encrypted: a server that offers no STARTTLS is refused."
+          />
           <div class="grid2">
-            <Field name="username" label="Username" state={form} value={smtp?.username} maxlength={255} autocomplete="off" />
+            <Field
+              name="username"
+              label="Username"
+              state={form}
+              value={smtp?.username}
+              maxlength={255}
+              autocomplete="off"
+            />
             <Field
               name="password"
               label="Password"
@@ -52,10 +92,23 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
               state={form}
               autocomplete="new-password"
               maxlength={1000}
-              hint={smtp?.hasPassword ? 'A password is stored (sealed, never shown): leave blank to keep it.' : 'Stored sealed; never shown again.'}
+              hint={
+                smtp?.hasPassword
+                  ? 'A password is stored (sealed, never shown): leave blank to keep it.'
+                  : 'Stored sealed; never shown again.'
+              }
             />
           </div>
-          <Field name="from" label="From address" type="email" state={form} value={smtp?.from} required maxlength={255} hint="The address documents are sent from; the mailbox must allow it." />
+          <Field
+            name="from"
+            label="From address"
+            type="email"
+            state={form}
+            value={smtp?.from}
+            required
+            maxlength={255}
+            hint="The address documents are sent from; the mailbox must allow it."
+          />
           <div>
             <button type="submit">{smtp ? 'Save the mailbox' : 'Connect'}</button>
           </div>
@@ -81,14 +134,16 @@ export function mailboxSettings(kit: AppKit): void {
     '/settings/mailbox',
     'manage',
     async (c, d) => {
-      await setSmtpMailbox(c.deps.db, c.deps.clock, c.business.id, {
-        host: d.get('host') ?? undefined,
-        port: d.get('port') ?? undefined,
-        security: d.get('security') ?? undefined,
-        username: d.get('username') ?? undefined,
-        password: d.get('password') ?? undefined,
-        from: d.get('from') ?? undefined,
-      }, { allowPrivate: c.deps.config.smtpAllowPrivate })
+      await kit.operation(c, 'mailbox_set_smtp', {
+        body: {
+          host: d.get('host') ?? undefined,
+          port: d.get('port') ?? undefined,
+          security: d.get('security') ?? undefined,
+          username: d.get('username') ?? undefined,
+          password: d.get('password') ?? undefined,
+          from: d.get('from') ?? undefined,
+        },
+      })
       return kit.done(c, '/settings/mailbox', 'saved')
     },
     render,
@@ -97,7 +152,7 @@ export function mailboxSettings(kit: AppKit): void {
     '/settings/mailbox/clear',
     'manage',
     async (c) => {
-      await clearMailbox(c.deps.db, c.business.id)
+      await kit.operation(c, 'mailbox_clear')
       return kit.done(c, '/settings/mailbox', 'mailbox_cleared')
     },
     render,

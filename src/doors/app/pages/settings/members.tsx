@@ -3,7 +3,7 @@
 // the page answers alike whether or not the email has an account (extensions §8); a pending member is listed by email
 // only, since their name would tell that they had one.
 import { memberRoles } from '../../../../db/schema'
-import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../../../modules/people'
+import { listMembers } from '../../../../modules/people'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, When, esc } from '../../ui'
@@ -18,9 +18,19 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
   return (
     <SettingsLayout c={c} title="Members" path="/members">
       <h1>Members</h1>
-      <p class="lead">People who open this Business in the application, each with a Role. Someone invited joins once they accept.</p>
+      <p class="lead">
+        People who open this Business in the application, each with a Role. Someone invited joins once they accept.
+      </p>
       <Notice text={c.notice} />
       <Refused state={form} shown={['email', 'role']} />
+      {form.code !== null && MAIL_REFUSALS.has(form.code) ? (
+        <Notice
+          kind="bad"
+          text="Invitations go out by email, and this Business has no way to send one now. Nobody was added; the person who runs this service can add people at once."
+        />
+      ) : (
+        ''
+      )}
       <div class="table-wrap">
         <table class="stacked">
           <thead>
@@ -112,6 +122,9 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
 }
 
 /** A member as the list names them: a pending one by email only. */
+/** The refusals of an invitation that could not go out: the page adds what they mean here (the catalog speaks of Sends). */
+const MAIL_REFUSALS = new Set(['no_mail_provider', 'mail_account_lost', 'sending_limit_reached'])
+
 function shown(m: { state: string; name: string; email: string }): string {
   return m.state === 'pending' ? m.email : m.name
 }
@@ -123,8 +136,9 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members',
     'manage',
     async (c, d) => {
-      const by = { businessId: c.business.id, role: c.role, name: c.person.name, publicBase: kit.publicBase }
-      await inviteMember(c.deps, by, { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' })
+      await kit.operation(c, 'members_invite', {
+        body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' },
+      })
       return kit.done(c, '/settings/members', 'invitation_sent')
     },
     render,
@@ -133,7 +147,7 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members/role',
     'manage',
     async (c, d) => {
-      await changeMemberRole(c.deps, c.business.id, { email: d.get('email') ?? '', role: d.get('role') ?? '' }, c.role)
+      await kit.operation(c, 'members_set_role', { body: { email: d.get('email') ?? '', role: d.get('role') ?? '' } })
       return kit.done(c, '/settings/members', 'member_saved')
     },
     render,
@@ -142,7 +156,7 @@ export function membersSettings(kit: AppKit): void {
     '/settings/members/remove',
     'manage',
     async (c, d) => {
-      await removeMember(c.deps, c.business.id, d.get('email') ?? '', c.role)
+      await kit.operation(c, 'members_remove', { body: { email: d.get('email') ?? '' } })
       return kit.done(c, '/settings/members', 'member_removed')
     },
     render,

@@ -1,5 +1,4 @@
 // Settings → Numbering: the pattern of each kind of number (documents, Receipts, Client account codes).
-import { setNumbering } from '../../../../modules/business'
 import type { NumberingKind } from '../../../../db/schema'
 import { DEFAULT_PATTERNS, numberingPattern } from '../../../../modules/numbering'
 import type { FormState, InBusiness } from '../../context'
@@ -23,27 +22,38 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
     <SettingsLayout c={c} title="Numbering" path="/numbering">
       <h1>Numbering</h1>
       <p class="lead">
-        A pattern is text with one counter <code>{'{NNNN}'}</code> (as many N as digits) and, if you like, the year <code>{'{YYYY}'}</code>; the counter starts again each year then.
+        A pattern is text with one counter <code>{'{NNNN}'}</code> (as many N as digits) and, if you like, the year{' '}
+        <code>{'{YYYY}'}</code>; the counter starts again each year then.
       </p>
       <Notice text={c.notice} />
-      <>{KINDS.map(([kind, label], i) => {
-        const mine = refusedKind === kind ? form : { ...form, values: null, errors: {}, message: null }
-        return (
-          <section class="card" aria-labelledby={`n-${kind}`}>
-            <h2 id={`n-${kind}`} class="flush">
-              {esc(label)}
-            </h2>
-            <Refused state={mine} shown={['pattern']} />
-            <PostForm action={`${c.base}/settings/numbering`} token={c.csrf}>
-              <input type="hidden" name="kind" value={kind} />
-              <Field name="pattern" label="Pattern" state={mine} value={patterns[i]} required maxlength={100} hint={`Default: ${DEFAULT_PATTERNS[kind]}`} />
-              <div>
-                <button type="submit">Save {esc(label.toLowerCase())} pattern</button>
-              </div>
-            </PostForm>
-          </section>
-        )
-      })}</>
+      <>
+        {KINDS.map(([kind, label], i) => {
+          const mine = refusedKind === kind ? form : { ...form, values: null, errors: {}, message: null }
+          return (
+            <section class="card" aria-labelledby={`n-${kind}`}>
+              <h2 id={`n-${kind}`} class="flush">
+                {esc(label)}
+              </h2>
+              <Refused state={mine} shown={['pattern']} />
+              <PostForm action={`${c.base}/settings/numbering`} token={c.csrf}>
+                <input type="hidden" name="kind" value={kind} />
+                <Field
+                  name="pattern"
+                  label="Pattern"
+                  state={mine}
+                  value={patterns[i]}
+                  required
+                  maxlength={100}
+                  hint={`Default: ${DEFAULT_PATTERNS[kind]}`}
+                />
+                <div>
+                  <button type="submit">Save {esc(label.toLowerCase())} pattern</button>
+                </div>
+              </PostForm>
+            </section>
+          )
+        })}
+      </>
     </SettingsLayout>
   )
 }
@@ -55,7 +65,9 @@ export function numberingSettings(kit: AppKit): void {
     '/settings/numbering',
     'manage',
     async (c, d) => {
-      await setNumbering(c.deps.db, c.business.id, d.get('kind') ?? '', (d.get('pattern') ?? '').trim())
+      await kit.operation(c, 'numbering_set', {
+        body: { kind: d.get('kind') ?? '', pattern: (d.get('pattern') ?? '').trim() },
+      })
       return kit.done(c, '/settings/numbering', 'saved')
     },
     render,

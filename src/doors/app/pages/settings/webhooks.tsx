@@ -2,18 +2,14 @@
 // secret, delete; each webhook's deliveries of the last 30 days with every attempt, and Resend. The same services as
 // the API's /v1/webhooks, so rules and refusals (webhook_paused, webhooks_need_a_paid_plan) are the same.
 import {
-  addWebhook,
-  deleteWebhook,
   getWebhook,
   listDeliveries,
   listWebhooks,
   presentWebhook,
-  resendDelivery,
-  rollSecret,
-  updateWebhook,
   EVENT_TYPES,
   type WebhookDeps,
 } from '../../../../modules/webhooks'
+import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../../ui'
@@ -21,7 +17,12 @@ import { SettingsLayout } from './index'
 import { DeliveriesTable } from '../../deliveries'
 
 function hooks(c: InBusiness): WebhookDeps {
-  return { db: c.deps.db, clock: c.deps.clock, resolve: c.deps.resolve, allowPrivate: c.deps.config.webhookAllowPrivate }
+  return {
+    db: c.deps.db,
+    clock: c.deps.clock,
+    resolve: c.deps.resolve,
+    allowPrivate: c.deps.config.webhookAllowPrivate,
+  }
 }
 
 function EventChecks({ form, chosen }: { form: FormState; chosen: string[] }): JSX.Element {
@@ -44,22 +45,45 @@ function stateOf(h: ReturnType<typeof presentWebhook>): JSX.Element {
   return <span class="tag bad">{h.paused_reason === 'gone' ? 'paused: the address answered 410 Gone' : 'paused'}</span>
 }
 
-async function WebhooksPage({ c, form, created }: { c: InBusiness; form: FormState; created?: { url: string; secret: string } }): Promise<string> {
+async function WebhooksPage({
+  c,
+  form,
+  created,
+}: {
+  c: InBusiness
+  form: FormState
+  created?: { url: string; secret: string }
+}): Promise<string> {
   const list = (await listWebhooks(hooks(c), c.business.id, 0, 100)).map((r) => presentWebhook(r))
   return (
     <SettingsLayout c={c} title="Webhooks" path="/webhooks">
       <h1>Webhooks</h1>
-      <p class="lead">Addresses told when documents and Payments change, signed by the Standard Webhooks rules. At most ten.</p>
+      <p class="lead">
+        Addresses told when documents and Payments change, signed by the Standard Webhooks rules. At most ten.
+      </p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Signing secret of ${created.url}.`} secret={created.secret} /> : ''}
-      {c.business.plan === 'free' || c.business.plan === 'paused' ? <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p> : ''}
+      {!webhooksSend(c.business) ? (
+        <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p>
+      ) : (
+        ''
+      )}
       <section class="card" aria-labelledby="add-h">
         <h2 id="add-h" class="flush">
           Add a webhook
         </h2>
         <Refused state={form} shown={['url']} />
         <PostForm action={`${c.base}/settings/webhooks`} token={c.csrf}>
-          <Field name="url" label="Address" type="url" state={form} required maxlength={2000} placeholder="https://example.com/hooks/invoicing" hint="https:// on port 443, a host name on the public internet." />
+          <Field
+            name="url"
+            label="Address"
+            type="url"
+            state={form}
+            required
+            maxlength={2000}
+            placeholder="https://example.com/hooks/invoicing"
+            hint="https:// on port 443, a host name on the public internet."
+          />
           <EventChecks form={form} chosen={[]} />
           <div>
             <button type="submit">Add webhook</button>
@@ -112,7 +136,11 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
         {stateOf(h)} · added <When at={h.created_at} />
       </p>
       <Notice text={c.notice} />
-      {secret ? <ShownOnce label="The new signing secret. The old one keeps signing beside it for 24 hours." secret={secret} /> : ''}
+      {secret ? (
+        <ShownOnce label="The new signing secret. The old one keeps signing beside it for 24 hours." secret={secret} />
+      ) : (
+        ''
+      )}
       <Refused state={form} shown={['url']} />
       <section class="card" aria-labelledby="change-h">
         <h2 id="change-h" class="flush">
@@ -144,7 +172,12 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
         </PostForm>
       </section>
       <h2>Deliveries of the last 30 days</h2>
-      <DeliveriesTable rows={deliveries.map((d) => d.view)} csrf={c.csrf} resendAction={(id) => `${c.base}/settings/webhooks/deliveries/${id}/resend`} resendHidden={{ name: 'webhook', value: String(h.id) }} />
+      <DeliveriesTable
+        rows={deliveries.map((d) => d.view)}
+        csrf={c.csrf}
+        resendAction={(id) => `${c.base}/settings/webhooks/deliveries/${id}/resend`}
+        resendHidden={{ name: 'webhook', value: String(h.id) }}
+      />
     </SettingsLayout>
   )
 }
@@ -159,7 +192,7 @@ export function webhooksSettings(kit: AppKit): void {
     'manage',
     async (c, data) => {
       const url = data.get('url')?.trim() ?? ''
-      const w = await addWebhook(hooks(c), c.business.id, { url, events: data.getAll('events') })
+      const w = await kit.operation(c, 'webhooks_create', { body: { url, events: data.getAll('events') } })
       return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
     },
     list,
@@ -168,18 +201,24 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/:id',
     'manage',
     async (c, data) => {
-      await updateWebhook(hooks(c), c.business.id, Number(c.params.id), { url: data.get('url')?.trim() ?? '', events: data.getAll('events') })
-      return kit.done(c, `/settings/webhooks/${Number(c.params.id)}`, 'saved')
+      const w = await kit.operation(c, 'webhooks_update', {
+        path: { id: c.params.id },
+        body: { url: data.get('url')?.trim() ?? '', events: data.getAll('events') },
+      })
+      return kit.done(c, `/settings/webhooks/${w.id}`, 'saved')
     },
     one,
   )
-  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
     kit.action(
       `/settings/webhooks/:id/${verb}`,
       'manage',
       async (c) => {
-        await updateWebhook(hooks(c), c.business.id, Number(c.params.id), { paused })
-        return kit.done(c, `/settings/webhooks/${Number(c.params.id)}`, paused ? 'webhook_paused' : 'webhook_resumed')
+        const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { paused } })
+        return kit.done(c, `/settings/webhooks/${w.id}`, paused ? 'webhook_paused' : 'webhook_resumed')
       },
       one,
     )
@@ -188,7 +227,7 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/:id/roll',
     'manage',
     async (c) => {
-      const w = await rollSecret(hooks(c), c.business.id, Number(c.params.id))
+      const w = await kit.operation(c, 'webhooks_roll_secret', { path: { id: c.params.id } })
       return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
     },
     one,
@@ -197,7 +236,7 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/:id/delete',
     'manage',
     async (c) => {
-      await deleteWebhook(hooks(c), c.business.id, Number(c.params.id))
+      await kit.operation(c, 'webhooks_delete', { path: { id: c.params.id } })
       return kit.done(c, '/settings/webhooks', 'webhook_deleted')
     },
     list,
@@ -206,10 +245,12 @@ export function webhooksSettings(kit: AppKit): void {
     '/settings/webhooks/deliveries/:delivery/resend',
     'manage',
     async (c) => {
-      const d = await resendDelivery(hooks(c), c.business.id, Number(c.params.delivery))
+      const d = await kit.operation(c, 'webhook_deliveries_resend', { path: { id: c.params.delivery } })
       return kit.done(c, `/settings/webhooks/${d.webhook_id}`, 'delivery_resent')
     },
     // A refused resend (webhook_paused, webhooks_need_a_paid_plan) is shown on its webhook's page.
-    (c, form) => <WebhookPage c={{ ...c, params: { id: form.values?.get('webhook') ?? '' } } as InBusiness} form={form} />,
+    (c, form) => (
+      <WebhookPage c={{ ...c, params: { id: form.values?.get('webhook') ?? '' } } as InBusiness} form={form} />
+    ),
   )
 }
