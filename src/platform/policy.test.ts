@@ -1,5 +1,7 @@
 // The plan rules services and pages ask, judged in one place (platform/policy.ts) for every plan.
 import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { says } from '../shared/errors'
 import { apiOpen, apiPlanRefusal, mailDailyLimit, webhooksPlanRefusal, webhooksSend } from './policy'
 
@@ -32,5 +34,26 @@ describe('the plan gate, one home', () => {
   test('the daily recipient limit of the service\'s mail server: 20 for a Test business or unpaid plan, 100 on Pro, 200 on Pro Plus', () => {
     expect(PLANS.map((plan) => mailDailyLimit({ plan, isTest: false }))).toEqual([20, 100, 200, 20])
     expect(PLANS.map((plan) => mailDailyLimit({ plan, isTest: true }))).toEqual([20, 20, 20, 20])
+  })
+})
+
+describe('the plan gate lives in the policy alone', () => {
+  const SRC = join(import.meta.dir, '..')
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) return files(path)
+      return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : []
+    })
+
+  test('no source file but platform/policy.ts compares a plan with a plan\'s name (it asks the policy instead)', () => {
+    // Files other changes are moving onto the policy (issue 34: the application's settings pages, the OAuth apps'
+    // webhook delivery); each leaves this list when it asks apiOpen / webhooksSend.
+    const PENDING = new Set(['doors/app/pages/settings/webhooks.tsx', 'doors/app/pages/settings/keys.tsx', 'modules/oauth/app-webhooks.ts'])
+    const compares = /\bplan\s*[!=]==\s*'(?:free|pro|pro_plus|paused)'/
+    const bad = files(SRC)
+      .map((f) => relative(SRC, f))
+      .filter((f) => f !== 'platform/policy.ts' && !PENDING.has(f) && compares.test(readFileSync(join(SRC, f), 'utf8')))
+    expect(bad).toEqual([])
   })
 })

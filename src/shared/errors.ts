@@ -78,13 +78,13 @@ export const CODES = {
     remedy: 'connect_mail_provider',
     // Either the Business has no address of its own, or it has one and this service runs no mail server to send it
     // through (INVOICING_MAIL_RELAY unset): the message covers both, and a mailbox of its own cures both.
-    says: 'Nothing to send through: the Business needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox.',
+    says: 'This Business has no way to send email: it needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox. Nothing was sent.',
   },
   mail_account_lost: {
     type: 'refusal',
     means: 'the connected mailbox refused renewal',
     remedy: 'connect_mail_provider',
-    says: (p: { via: string }) => `The Business's ${p.via} mailbox is not connected; reconnect it or connect another mailbox. Nothing was sent or issued.`,
+    says: (p: { via: string }) => `The Business's ${p.via} mailbox is not connected; reconnect it or connect another mailbox. Nothing was sent.`,
   },
   sending_limit_reached: {
     type: 'refusal',
