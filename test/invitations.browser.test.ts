@@ -114,7 +114,7 @@ describe('issue 33: an Admin cannot take over a person’s account in another Bu
       // Without a way to send mail (Gamma has neither mailbox nor address), the page says so and adds nobody.
       await a.page.goto(members(gamma))
       await invite(a.page, target, 'admin')
-      await a.page.getByText('Nothing to send through').waitFor()
+      await a.page.getByText('has no way to send email').waitFor()
       expect((await listMembers(h.deps, gamma.id)).map((m) => m.email)).toEqual([alphaAdmin.email])
       await shootBothWidths(a.page, SHOTS, 'invite-02-members-no-mail')
     } finally {

@@ -156,7 +156,7 @@ describe('the page answers alike whether or not the email has an account', () =>
     const qa = await q.submit(`${base}/settings/members`, { email: known.email, name: '', role: 'member' })
     const qb = await q.submit(`${base}/settings/members`, { email: unknown, name: '', role: 'member' })
     expect(qa.status).toBe(422)
-    expect(qa.text).toContain('Nothing to send through')
+    expect(qa.text).toContain('has no way to send email')
     expect(normal(qa.text, known.email)).toEqual(normal(qb.text, unknown))
     expect((await listMembers(h.deps, quiet.id)).map((m) => m.email)).toEqual([admin.email])
   })

@@ -88,7 +88,7 @@ describe('Roles', () => {
     // has the invitation that goes out by email).
     const refused = await t.owner.submit(`${t.base}/settings/members`, { email: 'new.person@example.com', name: 'New', role: 'member' })
     expect(refused.status).toBe(422)
-    expect(refused.text).toContain('Nothing to send through')
+    expect(refused.text).toContain('has no way to send email')
     expect(refused.text).not.toContain('/app/sign-in/link/')
     expect((await listMembers(h.deps, t.id)).length).toBe(4)
   })
