@@ -31,7 +31,15 @@ try {
   console.log(`seeding ${documents.toLocaleString('en')} documents and ${payments.toLocaleString('en')} Payments`)
   // The seeder spreads documents over three years; the clock below stands on the day after the last, as the
   // reports bench does, so the dashboard's year and twelve months hold documents.
-  const seeded = await seedReports({ file, documents, payments, clients: 1000, firstYear: 2023, lastYear: 2025, seed: 1 })
+  const seeded = await seedReports({
+    file,
+    documents,
+    payments,
+    clients: 1000,
+    firstYear: 2023,
+    lastYear: 2025,
+    seed: 1,
+  })
   console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s`)
 
   const clock = { now: () => new Date('2025-12-31T12:00:00.000Z') }
@@ -63,12 +71,18 @@ try {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie(), origin },
-    body: new URLSearchParams({ _csrf: csrf, email: 'owner@bench.example', password: 'a long bench password' }).toString(),
+    body: new URLSearchParams({
+      _csrf: csrf,
+      email: 'owner@bench.example',
+      password: 'a long bench password',
+    }).toString(),
   })
   keep(signed)
   if (signed.status !== 303) throw new Error(`sign-in answered ${signed.status}`)
 
-  const biz = (await deps.db.read.all<{ public_id: string }>(sql`SELECT public_id FROM businesses WHERE id = ${seeded.businessId}`))[0]!.public_id
+  const biz = (
+    await deps.db.read.all<{ public_id: string }>(sql`SELECT public_id FROM businesses WHERE id = ${seeded.businessId}`)
+  )[0]!.public_id
   // A document with Payments and several Lines: the heaviest kind of document page.
   const doc = (
     await deps.db.read.all<{ id: number }>(
@@ -106,8 +120,19 @@ try {
 
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
   console.log('')
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} timed requests after 3 warm-up`)
-  console.log('page'.padEnd(28) + 'TTFB median'.padStart(13) + 'min'.padStart(9) + 'HTML'.padStart(11) + 'weight'.padStart(11) + '  targets')
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${runs} timed requests after 3 warm-up`,
+  )
+  console.log(
+    'page'.padEnd(28) +
+      'TTFB median'.padStart(13) +
+      'min'.padStart(9) +
+      'HTML'.padStart(11) +
+      'weight'.padStart(11) +
+      '  targets',
+  )
   const row = (name: string, r: Awaited<ReturnType<typeof measure>>, target: number | null) =>
     console.log(
       name.padEnd(28) +

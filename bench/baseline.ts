@@ -26,7 +26,8 @@ if (!dbFile) {
 const url = `file:${dbFile}`
 const writer = createClient({ url, concurrency: 1, intMode: 'number' })
 await writer.execute('PRAGMA journal_mode = WAL')
-for (const p of ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000']) await writer.execute(p)
+for (const p of ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000'])
+  await writer.execute(p)
 const reader = createClient({ url, concurrency: 1, intMode: 'number' })
 for (const p of ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']) await reader.execute(p)
 
@@ -76,7 +77,16 @@ const server = Bun.serve({
         try {
           const rs = await tx.execute({
             sql: INSERT,
-            args: [businessId, body.name ?? 'x', body.email ?? 'x@example.com', body.country ?? 'DE', code, `${body.name}\n${body.email}\n${code}`.toLowerCase(), now, now],
+            args: [
+              businessId,
+              body.name ?? 'x',
+              body.email ?? 'x@example.com',
+              body.country ?? 'DE',
+              code,
+              `${body.name}\n${body.email}\n${code}`.toLowerCase(),
+              now,
+              now,
+            ],
           })
           await tx.commit()
           return firstRow(rs)

@@ -40,7 +40,10 @@ const lines = Array.from({ length: 100 }, (_, i) => ({
   unit_price: `${(i * 13) % 500}.${String(i % 100).padStart(2, '0')}`,
   vat_rate: i % 3 === 0 ? '7.00' : '19.00',
 }))
-const created = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: clientId, lines } })
+const created = await h.request('POST', '/v1/documents', {
+  key: s.key,
+  body: { type: 'invoice', client_id: clientId, lines },
+})
 const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: s.key })
 if (issued.status !== 200) throw new Error(`issue: ${issued.status} ${issued.text}`)
 const id = issued.body.id as number
@@ -49,7 +52,9 @@ const id = issued.body.id as number
 async function get(path: string): Promise<{ ms: number; cpu: number; bytes: number }> {
   const c0 = process.cpuUsage()
   const t0 = performance.now()
-  const res = await h.app.fetch(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${s.key}` } }))
+  const res = await h.app.fetch(
+    new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${s.key}` } }),
+  )
   const body = new Uint8Array(await res.arrayBuffer())
   const ms = performance.now() - t0
   const c = process.cpuUsage(c0)
@@ -84,7 +89,9 @@ for (const [name, path] of paths) {
   }
   results[name] = { ...stats(times), cpuMedian: stats(cpus).median, bytes }
   const r = results[name]!
-  console.log(`${name.padEnd(14)} wall median ${String(r.median).padStart(7)} ms  p95 ${String(r.p95).padStart(7)} ms  cpu median ${String(r.cpuMedian).padStart(7)} ms  ${bytes} bytes  (${n} runs)`)
+  console.log(
+    `${name.padEnd(14)} wall median ${String(r.median).padStart(7)} ms  p95 ${String(r.p95).padStart(7)} ms  cpu median ${String(r.cpuMedian).padStart(7)} ms  ${bytes} bytes  (${n} runs)`,
+  )
 }
 if (json) writeFileSync(json, JSON.stringify({ lines: 100, runs, results }, null, 2))
 await h.close()

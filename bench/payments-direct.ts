@@ -66,8 +66,12 @@ export interface DirectContext {
 /** Reads what the loop needs once: the Business's Receipt pattern (or the default). */
 export async function directContext(client: Client, businessId: number): Promise<DirectContext> {
   const pattern = String(
-    (await client.execute({ sql: "SELECT pattern FROM numberings WHERE business_id = ? AND kind = 'receipt'", args: [businessId] })).rows[0]?.[0] ??
-      DEFAULT_RECEIPT_PATTERN,
+    (
+      await client.execute({
+        sql: "SELECT pattern FROM numberings WHERE business_id = ? AND kind = 'receipt'",
+        args: [businessId],
+      })
+    ).rows[0]?.[0] ?? DEFAULT_RECEIPT_PATTERN,
   )
   return { businessId, pattern, width: /\{(N+)\}/.exec(pattern)?.[1]?.length ?? 5, hasYear: pattern.includes('{YYYY}') }
 }
@@ -80,19 +84,37 @@ export async function recordOne(tx: Transaction, ctx: DirectContext, documentId:
   const today = iso.slice(0, 10)
   const doc = (await tx.execute({ sql: SELECT_DOCUMENT, args: [businessId, documentId] })).rows[0]
   if (!doc) throw new Error(`document ${documentId} not found`)
-  const takes = (doc.type === 'invoice' || doc.type === 'proforma') && (doc.status === 'issued' || doc.status === 'partially_paid') && doc.converted_into_id === null
+  const takes =
+    (doc.type === 'invoice' || doc.type === 'proforma') &&
+    (doc.status === 'issued' || doc.status === 'partially_paid') &&
+    doc.converted_into_id === null
   if (!takes) throw new Error(`document ${documentId} takes no Payment (${doc.type} ${doc.status})`)
-  if (AMOUNT_MINOR > BigInt(doc.total_minor as string) - BigInt(doc.paid_minor as string)) throw new Error(`document ${documentId}: payment exceeds the amount due`)
-  const paymentId = (await tx.execute({ sql: INSERT_PAYMENT, args: [businessId, documentId, AMOUNT, String(AMOUNT_MINOR), doc.currency, ACTOR, iso, iso] })).rows[0]![0] as number
+  if (AMOUNT_MINOR > BigInt(doc.total_minor as string) - BigInt(doc.paid_minor as string))
+    throw new Error(`document ${documentId}: payment exceeds the amount due`)
+  const paymentId = (
+    await tx.execute({
+      sql: INSERT_PAYMENT,
+      args: [businessId, documentId, AMOUNT, String(AMOUNT_MINOR), doc.currency, ACTOR, iso, iso],
+    })
+  ).rows[0]![0] as number
   const year = today.slice(0, 4)
-  const counter = (await tx.execute({ sql: TAKE_RECEIPT_NUMBER, args: [businessId, ctx.pattern, ctx.hasYear ? year : ''] })).rows[0]![0] as number
+  const counter = (
+    await tx.execute({ sql: TAKE_RECEIPT_NUMBER, args: [businessId, ctx.pattern, ctx.hasYear ? year : ''] })
+  ).rows[0]![0] as number
   const receiptNumber = ctx.pattern.replace('{YYYY}', year).replace(/\{N+\}/, String(counter).padStart(ctx.width, '0'))
   await tx.execute({ sql: INSERT_RECEIPT, args: [businessId, paymentId, documentId, receiptNumber, today, iso, iso] })
-  await tx.execute({ sql: INSERT_OUTBOX, args: [businessId, paymentId, messageId(now), iso.replace(/\.(\d{3})Z$/, '.$1000Z')] })
+  await tx.execute({
+    sql: INSERT_OUTBOX,
+    args: [businessId, paymentId, messageId(now), iso.replace(/\.(\d{3})Z$/, '.$1000Z')],
+  })
   const paid = BigInt(((await tx.execute({ sql: SUM_PAID, args: [documentId] })).rows[0]![0] as string | null) ?? '0')
-  const status = paid > 0n && paid >= BigInt(doc.total_minor as string) ? 'paid' : paid > 0n ? 'partially_paid' : 'issued'
+  const status =
+    paid > 0n && paid >= BigInt(doc.total_minor as string) ? 'paid' : paid > 0n ? 'partially_paid' : 'issued'
   if (status === 'paid') throw new Error(`document ${documentId} is paid in full: seed larger totals`)
-  await tx.execute({ sql: UPDATE_DOCUMENT, args: [fromMinor(paid), paid.toString(), status, iso, businessId, documentId] })
+  await tx.execute({
+    sql: UPDATE_DOCUMENT,
+    args: [fromMinor(paid), paid.toString(), status, iso, businessId, documentId],
+  })
 }
 
 /** One whole transaction: BEGIN IMMEDIATE, recordOne, COMMIT. */
@@ -118,8 +140,15 @@ async function main(): Promise<void> {
   const duration = Number(option('duration') ?? 10)
   const warmup = Number(option('warmup') ?? 2)
   const synchronous = (option('synchronous') ?? 'FULL').toUpperCase()
-  if (!dbFile || !Number.isSafeInteger(businessId) || documentIds.length === 0 || !documentIds.every(Number.isSafeInteger)) {
-    console.error('usage: bun bench/payments-direct.ts --db FILE --business ID --documents ID,ID,... [--duration 10] [--warmup 2] [--synchronous FULL]')
+  if (
+    !dbFile ||
+    !Number.isSafeInteger(businessId) ||
+    documentIds.length === 0 ||
+    !documentIds.every(Number.isSafeInteger)
+  ) {
+    console.error(
+      'usage: bun bench/payments-direct.ts --db FILE --business ID --documents ID,ID,... [--duration 10] [--warmup 2] [--synchronous FULL]',
+    )
     process.exit(2)
   }
   if (!['FULL', 'NORMAL', 'OFF'].includes(synchronous)) throw new Error('--synchronous must be FULL, NORMAL or OFF')
@@ -127,7 +156,8 @@ async function main(): Promise<void> {
   // As src/db/client.ts opens the writer.
   const client = createClient({ url: `file:${dbFile}`, concurrency: 1, intMode: 'number' })
   await client.execute('PRAGMA journal_mode = WAL')
-  for (const p of [`PRAGMA synchronous = ${synchronous}`, 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000']) await client.execute(p)
+  for (const p of [`PRAGMA synchronous = ${synchronous}`, 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000'])
+    await client.execute(p)
   const ctx = await directContext(client, businessId)
 
   /** Runs transactions back to back for `seconds`; returns how many committed and each one's duration (ms). */
@@ -145,8 +175,13 @@ async function main(): Promise<void> {
     return { count: samples.length, ms: performance.now() - t0, samples }
   }
 
-  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN
-  const countPayments = async () => Number((await client.execute({ sql: 'SELECT count(*) FROM payments WHERE business_id = ?', args: [businessId] })).rows[0]![0])
+  const pct = (sorted: number[], p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN
+  const countPayments = async () =>
+    Number(
+      (await client.execute({ sql: 'SELECT count(*) FROM payments WHERE business_id = ?', args: [businessId] }))
+        .rows[0]![0],
+    )
 
   const before = await countPayments()
   const warm = warmup > 0 ? await loop(warmup, 0) : { count: 0 }

@@ -52,11 +52,22 @@ interface Tally {
   commitMax: number
 }
 const fresh = (): Tally => ({
-  statements: new Map(), begin: 0, commit: 0, body: 0, reads: { pre: 0, post: 0, nPre: 0, nPost: 0 }, hot: 0, nHot: 0, hotSlow: 0, hotSlowUs: 0, hotMax: 0, commitMax: 0,
+  statements: new Map(),
+  begin: 0,
+  commit: 0,
+  body: 0,
+  reads: { pre: 0, post: 0, nPre: 0, nPost: 0 },
+  hot: 0,
+  nHot: 0,
+  hotSlow: 0,
+  hotSlowUs: 0,
+  hotMax: 0,
+  commitMax: 0,
 })
 let tally = fresh()
 
-const short = (s: InStatement) => (typeof s === 'string' ? s : s.sql).replace(/\s+/g, ' ').replace(/"/g, '').slice(0, 110)
+const short = (s: InStatement) =>
+  (typeof s === 'string' ? s : s.sql).replace(/\s+/g, ' ').replace(/"/g, '').slice(0, 110)
 
 function note(key: string, ms: number): void {
   const e = tally.statements.get(key) ?? { us: 0, n: 0 }
@@ -122,14 +133,24 @@ process.env.INVOICING_RATE_LIMIT = '1000000000'
 try {
   const config = loadConfig(process.env, { dbPath: join(dir, 'profile.db') })
   const deps = await createDeps(config)
-  const business = await createBusiness(deps.db, deps.clock, { name: 'Profile Business', country: 'DE', currency: 'EUR' })
+  const business = await createBusiness(deps.db, deps.clock, {
+    name: 'Profile Business',
+    country: 'DE',
+    currency: 'EUR',
+  })
   await setNumbering(deps.db, business.id, 'receipt', 'RCT-{YYYY}-{NNNNNNNNN}')
   const { key } = await createApiKey(deps.db, deps.clock, business.id, { name: 'bench', role: 'admin' })
   const credential = (await credentialLookup(deps.db.read, deps.db.hot)(key))!
   const app = await buildApp(deps)
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await app.fetch(new Request(`http://127.0.0.1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }))
+    const res = await app.fetch(
+      new Request(`http://127.0.0.1${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    )
     const text = await res.text()
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`)
     return JSON.parse(text)
@@ -137,7 +158,11 @@ try {
   const client = await call('POST', '/v1/clients', { name: 'Profile Client', email: 'p@example.com', country: 'DE' })
   const docs: number[] = []
   for (let i = 0; i < DOCS; i++) {
-    const d = await call('POST', '/v1/documents', { type: 'invoice', client_id: client.id, lines: [{ description: 'x', quantity: '1', unit_price: '1000000000.00', vat_rate: '0' }] })
+    const d = await call('POST', '/v1/documents', {
+      type: 'invoice',
+      client_id: client.id,
+      lines: [{ description: 'x', quantity: '1', unit_price: '1000000000.00', vat_rate: '0' }],
+    })
     await call('POST', `/v1/documents/${d.id}/issue`)
     docs.push(d.id)
   }
@@ -239,7 +264,9 @@ try {
 
     // 32 requests in flight at once, as wrk keeps them (no sockets): the server's timers run beside them, the
     // request-log flush every second, and in the second run the webhook dispatcher every second too.
-    async function concurrent(withDispatch: boolean): Promise<{ n: number; usEach: number; t: Tally; dispatchUs: number }> {
+    async function concurrent(
+      withDispatch: boolean,
+    ): Promise<{ n: number; usEach: number; t: Tally; dispatchUs: number }> {
       let stop = false
       let n = 0
       let dispatchUs = 0
@@ -282,19 +309,38 @@ try {
     const c32d = await concurrent(true)
 
     const per = (x: number) => x / service.n
-    const stmtSum = (t: Tally, prefix: string) => [...t.statements].filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v.us, 0)
-    const stmtCount = (t: Tally, prefix: string) => [...t.statements].filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v.n, 0)
+    const stmtSum = (t: Tally, prefix: string) =>
+      [...t.statements].filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v.us, 0)
+    const stmtCount = (t: Tally, prefix: string) =>
+      [...t.statements].filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v.n, 0)
     rows.push(`\n=== synchronous=${sync} (${SECONDS} s each, one at a time, in-process) ===`)
-    rows.push(`direct transaction (hand-written SQL):  ${f0(direct.usEach).padStart(6)} µs each  (${f0(1e6 / direct.usEach)}/s)   BEGIN ${f0(directTally.begin / direct.n)}, 8 statements ${f0(stmtSum(directTally, 'tx') / direct.n)}, COMMIT ${f0(directTally.commit / direct.n)} µs`)
-    rows.push(`recordPayment() (service, no HTTP):     ${f0(service.usEach).padStart(6)} µs each  (${f0(1e6 / service.usEach)}/s)`)
-    rows.push(`  reads before the transaction (reader): ${f0(per(s.reads.pre))} µs in ${(s.reads.nPre / service.n).toFixed(1)} statements`)
+    rows.push(
+      `direct transaction (hand-written SQL):  ${f0(direct.usEach).padStart(6)} µs each  (${f0(1e6 / direct.usEach)}/s)   BEGIN ${f0(directTally.begin / direct.n)}, 8 statements ${f0(stmtSum(directTally, 'tx') / direct.n)}, COMMIT ${f0(directTally.commit / direct.n)} µs`,
+    )
+    rows.push(
+      `recordPayment() (service, no HTTP):     ${f0(service.usEach).padStart(6)} µs each  (${f0(1e6 / service.usEach)}/s)`,
+    )
+    rows.push(
+      `  reads before the transaction (reader): ${f0(per(s.reads.pre))} µs in ${(s.reads.nPre / service.n).toFixed(1)} statements`,
+    )
     rows.push(`  BEGIN IMMEDIATE:                       ${f0(per(s.begin))} µs`)
-    rows.push(`  inside the transaction:                ${f0(per(s.body))} µs = ${f0(per(stmtSum(s, 'tx')))} µs in ${(stmtCount(s, 'tx') / service.n).toFixed(1)} statements + ${f0(per(s.body - stmtSum(s, 'tx')))} µs JavaScript between them`)
+    rows.push(
+      `  inside the transaction:                ${f0(per(s.body))} µs = ${f0(per(stmtSum(s, 'tx')))} µs in ${(stmtCount(s, 'tx') / service.n).toFixed(1)} statements + ${f0(per(s.body - stmtSum(s, 'tx')))} µs JavaScript between them`,
+    )
     rows.push(`  COMMIT:                                ${f0(per(s.commit))} µs`)
-    rows.push(`  reads after the transaction (view):    ${f0(per(s.reads.post))} µs in ${(s.reads.nPost / service.n).toFixed(1)} statements`)
-    rows.push(`  rest (validation, mutex, JS outside):  ${f0(service.usEach - per(s.reads.pre + s.begin + s.body + s.commit + s.reads.post))} µs`)
-    rows.push(`whole request via app.fetch():          ${f0(http.usEach).padStart(6)} µs each  (${f0(1e6 / http.usEach)}/s): HTTP pipeline + Elysia ≈ ${f0(http.usEach - service.usEach)} µs over recordPayment (auth hot reads ${f0(h.hot / http.n)} µs in ${(h.nHot / http.n).toFixed(1)}), request-log flush ${f0(flushUs / http.n)} µs per request`)
-    for (const [label, c] of [['32 in flight, request-log flush each second:      ', c32], ['32 in flight, + webhook dispatcher each second:  ', c32d]] as const) {
+    rows.push(
+      `  reads after the transaction (view):    ${f0(per(s.reads.post))} µs in ${(s.reads.nPost / service.n).toFixed(1)} statements`,
+    )
+    rows.push(
+      `  rest (validation, mutex, JS outside):  ${f0(service.usEach - per(s.reads.pre + s.begin + s.body + s.commit + s.reads.post))} µs`,
+    )
+    rows.push(
+      `whole request via app.fetch():          ${f0(http.usEach).padStart(6)} µs each  (${f0(1e6 / http.usEach)}/s): HTTP pipeline + Elysia ≈ ${f0(http.usEach - service.usEach)} µs over recordPayment (auth hot reads ${f0(h.hot / http.n)} µs in ${(h.nHot / http.n).toFixed(1)}), request-log flush ${f0(flushUs / http.n)} µs per request`,
+    )
+    for (const [label, c] of [
+      ['32 in flight, request-log flush each second:      ', c32],
+      ['32 in flight, + webhook dispatcher each second:  ', c32d],
+    ] as const) {
       rows.push(
         `${label}${f0(c.usEach).padStart(6)} µs each  (${f0(1e6 / c.usEach)}/s); COMMIT ${f0(c.t.commit / c.n)} µs (slowest ${f0(c.t.commitMax)}), ` +
           `auth hot reads ${f0(c.t.hot / c.n)} µs (${c.t.hotSlow} calls over 1 ms: ${f0(c.t.hotSlowUs / 1000)} ms, slowest ${f0(c.t.hotMax)} µs)` +
@@ -302,7 +348,8 @@ try {
       )
     }
     rows.push('  statements of recordPayment (µs per Payment, count per Payment):')
-    for (const [k, v] of [...s.statements].sort((a, b) => b[1].us - a[1].us)) rows.push(`    ${f0(v.us / service.n).padStart(5)} µs  ×${(v.n / service.n).toFixed(1)}  ${k}`)
+    for (const [k, v] of [...s.statements].sort((a, b) => b[1].us - a[1].us))
+      rows.push(`    ${f0(v.us / service.n).padStart(5)} µs  ×${(v.n / service.n).toFixed(1)}  ${k}`)
     console.log(rows.join('\n'))
     rows.length = 0
   }

@@ -70,7 +70,9 @@ async function untilHealthy(p: Subprocess, base: string, log: string, timeoutMs 
       // not listening yet
     }
     if (p.exitCode !== null || p.signalCode !== null) {
-      const err = existsSync(`${log}.err`) ? readFileSync(`${log}.err`, 'utf8').trim().split('\n').slice(-5).join('\n') : ''
+      const err = existsSync(`${log}.err`)
+        ? readFileSync(`${log}.err`, 'utf8').trim().split('\n').slice(-5).join('\n')
+        : ''
       throw new Error(`server exited (${p.exitCode ?? p.signalCode}) before answering /health\n${err}`)
     }
     if (performance.now() - since > timeoutMs) throw new Error(`no answer from ${base}/health within ${timeoutMs} ms`)
@@ -95,7 +97,10 @@ interface WrkResult {
 function toMs(text: string): number {
   const m = /^([\d.]+)(us|ms|s|m|h)$/.exec(text.trim())
   if (!m) return NaN
-  return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'us' | 'ms' | 's' | 'm' | 'h']
+  return (
+    Number(m[1]) *
+    ({ us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'us' | 'ms' | 's' | 'm' | 'h']
+  )
 }
 
 function parseWrk(name: string, out: string): WrkResult {
@@ -130,17 +135,24 @@ async function expectStatus(label: string, res: Response, status: number): Promi
 // ---------------------------------------------------------------- the database, read from the bench process
 
 /** One short-lived reader on a database file (WAL: it never blocks the server's writer). */
-async function withDb<T>(file: string, fn: (q: (sql: string, args?: unknown[]) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
+async function withDb<T>(
+  file: string,
+  fn: (q: (sql: string, args?: unknown[]) => Promise<unknown[][]>) => Promise<T>,
+): Promise<T> {
   const c = createClient({ url: `file:${file}`, intMode: 'number' })
   try {
-    return await fn(async (sql, args = []) => (await c.execute({ sql, args: args as any[] })).rows.map((r) => Array.from({ length: r.length }, (_, i) => r[i])))
+    return await fn(async (sql, args = []) =>
+      (await c.execute({ sql, args: args as any[] })).rows.map((r) => Array.from({ length: r.length }, (_, i) => r[i])),
+    )
   } finally {
     c.close()
   }
 }
 
 async function countPayments(file: string, businessId: number): Promise<number> {
-  return withDb(file, async (q) => Number((await q('SELECT count(*) FROM payments WHERE business_id = ?', [businessId]))[0]![0]))
+  return withDb(file, async (q) =>
+    Number((await q('SELECT count(*) FROM payments WHERE business_id = ?', [businessId]))[0]![0]),
+  )
 }
 
 interface Integrity {
@@ -165,10 +177,14 @@ async function integrity(file: string, businessId: number): Promise<Integrity> {
     const payments = Number(await one('SELECT count(*) FROM payments WHERE business_id = ?'))
     const receipts = Number(await one('SELECT count(*) FROM receipts WHERE business_id = ?'))
     const paymentsWithoutReceipt = Number(
-      await one('SELECT count(*) FROM payments p LEFT JOIN receipts r ON r.payment_id = p.id WHERE p.business_id = ? AND r.id IS NULL'),
+      await one(
+        'SELECT count(*) FROM payments p LEFT JOIN receipts r ON r.payment_id = p.id WHERE p.business_id = ? AND r.id IS NULL',
+      ),
     )
     // Receipts in Payment order must carry the counters 1, 2, 3, ... with no gap and no repeat.
-    const numbers = (await q('SELECT r.receipt_number FROM receipts r WHERE r.business_id = ? ORDER BY r.payment_id', [businessId])).map((r) => String(r[0]))
+    const numbers = (
+      await q('SELECT r.receipt_number FROM receipts r WHERE r.business_id = ? ORDER BY r.payment_id', [businessId])
+    ).map((r) => String(r[0]))
     let receiptsConsecutive = true
     for (let i = 0; i < numbers.length; i++) {
       if (Number(numbers[i]!.slice(-RECEIPT_WIDTH)) !== i + 1) {
@@ -176,23 +192,36 @@ async function integrity(file: string, businessId: number): Promise<Integrity> {
         break
       }
     }
-    const counterHighest = Number((await one("SELECT coalesce(max(highest), 0) FROM number_counters WHERE business_id = ? AND kind = 'receipt'")) ?? 0)
-    const outboxPaymentRecorded = Number(await one("SELECT count(*) FROM outbox WHERE business_id = ? AND type = 'payment.recorded'"))
-    const outboxDocumentPaid = Number(await one("SELECT count(*) FROM outbox WHERE business_id = ? AND type = 'document.paid'"))
+    const counterHighest = Number(
+      (await one("SELECT coalesce(max(highest), 0) FROM number_counters WHERE business_id = ? AND kind = 'receipt'")) ??
+        0,
+    )
+    const outboxPaymentRecorded = Number(
+      await one("SELECT count(*) FROM outbox WHERE business_id = ? AND type = 'payment.recorded'"),
+    )
+    const outboxDocumentPaid = Number(
+      await one("SELECT count(*) FROM outbox WHERE business_id = ? AND type = 'document.paid'"),
+    )
     const documentsPaidMismatch = Number(
       await one(`SELECT count(*) FROM documents d WHERE d.business_id = ? AND d.paid_minor !=
         coalesce((SELECT sum(p.amount_minor) FROM payments p WHERE p.document_id = d.id AND p.status = 'completed'), 0)`),
     )
-    const paidMinorSum = String(await one('SELECT CAST(coalesce(sum(paid_minor), 0) AS TEXT) FROM documents WHERE business_id = ?'))
+    const paidMinorSum = String(
+      await one('SELECT CAST(coalesce(sum(paid_minor), 0) AS TEXT) FROM documents WHERE business_id = ?'),
+    )
     const problems: string[] = []
     if (receipts !== payments) problems.push(`${receipts} Receipts for ${payments} Payments`)
     if (paymentsWithoutReceipt) problems.push(`${paymentsWithoutReceipt} Payments without a Receipt`)
     if (!receiptsConsecutive) problems.push('Receipt numbers are not 1..N in Payment order')
     if (counterHighest !== payments) problems.push(`receipt counter at ${counterHighest}, ${payments} Payments`)
-    if (outboxPaymentRecorded !== payments) problems.push(`${outboxPaymentRecorded} payment.recorded outbox rows for ${payments} Payments`)
-    if (outboxDocumentPaid) problems.push(`${outboxDocumentPaid} document.paid outbox rows (no Invoice should be paid in full)`)
-    if (documentsPaidMismatch) problems.push(`${documentsPaidMismatch} documents whose paid_minor is not the sum of their Payments`)
-    if (paidMinorSum !== String(payments)) problems.push(`documents' paid_minor sums to ${paidMinorSum}, expected ${payments} (0.01 each)`)
+    if (outboxPaymentRecorded !== payments)
+      problems.push(`${outboxPaymentRecorded} payment.recorded outbox rows for ${payments} Payments`)
+    if (outboxDocumentPaid)
+      problems.push(`${outboxDocumentPaid} document.paid outbox rows (no Invoice should be paid in full)`)
+    if (documentsPaidMismatch)
+      problems.push(`${documentsPaidMismatch} documents whose paid_minor is not the sum of their Payments`)
+    if (paidMinorSum !== String(payments))
+      problems.push(`documents' paid_minor sums to ${paidMinorSum}, expected ${payments} (0.01 each)`)
     return {
       payments,
       receipts,
@@ -234,12 +263,17 @@ interface DirectRound {
 async function main(): Promise<void> {
   const started = performance.now()
   const cores = availableParallelism()
-  if ((await run(['sh', '-c', 'command -v wrk'], { timeoutMs: 5000 })).code !== 0) throw new Error('wrk is not installed: apt-get update && apt-get install -y wrk')
+  if ((await run(['sh', '-c', 'command -v wrk'], { timeoutMs: 5000 })).code !== 0)
+    throw new Error('wrk is not installed: apt-get update && apt-get install -y wrk')
   const c = opts.connections
   const t = Math.min(opts.threads, c)
 
-  console.log('payments bench: POST /v1/documents/{id}/payments on the compiled binary vs. the same transaction by hand on @libsql/client')
-  console.log(`  wrk -t${t} -c${c} -d${opts.duration}s --latency (+${opts.warmup}s unrecorded warm-up); direct loop ${opts.duration}s (+${opts.warmup}s); ${opts.rounds} alternating rounds; ${cores} CPU core(s), loopback only`)
+  console.log(
+    'payments bench: POST /v1/documents/{id}/payments on the compiled binary vs. the same transaction by hand on @libsql/client',
+  )
+  console.log(
+    `  wrk -t${t} -c${c} -d${opts.duration}s --latency (+${opts.warmup}s unrecorded warm-up); direct loop ${opts.duration}s (+${opts.warmup}s); ${opts.rounds} alternating rounds; ${cores} CPU core(s), loopback only`,
+  )
 
   if (opts.build) {
     const t0 = performance.now()
@@ -253,14 +287,30 @@ async function main(): Promise<void> {
   // A temp folder with no node_modules above it, so the binary uses its embedded libsql addon.
   work = mkdtempSync(join(tmpdir(), 'invoicing-payments-bench-'))
   const dir = work
-  const cli = async (args: string[]) => JSON.parse(await mustRun([BIN, ...args, '--json'], { cwd: dir, timeoutMs: 30_000 }))
+  const cli = async (args: string[]) =>
+    JSON.parse(await mustRun([BIN, ...args, '--json'], { cwd: dir, timeoutMs: 30_000 }))
 
   // 1. The database: a Business, a wide Receipt numbering, an Admin key.
   const db = join(dir, 'api.db')
   await cli(['migrate', '--db', db])
-  const business = (await cli(['business', 'create', '--name', 'Bench Business', '--country', 'DE', '--currency', 'EUR', '--db', db])) as { id: number }
+  const business = (await cli([
+    'business',
+    'create',
+    '--name',
+    'Bench Business',
+    '--country',
+    'DE',
+    '--currency',
+    'EUR',
+    '--db',
+    db,
+  ])) as { id: number }
   await cli(['numbering', 'set', String(business.id), '--kind', 'receipt', '--pattern', RECEIPT_PATTERN, '--db', db])
-  const key = ((await cli(['key', 'create', String(business.id), '--role', 'admin', '--name', 'bench', '--db', db])) as { key: string }).key
+  const key = (
+    (await cli(['key', 'create', String(business.id), '--role', 'admin', '--name', 'bench', '--db', db])) as {
+      key: string
+    }
+  ).key
 
   // 2. The server, and one issued Invoice of 10^9 EUR per connection, all through the API.
   const port = await freePort()
@@ -276,23 +326,47 @@ async function main(): Promise<void> {
   children.add(server)
   await untilHealthy(server, api, log)
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-  const post = (path: string, body?: unknown) => fetch(`${api}${path}`, { method: 'POST', headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
-  const client = await expectStatus('POST /v1/clients', await post('/v1/clients', { name: 'Bench Client', email: 'bench@example.com', country: 'DE' }), 201)
+  const post = (path: string, body?: unknown) =>
+    fetch(`${api}${path}`, {
+      method: 'POST',
+      headers: auth,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  const client = await expectStatus(
+    'POST /v1/clients',
+    await post('/v1/clients', { name: 'Bench Client', email: 'bench@example.com', country: 'DE' }),
+    201,
+  )
   const docs: number[] = []
   for (let i = 0; i < c; i++) {
     const d = await expectStatus(
       'POST /v1/documents',
-      await post('/v1/documents', { type: 'invoice', client_id: client.id, lines: [{ description: `Bench ${i + 1}`, quantity: '1', unit_price: UNIT_PRICE, vat_rate: '0' }] }),
+      await post('/v1/documents', {
+        type: 'invoice',
+        client_id: client.id,
+        lines: [{ description: `Bench ${i + 1}`, quantity: '1', unit_price: UNIT_PRICE, vat_rate: '0' }],
+      }),
       201,
     )
-    const issued = await expectStatus(`POST /v1/documents/${d.id}/issue`, await post(`/v1/documents/${d.id}/issue`), 200)
+    const issued = await expectStatus(
+      `POST /v1/documents/${d.id}/issue`,
+      await post(`/v1/documents/${d.id}/issue`),
+      200,
+    )
     if (issued.status !== 'issued') throw new Error(`document ${d.id} is ${issued.status} after issue`)
     docs.push(d.id)
   }
   // One Payment by hand: the route answers 201 with its Receipt before any load.
-  const probe = await expectStatus('POST /v1/documents/{id}/payments', await post(`/v1/documents/${docs[0]}/payments`, JSON.parse(PAYMENT_BODY)), 201)
-  if (!probe.receipt?.receipt_number) throw new Error(`the first Payment answered no Receipt: ${JSON.stringify(probe).slice(0, 300)}`)
-  console.log(`\nAPI on ${api} (pid ${server.pid}): ${docs.length} issued Invoices of ${UNIT_PRICE} EUR (ids ${docs[0]}..${docs[docs.length - 1]}), first Receipt ${probe.receipt.receipt_number}`)
+  const probe = await expectStatus(
+    'POST /v1/documents/{id}/payments',
+    await post(`/v1/documents/${docs[0]}/payments`, JSON.parse(PAYMENT_BODY)),
+    201,
+  )
+  if (!probe.receipt?.receipt_number)
+    throw new Error(`the first Payment answered no Receipt: ${JSON.stringify(probe).slice(0, 300)}`)
+  console.log(
+    `\nAPI on ${api} (pid ${server.pid}): ${docs.length} issued Invoices of ${UNIT_PRICE} EUR (ids ${docs[0]}..${docs[docs.length - 1]}), first Receipt ${probe.receipt.receipt_number}`,
+  )
 
   // 3. The direct database: a consistent copy of the same file, taken now (VACUUM INTO reads one snapshot).
   const directDb = join(dir, 'direct.db')
@@ -301,13 +375,25 @@ async function main(): Promise<void> {
 
   // 4. Alternating rounds: the API under wrk, then the direct loop, each alone on the machine.
   const wrkEnv = { BENCH_KEY: key, BENCH_BODY: PAYMENT_BODY, BENCH_DOCS: docs.join(','), BENCH_THREADS: String(t) }
-  const wrkArgs = (secs: number) => ['wrk', `-t${t}`, `-c${c}`, `-d${secs}s`, '--timeout', '5s', '--latency', '-s', LUA, `${api}/v1/documents/_/payments`]
+  const wrkArgs = (secs: number) => [
+    'wrk',
+    `-t${t}`,
+    `-c${c}`,
+    `-d${secs}s`,
+    '--timeout',
+    '5s',
+    '--latency',
+    '-s',
+    LUA,
+    `${api}/v1/documents/_/payments`,
+  ]
   /** One wrk run; returns its figures and the Payments committed after it hung up (counted in the database). */
   async function wrkRun(name: string, secs: number): Promise<{ r: WrkResult; afterHangUp: number }> {
     const before = await countPayments(db, business.id)
     const out = await mustRun(wrkArgs(secs), { env: wrkEnv, timeoutMs: (secs + 20) * 1000 })
     const r = parseWrk(name, out)
-    if (!Number.isFinite(r.rps) || !Number.isFinite(r.p99)) throw new Error(`cannot read wrk's output for ${name}:\n${out}`)
+    if (!Number.isFinite(r.rps) || !Number.isFinite(r.p99))
+      throw new Error(`cannot read wrk's output for ${name}:\n${out}`)
     await Bun.sleep(300) // requests wrk hung up on still finish in the server
     const after = await countPayments(db, business.id)
     return { r, afterHangUp: after - before - (r.requests - r.non2xx) }
@@ -319,14 +405,31 @@ async function main(): Promise<void> {
   for (let i = 1; i <= opts.rounds; i++) {
     const warm = await wrkRun(`API warm-up #${i}`, opts.warmup)
     const { r, afterHangUp } = await wrkRun(`API    POST /v1/documents/{id}/payments #${i}`, opts.duration)
-    apiRounds.push({ result: r, answered: warm.r.requests - warm.r.non2xx + r.requests - r.non2xx, afterHangUp: warm.afterHangUp + afterHangUp })
+    apiRounds.push({
+      result: r,
+      answered: warm.r.requests - warm.r.non2xx + r.requests - r.non2xx,
+      afterHangUp: warm.afterHangUp + afterHangUp,
+    })
     const bad = warm.r.non2xx + warm.r.socketErrors + r.non2xx + r.socketErrors
     console.log(
       `  ${r.name.padEnd(44)} ${f0(r.rps).padStart(7)} payments/s   p50 ${f2(r.p50).padStart(6)} ms   p99 ${f2(r.p99).padStart(6)} ms   max ${f2(r.max).padStart(7)} ms   ` +
         `(${f0(r.requests)} requests; non-2xx ${r.non2xx + warm.r.non2xx}, socket errors ${r.socketErrors + warm.r.socketErrors}${bad ? '  !!' : ''})`,
     )
     const out = await mustRun(
-      [BUN, DIRECT, '--db', directDb, '--business', String(business.id), '--documents', docs.join(','), '--duration', String(opts.duration), '--warmup', String(opts.warmup)],
+      [
+        BUN,
+        DIRECT,
+        '--db',
+        directDb,
+        '--business',
+        String(business.id),
+        '--documents',
+        docs.join(','),
+        '--duration',
+        String(opts.duration),
+        '--warmup',
+        String(opts.warmup),
+      ],
       { cwd: ROOT, timeoutMs: (opts.duration + opts.warmup + 30) * 1000 },
     )
     const d = JSON.parse(out.trim().split('\n').pop()!) as DirectRound
@@ -337,9 +440,22 @@ async function main(): Promise<void> {
   }
 
   // 5. Sanity: through the API, then in both files once the server is stopped.
-  const lastPaymentId = Number(await withDb(db, async (q) => (await q('SELECT max(id) FROM payments WHERE business_id = ?', [business.id]))[0]![0]))
-  const last = await expectStatus(`GET /v1/payments/${lastPaymentId}`, await fetch(`${api}/v1/payments/${lastPaymentId}`, { headers: auth }), 200)
-  const doc0 = await expectStatus(`GET /v1/documents/${docs[0]}`, await fetch(`${api}/v1/documents/${docs[0]}`, { headers: auth }), 200)
+  const lastPaymentId = Number(
+    await withDb(
+      db,
+      async (q) => (await q('SELECT max(id) FROM payments WHERE business_id = ?', [business.id]))[0]![0],
+    ),
+  )
+  const last = await expectStatus(
+    `GET /v1/payments/${lastPaymentId}`,
+    await fetch(`${api}/v1/payments/${lastPaymentId}`, { headers: auth }),
+    200,
+  )
+  const doc0 = await expectStatus(
+    `GET /v1/documents/${docs[0]}`,
+    await fetch(`${api}/v1/documents/${docs[0]}`, { headers: auth }),
+    200,
+  )
   await stop(server)
   const apiCheck = await integrity(db, business.id)
   const directCheck = await integrity(directDb, business.id)
@@ -348,14 +464,25 @@ async function main(): Promise<void> {
   const afterHangUp = apiRounds.reduce((a, r) => a + r.afterHangUp, 0)
   const wrkRuns = opts.rounds * 2
   const apiProblems = [...apiCheck.problems]
-  if (afterHangUp < 0 || afterHangUp > c * wrkRuns) apiProblems.push(`${afterHangUp} Payments beyond the 201s wrk counted (expected 0..${c * wrkRuns}, one per connection per wrk run at most)`)
-  if (apiCheck.payments !== answered + afterHangUp) apiProblems.push(`${apiCheck.payments} Payments, ${answered} answered 201 + ${afterHangUp} after hang-up`)
-  if (last.receipt?.receipt_number !== apiCheck.lastReceipt) apiProblems.push(`GET /v1/payments/${lastPaymentId} shows Receipt ${last.receipt?.receipt_number}, the file ${apiCheck.lastReceipt}`)
-  const doc0Paid = await withDb(db, async (q) => String((await q("SELECT amount_paid FROM documents WHERE id = ?", [docs[0]]))[0]![0]))
-  if (doc0.amount_paid !== doc0Paid) apiProblems.push(`GET /v1/documents/${docs[0]} shows amount_paid ${doc0.amount_paid}, the file ${doc0Paid}`)
+  if (afterHangUp < 0 || afterHangUp > c * wrkRuns)
+    apiProblems.push(
+      `${afterHangUp} Payments beyond the 201s wrk counted (expected 0..${c * wrkRuns}, one per connection per wrk run at most)`,
+    )
+  if (apiCheck.payments !== answered + afterHangUp)
+    apiProblems.push(`${apiCheck.payments} Payments, ${answered} answered 201 + ${afterHangUp} after hang-up`)
+  if (last.receipt?.receipt_number !== apiCheck.lastReceipt)
+    apiProblems.push(
+      `GET /v1/payments/${lastPaymentId} shows Receipt ${last.receipt?.receipt_number}, the file ${apiCheck.lastReceipt}`,
+    )
+  const doc0Paid = await withDb(db, async (q) =>
+    String((await q('SELECT amount_paid FROM documents WHERE id = ?', [docs[0]]))[0]![0]),
+  )
+  if (doc0.amount_paid !== doc0Paid)
+    apiProblems.push(`GET /v1/documents/${docs[0]} shows amount_paid ${doc0.amount_paid}, the file ${doc0Paid}`)
   const directAdded = directRounds.reduce((a, d) => a + d.transactions + d.warmupTransactions, 0)
   const directProblems = [...directCheck.problems]
-  if (directCheck.payments - directBase !== directAdded) directProblems.push(`${directCheck.payments - directBase} Payments added, ${directAdded} transactions counted`)
+  if (directCheck.payments - directBase !== directAdded)
+    directProblems.push(`${directCheck.payments - directBase} Payments added, ${directAdded} transactions counted`)
   const non2xx = apiRounds.reduce((a, r) => a + r.result.non2xx, 0)
   const socketErrors = apiRounds.reduce((a, r) => a + r.result.socketErrors, 0)
 
@@ -376,9 +503,18 @@ async function main(): Promise<void> {
   const apiP50 = mean(apiRounds.map((r) => r.result.p50))
   const apiP99 = Math.max(...apiRounds.map((r) => r.result.p99))
   console.log('\nsummary')
-  const row = (name: string, value: string, rest = '') => console.log(`  ${name.padEnd(40)} ${value.padStart(7)}   ${rest}`)
-  row(`API payments/s (mean of ${opts.rounds})`, f0(apiRps), `(${apiRounds.map((r) => f0(r.result.rps)).join(', ')}; p50 ${f2(apiP50)} ms, p99 ${f2(apiP99)} ms at c=${c})`)
-  row(`direct transactions/s (mean of ${opts.rounds})`, f0(directTps), `(${directRounds.map((d) => f0(d.tps)).join(', ')}; p50 ${f2(mean(directRounds.map((d) => d.p50)))} ms, p99 ${f2(Math.max(...directRounds.map((d) => d.p99)))} ms per transaction)`)
+  const row = (name: string, value: string, rest = '') =>
+    console.log(`  ${name.padEnd(40)} ${value.padStart(7)}   ${rest}`)
+  row(
+    `API payments/s (mean of ${opts.rounds})`,
+    f0(apiRps),
+    `(${apiRounds.map((r) => f0(r.result.rps)).join(', ')}; p50 ${f2(apiP50)} ms, p99 ${f2(apiP99)} ms at c=${c})`,
+  )
+  row(
+    `direct transactions/s (mean of ${opts.rounds})`,
+    f0(directTps),
+    `(${directRounds.map((d) => f0(d.tps)).join(', ')}; p50 ${f2(mean(directRounds.map((d) => d.p50)))} ms, p99 ${f2(Math.max(...directRounds.map((d) => d.p99)))} ms per transaction)`,
+  )
   row('non-2xx answers / socket errors', `${non2xx} / ${socketErrors}`)
   const verdict = ratio >= TARGET_RATIO && non2xx === 0 ? 'PASS' : 'FAIL'
   row('ratio API / direct', f2(ratio), `target >= ${TARGET_RATIO}   ${verdict}${non2xx ? ' (non-2xx answers)' : ''}`)
@@ -388,7 +524,27 @@ async function main(): Promise<void> {
   if (opts.json) {
     writeFileSync(
       opts.json,
-      JSON.stringify({ at: new Date().toISOString(), cores, options: opts, apiRounds, directRounds, apiRps, directTps, ratio, verdict, non2xx, socketErrors, apiCheck, directCheck, apiProblems, directProblems }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          cores,
+          options: opts,
+          apiRounds,
+          directRounds,
+          apiRps,
+          directTps,
+          ratio,
+          verdict,
+          non2xx,
+          socketErrors,
+          apiCheck,
+          directCheck,
+          apiProblems,
+          directProblems,
+        },
+        null,
+        2,
+      ) + '\n',
     )
     console.log(`results written to ${opts.json}`)
   }

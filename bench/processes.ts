@@ -38,7 +38,10 @@ export interface RunResult {
   stderr: string
 }
 
-export async function run(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<RunResult> {
+export async function run(
+  cmd: string[],
+  o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number },
+): Promise<RunResult> {
   const p = Bun.spawn({ cmd, cwd: o.cwd, env: { ...process.env, ...o.env }, stdout: 'pipe', stderr: 'pipe' })
   children.add(p)
   let timedOut = false
@@ -46,14 +49,21 @@ export async function run(cmd: string[], o: { cwd?: string; env?: Record<string,
     timedOut = true
     p.kill('SIGKILL')
   }, o.timeoutMs)
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ])
   clearTimeout(timer)
   children.delete(p)
   if (timedOut) throw new Error(`${cmd.join(' ')}: killed after ${o.timeoutMs} ms`)
   return { code, stdout, stderr }
 }
 
-export async function mustRun(cmd: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number }): Promise<string> {
+export async function mustRun(
+  cmd: string[],
+  o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs: number },
+): Promise<string> {
   const r = await run(cmd, o)
   if (r.code !== 0) throw new Error(`${cmd.join(' ')} exited ${r.code}: ${r.stderr.trim() || r.stdout.trim()}`)
   return r.stdout

@@ -52,7 +52,16 @@ function prng(seed: number) {
 
 const DAY_MS = 86_400_000
 const money = (minor: number) => `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`
-const DESCRIPTIONS = ['Consulting hours', 'Software licence', 'Support plan', 'Hardware', 'Training day', 'Travel costs', 'Hosting', 'Design work']
+const DESCRIPTIONS = [
+  'Consulting hours',
+  'Software licence',
+  'Support plan',
+  'Hardware',
+  'Training day',
+  'Travel costs',
+  'Hosting',
+  'Design work',
+]
 const METHODS = ['bank_transfer', 'cash', 'credit_card', 'debit_card', 'check', 'other']
 
 interface Line {
@@ -109,17 +118,69 @@ function totalsOf(lines: Line[]) {
 /** Inserts rows given as arrays through one JSON parameter: SQLite reads it in C, one statement per batch. */
 function jsonInsert(table: string, columns: string[], rows: unknown[][]) {
   const picks = columns.map((_, i) => `value->>${i}`).join(', ')
-  return { sql: `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${picks} FROM json_each(?)`, args: [JSON.stringify(rows)] }
+  return {
+    sql: `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${picks} FROM json_each(?)`,
+    args: [JSON.stringify(rows)],
+  }
 }
 
 const DOC_COLUMNS = [
-  'id', 'business_id', 'type', 'status', 'document_number', 'client_id', 'client_snapshot', 'currency', 'issue_date', 'due_date',
-  'delivery_date', 'payment_terms', 'bank_account_ids', 'proforma_id', 'converted_into_id', 'credited_document_id', 'is_test',
-  'net_total', 'vat_total', 'total', 'net_minor', 'vat_minor', 'total_minor', 'amount_paid', 'paid_minor', 'created_at', 'updated_at',
+  'id',
+  'business_id',
+  'type',
+  'status',
+  'document_number',
+  'client_id',
+  'client_snapshot',
+  'currency',
+  'issue_date',
+  'due_date',
+  'delivery_date',
+  'payment_terms',
+  'bank_account_ids',
+  'proforma_id',
+  'converted_into_id',
+  'credited_document_id',
+  'is_test',
+  'net_total',
+  'vat_total',
+  'total',
+  'net_minor',
+  'vat_minor',
+  'total_minor',
+  'amount_paid',
+  'paid_minor',
+  'created_at',
+  'updated_at',
 ]
-const LINE_COLUMNS = ['document_id', 'position', 'description', 'quantity', 'unit', 'unit_price', 'vat_rate', 'vat_category', 'vat_exemption_code', 'net_amount']
+const LINE_COLUMNS = [
+  'document_id',
+  'position',
+  'description',
+  'quantity',
+  'unit',
+  'unit_price',
+  'vat_rate',
+  'vat_category',
+  'vat_exemption_code',
+  'net_amount',
+]
 const BAND_COLUMNS = ['document_id', 'category', 'rate', 'net', 'vat', 'net_minor', 'vat_minor']
-const PAYMENT_COLUMNS = ['id', 'business_id', 'document_id', 'status', 'amount', 'amount_minor', 'currency', 'payment_date', 'payment_method', 'reference', 'recorded_by', 'created_at', 'updated_at']
+const PAYMENT_COLUMNS = [
+  'id',
+  'business_id',
+  'document_id',
+  'status',
+  'amount',
+  'amount_minor',
+  'currency',
+  'payment_date',
+  'payment_method',
+  'reference',
+  'recorded_by',
+  'created_at',
+  'updated_at',
+]
 
 export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsResult> {
   const t0 = performance.now()
@@ -130,11 +191,27 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
   // The Business and its numberings through the service's own functions, on a migrated file.
   const db = await openDatabase(o.file)
   await applyMigrations(db)
-  const business = await createBusiness(db, systemClock, { name: 'Reports Bench GmbH', country: 'DE', currency: 'EUR', plan: 'pro' })
-  const patterns = { invoice: 'INV-{YYYY}-{NNNNNN}', proforma: 'PRO-{YYYY}-{NNNNNN}', credit_note: 'CN-{YYYY}-{NNNNNN}', quote: 'QUO-{YYYY}-{NNNNNN}' } as const
+  const business = await createBusiness(db, systemClock, {
+    name: 'Reports Bench GmbH',
+    country: 'DE',
+    currency: 'EUR',
+    plan: 'pro',
+  })
+  const patterns = {
+    invoice: 'INV-{YYYY}-{NNNNNN}',
+    proforma: 'PRO-{YYYY}-{NNNNNN}',
+    credit_note: 'CN-{YYYY}-{NNNNNN}',
+    quote: 'QUO-{YYYY}-{NNNNNN}',
+  } as const
   for (const [kind, pattern] of Object.entries(patterns)) await setNumbering(db, business.id, kind, pattern)
   db.close()
-  const clients = await seedClients(o.file, { businessId: business.id, count: o.clients, codePrefix: 'C', codeWidth: 5, pattern: 'C{NNNNN}' })
+  const clients = await seedClients(o.file, {
+    businessId: business.id,
+    count: o.clients,
+    codePrefix: 'C',
+    codeWidth: 5,
+    pattern: 'C{NNNNN}',
+  })
   const clientIds = Array.from({ length: clients.lastId - clients.firstId + 1 }, (_, i) => clients.firstId + i)
   log(`clients: ${clientIds.length} in ${Math.round(clients.ms)} ms`)
 
@@ -144,10 +221,24 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
   await raw.execute('PRAGMA foreign_keys = OFF')
   await raw.execute('PRAGMA cache_size = -262144')
   const snapshots = new Map<number, string>()
-  for (const r of (await raw.execute({ sql: 'SELECT id, name, legal_name, email, address, city, postal_code, country FROM clients WHERE business_id = ?', args: [business.id] })).rows) {
+  for (const r of (
+    await raw.execute({
+      sql: 'SELECT id, name, legal_name, email, address, city, postal_code, country FROM clients WHERE business_id = ?',
+      args: [business.id],
+    })
+  ).rows) {
     snapshots.set(
       Number(r.id),
-      JSON.stringify({ name: r.name, legal_name: r.legal_name, email: r.email, address: r.address, city: r.city, postal_code: r.postal_code, country: r.country, vat_number: null }),
+      JSON.stringify({
+        name: r.name,
+        legal_name: r.legal_name,
+        email: r.email,
+        address: r.address,
+        city: r.city,
+        postal_code: r.postal_code,
+        country: r.country,
+        vat_number: null,
+      }),
     )
   }
 
@@ -165,7 +256,8 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
   }
 
   const expected: Expected = { years: {}, overdue: { asOf, count: 0, due: 0, other: 0 }, balances: new Map() }
-  const yearOf = (day: number) => (expected.years[dateOf(day).slice(0, 4)] ??= { income: 0, vat: 0, other: 0, vatOther: 0 })
+  const yearOf = (day: number) =>
+    (expected.years[dateOf(day).slice(0, 4)] ??= { income: 0, vat: 0, other: 0, vatOther: 0 })
   const counts = { documents: 0, lines: 0, bands: 0, payments: 0 }
   let docs: Doc[] = []
   let pays: Payment[] = []
@@ -183,18 +275,68 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
       const issue = draft ? null : dateOf(d.day)
       const at = `${dateOf(d.day)}T09:00:00.000Z`
       docRows.push([
-        d.id, business.id, d.type, d.status, d.number, d.clientId, draft ? null : snapshots.get(d.clientId), d.currency, issue,
-        draft ? null : dateOf(d.day + 30), issue, 30, '[]', d.proformaId, d.convertedIntoId, d.creditedId, 0,
-        money(t.net), money(t.vat), money(t.total), t.net, t.vat, t.total, money(d.paid), d.paid, at, at,
+        d.id,
+        business.id,
+        d.type,
+        d.status,
+        d.number,
+        d.clientId,
+        draft ? null : snapshots.get(d.clientId),
+        d.currency,
+        issue,
+        draft ? null : dateOf(d.day + 30),
+        issue,
+        30,
+        '[]',
+        d.proformaId,
+        d.convertedIntoId,
+        d.creditedId,
+        0,
+        money(t.net),
+        money(t.vat),
+        money(t.total),
+        t.net,
+        t.vat,
+        t.total,
+        money(d.paid),
+        d.paid,
+        at,
+        at,
       ])
       d.lines.forEach((l, i) =>
-        lineRows.push([d.id, i + 1, l.description, String(l.quantity), 'pcs', money(l.unitPrice), `${l.rate}.00`, l.category, l.category === 'E' ? 'VATEX-EU-132' : null, money(l.quantity * l.unitPrice)]),
+        lineRows.push([
+          d.id,
+          i + 1,
+          l.description,
+          String(l.quantity),
+          'pcs',
+          money(l.unitPrice),
+          `${l.rate}.00`,
+          l.category,
+          l.category === 'E' ? 'VATEX-EU-132' : null,
+          money(l.quantity * l.unitPrice),
+        ]),
       )
-      for (const b of t.bands) bandRows.push([d.id, b.category, `${b.rate}.00`, money(b.net), money(b.vat), b.net, b.vat])
+      for (const b of t.bands)
+        bandRows.push([d.id, b.category, `${b.rate}.00`, money(b.net), money(b.vat), b.net, b.vat])
     }
     const payRows = pays.map((p) => {
       const at = `${dateOf(p.day)}T12:00:00.000Z`
-      return [p.id, business.id, p.documentId, p.status, money(p.amount), p.amount, p.currency, dateOf(p.day), p.method, p.reference, '{"type":"api_key","name":"bench"}', at, at]
+      return [
+        p.id,
+        business.id,
+        p.documentId,
+        p.status,
+        money(p.amount),
+        p.amount,
+        p.currency,
+        dateOf(p.day),
+        p.method,
+        p.reference,
+        '{"type":"api_key","name":"bench"}',
+        at,
+        at,
+      ]
     })
     await raw.batch(
       [
@@ -233,7 +375,16 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
     if (counts.payments + pays.length >= o.payments) return 0
     const first = Math.min(days - 1, d.day + Math.floor(rnd() * 45))
     const add = (amount: number, day: number, status = 'completed') => {
-      pays.push({ id: nextPaymentId++, documentId: d.id, status, amount, currency: d.currency, day, method: pick(METHODS), reference: rnd() < 0.4 ? `REF-${nextPaymentId}` : null })
+      pays.push({
+        id: nextPaymentId++,
+        documentId: d.id,
+        status,
+        amount,
+        currency: d.currency,
+        day,
+        method: pick(METHODS),
+        reference: rnd() < 0.4 ? `REF-${nextPaymentId}` : null,
+      })
       return status === 'completed' ? amount : 0
     }
     if (rnd() < 0.03) add(Math.max(1, Math.floor(total / 2)), first, 'voided')
@@ -262,12 +413,21 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
       y.income -= t.net
       y.vat -= t.vat
     } else {
-      y.income += d.paid <= 0 ? 0 : d.paid >= t.total ? t.net : Math.floor((2 * t.net * d.paid + t.total) / (2 * t.total))
+      y.income +=
+        d.paid <= 0 ? 0 : d.paid >= t.total ? t.net : Math.floor((2 * t.net * d.paid + t.total) / (2 * t.total))
     }
     // All time: what the statement's closing balance on the last day holds (a converted Invoice's paid amount
     // includes the Payments made on its Proforma).
-    if (home) expected.balances.set(d.clientId, (expected.balances.get(d.clientId) ?? 0) + (d.type === 'credit_note' ? -t.total : t.total - d.paid))
-    if ((d.status === 'issued' || d.status === 'partially_paid') && d.type !== 'credit_note' && dateOf(d.day + 30) < asOf) {
+    if (home)
+      expected.balances.set(
+        d.clientId,
+        (expected.balances.get(d.clientId) ?? 0) + (d.type === 'credit_note' ? -t.total : t.total - d.paid),
+      )
+    if (
+      (d.status === 'issued' || d.status === 'partially_paid') &&
+      d.type !== 'credit_note' &&
+      dateOf(d.day + 30) < asOf
+    ) {
       if (home) {
         expected.overdue.count++
         expected.overdue.due += t.total - d.paid
@@ -275,7 +435,8 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
     }
   }
 
-  const statusOf = (paid: number, total: number) => (paid > 0 && paid >= total ? 'paid' : paid > 0 ? 'partially_paid' : 'issued')
+  const statusOf = (paid: number, total: number) =>
+    paid > 0 && paid >= total ? 'paid' : paid > 0 ? 'partially_paid' : 'issued'
   let id = 1
   for (let made = 0; made < o.documents; ) {
     const day = Math.min(days - 1, Math.floor((made * days) / o.documents))
@@ -288,7 +449,20 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
     const status = s < 0.01 ? 'draft' : s < 0.03 ? 'cancelled' : 'issued'
     const lines = newLines()
     const total = totalsOf(lines).total
-    const d: Doc = { id: id++, type, status, number: status === 'draft' ? null : numberFor(type, day), clientId, currency, day, lines, proformaId: null, convertedIntoId: null, creditedId: null, paid: 0 }
+    const d: Doc = {
+      id: id++,
+      type,
+      status,
+      number: status === 'draft' ? null : numberFor(type, day),
+      clientId,
+      currency,
+      day,
+      lines,
+      proformaId: null,
+      convertedIntoId: null,
+      creditedId: null,
+      paid: 0,
+    }
     // Recent documents are often still open; older ones mostly settled.
     const settles = rnd() >= (days - day < 60 ? 0.5 : 0.04)
     const converts = type === 'proforma' && status === 'issued' && made + 1 < o.documents && rnd() < 0.5
@@ -308,7 +482,20 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
       // Converted: the Invoice is issued up to ten days later with the same Lines; a prepayment on the Proforma
       // counts on the Invoice, and any further Payments go to the Invoice.
       const invDay = Math.min(days - 1, day + Math.floor(rnd() * 10))
-      const inv: Doc = { id: id++, type: 'invoice', status: 'issued', number: numberFor('invoice', invDay), clientId, currency, day: invDay, lines, proformaId: d.id, convertedIntoId: null, creditedId: null, paid: 0 }
+      const inv: Doc = {
+        id: id++,
+        type: 'invoice',
+        status: 'issued',
+        number: numberFor('invoice', invDay),
+        clientId,
+        currency,
+        day: invDay,
+        lines,
+        proformaId: d.id,
+        convertedIntoId: null,
+        creditedId: null,
+        paid: 0,
+      }
       d.convertedIntoId = inv.id
       if (settles && rnd() < 0.6) d.paid = payOn(d, total, true)
       d.status = statusOf(d.paid, total)
@@ -331,7 +518,16 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
     const n = Math.min(50_000, o.payments - counts.payments)
     for (let i = 0; i < n; i++) {
       const d = pick(payable)
-      pays.push({ id: nextPaymentId++, documentId: d.id, status: 'voided', amount: 1 + Math.floor(rnd() * 100_000), currency: d.currency, day: Math.min(days - 1, d.day + Math.floor(rnd() * 45)), method: pick(METHODS), reference: null })
+      pays.push({
+        id: nextPaymentId++,
+        documentId: d.id,
+        status: 'voided',
+        amount: 1 + Math.floor(rnd() * 100_000),
+        currency: d.currency,
+        day: Math.min(days - 1, d.day + Math.floor(rnd() * 45)),
+        method: pick(METHODS),
+        reference: null,
+      })
     }
     await flush()
   }
@@ -339,13 +535,18 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
   await raw.batch(
     [...counters].map(([key, highest]) => {
       const [kind, year] = key.split('|') as [keyof typeof patterns, string]
-      return { sql: 'INSERT INTO number_counters (business_id, kind, pattern, period, highest) VALUES (?, ?, ?, ?, ?)', args: [business.id, kind, patterns[kind], year, highest] }
+      return {
+        sql: 'INSERT INTO number_counters (business_id, kind, pattern, period, highest) VALUES (?, ?, ?, ?, ?)',
+        args: [business.id, kind, patterns[kind], year, highest],
+      }
     }),
     'write',
   )
   await raw.execute('PRAGMA wal_checkpoint(TRUNCATE)')
   raw.close()
-  for (const y of Object.values(expected.years)) if (!Number.isSafeInteger(y.income) || !Number.isSafeInteger(y.vat)) throw new Error('expected sums left the safe integer range')
+  for (const y of Object.values(expected.years))
+    if (!Number.isSafeInteger(y.income) || !Number.isSafeInteger(y.vat))
+      throw new Error('expected sums left the safe integer range')
   return { businessId: business.id, clientIds, counts, expected, ms: performance.now() - t0 }
 }
 
@@ -366,5 +567,13 @@ if (import.meta.main) {
     seed: 1,
     log: (l) => console.error(l),
   })
-  console.log(JSON.stringify({ businessId: r.businessId, counts: r.counts, ms: Math.round(r.ms), years: r.expected.years, overdue: r.expected.overdue }))
+  console.log(
+    JSON.stringify({
+      businessId: r.businessId,
+      counts: r.counts,
+      ms: Math.round(r.ms),
+      years: r.expected.years,
+      overdue: r.expected.overdue,
+    }),
+  )
 }

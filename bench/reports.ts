@@ -30,7 +30,8 @@ const STATEMENT_TARGET_MS = 50
 const dir = option('db') ? null : mkdtempSync(join(tmpdir(), 'reports-bench-'))
 const file = option('db') ?? join(dir!, 'reports.db')
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
-const sizeOf = (f: string) => ['', '-wal', '-shm'].reduce((s, x) => s + (existsSync(f + x) ? statSync(f + x).size : 0), 0)
+const sizeOf = (f: string) =>
+  ['', '-wal', '-shm'].reduce((s, x) => s + (existsSync(f + x) ? statSync(f + x).size : 0), 0)
 
 let expected: Expected | null = null
 let businessId = 1
@@ -39,13 +40,26 @@ try {
     console.log(`reusing ${file}`)
   } else {
     for (const x of ['', '-wal', '-shm']) rmSync(file + x, { force: true })
-    console.log(`seeding ${documents.toLocaleString('en')} documents, ${payments.toLocaleString('en')} Payments, ${clients} Clients into ${file}`)
-    const seeded = await seedReports({ file, documents, payments, clients, firstYear: 2023, lastYear: 2025, seed: 1, log: (l) => process.stderr.write(`  ${l}\r`) })
+    console.log(
+      `seeding ${documents.toLocaleString('en')} documents, ${payments.toLocaleString('en')} Payments, ${clients} Clients into ${file}`,
+    )
+    const seeded = await seedReports({
+      file,
+      documents,
+      payments,
+      clients,
+      firstYear: 2023,
+      lastYear: 2025,
+      seed: 1,
+      log: (l) => process.stderr.write(`  ${l}\r`),
+    })
     process.stderr.write('\n')
     expected = seeded.expected
     businessId = seeded.businessId
     const c = seeded.counts
-    console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${c.documents} documents, ${c.lines} Lines, ${c.bands} VAT bands, ${c.payments} Payments`)
+    console.log(
+      `seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${c.documents} documents, ${c.lines} Lines, ${c.bands} VAT bands, ${c.payments} Payments`,
+    )
   }
 
   // The service's own database client (reader: intMode number, query_only), migrations applied as `serve` would.
@@ -61,7 +75,11 @@ try {
   )
   const clientId = top[0]!.client_id
 
-  async function time<T>(name: string, target: number, fn: () => Promise<T>): Promise<{ name: string; result: T; cold: number; median: number; min: number; pass: boolean }> {
+  async function time<T>(
+    name: string,
+    target: number,
+    fn: () => Promise<T>,
+  ): Promise<{ name: string; result: T; cold: number; median: number; min: number; pass: boolean }> {
     let t = performance.now()
     const result = await fn()
     const cold = performance.now() - t
@@ -80,28 +98,51 @@ try {
     await time(`income ${year.from}..${year.to}`, REPORT_TARGET_MS, () => incomeReport(db.read, business, year)),
     await time(`vat ${year.from}..${year.to}`, REPORT_TARGET_MS, () => vatReport(db.read, business, year)),
     await time('overdue as of 2026-01-01', REPORT_TARGET_MS, () => overdueReport(db.read, business, '2026-01-01')),
-    await time(`statement client ${clientId}, ${year.from}..${year.to}`, STATEMENT_TARGET_MS, () => clientStatement(db.read, businessId, clientId, year)),
+    await time(`statement client ${clientId}, ${year.from}..${year.to}`, STATEMENT_TARGET_MS, () =>
+      clientStatement(db.read, businessId, clientId, year),
+    ),
   ]
 
   console.log('')
   // Figures are wall time of the report function (SQL and the JS around it) through the service's own reader.
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} timed runs after one cold run`)
-  console.log('report'.padEnd(46) + 'cold ms'.padStart(9) + 'median ms'.padStart(11) + 'min ms'.padStart(9) + '  target')
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${runs} timed runs after one cold run`,
+  )
+  console.log(
+    'report'.padEnd(46) + 'cold ms'.padStart(9) + 'median ms'.padStart(11) + 'min ms'.padStart(9) + '  target',
+  )
   for (const r of rows) {
     const target = r.name.startsWith('statement') ? STATEMENT_TARGET_MS : REPORT_TARGET_MS
-    console.log(r.name.padEnd(46) + r.cold.toFixed(1).padStart(9) + r.median.toFixed(1).padStart(11) + r.min.toFixed(1).padStart(9) + `  < ${target} ${r.pass ? 'PASS' : 'FAIL'}`)
+    console.log(
+      r.name.padEnd(46) +
+        r.cold.toFixed(1).padStart(9) +
+        r.median.toFixed(1).padStart(11) +
+        r.min.toFixed(1).padStart(9) +
+        `  < ${target} ${r.pass ? 'PASS' : 'FAIL'}`,
+    )
   }
 
   const [income, vat, overdue, statement] = rows.map((r) => r.result) as [any, any, any, any]
   console.log('')
-  console.log(`income: ${income.income} ${income.currency}, VAT ${income.vat}, other currencies ${income.other_currency_documents}`)
-  console.log(`vat: net ${vat.net}, VAT ${vat.vat}, bands ${vat.bands.map((b: any) => `${b.category} ${b.rate}: ${b.vat}`).join('; ')}, other ${vat.other_currency_documents}`)
-  console.log(`overdue: ${overdue.count} documents, ${overdue.amount_due} due, ${overdue.clients.length} Clients, other currencies ${overdue.other_currency_documents}`)
-  console.log(`statement: ${statement.currencies.map((c: any) => `${c.currency} ${c.opening_balance} → ${c.closing_balance} (${c.lines.length} lines)`).join('; ')}`)
+  console.log(
+    `income: ${income.income} ${income.currency}, VAT ${income.vat}, other currencies ${income.other_currency_documents}`,
+  )
+  console.log(
+    `vat: net ${vat.net}, VAT ${vat.vat}, bands ${vat.bands.map((b: any) => `${b.category} ${b.rate}: ${b.vat}`).join('; ')}, other ${vat.other_currency_documents}`,
+  )
+  console.log(
+    `overdue: ${overdue.count} documents, ${overdue.amount_due} due, ${overdue.clients.length} Clients, other currencies ${overdue.other_currency_documents}`,
+  )
+  console.log(
+    `statement: ${statement.currencies.map((c: any) => `${c.currency} ${c.opening_balance} → ${c.closing_balance} (${c.lines.length} lines)`).join('; ')}`,
+  )
 
   // The seeder summed what it wrote; a fast wrong answer is no answer.
   if (expected) {
-    const cents = (m: number) => `${m < 0 ? '-' : ''}${Math.trunc(Math.abs(m) / 100)}.${String(Math.abs(m) % 100).padStart(2, '0')}`
+    const cents = (m: number) =>
+      `${m < 0 ? '-' : ''}${Math.trunc(Math.abs(m) / 100)}.${String(Math.abs(m) % 100).padStart(2, '0')}`
     const y = expected.years['2025']!
     const checks: [string, unknown, unknown][] = [
       ['income', income.income, cents(y.income)],
@@ -112,11 +153,19 @@ try {
       ['overdue count', overdue.count, expected.overdue.count],
       ['overdue amount', overdue.amount_due, cents(expected.overdue.due)],
       ['overdue other currencies', overdue.other_currency_documents, expected.overdue.other],
-      ['statement closing (EUR)', statement.currencies.find((c: any) => c.currency === 'EUR')?.closing_balance, cents(expected.balances.get(clientId) ?? 0)],
+      [
+        'statement closing (EUR)',
+        statement.currencies.find((c: any) => c.currency === 'EUR')?.closing_balance,
+        cents(expected.balances.get(clientId) ?? 0),
+      ],
     ]
     const wrong = checks.filter(([, got, want]) => got !== want)
     for (const [name, got, want] of wrong) console.log(`WRONG ${name}: ${got}, expected ${want}`)
-    console.log(wrong.length === 0 ? `answers: all ${checks.length} checks match the seeder's own sums` : `answers: ${wrong.length} of ${checks.length} checks WRONG`)
+    console.log(
+      wrong.length === 0
+        ? `answers: all ${checks.length} checks match the seeder's own sums`
+        : `answers: ${wrong.length} of ${checks.length} checks WRONG`,
+    )
     if (wrong.length) process.exitCode = 1
   }
   db.close()

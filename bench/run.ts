@@ -7,7 +7,16 @@
 import type { Subprocess } from 'bun'
 import { argNumber, argValue } from './args'
 import { children, freePort, HOST, mustRun, run, stop, stopAll } from './processes'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { seedClients } from './seed'
@@ -49,13 +58,25 @@ process.on('SIGINT', () => {
 /** Runs a command to its end, killing it after timeoutMs. */
 /** A long-running process whose output goes to a log file (never to an unread pipe). */
 function spawnServer(cmd: string[], cwd: string, log: string, env: Record<string, string> = {}): Subprocess {
-  const p = Bun.spawn({ cmd, cwd, env: { ...process.env, ...env }, stdout: Bun.file(`${log}.out`), stderr: Bun.file(`${log}.err`) })
+  const p = Bun.spawn({
+    cmd,
+    cwd,
+    env: { ...process.env, ...env },
+    stdout: Bun.file(`${log}.out`),
+    stderr: Bun.file(`${log}.err`),
+  })
   children.add(p)
   return p
 }
 
 /** Polls GET /health until it answers 200; returns the ms from `since`. */
-async function untilHealthy(p: Subprocess, base: string, since: number, log: string, timeoutMs = 10_000): Promise<number> {
+async function untilHealthy(
+  p: Subprocess,
+  base: string,
+  since: number,
+  log: string,
+  timeoutMs = 10_000,
+): Promise<number> {
   for (;;) {
     try {
       const res = await fetch(`${base}/health`)
@@ -68,7 +89,9 @@ async function untilHealthy(p: Subprocess, base: string, since: number, log: str
       // not listening yet
     }
     if (p.exitCode !== null || p.signalCode !== null) {
-      const err = existsSync(`${log}.err`) ? readFileSync(`${log}.err`, 'utf8').trim().split('\n').slice(-5).join('\n') : ''
+      const err = existsSync(`${log}.err`)
+        ? readFileSync(`${log}.err`, 'utf8').trim().split('\n').slice(-5).join('\n')
+        : ''
       throw new Error(`server exited (${p.exitCode ?? p.signalCode}) before answering /health\n${err}`)
     }
     if (performance.now() - since > timeoutMs) throw new Error(`no answer from ${base}/health within ${timeoutMs} ms`)
@@ -132,14 +155,24 @@ async function wrk(
   script = LUA,
 ): Promise<WrkResult> {
   const args = (secs: number) => [
-    'wrk', `-t${Math.min(load.threads, load.connections)}`, `-c${load.connections}`, `-d${secs}s`, '--timeout', '5s', '--latency', '-s', script, url,
+    'wrk',
+    `-t${Math.min(load.threads, load.connections)}`,
+    `-c${load.connections}`,
+    `-d${secs}s`,
+    '--timeout',
+    '5s',
+    '--latency',
+    '-s',
+    script,
+    url,
   ]
   const o = { env: { BENCH_METHOD: '', BENCH_BODY: '', BENCH_KEY: '', BENCH_PATHS: '', ...env }, timeoutMs: 0 }
   // Warm-up (JIT, page cache, connection setup), not recorded.
   if (load.warmup > 0) await mustRun(args(load.warmup), { ...o, timeoutMs: (load.warmup + 15) * 1000 })
   const out = await mustRun(args(load.duration), { ...o, timeoutMs: (load.duration + 15) * 1000 })
   const r = parseWrk(name, out)
-  if (!Number.isFinite(r.rps) || !Number.isFinite(r.p99)) throw new Error(`cannot read wrk's output for ${name}:\n${out}`)
+  if (!Number.isFinite(r.rps) || !Number.isFinite(r.p99))
+    throw new Error(`cannot read wrk's output for ${name}:\n${out}`)
   console.log(`  ${line(r)}`)
   return r
 }
@@ -191,7 +224,8 @@ async function main(): Promise<void> {
 
   // A temp folder with no node_modules above it, so the binary uses its embedded libsql addon.
   const work = mkdtempSync(join(tmpdir(), 'invoicing-bench-'))
-  const cli = async (args: string[]) => JSON.parse(await mustRun([BIN, ...args, '--json'], { cwd: work, timeoutMs: 30_000 }))
+  const cli = async (args: string[]) =>
+    JSON.parse(await mustRun([BIN, ...args, '--json'], { cwd: work, timeoutMs: 30_000 }))
 
   try {
     // 1. Start to first answer, on fresh migrated databases.
@@ -218,12 +252,35 @@ async function main(): Promise<void> {
     // 2. The database: one Business with `clients` Clients, an Admin key; a copy of it for the baseline.
     const db = join(work, 'bench.db')
     await cli(['migrate', '--db', db])
-    const business = (await cli(['business', 'create', '--name', 'Bench Business', '--country', 'DE', '--currency', 'EUR', '--db', db])) as { id: number; business_id: string }
+    const business = (await cli([
+      'business',
+      'create',
+      '--name',
+      'Bench Business',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--db',
+      db,
+    ])) as { id: number; business_id: string }
     // The default pattern C{NNNNN} holds 99,999 codes; the seeded Clients and the creates need more.
     await cli(['numbering', 'set', String(business.id), '--kind', 'client', '--pattern', 'C{NNNNNNN}', '--db', db])
-    const key = ((await cli(['key', 'create', String(business.id), '--role', 'admin', '--name', 'bench', '--db', db])) as { key: string }).key
-    const seeded = await seedClients(db, { businessId: business.id, count: opts.clients, codePrefix: 'C', codeWidth: 7, pattern: 'C{NNNNNNN}' })
-    console.log(`\nseeded ${f0(opts.clients)} Clients in ${Math.round(seeded.ms)} ms (ids ${seeded.firstId}..${seeded.lastId}), db ${(statSync(db).size / 1e6).toFixed(1)} MB`)
+    const key = (
+      (await cli(['key', 'create', String(business.id), '--role', 'admin', '--name', 'bench', '--db', db])) as {
+        key: string
+      }
+    ).key
+    const seeded = await seedClients(db, {
+      businessId: business.id,
+      count: opts.clients,
+      codePrefix: 'C',
+      codeWidth: 7,
+      pattern: 'C{NNNNNNN}',
+    })
+    console.log(
+      `\nseeded ${f0(opts.clients)} Clients in ${Math.round(seeded.ms)} ms (ids ${seeded.firstId}..${seeded.lastId}), db ${(statSync(db).size / 1e6).toFixed(1)} MB`,
+    )
     const baselineDb = join(work, 'baseline.db')
     copyFileSync(db, baselineDb)
     const readId = seeded.firstId + Math.floor((seeded.lastId - seeded.firstId) / 2)
@@ -248,26 +305,55 @@ async function main(): Promise<void> {
           'so most load requests will be 429 and the figures below are not meaningful.',
       )
     }
-    const list = JSON.parse(await expectStatus('GET /v1/clients?limit=100', await fetch(`${api}/v1/clients?limit=100`, { headers: auth }), 200)) as { data: unknown[]; next_cursor: string | null }
-    if (list.data.length !== 100 || !list.next_cursor) throw new Error('GET /v1/clients?limit=100 did not answer a full page with a next cursor')
+    const list = JSON.parse(
+      await expectStatus(
+        'GET /v1/clients?limit=100',
+        await fetch(`${api}/v1/clients?limit=100`, { headers: auth }),
+        200,
+      ),
+    ) as { data: unknown[]; next_cursor: string | null }
+    if (list.data.length !== 100 || !list.next_cursor)
+      throw new Error('GET /v1/clients?limit=100 did not answer a full page with a next cursor')
     // The walk: every page of the list, cursors included, for the scenario the page cache cannot answer.
     const walk: string[] = []
     for (let path: string | null = '/v1/clients?limit=100'; path; ) {
       walk.push(path)
-      const page = JSON.parse(await expectStatus(`GET ${path}`, await fetch(`${api}${path}`, { headers: auth }), 200)) as { next_cursor: string | null }
+      const page = JSON.parse(
+        await expectStatus(`GET ${path}`, await fetch(`${api}${path}`, { headers: auth }), 200),
+      ) as { next_cursor: string | null }
       path = page.next_cursor ? `/v1/clients?limit=100&cursor=${encodeURIComponent(page.next_cursor)}` : null
     }
     const walkFile = join(work, 'walk.txt')
     writeFileSync(walkFile, walk.join('\n') + '\n')
-    await expectStatus('POST /v1/clients', await fetch(`${api}/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
+    await expectStatus(
+      'POST /v1/clients',
+      await fetch(`${api}/v1/clients`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: CREATE_BODY,
+      }),
+      201,
+    )
 
     const basePort = await freePort()
     const baseUrl = `http://${HOST}:${basePort}`
     const baseLog = join(work, 'baseline')
-    const baseline = spawnServer([BUN, join(import.meta.dir, 'baseline.ts'), '--db', baselineDb, '--port', String(basePort)], work, baseLog)
+    const baseline = spawnServer(
+      [BUN, join(import.meta.dir, 'baseline.ts'), '--db', baselineDb, '--port', String(basePort)],
+      work,
+      baseLog,
+    )
     await untilHealthy(baseline, baseUrl, performance.now(), baseLog)
     await expectStatus('baseline GET /clients/:id', await fetch(`${baseUrl}/clients/${readId}`), 200)
-    await expectStatus('baseline POST /clients', await fetch(`${baseUrl}/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: CREATE_BODY }), 201)
+    await expectStatus(
+      'baseline POST /clients',
+      await fetch(`${baseUrl}/clients`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: CREATE_BODY,
+      }),
+      201,
+    )
     console.log(`baseline serving on ${baseUrl} (pid ${baseline.pid})`)
 
     const light = { threads: 1, connections: 1, duration: opts.lightDuration, warmup: Math.min(1, opts.warmup) }
@@ -276,10 +362,26 @@ async function main(): Promise<void> {
     const apiRead = await wrk('API   GET /v1/clients/{id}', `${api}/v1/clients/${readId}`, { BENCH_KEY: key })
     const baseRead = await wrk('BASE  GET /clients/{id}', `${baseUrl}/clients/${readId}`, {})
     const apiList = await wrk('API   GET /v1/clients?limit=100', `${api}/v1/clients?limit=100`, { BENCH_KEY: key })
-    const apiWalk = await wrk(`API   list walk, ${walk.length} pages`, api, { BENCH_KEY: key, BENCH_PATHS: walkFile }, undefined, WALK_LUA)
-    const apiReadLight = await wrk('API   GET /v1/clients/{id}      c=1', `${api}/v1/clients/${readId}`, { BENCH_KEY: key }, light)
+    const apiWalk = await wrk(
+      `API   list walk, ${walk.length} pages`,
+      api,
+      { BENCH_KEY: key, BENCH_PATHS: walkFile },
+      undefined,
+      WALK_LUA,
+    )
+    const apiReadLight = await wrk(
+      'API   GET /v1/clients/{id}      c=1',
+      `${api}/v1/clients/${readId}`,
+      { BENCH_KEY: key },
+      light,
+    )
     const baseReadLight = await wrk('BASE  GET /clients/{id}         c=1', `${baseUrl}/clients/${readId}`, {}, light)
-    const apiListLight = await wrk('API   GET /v1/clients?limit=100 c=1', `${api}/v1/clients?limit=100`, { BENCH_KEY: key }, light)
+    const apiListLight = await wrk(
+      'API   GET /v1/clients?limit=100 c=1',
+      `${api}/v1/clients?limit=100`,
+      { BENCH_KEY: key },
+      light,
+    )
     // Writes wait on fsync (synchronous=FULL), whose speed drifts on a shared disk: alternate the two, and compare means.
     console.log(`writes (${opts.writeRounds} alternating rounds):`)
     const apiCreates: WrkResult[] = []
@@ -289,13 +391,25 @@ async function main(): Promise<void> {
       baseInserts.push(await wrk(`BASE  POST /clients (1-row tx) #${i}`, `${baseUrl}/clients`, post))
     }
     await stop(baseline)
-    const results = [apiRead, baseRead, apiList, apiWalk, apiReadLight, baseReadLight, apiListLight, ...apiCreates, ...baseInserts]
+    const results = [
+      apiRead,
+      baseRead,
+      apiList,
+      apiWalk,
+      apiReadLight,
+      baseReadLight,
+      apiListLight,
+      ...apiCreates,
+      ...baseInserts,
+    ]
 
     await Bun.sleep(2000) // the request log flushes every second; let it settle
     const rssLoad = memoryOf(server.pid)
     await Bun.sleep(8000) // the heap shrinks back over some seconds after a load
     const rssSettled = memoryOf(server.pid).rss
-    console.log(`\nbinary RSS after load: ${rssLoad.rss.toFixed(1)} MB at +2 s, ${rssSettled.toFixed(1)} MB at +10 s idle (peak ${rssLoad.hwm.toFixed(1)} MB)`)
+    console.log(
+      `\nbinary RSS after load: ${rssLoad.rss.toFixed(1)} MB at +2 s, ${rssSettled.toFixed(1)} MB at +10 s idle (peak ${rssLoad.hwm.toFixed(1)} MB)`,
+    )
     await stop(server)
 
     // 4. Summary.
@@ -304,36 +418,85 @@ async function main(): Promise<void> {
     const baseInsertRps = mean(baseInserts)
     // Little's law: with C connections always busy, mean latency = C / throughput; p99 < 10 ms at C = 32 needs > 3,200 req/s.
     const rows: Array<[string, string, string, boolean | null]> = [
-      ['read rps ratio (API GET id / baseline read)', `${f2(apiRead.rps / baseRead.rps)}  (${f0(apiRead.rps)} / ${f0(baseRead.rps)})`, '>= 2', apiRead.rps / baseRead.rps >= 2],
-      ['create rps ratio (API POST / baseline insert)', `${f2(apiCreateRps / baseInsertRps)}  (${f0(apiCreateRps)} / ${f0(baseInsertRps)})`, '>= 0.6', apiCreateRps / baseInsertRps >= 0.6],
+      [
+        'read rps ratio (API GET id / baseline read)',
+        `${f2(apiRead.rps / baseRead.rps)}  (${f0(apiRead.rps)} / ${f0(baseRead.rps)})`,
+        '>= 2',
+        apiRead.rps / baseRead.rps >= 2,
+      ],
+      [
+        'create rps ratio (API POST / baseline insert)',
+        `${f2(apiCreateRps / baseInsertRps)}  (${f0(apiCreateRps)} / ${f0(baseInsertRps)})`,
+        '>= 0.6',
+        apiCreateRps / baseInsertRps >= 0.6,
+      ],
       [`p99 GET /v1/clients/{id} (c=${opts.connections})`, `${f2(apiRead.p99)} ms`, '< 10 ms', apiRead.p99 < 10],
-      [`p99 GET /v1/clients?limit=100 (c=${opts.connections}, ${f0(opts.clients)} Clients)`, `${f2(apiList.p99)} ms`, '< 10 ms', apiList.p99 < 10],
-      [`  p99 of the list walk (pages not kept; c=${opts.connections})`, `${f2(apiWalk.p99)} ms (${f0(apiWalk.rps)} req/s)`, 'info', null],
-      ['  c=1: p99 GET /v1/clients/{id} (baseline)', `${f2(apiReadLight.p99)} ms (${f2(baseReadLight.p99)})`, 'info', null],
+      [
+        `p99 GET /v1/clients?limit=100 (c=${opts.connections}, ${f0(opts.clients)} Clients)`,
+        `${f2(apiList.p99)} ms`,
+        '< 10 ms',
+        apiList.p99 < 10,
+      ],
+      [
+        `  p99 of the list walk (pages not kept; c=${opts.connections})`,
+        `${f2(apiWalk.p99)} ms (${f0(apiWalk.rps)} req/s)`,
+        'info',
+        null,
+      ],
+      [
+        '  c=1: p99 GET /v1/clients/{id} (baseline)',
+        `${f2(apiReadLight.p99)} ms (${f2(baseReadLight.p99)})`,
+        'info',
+        null,
+      ],
       ['  c=1: p99 GET /v1/clients?limit=100', `${f2(apiListLight.p99)} ms`, 'info', null],
       ['start to first answer (median)', `${startMs.toFixed(1)} ms`, '< 300 ms', startMs < 300],
       ['idle RSS after start', `${rssStart.toFixed(1)} MB`, '< 100 MB', rssStart < 100],
       ['idle RSS after load (+2 s)', `${rssLoad.rss.toFixed(1)} MB`, '< 100 MB', rssLoad.rss < 100],
       ['idle RSS after load (+10 s)', `${rssSettled.toFixed(1)} MB`, '< 100 MB', rssSettled < 100],
     ]
-    console.log('\nscenario                                req/s       p50       p75       p90       p99       max   non-2xx')
+    console.log(
+      '\nscenario                                req/s       p50       p75       p90       p99       max   non-2xx',
+    )
     for (const r of results) {
       console.log(
         `${pad(r.name, 38)} ${lpad(f0(r.rps), 7)} ${[r.p50, r.p75, r.p90, r.p99, r.max].map((v) => lpad(`${f2(v)}ms`, 9)).join(' ')} ${lpad(String(r.non2xx + r.socketErrors), 9)}`,
       )
     }
-    console.log('\nsummary                                                    value                      target     verdict')
-    for (const [name, value, target, ok] of rows) console.log(`${pad(name, 58)} ${pad(value, 26)} ${pad(target, 10)} ${ok === null ? '' : ok ? 'PASS' : 'FAIL'}`)
-    console.log(`(with ${opts.connections} busy connections latency is bound by Little's law: mean latency = connections / throughput)`)
+    console.log(
+      '\nsummary                                                    value                      target     verdict',
+    )
+    for (const [name, value, target, ok] of rows)
+      console.log(`${pad(name, 58)} ${pad(value, 26)} ${pad(target, 10)} ${ok === null ? '' : ok ? 'PASS' : 'FAIL'}`)
+    console.log(
+      `(with ${opts.connections} busy connections latency is bound by Little's law: mean latency = connections / throughput)`,
+    )
     const dirty = results.filter((r) => r.non2xx > 0 || r.socketErrors > 0)
-    if (dirty.length) console.log(`\n!! non-2xx answers or socket errors in: ${dirty.map((r) => r.name.trim()).join('; ')} (figures include them)`)
+    if (dirty.length)
+      console.log(
+        `\n!! non-2xx answers or socket errors in: ${dirty.map((r) => r.name.trim()).join('; ')} (figures include them)`,
+      )
     const totalS = (performance.now() - started) / 1000
     console.log(`\n${cores} cores shared by wrk and the server; bench took ${totalS.toFixed(1)} s`)
 
     if (opts.json) {
       writeFileSync(
         opts.json,
-        JSON.stringify({ at: new Date().toISOString(), cores, options: opts, startMs: starts, rssStart, rssLoad, rssSettled, results, summary: rows.map(([name, value, target, ok]) => ({ name, value, target, ok })) }, null, 2) + '\n',
+        JSON.stringify(
+          {
+            at: new Date().toISOString(),
+            cores,
+            options: opts,
+            startMs: starts,
+            rssStart,
+            rssLoad,
+            rssSettled,
+            results,
+            summary: rows.map(([name, value, target, ok]) => ({ name, value, target, ok })),
+          },
+          null,
+          2,
+        ) + '\n',
       )
       console.log(`results written to ${opts.json}`)
     }

@@ -19,7 +19,10 @@ export interface SeedClientsOptions {
  * account codes are unique per Business and the numbering counter is moved past them so that later
  * creates through the API take the next free code at once.
  */
-export async function seedClients(dbFile: string, o: SeedClientsOptions): Promise<{ firstId: number; lastId: number; ms: number }> {
+export async function seedClients(
+  dbFile: string,
+  o: SeedClientsOptions,
+): Promise<{ firstId: number; lastId: number; ms: number }> {
   const t0 = performance.now()
   const db = createClient({ url: `file:${dbFile}`, intMode: 'number' })
   try {
@@ -65,6 +68,12 @@ if (import.meta.main) {
     console.error('usage: bun bench/seed.ts DB_FILE BUSINESS_INTERNAL_ID [COUNT=100000]')
     process.exit(2)
   }
-  const r = await seedClients(file, { businessId: Number(business), count: Number(count ?? 100_000), codePrefix: 'C', codeWidth: 7, pattern: 'C{NNNNNNN}' })
+  const r = await seedClients(file, {
+    businessId: Number(business),
+    count: Number(count ?? 100_000),
+    codePrefix: 'C',
+    codeWidth: 7,
+    pattern: 'C{NNNNNNN}',
+  })
   console.log(JSON.stringify(r))
 }

@@ -45,12 +45,33 @@ async function req(method: string, path: string, form?: Record<string, string>):
 const csrf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1]!
 
 const person = cli(['person', 'add', '--email', 'bench@example.com', '--name', 'Bench Owner'])
-const business = cli(['business', 'create', '--name', 'Bench GmbH', '--country', 'DE', '--currency', 'EUR', '--owner', 'bench@example.com'])
-const server = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: dir, env, stdout: 'ignore', stderr: 'ignore' })
+const business = cli([
+  'business',
+  'create',
+  '--name',
+  'Bench GmbH',
+  '--country',
+  'DE',
+  '--currency',
+  'EUR',
+  '--owner',
+  'bench@example.com',
+])
+const server = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+  cwd: dir,
+  env,
+  stdout: 'ignore',
+  stderr: 'ignore',
+})
 try {
   for (let i = 0; ; i++) {
     if (i > 500) throw new Error('server did not start')
-    if (await fetch(`${origin}/health`).then((r) => r.ok).catch(() => false)) break
+    if (
+      await fetch(`${origin}/health`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break
     await Bun.sleep(20)
   }
   const linkPath = new URL(person.sign_in_link).pathname
@@ -61,7 +82,17 @@ try {
   const base = `/app/b/${business.business_id}`
   const pages = [
     '/app/sign-in',
-    ...['business', 'members', 'keys', 'webhooks', 'connected-apps', 'mailbox', 'bank-accounts', 'numbering', 'billing'].map((p) => `${base}/settings/${p}`),
+    ...[
+      'business',
+      'members',
+      'keys',
+      'webhooks',
+      'connected-apps',
+      'mailbox',
+      'bank-accounts',
+      'numbering',
+      'billing',
+    ].map((p) => `${base}/settings/${p}`),
   ]
   const css = (await (await fetch(`${origin}/app/assets/app.css`)).arrayBuffer()).byteLength
   let ok = true
@@ -86,11 +117,23 @@ try {
     const pass = median < 5 && weight < 60 * 1024
     ok &&= pass
     const name = path.replace(base, '').padEnd(38)
-    console.log(`${name} ${median.toFixed(2).padStart(8)} ms ${p95.toFixed(2).padStart(8)} ms   ${(weight / 1024).toFixed(1)} KB  ${pass ? 'PASS' : 'FAIL'}`)
+    console.log(
+      `${name} ${median.toFixed(2).padStart(8)} ms ${p95.toFixed(2).padStart(8)} ms   ${(weight / 1024).toFixed(1)} KB  ${pass ? 'PASS' : 'FAIL'}`,
+    )
   }
 
   // A browser session through every page, then the server left idle.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] })
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
   const page = await browser.newPage()
   await page.goto(`${origin}/app/sign-in`)
   await page.getByLabel('Email').fill('bench@example.com')

@@ -56,8 +56,24 @@ async function main(): Promise<void> {
   const cli = (...args: string[]) => mustRun([BIN, ...args, '--db', db], { cwd: dir, timeoutMs: 60_000 })
   try {
     await cli('migrate')
-    const business = JSON.parse(await cli('business', 'create', '--name', 'Soak GmbH', '--country', 'DE', '--currency', 'EUR', '--vat-number', 'DE123456789', '--json'))
-    const key = JSON.parse(await cli('key', 'create', String(business.id), '--role', 'admin', '--name', 'soak', '--json')).key as string
+    const business = JSON.parse(
+      await cli(
+        'business',
+        'create',
+        '--name',
+        'Soak GmbH',
+        '--country',
+        'DE',
+        '--currency',
+        'EUR',
+        '--vat-number',
+        'DE123456789',
+        '--json',
+      ),
+    )
+    const key = JSON.parse(
+      await cli('key', 'create', String(business.id), '--role', 'admin', '--name', 'soak', '--json'),
+    ).key as string
     // The default patterns count 9,999 Invoices and 99,999 Receipts a year: a soak at 200 requests/s issues that many
     // Invoices in under 7 minutes, and then every issue is rightly refused numbering_at_its_end.
     await cli('numbering', 'set', String(business.id), '--kind', 'invoice', '--pattern', 'INV-{YYYY}-{NNNNNNN}')
@@ -86,7 +102,11 @@ async function main(): Promise<void> {
 
     async function call(method: string, path: string, body?: unknown, expect = [200, 201]): Promise<any> {
       const t = performance.now()
-      const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const res = await fetch(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const type = res.headers.get('content-type') ?? ''
       const answer = type.includes('json') ? await res.json() : await res.arrayBuffer()
       const minute = Math.floor((t - started) / 60_000)
@@ -105,26 +125,46 @@ async function main(): Promise<void> {
       while (performance.now() < until) {
         round++
         if (clientIds.length < 20 || round % 10 === 0) {
-          const c = await call('POST', '/v1/clients', { name: `Soak Client ${w}-${round}`, email: `c${w}x${round}@soak.example`, country: 'DE', address: 'Hauptstraße 1, 10115 Berlin' })
+          const c = await call('POST', '/v1/clients', {
+            name: `Soak Client ${w}-${round}`,
+            email: `c${w}x${round}@soak.example`,
+            country: 'DE',
+            address: 'Hauptstraße 1, 10115 Berlin',
+          })
           if (c) {
             clientIds.push(c.id)
             made.clients++
           }
         }
         const clientId = clientIds[(w * 7919 + round) % clientIds.length]!
-        const lines = Array.from({ length: 1 + ((w + round) % 8) }, (_, i) => ({ description: `Consulting, part ${i + 1} of the work done in week ${round}`, quantity: String(1 + i), unit_price: '120.50', vat_rate: '19.00' }))
-        const draft = await call('POST', '/v1/documents', { type: 'invoice', client_id: clientId, lines, notes: 'Payable within 30 days. Thank you.' })
+        const lines = Array.from({ length: 1 + ((w + round) % 8) }, (_, i) => ({
+          description: `Consulting, part ${i + 1} of the work done in week ${round}`,
+          quantity: String(1 + i),
+          unit_price: '120.50',
+          vat_rate: '19.00',
+        }))
+        const draft = await call('POST', '/v1/documents', {
+          type: 'invoice',
+          client_id: clientId,
+          lines,
+          notes: 'Payable within 30 days. Thank you.',
+        })
         if (!draft) continue
         made.documents++
         const issued = await call('POST', `/v1/documents/${draft.id}/issue`)
         if (!issued) continue
-        const payment = await call('POST', `/v1/documents/${draft.id}/payments`, { amount: issued.total, payment_date: issued.issue_date, payment_method: 'cash' })
+        const payment = await call('POST', `/v1/documents/${draft.id}/payments`, {
+          amount: issued.total,
+          payment_date: issued.issue_date,
+          payment_method: 'cash',
+        })
         if (payment) made.payments++
         await call('GET', `/v1/documents/${draft.id}/pdf`)
         await call('GET', `/v1/documents/${draft.id}/xml`)
         if (payment?.receipt_id) await call('GET', `/v1/receipts/${payment.receipt_id}/pdf`)
         const page = await call('GET', '/v1/documents?limit=100')
-        if (page?.next_cursor) await call('GET', `/v1/documents?limit=100&cursor=${encodeURIComponent(page.next_cursor)}`)
+        if (page?.next_cursor)
+          await call('GET', `/v1/documents?limit=100&cursor=${encodeURIComponent(page.next_cursor)}`)
         await call('GET', '/v1/clients?limit=100')
         if (round % 4 === 0) {
           await call('GET', '/v1/reports/income?from=2026-01-01&to=2026-12-31')
@@ -138,7 +178,11 @@ async function main(): Promise<void> {
     async function bigBodies(): Promise<void> {
       for (let at = 30_000; started + at < until; at += 60_000) {
         await Bun.sleep(Math.max(0, started + at - performance.now()))
-        const a = await sendBigBody(`${base}/mcp`, { bytes: 100e6, framing: 'chunked', headers: { ...headers, accept: 'application/json, text/event-stream' } })
+        const a = await sendBigBody(`${base}/mcp`, {
+          bytes: 100e6,
+          framing: 'chunked',
+          headers: { ...headers, accept: 'application/json, text/event-stream' },
+        })
         big.sent++
         if (a.status === 413) big.refused++
         else errors.push(`POST /mcp with a 100 MB body: ${a.status} ${a.body.slice(0, 200)}`)
@@ -164,7 +208,11 @@ async function main(): Promise<void> {
       } while (cursor)
       return n
     }
-    const counted = { clients: await countAll('/v1/clients'), documents: await countAll('/v1/documents'), payments: await countAll('/v1/payments') }
+    const counted = {
+      clients: await countAll('/v1/clients'),
+      documents: await countAll('/v1/documents'),
+      payments: await countAll('/v1/payments'),
+    }
 
     await Bun.sleep(opts.idle * 1000)
     const idle = memoryOf(server.pid!)
@@ -175,14 +223,24 @@ async function main(): Promise<void> {
       const s = [...xs].sort((a, b) => a - b)
       return s[Math.min(s.length - 1, Math.floor(s.length * q))] ?? 0
     }
-    console.log(`soak: ${opts.workers} workers, ${seconds.toFixed(0)} s, ${requests} requests (${(requests / seconds).toFixed(0)}/s), ${errors.length} errors`)
+    console.log(
+      `soak: ${opts.workers} workers, ${seconds.toFixed(0)} s, ${requests} requests (${(requests / seconds).toFixed(0)}/s), ${errors.length} errors`,
+    )
     for (const e of errors.slice(0, 5)) console.log(`  error: ${e}`)
     console.log(`100 MB bodies to /mcp: ${big.sent} sent, ${big.refused} answered 413 (expected, not errors)`)
-    console.log(`made ${JSON.stringify(made)}; counted ${JSON.stringify(counted)}: ${JSON.stringify(made) === JSON.stringify(counted) ? 'exact' : 'MISMATCH'}`)
+    console.log(
+      `made ${JSON.stringify(made)}; counted ${JSON.stringify(counted)}: ${JSON.stringify(made) === JSON.stringify(counted) ? 'exact' : 'MISMATCH'}`,
+    )
     console.log('latency per minute (p50 / p99 ms):')
-    latencies.forEach((xs, m) => console.log(`  minute ${m + 1}: ${pct(xs, 0.5).toFixed(1)} / ${pct(xs, 0.99).toFixed(1)} (${xs.length} requests)`))
+    latencies.forEach((xs, m) =>
+      console.log(
+        `  minute ${m + 1}: ${pct(xs, 0.5).toFixed(1)} / ${pct(xs, 0.99).toFixed(1)} (${xs.length} requests)`,
+      ),
+    )
     const peak = Math.max(afterLoad.hwm, ...samples)
-    console.log(`RSS: ${mb(startRss)} at start; under load min ${mb(Math.min(...samples))}, max ${mb(Math.max(...samples))}, peak (VmHWM) ${mb(peak)}; ${mb(afterLoad.rss)} at the end of the load; ${mb(idle.rss)} after ${opts.idle} s idle`)
+    console.log(
+      `RSS: ${mb(startRss)} at start; under load min ${mb(Math.min(...samples))}, max ${mb(Math.max(...samples))}, peak (VmHWM) ${mb(peak)}; ${mb(afterLoad.rss)} at the end of the load; ${mb(idle.rss)} after ${opts.idle} s idle`,
+    )
     const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
     console.log(`${pass(errors.length === 0)} no errors`)
     console.log(`${pass(JSON.stringify(made) === JSON.stringify(counted))} counts exact`)

@@ -64,7 +64,12 @@ async function version(bin: string, cwd: string): Promise<Start> {
 async function firstAnswer(bin: string, cwd: string, db: string, key: string): Promise<Start> {
   const port = await freePort()
   const t0 = performance.now()
-  const p: Subprocess = Bun.spawn({ cmd: [bin, 'serve', '--port', String(port), '--db', db], cwd, stdout: 'ignore', stderr: 'pipe' })
+  const p: Subprocess = Bun.spawn({
+    cmd: [bin, 'serve', '--port', String(port), '--db', db],
+    cwd,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
   children.add(p)
   try {
     for (;;) {
@@ -84,7 +89,10 @@ async function firstAnswer(bin: string, cwd: string, db: string, key: string): P
       } catch {
         // not listening yet
       }
-      if (p.exitCode !== null || p.signalCode !== null) throw new Error(`serve exited (${p.exitCode ?? p.signalCode}): ${await new Response(p.stderr as ReadableStream).text()}`)
+      if (p.exitCode !== null || p.signalCode !== null)
+        throw new Error(
+          `serve exited (${p.exitCode ?? p.signalCode}): ${await new Response(p.stderr as ReadableStream).text()}`,
+        )
       if (performance.now() - t0 > 10_000) throw new Error('no answer within 10 s')
       await Bun.sleep(1)
     }
@@ -99,9 +107,21 @@ const work = mkdtempSync(join(tmpdir(), 'invoicing-start-'))
 try {
   const db = join(work, 'start.db')
   await mustRun([BIN, 'migrate', '--db', db], { cwd: work, timeoutMs: 30_000 })
-  const cli = async (args: string[]) => JSON.parse(await mustRun([BIN, ...args, '--db', db, '--json'], { cwd: work, timeoutMs: 30_000 }))
-  const business = (await cli(['business', 'create', '--name', 'Start GmbH', '--country', 'DE', '--currency', 'EUR'])) as { id: number }
-  const key = ((await cli(['key', 'create', String(business.id), '--role', 'admin', '--name', 'start'])) as { key: string }).key
+  const cli = async (args: string[]) =>
+    JSON.parse(await mustRun([BIN, ...args, '--db', db, '--json'], { cwd: work, timeoutMs: 30_000 }))
+  const business = (await cli([
+    'business',
+    'create',
+    '--name',
+    'Start GmbH',
+    '--country',
+    'DE',
+    '--currency',
+    'EUR',
+  ])) as { id: number }
+  const key = (
+    (await cli(['key', 'create', String(business.id), '--role', 'admin', '--name', 'start'])) as { key: string }
+  ).key
   const bins = [{ name: 'this build', bin: BIN }, ...(against ? [{ name: against, bin: resolve(against) }] : [])]
   const figures = bins.map(() => ({ v: [] as Start[], s: [] as Start[] }))
   // One of each unrecorded: the binaries' pages come into the page cache.
@@ -127,9 +147,15 @@ try {
     console.log(`  --version, CPU time of the process: ${fmt(v.map((x) => x.cpuMs))}`)
     console.log(`  serve, CPU time to the answer:      ${fmt(s.map((x) => x.cpuMs))}`)
     console.log(`  then the first API request:         ${fmt(s.map((x) => x.apiMs!))}`)
-    console.log(`  start to first answer / --version: ${ratio.toFixed(2)} (target ≤ ${TARGET}) ${ratio <= TARGET ? 'ok' : 'MISSED'}; in CPU time ${cpuRatio.toFixed(2)}`)
+    console.log(
+      `  start to first answer / --version: ${ratio.toFixed(2)} (target ≤ ${TARGET}) ${ratio <= TARGET ? 'ok' : 'MISSED'}; in CPU time ${cpuRatio.toFixed(2)}`,
+    )
   }
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${availableParallelism()} cores)`)
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (${availableParallelism()} cores)`,
+  )
 } finally {
   await stopAll()
   rmSync(work, { recursive: true, force: true })

@@ -52,7 +52,7 @@ export interface App {
 function isMcpPath(url: string, at: number): boolean {
   if (url.indexOf('/', url.indexOf('//') + 2) !== at) return false
   const next = url[at + 4]
-  return next === undefined || next === '?' || next === '/' && (url[at + 5] === undefined || url[at + 5] === '?')
+  return next === undefined || next === '?' || (next === '/' && (url[at + 5] === undefined || url[at + 5] === '?'))
 }
 
 /** A door built on its first use and kept; one whose building failed (a busy database) is built again next time. */
@@ -74,17 +74,37 @@ export async function buildApp(deps: Deps): Promise<App> {
   }
   const requestLog = new RequestLogWriter(deps.db, deps.logger)
   const rateLimiter = openRateCount(deps.db, deps.config.rateLimit)
-  const context: OperationContext = { deps, cursors: http.cursors, pages: http.pages, flushRequestLog: () => requestLog.flush() }
-  const runner = new DoorRunner({ operations, context, rateCount: rateLimiter, idempotency: http.idempotency, requestLog, clock: deps.clock })
+  const context: OperationContext = {
+    deps,
+    cursors: http.cursors,
+    pages: http.pages,
+    flushRequestLog: () => requestLog.flush(),
+  }
+  const runner = new DoorRunner({
+    operations,
+    context,
+    rateCount: rateLimiter,
+    idempotency: http.idempotency,
+    requestLog,
+    clock: deps.clock,
+  })
   setRemedyBase(publicBaseUrl(deps.config))
 
   // Credentials: API keys and Connected apps' access tokens, each token acting only on the door it was issued for
   // (RFC 8707).
   const issuer = issuerOf(deps.config)
-  const usage = new ConnectionUsage(deps.db, deps.clock, (e) => deps.logger.error('connection use not recorded', { name: (e as Error)?.name }))
+  const usage = new ConnectionUsage(deps.db, deps.clock, (e) =>
+    deps.logger.error('connection use not recorded', { name: (e as Error)?.name }),
+  )
   const resources = resourcesOf(issuer)
-  const tokensFor = { api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api), mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp) }
-  const lookup = bearerLookup([{ accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) }, apiKeyResolver(deps.db.read, deps.db.hot)])
+  const tokensFor = {
+    api: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.api),
+    mcp: accessTokenLookup(deps.db.read, deps.db.hot, deps.clock, usage, resources.mcp),
+  }
+  const lookup = bearerLookup([
+    { accepts: isAccessToken, resolve: (token, resource) => tokensFor[resource](token) },
+    apiKeyResolver(deps.db.read, deps.db.hot),
+  ])
   // Client ID Metadata Documents are fetched by the authorization endpoint and by the consent page: one count per
   // address for both, so the page is no way around the limit.
   const documentFetches = new AddressLimit(deps.clock)
@@ -93,9 +113,27 @@ export async function buildApp(deps: Deps): Promise<App> {
   // 18 MB), the OAuth grant library (about 18 MB), or the pages and htmx; and building the API door (its router, the
   // OpenAPI document, the pipeline) is 10-15 ms a server's start need not wait for (GET /health is answered without it).
   let built: ApiDoor | null = null
-  const api = (): ApiDoor => (built ??= apiDoor({ deps, operations, runner, lookup: (credential) => lookup(credential, 'api'), rateCount: rateLimiter, publicPages: publicPageRoutes(deps) }))
+  const api = (): ApiDoor =>
+    (built ??= apiDoor({
+      deps,
+      operations,
+      runner,
+      lookup: (credential) => lookup(credential, 'api'),
+      rateCount: rateLimiter,
+      publicPages: publicPageRoutes(deps),
+    }))
   const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, lookup, runner })))
-  const oauthDoor = lazily(() => import('./doors/oauth/server').then((m) => m.oauthDoor({ ...deps, allowPrivate: deps.config.webhookAllowPrivate, issuer, bodyLimits: deps.config.bodyLimits, documentFetches })))
+  const oauthDoor = lazily(() =>
+    import('./doors/oauth/server').then((m) =>
+      m.oauthDoor({
+        ...deps,
+        allowPrivate: deps.config.webhookAllowPrivate,
+        issuer,
+        bodyLimits: deps.config.bodyLimits,
+        documentFetches,
+      }),
+    ),
+  )
   const appDoor = lazily(() => import('./doors/app').then((m) => m.appDoor(deps, { context, documentFetches })))
   const application: AppDoor = async (req) => (await appDoor())(req)
 

@@ -53,26 +53,42 @@ const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/ch
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Config> = {},
+): Config {
   const port = env.PORT ? Number(env.PORT) : 8080
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, not "${env.PORT}"`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number, not "${env.PORT}"`)
   const host = env.HOST?.trim() || '127.0.0.1'
-  if (/[\s/]/.test(host)) throw new ConfigError(`HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, not "${env.HOST}"`)
+  if (/[\s/]/.test(host))
+    throw new ConfigError(`HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, not "${env.HOST}"`)
   const log = env.INVOICING_LOG?.trim() ?? ''
-  if (log !== '' && log !== 'requests') throw new ConfigError(`INVOICING_LOG must be "requests" or unset, not "${env.INVOICING_LOG}"`)
+  if (log !== '' && log !== 'requests')
+    throw new ConfigError(`INVOICING_LOG must be "requests" or unset, not "${env.INVOICING_LOG}"`)
   const logLevel = env.INVOICING_LOG_LEVEL?.trim().toLowerCase() || 'info'
-  if (logLevel !== 'info' && logLevel !== 'error') throw new ConfigError(`INVOICING_LOG_LEVEL must be info or error, not "${env.INVOICING_LOG_LEVEL}"`)
+  if (logLevel !== 'info' && logLevel !== 'error')
+    throw new ConfigError(`INVOICING_LOG_LEVEL must be info or error, not "${env.INVOICING_LOG_LEVEL}"`)
   const mailRelay = env.INVOICING_MAIL_RELAY?.trim() || null
-  if (mailRelay && !/^smtps?:\/\//.test(mailRelay)) throw new ConfigError('INVOICING_MAIL_RELAY must be an smtp:// or smtps:// URL')
+  if (mailRelay && !/^smtps?:\/\//.test(mailRelay))
+    throw new ConfigError('INVOICING_MAIL_RELAY must be an smtp:// or smtps:// URL')
   const viesUrl = env.INVOICING_VIES_URL?.trim() || DEFAULT_VIES_URL
   if (!/^https?:\/\//.test(viesUrl)) throw new ConfigError('INVOICING_VIES_URL must be an http(s) URL')
   const rateLimit = env.INVOICING_RATE_LIMIT ? Number(env.INVOICING_RATE_LIMIT) : 120
-  if (!Number.isInteger(rateLimit) || rateLimit < 1) throw new ConfigError('INVOICING_RATE_LIMIT must be a whole number above 0')
+  if (!Number.isInteger(rateLimit) || rateLimit < 1)
+    throw new ConfigError('INVOICING_RATE_LIMIT must be a whole number above 0')
   const publicUrl = env.INVOICING_PUBLIC_URL?.trim().replace(/\/+$/, '') || null
-  if (publicUrl && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(publicUrl)) throw new ConfigError('INVOICING_PUBLIC_URL must be an http(s) URL with no query or fragment')
-  const trustedProxies = (env.INVOICING_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')
+  if (publicUrl && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(publicUrl))
+    throw new ConfigError('INVOICING_PUBLIC_URL must be an http(s) URL with no query or fragment')
+  const trustedProxies = (env.INVOICING_TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
   const notProxy = trustedProxies.find((p) => parseProxyRange(p) === null)
-  if (notProxy !== undefined) throw new ConfigError(`INVOICING_TRUSTED_PROXIES must be addresses or CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), not "${notProxy}"`)
+  if (notProxy !== undefined)
+    throw new ConfigError(
+      `INVOICING_TRUSTED_PROXIES must be addresses or CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), not "${notProxy}"`,
+    )
   return {
     port,
     host,
@@ -89,7 +105,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: env.INVOICING_SECRET_KEY?.trim() || null,
     dbAuthToken: env.INVOICING_DB_AUTH_TOKEN?.trim() || null,
     trustedProxies,
-    testHoldCommitMs: env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0) : 0,
+    testHoldCommitMs:
+      env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS
+        ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0)
+        : 0,
     ...overrides,
   }
 }

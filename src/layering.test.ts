@@ -11,7 +11,13 @@ function sourceFiles(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path))
-    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !/\.testkit\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(path)
+    else if (
+      /\.tsx?$/.test(name) &&
+      !/\.test\.tsx?$/.test(name) &&
+      !/\.testkit\.ts$/.test(name) &&
+      !name.endsWith('.d.ts')
+    )
+      out.push(path)
   }
   return out
 }
@@ -38,7 +44,7 @@ const edges = sourceFiles(join(ROOT, 'src')).flatMap(importsOf)
 const under = (path: string, ...dirs: string[]) => dirs.some((d) => path === d || path.startsWith(d + '/'))
 const show = (bad: Edge[]) => bad.map((e) => `${e.from} -> ${e.to}`)
 
-describe('module layering: the source files\' own imports', () => {
+describe("module layering: the source files' own imports", () => {
   test('the walk sees the source: hundreds of imports, modules, platform and doors among them', () => {
     expect(edges.length).toBeGreaterThan(500)
     expect(edges.some((e) => under(e.from, 'src/modules'))).toBe(true)
@@ -48,13 +54,19 @@ describe('module layering: the source files\' own imports', () => {
 
   test('modules, jobs and platform import no door, no CLI and not the app that mounts the doors', () => {
     const bad = edges.filter(
-      (e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && (under(e.to, 'src/doors', 'src/cli') || e.to === 'src/app'),
+      (e) =>
+        under(e.from, 'src/modules', 'src/jobs', 'src/platform') &&
+        (under(e.to, 'src/doors', 'src/cli') || e.to === 'src/app'),
     )
     expect(show(bad)).toEqual([])
   })
 
-  test('modules, jobs and platform use no door\'s framework (Elysia, the MCP SDK, the HTML kit); TypeBox is their schema language', () => {
-    const framework = (to: string) => to === 'elysia' || to.startsWith('elysia/') || to.startsWith('@modelcontextprotocol/') || to.startsWith('@kitajs/')
+  test("modules, jobs and platform use no door's framework (Elysia, the MCP SDK, the HTML kit); TypeBox is their schema language", () => {
+    const framework = (to: string) =>
+      to === 'elysia' ||
+      to.startsWith('elysia/') ||
+      to.startsWith('@modelcontextprotocol/') ||
+      to.startsWith('@kitajs/')
     const bad = edges.filter((e) => under(e.from, 'src/modules', 'src/jobs', 'src/platform') && framework(e.to))
     expect(show(bad)).toEqual([])
   })
@@ -70,12 +82,17 @@ describe('module layering: the source files\' own imports', () => {
   })
 
   test("a door imports no module's service or repo: it runs operations of the table", () => {
-    const bad = edges.filter((e) => under(e.from, 'src/doors') && under(e.to, 'src/modules') && /\.(service|repo)$/.test(e.to))
+    const bad = edges.filter(
+      (e) => under(e.from, 'src/doors') && under(e.to, 'src/modules') && /\.(service|repo)$/.test(e.to),
+    )
     expect(show(bad)).toEqual([])
   })
 
   test('adapters and db/ know no module, door or platform policy', () => {
-    const bad = edges.filter((e) => under(e.from, 'src/adapters', 'src/db') && under(e.to, 'src/modules', 'src/doors', 'src/platform', 'src/cli'))
+    const bad = edges.filter(
+      (e) =>
+        under(e.from, 'src/adapters', 'src/db') && under(e.to, 'src/modules', 'src/doors', 'src/platform', 'src/cli'),
+    )
     expect(show(bad)).toEqual([])
   })
 
@@ -94,7 +111,7 @@ describe('module layering: the source files\' own imports', () => {
     expect(show(bad)).toEqual([])
   })
 
-  test('one API door: no src/http/ folder is left, and no door but the API imports the API door\'s pipeline or routes', () => {
+  test("one API door: no src/http/ folder is left, and no door but the API imports the API door's pipeline or routes", () => {
     expect(edges.some((e) => under(e.from, 'src/http') || under(e.to, 'src/http'))).toBe(false)
     const inner = ['src/doors/api/pipeline', 'src/doors/api/routes', 'src/doors/api/route-helpers']
     const bad = edges.filter((e) => !under(e.from, 'src/doors/api') && e.from !== 'src/app.ts' && inner.includes(e.to))

@@ -17,7 +17,16 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-const MCP_RESOURCES = ['business', 'bank_accounts', 'clients', 'products', 'documents', 'payments', 'receipts', 'reports']
+const MCP_RESOURCES = [
+  'business',
+  'bank_accounts',
+  'clients',
+  'products',
+  'documents',
+  'payments',
+  'receipts',
+  'reports',
+]
 
 describe('the table of operations', () => {
   test('operation names are unique', () => {
@@ -46,7 +55,10 @@ describe('the table of operations', () => {
 
   test('every operation but webhook management and the request log is an MCP tool named <resource>_<operation>', () => {
     for (const op of operations) {
-      const notTools = op.http.path.startsWith('/v1/webhook') || op.http.path.startsWith('/v1/request-log') || op.http.path.startsWith('/v1/connected-apps')
+      const notTools =
+        op.http.path.startsWith('/v1/webhook') ||
+        op.http.path.startsWith('/v1/request-log') ||
+        op.http.path.startsWith('/v1/connected-apps')
       expect(op.mcp).toBe(!notTools)
       if (!op.mcp) continue
       const resource = MCP_RESOURCES.find((r) => op.name.startsWith(`${r}_`))
@@ -66,7 +78,8 @@ describe('the table of operations', () => {
 })
 
 describe('an operation answers only the refusal codes it declares', () => {
-  const ctx = () => ({ deps: h.deps, cursors: h.app.http.cursors, pages: null, flushRequestLog: async () => {} }) as OperationContext
+  const ctx = () =>
+    ({ deps: h.deps, cursors: h.app.http.cursors, pages: null, flushRequestLog: async () => {} }) as OperationContext
   const fake = (refusals: Operation['refusals']): Operation => ({
     name: 'test_refuse',
     tag: 'Test',
@@ -84,13 +97,23 @@ describe('an operation answers only the refusal codes it declares', () => {
   })
 
   test('a declared code is answered as thrown', async () => {
-    const err = await runOperation(fake(['nothing_due']), systemActor({ businessId: 1 }), { path: {}, query: {}, body: undefined }, ctx()).catch((e) => e)
+    const err = await runOperation(
+      fake(['nothing_due']),
+      systemActor({ businessId: 1 }),
+      { path: {}, query: {}, body: undefined },
+      ctx(),
+    ).catch((e) => e)
     expect(err).toBeInstanceOf(Refusal)
     expect(err.code).toBe('nothing_due')
   })
 
   test('an undeclared code is a fault of the table: under test it fails the request instead of answering', async () => {
-    const err = await runOperation(fake([]), systemActor({ businessId: 1 }), { path: {}, query: {}, body: undefined }, ctx()).catch((e) => e)
+    const err = await runOperation(
+      fake([]),
+      systemActor({ businessId: 1 }),
+      { path: {}, query: {}, body: undefined },
+      ctx(),
+    ).catch((e) => e)
     expect(err).not.toBeInstanceOf(Refusal)
     expect(String(err.message)).toContain('does not declare')
   })

@@ -69,7 +69,11 @@ async function shoot(page: Page, name: string): Promise<void> {
     // A link clicked just before may still be loading its page: measure the page it brings, once it stands.
     await page.waitForLoadState('load')
     // Polled on a timer, not on animation frames: a page mid-navigation or resized may not paint for a while.
-    await page.waitForFunction(() => document.readyState === 'complete' && document.documentElement !== null, undefined, { polling: 100 })
+    await page.waitForFunction(
+      () => document.readyState === 'complete' && document.documentElement !== null,
+      undefined,
+      { polling: 100 },
+    )
     // Nothing runs wider than the window: tables scroll inside their own box.
     expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width })
     await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true })
@@ -81,7 +85,20 @@ describe('the application in a browser', () => {
   // A generous limit: a dozen pages and screenshots in chromium take 10 s on a quiet machine, over 30 s on a loaded one.
   test('from the CLI link to a working API key, a webhook delivery, revocation and sign-out', async () => {
     const added = cli(['person', 'add', '--email', 'olivia@example.com', '--name', 'Olivia Owner'])
-    const b = cli(['business', 'create', '--name', 'Olivia Trading GmbH', '--country', 'DE', '--currency', 'EUR', '--email', 'office@olivia.example', '--owner', 'olivia@example.com'])
+    const b = cli([
+      'business',
+      'create',
+      '--name',
+      'Olivia Trading GmbH',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--email',
+      'office@olivia.example',
+      '--owner',
+      'olivia@example.com',
+    ])
     expect(added.sign_in_link).toStartWith(`${origin}/app/sign-in/link/`)
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
@@ -137,15 +154,27 @@ describe('the application in a browser', () => {
       await shoot(page, '04-webhooks')
 
       // An event: an Invoice issued through the API with the new key; the jobs the scheduler runs deliver it.
-      const client = await (await fetch(`${origin}/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }) })).json()
+      const client = await (
+        await fetch(`${origin}/v1/clients`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }),
+        })
+      ).json()
       const draft = await (
         await fetch(`${origin}/v1/documents`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ type: 'invoice', client_id: client.id, lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] }),
+          body: JSON.stringify({
+            type: 'invoice',
+            client_id: client.id,
+            lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }],
+          }),
         })
       ).json()
-      expect((await fetch(`${origin}/v1/documents/${draft.id}/issue`, { method: 'POST', headers: auth })).status).toBe(200)
+      expect((await fetch(`${origin}/v1/documents/${draft.id}/issue`, { method: 'POST', headers: auth })).status).toBe(
+        200,
+      )
       const jobs = deliveryContext(h.deps)
       await dispatchOutbox(jobs)
       await deliverDue(jobs)
@@ -154,7 +183,10 @@ describe('the application in a browser', () => {
       await page.getByRole('link', { name: `http://localhost:${receiver.port}/hook` }).click()
       await page.getByText('document.issued').first().waitFor()
       await page.getByText('delivered').first().waitFor()
-      await page.getByText(/1 attempt/).first().click()
+      await page
+        .getByText(/1 attempt/)
+        .first()
+        .click()
       await page.getByText('answered 200').first().waitFor()
       await shoot(page, '05-webhook-deliveries')
 
@@ -201,7 +233,10 @@ describe('the application in a browser', () => {
     } catch (e) {
       await page.screenshot({ path: join(SHOTS, 'failure.png'), fullPage: true }).catch(() => {})
       const at = `${((Date.now() - started) / 1000).toFixed(1)}s`
-      throw new Error(`${(e as Error).message}\n(failed at ${at} on ${page.url()}; pages opened:\n  ${trail.join('\n  ')})`, { cause: e })
+      throw new Error(
+        `${(e as Error).message}\n(failed at ${at} on ${page.url()}; pages opened:\n  ${trail.join('\n  ')})`,
+        { cause: e },
+      )
     }
 
     expect(outside).toEqual([])

@@ -31,7 +31,11 @@ export function outsideReferences(html: string): string[] {
   const walk = (n: DefaultTreeAdapterMap['node']) => {
     if ('attrs' in n) {
       for (const a of n.attrs) {
-        if (['src', 'href', 'action', 'formaction', 'srcset', 'poster', 'data'].includes(a.name) && /^(https?:)?\/\//i.test(a.value.trim())) out.push(a.value)
+        if (
+          ['src', 'href', 'action', 'formaction', 'srcset', 'poster', 'data'].includes(a.name) &&
+          /^(https?:)?\/\//i.test(a.value.trim())
+        )
+          out.push(a.value)
       }
     }
     if ('childNodes' in n) for (const c of n.childNodes) walk(c as DefaultTreeAdapterMap['node'])
@@ -42,15 +46,18 @@ export function outsideReferences(html: string): string[] {
 }
 
 export function assertPageRules(p: Page, where: string): void {
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (p.headers.get(k) !== v) throw new Error(`${where}: header ${k} is ${p.headers.get(k)}`)
+  for (const [k, v] of Object.entries(SECURITY_HEADERS))
+    if (p.headers.get(k) !== v) throw new Error(`${where}: header ${k} is ${p.headers.get(k)}`)
   const csp = p.headers.get('content-security-policy') ?? ''
-  if (!/script-src 'self'/.test(csp) || /unsafe-inline/.test(csp) || !/frame-ancestors 'none'/.test(csp)) throw new Error(`${where}: CSP is ${csp}`)
+  if (!/script-src 'self'/.test(csp) || /unsafe-inline/.test(csp) || !/frame-ancestors 'none'/.test(csp))
+    throw new Error(`${where}: CSP is ${csp}`)
   if ((p.headers.get('content-type') ?? '').startsWith('text/html') && p.text) {
     assertValidHtml(p.text, where)
     const outside = outsideReferences(p.text)
     if (outside.length) throw new Error(`${where}: refers outside the service: ${outside.join(', ')}`)
     if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(p.text)) throw new Error(`${where}: holds an inline script`)
-    if (/\sstyle=/i.test(p.text) || /\son[a-z]+=/i.test(p.text)) throw new Error(`${where}: holds an inline style or handler`)
+    if (/\sstyle=/i.test(p.text) || /\son[a-z]+=/i.test(p.text))
+      throw new Error(`${where}: holds an inline style or handler`)
   }
 }
 
@@ -71,7 +78,12 @@ export class AppClient {
     private readonly origin = 'http://localhost',
   ) {}
 
-  async request(method: string, path: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<Page> {
+  async request(
+    method: string,
+    path: string,
+    form?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
     const h: Record<string, string> = { ...headers }
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
     let body: string | undefined
@@ -90,17 +102,27 @@ export class AppClient {
       if (/max-age=0/i.test(c) || value === '') this.cookies.delete(name)
       else this.cookies.set(name, value)
     }
-    const page = { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get('location') }
+    const page = {
+      status: res.status,
+      headers: res.headers,
+      text: await res.text(),
+      location: res.headers.get('location'),
+    }
     this.seen.push({ path: `${method} ${path}`, page })
     assertPageRules(page, `${method} ${path}`)
     return page
   }
 
   /** Posts a multipart/form-data form (text fields and files), as a browser posts a form with a file input. */
-  async upload(path: string, fields: Record<string, string>, files: Record<string, { bytes: Uint8Array; name: string; type: string }>): Promise<Page> {
+  async upload(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, { bytes: Uint8Array; name: string; type: string }>,
+  ): Promise<Page> {
     const form = new FormData()
     for (const [k, v] of Object.entries(fields)) form.append(k, v)
-    for (const [k, f] of Object.entries(files)) form.append(k, new File([Buffer.from(f.bytes)], f.name, { type: f.type }))
+    for (const [k, f] of Object.entries(files))
+      form.append(k, new File([Buffer.from(f.bytes)], f.name, { type: f.type }))
     // A Request names the multipart boundary in its content-type (a Response built from FormData does not in Bun).
     // Its content-type is read before its body (Bun forgets the header once the body is consumed).
     const encoded = new Request(this.origin + path, { method: 'POST', body: form })
@@ -108,7 +130,12 @@ export class AppClient {
     const body = new Uint8Array(await encoded.arrayBuffer())
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
     const res = await this.h.app.fetch(new Request(this.origin + path, { method: 'POST', headers, body }))
-    const page = { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get('location') }
+    const page = {
+      status: res.status,
+      headers: res.headers,
+      text: await res.text(),
+      location: res.headers.get('location'),
+    }
     this.seen.push({ path: `POST ${path}`, page })
     assertPageRules(page, `POST ${path}`)
     return page
@@ -119,7 +146,11 @@ export class AppClient {
   }
 
   /** Opens `pagePath`, takes its CSRF token, posts `form` to `action` (the page itself when not given). */
-  async submit(pagePath: string, form: Record<string, string | string[]>, action = pagePath.split('?')[0]!): Promise<Page> {
+  async submit(
+    pagePath: string,
+    form: Record<string, string | string[]>,
+    action = pagePath.split('?')[0]!,
+  ): Promise<Page> {
     const page = await this.get(pagePath)
     if (page.status !== 200) throw new Error(`${pagePath} answered ${page.status}`)
     return this.request('POST', action, { _csrf: csrfOf(page.text), ...form })
@@ -141,7 +172,13 @@ export class AppClient {
 /** A person who has chosen a password, member of `businessId` with `role` when given (a factory for app tests). */
 export async function person(
   h: Harness,
-  opts: { email: string; password?: string; name?: string; businessId?: number; role?: 'owner' | 'admin' | 'member' | 'viewer' },
+  opts: {
+    email: string
+    password?: string
+    name?: string
+    businessId?: number
+    role?: 'owner' | 'admin' | 'member' | 'viewer'
+  },
 ): Promise<{ id: number; email: string; password: string }> {
   const { addPerson, choosePassword, addMember } = await import('../src/modules/people')
   const password = opts.password ?? 'correct horse battery'

@@ -67,7 +67,10 @@ async function shoot(page: Page, name: string): Promise<void> {
 async function authenticates(clientId: string, secret: string): Promise<number> {
   const res = await fetch(`${origin}/oauth/revoke`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${clientId}:${secret}`)}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${btoa(`${clientId}:${secret}`)}`,
+    },
     body: new URLSearchParams({ token: 'inv_at_nothing' }),
   })
   return res.status
@@ -101,12 +104,16 @@ describe('Profile → Apps in a browser', () => {
 
     // A refused registration keeps what was typed and names the line at fault.
     await page.getByLabel('Name').fill('Ledger Sync')
-    await page.getByLabel('Redirect URIs, one per line').fill('https://ledger.example/callback\nhttp://ledger.example/insecure')
+    await page
+      .getByLabel('Redirect URIs, one per line')
+      .fill('https://ledger.example/callback\nhttp://ledger.example/insecure')
     await page.getByRole('button', { name: 'Register app' }).click()
     await page.getByText('line 2: must be https://').waitFor()
     await shoot(page, 'apps-02-refused')
 
-    await page.getByLabel('Redirect URIs, one per line').fill('https://ledger.example/callback\nhttp://127.0.0.1/callback')
+    await page
+      .getByLabel('Redirect URIs, one per line')
+      .fill('https://ledger.example/callback\nhttp://127.0.0.1/callback')
     await page.getByLabel('Webhook address (optional)').fill(`http://localhost:${receiver.port}/hook`)
     await page.getByRole('button', { name: 'Register app' }).click()
     const secrets = await page.locator('code.secret').allTextContents()
@@ -129,16 +136,33 @@ describe('Profile → Apps in a browser', () => {
     expect(await authenticates(clientId, rolled)).toBe(200)
 
     // Redirect URIs edited: one removed, one added.
-    await page.getByLabel('Redirect URIs, one per line').fill('https://ledger.example/callback\nhttps://ledger.example/v2/callback')
+    await page
+      .getByLabel('Redirect URIs, one per line')
+      .fill('https://ledger.example/callback\nhttps://ledger.example/v2/callback')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.getByText('Saved.').waitFor()
-    expect(await page.getByLabel('Redirect URIs, one per line').inputValue()).toBe('https://ledger.example/callback\nhttps://ledger.example/v2/callback')
+    expect(await page.getByLabel('Redirect URIs, one per line').inputValue()).toBe(
+      'https://ledger.example/callback\nhttps://ledger.example/v2/callback',
+    )
 
     // Connected to a Business, the app's webhook hears its events; the deliveries list shows them.
     const b = await h.business({ name: 'Werkstatt Süd GmbH' })
-    await connectApp(h, { businessId: b.id, clientId, clientSecret: rolled, role: 'member', email: 'books@werkstatt.example' })
+    await connectApp(h, {
+      businessId: b.id,
+      clientId,
+      clientSecret: rolled,
+      role: 'member',
+      email: 'books@werkstatt.example',
+    })
     const clientRef = await h.client(b.key)
-    const doc = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientRef, lines: [{ description: 'Wartung', quantity: '1', unit_price: '250.00', vat_rate: '19' }] } })
+    const doc = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: clientRef,
+        lines: [{ description: 'Wartung', quantity: '1', unit_price: '250.00', vat_rate: '19' }],
+      },
+    })
     expect((await h.request('POST', `/v1/documents/${doc.body.id}/issue`, { key: b.key })).status).toBe(200)
     const ctx = { ...appDeliveryContext(h.deps), jitter: () => 0 }
     await dispatchAppWebhooks(ctx)
@@ -161,7 +185,9 @@ describe('Profile → Apps in a browser', () => {
     await page.waitForURL(`${origin}/app/profile/apps?done=app_deleted`)
     await page.getByText('The app is deleted').waitFor()
     await shoot(page, 'apps-05-deleted')
-    expect(await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) })).toBeUndefined()
+    expect(
+      await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) }),
+    ).toBeUndefined()
 
     expect(outside).toEqual([])
     expect(failures).toEqual([])

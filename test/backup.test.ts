@@ -65,7 +65,10 @@ describe('invoicing backup', () => {
     while (answered.length < 100) await Bun.sleep(5)
     const before = [...answered]
     const out = join(dir, 'copy.db')
-    const backup = Bun.spawn([process.execPath, join(import.meta.dir, '../src/main.ts'), 'backup', out, '--db', db, '--json'], { stdout: 'pipe', stderr: 'pipe' })
+    const backup = Bun.spawn(
+      [process.execPath, join(import.meta.dir, '../src/main.ts'), 'backup', out, '--db', db, '--json'],
+      { stdout: 'pipe', stderr: 'pipe' },
+    )
     const code = await backup.exited
     const during = answered.length
     loading = false
@@ -113,7 +116,9 @@ describe('shutdown', () => {
       const { key } = seed(db, ENV)
       const server = await startServer(db, ENV)
       running.push(server)
-      const answered = (await Promise.all(Array.from({ length: 40 }, (_, i) => createClient(server, key, i)))).filter((id) => id !== null)
+      const answered = (await Promise.all(Array.from({ length: 40 }, (_, i) => createClient(server, key, i)))).filter(
+        (id) => id !== null,
+      )
       expect(answered).toHaveLength(40)
       expect(await server.stop(signal)).toBe(0)
       expect(!existsSync(`${db}-wal`) || statSync(`${db}-wal`).size === 0).toBe(true)

@@ -18,7 +18,16 @@ export interface BigBodyAnswer {
  * answered (or closed). `lying` declares 1 KiB and sends all the bytes anyway: the server must neither trust nor be
  * hurt by the declared length.
  */
-export function sendBigBody(url: string, opts: { bytes: number; framing: BodyFraming; headers?: Record<string, string>; timeoutMs?: number; headStartMs?: number }): Promise<BigBodyAnswer> {
+export function sendBigBody(
+  url: string,
+  opts: {
+    bytes: number
+    framing: BodyFraming
+    headers?: Record<string, string>
+    timeoutMs?: number
+    headStartMs?: number
+  },
+): Promise<BigBodyAnswer> {
   const u = new URL(url)
   const head = [`POST ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`]
   for (const [k, v] of Object.entries(opts.headers ?? {})) head.push(`${k}: ${v}`)
@@ -40,7 +49,12 @@ export function sendBigBody(url: string, opts: { bytes: number; framing: BodyFra
       const text = received.toString('latin1')
       const m = /^HTTP\/1\.1 (\d{3})/.exec(text)
       const split = text.indexOf('\r\n\r\n')
-      resolve({ status: m ? Number(m[1]) : 0, headers: split < 0 ? text : text.slice(0, split), body: split < 0 ? '' : text.slice(split + 4), sent })
+      resolve({
+        status: m ? Number(m[1]) : 0,
+        headers: split < 0 ? text : text.slice(0, split),
+        body: split < 0 ? '' : text.slice(split + 4),
+        sent,
+      })
     }
     const timer = setTimeout(finish, opts.timeoutMs ?? 60_000)
     socket.on('data', (d: Buffer) => {
@@ -58,7 +72,10 @@ export function sendBigBody(url: string, opts: { bytes: number; framing: BodyFra
       while (!answered && !finished && sent < opts.bytes) {
         const n = Math.min(chunk.length, opts.bytes - sent)
         const piece = n === chunk.length ? chunk : chunk.subarray(0, n)
-        const frame = opts.framing === 'chunked' ? Buffer.concat([Buffer.from(n.toString(16) + '\r\n'), piece, Buffer.from('\r\n')]) : piece
+        const frame =
+          opts.framing === 'chunked'
+            ? Buffer.concat([Buffer.from(n.toString(16) + '\r\n'), piece, Buffer.from('\r\n')])
+            : piece
         sent += n
         if (!socket.write(frame)) return void socket.once('drain', write)
       }

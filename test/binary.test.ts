@@ -19,7 +19,8 @@ beforeAll(() => {
   if (build.exitCode !== 0) throw new Error('build failed: ' + build.stderr.toString())
   // An empty folder with no node_modules above it, so the binary cannot lean on the repository's packages.
   dir = mkdtempSync(join(tmpdir(), 'invoicing-bin-'))
-  for (let d = dir; d !== '/'; d = resolve(d, '..')) if (existsSync(join(d, 'node_modules'))) throw new Error(`node_modules above ${dir}`)
+  for (let d = dir; d !== '/'; d = resolve(d, '..'))
+    if (existsSync(join(d, 'node_modules'))) throw new Error(`node_modules above ${dir}`)
   bin = join(dir, 'invoicing')
   copyFileSync(join(ROOT, 'dist/invoicing'), bin)
   Bun.spawnSync(['chmod', '+x', bin])
@@ -66,7 +67,12 @@ describe('the compiled binary alone in an empty folder', () => {
     const b = run(['business', 'create', '--name', 'Binary GmbH', '--country', 'DE', '--currency', 'EUR', '--json'])
     expect(b.code).toBe(0)
     const business = JSON.parse(b.out)
-    server = Bun.spawn([bin, 'serve', '--port', '0'], { cwd: dir, env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir }, stderr: 'pipe', stdout: 'ignore' })
+    server = Bun.spawn([bin, 'serve', '--port', '0'], {
+      cwd: dir,
+      env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir },
+      stderr: 'pipe',
+      stdout: 'ignore',
+    })
     const port = await waitForPort(server)
     // The key is made while the server runs on the same file.
     const k = run(['key', 'create', String(business.id), '--role', 'admin', '--name', 'ci', '--json'])
@@ -79,9 +85,21 @@ describe('the compiled binary alone in an empty folder', () => {
     // A PDF: the PDF engine and its fonts come out of the binary gzipped (scripts/build.ts); the fonts are embedded as
     // TrueType subsets, the East Asian ones read (synchronously) when a name needs them.
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-    const client = await (await fetch(`http://127.0.0.1:${port}/v1/clients`, { method: 'POST', headers, body: JSON.stringify({ name: 'Ærø Öl ΑΒΓ Жук 北京 東京 서울', email: 'c@binary.example', country: 'DE' }) })).json()
+    const client = await (
+      await fetch(`http://127.0.0.1:${port}/v1/clients`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Ærø Öl ΑΒΓ Жук 北京 東京 서울', email: 'c@binary.example', country: 'DE' }),
+      })
+    ).json()
     const line = { description: 'Beratung', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }
-    const draft = await (await fetch(`http://127.0.0.1:${port}/v1/documents`, { method: 'POST', headers, body: JSON.stringify({ type: 'invoice', client_id: client.id, lines: [line] }) })).json()
+    const draft = await (
+      await fetch(`http://127.0.0.1:${port}/v1/documents`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'invoice', client_id: client.id, lines: [line] }),
+      })
+    ).json()
     const pdf = await fetch(`http://127.0.0.1:${port}/v1/documents/${draft.id}/pdf`, { headers })
     expect(pdf.status).toBe(200)
     const bytes = Buffer.from(await pdf.arrayBuffer())
@@ -90,7 +108,9 @@ describe('the compiled binary alone in an empty folder', () => {
     writeFileSync(file, bytes)
     const fonts = Bun.spawnSync(['pdffonts', file]).stdout.toString()
     for (const name of ['DejaVuSans', 'NotoSansSC-Regular', 'NotoSansKR-Regular']) expect(fonts).toContain(name)
-    expect(Bun.spawnSync(['pdftotext', '-enc', 'UTF-8', file, '-']).stdout.toString()).toContain('Ærø Öl ΑΒΓ Жук 北京 東京 서울')
+    expect(Bun.spawnSync(['pdftotext', '-enc', 'UTF-8', file, '-']).stdout.toString()).toContain(
+      'Ærø Öl ΑΒΓ Жук 北京 東京 서울',
+    )
     // Revoking through the CLI acts on the next request.
     const keys = JSON.parse(run(['key', 'list', String(business.id), '--json']).out)
     expect(keys[0]).not.toHaveProperty('key')
@@ -107,13 +127,20 @@ function emptyFolder(): string {
   return mkdtempSync(join(dir, 'empty-'))
 }
 
-function runIn(cwd: string, args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
+function runIn(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number; out: string; err: string } {
   const p = Bun.spawnSync([bin, ...args], { cwd, env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir, ...env } })
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() }
 }
 
 /** Reads a stream until `pattern` matches the text so far (or throws after 15 s), giving the match and the text. */
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<{ match: RegExpExecArray; text: string; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+async function readUntil(
+  stream: ReadableStream<Uint8Array>,
+  pattern: RegExp,
+): Promise<{ match: RegExpExecArray; text: string; reader: ReadableStreamDefaultReader<Uint8Array> }> {
   const reader = stream.getReader()
   let text = ''
   const deadline = Date.now() + 15_000
@@ -152,7 +179,18 @@ describe('the command line as people expect it (compiled binary, empty folder)',
     for (const flag of ['-h', '--help']) {
       const r = runIn(cwd, [flag])
       expect(r.code).toBe(0)
-      for (const c of ['serve', 'sandbox', 'migrate', 'business', 'key', 'bank-account', 'mail', 'webhook', 'numbering']) expect(r.out).toContain(`invoicing ${c}`)
+      for (const c of [
+        'serve',
+        'sandbox',
+        'migrate',
+        'business',
+        'key',
+        'bank-account',
+        'mail',
+        'webhook',
+        'numbering',
+      ])
+        expect(r.out).toContain(`invoicing ${c}`)
     }
     const key = runIn(cwd, ['key', '--help'])
     expect(key.code).toBe(0)
@@ -195,9 +233,15 @@ describe('the command line as people expect it (compiled binary, empty folder)',
     }
     expect(readdirSync(cwd)).toEqual([])
     // business create and migrate make one.
-    expect(runIn(cwd, ['business', 'create', '--name', 'B', '--country', 'DE', '--currency', 'EUR', '--db', 'new.db']).code).toBe(0)
+    expect(
+      runIn(cwd, ['business', 'create', '--name', 'B', '--country', 'DE', '--currency', 'EUR', '--db', 'new.db']).code,
+    ).toBe(0)
     expect(runIn(cwd, ['migrate', '--db', 'other.db']).code).toBe(0)
-    expect(readdirSync(cwd).filter((f) => f.endsWith('.db')).sort()).toEqual(['new.db', 'other.db'])
+    expect(
+      readdirSync(cwd)
+        .filter((f) => f.endsWith('.db'))
+        .sort(),
+    ).toEqual(['new.db', 'other.db'])
     // Dozens of processes started one after another: on a loaded 2-core machine more than the default 5 seconds.
   }, 60_000)
 
@@ -213,10 +257,19 @@ describe('the command line as people expect it (compiled binary, empty folder)',
 
   test('serve with no arguments says where it listens (127.0.0.1) and how to stop; INVOICING_LOG=requests logs one JSON line per request, and a line at shutdown', async () => {
     const cwd = emptyFolder()
-    const business = JSON.parse(runIn(cwd, ['business', 'create', '--name', 'Logged', '--country', 'DE', '--currency', 'EUR', '--json']).out)
-    const { key } = JSON.parse(runIn(cwd, ['key', 'create', String(business.id), '--role', 'viewer', '--name', 'night job', '--json']).out)
+    const business = JSON.parse(
+      runIn(cwd, ['business', 'create', '--name', 'Logged', '--country', 'DE', '--currency', 'EUR', '--json']).out,
+    )
+    const { key } = JSON.parse(
+      runIn(cwd, ['key', 'create', String(business.id), '--role', 'viewer', '--name', 'night job', '--json']).out,
+    )
     // PORT=0 stands in for the default 8080, which another process on the machine may hold.
-    const p = Bun.spawn([bin], { cwd, env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir, PORT: '0', INVOICING_LOG: 'requests' }, stdout: 'pipe', stderr: 'pipe' })
+    const p = Bun.spawn([bin], {
+      cwd,
+      env: { PATH: '/usr/bin:/bin', TMPDIR: dir, HOME: dir, PORT: '0', INVOICING_LOG: 'requests' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     try {
       const { match, text } = await readUntil(p.stdout, /listening on http:\/\/127\.0\.0\.1:(\d+)[^\n]*\n[^\n]*\n/)
       expect(text).toContain('Ctrl+C')
@@ -230,11 +283,23 @@ describe('the command line as people expect it (compiled binary, empty folder)',
       expect(keyed.status).toBe(200)
       p.kill('SIGTERM')
       expect(await p.exited).toBe(0)
-      const lines = (await new Response(p.stderr).text()).trim().split('\n').map((l) => JSON.parse(l))
+      const lines = (await new Response(p.stderr).text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
       const req = lines.find((l) => l.msg === 'request')
-      expect(req).toMatchObject({ method: 'GET', path: '/v1/clients', status: 401, request_id: requestId, credential: null })
+      expect(req).toMatchObject({
+        method: 'GET',
+        path: '/v1/clients',
+        status: 401,
+        request_id: requestId,
+        credential: null,
+      })
       expect(typeof req.duration_ms).toBe('number')
-      expect(lines.find((l) => l.msg === 'request' && l.path === '/v1/business')).toMatchObject({ status: 200, credential: 'night job' })
+      expect(lines.find((l) => l.msg === 'request' && l.path === '/v1/business')).toMatchObject({
+        status: 200,
+        credential: 'night job',
+      })
       expect(JSON.stringify(lines)).not.toContain(key)
       expect(JSON.stringify(lines)).not.toContain('secret-query')
       expect(lines.at(-1)).toMatchObject({ msg: 'stopped', signal: 'SIGTERM' })
@@ -246,7 +311,12 @@ describe('the command line as people expect it (compiled binary, empty folder)',
   test('sandbox removes its temporary folder when it stops', async () => {
     const cwd = emptyFolder()
     const tmp = mkdtempSync(join(dir, 'tmp-'))
-    const p = Bun.spawn([bin, 'sandbox', '--port', '0', '--json'], { cwd, env: { PATH: '/usr/bin:/bin', TMPDIR: tmp, HOME: dir }, stdout: 'pipe', stderr: 'ignore' })
+    const p = Bun.spawn([bin, 'sandbox', '--port', '0', '--json'], {
+      cwd,
+      env: { PATH: '/usr/bin:/bin', TMPDIR: tmp, HOME: dir },
+      stdout: 'pipe',
+      stderr: 'ignore',
+    })
     try {
       const { match } = await readUntil(p.stdout, /^(\{.*\})\n/)
       const info = JSON.parse(match[1]!) as { database: string }

@@ -25,13 +25,28 @@ beforeAll(async () => {
   const added = cli(['person', 'add', '--email', 'owner@example.com', '--name', 'Owner', '--db', db, '--json'])
   cli(['member', 'add', String(seeded.businessId), '--email', 'owner@example.com', '--role', 'owner', '--db', db])
   server = await startServer(db)
-  const browser = new AppClient({ app: { fetch: (req: Request) => fetch(req, { redirect: 'manual' }) } } as never, server.url)
+  const browser = new AppClient(
+    { app: { fetch: (req: Request) => fetch(req, { redirect: 'manual' }) } } as never,
+    server.url,
+  )
   expect((await browser.choosePassword(JSON.parse(added.out).sign_in_link, 'a long enough password')).status).toBe(303)
   cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
   logoPath = `${(await browser.get('/app')).location}/settings/business/logo`
   // Every door is built before the baseline (each loads its libraries with its first request).
-  await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=x' })
-  await fetch(`${server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
+  await fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=x',
+  })
+  await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+  })
   await fetch(`${server.url}/v1/clients`, { headers: { authorization: `Bearer ${key}` } })
   await Bun.sleep(3000)
   baseline = await rssOf(server.proc.pid)
@@ -45,15 +60,31 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' }
 const doors: Array<{ path: () => string; headers: () => Record<string, string>; shape: (body: string) => boolean }> = [
   { path: () => '/oauth/token', headers: () => form, shape: (b) => JSON.parse(b).error === 'invalid_request' },
   { path: () => '/oauth/revoke', headers: () => form, shape: (b) => JSON.parse(b).error === 'invalid_request' },
-  { path: () => '/oauth/register', headers: () => ({ 'content-type': 'application/json' }), shape: (b) => JSON.parse(b).error === 'invalid_client_metadata' },
+  {
+    path: () => '/oauth/register',
+    headers: () => ({ 'content-type': 'application/json' }),
+    shape: (b) => JSON.parse(b).error === 'invalid_client_metadata',
+  },
   {
     path: () => '/mcp',
-    headers: () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+    headers: () => ({
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    }),
     shape: (b) => JSON.parse(b).error.type === 'invalid_request',
   },
-  { path: () => '/v1/clients', headers: () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' }), shape: (b) => JSON.parse(b).error.type === 'invalid_request' },
+  {
+    path: () => '/v1/clients',
+    headers: () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' }),
+    shape: (b) => JSON.parse(b).error.type === 'invalid_request',
+  },
   { path: () => '/app/sign-in', headers: () => form, shape: (b) => b.includes('Too large') },
-  { path: () => logoPath, headers: () => ({ cookie, 'content-type': 'multipart/form-data; boundary=x' }), shape: (b) => b.includes('Too large') },
+  {
+    path: () => logoPath,
+    headers: () => ({ cookie, 'content-type': 'multipart/form-data; boundary=x' }),
+    shape: (b) => b.includes('Too large'),
+  },
 ]
 
 describe('a 100 MB body to each door of a real server', () => {

@@ -24,4 +24,3 @@ export function parseCsv(text: string): string[][] {
   if (field || row.length) throw new Error('CSV does not end with CRLF')
   return rows
 }
-

@@ -50,7 +50,10 @@ export interface Harness {
  * file's own variable. With `freshMinute`, each test first moves the fixed clock a minute on, so that it opens a fresh
  * rate-limit minute for its keys.
  */
-export function harnessForFile(use: (h: Harness) => void, opts: Parameters<typeof makeHarness>[0] & { freshMinute?: boolean } = {}): void {
+export function harnessForFile(
+  use: (h: Harness) => void,
+  opts: Parameters<typeof makeHarness>[0] & { freshMinute?: boolean } = {},
+): void {
   const { freshMinute, ...made } = opts
   let h: Harness | undefined
   beforeAll(async () => {
@@ -69,7 +72,12 @@ export interface ClientSetup {
 }
 
 /** Every item of a paged list of the API, page by page of 100 through next_cursor, each page answered 200. */
-export async function allPages(h: Harness, path: string, key: string, params: Record<string, string> = {}): Promise<any[]> {
+export async function allPages(
+  h: Harness,
+  path: string,
+  key: string,
+  params: Record<string, string> = {},
+): Promise<any[]> {
   const out: any[] = []
   let cursor: string | null = null
   do {
@@ -95,7 +103,10 @@ export function expectRefusedUnder(r: TestResponse, field: string): any {
 
 /** A Draft made through the API for the set-up's Client: an Invoice unless the body says otherwise. */
 export async function draftFor(h: Harness, s: ClientSetup, body: Record<string, unknown>): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, ...body } })
+  const r = await h.request('POST', '/v1/documents', {
+    key: s.key,
+    body: { type: 'invoice', client_id: s.clientId, ...body },
+  })
   if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
   return r.body
 }
@@ -111,14 +122,21 @@ export async function issuedFor(h: Harness, s: ClientSetup, body: Record<string,
 let businessCount = 0
 
 export async function makeHarness(
-  opts: { config?: Partial<Config>; validVat?: string[]; /** Passed through to createDeps, e.g. a webhook sender or resolver. */ overrides?: Partial<DepsOverrides> } = {},
+  opts: {
+    config?: Partial<Config>
+    validVat?: string[] /** Passed through to createDeps, e.g. a webhook sender or resolver. */
+    overrides?: Partial<DepsOverrides>
+  } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-test-'))
   const clock = new FixedClock('2026-03-10T09:00:00.000Z')
   const vies = new FakeVies(new Set(opts.validVat ?? []))
   const config = loadConfig({}, { dbPath: join(dir, 'test.db'), ...opts.config })
   // Errors the service logs are shown: a test should never meet one it did not provoke.
-  const logger = { ...silentLogger, error: (msg: string, f?: Record<string, unknown>) => console.error('[service error]', msg, JSON.stringify(f ?? {})) }
+  const logger = {
+    ...silentLogger,
+    error: (msg: string, f?: Record<string, unknown>) => console.error('[service error]', msg, JSON.stringify(f ?? {})),
+  }
   // INVOICING_TEST_DB_DRIVER=client runs a test file through @libsql/client alone, the paths a libSQL server takes.
   const native = process.env.INVOICING_TEST_DB_DRIVER === 'client' ? false : undefined
   const deps = await createDeps(config, { clock, vies, logger, native, ...opts.overrides })
@@ -149,7 +167,13 @@ export async function makeHarness(
     },
     async business(input = {}) {
       businessCount++
-      const b = await createBusiness(deps.db, clock, { name: `Business ${businessCount}`, country: 'DE', currency: 'EUR', plan: 'pro', ...input })
+      const b = await createBusiness(deps.db, clock, {
+        name: `Business ${businessCount}`,
+        country: 'DE',
+        currency: 'EUR',
+        plan: 'pro',
+        ...input,
+      })
       const key = await h.key(b.id, 'admin')
       return { id: b.id, publicId: b.publicId, key }
     },
@@ -160,7 +184,10 @@ export async function makeHarness(
       return (await addBankAccount(deps.db, clock, businessId, { name, iban: 'DE89370400440532013000' })).id
     },
     async client(key, body = {}) {
-      const r = await h.request('POST', '/v1/clients', { key, body: { name: 'Test Client', email: 'billing@client.example', country: 'DE', ...body } })
+      const r = await h.request('POST', '/v1/clients', {
+        key,
+        body: { name: 'Test Client', email: 'billing@client.example', country: 'DE', ...body },
+      })
       if (r.status !== 201) throw new Error(`client setup: ${r.status} ${r.text}`)
       return r.body.id as number
     },
@@ -182,8 +209,13 @@ function closeObjects(schema: any): any {
   if (Array.isArray(schema)) return schema.map(closeObjects)
   if (!schema || typeof schema !== 'object') return schema
   const out: any = {}
-  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closeObjects(s)])) : closeObjects(v)
-  if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closeObjects(s)]))
+        : closeObjects(v)
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined)
+    out.additionalProperties = false
   return out
 }
 
@@ -206,7 +238,8 @@ export async function contractValidator(app: App): Promise<Validate> {
     const op = route.ops[method.toLowerCase()]
     if (!op) {
       // A wrong method is answered 405, after the credential's own answers (401, 403, 429) where they come first.
-      if (![401, 403, 405, 429].includes(status)) throw new Error(`${method} ${path}: answered ${status} on a method the contract does not declare`)
+      if (![401, 403, 405, 429].includes(status))
+        throw new Error(`${method} ${path}: answered ${status} on a method the contract does not declare`)
       return
     }
     const answer = op.responses?.[String(status)]
@@ -220,7 +253,9 @@ export async function contractValidator(app: App): Promise<Validate> {
       compiled.set(id, validate)
     }
     if (!validate(body)) {
-      throw new Error(`${method} ${path} ${status}: answer does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`)
+      throw new Error(
+        `${method} ${path} ${status}: answer does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      )
     }
   }
 }

@@ -21,10 +21,20 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function post(s: Server, key: string, path: string, body: unknown, idem?: string): Promise<{ status: number; body: any }> {
+async function post(
+  s: Server,
+  key: string,
+  path: string,
+  body: unknown,
+  idem?: string,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(s.url + path, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(idem ? { 'idempotency-key': idem } : {}) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      ...(idem ? { 'idempotency-key': idem } : {}),
+    },
     body: JSON.stringify(body),
   })
   return { status: res.status, body: await res.json().catch(() => null) }
@@ -33,7 +43,11 @@ async function post(s: Server, key: string, path: string, body: unknown, idem?: 
 /** An issued Invoice of 1000.00 to record Payments on. */
 async function invoice(s: Server, key: string): Promise<number> {
   const c = await post(s, key, '/v1/clients', { name: 'Payer', email: 'payer@example.com', country: 'DE' })
-  const d = await post(s, key, '/v1/documents', { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '1000.00', vat_rate: '0.00', vat_category: 'Z' }] })
+  const d = await post(s, key, '/v1/documents', {
+    type: 'invoice',
+    client_id: c.body.id,
+    lines: [{ description: 'Work', quantity: '1', unit_price: '1000.00', vat_rate: '0.00', vat_category: 'Z' }],
+  })
   if (d.status !== 201) throw new Error(JSON.stringify(d.body))
   const i = await post(s, key, `/v1/documents/${d.body.id}/issue`, {})
   if (i.status !== 200) throw new Error(JSON.stringify(i.body))
@@ -41,7 +55,9 @@ async function invoice(s: Server, key: string): Promise<number> {
 }
 
 async function paymentAmounts(s: Server, key: string, documentId: number): Promise<string[]> {
-  const res = await fetch(`${s.url}/v1/payments?limit=100&document_id=${documentId}`, { headers: { authorization: `Bearer ${key}` } })
+  const res = await fetch(`${s.url}/v1/payments?limit=100&document_id=${documentId}`, {
+    headers: { authorization: `Bearer ${key}` },
+  })
   return ((await res.json()) as any).data.map((p: any) => p.amount)
 }
 
@@ -53,14 +69,28 @@ describe('across processes and crashes', () => {
     const doc = await invoice(s, key)
     // Each key's Payment has its own amount, so the Payments on the document tell which key made each.
     const keys = Array.from({ length: 40 }, (_, i) => ({ key: `crash-${i}`, amount: (i + 1).toFixed(2) }))
-    const inFlight = keys.map((k) => post(s, key, `/v1/documents/${doc}/payments`, { amount: k.amount, payment_date: TODAY, payment_method: 'cash' }, k.key).catch(() => null))
+    const inFlight = keys.map((k) =>
+      post(
+        s,
+        key,
+        `/v1/documents/${doc}/payments`,
+        { amount: k.amount, payment_date: TODAY, payment_method: 'cash' },
+        k.key,
+      ).catch(() => null),
+    )
     await Bun.sleep(30)
     await s.stop('SIGKILL')
     await Promise.all(inFlight)
     s = await startServer(db, { INVOICING_RATE_LIMIT: '100000' })
     try {
       for (const k of keys) {
-        const r = await post(s, key, `/v1/documents/${doc}/payments`, { amount: k.amount, payment_date: TODAY, payment_method: 'cash' }, k.key)
+        const r = await post(
+          s,
+          key,
+          `/v1/documents/${doc}/payments`,
+          { amount: k.amount, payment_date: TODAY, payment_method: 'cash' },
+          k.key,
+        )
         // A Payment recorded before the kill replays (or, its answer lost with the process, is 409); the rest record now.
         if (![201, 409].includes(r.status)) throw new Error(`${r.status} ${JSON.stringify(r.body)}`)
       }
@@ -77,7 +107,11 @@ describe('across processes and crashes', () => {
     const { key } = seed(db)
     // Each keyed Payment's transaction stays open 400 ms before its commit, and its request waits 400 ms after it (test
     // hook): the first Payment to show is committed and not yet answered when the server is killed.
-    let s = await startServer(db, { INVOICING_RATE_LIMIT: '100000', NODE_ENV: 'test', INVOICING_TEST_HOLD_COMMIT_MS: '400' })
+    let s = await startServer(db, {
+      INVOICING_RATE_LIMIT: '100000',
+      NODE_ENV: 'test',
+      INVOICING_TEST_HOLD_COMMIT_MS: '400',
+    })
     const doc = await invoice(s, key)
     const keys = Array.from({ length: 6 }, (_, i) => ({ key: `held-${i}`, amount: (i + 1).toFixed(2) }))
     const body = (amount: string) => JSON.stringify({ amount, payment_date: TODAY, payment_method: 'cash' })
@@ -128,7 +162,11 @@ describe('across processes and crashes', () => {
     try {
       const doc = await invoice(a, key)
       const body = { amount: '10.00', payment_date: TODAY, payment_method: 'cash' }
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i % 2 ? a : b, key, `/v1/documents/${doc}/payments`, body, 'one-key')))
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          post(i % 2 ? a : b, key, `/v1/documents/${doc}/payments`, body, 'one-key'),
+        ),
+      )
       for (const r of answers) expect([201, 409]).toContain(r.status)
       const ok = answers.filter((r) => r.status === 201)
       expect(ok.length).toBeGreaterThan(0)
@@ -151,7 +189,12 @@ describe('a key in flight in another process', () => {
     one = await openDatabase(db)
     await applyMigrations(one)
     two = await openDatabase(db)
-    const b = await createBusiness(one, systemClock, { name: 'Direct GmbH', country: 'DE', currency: 'EUR', plan: 'pro' })
+    const b = await createBusiness(one, systemClock, {
+      name: 'Direct GmbH',
+      country: 'DE',
+      currency: 'EUR',
+      plan: 'pro',
+    })
     apiKeyId = (await createApiKey(one, systemClock, b.id, { name: 'direct', role: 'admin' })).id
   })
   afterAll(() => {
@@ -181,7 +224,10 @@ describe('a key in flight in another process', () => {
     open()
     expect((await running).answer.body).toBe('{"id":1}')
     const replay = await second.answer(req, async () => ({ status: 201, body: '{"id":3}' }))
-    expect(replay).toEqual({ answer: { status: 201, body: '{"id":1}', contentType: 'application/json' }, replayed: true })
+    expect(replay).toEqual({
+      answer: { status: 201, body: '{"id":1}', contentType: 'application/json' },
+      replayed: true,
+    })
     expect(performed).toBe(1)
     const rows = (await one.read.all(`SELECT count(*) AS n FROM idempotency_keys WHERE key = 'held'`)) as any[]
     expect(rows[0].n).toBe(1)

@@ -66,7 +66,8 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
 }
 
 /** The page's HTML without what differs by session or by the address typed. */
-const normal = (html: string, email: string) => html.replace(/name="_csrf" value="[^"]+"/g, 'CSRF').replaceAll(email, 'EMAIL')
+const normal = (html: string, email: string) =>
+  html.replace(/name="_csrf" value="[^"]+"/g, 'CSRF').replaceAll(email, 'EMAIL')
 
 const LINK = /http:\/\/127\.0\.0\.1:\d+\/app\/sign-in\/link\/[A-Za-z0-9_-]+/
 
@@ -75,16 +76,27 @@ describe('issue 33: an Admin cannot take over a person’s account in another Bu
     const alpha = await h.business({ name: 'Alpha Trading', email: 'office@alpha.example' })
     const beta = await h.business({ name: 'Beta Supplies', email: 'office@beta.example' })
     const gamma = await h.business({ name: 'Gamma Without Mail' })
-    const alphaAdmin = await person(h, { email: 'admin@alpha.example', name: 'Alpha Admin', businessId: alpha.id, role: 'admin' })
+    const alphaAdmin = await person(h, {
+      email: 'admin@alpha.example',
+      name: 'Alpha Admin',
+      businessId: alpha.id,
+      role: 'admin',
+    })
     await addMember(h.deps, gamma.id, { email: alphaAdmin.email, role: 'admin' })
-    const betaAdmin = await person(h, { email: 'admin@beta.example', name: 'Beta Admin', businessId: beta.id, role: 'admin' })
+    const betaAdmin = await person(h, {
+      email: 'admin@beta.example',
+      name: 'Beta Admin',
+      businessId: beta.id,
+      role: 'admin',
+    })
     const target = 'target@people.example'
     const members = (b: { publicId: string }) => `${origin}/app/b/${b.publicId}/settings/members`
 
     const a = await signedIn(alphaAdmin.email, alphaAdmin.password)
     const pagesOfAlphaAdmin: string[] = []
     a.page.on('response', async (r) => {
-      if ((r.headers()['content-type'] ?? '').startsWith('text/html')) pagesOfAlphaAdmin.push(await r.text().catch(() => ''))
+      if ((r.headers()['content-type'] ?? '').startsWith('text/html'))
+        pagesOfAlphaAdmin.push(await r.text().catch(() => ''))
     })
     try {
       // A known email (Beta's Admin has an account) and an unknown one get the same page, but for the address.

@@ -31,11 +31,21 @@ export async function connectApp(
   },
 ): Promise<Connection & { personId: number; email: string }> {
   const email = o.email ?? 'connector@people.example'
-  const person = (await findPerson(h.deps, email)) ?? (await addPerson(h.deps, { email, name: `Person ${email}` })).person
+  const person =
+    (await findPerson(h.deps, email)) ?? (await addPerson(h.deps, { email, name: `Person ${email}` })).person
   await addMember(h.deps, o.businessId, { email, role: o.memberRole ?? 'admin' })
   const personId = person.id
   const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
-  const clientId = o.clientId ?? (await createApp(h.deps.db, h.clock, { ownerPersonId: personId, name: o.name ?? 'Books Sync', redirectUris: [TEST_REDIRECT], public: true })).client_id
+  const clientId =
+    o.clientId ??
+    (
+      await createApp(h.deps.db, h.clock, {
+        ownerPersonId: personId,
+        name: o.name ?? 'Books Sync',
+        redirectUris: [TEST_REDIRECT],
+        public: true,
+      })
+    ).client_id
   const app = await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) })
   const verifier = randomBytes(32).toString('base64url')
   const code = await issueCode(h.deps.db, h.clock, {
@@ -51,17 +61,35 @@ export async function connectApp(
     new Request(`${issuer}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: TEST_REDIRECT, client_id: clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: TEST_REDIRECT,
+        client_id: clientId,
+        ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
+      }),
     }),
   )
   const t: any = await res.json()
   if (res.status !== 200) throw new Error(`token refused: ${JSON.stringify(t)}`)
   const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
-  return { clientId, appId: app!.id, access: t.access_token, refresh: t.refresh_token, connectedAppId: c!.id, personId, email }
+  return {
+    clientId,
+    appId: app!.id,
+    access: t.access_token,
+    refresh: t.refresh_token,
+    connectedAppId: c!.id,
+    personId,
+    email,
+  }
 }
 
 /** A refresh at the token endpoint; answers the status and body. */
-export async function refreshAt(h: Harness, c: Pick<Connection, 'clientId' | 'refresh'>): Promise<{ status: number; body: any }> {
+export async function refreshAt(
+  h: Harness,
+  c: Pick<Connection, 'clientId' | 'refresh'>,
+): Promise<{ status: number; body: any }> {
   const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
   const res = await h.app.fetch(
     new Request(`${issuer}/oauth/token`, {

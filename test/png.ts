@@ -30,7 +30,14 @@ function png(w: number, hgt: number, colorType: number, raw: Buffer): Uint8Array
   ihdr.writeUInt32BE(hgt, 4)
   ihdr[8] = 8
   ihdr[9] = colorType
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]))
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(raw, { level: 9 })),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  )
 }
 
 export function solidPng(w: number, hgt: number, rgb: [number, number, number] = [31, 111, 235]): Uint8Array {
@@ -49,7 +56,9 @@ export function bombPng(w: number, hgt: number): Uint8Array {
  * find it. Nothing follows but the end marker: a header, never decodable pixels (pdf-lib reads no more than that).
  */
 export function jpegHeader(w: number, hgt: number): Uint8Array {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00])
+  const app0 = Buffer.from([
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  ])
   const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, hgt >> 8, hgt & 255, w >> 8, w & 255, 0x01, 0x01, 0x11, 0x00])
   return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])]))
 }

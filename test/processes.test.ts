@@ -29,7 +29,9 @@ async function get(s: Server, key: string): Promise<number> {
 async function burst(servers: Server[], key: string, n: number, spread = 10): Promise<number[]> {
   const statuses: number[] = []
   for (let i = 0; i < n; i += spread) {
-    const batch = Array.from({ length: Math.min(spread, n - i) }, (_, j) => get(servers[(i + j) % servers.length]!, key))
+    const batch = Array.from({ length: Math.min(spread, n - i) }, (_, j) =>
+      get(servers[(i + j) % servers.length]!, key),
+    )
     statuses.push(...(await Promise.all(batch)))
   }
   return statuses
@@ -69,7 +71,13 @@ describe('starting together', () => {
         const r = await fetch(`${s.url}/health`)
         expect(r.status).toBe(200)
         // The schema is whole in both: an unknown key is looked up in the keys table (401, not a 500).
-        expect((await fetch(`${s.url}/v1/clients`, { headers: { authorization: 'Bearer inv_0000000000000000000000000000' } })).status).toBe(401)
+        expect(
+          (
+            await fetch(`${s.url}/v1/clients`, {
+              headers: { authorization: 'Bearer inv_0000000000000000000000000000' },
+            })
+          ).status,
+        ).toBe(401)
       }
       for (const s of pair) expect(await s.stop()).toBe(0)
     }

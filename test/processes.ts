@@ -16,11 +16,19 @@ export interface Server {
 
 /** The environment a test process runs with: nothing of the developer's own settings. */
 export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', TMPDIR: process.env.TMPDIR ?? '/tmp', ...extra }
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    TMPDIR: process.env.TMPDIR ?? '/tmp',
+    ...extra,
+  }
 }
 
 /** Runs one CLI command to its end. */
-export function cli(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}): { code: number; out: string; err: string } {
+export function cli(
+  args: string[],
+  opts: { env?: Record<string, string>; stdin?: string } = {},
+): { code: number; out: string; err: string } {
   const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
     cwd: ROOT,
     env: testEnv(opts.env),
@@ -33,7 +41,12 @@ export function cli(args: string[], opts: { env?: Record<string, string>; stdin?
 
 /** Starts `invoicing serve --port 0 --db FILE` and waits until it says where it listens (or exits). */
 export async function startServer(db: string, env: Record<string, string> = {}): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--db', db], { cwd: ROOT, env: testEnv(env), stdout: 'ignore', stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--db', db], {
+    cwd: ROOT,
+    env: testEnv(env),
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
   let text = ''
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader()
   const decoder = new TextDecoder()
@@ -76,14 +89,34 @@ export async function startServer(db: string, env: Record<string, string> = {}):
 
 /** Migrates a new database and makes a pro Business with an Admin key through the CLI. */
 export function seed(db: string, env: Record<string, string> = {}): { businessId: number; key: string } {
-  const b = cli(['business', 'create', '--name', 'Process GmbH', '--country', 'DE', '--currency', 'EUR', '--plan', 'pro', '--db', db, '--json'], { env })
+  const b = cli(
+    [
+      'business',
+      'create',
+      '--name',
+      'Process GmbH',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--plan',
+      'pro',
+      '--db',
+      db,
+      '--json',
+    ],
+    { env },
+  )
   if (b.code !== 0) throw new Error('business create: ' + b.err)
   const businessId = JSON.parse(b.out).id as number
   return { businessId, key: newKey(db, businessId, env) }
 }
 
 export function newKey(db: string, businessId: number, env: Record<string, string> = {}): string {
-  const k = cli(['key', 'create', String(businessId), '--role', 'admin', '--name', `k${Math.random()}`, '--db', db, '--json'], { env })
+  const k = cli(
+    ['key', 'create', String(businessId), '--role', 'admin', '--name', `k${Math.random()}`, '--db', db, '--json'],
+    { env },
+  )
   if (k.code !== 0) throw new Error('key create: ' + k.err)
   return JSON.parse(k.out).key as string
 }

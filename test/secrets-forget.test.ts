@@ -49,19 +49,69 @@ describe('invoicing secrets forget', () => {
       const { businessId, key } = seed(db, ENV)
       const hookUrl = `http://127.0.0.1:${receiver.port}/hook`
       ok(cli(['business', 'update', String(businessId), '--email', 'office@shop.example', '--db', db], { env: ENV }))
-      ok(cli(['mail', 'set', String(businessId), '--smtp', 'smtp://office@mail.example:587', '--from', 'office@shop.example', '--password-stdin', '--db', db], { env: ENV, stdin: 'Pw-lost-with-the-key\n' }))
-      const hook = ok(cli(['webhook', 'add', String(businessId), '--url', hookUrl, '--events', 'document.issued', '--db', db, '--json'], { env: ENV }))
+      ok(
+        cli(
+          [
+            'mail',
+            'set',
+            String(businessId),
+            '--smtp',
+            'smtp://office@mail.example:587',
+            '--from',
+            'office@shop.example',
+            '--password-stdin',
+            '--db',
+            db,
+          ],
+          { env: ENV, stdin: 'Pw-lost-with-the-key\n' },
+        ),
+      )
+      const hook = ok(
+        cli(
+          ['webhook', 'add', String(businessId), '--url', hookUrl, '--events', 'document.issued', '--db', db, '--json'],
+          { env: ENV },
+        ),
+      )
       ok(cli(['person', 'add', '--email', 'dev@apps.example', '--name', 'Dev', '--db', db, '--json'], { env: ENV }))
-      const app = ok(cli(['app', 'create', '--owner', 'dev@apps.example', '--name', 'Books', '--redirect-uri', 'https://books.example/cb', '--db', db, '--json'], { env: ENV }))
+      const app = ok(
+        cli(
+          [
+            'app',
+            'create',
+            '--owner',
+            'dev@apps.example',
+            '--name',
+            'Books',
+            '--redirect-uri',
+            'https://books.example/cb',
+            '--db',
+            db,
+            '--json',
+          ],
+          { env: ENV },
+        ),
+      )
       ok(cli(['app', 'webhook', 'set', app.client_id, '--url', hookUrl, '--db', db, '--json'], { env: ENV }))
 
       let server = await startServer(db, ENV)
       running.push(server)
-      const client = await call(server, key, 'POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE' })
+      const client = await call(server, key, 'POST', '/v1/clients', {
+        name: 'Acme',
+        email: 'a@acme.example',
+        country: 'DE',
+      })
       expect(client.status).toBe(201)
-      const doc = await call(server, key, 'POST', '/v1/documents', { type: 'invoice', client_id: client.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }] })
+      const doc = await call(server, key, 'POST', '/v1/documents', {
+        type: 'invoice',
+        client_id: client.body.id,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
+      })
       expect((await call(server, key, 'POST', `/v1/documents/${doc.body.id}/issue`)).status).toBe(200)
-      const draft = await call(server, key, 'POST', '/v1/documents', { type: 'invoice', client_id: client.body.id, lines: [{ description: 'More', quantity: '2', unit_price: '50.00', vat_rate: '0' }] })
+      const draft = await call(server, key, 'POST', '/v1/documents', {
+        type: 'invoice',
+        client_id: client.body.id,
+        lines: [{ description: 'More', quantity: '2', unit_price: '50.00', vat_rate: '0' }],
+      })
       expect(draft.status).toBe(201)
       const before = (await call(server, key, 'GET', '/v1/documents')).body.data
       expect(before).toHaveLength(2)
@@ -98,10 +148,17 @@ describe('invoicing secrets forget', () => {
       running.push(server)
       expect(readFileSync(keyFileOf(db), 'utf8')).toBe(keyText)
       const after = (await call(server, key, 'GET', '/v1/documents')).body.data
-      expect(after.map((d: any) => [d.id, d.status, d.total])).toEqual(before.map((d: any) => [d.id, d.status, d.total]))
+      expect(after.map((d: any) => [d.id, d.status, d.total])).toEqual(
+        before.map((d: any) => [d.id, d.status, d.total]),
+      )
       expect((await call(server, key, 'GET', `/v1/clients/${client.body.id}`)).body).toMatchObject({ name: 'Acme' })
       const paused = await call(server, key, 'GET', `/v1/webhooks/${hook.id}`)
-      expect(paused.body).toMatchObject({ url: hookUrl, events: ['document.issued'], paused: true, paused_reason: LOST })
+      expect(paused.body).toMatchObject({
+        url: hookUrl,
+        events: ['document.issued'],
+        paused: true,
+        paused_reason: LOST,
+      })
       const send = await call(server, key, 'POST', `/v1/documents/${draft.body.id}/send`)
       expect(send.status).toBe(422)
       expect(send.body.error.code).toBe('no_mail_provider')
@@ -118,7 +175,13 @@ describe('invoicing secrets forget', () => {
       received.length = 0
       expect((await call(server, key, 'POST', `/v1/documents/${draft.body.id}/issue`)).status).toBe(200)
       const deadline = Date.now() + 15_000
-      while (!received.some((r) => r.body.includes('document.issued') && new Webhook(rolled.body.secret).verify(r.body, r.headers)) && Date.now() < deadline) await Bun.sleep(50)
+      while (
+        !received.some(
+          (r) => r.body.includes('document.issued') && new Webhook(rolled.body.secret).verify(r.body, r.headers),
+        ) &&
+        Date.now() < deadline
+      )
+        await Bun.sleep(50)
       const signed = received.filter((r) => r.headers['webhook-signature'] && r.body.includes(String(draft.body.id)))
       expect(signed.length).toBeGreaterThan(0)
       // One signature: no lost secret signs beside the new one.
@@ -127,7 +190,9 @@ describe('invoicing secrets forget', () => {
       expect(await server.stop()).toBe(0)
 
       // The app's webhook was paused likewise; setting it again gives it a secret and turns it on.
-      const reset = ok(cli(['app', 'webhook', 'set', app.client_id, '--url', hookUrl, '--db', db, '--json'], { env: ENV }))
+      const reset = ok(
+        cli(['app', 'webhook', 'set', app.client_id, '--url', hookUrl, '--db', db, '--json'], { env: ENV }),
+      )
       expect(reset).toMatchObject({ paused: false, secret: expect.stringMatching(/^whsec_/) })
     } finally {
       receiver.stop(true)
@@ -150,7 +215,11 @@ describe('invoicing secrets forget', () => {
   test('a wrong key, in the key file or INVOICING_SECRET_KEY, is refused in one line naming the command; with INVOICING_SECRET_KEY set, forget seals under that key', async () => {
     const db = join(dir, 'wrong.db')
     const { businessId, key } = seed(db, ENV)
-    const hook = ok(cli(['webhook', 'add', String(businessId), '--url', 'http://127.0.0.1:9/hook', '--db', db, '--json'], { env: ENV }))
+    const hook = ok(
+      cli(['webhook', 'add', String(businessId), '--url', 'http://127.0.0.1:9/hook', '--db', db, '--json'], {
+        env: ENV,
+      }),
+    )
     const other = Buffer.alloc(32, 7).toString('base64')
     writeFileSync(keyFileOf(db), other + '\n')
     for (const env of [ENV, { ...ENV, INVOICING_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') }]) {
@@ -166,7 +235,10 @@ describe('invoicing secrets forget', () => {
     expect(forgot.dropped.webhooks.map((w: any) => w.id)).toEqual([hook.id])
     const server = await startServer(db, env)
     running.push(server)
-    expect((await call(server, key, 'GET', `/v1/webhooks/${hook.id}`)).body).toMatchObject({ paused: true, paused_reason: LOST })
+    expect((await call(server, key, 'GET', `/v1/webhooks/${hook.id}`)).body).toMatchObject({
+      paused: true,
+      paused_reason: LOST,
+    })
     expect(await server.stop()).toBe(0)
   }, 60_000)
 })

@@ -49,11 +49,30 @@ describe('secrets at rest', () => {
     try {
       const db = join(dir, 'sealed.db')
       const { businessId, key } = seed(db, ENV)
-      expect(cli(['bank-account', 'add', String(businessId), '--name', 'Main', '--iban', 'DE89370400440532013000', '--db', db], { env: ENV }).code).toBe(0)
-      const mail = cli(['mail', 'set', String(businessId), '--smtp', 'smtp://office@mail.example:587', '--from', 'office@shop.example', '--password-stdin', '--db', db], {
-        env: ENV,
-        stdin: PASSWORD + '\n',
-      })
+      expect(
+        cli(
+          ['bank-account', 'add', String(businessId), '--name', 'Main', '--iban', 'DE89370400440532013000', '--db', db],
+          { env: ENV },
+        ).code,
+      ).toBe(0)
+      const mail = cli(
+        [
+          'mail',
+          'set',
+          String(businessId),
+          '--smtp',
+          'smtp://office@mail.example:587',
+          '--from',
+          'office@shop.example',
+          '--password-stdin',
+          '--db',
+          db,
+        ],
+        {
+          env: ENV,
+          stdin: PASSWORD + '\n',
+        },
+      )
       expect(mail.err).toBe('')
       expect(statSync(keyFileOf(db)).mode & 0o777).toBe(0o600)
 
@@ -63,7 +82,11 @@ describe('secrets at rest', () => {
       expect(hook.status).toBe(201)
       const rolled = await call(server, key, 'POST', `/v1/webhooks/${hook.body.id}/roll-secret`)
       expect(rolled.status).toBe(200)
-      const client = await call(server, key, 'POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE' })
+      const client = await call(server, key, 'POST', '/v1/clients', {
+        name: 'Acme',
+        email: 'a@acme.example',
+        country: 'DE',
+      })
       const doc = await call(server, key, 'POST', '/v1/documents', {
         type: 'invoice',
         client_id: client.body.id,
@@ -74,7 +97,8 @@ describe('secrets at rest', () => {
       while (received.length === 0 && Date.now() < deadline) await Bun.sleep(20)
       expect(received.length).toBeGreaterThan(0)
       // Signed by both secrets during the roll's overlap: each verifies on its own.
-      for (const secret of [rolled.body.secret, hook.body.secret]) expect(new Webhook(secret).verify(received[0]!.body, received[0]!.headers)).toBeTruthy()
+      for (const secret of [rolled.body.secret, hook.body.secret])
+        expect(new Webhook(secret).verify(received[0]!.body, received[0]!.headers)).toBeTruthy()
       expect(await server.stop()).toBe(0)
 
       const bytes = databaseBytes(db)
@@ -113,14 +137,20 @@ describe('secrets at rest', () => {
   test('webhook secrets and SMTP URLs stored in plaintext before are sealed at the next start and open to what they were', async () => {
     const db = join(dir, 'legacy.db')
     const { businessId } = seed(db, ENV)
-    const add = cli(['webhook', 'add', String(businessId), '--url', 'http://127.0.0.1:9/hook', '--db', db, '--json'], { env: ENV })
+    const add = cli(['webhook', 'add', String(businessId), '--url', 'http://127.0.0.1:9/hook', '--db', db, '--json'], {
+      env: ENV,
+    })
     expect(add.code).toBe(0)
     const hook = JSON.parse(add.out)
     // As an earlier version stored them: in clear.
     const raw = new Database(db)
-    raw.prepare('UPDATE webhooks SET secret = ?, previous_secret = ? WHERE id = ?').run(hook.secret, hook.secret, hook.id)
     raw
-      .prepare(`INSERT INTO mailboxes (business_id, kind, from_address, smtp_url, created_at, updated_at) VALUES (?, 'smtp', 'o@shop.example', ?, 'x', 'x')`)
+      .prepare('UPDATE webhooks SET secret = ?, previous_secret = ? WHERE id = ?')
+      .run(hook.secret, hook.secret, hook.id)
+    raw
+      .prepare(
+        `INSERT INTO mailboxes (business_id, kind, from_address, smtp_url, created_at, updated_at) VALUES (?, 'smtp', 'o@shop.example', ?, 'x', 'x')`,
+      )
       .run(businessId, `smtp://office:${PASSWORD}@mail.example:587`)
     raw.close()
     expect(databaseBytes(db).includes(PASSWORD)).toBe(true)
@@ -128,8 +158,13 @@ describe('secrets at rest', () => {
     // Any start seals them: a CLI command is enough.
     expect(cli(['key', 'list', String(businessId), '--db', db], { env: ENV }).code).toBe(0)
     const check = new Database(db, { readonly: true } as never)
-    const row = check.prepare('SELECT secret, previous_secret FROM webhooks WHERE id = ?').get(hook.id) as { secret: string; previous_secret: string }
-    const mailbox = check.prepare('SELECT smtp_url FROM mailboxes WHERE business_id = ?').get(businessId) as { smtp_url: string }
+    const row = check.prepare('SELECT secret, previous_secret FROM webhooks WHERE id = ?').get(hook.id) as {
+      secret: string
+      previous_secret: string
+    }
+    const mailbox = check.prepare('SELECT smtp_url FROM mailboxes WHERE business_id = ?').get(businessId) as {
+      smtp_url: string
+    }
     check.close()
     expect(row.secret).toStartWith('enc:v1:')
     expect(row.previous_secret).toStartWith('enc:v1:')

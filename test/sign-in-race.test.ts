@@ -41,7 +41,15 @@ test('20 parallel sign-ins on two servers, 19 wrong then 1 right: at most 5 are 
       return { c, csrf: /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!, right: i === 19 }
     }),
   )
-  const answers = await Promise.all(attempts.map((a) => a.c.request('POST', '/app/sign-in', { _csrf: a.csrf, email: 'raced@example.com', password: a.right ? password : `wrong ${Math.random()}` })))
+  const answers = await Promise.all(
+    attempts.map((a) =>
+      a.c.request('POST', '/app/sign-in', {
+        _csrf: a.csrf,
+        email: 'raced@example.com',
+        password: a.right ? password : `wrong ${Math.random()}`,
+      }),
+    ),
+  )
   const checked = answers.filter((a) => a.status === 422 || a.status === 303)
   expect(answers.filter((a) => a.status === 422).every((a) => a.text.includes(SIGN_IN_REFUSED))).toBe(true)
   expect(checked.length).toBeLessThanOrEqual(5)

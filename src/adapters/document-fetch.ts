@@ -11,7 +11,9 @@ export interface DocumentRequest {
   maxBytes: number
 }
 
-export type DocumentResult = { kind: 'answer'; status: number; contentType: string; body: string } | { kind: 'error'; error: string }
+export type DocumentResult =
+  | { kind: 'answer'; status: number; contentType: string; body: string }
+  | { kind: 'error'; error: string }
 
 export interface DocumentFetcher {
   get(r: DocumentRequest): Promise<DocumentResult>
@@ -47,7 +49,14 @@ export const httpDocumentFetcher: DocumentFetcher = {
             if (size > r.maxBytes) return settle({ kind: 'error', error: `document larger than ${r.maxBytes} bytes` })
             chunks.push(c)
           })
-          res.on('end', () => settle({ kind: 'answer', status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }))
+          res.on('end', () =>
+            settle({
+              kind: 'answer',
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          )
           res.on('error', () => settle({ kind: 'error', error: 'connection lost' }))
         },
       )

@@ -14,7 +14,9 @@ export interface PostRequest {
 }
 
 /** `durationMs` of an answer is the time until its status arrived; the excerpt is whatever of the body came in time. */
-export type PostResult = { kind: 'answer'; status: number; excerpt: string; durationMs: number } | { kind: 'error'; error: string; durationMs: number }
+export type PostResult =
+  | { kind: 'answer'; status: number; excerpt: string; durationMs: number }
+  | { kind: 'error'; error: string; durationMs: number }
 
 export interface WebhookSender {
   post(r: PostRequest): Promise<PostResult>
@@ -77,9 +79,18 @@ export const httpSender: WebhookSender = {
         clearTimeout(limit)
         clearTimeout(grace)
         if (answer) {
-          resolve({ kind: 'answer', status: answer.status, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), durationMs: answer.durationMs })
+          resolve({
+            kind: 'answer',
+            status: answer.status,
+            excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+            durationMs: answer.durationMs,
+          })
         } else if (error) {
-          resolve({ kind: 'error', error: error.code ? `no connection (${error.code})` : 'no connection', durationMs: elapsed() })
+          resolve({
+            kind: 'error',
+            error: error.code ? `no connection (${error.code})` : 'no connection',
+            durationMs: elapsed(),
+          })
         } else {
           resolve({ kind: 'error', error: `no answer within ${limitText(r.timeoutMs)}`, durationMs: elapsed() })
         }
@@ -96,7 +107,14 @@ export const httpSender: WebhookSender = {
 /** A sender for tests: records every request and answers what it is told. */
 export class FakeSender implements WebhookSender {
   readonly requests: PostRequest[] = []
-  constructor(public answer: (r: PostRequest) => PostResult = () => ({ kind: 'answer', status: 200, excerpt: 'ok', durationMs: 1 })) {}
+  constructor(
+    public answer: (r: PostRequest) => PostResult = () => ({
+      kind: 'answer',
+      status: 200,
+      excerpt: 'ok',
+      durationMs: 1,
+    }),
+  ) {}
   async post(r: PostRequest): Promise<PostResult> {
     this.requests.push(r)
     return this.answer(r)

@@ -60,16 +60,19 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     onAuth(auth, session, callback) {
       state.logins++
       const c = state.credentials
-      if (c && (auth.username !== c.user || auth.password !== c.pass)) return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }))
+      if (c && (auth.username !== c.user || auth.password !== c.pass))
+        return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }))
       logins.set(session.id, { user: auth.username ?? '', pass: auth.password ?? '' })
       callback(null, { user: auth.username })
     },
     onMailFrom(_address, session, callback) {
-      if (state.credentials && !session.user) return callback(Object.assign(new Error('Authentication required'), { responseCode: 530 }))
+      if (state.credentials && !session.user)
+        return callback(Object.assign(new Error('Authentication required'), { responseCode: 530 }))
       callback()
     },
     onRcptTo(address: SMTPServerAddress, _session, callback) {
-      if (state.refuse.has(address.address.toLowerCase())) return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }))
+      if (state.refuse.has(address.address.toLowerCase()))
+        return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }))
       callback()
     },
     onData(stream, session, callback) {
@@ -83,7 +86,10 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
           return
         }
         state.received.push({
-          envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
+          envelope: {
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+          },
           login: logins.get(session.id) ?? null,
           raw,
           mail: await simpleParser(raw),

@@ -1,7 +1,15 @@
 // The real SMTP mailer against a local SMTP server: what arrives, and how each kind of failure is told apart.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from './smtp-test-server'
-import { FakeMailer, MailerError, parseSmtpUrl, redactSmtpUrl, smtpMailer, transportOptions, type MailMessage } from './smtp'
+import {
+  FakeMailer,
+  MailerError,
+  parseSmtpUrl,
+  redactSmtpUrl,
+  smtpMailer,
+  transportOptions,
+  type MailMessage,
+} from './smtp'
 
 let server: TestSmtpServer
 const fast = { connectionMs: 2000, greetingMs: 300, socketMs: 2000 }
@@ -26,7 +34,13 @@ function message(over: Partial<MailMessage> = {}): MailMessage {
     bcc: [],
     subject: 'Invoice INV-2026-0001',
     text: 'Please find the invoice attached.',
-    attachments: [{ filename: 'INV-2026-0001.pdf', content: new Uint8Array([0x25, 0x50, 0x44, 0x46]), contentType: 'application/pdf' }],
+    attachments: [
+      {
+        filename: 'INV-2026-0001.pdf',
+        content: new Uint8Array([0x25, 0x50, 0x44, 0x46]),
+        contentType: 'application/pdf',
+      },
+    ],
     ...over,
   }
 }
@@ -123,26 +137,76 @@ describe('failures', () => {
 
 describe('server URLs', () => {
   test('smtp:// must upgrade with STARTTLS (TLS 1.2 at least) except on loopback; smtps:// is TLS from the start', () => {
-    expect(parseSmtpUrl('smtp://mail.example')).toEqual({ secure: false, host: 'mail.example', port: 587, user: null, pass: null })
-    expect(parseSmtpUrl('smtps://u:p@mail.example')).toEqual({ secure: true, host: 'mail.example', port: 465, user: 'u', pass: 'p' })
-    expect(transportOptions('smtp://127.0.0.1:2525').options).toMatchObject({ secure: false, ignoreTLS: true, requireTLS: false, port: 2525 })
+    expect(parseSmtpUrl('smtp://mail.example')).toEqual({
+      secure: false,
+      host: 'mail.example',
+      port: 587,
+      user: null,
+      pass: null,
+    })
+    expect(parseSmtpUrl('smtps://u:p@mail.example')).toEqual({
+      secure: true,
+      host: 'mail.example',
+      port: 465,
+      user: 'u',
+      pass: 'p',
+    })
+    expect(transportOptions('smtp://127.0.0.1:2525').options).toMatchObject({
+      secure: false,
+      ignoreTLS: true,
+      requireTLS: false,
+      port: 2525,
+    })
     // A server (or someone in between) that offers no STARTTLS is refused: the login never crosses in clear.
-    expect(transportOptions('smtp://mail.example:25').options).toMatchObject({ secure: false, ignoreTLS: false, requireTLS: true, tls: { minVersion: 'TLSv1.2' } })
+    expect(transportOptions('smtp://mail.example:25').options).toMatchObject({
+      secure: false,
+      ignoreTLS: false,
+      requireTLS: true,
+      tls: { minVersion: 'TLSv1.2' },
+    })
     expect(transportOptions('smtps://mail.example').options).toMatchObject({ secure: true })
-    expect(transportOptions('smtp://mail.example').options).toMatchObject({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
+    expect(transportOptions('smtp://mail.example').options).toMatchObject({
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    })
   })
 
   test("a tenant's server: reached at the address checked, its name kept for TLS; STARTTLS required even on loopback unless plain logins are allowed", () => {
-    const at = transportOptions('smtp://u:p@mail.example.com:587', undefined, { address: '93.184.215.14', plainLogin: false }).options
-    expect(at).toMatchObject({ host: '93.184.215.14', servername: 'mail.example.com', requireTLS: true, ignoreTLS: false })
-    expect(transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: false }).options).toMatchObject({ requireTLS: true, ignoreTLS: false })
-    expect(transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: true }).options).toMatchObject({ requireTLS: false, ignoreTLS: false })
-    expect(transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: false }).options.servername).toBeUndefined()
-    expect(transportOptions('smtps://mail.example.com', undefined, { address: '93.184.215.14', plainLogin: false }).options).toMatchObject({ secure: true, servername: 'mail.example.com' })
+    const at = transportOptions('smtp://u:p@mail.example.com:587', undefined, {
+      address: '93.184.215.14',
+      plainLogin: false,
+    }).options
+    expect(at).toMatchObject({
+      host: '93.184.215.14',
+      servername: 'mail.example.com',
+      requireTLS: true,
+      ignoreTLS: false,
+    })
+    expect(
+      transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: false }).options,
+    ).toMatchObject({ requireTLS: true, ignoreTLS: false })
+    expect(
+      transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: true }).options,
+    ).toMatchObject({ requireTLS: false, ignoreTLS: false })
+    expect(
+      transportOptions('smtp://127.0.0.1:2525', undefined, { address: '127.0.0.1', plainLogin: false }).options
+        .servername,
+    ).toBeUndefined()
+    expect(
+      transportOptions('smtps://mail.example.com', undefined, { address: '93.184.215.14', plainLogin: false }).options,
+    ).toMatchObject({ secure: true, servername: 'mail.example.com' })
   })
 
   test('other schemes, a path, a query (nodemailer options) or no host are refused', () => {
-    for (const bad of ['http://mail.example', 'smtp://mail.example/x', 'smtp://mail.example?secure=false', 'smtp://mail.example#a', 'smtp://', 'not a url']) {
+    for (const bad of [
+      'http://mail.example',
+      'smtp://mail.example/x',
+      'smtp://mail.example?secure=false',
+      'smtp://mail.example#a',
+      'smtp://',
+      'not a url',
+    ]) {
       expect(() => parseSmtpUrl(bad)).toThrow()
     }
   })

@@ -95,7 +95,13 @@ const DEFAULT_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_00
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i
 
 /** The URL's parts; refuses anything but smtp:// or smtps:// with a host and no path, query or fragment. */
-export function parseSmtpUrl(url: string): { secure: boolean; host: string; port: number; user: string | null; pass: string | null } {
+export function parseSmtpUrl(url: string): {
+  secure: boolean
+  host: string
+  port: number
+  user: string | null
+  pass: string | null
+} {
   let u: URL
   try {
     u = new URL(url)
@@ -177,10 +183,15 @@ function classify(e: any, stage: Stage): MailerError {
   const smtp = responseCode ? ` (SMTP ${responseCode})` : ''
   if (!responseCode && (NETWORK_CODES.has(code) || !code)) {
     // Once the message is being written, a lost connection may come after the server took it.
-    if (stage === 'data') return new MailerError('interrupted', 'the connection to the mail server failed while the email was being sent')
-    return new MailerError('unreachable', `the mail server could not be reached or dropped the connection before the email (${code || 'no answer'})`)
+    if (stage === 'data')
+      return new MailerError('interrupted', 'the connection to the mail server failed while the email was being sent')
+    return new MailerError(
+      'unreachable',
+      `the mail server could not be reached or dropped the connection before the email (${code || 'no answer'})`,
+    )
   }
-  if (code === 'EAUTH' || code === 'ENOAUTH') return new MailerError('refused', `the mail server refused the login${smtp}`, responseCode)
+  if (code === 'EAUTH' || code === 'ENOAUTH')
+    return new MailerError('refused', `the mail server refused the login${smtp}`, responseCode)
   if (code === 'EENVELOPE') {
     const rejected = Array.isArray(e?.rejected) && e.rejected.length ? `: ${e.rejected.join(', ')}` : ''
     return new MailerError('refused', `the mail server refused the recipients${rejected}${smtp}`, responseCode)
@@ -231,7 +242,12 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
           conn.once('error', reject)
           // A tenant's server has reachMs in all to connect, greet and secure the line: a slow connect followed by a
           // silent server takes no longer than a port that never answers.
-          if (tenant) deadline = setTimeout(() => stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })), reachMs)
+          if (tenant)
+            deadline = setTimeout(
+              () =>
+                stage === 'connect' && reject(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })),
+              reachMs,
+            )
           conn.connect((err) => {
             if (err) return reject(err)
             const send = () => {
@@ -244,7 +260,9 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
                   this.push(null)
                 },
               })
-              conn.send({ from: m.from.address, to: [...m.to, ...m.cc, ...m.bcc] }, body, (e, sent) => (e ? reject(e) : resolve(sent)))
+              conn.send({ from: m.from.address, to: [...m.to, ...m.cc, ...m.bcc] }, body, (e, sent) =>
+                e ? reject(e) : resolve(sent),
+              )
             }
             if (!auth) return send()
             stage = 'login'
@@ -254,7 +272,12 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
         const accepted = info.accepted.map(String)
         // The server took the email for some recipients and turned others away: not delivered as asked.
         if (info.rejected.length > 0) {
-          throw new MailerError('refused', `the mail server refused the recipients ${info.rejected.join(', ')}; the email went to ${accepted.join(', ')}`, null, accepted)
+          throw new MailerError(
+            'refused',
+            `the mail server refused the recipients ${info.rejected.join(', ')}; the email went to ${accepted.join(', ')}`,
+            null,
+            accepted,
+          )
         }
         return { messageId: messageIdOf(raw), accepted }
       } catch (e) {
@@ -263,7 +286,10 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
           // A closed port answers at once and a filtered one at the timeout: told apart, a tenant could map which
           // ports are open on a host. Every failure to reach a tenant's server is answered alike, at reachMs.
           await new Promise((r) => setTimeout(r, Math.max(0, reachMs - (Date.now() - started))))
-          throw new MailerError('unreachable', 'the mail server could not be reached, or did not greet and secure the connection in time')
+          throw new MailerError(
+            'unreachable',
+            'the mail server could not be reached, or did not greet and secure the connection in time',
+          )
         }
         throw failure
       } finally {
@@ -295,6 +321,9 @@ export class FakeMailer implements Mailer {
     const failure = this.failures.shift()
     if (failure) throw failure
     this.sent.push({ transportUrl, message })
-    return { messageId: `<fake-${this.sent.length}@mailer.test>`, accepted: [...message.to, ...message.cc, ...message.bcc] }
+    return {
+      messageId: `<fake-${this.sent.length}@mailer.test>`,
+      accepted: [...message.to, ...message.cc, ...message.bcc],
+    }
   }
 }

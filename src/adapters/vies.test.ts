@@ -38,9 +38,11 @@ beforeAll(() => {
         body = JSON.parse(text)
       } catch {}
       seen.push({ method: req.method, contentType: req.headers.get('content-type'), body })
-      if (behaviour === 'error500') return new Response('{"errorWrappers":[{"error":"SERVICE_UNAVAILABLE"}]}', { status: 500 })
+      if (behaviour === 'error500')
+        return new Response('{"errorWrappers":[{"error":"SERVICE_UNAVAILABLE"}]}', { status: 500 })
       if (behaviour === 'slow') await Bun.sleep(1500)
-      if (behaviour === 'garbled') return new Response('<html>not json</html>', { headers: { 'content-type': 'application/json' } })
+      if (behaviour === 'garbled')
+        return new Response('<html>not json</html>', { headers: { 'content-type': 'application/json' } })
       if (behaviour === 'redirect') return Response.redirect(`http://127.0.0.1:${server.port}/elsewhere`, 302)
       const valid = validNumbers.has(`${body?.countryCode}${body?.vatNumber}`)
       return Response.json({
@@ -73,7 +75,9 @@ async function deadUrl(): Promise<string> {
 describe('httpViesClient', () => {
   test('a number VIES confirms is true, sent as a JSON POST of {countryCode, vatNumber}', async () => {
     expect(await httpViesClient(url(), 2000).check('DE', '123456789')).toBe(true)
-    expect(seen).toEqual([{ method: 'POST', contentType: 'application/json', body: { countryCode: 'DE', vatNumber: '123456789' } }])
+    expect(seen).toEqual([
+      { method: 'POST', contentType: 'application/json', body: { countryCode: 'DE', vatNumber: '123456789' } },
+    ])
   })
 
   test('a number VIES denies is false', async () => {
@@ -141,7 +145,13 @@ describe('creating a Client with the real VIES client', () => {
       async request(method, path, body) {
         const headers: Record<string, string> = { authorization: `Bearer ${key}` }
         if (body !== undefined) headers['content-type'] = 'application/json'
-        const res = await app.fetch(new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }))
+        const res = await app.fetch(
+          new Request(`http://localhost${path}`, {
+            method,
+            headers,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        )
         const parsed = await res.json()
         validate(method, path, res.status, res.headers, parsed)
         return { status: res.status, body: parsed }
@@ -163,21 +173,41 @@ describe('creating a Client with the real VIES client', () => {
   })
 
   test('with VIES confirming, the Client is saved vat_verified true', async () => {
-    const r = await live.request('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', vat_number: 'DE 123 456 789' })
+    const r = await live.request('POST', '/v1/clients', {
+      name: 'Acme',
+      email: 'a@acme.example',
+      country: 'DE',
+      vat_number: 'DE 123 456 789',
+    })
     expect(r.status).toBe(201)
     expect(r.body.vat_verified).toBe(true)
     expect(seen.map((s) => s.body)).toEqual([{ countryCode: 'DE', vatNumber: '123456789' }])
   })
 
   test('with VIES denying, the Client is saved vat_verified false', async () => {
-    const r = await live.request('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', vat_number: 'DE000000000' })
+    const r = await live.request('POST', '/v1/clients', {
+      name: 'Acme',
+      email: 'a@acme.example',
+      country: 'DE',
+      vat_number: 'DE000000000',
+    })
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ vat_number: 'DE000000000', vat_verified: false })
   })
 
   test('the VAT number is sent to VIES with its country prefix split off', async () => {
-    await live.request('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', vat_number: 'DE123456789' })
-    await live.request('POST', '/v1/clients', { name: 'Acme AT', email: 'a@acme.example', country: 'AT', vat_number: 'U12345678' })
+    await live.request('POST', '/v1/clients', {
+      name: 'Acme',
+      email: 'a@acme.example',
+      country: 'DE',
+      vat_number: 'DE123456789',
+    })
+    await live.request('POST', '/v1/clients', {
+      name: 'Acme AT',
+      email: 'a@acme.example',
+      country: 'AT',
+      vat_number: 'U12345678',
+    })
     expect(seen.map((s) => s.body)).toEqual([
       { countryCode: 'DE', vatNumber: '123456789' },
       { countryCode: 'AT', vatNumber: 'U12345678' },
@@ -186,15 +216,25 @@ describe('creating a Client with the real VIES client', () => {
 
   test('a Greek Client is checked under VIES prefix EL', async () => {
     for (const vat_number of ['123456789', 'EL123456789', 'GR123456789']) {
-      const r = await live.request('POST', '/v1/clients', { name: 'Ελληνική', email: 'g@gr.example', country: 'GR', vat_number })
+      const r = await live.request('POST', '/v1/clients', {
+        name: 'Ελληνική',
+        email: 'g@gr.example',
+        country: 'GR',
+        vat_number,
+      })
       expect(r.status).toBe(201)
       expect(r.body.vat_verified).toBe(true)
     }
     expect(seen.map((s) => s.body)).toEqual(Array(3).fill({ countryCode: 'EL', vatNumber: '123456789' }))
   })
 
-  test('a non-EU Client\'s VAT number is not sent to VIES', async () => {
-    const r = await live.request('POST', '/v1/clients', { name: 'Swiss AG', email: 's@ch.example', country: 'CH', vat_number: 'CHE-123.456.789' })
+  test("a non-EU Client's VAT number is not sent to VIES", async () => {
+    const r = await live.request('POST', '/v1/clients', {
+      name: 'Swiss AG',
+      email: 's@ch.example',
+      country: 'CH',
+      vat_number: 'CHE-123.456.789',
+    })
     expect(r.status).toBe(201)
     expect(r.body.vat_verified).toBe(false)
     expect(seen).toHaveLength(0)
@@ -203,14 +243,24 @@ describe('creating a Client with the real VIES client', () => {
   test('with VIES too slow, the Client is still saved, vat_verified false, within roughly the timeout', async () => {
     behaviour = 'slow'
     const started = performance.now()
-    const r = await live.request('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', vat_number: 'DE123456789' })
+    const r = await live.request('POST', '/v1/clients', {
+      name: 'Acme',
+      email: 'a@acme.example',
+      country: 'DE',
+      vat_number: 'DE123456789',
+    })
     expect(r.status).toBe(201)
     expect(r.body.vat_verified).toBe(false)
     expect(performance.now() - started).toBeLessThan(1200)
   })
 
   test('a changed VAT number is sent to VIES again on update', async () => {
-    const c = await live.request('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', vat_number: 'DE000000000' })
+    const c = await live.request('POST', '/v1/clients', {
+      name: 'Acme',
+      email: 'a@acme.example',
+      country: 'DE',
+      vat_number: 'DE000000000',
+    })
     expect(c.body.vat_verified).toBe(false)
     const r = await live.request('PATCH', `/v1/clients/${c.body.id}`, { vat_number: 'DE123456789' })
     expect(r.status).toBe(200)
@@ -224,7 +274,12 @@ describe('creating a Client with the real VIES client', () => {
   test('with VIES unreachable, the Client is still saved (201) with vat_verified false', async () => {
     const down = await service(await deadUrl())
     try {
-      const r = await down.request('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', vat_number: 'DE123456789' })
+      const r = await down.request('POST', '/v1/clients', {
+        name: 'Acme',
+        email: 'a@acme.example',
+        country: 'DE',
+        vat_number: 'DE123456789',
+      })
       expect(r.status).toBe(201)
       expect(r.body).toMatchObject({ vat_number: 'DE123456789', vat_verified: false })
       const got = await down.request('GET', `/v1/clients/${r.body.id}`)

@@ -17,17 +17,35 @@ export async function appCommand(deps: Deps, args: Args): Promise<void> {
     allowOnly(args, ['owner', 'name', 'redirect-uri', 'public'])
     if (!args.options.owner || args.options.name === undefined) throw new UsageError(`usage: invoicing ${APP_USAGE[0]}`)
     const owner = await findPerson(deps, args.options.owner)
-    if (!owner) throw new NotFound(`No person with the email ${args.options.owner}; add them first with invoicing person add.`)
+    if (!owner)
+      throw new NotFound(`No person with the email ${args.options.owner}; add them first with invoicing person add.`)
     return print(
       args,
-      await createApp(deps.db, deps.clock, { ownerPersonId: owner.id, name: args.options.name, redirectUris: args.lists['redirect-uri'] ?? [], public: args.flags.has('public') }),
+      await createApp(deps.db, deps.clock, {
+        ownerPersonId: owner.id,
+        name: args.options.name,
+        redirectUris: args.lists['redirect-uri'] ?? [],
+        public: args.flags.has('public'),
+      }),
     )
   }
   if (sub === 'webhook' && verb === 'set') {
     allowOnly(args, ['url', 'events'])
     if (!clientId || !args.options.url) throw new UsageError(`usage: invoicing ${APP_USAGE[1]}`)
-    const events = args.options.events ? args.options.events.split(',').map((e) => e.trim()).filter(Boolean) : undefined
-    return print(args, await setAppWebhook({ db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate }, clientId, { url: args.options.url, events }))
+    const events = args.options.events
+      ? args.options.events
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)
+      : undefined
+    return print(
+      args,
+      await setAppWebhook(
+        { db: deps.db, clock: deps.clock, resolve: deps.resolve, allowPrivate: deps.config.webhookAllowPrivate },
+        clientId,
+        { url: args.options.url, events },
+      ),
+    )
   }
   throw new UsageError(`usage: invoicing ${APP_USAGE.join(' | ')}`)
 }

@@ -56,13 +56,15 @@ export function allowOnly(args: Args, allowed: string[]): void {
 /** `--port`, else the configured port; 0 asks the system for a free one. Judged before anything is done. */
 export function portOption(args: Args, fallback: number): number {
   const port = args.options.port !== undefined ? Number(args.options.port) : fallback
-  if (args.options.port?.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0 to 65535)')
+  if (args.options.port?.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be a port number (0 to 65535)')
   return port
 }
 
 /** `--host`, else the configured host (HOST, default 127.0.0.1): the address the server listens on. */
 export function hostOption(args: Args, fallback: string): string {
   const host = args.options.host?.trim() ?? fallback
-  if (!host || /[\s/]/.test(host)) throw new UsageError('--host must be an address to listen on, such as 127.0.0.1 or 0.0.0.0')
+  if (!host || /[\s/]/.test(host))
+    throw new UsageError('--host must be an address to listen on, such as 127.0.0.1 or 0.0.0.0')
   return host
 }

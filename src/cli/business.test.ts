@@ -20,7 +20,22 @@ function cli(args: string[]) {
 
 describe('invoicing business update', () => {
   test('an optional field given blank is cleared to null, not stored as an empty string', async () => {
-    const created = cli(['business', 'create', '--name', 'Blank Ltd', '--country', 'DE', '--currency', 'EUR', '--email', 'office@blank.example', '--city', 'Berlin', '--legal-name', 'Blank Ltd GmbH'])
+    const created = cli([
+      'business',
+      'create',
+      '--name',
+      'Blank Ltd',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--email',
+      'office@blank.example',
+      '--city',
+      'Berlin',
+      '--legal-name',
+      'Blank Ltd GmbH',
+    ])
     expect(created.code, created.err).toBe(0)
     const id = JSON.parse(created.out).id as number
     const updated = cli(['business', 'update', String(id), '--email', '', '--city', '  ', '--legal-name', ''])
@@ -33,7 +48,18 @@ describe('invoicing business update', () => {
   })
 
   test('an option not given keeps its value', async () => {
-    const created = cli(['business', 'create', '--name', 'Keep Ltd', '--country', 'DE', '--currency', 'EUR', '--email', 'office@keep.example'])
+    const created = cli([
+      'business',
+      'create',
+      '--name',
+      'Keep Ltd',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--email',
+      'office@keep.example',
+    ])
     const id = JSON.parse(created.out).id as number
     const updated = cli(['business', 'update', String(id), '--city', 'Hamburg'])
     expect(updated.code, updated.err).toBe(0)
@@ -70,7 +96,17 @@ describe('invoicing bank-account add', () => {
     const key = await h.key(b.id, 'admin')
     expect((await h.request('GET', '/v1/bank-accounts', { key })).body.data).toEqual([])
     // A sound IBAN written with spaces and a lower-case BIC are kept compact and upper-case.
-    const ok = cli(['bank-account', 'add', String(b.id), '--name', 'Main', '--iban', 'de89 3704 0044 0532 0130 00', '--bic', 'cobadeffxxx'])
+    const ok = cli([
+      'bank-account',
+      'add',
+      String(b.id),
+      '--name',
+      'Main',
+      '--iban',
+      'de89 3704 0044 0532 0130 00',
+      '--bic',
+      'cobadeffxxx',
+    ])
     expect(ok.code, ok.err).toBe(0)
     expect(JSON.parse(ok.out)).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' })
     // Each case starts the CLI afresh: generous on a loaded machine.
@@ -82,14 +118,20 @@ describe('invoicing business update --logo --brand-color', () => {
     const b = JSON.parse(cli(['business', 'create', '--name', 'Brand Ltd', '--country', 'DE', '--currency', 'EUR']).out)
     const dir = h.dir
     // A 1x1 PNG.
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64')
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+      'base64',
+    )
     await Bun.write(`${dir}/logo.png`, png)
     await Bun.write(`${dir}/logo.gif`, 'GIF89a')
     const set = cli(['business', 'update', String(b.id), '--logo', `${dir}/logo.png`, '--brand-color', '#1F6FEB'])
     expect(set.code, set.err).toBe(0)
     expect(JSON.parse(set.out)).toMatchObject({ has_logo: true, brand_color: '#1F6FEB' })
     const key = await h.key(b.id, 'admin')
-    expect((await h.request('GET', '/v1/business', { key })).body).toMatchObject({ has_logo: true, brand_color: '#1F6FEB' })
+    expect((await h.request('GET', '/v1/business', { key })).body).toMatchObject({
+      has_logo: true,
+      brand_color: '#1F6FEB',
+    })
 
     for (const [opts, said] of [
       [['--logo', `${dir}/logo.gif`], 'logo: must be a PNG or JPEG'],

@@ -23,7 +23,32 @@ import { NotFound } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
-const BUSINESS_OPTIONS = ['owner', 'name', 'country', 'currency', 'legal-name', 'vat-number', 'company-id', 'non-vat-payer', 'vat-payer', 'email', 'address', 'city', 'postal-code', 'plan', 'test', 'issuing-limit', 'logo', 'brand-color', 'electronic-address', 'contact-name', 'contact-phone', 'contact-email', 'tax-registration-id', 'einvoice-format']
+const BUSINESS_OPTIONS = [
+  'owner',
+  'name',
+  'country',
+  'currency',
+  'legal-name',
+  'vat-number',
+  'company-id',
+  'non-vat-payer',
+  'vat-payer',
+  'email',
+  'address',
+  'city',
+  'postal-code',
+  'plan',
+  'test',
+  'issuing-limit',
+  'logo',
+  'brand-color',
+  'electronic-address',
+  'contact-name',
+  'contact-phone',
+  'contact-email',
+  'tax-registration-id',
+  'einvoice-format',
+]
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
 function clearable(value: string | undefined): string | null | undefined {
@@ -86,15 +111,19 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   allowOnly(args, BUSINESS_OPTIONS)
   if (sub === 'delete') {
-    if (!ref || Object.keys(args.options).some((k) => k !== 'db')) throw new UsageError('usage: invoicing business delete BUSINESS_ID')
+    if (!ref || Object.keys(args.options).some((k) => k !== 'db'))
+      throw new UsageError('usage: invoicing business delete BUSINESS_ID')
     const current = await resolveBusiness(deps.db.read, ref)
     // Its Connected apps end in the same transaction (their tokens are refused at once anyway: the Business is gone).
-    const deleted = await deleteBusiness(deps.db, deps.clock, current.id, (tx, at) => endConnectionsOfBusiness(tx, current.id, at))
+    const deleted = await deleteBusiness(deps.db, deps.clock, current.id, (tx, at) =>
+      endConnectionsOfBusiness(tx, current.id, at),
+    )
     return print(args, { id: deleted.id, business_id: deleted.publicId, deleted_at: deleted.deletedAt })
   }
   if (sub !== 'create' && sub !== 'update') throw new UsageError('usage: invoicing business create|update|delete ...')
   if (sub === 'update' && !ref) throw new UsageError('usage: invoicing business update BUSINESS_ID [options]')
-  if (sub === 'update' && args.options.owner !== undefined) throw new UsageError('--owner is taken by business create; use member add to change who owns a Business')
+  if (sub === 'update' && args.options.owner !== undefined)
+    throw new UsageError('--owner is taken by business create; use member add to change who owns a Business')
   const input = businessInput(args)
   const logo = await logoOption(args)
   // The image is judged before anything is written, so a refused logo leaves the other options unapplied too.
@@ -103,19 +132,29 @@ export async function businessCommand(deps: Deps, args: Args): Promise<void> {
   // The Owner must be a person already, asked before anything is written; the membership commits with the Business.
   const ownerEmail = sub === 'create' ? args.options.owner : undefined
   const owner = ownerEmail !== undefined ? await findPerson(deps, ownerEmail) : undefined
-  if (ownerEmail !== undefined && !owner) throw new NotFound(`No person with the email ${ownerEmail}; add them first with "invoicing person add".`)
+  if (ownerEmail !== undefined && !owner)
+    throw new NotFound(`No person with the email ${ownerEmail}; add them first with "invoicing person add".`)
   let b =
     sub === 'create'
-      ? await createBusiness(deps.db, deps.clock, input, owner ? (tx, row) => makeOwner(tx, owner.id, row.id, deps.clock) : undefined)
+      ? await createBusiness(
+          deps.db,
+          deps.clock,
+          input,
+          owner ? (tx, row) => makeOwner(tx, owner.id, row.id, deps.clock) : undefined,
+        )
       : await updateBusiness(deps.db, deps.clock, (await resolveBusiness(deps.db.read, ref!)).id, input)
   if (logo !== undefined) b = await setBusinessLogo(deps.db, deps.clock, b.id, logo)
-  return print(args, { id: b.id, ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)) })
+  return print(args, {
+    id: b.id,
+    ...presentBusiness(b, await businessMailProvider(deps.db.read, b, deps.config.mailRelay)),
+  })
 }
 
 export async function bankAccountCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   allowOnly(args, ['name', 'iban', 'bic', 'currency'])
-  if (sub !== 'add' || !ref) throw new UsageError('usage: invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]')
+  if (sub !== 'add' || !ref)
+    throw new UsageError('usage: invoicing bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]')
   const b = await resolveBusiness(deps.db.read, ref)
   const a = await addBankAccount(deps.db, deps.clock, b.id, {
     name: args.options.name,

@@ -25,7 +25,7 @@ export const COMMANDS: Command[] = [
       'Environment: INVOICING_DB, INVOICING_MAIL_RELAY, INVOICING_PUBLIC_URL, INVOICING_VIES_URL,',
       'INVOICING_LOG=requests (one JSON line per request), INVOICING_LOG_LEVEL=info|error,',
       'INVOICING_TRUSTED_PROXIES (reverse proxies whose X-Forwarded-For names the client).',
-      'INVOICING_SMTP_ALLOW_PRIVATE=1 lets a Business\'s own mailbox name a loopback or private mail server;',
+      "INVOICING_SMTP_ALLOW_PRIVATE=1 lets a Business's own mailbox name a loopback or private mail server;",
       'INVOICING_SMTP_ALLOW_PLAIN_LOGIN=1 lets it log in without TLS (neither applies to INVOICING_MAIL_RELAY).',
       'Starts again at once (same process) under BUN_JSC_heapGrowthMaxIncrease=0.6 and BUN_JSC_useFTLJIT=false,',
       'which bound its memory; a value set in the environment is kept.',
@@ -69,7 +69,11 @@ export const COMMANDS: Command[] = [
       allowOnly(args, [])
       // Opening the database applies every pending migration.
       await open()
-      process.stdout.write(args.flags.has('json') ? JSON.stringify({ migrated: true, db: config.dbPath }) + '\n' : `migrated ${config.dbPath}\n`)
+      process.stdout.write(
+        args.flags.has('json')
+          ? JSON.stringify({ migrated: true, db: config.dbPath }) + '\n'
+          : `migrated ${config.dbPath}\n`,
+      )
     },
   },
   {
@@ -88,7 +92,7 @@ export const COMMANDS: Command[] = [
       'BUSINESS_ID is the numeric id `business create` prints, or the business_id UUID.',
       'An option given blank (--email "") clears it; --logo "" removes the logo. A logo is a PNG or JPEG of at most 1 MB.',
       'Issued documents keep the seller as it stood at issue; a change shows on Drafts and documents issued after it.',
-      '--owner makes a person (added with `person add`) the new Business\'s Owner.',
+      "--owner makes a person (added with `person add`) the new Business's Owner.",
       'delete: its API keys, sessions and Connected apps stop at once and nothing more is sent about it; its records stay',
       'in the file (legal retention).',
     ],
@@ -109,22 +113,32 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'member',
-    summary: "add, list or remove the people of a Business and their Roles",
-    usage: ['member add BUSINESS_ID --email E --role owner|admin|member|viewer', 'member list BUSINESS_ID', 'member remove BUSINESS_ID --email E'],
-    details: ['add also changes the Role of a member. A Business keeps at least one Owner: removing or demoting the last is refused.'],
+    summary: 'add, list or remove the people of a Business and their Roles',
+    usage: [
+      'member add BUSINESS_ID --email E --role owner|admin|member|viewer',
+      'member list BUSINESS_ID',
+      'member remove BUSINESS_ID --email E',
+    ],
+    details: [
+      'add also changes the Role of a member. A Business keeps at least one Owner: removing or demoting the last is refused.',
+    ],
     database: 'existing',
     run: async ({ args, open }) => memberCommand(await open(), args),
   },
   {
     name: 'key',
     summary: 'create, list or revoke API keys (a key is shown only when created)',
-    usage: ['key create BUSINESS_ID --role admin|member|viewer --name NAME', 'key list BUSINESS_ID', 'key revoke KEY_ID'],
+    usage: [
+      'key create BUSINESS_ID --role admin|member|viewer --name NAME',
+      'key list BUSINESS_ID',
+      'key revoke KEY_ID',
+    ],
     database: 'existing',
     run: async ({ args, open }) => keyCommand(await open(), args),
   },
   {
     name: 'bank-account',
-    summary: "add a bank account to a Business (shown on its documents)",
+    summary: 'add a bank account to a Business (shown on its documents)',
     usage: ['bank-account add BUSINESS_ID --name N --iban I [--bic B] [--currency CUR]'],
     details: ['The IBAN must pass its country format and checksum; the BIC, when given, must be a well-formed BIC.'],
     database: 'existing',
@@ -147,7 +161,12 @@ export const COMMANDS: Command[] = [
   {
     name: 'webhook',
     summary: 'add, list, roll the secret of, or delete webhooks',
-    usage: ['webhook add BUSINESS_ID --url U [--events a,b]', 'webhook list BUSINESS_ID', 'webhook roll BUSINESS_ID WEBHOOK_ID', 'webhook delete BUSINESS_ID WEBHOOK_ID'],
+    usage: [
+      'webhook add BUSINESS_ID --url U [--events a,b]',
+      'webhook list BUSINESS_ID',
+      'webhook roll BUSINESS_ID WEBHOOK_ID',
+      'webhook delete BUSINESS_ID WEBHOOK_ID',
+    ],
     database: 'existing',
     run: async ({ args, open }) => webhookCommand(await open(), args),
   },

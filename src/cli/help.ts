@@ -4,7 +4,8 @@ import type { Command } from './command'
 
 export const VERSION: string = version
 
-const COMMON = 'Every command but sandbox takes --db FILE_OR_URL (default: $INVOICING_DB, else ./invoicing.db) and --json.'
+const COMMON =
+  'Every command but sandbox takes --db FILE_OR_URL (default: $INVOICING_DB, else ./invoicing.db) and --json.'
 
 /** A usage line after "invoicing "; a line that starts with spaces continues the one before it. */
 const usageLine = (u: string) => (u.startsWith(' ') ? `          ${u}` : `  invoicing ${u}`)
@@ -26,5 +27,13 @@ export function overallHelp(commands: Command[]): string {
 }
 
 export function commandHelp(c: Command): string {
-  return [`invoicing ${c.name}: ${c.summary}`, '', 'Usage:', ...c.usage.map(usageLine), ...(c.details?.length ? ['', ...c.details] : []), '', COMMON].join('\n')
+  return [
+    `invoicing ${c.name}: ${c.summary}`,
+    '',
+    'Usage:',
+    ...c.usage.map(usageLine),
+    ...(c.details?.length ? ['', ...c.details] : []),
+    '',
+    COMMON,
+  ].join('\n')
 }

@@ -16,7 +16,10 @@ export async function keyCommand(deps: Deps, args: Args): Promise<void> {
     if (!args.options.name?.trim()) bag.add('name', 'is required')
     bag.throwIfAny()
     const b = await resolveBusiness(deps.db.read, ref)
-    return print(args, await createApiKey(deps.db, deps.clock, b.id, { name: args.options.name!.trim(), role: role as Role }))
+    return print(
+      args,
+      await createApiKey(deps.db, deps.clock, b.id, { name: args.options.name!.trim(), role: role as Role }),
+    )
   }
   if (sub === 'list') {
     allowOnly(args, [])

@@ -19,7 +19,13 @@ export async function mailCommand(deps: Deps, args: Args): Promise<void> {
     if (!ref || args.options.smtp === undefined || args.options.from === undefined) throw new UsageError(USAGE)
     const smtpUrl = withPassword(args.options.smtp, await password(args))
     const b = await resolveBusiness(deps.db.read, ref)
-    await setMailbox(deps.db, deps.clock, b.id, { kind: 'smtp', smtpUrl, from: args.options.from }, { allowPrivate: deps.config.smtpAllowPrivate })
+    await setMailbox(
+      deps.db,
+      deps.clock,
+      b.id,
+      { kind: 'smtp', smtpUrl, from: args.options.from },
+      { allowPrivate: deps.config.smtpAllowPrivate },
+    )
     return printProvider(deps, args, b.id)
   }
   if (sub === 'clear') {
@@ -36,7 +42,8 @@ export async function mailCommand(deps: Deps, args: Args): Promise<void> {
 async function password(args: Args): Promise<string | null> {
   const file = args.options['password-file']
   const stdin = args.flags.has('password-stdin')
-  if (file !== undefined && stdin) throw new UsageError('give the password with --password-file or --password-stdin, not both')
+  if (file !== undefined && stdin)
+    throw new UsageError('give the password with --password-file or --password-stdin, not both')
   let text: string
   if (file !== undefined) {
     try {
@@ -56,10 +63,13 @@ function withPassword(smtp: string, pw: string | null): string {
   const m = /^(smtps?:\/\/)([^@/?#]*)@(.*)$/i.exec(smtp.trim())
   const userInfo = m?.[2] ?? ''
   if (userInfo.includes(':')) {
-    throw new UsageError('--smtp must not hold the password (the command line shows in the process list and shell history): give smtp://user@host:port and the password with --password-file FILE or --password-stdin')
+    throw new UsageError(
+      '--smtp must not hold the password (the command line shows in the process list and shell history): give smtp://user@host:port and the password with --password-file FILE or --password-stdin',
+    )
   }
   if (pw === null) return smtp
-  if (!m || userInfo === '') throw new UsageError('--smtp must name the user the password belongs to: smtp://user@host:port')
+  if (!m || userInfo === '')
+    throw new UsageError('--smtp must name the user the password belongs to: smtp://user@host:port')
   return `${m[1]}${userInfo}:${encodeURIComponent(pw)}@${m[3]}`
 }
 

@@ -12,7 +12,10 @@ export async function mcpStdio(deps: Deps, args: Args): Promise<void> {
   const app = await buildApp(deps)
   const door = await app.mcp()
   if (!(await door.resolve(key))) throw new CliRefusal('the key is unknown or revoked')
-  const server = door.server(() => door.resolve(key), () => null)
+  const server = door.server(
+    () => door.resolve(key),
+    () => null,
+  )
   // Loaded here, not at the top: the command table is loaded by every command, `serve` too.
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
   const transport = new StdioServerTransport()

@@ -7,12 +7,19 @@ import { UsageError } from './args'
 export class CliRefusal extends Error {}
 
 export function oneLine(e: unknown): string {
-  if (e instanceof InvalidRequest) return Object.entries(e.errors).map(([f, m]) => `${f}: ${m.join('; ')}`).join('; ')
-  if (e instanceof ApiError || e instanceof UsageError || e instanceof ConfigError || e instanceof CliRefusal) return e.message
+  if (e instanceof InvalidRequest)
+    return Object.entries(e.errors)
+      .map(([f, m]) => `${f}: ${m.join('; ')}`)
+      .join('; ')
+  if (e instanceof ApiError || e instanceof UsageError || e instanceof ConfigError || e instanceof CliRefusal)
+    return e.message
   const err = e as { message?: unknown; code?: unknown } | null
-  const msg = String(err?.message ?? e).split('\n')[0]!.trim()
+  const msg = String(err?.message ?? e)
+    .split('\n')[0]!
+    .trim()
   // A native library that cannot be loaded (the database driver is unpacked into $TMPDIR at start).
-  if (err?.code === 'ERR_DLOPEN_FAILED' || /dlopen/i.test(msg)) return `cannot load the database driver (${msg.slice(0, 160)}); is $TMPDIR a writable folder?`
+  if (err?.code === 'ERR_DLOPEN_FAILED' || /dlopen/i.test(msg))
+    return `cannot load the database driver (${msg.slice(0, 160)}); is $TMPDIR a writable folder?`
   return /SQLITE|LIBSQL/i.test(msg) ? `database error: ${msg}` : msg.slice(0, 300)
 }
 

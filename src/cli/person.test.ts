@@ -15,12 +15,19 @@ function cli(args: string[], env: Record<string, string> = {}) {
     cwd: `${import.meta.dir}/../..`,
     env: { ...process.env, INVOICING_DB: '', ...env },
   })
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString().trim(), json: () => JSON.parse(p.stdout.toString()) }
+  return {
+    code: p.exitCode,
+    out: p.stdout.toString(),
+    err: p.stderr.toString().trim(),
+    json: () => JSON.parse(p.stdout.toString()),
+  }
 }
 
 describe('invoicing person and member', () => {
   test('person add prints a one-time link under INVOICING_PUBLIC_URL; business create --owner makes them Owner; the link signs them in', async () => {
-    const added = cli(['person', 'add', '--email', 'Olga@Example.com', '--name', 'Olga'], { INVOICING_PUBLIC_URL: 'https://invoices.example.com/' })
+    const added = cli(['person', 'add', '--email', 'Olga@Example.com', '--name', 'Olga'], {
+      INVOICING_PUBLIC_URL: 'https://invoices.example.com/',
+    })
     expect(added.code, added.err).toBe(0)
     const person = added.json()
     expect(person).toMatchObject({ email: 'Olga@Example.com', name: 'Olga' })
@@ -29,10 +36,23 @@ describe('invoicing person and member', () => {
     expect(again.code).not.toBe(0)
     expect(again.err.split('\n')).toHaveLength(1)
 
-    const created = cli(['business', 'create', '--name', 'Olga GmbH', '--country', 'DE', '--currency', 'EUR', '--owner', 'OLGA@example.com'])
+    const created = cli([
+      'business',
+      'create',
+      '--name',
+      'Olga GmbH',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--owner',
+      'OLGA@example.com',
+    ])
     expect(created.code, created.err).toBe(0)
     const b = created.json()
-    expect(cli(['member', 'list', b.business_id]).json()).toEqual([expect.objectContaining({ email: 'Olga@Example.com', role: 'owner' })])
+    expect(cli(['member', 'list', b.business_id]).json()).toEqual([
+      expect.objectContaining({ email: 'Olga@Example.com', role: 'owner' }),
+    ])
 
     const browser = new AppClient(h)
     const link = cli(['person', 'link', '--email', 'olga@example.com']).json().sign_in_link as string
@@ -42,10 +62,23 @@ describe('invoicing person and member', () => {
   }, 30_000)
 
   test('business create --owner with an unknown person creates nothing', async () => {
-    const r = cli(['business', 'create', '--name', 'Ghost Ltd', '--country', 'DE', '--currency', 'EUR', '--owner', 'ghost@example.com'])
+    const r = cli([
+      'business',
+      'create',
+      '--name',
+      'Ghost Ltd',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--owner',
+      'ghost@example.com',
+    ])
     expect(r.code).not.toBe(0)
     expect(r.err).toContain('ghost@example.com')
-    const rows = await h.deps.db.read.all<{ n: number }>((await import('drizzle-orm')).sql`SELECT count(*) AS n FROM businesses WHERE name = 'Ghost Ltd'`)
+    const rows = await h.deps.db.read.all<{ n: number }>(
+      (await import('drizzle-orm')).sql`SELECT count(*) AS n FROM businesses WHERE name = 'Ghost Ltd'`,
+    )
     expect(rows[0]!.n).toBe(0)
   }, 30_000)
 
@@ -54,7 +87,9 @@ describe('invoicing person and member', () => {
     cli(['person', 'add', '--email', 'boss@example.com', '--name', 'Boss'])
     cli(['person', 'add', '--email', 'clerk@example.com', '--name', 'Clerk'])
     expect(cli(['member', 'add', b.business_id, '--email', 'boss@example.com', '--role', 'owner']).code).toBe(0)
-    expect(cli(['member', 'add', b.business_id, '--email', 'clerk@example.com', '--role', 'member']).json()).toMatchObject({ role: 'member' })
+    expect(
+      cli(['member', 'add', b.business_id, '--email', 'clerk@example.com', '--role', 'member']).json(),
+    ).toMatchObject({ role: 'member' })
     const bad = cli(['member', 'add', b.business_id, '--email', 'clerk@example.com', '--role', 'boss'])
     expect(bad.code).not.toBe(0)
     expect(bad.err).toContain('role')
@@ -65,7 +100,11 @@ describe('invoicing person and member', () => {
     expect(last.code).not.toBe(0)
     expect(last.err).toContain('at least one Owner')
     expect(cli(['member', 'remove', b.business_id, '--email', 'clerk@example.com']).code).toBe(0)
-    expect(cli(['member', 'list', b.business_id]).json().map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([['boss@example.com', 'owner']])
+    expect(
+      cli(['member', 'list', b.business_id])
+        .json()
+        .map((m: { email: string; role: string }) => [m.email, m.role]),
+    ).toEqual([['boss@example.com', 'owner']])
   }, 30_000)
 
   test('business delete stops its keys at once and the CLI no longer finds it', async () => {
@@ -80,17 +119,41 @@ describe('invoicing person and member', () => {
   test('person delete: refused (one line, non-zero) while the last Owner; otherwise the person and their apps are gone', async () => {
     const owner = cli(['person', 'add', '--email', 'solo@example.com', '--name', 'Solo'])
     expect(owner.code, owner.err).toBe(0)
-    const b = cli(['business', 'create', '--name', 'Solo GmbH', '--country', 'DE', '--currency', 'EUR', '--owner', 'solo@example.com']).json()
+    const b = cli([
+      'business',
+      'create',
+      '--name',
+      'Solo GmbH',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--owner',
+      'solo@example.com',
+    ]).json()
     const refused = cli(['person', 'delete', '--email', 'solo@example.com'])
     expect(refused.code).not.toBe(0)
     expect(refused.err.split('\n')).toHaveLength(1)
     expect(cli(['person', 'add', '--email', 'helper@example.com', '--name', 'Helper']).code).toBe(0)
     expect(cli(['member', 'add', b.business_id, '--email', 'helper@example.com', '--role', 'member']).code).toBe(0)
-    const app = cli(['app', 'create', '--owner', 'helper@example.com', '--name', 'Helper Sync', '--redirect-uri', 'https://helper.example/cb'])
+    const app = cli([
+      'app',
+      'create',
+      '--owner',
+      'helper@example.com',
+      '--name',
+      'Helper Sync',
+      '--redirect-uri',
+      'https://helper.example/cb',
+    ])
     expect(app.code, app.err).toBe(0)
     const gone = cli(['person', 'delete', '--email', 'helper@example.com'])
     expect(gone.code, gone.err).toBe(0)
     expect(gone.json()).toMatchObject({ email: 'helper@example.com', apps_deleted: 1, deleted: true })
-    expect(cli(['member', 'list', b.business_id]).json().map((m: any) => m.email)).toEqual(['solo@example.com'])
+    expect(
+      cli(['member', 'list', b.business_id])
+        .json()
+        .map((m: any) => m.email),
+    ).toEqual(['solo@example.com'])
   }, 60_000)
 })

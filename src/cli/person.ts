@@ -2,7 +2,16 @@
 import { publicBaseUrl } from '../config'
 import type { Deps } from '../deps'
 import { resolveBusiness } from '../modules/business'
-import { addMember, addPerson, deletePerson, listMembers, newSignInLink, presentMember, removeMember, signInLinkPath } from '../modules/people'
+import {
+  addMember,
+  addPerson,
+  deletePerson,
+  listMembers,
+  newSignInLink,
+  presentMember,
+  removeMember,
+  signInLinkPath,
+} from '../modules/people'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
 
@@ -12,7 +21,12 @@ export async function personCommand(deps: Deps, args: Args): Promise<void> {
   if (sub === 'add') {
     allowOnly(args, ['email', 'name'])
     const { person, token } = await addPerson(deps, { email: args.options.email, name: args.options.name })
-    return print(args, { id: person.id, email: person.email, name: person.name, sign_in_link: base + signInLinkPath(token) })
+    return print(args, {
+      id: person.id,
+      email: person.email,
+      name: person.name,
+      sign_in_link: base + signInLinkPath(token),
+    })
   }
   if (sub === 'link') {
     allowOnly(args, ['email'])
@@ -23,18 +37,25 @@ export async function personCommand(deps: Deps, args: Args): Promise<void> {
     allowOnly(args, ['email'])
     return print(args, { ...(await deletePerson(deps, args.options.email)), deleted: true })
   }
-  throw new UsageError('usage: invoicing person add --email E --name N | invoicing person link --email E | invoicing person delete --email E')
+  throw new UsageError(
+    'usage: invoicing person add --email E --name N | invoicing person link --email E | invoicing person delete --email E',
+  )
 }
 
 export async function memberCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub, ref] = args.words
   if (!ref || !['add', 'list', 'remove'].includes(sub ?? '')) {
-    throw new UsageError('usage: invoicing member add BUSINESS_ID --email E --role owner|admin|member|viewer | list BUSINESS_ID | remove BUSINESS_ID --email E')
+    throw new UsageError(
+      'usage: invoicing member add BUSINESS_ID --email E --role owner|admin|member|viewer | list BUSINESS_ID | remove BUSINESS_ID --email E',
+    )
   }
   const b = await resolveBusiness(deps.db.read, ref)
   if (sub === 'add') {
     allowOnly(args, ['email', 'role'])
-    return print(args, presentMember(await addMember(deps, b.id, { email: args.options.email, role: args.options.role })))
+    return print(
+      args,
+      presentMember(await addMember(deps, b.id, { email: args.options.email, role: args.options.role })),
+    )
   }
   if (sub === 'list') {
     allowOnly(args, [])

@@ -47,7 +47,9 @@ export async function runCli(argv: string[]): Promise<void> {
   if (use === 'existing') {
     const file = localDatabaseFile(config.dbPath)
     if (file !== null && !existsSync(file)) {
-      throw new CliRefusal(`no database at ${config.dbPath}; create one with "invoicing migrate --db ${config.dbPath}" or "invoicing business create", or name yours with --db`)
+      throw new CliRefusal(
+        `no database at ${config.dbPath}; create one with "invoicing migrate --db ${config.dbPath}" or "invoicing business create", or name yours with --db`,
+      )
     }
   }
   let deps: Deps | null = null

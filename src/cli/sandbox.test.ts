@@ -29,9 +29,21 @@ async function firstLine(p: Subprocess<'ignore', 'pipe', 'pipe'>): Promise<strin
 
 describe('invoicing sandbox', () => {
   test('serves a Test business with sample Clients and documents to the Admin key it printed, at the address it printed', async () => {
-    const p = Bun.spawn([bun, 'src/main.ts', 'sandbox', '--port', '0', '--json'], { cwd, env, stdout: 'pipe', stderr: 'pipe' })
+    const p = Bun.spawn([bun, 'src/main.ts', 'sandbox', '--port', '0', '--json'], {
+      cwd,
+      env,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     running.push(p)
-    const info = JSON.parse(await firstLine(p)) as { url: string; api_key: string; database: string; business_id: string; owner: string; sign_in_link: string }
+    const info = JSON.parse(await firstLine(p)) as {
+      url: string
+      api_key: string
+      database: string
+      business_id: string
+      owner: string
+      sign_in_link: string
+    }
     try {
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*\/v1$/)
       const auth = { authorization: `Bearer ${info.api_key}` }
@@ -42,7 +54,8 @@ describe('invoicing sandbox', () => {
       expect(clients.data.length).toBeGreaterThanOrEqual(3)
       const documents = await (await fetch(`${info.url}/documents?limit=100`, { headers: auth })).json()
       expect(documents.data.length).toBeGreaterThan(0)
-      for (const d of documents.data.filter((x: { document_number: string | null }) => x.document_number)) expect(d.document_number).toStartWith('TEST-')
+      for (const d of documents.data.filter((x: { document_number: string | null }) => x.document_number))
+        expect(d.document_number).toStartWith('TEST-')
       // The Owner's one-time link opens the page to choose a password, on the same server.
       expect(info.owner).toBe('owner@sandbox.example')
       expect(info.sign_in_link).toStartWith(info.url.replace(/\/v1$/, '/app/sign-in/link/'))

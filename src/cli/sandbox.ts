@@ -17,8 +17,21 @@ import { addPerson, makeOwner, signInLinkPath } from '../modules/people'
 const SANDBOX_OWNER = 'owner@sandbox.example'
 
 const SAMPLE_CLIENTS = [
-  { name: 'Acme Trading GmbH', email: 'billing@acme.example', country: 'DE', city: 'Berlin', postal_code: '10115', address: 'Invalidenstraße 1' },
-  { name: 'Blue Harbour SARL', email: 'compta@blueharbour.example', country: 'FR', city: 'Marseille', postal_code: '13002' },
+  {
+    name: 'Acme Trading GmbH',
+    email: 'billing@acme.example',
+    country: 'DE',
+    city: 'Berlin',
+    postal_code: '10115',
+    address: 'Invalidenstraße 1',
+  },
+  {
+    name: 'Blue Harbour SARL',
+    email: 'compta@blueharbour.example',
+    country: 'FR',
+    city: 'Marseille',
+    postal_code: '13002',
+  },
   { name: 'Northwind Ltd', email: 'accounts@northwind.example', country: 'IE', city: 'Dublin', currency: 'EUR' },
 ]
 
@@ -34,21 +47,31 @@ export async function sandbox(config: Config, args: Args, port: number, host = '
     throw e
   }
   const owner = await addPerson(deps, { email: SANDBOX_OWNER, name: 'Sandbox Owner' })
-  const business = await createBusiness(deps.db, deps.clock, {
-    name: 'Test business',
-    legalName: 'Test business Ltd',
-    country: 'DE',
+  const business = await createBusiness(
+    deps.db,
+    deps.clock,
+    {
+      name: 'Test business',
+      legalName: 'Test business Ltd',
+      country: 'DE',
+      currency: 'EUR',
+      vatNumber: 'DE123456789',
+      email: 'test@business.example',
+      // An address, so its samples look like real documents (and the seller block is not empty).
+      address: 'Friedrichstraße 100',
+      city: 'Berlin',
+      postalCode: '10117',
+      plan: 'pro',
+      isTest: true,
+    },
+    (tx, row) => makeOwner(tx, owner.person.id, row.id, deps.clock),
+  )
+  await addBankAccount(deps.db, deps.clock, business.id, {
+    name: 'Main account',
+    iban: 'DE89370400440532013000',
+    bic: 'COBADEFFXXX',
     currency: 'EUR',
-    vatNumber: 'DE123456789',
-    email: 'test@business.example',
-    // An address, so its samples look like real documents (and the seller block is not empty).
-    address: 'Friedrichstraße 100',
-    city: 'Berlin',
-    postalCode: '10117',
-    plan: 'pro',
-    isTest: true,
-  }, (tx, row) => makeOwner(tx, owner.person.id, row.id, deps.clock))
-  await addBankAccount(deps.db, deps.clock, business.id, { name: 'Main account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' })
+  })
   for (const c of SAMPLE_CLIENTS) await createClient(deps, business, c)
   const key = await createApiKey(deps.db, deps.clock, business.id, { name: 'sandbox admin', role: 'admin' })
   const seeding = await buildApp(deps)
@@ -65,7 +88,14 @@ export async function sandbox(config: Config, args: Args, port: number, host = '
     throw e
   }
   const signInLink = (deps.config.publicUrl ?? reachableUrl(host, bound)) + signInLinkPath(owner.token)
-  const info = { database: deps.config.dbPath, business_id: business.publicId, api_key: key.key, url: `${reachableUrl(host, bound)}/v1`, owner: SANDBOX_OWNER, sign_in_link: signInLink }
+  const info = {
+    database: deps.config.dbPath,
+    business_id: business.publicId,
+    api_key: key.key,
+    url: `${reachableUrl(host, bound)}/v1`,
+    owner: SANDBOX_OWNER,
+    sign_in_link: signInLink,
+  }
   if (args.flags.has('json')) process.stdout.write(JSON.stringify(info) + '\n')
   else {
     process.stdout.write(

@@ -23,7 +23,12 @@ export async function secretsCommand(config: Config, args: Args): Promise<void> 
       `${f.app_webhooks.length} OAuth app webhook secret(s) dropped (set each app's webhook again)`,
       `${f.mailboxes.length} mailbox password(s) dropped (set each mailbox again)`,
     ]
-    print(args, { new_key: f.key, old_key_file: f.old_key_file, dropped: { webhooks: f.webhooks, app_webhooks: f.app_webhooks, mailboxes: f.mailboxes }, summary: said.join('; ') })
+    print(args, {
+      new_key: f.key,
+      old_key_file: f.old_key_file,
+      dropped: { webhooks: f.webhooks, app_webhooks: f.app_webhooks, mailboxes: f.mailboxes },
+      summary: said.join('; '),
+    })
     await db.checkpoint('PASSIVE').catch(() => undefined)
   } finally {
     db.close()

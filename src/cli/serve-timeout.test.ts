@@ -21,12 +21,25 @@ afterAll(async () => {
 
 test('a Send whose mail server takes 12 s to take the message still gets its answer from a real server (idle timeout 10 s)', async () => {
   const b = await h.business({ email: 'office@shop.example', name: 'Shop Ltd' })
-  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' } })
-  const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: b.key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' },
+  })
+  const d = await h.request('POST', '/v1/documents', {
+    key: b.key,
+    body: {
+      type: 'invoice',
+      client_id: c.body.id,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+    },
+  })
   expect(d.status).toBe(201)
   smtp.answerDelayMs = 12_000
   const started = Date.now()
-  const res = await fetch(`http://127.0.0.1:${server.port}/v1/documents/${d.body.id}/send`, { method: 'POST', headers: { authorization: `Bearer ${b.key}` } })
+  const res = await fetch(`http://127.0.0.1:${server.port}/v1/documents/${d.body.id}/send`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${b.key}` },
+  })
   expect(res.status).toBe(200)
   expect(((await res.json()) as any).status).not.toBe('draft')
   expect(Date.now() - started).toBeGreaterThan(11_000)

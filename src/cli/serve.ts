@@ -26,7 +26,11 @@ function holdOpen(srv: { timeout(req: Request, seconds: number): void }, req: Re
   }
 }
 
-export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promise<{ stop: () => Promise<void>; port: number }> {
+export async function serve(
+  deps: Deps,
+  port: number,
+  host = '127.0.0.1',
+): Promise<{ stop: () => Promise<void>; port: number }> {
   const app = await buildApp(deps)
   // Once the server falls idle, the memory a burst of load took goes back to the system (kept pages, SQLite caches,
   // heap); while it stays idle, the heap again now and then.
@@ -66,12 +70,23 @@ export async function serve(deps: Deps, port: number, host = '127.0.0.1'): Promi
         holdOpen(srv, req, IDLE_TIMEOUT_S)
       }
     },
-    error: () => new Response(JSON.stringify({ error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' } }), { status: 500, headers: { 'content-type': 'application/json' } }),
+    error: () =>
+      new Response(
+        JSON.stringify({
+          error: { type: 'server_error', message: 'The service failed to answer; the fault is ours.' },
+        }),
+        { status: 500, headers: { 'content-type': 'application/json' } },
+      ),
   })
   const idleGc = { name: 'idle-gc', pattern: '*/2 * * * * *', run: async () => void (await idle.tick()) }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger, JOBS_AFTER_MS)
   // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).
-  deps.logger.info('listening', { port: server.port, host, db: deps.config.dbPath, driver: deps.db.nativeFile ? 'native' : 'client' })
+  deps.logger.info('listening', {
+    port: server.port,
+    host,
+    db: deps.config.dbPath,
+    driver: deps.db.nativeFile ? 'native' : 'client',
+  })
   let stopped = false
   // Stops taking connections, answers the requests under way, lets running jobs end, then moves the whole WAL into
   // the main file (TRUNCATE): after a clean stop the .db file alone holds every answered record.
@@ -104,7 +119,12 @@ export interface ServeForeverOptions {
 }
 
 /** Serves until SIGINT/SIGTERM, then stops cleanly (see stop) and exits 0 (1 if the stop failed); gives the port it listens on. */
-export async function serveForever(deps: Deps, port: number, host = '127.0.0.1', opts: ServeForeverOptions = {}): Promise<number> {
+export async function serveForever(
+  deps: Deps,
+  port: number,
+  host = '127.0.0.1',
+  opts: ServeForeverOptions = {},
+): Promise<number> {
   // The handlers go in before the server says it listens: a SIGTERM sent as soon as "listening" is read (a supervisor,
   // a test) must stop it cleanly, not find the default action (exit 143). One arriving during the start is kept.
   let s: Awaited<ReturnType<typeof serve>> | null = null

@@ -9,7 +9,12 @@ const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').
 const entries = Object.entries(SERVING_OPTIONS)
 
 describe('a serving process runs under the runtime options that bound its memory, by starting again with them', () => {
-  const source = { execPath: '/usr/bin/bun', argv: ['/usr/bin/bun', '/app/src/main.ts', 'serve', '--port', '0'], execArgv: ['--smol'], env: { PATH: '/bin' } }
+  const source = {
+    execPath: '/usr/bin/bun',
+    argv: ['/usr/bin/bun', '/app/src/main.ts', 'serve', '--port', '0'],
+    execArgv: ['--smol'],
+    env: { PATH: '/bin' },
+  }
 
   test('from source: bun again, with its flags, the same script and arguments, and the options added to the environment', () => {
     expect(servingRestart(source)).toEqual({
@@ -20,7 +25,12 @@ describe('a serving process runs under the runtime options that bound its memory
   })
 
   test('the compiled binary starts itself again with its own arguments', () => {
-    const r = servingRestart({ execPath: '/opt/invoicing', argv: ['bun', '/$bunfs/root/invoicing', 'sandbox', '--port', '9000'], execArgv: [], env: {} })
+    const r = servingRestart({
+      execPath: '/opt/invoicing',
+      argv: ['bun', '/$bunfs/root/invoicing', 'sandbox', '--port', '9000'],
+      execArgv: [],
+      env: {},
+    })
     expect(r?.args).toEqual(['/opt/invoicing', 'sandbox', '--port', '9000'])
   })
 
@@ -35,9 +45,14 @@ describe('a serving process runs under the runtime options that bound its memory
   })
 
   test('with no command the CLI serves, and so restarts; options before the command do not hide it', () => {
-    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts'] })?.env).toEqual({ PATH: '/bin', ...SERVING_OPTIONS })
+    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts'] })?.env).toEqual({
+      PATH: '/bin',
+      ...SERVING_OPTIONS,
+    })
     expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--port', '9000'] })).not.toBeNull()
-    expect(servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--db', 'x.db', 'key', 'list'] })).toBeNull()
+    expect(
+      servingRestart({ ...source, argv: ['/usr/bin/bun', '/app/src/main.ts', '--db', 'x.db', 'key', 'list'] }),
+    ).toBeNull()
   })
 
   const dir = mkdtempSync(join(tmpdir(), 'serving-options-'))

@@ -62,7 +62,12 @@ export interface Restart {
  * How to start this process again under the serving options, or null when it already runs under them (the restarted
  * process itself, or an operator's own values) or the command does not serve.
  */
-export function servingRestart(p: { execPath: string; argv: string[]; execArgv: string[]; env: Record<string, string | undefined> }): Restart | null {
+export function servingRestart(p: {
+  execPath: string
+  argv: string[]
+  execArgv: string[]
+  env: Record<string, string | undefined>
+}): Restart | null {
   const command = commandOf(p.argv.slice(2))
   // An option the environment already names is the operator's (or this restart's own): it is kept as it is.
   const missing = Object.entries(SERVING_OPTIONS).filter(([k]) => p.env[k] === undefined)
@@ -76,7 +81,12 @@ export function servingRestart(p: { execPath: string; argv: string[]; execArgv: 
 
 /** Starts this process again under the serving options when it serves; returns only when it does not (or cannot). */
 export function restartWithServingOptions(): void {
-  const r = servingRestart({ execPath: process.execPath, argv: process.argv, execArgv: process.execArgv, env: process.env })
+  const r = servingRestart({
+    execPath: process.execPath,
+    argv: process.argv,
+    execArgv: process.execArgv,
+    env: process.env,
+  })
   if (!r) return
   try {
     process.execve!(r.file, r.args, r.env as NodeJS.ProcessEnv)

@@ -69,7 +69,10 @@ export function multiRowInsert(sql: string, rows: unknown[][]): string {
  */
 export function sqlLiteral(v: unknown): string {
   if (v === null || v === undefined) return 'NULL'
-  if (typeof v === 'string') return v.includes('\0') ? `CAST(X'${Buffer.from(v, 'utf8').toString('hex')}' AS TEXT)` : `'${v.replaceAll("'", "''")}'`
+  if (typeof v === 'string')
+    return v.includes('\0')
+      ? `CAST(X'${Buffer.from(v, 'utf8').toString('hex')}' AS TEXT)`
+      : `'${v.replaceAll("'", "''")}'`
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new Error(`bulk append: ${v} has no SQL literal`)
     return Number.isInteger(v) ? v.toFixed(0) : String(v)

@@ -13,7 +13,13 @@ async function pragma(name: string): Promise<unknown> {
 }
 
 async function metaCount(prefix: string): Promise<number> {
-  return (await h.deps.db.read.select().from(meta).where(like(meta.key, `${prefix}%`)).all()).length
+  return (
+    await h.deps.db.read
+      .select()
+      .from(meta)
+      .where(like(meta.key, `${prefix}%`))
+      .all()
+  ).length
 }
 
 describe('connection settings', () => {
@@ -38,11 +44,22 @@ describe('connection settings', () => {
   })
 
   test('bulk appends (the request log) go in whole or not at all and leave the writer at synchronous=FULL', async () => {
-    await h.deps.db.append('INSERT INTO meta (key, value) VALUES (?, ?)', [['append-1', 'x'], ['append-2', 'y']])
+    await h.deps.db.append('INSERT INTO meta (key, value) VALUES (?, ?)', [
+      ['append-1', 'x'],
+      ['append-2', 'y'],
+    ])
     expect(await metaCount('append-')).toBe(2)
     // A failing row (a duplicate key) rolls the whole batch back.
     // Awaited by hand: bun test's expect().rejects never sees the settling of a promise the driver's thread settles.
-    const failed = await h.deps.db.append('INSERT INTO meta (key, value) VALUES (?, ?)', [['append-3', 'x'], ['append-1', 'again']]).then(() => null, (e: unknown) => e)
+    const failed = await h.deps.db
+      .append('INSERT INTO meta (key, value) VALUES (?, ?)', [
+        ['append-3', 'x'],
+        ['append-1', 'again'],
+      ])
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
     expect(failed).toBeInstanceOf(Error)
     expect(await metaCount('append-')).toBe(2)
     expect(await pragma('synchronous')).toBe(2)
@@ -54,7 +71,9 @@ describe('connection settings', () => {
     await h.deps.db.shrinkMemory()
     await h.deps.db.write((tx) => tx.insert(meta).values({ key: 'after-shrink', value: 'x' }))
     expect(await metaCount('after-shrink')).toBe(1)
-    expect(h.deps.db.hot!.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', 'after-shrink')?.value).toBe('x')
+    expect(h.deps.db.hot!.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', 'after-shrink')?.value).toBe(
+      'x',
+    )
     expect(await pragma('synchronous')).toBe(2)
   })
 
@@ -74,7 +93,11 @@ describe('writes', () => {
         h.deps.db.write(async (tx) => {
           await tx.insert(meta).values({ key: `concurrent-${i}`, value: String(i) })
           // A read inside the transaction gives the others a chance to interleave if nothing serialised them.
-          await tx.select().from(meta).where(eq(meta.key, `concurrent-${i}`)).get()
+          await tx
+            .select()
+            .from(meta)
+            .where(eq(meta.key, `concurrent-${i}`))
+            .get()
           return i
         }),
       ),
@@ -111,7 +134,12 @@ describe('writes', () => {
   test('a foreign-key violation is refused and writes nothing', async () => {
     await expect(
       h.deps.db.write((tx) =>
-        tx.insert(bankAccounts).values({ businessId: 987654, name: 'Nobody', iban: 'DE89370400440532013000', createdAt: h.clock.now().toISOString() }),
+        tx.insert(bankAccounts).values({
+          businessId: 987654,
+          name: 'Nobody',
+          iban: 'DE89370400440532013000',
+          createdAt: h.clock.now().toISOString(),
+        }),
       ),
     ).rejects.toThrow()
     const rows = await h.deps.db.read.select().from(bankAccounts).where(eq(bankAccounts.businessId, 987654)).all()
@@ -164,7 +192,9 @@ describe('the prepared-statement writer (the Payment path)', () => {
     ).rejects.toThrow('stop')
     expect(await metaCount('prepared-rollback')).toBe(0)
     // And the connection is usable again afterwards.
-    await h.deps.db.writePrepared((tx) => tx.run(sql`INSERT INTO meta (key, value) VALUES (${'prepared-after'}, ${'x'})`))
+    await h.deps.db.writePrepared((tx) =>
+      tx.run(sql`INSERT INTO meta (key, value) VALUES (${'prepared-after'}, ${'x'})`),
+    )
     expect(await metaCount('prepared-after')).toBe(1)
   })
 
@@ -176,7 +206,7 @@ describe('the prepared-statement writer (the Payment path)', () => {
     await expect(attempt).rejects.toThrow(/FOREIGN KEY/)
   })
 
-  test('its transactions and the ordinary writer\'s, 100 of each at once, all commit without SQLITE_BUSY', async () => {
+  test("its transactions and the ordinary writer's, 100 of each at once, all commit without SQLITE_BUSY", async () => {
     const both = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) => [
         h.deps.db.writePrepared(async (tx) => {
@@ -185,7 +215,11 @@ describe('the prepared-statement writer (the Payment path)', () => {
         }),
         h.deps.db.write(async (tx) => {
           await tx.insert(meta).values({ key: `mixed-w-${i}`, value: 'x' })
-          await tx.select().from(meta).where(eq(meta.key, `mixed-w-${i}`)).get()
+          await tx
+            .select()
+            .from(meta)
+            .where(eq(meta.key, `mixed-w-${i}`))
+            .get()
         }),
       ]).flat(),
     )

@@ -92,7 +92,12 @@ export function toDbUrl(pathOrUrl: string): string {
 // open and reuses after every transaction, so these stay in force; test/db.test.ts checks it.
 // secure_delete FAST: a value overwritten in place (a secret sealed where its plaintext stood) leaves no copy in the
 // page, at no extra I/O.
-const WRITER_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA secure_delete = FAST']
+const WRITER_PRAGMAS = [
+  'PRAGMA synchronous = FULL',
+  'PRAGMA foreign_keys = ON',
+  'PRAGMA busy_timeout = 5000',
+  'PRAGMA secure_delete = FAST',
+]
 const READER_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
 
 /**
@@ -130,7 +135,13 @@ async function openOnce(pathOrUrl: string, opts: OpenOptions): Promise<Database>
   }
 }
 
-async function connect(url: string, local: boolean, native: boolean, opts: OpenOptions, keep: <T extends { close(): void } | null>(c: T) => T): Promise<Database> {
+async function connect(
+  url: string,
+  local: boolean,
+  native: boolean,
+  opts: OpenOptions,
+  keep: <T extends { close(): void } | null>(c: T) => T,
+): Promise<Database> {
   // intMode number: ids and counters fit in 2^53; money is kept as exact decimal text, never as a JS number.
   const writerClient = keep(createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken }))
   // The busy timeout first: switching a new file to WAL takes a lock another process starting at once may hold.
@@ -162,14 +173,17 @@ async function connect(url: string, local: boolean, native: boolean, opts: OpenO
     write: (fn) => mutex.run(() => markedTransaction((body) => writer.transaction(body as never), fn)),
     // Both connections offer a SqlTx: the prepared one exactly, a drizzle transaction among its other methods.
     writePrepared<T>(fn: (tx: SqlTx) => Promise<T>) {
-      return mutex.run(() => markedTransaction<T, SqlTx>((body) => (prepared ? prepared.transaction(body) : writer.transaction(body)), fn))
+      return mutex.run(() =>
+        markedTransaction<T, SqlTx>((body) => (prepared ? prepared.transaction(body) : writer.transaction(body)), fn),
+      )
     },
     append: (statement, rows) =>
       mutex.run(async () => {
         if (bulk) await bulk.append(statement, rows)
-        else await writer.transaction(async (tx) => {
-          for (const r of rows) await tx.run(sqlWithArgs(statement, r))
-        })
+        else
+          await writer.transaction(async (tx) => {
+            for (const r of rows) await tx.run(sqlWithArgs(statement, r))
+          })
       }),
     async checkpoint(mode = 'TRUNCATE') {
       if (!local) return

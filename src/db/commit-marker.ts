@@ -37,7 +37,10 @@ export function withCommitMarker<T>(marker: CommitMarker, work: () => Promise<T>
 }
 
 /** Runs a transaction (`run` gets a body that must call `mark` last) and records that the mark committed. */
-export async function markedTransaction<T, X extends MarkerTx>(transaction: (body: (tx: X) => Promise<T>) => Promise<T>, fn: (tx: X) => Promise<T>): Promise<T> {
+export async function markedTransaction<T, X extends MarkerTx>(
+  transaction: (body: (tx: X) => Promise<T>) => Promise<T>,
+  fn: (tx: X) => Promise<T>,
+): Promise<T> {
   const marker = markers.getStore()
   if (!marker || marker.marked) return transaction(fn)
   const result = await transaction(async (tx) => {

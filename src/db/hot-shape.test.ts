@@ -24,22 +24,42 @@ beforeAll(async () => {
   for (const currency of ['EUR', 'JPY', 'KWD']) {
     const b = await h.business({ currency })
     business = b.id
-    const c = await ok('POST', '/v1/clients', b.key, { name: 'Ünïcode Client', email: 'c@client.example', country: 'DE', address: 'Straße 1', notes: null })
+    const c = await ok('POST', '/v1/clients', b.key, {
+      name: 'Ünïcode Client',
+      email: 'c@client.example',
+      country: 'DE',
+      address: 'Straße 1',
+      notes: null,
+    })
     clientIds = [c.id]
     // 15 integer digits, the contract's largest amount, and a small one with every decimal the currency has.
-    const big = currency === 'EUR' ? '999999999999000.99' : currency === 'JPY' ? '999999999999000' : '999999999999000.999'
+    const big =
+      currency === 'EUR' ? '999999999999000.99' : currency === 'JPY' ? '999999999999000' : '999999999999000.999'
     const draft = await ok('POST', '/v1/documents', b.key, {
       type: 'invoice',
       client_id: c.id,
       notes: 'Thanks',
       lines: [
         { description: 'Large', quantity: '1', unit_price: big, vat_rate: '0' },
-        { description: 'Small', quantity: '3', unit_price: currency === 'JPY' ? '7' : currency === 'KWD' ? '0.007' : '0.07', vat_rate: '19.00' },
+        {
+          description: 'Small',
+          quantity: '3',
+          unit_price: currency === 'JPY' ? '7' : currency === 'KWD' ? '0.007' : '0.07',
+          vat_rate: '19.00',
+        },
       ],
     })
     const issued = await ok('POST', `/v1/documents/${draft.id}/issue`, b.key)
-    await ok('POST', `/v1/documents/${draft.id}/payments`, b.key, { amount: currency === 'JPY' ? '5' : '0.5', payment_date: issued.issue_date, payment_method: 'cash' })
-    const second = await ok('POST', '/v1/documents', b.key, { type: 'quote', client_id: c.id, lines: [{ description: 'Q', quantity: '2', unit_price: '10', vat_rate: '7.00' }] })
+    await ok('POST', `/v1/documents/${draft.id}/payments`, b.key, {
+      amount: currency === 'JPY' ? '5' : '0.5',
+      payment_date: issued.issue_date,
+      payment_method: 'cash',
+    })
+    const second = await ok('POST', '/v1/documents', b.key, {
+      type: 'quote',
+      client_id: c.id,
+      lines: [{ description: 'Q', quantity: '2', unit_price: '10', vat_rate: '7.00' }],
+    })
     docIds = [draft.id, second.id]
   }
 })
@@ -55,7 +75,8 @@ describe('reads through the hot reader give the rows drizzle gives', () => {
       expect(Object.keys(viaHot!)).toEqual(Object.keys((await findDocument(read, business, id))!))
     }
     expect(await linesOf(read, docIds, hot)).toEqual(await linesOf(read, docIds))
-    const bands = (m: Map<number, unknown[]>) => [...m].map(([k, v]) => [k, [...v].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))])
+    const bands = (m: Map<number, unknown[]>) =>
+      [...m].map(([k, v]) => [k, [...v].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))])
     expect(bands(await bandsOf(read, docIds, hot))).toEqual(bands(await bandsOf(read, docIds)))
     expect(await findDocument(read, business, 999_999, hot)).toBeUndefined()
     expect(await findDocument(read, business + 1, docIds[0]!, hot)).toBeUndefined()
@@ -63,19 +84,33 @@ describe('reads through the hot reader give the rows drizzle gives', () => {
 
   test('a list page, with each filter and a search, and a Client set', async () => {
     const { read, hot } = h.deps.db
-    const filters = [{}, { type: 'invoice' as const }, { status: 'draft' as const }, { clientId: clientIds[0]! }, { issueDateFrom: '2026-01-01', issueDateTo: '2026-12-31' }, { search: 'ünïcode' }, { search: 'nothing' }]
+    const filters = [
+      {},
+      { type: 'invoice' as const },
+      { status: 'draft' as const },
+      { clientId: clientIds[0]! },
+      { issueDateFrom: '2026-01-01', issueDateTo: '2026-12-31' },
+      { search: 'ünïcode' },
+      { search: 'nothing' },
+    ]
     for (const f of filters) {
       const viaHot = await listDocuments(read, business, 0, 100, f, hot)
       expect(viaHot).toEqual(await listDocuments(read, business, 0, 100, f))
     }
     expect((await listDocuments(read, business, 0, 1, {}, hot)).map((d) => d.id)).toEqual([docIds[0]!])
-    expect(await listDocuments(read, business, docIds[0]!, 100, {}, hot)).toEqual(await listDocuments(read, business, docIds[0]!, 100, {}))
-    expect(await findClients(read, business, [...clientIds, 999_999], hot)).toEqual(await findClients(read, business, [...clientIds, 999_999]))
+    expect(await listDocuments(read, business, docIds[0]!, 100, {}, hot)).toEqual(
+      await listDocuments(read, business, docIds[0]!, 100, {}),
+    )
+    expect(await findClients(read, business, [...clientIds, 999_999], hot)).toEqual(
+      await findClients(read, business, [...clientIds, 999_999]),
+    )
   })
 
-  test('a Client by id, and a page of Clients (which gives search_text as \'\')', async () => {
+  test("a Client by id, and a page of Clients (which gives search_text as '')", async () => {
     const { read, hot } = h.deps.db
-    expect(await loadClient(h.deps.db, business, clientIds[0]!)).toEqual((await findClient(read, business, clientIds[0]!))!)
+    expect(await loadClient(h.deps.db, business, clientIds[0]!)).toEqual(
+      (await findClient(read, business, clientIds[0]!))!,
+    )
     expect(await loadClient(h.deps.db, business, 999_999)).toBeUndefined()
     const viaDrizzle = (await listClients(read, business, 0, 100)).map((c) => ({ ...c, searchText: '' }))
     expect(listClientsHot(hot!, business, 0, 100)).toEqual(viaDrizzle)

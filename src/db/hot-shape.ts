@@ -67,9 +67,20 @@ export function hotFor(db: Pick<Database, 'read' | 'hot'>, q: Queryable): HotRea
  * Rows of `shape` from `table` where the drizzle condition `where` holds (the same condition the query builder is given,
  * compiled to SQL and its arguments here), then `tail` (ORDER BY, LIMIT ?) with its own arguments.
  */
-export function hotSelect<T>(hot: HotReader, shape: HotShape<T>, table: SQLiteTable, where: SQL | undefined, tail = '', ...tailArgs: unknown[]): T[] {
+export function hotSelect<T>(
+  hot: HotReader,
+  shape: HotShape<T>,
+  table: SQLiteTable,
+  where: SQL | undefined,
+  tail = '',
+  ...tailArgs: unknown[]
+): T[] {
   const w = compiled(where)
-  const rows = hot.rows(`SELECT ${shape.columns} FROM "${getTableName(table)}" WHERE ${w.sql}${tail ? ` ${tail}` : ''}`, ...w.params, ...tailArgs)
+  const rows = hot.rows(
+    `SELECT ${shape.columns} FROM "${getTableName(table)}" WHERE ${w.sql}${tail ? ` ${tail}` : ''}`,
+    ...w.params,
+    ...tailArgs,
+  )
   return rows.map((r) => shape.read(r))
 }
 

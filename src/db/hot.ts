@@ -46,10 +46,12 @@ export function openHotReader(url: string): HotReader | null {
     },
     all: <T>(sql: string, ...args: unknown[]) => {
       const n = namesOf(sql)
-      return ((stmt(sql, true).all as (...a: unknown[]) => unknown[][])(...args)).map((row) => named(n, row) as T)
+      return (stmt(sql, true).all as (...a: unknown[]) => unknown[][])(...args).map((row) => named(n, row) as T)
     },
-    rows: (sql: string, ...args: unknown[]) => (stmt(sql, true).all as (...a: unknown[]) => unknown)(...args) as unknown[][],
-    row: (sql: string, ...args: unknown[]) => (stmt(sql, true).get as (...a: unknown[]) => unknown)(...args) as unknown[] | undefined,
+    rows: (sql: string, ...args: unknown[]) =>
+      (stmt(sql, true).all as (...a: unknown[]) => unknown)(...args) as unknown[][],
+    row: (sql: string, ...args: unknown[]) =>
+      (stmt(sql, true).get as (...a: unknown[]) => unknown)(...args) as unknown[] | undefined,
     dataVersion: () => (stmt('PRAGMA data_version', true).get as () => [number])()[0],
     shrink: () => {
       stmt.clear()

@@ -21,15 +21,21 @@ test('memberships of a database from before invitations stay active after the mi
     await oldBusiness(client, 1)
     await oldBusiness(client, 2)
     await oldBusiness(client, 3)
-    await client.execute("INSERT INTO persons (email, email_key, name, created_at, updated_at) VALUES ('o@x.example', 'o@x.example', 'O', 't', 't')")
-    await client.execute("INSERT INTO memberships (person_id, business_id, role, created_at) VALUES (1, 1, 'owner', 't'), (1, 2, 'viewer', 't')")
+    await client.execute(
+      "INSERT INTO persons (email, email_key, name, created_at, updated_at) VALUES ('o@x.example', 'o@x.example', 'O', 't', 't')",
+    )
+    await client.execute(
+      "INSERT INTO memberships (person_id, business_id, role, created_at) VALUES (1, 1, 'owner', 't'), (1, 2, 'viewer', 't')",
+    )
     for (const s of migrations[at]!.sql) if (s.trim()) await client.execute(s)
     const rows = await client.execute('SELECT business_id, role, state FROM memberships ORDER BY business_id')
     expect(rows.rows.map((r) => [r.business_id, r.role, r.state])).toEqual([
       [1, 'owner', 'active'],
       [2, 'viewer', 'active'],
     ])
-    await client.execute("INSERT INTO memberships (person_id, business_id, role, state, created_at) VALUES (1, 3, 'admin', 'pending', 't')")
+    await client.execute(
+      "INSERT INTO memberships (person_id, business_id, role, state, created_at) VALUES (1, 3, 'admin', 'pending', 't')",
+    )
     expect((await client.execute('SELECT state FROM memberships WHERE business_id = 3')).rows[0]!.state).toBe('pending')
   } finally {
     client.close()
@@ -38,8 +44,13 @@ test('memberships of a database from before invitations stay active after the mi
 
 /** A Business row as old as the file: each required column given a value of its type (only its id matters here). */
 async function oldBusiness(client: ReturnType<typeof createClient>, id: number): Promise<void> {
-  const columns = (await client.execute('PRAGMA table_info(businesses)')).rows.filter((c) => c.notnull && c.dflt_value === null && !c.pk)
+  const columns = (await client.execute('PRAGMA table_info(businesses)')).rows.filter(
+    (c) => c.notnull && c.dflt_value === null && !c.pk,
+  )
   const names = ['id', ...columns.map((c) => String(c.name))]
   const values = [id, ...columns.map((c) => (/INT|REAL|NUM/i.test(String(c.type)) ? 0 : `b${id}`))]
-  await client.execute({ sql: `INSERT INTO businesses (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, args: values })
+  await client.execute({
+    sql: `INSERT INTO businesses (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    args: values,
+  })
 }

@@ -12,7 +12,10 @@ export async function serviceSecret(db: Database, key: string): Promise<string> 
   // Made at start, perhaps while another process starting at once still migrates: wait for its lock.
   return whileBusy(() =>
     db.write(async (tx) => {
-      await tx.insert(meta).values({ key, value: randomBytes(32).toString('base64url') }).onConflictDoNothing()
+      await tx
+        .insert(meta)
+        .values({ key, value: randomBytes(32).toString('base64url') })
+        .onConflictDoNothing()
       return (await tx.select().from(meta).where(eq(meta.key, key)).get())!.value
     }),
   )

@@ -26,13 +26,18 @@ export async function applyMigrations(db: Database): Promise<void> {
   try {
     const tx = await begin(db)
     try {
-      await tx.execute(`CREATE TABLE IF NOT EXISTS "${TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`)
+      await tx.execute(
+        `CREATE TABLE IF NOT EXISTS "${TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
+      )
       const last = (await tx.execute(`SELECT created_at FROM "${TABLE}" ORDER BY created_at DESC LIMIT 1`)).rows[0]
       const appliedUpTo = last ? Number(last.created_at) : -Infinity
       for (const m of migrations) {
         if (m.folderMillis <= appliedUpTo) continue
         for (const statement of m.sql) if (statement.trim()) await tx.execute(statement)
-        await tx.execute({ sql: `INSERT INTO "${TABLE}" ("hash", "created_at") VALUES (?, ?)`, args: [m.hash, m.folderMillis] })
+        await tx.execute({
+          sql: `INSERT INTO "${TABLE}" ("hash", "created_at") VALUES (?, ?)`,
+          args: [m.hash, m.folderMillis],
+        })
       }
       await tx.commit()
     } finally {
@@ -45,7 +50,9 @@ export async function applyMigrations(db: Database): Promise<void> {
 
 /** Whether the last migration the journal lists is applied (false too when the bookkeeping table is not there yet). */
 async function upToDate(db: Database, folder: string): Promise<boolean> {
-  const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number }> }
+  const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number }>
+  }
   const last = Math.max(...journal.entries.map((e) => e.when))
   try {
     const row = (await db.writerClient.execute(`SELECT max(created_at) AS at FROM "${TABLE}"`)).rows[0]

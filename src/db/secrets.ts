@@ -32,7 +32,9 @@ function forgetHint(db: Database): string {
 function keyFromFile(file: string, sealedBefore: boolean, hint: string): Buffer {
   if (!existsSync(file)) {
     if (sealedBefore) {
-      throw new ConfigError(`the key file ${file} is missing and this database's secrets are sealed under it: put it back, or set INVOICING_SECRET_KEY to that key, ${hint}`)
+      throw new ConfigError(
+        `the key file ${file} is missing and this database's secrets are sealed under it: put it back, or set INVOICING_SECRET_KEY to that key, ${hint}`,
+      )
     }
     // Written whole under another name, then linked into place: a second process starting now either links first
     // (and this one reads its key) or finds the complete file, never an empty one.
@@ -58,14 +60,17 @@ export async function unlockSecrets(db: Database, envKey: string | null): Promis
   let source: string
   if (envKey !== null) {
     const parsed = parseKey(envKey)
-    if (!parsed) throw new ConfigError('INVOICING_SECRET_KEY must be 32 bytes written as 64 hexadecimal digits or as base64')
+    if (!parsed)
+      throw new ConfigError('INVOICING_SECRET_KEY must be 32 bytes written as 64 hexadecimal digits or as base64')
     key = parsed
     source = 'INVOICING_SECRET_KEY'
   } else {
     const file = localFile(db)
     if (file === null) {
       const lost = stored !== null ? `, ${forgetHint(db)}` : ''
-      throw new ConfigError(`a libSQL server database needs INVOICING_SECRET_KEY (the same key on every instance); there is no folder to keep a key file in${lost}`)
+      throw new ConfigError(
+        `a libSQL server database needs INVOICING_SECRET_KEY (the same key on every instance); there is no folder to keep a key file in${lost}`,
+      )
     }
     key = keyFromFile(keyFileOf(file), stored !== null, forgetHint(db))
     source = `the key file ${keyFileOf(file)}`
@@ -73,11 +78,20 @@ export async function unlockSecrets(db: Database, envKey: string | null): Promis
   const box = secretBox(key)
   let value = stored
   if (value === null) {
-    await whileBusy(() => db.write((tx) => tx.insert(meta).values({ key: CHECK_KEY, value: box.seal(CHECK_TEXT, 'key-check') }).onConflictDoNothing()))
+    await whileBusy(() =>
+      db.write((tx) =>
+        tx
+          .insert(meta)
+          .values({ key: CHECK_KEY, value: box.seal(CHECK_TEXT, 'key-check') })
+          .onConflictDoNothing(),
+      ),
+    )
     value = (await check())!
   }
   if (!opensCheck(box, value)) {
-    throw new ConfigError(`${source} is not the key this database's secrets were sealed with; start with the key it was set up with, ${forgetHint(db)}`)
+    throw new ConfigError(
+      `${source} is not the key this database's secrets were sealed with; start with the key it was set up with, ${forgetHint(db)}`,
+    )
   }
   await sealStoredPlaintext(db, box)
   return box
@@ -109,15 +123,24 @@ async function sealStoredPlaintext(db: Database, box: SecretBox): Promise<void> 
         .update(webhooks)
         .set({
           secret: isSealed(h.secret) ? h.secret : box.seal(h.secret, 'webhook-secret'),
-          previousSecret: h.previousSecret === null || isSealed(h.previousSecret) ? h.previousSecret : box.seal(h.previousSecret, 'webhook-secret'),
+          previousSecret:
+            h.previousSecret === null || isSealed(h.previousSecret)
+              ? h.previousSecret
+              : box.seal(h.previousSecret, 'webhook-secret'),
         })
         .where(eq(webhooks.id, h.id))
     }
     for (const a of await tx.select().from(appWebhooks).where(appHooksLeft).all()) {
-      await tx.update(appWebhooks).set({ secret: box.seal(a.secret, 'webhook-secret') }).where(eq(appWebhooks.id, a.id))
+      await tx
+        .update(appWebhooks)
+        .set({ secret: box.seal(a.secret, 'webhook-secret') })
+        .where(eq(appWebhooks.id, a.id))
     }
     for (const m of await tx.select().from(mailboxes).where(mailLeft).all()) {
-      await tx.update(mailboxes).set({ smtpUrl: box.seal(m.smtpUrl!, 'smtp-url') }).where(eq(mailboxes.businessId, m.businessId))
+      await tx
+        .update(mailboxes)
+        .set({ smtpUrl: box.seal(m.smtpUrl!, 'smtp-url') })
+        .where(eq(mailboxes.businessId, m.businessId))
     }
   })
 }
@@ -147,20 +170,31 @@ const SEALED = (column: Parameters<typeof like>[0]) => like(column, 'enc:v1:%')
  */
 export async function forgetSecrets(db: Database, envKey: string | null, at: string): Promise<Forgotten> {
   const stored = (await db.read.select().from(meta).where(eq(meta.key, CHECK_KEY)).get())?.value ?? null
-  if (stored === null) throw new ConfigError('nothing in this database was ever sealed under a secret key: there is nothing to forget')
+  if (stored === null)
+    throw new ConfigError('nothing in this database was ever sealed under a secret key: there is nothing to forget')
   const file = localFile(db)
   let key: Buffer
   let keyFile: string | null = null
   if (envKey !== null) {
     const parsed = parseKey(envKey)
-    if (!parsed) throw new ConfigError('INVOICING_SECRET_KEY must be 32 bytes written as 64 hexadecimal digits or as base64')
-    if (opensCheck(secretBox(parsed), stored)) throw new ConfigError("INVOICING_SECRET_KEY opens this database's secrets: nothing is lost, so nothing is forgotten")
+    if (!parsed)
+      throw new ConfigError('INVOICING_SECRET_KEY must be 32 bytes written as 64 hexadecimal digits or as base64')
+    if (opensCheck(secretBox(parsed), stored))
+      throw new ConfigError(
+        "INVOICING_SECRET_KEY opens this database's secrets: nothing is lost, so nothing is forgotten",
+      )
     key = parsed
   } else {
-    if (file === null) throw new ConfigError('a libSQL server database keeps no key file: set INVOICING_SECRET_KEY to the new key, then run this again')
+    if (file === null)
+      throw new ConfigError(
+        'a libSQL server database keeps no key file: set INVOICING_SECRET_KEY to the new key, then run this again',
+      )
     keyFile = keyFileOf(file)
     const current = existsSync(keyFile) ? parseKey(readFileSync(keyFile, 'utf8')) : null
-    if (current && opensCheck(secretBox(current), stored)) throw new ConfigError(`the key file ${keyFile} opens this database's secrets: nothing is lost, so nothing is forgotten`)
+    if (current && opensCheck(secretBox(current), stored))
+      throw new ConfigError(
+        `the key file ${keyFile} opens this database's secrets: nothing is lost, so nothing is forgotten`,
+      )
     key = parseKey(newKeyText())!
   }
   const box = secretBox(key)
@@ -171,7 +205,13 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
   try {
     const dropped = await db.write(async (tx) => {
       const hooks = await tx
-        .select({ id: webhooks.id, url: webhooks.url, businessId: businesses.publicId, secret: webhooks.secret, previousSecret: webhooks.previousSecret })
+        .select({
+          id: webhooks.id,
+          url: webhooks.url,
+          businessId: businesses.publicId,
+          secret: webhooks.secret,
+          previousSecret: webhooks.previousSecret,
+        })
         .from(webhooks)
         .innerJoin(businesses, eq(businesses.id, webhooks.businessId))
         .where(sql`${SEALED(webhooks.secret)} OR ${SEALED(webhooks.previousSecret)}`)
@@ -181,7 +221,9 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
         await tx
           .update(webhooks)
           .set({
-            ...(lost ? { secret: box.seal(unknownSecret(), 'webhook-secret'), paused: true, pausedReason: SECRET_LOST_REASON } : {}),
+            ...(lost
+              ? { secret: box.seal(unknownSecret(), 'webhook-secret'), paused: true, pausedReason: SECRET_LOST_REASON }
+              : {}),
             previousSecret: null,
             previousSecretUntil: null,
             updatedAt: at,
@@ -197,7 +239,12 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
       for (const a of appHooks) {
         await tx
           .update(appWebhooks)
-          .set({ secret: box.seal(unknownSecret(), 'webhook-secret'), paused: true, pausedReason: SECRET_LOST_REASON, updatedAt: at })
+          .set({
+            secret: box.seal(unknownSecret(), 'webhook-secret'),
+            paused: true,
+            pausedReason: SECRET_LOST_REASON,
+            updatedAt: at,
+          })
           .where(eq(appWebhooks.id, a.id))
       }
       const boxes = await tx
@@ -206,10 +253,16 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
         .innerJoin(businesses, eq(businesses.id, mailboxes.businessId))
         .where(SEALED(mailboxes.smtpUrl))
         .all()
-      for (const m of boxes) await tx.update(mailboxes).set({ smtpUrl: null, updatedAt: at }).where(eq(mailboxes.businessId, m.id))
-      await tx.update(meta).set({ value: box.seal(CHECK_TEXT, 'key-check') }).where(eq(meta.key, CHECK_KEY))
+      for (const m of boxes)
+        await tx.update(mailboxes).set({ smtpUrl: null, updatedAt: at }).where(eq(mailboxes.businessId, m.id))
+      await tx
+        .update(meta)
+        .set({ value: box.seal(CHECK_TEXT, 'key-check') })
+        .where(eq(meta.key, CHECK_KEY))
       return {
-        webhooks: hooks.filter((h) => isSealed(h.secret)).map((h) => ({ id: h.id, business_id: h.businessId, url: h.url })),
+        webhooks: hooks
+          .filter((h) => isSealed(h.secret))
+          .map((h) => ({ id: h.id, business_id: h.businessId, url: h.url })),
         app_webhooks: appHooks.map((a) => ({ client_id: a.clientId, url: a.url })),
         mailboxes: boxes.map((m) => ({ business_id: m.businessId, from: m.from })),
       }

@@ -20,7 +20,7 @@ export function queryBuilderRefused(tx: SqlTx): void {
   void tx.transaction
 }
 
-describe('the Payment path\'s transaction (SqlTx)', () => {
+describe("the Payment path's transaction (SqlTx)", () => {
   test('the prepared connection hands the Payment path exactly all() and run(), the two methods SqlTx declares', async () => {
     const offered = await h.deps.db.writePrepared(async (tx) => Object.keys(tx).sort())
     // A local file uses the prepared-statement connection; a libSQL server falls back to a drizzle transaction.
@@ -34,7 +34,9 @@ describe('the Payment path\'s transaction (SqlTx)', () => {
       return Number(r.lastInsertRowid)
     })
     expect(id).toBeGreaterThan(0)
-    const viaWriter = await h.deps.db.write(async (tx) => Number((await tx.run(sql`INSERT INTO meta (key, value) VALUES (${'sql-tx-id-2'}, ${'x'})`)).lastInsertRowid))
+    const viaWriter = await h.deps.db.write(async (tx) =>
+      Number((await tx.run(sql`INSERT INTO meta (key, value) VALUES (${'sql-tx-id-2'}, ${'x'})`)).lastInsertRowid),
+    )
     expect(viaWriter).toBeGreaterThan(0)
   })
 })

@@ -20,7 +20,10 @@ export interface RunningPlatform {
 export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
   const delivery = deliveryContext(deps)
   // The failure email goes to the app's owner, a person.
-  const appDelivery = appDeliveryContext(deps, async (personId) => (await findPersonById(deps.db.read, personId))?.email ?? null)
+  const appDelivery = appDeliveryContext(
+    deps,
+    async (personId) => (await findPersonById(deps.db.read, personId))?.email ?? null,
+  )
   return [
     // OAuth apps' webhooks: the same pace and retention as a Business's own.
     { name: 'app-webhook-dispatch', pattern: '* * * * * *', run: () => dispatchAppWebhooks(appDelivery) },
@@ -34,14 +37,21 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
     { name: 'product-erasure', pattern: '0 41 * * * *', run: () => eraseDeletedProducts(deps) },
     // Buffered request-log entries reach the database within a second.
     { name: 'request-log-flush', pattern: '* * * * * *', run: () => app.requestLog.flush() },
-    { name: 'rate-limit-sweep', pattern: '0 * * * * *', run: async () => { await app.rateLimiter.sweep(deps.clock.now().getTime()) } },
+    {
+      name: 'rate-limit-sweep',
+      pattern: '0 * * * * *',
+      run: async () => {
+        await app.rateLimiter.sweep(deps.clock.now().getTime())
+      },
+    },
     { name: 'idempotency-expiry', pattern: '0 */10 * * * *', run: () => expireIdempotencyKeys(deps.db, deps.clock) },
     // Connected apps unused for 90 days end (their tokens are already refused at once); spent codes and tokens go.
     { name: 'connected-app-expiry', pattern: '0 7 * * * *', run: () => expireConnections(deps.db, deps.clock) },
     {
       name: 'request-log-retention',
       pattern: '0 17 3 * * *',
-      run: () => pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
+      run: () =>
+        pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
     },
   ]
 }

@@ -20,7 +20,9 @@ export function deliveryContext(deps: Deps): DeliveryContext {
     resolve: deps.resolve,
     allowPrivate: deps.config.webhookAllowPrivate,
     build: (kind, businessId, id) =>
-      kind === 'document' ? viewDocument(deps, deps.db.read, adminOf(businessId), id) : getPayment(deps, adminOf(businessId), id),
+      kind === 'document'
+        ? viewDocument(deps, deps.db.read, adminOf(businessId), id)
+        : getPayment(deps, adminOf(businessId), id),
   }
 }
 
@@ -29,7 +31,10 @@ function appActorOf(businessId: number, role: GrantRole): Actor {
   return { ...systemActor({ businessId }, 'app webhook'), role, kind: 'connected_app' }
 }
 
-export function appDeliveryContext(deps: Deps, ownerEmail: (personId: number) => Promise<string | null> = async () => null): AppDeliveryContext {
+export function appDeliveryContext(
+  deps: Deps,
+  ownerEmail: (personId: number) => Promise<string | null> = async () => null,
+): AppDeliveryContext {
   return {
     db: deps.db,
     clock: deps.clock,
@@ -42,6 +47,8 @@ export function appDeliveryContext(deps: Deps, ownerEmail: (personId: number) =>
     ownerEmail,
     serviceFrom: `no-reply@${new URL(issuerOf(deps.config)).hostname}`,
     build: (kind, businessId, id, role) =>
-      kind === 'document' ? viewDocument(deps, deps.db.read, appActorOf(businessId, role), id) : getPayment(deps, appActorOf(businessId, role), id),
+      kind === 'document'
+        ? viewDocument(deps, deps.db.read, appActorOf(businessId, role), id)
+        : getPayment(deps, appActorOf(businessId, role), id),
   }
 }

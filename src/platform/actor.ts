@@ -38,12 +38,17 @@ export function credentialKey(a: Pick<Actor, 'kind' | 'credentialId'>): string {
  * What `recorded_by`, `amended_by` and `voided_by` say of the Actor: `{type, name}` for an API key or a Connected app;
  * null for a person in the application (extensions §9: a Payment recorded there has `recorded_by: null`).
  */
-export function actorRecord(a: Pick<Actor, 'kind' | 'name'>): { type: 'api_key' | 'connected_app'; name: string } | null {
+export function actorRecord(
+  a: Pick<Actor, 'kind' | 'name'>,
+): { type: 'api_key' | 'connected_app'; name: string } | null {
   return a.kind === 'person' ? null : { type: a.kind, name: a.name }
 }
 
 /** The Actor a background job acts as for a Business (a webhook body is built as its Admin would read it). */
-export function systemActor(b: { businessId: number; businessPublicId?: string; currency?: string; plan?: Plan; isTest?: boolean }, name = 'system'): Actor {
+export function systemActor(
+  b: { businessId: number; businessPublicId?: string; currency?: string; plan?: Plan; isTest?: boolean },
+  name = 'system',
+): Actor {
   return {
     businessId: b.businessId,
     businessPublicId: b.businessPublicId ?? '',

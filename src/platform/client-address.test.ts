@@ -35,7 +35,11 @@ describe('clientAddress', () => {
 })
 
 test('INVOICING_TRUSTED_PROXIES takes addresses and CIDR ranges; anything else refuses to start with one line naming it', () => {
-  expect(loadConfig({ INVOICING_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8 ,::1' }).trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1'])
+  expect(loadConfig({ INVOICING_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8 ,::1' }).trustedProxies).toEqual([
+    '127.0.0.1',
+    '10.0.0.0/8',
+    '::1',
+  ])
   expect(loadConfig({}).trustedProxies).toEqual([])
   for (const bad of ['proxy.example', '10.0.0.0/33', '10.0.0.1:8080']) {
     expect(parseProxyRange(bad)).toBeNull()
@@ -66,9 +70,14 @@ test('behind a trusted proxy each client has its own registration limit and the 
 
     // The request log keeps the client's address, not the proxy's.
     const b = await h.business()
-    const res = await h.app.fetch(new Request('http://localhost/v1/business', { headers: { authorization: `Bearer ${b.key}`, 'x-forwarded-for': '203.0.113.44' } }), {
-      requestIP: () => ({ address: '10.0.0.2' }),
-    })
+    const res = await h.app.fetch(
+      new Request('http://localhost/v1/business', {
+        headers: { authorization: `Bearer ${b.key}`, 'x-forwarded-for': '203.0.113.44' },
+      }),
+      {
+        requestIP: () => ({ address: '10.0.0.2' }),
+      },
+    )
     expect(res.status).toBe(200)
     await h.app.requestLog.flush()
     const log = await h.request('GET', '/v1/request-log', { key: b.key })

@@ -39,7 +39,11 @@ export function trustedProxies(list: readonly string[]): TrustedProxies {
  * (X-Forwarded-For lists hops left to right, each proxy appending the one it saw); the first address no trusted proxy
  * stands behind is the client. An entry that is not an address ends the walk at the last trusted hop.
  */
-export function clientAddress(peer: string | null, forwardedFor: string | null, trusted: TrustedProxies): string | null {
+export function clientAddress(
+  peer: string | null,
+  forwardedFor: string | null,
+  trusted: TrustedProxies,
+): string | null {
   if (peer === null) return null
   let current = parseAddress(peer)
   if (!current || forwardedFor === null || !trusted(current)) return current?.toString() ?? peer

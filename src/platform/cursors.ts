@@ -40,7 +40,8 @@ export class Cursors {
     } catch {
       throw bad()
     }
-    if (!Array.isArray(parsed) || parsed[0] !== list || parsed[1] !== businessId || !Number.isSafeInteger(parsed[2])) throw bad()
+    if (!Array.isArray(parsed) || parsed[0] !== list || parsed[1] !== businessId || !Number.isSafeInteger(parsed[2]))
+      throw bad()
     return parsed[2] as number
   }
 }
@@ -55,7 +56,12 @@ export function parseLimit(raw: string | undefined): number {
 }
 
 /** Fetch limit+1 rows; the extra one only says whether another page exists. */
-export function toPage<R extends { id: number }, T>(rows: R[], limit: number, present: (r: R) => T, cursorFor: (lastId: number) => string): Page<T> {
+export function toPage<R extends { id: number }, T>(
+  rows: R[],
+  limit: number,
+  present: (r: R) => T,
+  cursorFor: (lastId: number) => string,
+): Page<T> {
   const more = rows.length > limit
   const shown = more ? rows.slice(0, limit) : rows
   return { data: shown.map(present), next_cursor: more ? cursorFor(shown[shown.length - 1]!.id) : null }

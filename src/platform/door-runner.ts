@@ -4,7 +4,14 @@
 // with its change and kept for replays), and writes the request-log entry. The door turns the Result into its answer.
 import { credentialKey, type Actor } from './actor'
 import type { Answer, Idempotency } from './idempotency'
-import { apiPathOf, runOperation, type Operation, type OperationContext, type OperationInput, type Result } from './operation'
+import {
+  apiPathOf,
+  runOperation,
+  type Operation,
+  type OperationContext,
+  type OperationInput,
+  type Result,
+} from './operation'
 import { roleRefusal, type Access } from './policy'
 import type { RateCount, RateDecision } from './rate-count'
 import type { RequestLogWriter } from './request-log'
@@ -56,9 +63,18 @@ export class DoorRunner {
    * door judges before the Role (the API: a method the path does not answer), then the Role, which is asked before
    * the record the call names.
    */
-  async admit(actor: Actor, access: Access, plan: ApiError | null, beforeRole: ApiError | null = null): Promise<Admission> {
+  async admit(
+    actor: Actor,
+    access: Access,
+    plan: ApiError | null,
+    beforeRole: ApiError | null = null,
+  ): Promise<Admission> {
     const rate = await this.d.rateCount.hit(credentialKey(actor), this.d.clock.now().getTime())
-    const refused = plan ?? (rate.allowed ? null : new RateLimited(rate.limit, rate.retryAfter)) ?? beforeRole ?? roleRefusal(actor, access)
+    const refused =
+      plan ??
+      (rate.allowed ? null : new RateLimited(rate.limit, rate.retryAfter)) ??
+      beforeRole ??
+      roleRefusal(actor, access)
     return { rate, refused }
   }
 
@@ -67,11 +83,25 @@ export class DoorRunner {
    * with its change (`committed`), what `keep` says is stored, and a resend through either door replays it byte for
    * byte (`replayed`); its Result is then the answer's JSON text.
    */
-  async perform(op: Operation, actor: Actor, input: OperationInput, keyed?: Keyed): Promise<{ result: Result; replayed: boolean }> {
+  async perform(
+    op: Operation,
+    actor: Actor,
+    input: OperationInput,
+    keyed?: Keyed,
+  ): Promise<{ result: Result; replayed: boolean }> {
     const context = this.d.context
-    if (!op.idempotent || !keyed || keyed.key === null) return { result: await runOperation(op, actor, input, context), replayed: false }
+    if (!op.idempotent || !keyed || keyed.key === null)
+      return { result: await runOperation(op, actor, input, context), replayed: false }
     const { answer, replayed } = await this.d.idempotency.answer(
-      { credentialKind: actor.kind, apiKeyId: actor.credentialId, key: keyed.key, method: op.http.method, path: apiPathOf(op, input.path), body: keyed.body, rawBody: keyed.rawBody },
+      {
+        credentialKind: actor.kind,
+        apiKeyId: actor.credentialId,
+        key: keyed.key,
+        method: op.http.method,
+        path: apiPathOf(op, input.path),
+        body: keyed.body,
+        rawBody: keyed.rawBody,
+      },
       async () => answerOf(await runOperation(op, actor, input, context)),
       keptOf(op),
       op.committed ? committedOf(op, op.committed) : undefined,

@@ -7,7 +7,13 @@ import { createApiKey } from '../modules/business'
 import { IdempotencyInFlight } from '../shared/errors'
 import { answerResponse } from '../doors/api/answer'
 import { errorResponse } from '../doors/api/errors'
-import { expireIdempotencyKeys, Idempotency, IDEMPOTENCY_TTL_MS, type Answer, type IdempotentRequest } from './idempotency'
+import {
+  expireIdempotencyKeys,
+  Idempotency,
+  IDEMPOTENCY_TTL_MS,
+  type Answer,
+  type IdempotentRequest,
+} from './idempotency'
 
 /** The API door's use of the record: the answer written as its HTTP response. */
 async function run(idem: Idempotency, req: IdempotentRequest, perform: () => Promise<Answer>): Promise<Response> {
@@ -21,7 +27,11 @@ harnessForFile((made) => (h = made))
 const base = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
 
 function post(key: string, body: unknown, idempotencyKey?: string): Promise<TestResponse> {
-  return h.request('POST', '/v1/clients', { key, body, headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey } })
+  return h.request('POST', '/v1/clients', {
+    key,
+    body,
+    headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
+  })
 }
 
 async function clientCount(key: string): Promise<number> {

@@ -68,7 +68,9 @@ function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null'
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
   const o = v as Record<string, unknown>
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort()
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`
 }
 
@@ -186,7 +188,9 @@ export class Idempotency {
     if (!KEY_RE.test(req.key)) {
       throw new InvalidRequest({ 'Idempotency-Key': ['must be 1 to 255 printable characters with no space'] })
     }
-    const hash = createHash('sha256').update(`${req.method} ${req.path}\n${canonicalBody(bodyOf(req))}`).digest('hex')
+    const hash = createHash('sha256')
+      .update(`${req.method} ${req.path}\n${canonicalBody(bodyOf(req))}`)
+      .digest('hex')
     const slot = `${req.credentialKind ?? 'api_key'}:${req.apiKeyId}:${req.key}`
     const deadline = Date.now() + this.waitMs
 
@@ -194,7 +198,10 @@ export class Idempotency {
       const running = this.inFlight.get(slot)
       if (running) {
         // Rule 4: the second request waits for the first and then answers its result.
-        const timedOut = await Promise.race([running.then(() => false), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => true)])
+        const timedOut = await Promise.race([
+          running.then(() => false),
+          Bun.sleep(Math.max(0, deadline - Date.now())).then(() => true),
+        ])
         if (timedOut) throw new IdempotencyInFlight()
         continue
       }
@@ -209,7 +216,10 @@ export class Idempotency {
           claim = await this.claim(req, hash)
         }
         if (claim.kind === 'replay') return { answer: claim.answer, replayed: true }
-        if (claim.kind === 'lost') throw new IdempotencyInFlight('The first request under this Idempotency-Key was done but its answer was lost; read the record instead of resending.')
+        if (claim.kind === 'lost')
+          throw new IdempotencyInFlight(
+            'The first request under this Idempotency-Key was done but its answer was lost; read the record instead of resending.',
+          )
         return { answer: await this.perform(req, claim.token, perform, keep, fromCommit), replayed: false }
       } finally {
         this.inFlight.delete(slot)
@@ -223,7 +233,13 @@ export class Idempotency {
    * returned, as `keep` stores it) into the claim before it commits; without `fromCommit` it marks the claim done and
    * the answer follows in a transaction of its own (a crash between the two leaves the key answered 409 for good).
    */
-  private async perform(req: IdempotentRequest, token: string, perform: () => Promise<Answer>, keep: (a: Answer) => Answer, fromCommit?: (value: unknown) => Answer): Promise<Answer> {
+  private async perform(
+    req: IdempotentRequest,
+    token: string,
+    perform: () => Promise<Answer>,
+    keep: (a: Answer) => Answer,
+    fromCommit?: (value: unknown) => Answer,
+  ): Promise<Answer> {
     const where = sql`credential_kind = ${req.credentialKind ?? 'api_key'} AND api_key_id = ${req.apiKeyId} AND key = ${req.key}`
     let committed: Answer | null = null
     const marker: CommitMarker = {
@@ -234,7 +250,9 @@ export class Idempotency {
           ? await tx.run(
               sql`UPDATE idempotency_keys SET status = ${answer.status}, content_type = ${answer.contentType ?? 'application/json'}, body = ${answer.body} WHERE ${where} AND status = ${IN_FLIGHT} AND body = ${token}`,
             )
-          : await tx.run(sql`UPDATE idempotency_keys SET status = ${DONE} WHERE ${where} AND status = ${IN_FLIGHT} AND body = ${token}`)
+          : await tx.run(
+              sql`UPDATE idempotency_keys SET status = ${DONE} WHERE ${where} AND status = ${IN_FLIGHT} AND body = ${token}`,
+            )
         // The claim was taken over (this request outlived its lease): its change must not commit a second time.
         if (r.rowsAffected !== 1) throw new IdempotencyInFlight()
         committed = answer
@@ -257,7 +275,8 @@ export class Idempotency {
     if (inCommit && inCommit.status === kept.status && inCommit.body === kept.body) return answer
     // The answer differs from the one its change committed with: an operation that builds its answer outside its
     // transaction. Under test that fails the request, so the suite holds every keyed operation to the rule.
-    if (inCommit && process.env.NODE_ENV === 'test') throw new Error(`the answer of ${req.method} ${req.path} is not the one its change committed with`)
+    if (inCommit && process.env.NODE_ENV === 'test')
+      throw new Error(`the answer of ${req.method} ${req.path} is not the one its change committed with`)
     await this.db.write(async (tx) => {
       await tx.run(
         sql`UPDATE idempotency_keys SET status = ${kept.status}, content_type = ${kept.contentType ?? 'application/json'}, body = ${kept.body} WHERE ${where} AND ${inCommit ? sql`status <> ${IN_FLIGHT}` : sql`body = ${token}`}`,
@@ -300,7 +319,9 @@ export class Idempotency {
 
   private async forget(req: IdempotentRequest, token: string): Promise<void> {
     await this.db.write(async (tx) => {
-      await tx.run(sql`DELETE FROM idempotency_keys WHERE credential_kind = ${req.credentialKind ?? 'api_key'} AND api_key_id = ${req.apiKeyId} AND key = ${req.key} AND body = ${token} AND status = ${IN_FLIGHT}`)
+      await tx.run(
+        sql`DELETE FROM idempotency_keys WHERE credential_kind = ${req.credentialKind ?? 'api_key'} AND api_key_id = ${req.apiKeyId} AND key = ${req.key} AND body = ${token} AND status = ${IN_FLIGHT}`,
+      )
     })
   }
 }

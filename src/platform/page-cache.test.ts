@@ -50,13 +50,18 @@ describe('kept list pages over HTTP', () => {
   let h: Harness
   let biz: { id: number; key: string }
   let other: { id: number; key: string }
-  const client = (name: string) => ({ name, email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, country: 'DE' })
+  const client = (name: string) => ({
+    name,
+    email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`,
+    country: 'DE',
+  })
 
   beforeAll(async () => {
     h = await makeHarness()
     biz = await h.business()
     other = await h.business()
-    for (const n of ['Alpha', 'Beta']) expect((await h.request('POST', '/v1/clients', { key: biz.key, body: client(n) })).status).toBe(201)
+    for (const n of ['Alpha', 'Beta'])
+      expect((await h.request('POST', '/v1/clients', { key: biz.key, body: client(n) })).status).toBe(201)
     expect((await h.request('POST', '/v1/clients', { key: other.key, body: client('Gamma') })).status).toBe(201)
   })
   afterAll(() => h.close())
@@ -77,7 +82,9 @@ describe('kept list pages over HTTP', () => {
   test('an update through the API shows on the next page at once', async () => {
     expect(await names(biz.key)).toEqual(['Alpha', 'Beta'])
     const id = (await h.request('GET', '/v1/clients?limit=1', { key: biz.key })).body.data[0].id
-    expect((await h.request('PATCH', `/v1/clients/${id}`, { key: biz.key, body: { name: 'Alpha Renamed' } })).status).toBe(200)
+    expect(
+      (await h.request('PATCH', `/v1/clients/${id}`, { key: biz.key, body: { name: 'Alpha Renamed' } })).status,
+    ).toBe(200)
     expect(await names(biz.key)).toEqual(['Alpha Renamed', 'Beta'])
   })
 
@@ -92,14 +99,17 @@ describe('kept list pages over HTTP', () => {
     expect(await names(biz.key)).toEqual(['Alpha Renamed', 'Beta Outside'])
   })
 
-  test('the same URL asked by another Business answers that Business\'s rows only', async () => {
+  test("the same URL asked by another Business answers that Business's rows only", async () => {
     expect(await names(biz.key)).toEqual(['Alpha Renamed', 'Beta Outside'])
     expect(await names(other.key)).toEqual(['Gamma'])
     expect(await names(biz.key)).toEqual(['Alpha Renamed', 'Beta Outside'])
   })
 
   test('a deleted Product leaves the kept Product page at once', async () => {
-    const p = await h.request('POST', '/v1/products', { key: biz.key, body: { name: 'Widget', type: 'product', price: '10.00', currency: 'EUR' } })
+    const p = await h.request('POST', '/v1/products', {
+      key: biz.key,
+      body: { name: 'Widget', type: 'product', price: '10.00', currency: 'EUR' },
+    })
     expect(p.status).toBe(201)
     expect((await h.request('GET', '/v1/products', { key: biz.key })).body.data).toHaveLength(1)
     expect((await h.request('DELETE', `/v1/products/${p.body.id}`, { key: biz.key })).status).toBe(204)

@@ -15,7 +15,10 @@ export class PageCache {
    * @param dataVersion reads `PRAGMA data_version` on a connection that never writes
    * @param maxChars    bound on the text kept (about a byte a character for the mostly-ASCII answers)
    */
-  constructor(private readonly dataVersion: () => number, private readonly maxChars = 4_000_000) {}
+  constructor(
+    private readonly dataVersion: () => number,
+    private readonly maxChars = 4_000_000,
+  ) {}
 
   /**
    * The database's version now, read before the page is: a commit landing between the two makes the page newer than

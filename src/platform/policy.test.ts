@@ -8,7 +8,7 @@ import { apiOpen, apiPlanRefusal, mailDailyLimit, webhooksPlanRefusal, webhooksS
 const PLANS = ['free', 'pro', 'pro_plus', 'paused'] as const
 
 describe('the plan gate, one home', () => {
-  test('webhooks send only on a paid plan, a Test business held to it too; a resend is refused webhooks_need_a_paid_plan in the catalog\'s words', () => {
+  test("webhooks send only on a paid plan, a Test business held to it too; a resend is refused webhooks_need_a_paid_plan in the catalog's words", () => {
     for (const plan of PLANS) {
       const paid = plan === 'pro' || plan === 'pro_plus'
       expect(webhooksSend({ plan })).toBe(paid)
@@ -31,7 +31,7 @@ describe('the plan gate, one home', () => {
     }
   })
 
-  test('the daily recipient limit of the service\'s mail server: 20 for a Test business or unpaid plan, 100 on Pro, 200 on Pro Plus', () => {
+  test("the daily recipient limit of the service's mail server: 20 for a Test business or unpaid plan, 100 on Pro, 200 on Pro Plus", () => {
     expect(PLANS.map((plan) => mailDailyLimit({ plan, isTest: false }))).toEqual([20, 100, 200, 20])
     expect(PLANS.map((plan) => mailDailyLimit({ plan, isTest: true }))).toEqual([20, 20, 20, 20])
   })
@@ -46,10 +46,14 @@ describe('the plan gate lives in the policy alone', () => {
       return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : []
     })
 
-  test('no source file but platform/policy.ts compares a plan with a plan\'s name (it asks the policy instead)', () => {
+  test("no source file but platform/policy.ts compares a plan with a plan's name (it asks the policy instead)", () => {
     // Files other changes are moving onto the policy (issue 34: the application's settings pages, the OAuth apps'
     // webhook delivery); each leaves this list when it asks apiOpen / webhooksSend.
-    const PENDING = new Set(['doors/app/pages/settings/webhooks.tsx', 'doors/app/pages/settings/keys.tsx', 'modules/oauth/app-webhooks.ts'])
+    const PENDING = new Set([
+      'doors/app/pages/settings/webhooks.tsx',
+      'doors/app/pages/settings/keys.tsx',
+      'modules/oauth/app-webhooks.ts',
+    ])
     const compares = /\bplan\s*[!=]==\s*'(?:free|pro|pro_plus|paused)'/
     const bad = files(SRC)
       .map((f) => relative(SRC, f))

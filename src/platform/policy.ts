@@ -29,7 +29,10 @@ export function roleRefusal(a: Pick<Actor, 'role'>, access: Access): Permission 
  */
 export function apiPlanRefusal(a: Pick<Actor, 'plan' | 'isTest'>): Permission | null {
   if (apiOpen(a)) return null
-  return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', { code: 'paid_plan_required', remedy: 'choose_plan' })
+  return new Permission('The Public API needs a paid plan; the Owner chooses one in billing settings.', {
+    code: 'paid_plan_required',
+    remedy: 'choose_plan',
+  })
 }
 
 /**
@@ -37,11 +40,21 @@ export function apiPlanRefusal(a: Pick<Actor, 'plan' | 'isTest'>): Permission | 
  * on the Free plan only reads are open (`plan_role_viewing`), except for a Connected app its Owner connected; a Test
  * business keeps the MCP server on every plan.
  */
-export function mcpPlanRefusal(a: Pick<Actor, 'plan' | 'isTest' | 'owner' | 'kind'>, access: Access): Permission | null {
+export function mcpPlanRefusal(
+  a: Pick<Actor, 'plan' | 'isTest' | 'owner' | 'kind'>,
+  access: Access,
+): Permission | null {
   if (a.isTest || isPaidPlan(a.plan)) return null
-  if (a.plan === 'paused') return new Permission('The Business is paused; the Owner chooses a plan in billing settings.', { code: 'business_paused', remedy: 'choose_plan' })
+  if (a.plan === 'paused')
+    return new Permission('The Business is paused; the Owner chooses a plan in billing settings.', {
+      code: 'business_paused',
+      remedy: 'choose_plan',
+    })
   if (access === 'read' || (a.kind === 'connected_app' && a.owner)) return null
-  return new Permission('On the Free plan only reads are open here; the Owner chooses a paid plan in billing settings.', { code: 'plan_role_viewing', remedy: 'choose_plan' })
+  return new Permission(
+    'On the Free plan only reads are open here; the Owner chooses a paid plan in billing settings.',
+    { code: 'plan_role_viewing', remedy: 'choose_plan' },
+  )
 }
 
 /** The application's remedy in plain words: an Owner chooses the plan; anyone else asks an Owner to. */
@@ -57,16 +70,22 @@ export function appPlanRefusal(a: Pick<Actor, 'plan' | 'owner'>, access: Access 
   if (isPaidPlan(a.plan)) return null
   if (a.plan === 'paused') {
     if (access === 'billing' && a.owner) return null
-    return new Permission(`This Business is paused: only its Owner opens its billing page; to use it again, ${choosePlanWords(a)}.`, {
-      code: 'business_paused',
-      remedy: 'choose_plan',
-    })
+    return new Permission(
+      `This Business is paused: only its Owner opens its billing page; to use it again, ${choosePlanWords(a)}.`,
+      {
+        code: 'business_paused',
+        remedy: 'choose_plan',
+      },
+    )
   }
   if (access === 'read' || access === 'billing' || a.owner) return null
-  return new Permission(`On the Free plan only the Owner makes changes; everyone else reads. To change this, ${choosePlanWords(a)}.`, {
-    code: 'plan_role_viewing',
-    remedy: 'choose_plan',
-  })
+  return new Permission(
+    `On the Free plan only the Owner makes changes; everyone else reads. To change this, ${choosePlanWords(a)}.`,
+    {
+      code: 'plan_role_viewing',
+      remedy: 'choose_plan',
+    },
+  )
 }
 
 /** Whether the Public API answers a Business's keys and Connected apps at all (what the keys page warns of). */

@@ -14,42 +14,52 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const T0 = Date.parse('2026-03-10T09:00:00Z')
 
 for (const native of [true, false]) {
-  describe(native ? 'mapped side file (a local file)' : 'a table through @libsql/client alone (the statements a libSQL server runs)', () => {
-    test('two counters on one database share the window: the 121st request of a key is refused whichever counts it', async () => {
-      const file = join(dir, `shared-${native}.db`)
-      const [a, b] = [await openDatabase(file, { native }), await openDatabase(file, { native })]
-      const ra = openRateCount(a, 120)
-      const rb = openRateCount(b, 120)
-      const allowed: boolean[] = []
-      for (let i = 0; i < 150; i++) allowed.push((await (i % 2 ? ra : rb).hit('7', T0 + i)).allowed)
-      expect(allowed.filter(Boolean)).toHaveLength(120)
-      expect(allowed.slice(0, 120).every(Boolean)).toBe(true)
-      // Another key has its own count; the window ends a minute after the key's first request.
-      expect(await ra.peek('8', T0)).toMatchObject({ allowed: true, remaining: 120 })
-      expect(await rb.peek('7', T0 + 1000)).toMatchObject({ allowed: false, remaining: 0, reset: Math.ceil((T0 + 60_000) / 1000), retryAfter: 59 })
-      expect(await rb.hit('7', T0 + 60_000)).toMatchObject({ allowed: true, remaining: 119 })
-      ra.close()
-      rb.close()
-      a.close()
-      b.close()
-    })
+  describe(
+    native
+      ? 'mapped side file (a local file)'
+      : 'a table through @libsql/client alone (the statements a libSQL server runs)',
+    () => {
+      test('two counters on one database share the window: the 121st request of a key is refused whichever counts it', async () => {
+        const file = join(dir, `shared-${native}.db`)
+        const [a, b] = [await openDatabase(file, { native }), await openDatabase(file, { native })]
+        const ra = openRateCount(a, 120)
+        const rb = openRateCount(b, 120)
+        const allowed: boolean[] = []
+        for (let i = 0; i < 150; i++) allowed.push((await (i % 2 ? ra : rb).hit('7', T0 + i)).allowed)
+        expect(allowed.filter(Boolean)).toHaveLength(120)
+        expect(allowed.slice(0, 120).every(Boolean)).toBe(true)
+        // Another key has its own count; the window ends a minute after the key's first request.
+        expect(await ra.peek('8', T0)).toMatchObject({ allowed: true, remaining: 120 })
+        expect(await rb.peek('7', T0 + 1000)).toMatchObject({
+          allowed: false,
+          remaining: 0,
+          reset: Math.ceil((T0 + 60_000) / 1000),
+          retryAfter: 59,
+        })
+        expect(await rb.hit('7', T0 + 60_000)).toMatchObject({ allowed: true, remaining: 119 })
+        ra.close()
+        rb.close()
+        a.close()
+        b.close()
+      })
 
-    test('a counter opened again (a restart) keeps the count of the open window', async () => {
-      const file = join(dir, `restart-${native}.db`)
-      let db = await openDatabase(file, { native })
-      let rc = openRateCount(db, 120)
-      for (let i = 0; i < 100; i++) await rc.hit('1', T0 + i)
-      rc.close()
-      db.close()
-      db = await openDatabase(file, { native })
-      rc = openRateCount(db, 120)
-      expect(await rc.hit('1', T0 + 30_000)).toMatchObject({ allowed: true, remaining: 19 })
-      await rc.sweep(T0 + 60_000)
-      expect(await rc.peek('1', T0 + 60_000)).toMatchObject({ remaining: 120 })
-      rc.close()
-      db.close()
-    })
-  })
+      test('a counter opened again (a restart) keeps the count of the open window', async () => {
+        const file = join(dir, `restart-${native}.db`)
+        let db = await openDatabase(file, { native })
+        let rc = openRateCount(db, 120)
+        for (let i = 0; i < 100; i++) await rc.hit('1', T0 + i)
+        rc.close()
+        db.close()
+        db = await openDatabase(file, { native })
+        rc = openRateCount(db, 120)
+        expect(await rc.hit('1', T0 + 30_000)).toMatchObject({ allowed: true, remaining: 19 })
+        await rc.sweep(T0 + 60_000)
+        expect(await rc.peek('1', T0 + 60_000)).toMatchObject({ remaining: 120 })
+        rc.close()
+        db.close()
+      })
+    },
+  )
 }
 
 test('the side file is made 0600, and one found damaged is started afresh rather than refusing to serve', async () => {

@@ -48,7 +48,13 @@ const SWEEP = `DELETE FROM rate_windows WHERE start_ms + ?2 <= ?1`
 type Row = { start_ms: number; count: number }
 
 /** The decision for a window (start, count) as it stands after this request; `counted` false for a peek. */
-export function decide(limit: number, windowMs: number, nowMs: number, row: Row | undefined, counted: boolean): RateDecision {
+export function decide(
+  limit: number,
+  windowMs: number,
+  nowMs: number,
+  row: Row | undefined,
+  counted: boolean,
+): RateDecision {
   const open = row && nowMs < row.start_ms + windowMs ? row : { start_ms: nowMs, count: 0 }
   const end = open.start_ms + windowMs
   return {

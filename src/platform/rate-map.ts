@@ -11,7 +11,17 @@
 // slots of 32 bytes: used flag, two 32-bit hashes of the key, count, window start (float64 ms). Open addressing with
 // linear probing; a slot whose window has ended is reused for a new key, and never emptied, so a probe chain is never
 // cut (a key found further along always wins over a reused slot).
-import { chmodSync, closeSync, existsSync, linkSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  linkSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { decide, type RateCount } from './rate-count'
 
 const MAGIC_0 = 0x52564e49 // "INVR"
@@ -64,7 +74,9 @@ function freshImage(): Uint8Array {
 function isValid(path: string): boolean {
   if (statSync(path).size !== FILE_BYTES) return false
   const head = new Int32Array(Bun.mmap(path, { size: HEADER_BYTES }).slice().buffer)
-  return head[H_MAGIC_0] === MAGIC_0 && head[H_MAGIC_1] === MAGIC_1 && head[H_VERSION] === VERSION && head[H_SLOTS] === SLOTS
+  return (
+    head[H_MAGIC_0] === MAGIC_0 && head[H_MAGIC_1] === MAGIC_1 && head[H_VERSION] === VERSION && head[H_SLOTS] === SLOTS
+  )
 }
 
 /**
@@ -113,7 +125,12 @@ export function openMapCount(path: string, limit: number, windowMs: number): Rat
         // inside its microsecond) has the lock taken from it. Past STALE_LOCK_MS the holder's pid is asked; past
         // GIVE_UP_MS (a pid from another namespace, never answering) it is taken anyway.
         const waited = performance.now() - since
-        if (waited > STALE_LOCK_MS && (waited > GIVE_UP_MS || !isAlive(held)) && Atomics.compareExchange(words, H_LOCK, held, me) === held) return
+        if (
+          waited > STALE_LOCK_MS &&
+          (waited > GIVE_UP_MS || !isAlive(held)) &&
+          Atomics.compareExchange(words, H_LOCK, held, me) === held
+        )
+          return
       }
     }
   }
@@ -143,7 +160,14 @@ export function openMapCount(path: string, limit: number, windowMs: number): Rat
       const { at, found } = slotOf(h1, h2, nowMs)
       const start = starts[at / 2 + S_START_F64]!
       const open = found && nowMs < start + windowMs
-      if (!counted) return decide(limit, windowMs, nowMs, open ? { start_ms: start, count: words[at + S_COUNT]! } : undefined, false)
+      if (!counted)
+        return decide(
+          limit,
+          windowMs,
+          nowMs,
+          open ? { start_ms: start, count: words[at + S_COUNT]! } : undefined,
+          false,
+        )
       const row = open ? { start_ms: start, count: words[at + S_COUNT]! + 1 } : { start_ms: nowMs, count: 1 }
       words[at + S_USED] = 1
       words[at + S_H1] = h1

@@ -32,7 +32,9 @@ export interface BodyBounds {
  */
 export async function readBody(request: Request, bounds: BodyBounds = {}): Promise<BodyRead> {
   const read = await readBodyBytes(request, bounds)
-  return 'fault' in read ? read : { text: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8') }
+  return 'fault' in read
+    ? read
+    : { text: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8') }
 }
 
 /** The body's bytes within the same bounds: every door (API, MCP, OAuth, the application's forms) reads through here. */

@@ -48,7 +48,8 @@ export const requestLogOperations: Operation[] = [
     name: 'request_log_list',
     tag: 'Request log',
     summary: 'Requests of the last 30 days (Admin keys)',
-    description: 'Oldest first, paged, optionally between `from` and `to` (UTC timestamps): method, path, status, credential, IP and time of each request through the API and MCP. No bodies, no query strings.',
+    description:
+      'Oldest first, paged, optionally between `from` and `to` (UTC timestamps): method, path, status, credential, IP and time of each request through the API and MCP. No bodies, no query strings.',
     http: { method: 'GET', path: '/v1/request-log', status: 200 },
     query: t.Object({ ...ListQuery, from: t.Optional(t.String()), to: t.Optional(t.String()) }),
     output: Paged(RequestLogEntry, 'RequestLog'),
@@ -62,7 +63,17 @@ export const requestLogOperations: Operation[] = [
       // Entries are buffered for speed; write them out so the reader sees everything answered so far.
       await ctx.flushRequestLog()
       const since = new Date(ctx.deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()
-      return json(await listPage(ctx, actor, query, 'request-log', (after, n) => listRequestLog(ctx.deps.db.read, actor.businessId, { afterId: after, limit: n, from, to, since }), present))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'request-log',
+          (after, n) =>
+            listRequestLog(ctx.deps.db.read, actor.businessId, { afterId: after, limit: n, from, to, since }),
+          present,
+        ),
+      )
     },
   },
 ]

@@ -26,7 +26,12 @@ export async function listRequestLog(
   const conds = [eq(requestLog.businessId, businessId), gt(requestLog.id, opts.afterId), gte(requestLog.at, opts.since)]
   if (opts.from) conds.push(gte(requestLog.at, opts.from))
   if (opts.to) conds.push(lte(requestLog.at, opts.to))
-  return q.select().from(requestLog).where(and(...conds)).orderBy(asc(requestLog.id)).limit(opts.limit)
+  return q
+    .select()
+    .from(requestLog)
+    .where(and(...conds))
+    .orderBy(asc(requestLog.id))
+    .limit(opts.limit)
 }
 
 /** Erases entries older than `before`; answers how many. */

@@ -93,7 +93,9 @@ describe('what an entry holds', () => {
     const server = Bun.serve({ port: 0, fetch: (req, srv) => h.app.fetch(req, srv) })
     let requestId: string | null
     try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/v1/business`, { headers: { authorization: `Bearer ${b.key}` } })
+      const res = await fetch(`http://127.0.0.1:${server.port}/v1/business`, {
+        headers: { authorization: `Bearer ${b.key}` },
+      })
       expect(res.status).toBe(200)
       requestId = res.headers.get('X-Request-Id')
     } finally {
@@ -118,7 +120,7 @@ describe('what an entry holds', () => {
     expect(statusOf(limited)).toBe(429)
   })
 
-  test('requests with no or an unknown key are in no Business\'s log', async () => {
+  test("requests with no or an unknown key are in no Business's log", async () => {
     const b = await h.business()
     const anonymous = await h.request('GET', '/v1/clients')
     const unknown = await h.request('GET', '/v1/clients', { key: 'inv_nobody' })
@@ -185,12 +187,17 @@ describe('filters, paging and retention', () => {
   test('the log is paged like every list: limit, next_cursor, and a forged cursor is 422 naming cursor', async () => {
     const b = await h.business()
     const sent: string[] = []
-    for (let i = 0; i < 5; i++) sent.push((await h.request('GET', '/v1/business', { key: b.key })).headers.get('X-Request-Id')!)
+    for (let i = 0; i < 5; i++)
+      sent.push((await h.request('GET', '/v1/business', { key: b.key })).headers.get('X-Request-Id')!)
     const seen: string[] = []
     let cursor: string | null = null
     let pages = 0
     do {
-      const r = await h.request('GET', `/v1/request-log?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: b.key })
+      const r = await h.request(
+        'GET',
+        `/v1/request-log?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key: b.key },
+      )
       expect(r.status).toBe(200)
       expect(r.body.data.length).toBeLessThanOrEqual(2)
       seen.push(...r.body.data.map((e: Entry) => e.request_id))
@@ -258,7 +265,9 @@ describe('the buffered writer', () => {
     const reader = writer.flush()
     await reader
     // Read the table at once: whatever flush() promised must already be there.
-    const ids = (await h.deps.db.read.select().from(requestLog).where(eq(requestLog.businessId, b.id)).all()).map((e) => e.requestId)
+    const ids = (await h.deps.db.read.select().from(requestLog).where(eq(requestLog.businessId, b.id)).all()).map(
+      (e) => e.requestId,
+    )
     expect(ids).toContain('first')
     expect(ids).toContain('second')
     await Promise.all([running, waiting])

@@ -9,7 +9,11 @@ export class RequestLogWriter {
   private buffer: RequestLogEntry[] = []
   private flushing: Promise<void> | null = null
 
-  constructor(private readonly db: Database, private readonly logger: Logger, private readonly maxBuffer = 2000) {}
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    private readonly maxBuffer = 2000,
+  ) {}
 
   add(entry: RequestLogEntry): void {
     this.buffer.push(entry)
@@ -30,7 +34,9 @@ export class RequestLogWriter {
         await Bun.sleep(0)
       }
     })()
-      .catch((e: unknown) => this.logger.error('request log write failed', { entries: batch.length, name: (e as Error)?.name }))
+      .catch((e: unknown) =>
+        this.logger.error('request log write failed', { entries: batch.length, name: (e as Error)?.name }),
+      )
       .finally(() => {
         this.flushing = null
       })

@@ -18,7 +18,9 @@ export function bodyFault(body: unknown): { at: string; message: string } | null
     }
     if (!value || typeof value !== 'object') continue
     if (depth >= MAX_BODY_DEPTH) return { at: 'body', message: `is nested more than ${MAX_BODY_DEPTH} levels deep` }
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value)
+    const entries: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((v, i) => [String(i), v])
+      : Object.entries(value)
     // Pushed in reverse so the first field is looked at first, as the request wrote them.
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, v] = entries[i]!

@@ -2,27 +2,29 @@
 
 // The library's own core (its browser entry): the Node entry requires every language file by a computed name, which
 // the compiled binary cannot embed; English is the one the PDFs use.
-import countries from "i18n-iso-countries/index";
-import en from "i18n-iso-countries/langs/en.json";
+import countries from 'i18n-iso-countries/index'
+import en from 'i18n-iso-countries/langs/en.json'
 
 // The list and names come from i18n-iso-countries (kept up to date with ISO 3166-1 and CLDR), not a list of our own.
-countries.registerLocale(en);
+countries.registerLocale(en)
 
 /**
  * The 249 officially assigned ISO 3166-1 alpha-2 codes. The library also lists XK (Kosovo), a user-assigned code that
  * ISO does not assign and the EN16931 country code list does not take, so it is left out. Upper-case; membership is
  * case-sensitive.
  */
-export const COUNTRY_CODES: ReadonlySet<string> = new Set(Object.keys(countries.getAlpha2Codes()).filter((c) => c !== "XK"));
+export const COUNTRY_CODES: ReadonlySet<string> = new Set(
+  Object.keys(countries.getAlpha2Codes()).filter((c) => c !== 'XK'),
+)
 
 /** True when `code` is an officially assigned ISO 3166-1 alpha-2 code. */
 export function isCountry(code: string): boolean {
-  return COUNTRY_CODES.has(code);
+  return COUNTRY_CODES.has(code)
 }
 
 /** The country's English name ("Germany"), or the code itself when it is not one. */
 export function countryName(code: string): string {
-  return (isCountry(code) && countries.getName(code, "en", { select: "official" })) || code;
+  return (isCountry(code) && countries.getName(code, 'en', { select: 'official' })) || code
 }
 
 /**
@@ -31,15 +33,36 @@ export function countryName(code: string): string {
  * whose VAT prefix is "EL".
  */
 export const VIES_PREFIX: Readonly<Record<string, string>> = Object.freeze({
-  AT: "AT", BE: "BE", BG: "BG", CY: "CY", CZ: "CZ", DE: "DE", DK: "DK",
-  EE: "EE", ES: "ES", FI: "FI", FR: "FR", GR: "EL", HR: "HR", HU: "HU",
-  IE: "IE", IT: "IT", LT: "LT", LU: "LU", LV: "LV", MT: "MT", NL: "NL",
-  PL: "PL", PT: "PT", RO: "RO", SE: "SE", SI: "SI", SK: "SK",
-});
+  AT: 'AT',
+  BE: 'BE',
+  BG: 'BG',
+  CY: 'CY',
+  CZ: 'CZ',
+  DE: 'DE',
+  DK: 'DK',
+  EE: 'EE',
+  ES: 'ES',
+  FI: 'FI',
+  FR: 'FR',
+  GR: 'EL',
+  HR: 'HR',
+  HU: 'HU',
+  IE: 'IE',
+  IT: 'IT',
+  LT: 'LT',
+  LU: 'LU',
+  LV: 'LV',
+  MT: 'MT',
+  NL: 'NL',
+  PL: 'PL',
+  PT: 'PT',
+  RO: 'RO',
+  SE: 'SE',
+  SI: 'SI',
+  SK: 'SK',
+})
 
 /** The VIES VAT prefix for `country`, or null when VIES does not cover it. */
 export function viesPrefixFor(country: string): string | null {
-  return Object.prototype.hasOwnProperty.call(VIES_PREFIX, country)
-    ? (VIES_PREFIX[country] as string)
-    : null;
+  return Object.prototype.hasOwnProperty.call(VIES_PREFIX, country) ? (VIES_PREFIX[country] as string) : null
 }

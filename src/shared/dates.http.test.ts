@@ -19,11 +19,18 @@ describe('dates in the years 0000 to 0099', () => {
   test('a Payment dated 0099-01-01 is recorded with that date', async () => {
     const d = await h.request('POST', '/v1/documents', {
       key: biz.key,
-      body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
     })
     expect(d.status).toBe(201)
     expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })).status).toBe(200)
-    const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, { key: biz.key, body: { amount: '1.00', payment_date: '0099-01-01', payment_method: 'cash' } })
+    const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
+      key: biz.key,
+      body: { amount: '1.00', payment_date: '0099-01-01', payment_method: 'cash' },
+    })
     expect(p.status).toBe(201)
     expect(p.body.payment_date).toBe('0099-01-01')
   })
@@ -40,12 +47,16 @@ describe('dates in the years 0000 to 0099', () => {
 describe('request-log timestamps', () => {
   test('from or to on an impossible day (2026-02-30) is 422 naming it, not read as 2026-03-02', async () => {
     for (const name of ['from', 'to']) {
-      const r = await h.request('GET', `/v1/request-log?${name}=${encodeURIComponent('2026-02-30T00:00:00Z')}`, { key: biz.key })
+      const r = await h.request('GET', `/v1/request-log?${name}=${encodeURIComponent('2026-02-30T00:00:00Z')}`, {
+        key: biz.key,
+      })
       expect(r.status).toBe(422)
       expect(r.body.error.type).toBe('invalid_request')
       expect(Object.keys(r.body.error.errors)).toEqual([name])
     }
-    const ok = await h.request('GET', `/v1/request-log?from=${encodeURIComponent('2026-02-28T00:00:00Z')}`, { key: biz.key })
+    const ok = await h.request('GET', `/v1/request-log?from=${encodeURIComponent('2026-02-28T00:00:00Z')}`, {
+      key: biz.key,
+    })
     expect(ok.status).toBe(200)
   })
 })

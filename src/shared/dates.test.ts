@@ -4,7 +4,8 @@ import { addDays, isDate, LAST_DATE, parseTimestamp, utcDay } from './dates'
 
 describe('isDate', () => {
   test('real days of the years 0000 to 0099 are dates (they are not read as 1900 to 1999)', () => {
-    for (const d of ['0000-01-01', '0050-01-01', '0099-01-01', '0099-12-31', '0004-02-29', '0000-02-29']) expect(isDate(d)).toBe(true)
+    for (const d of ['0000-01-01', '0050-01-01', '0099-01-01', '0099-12-31', '0004-02-29', '0000-02-29'])
+      expect(isDate(d)).toBe(true)
   })
 
   test('leap days follow the Gregorian rule in every century, the first one included', () => {
@@ -16,7 +17,19 @@ describe('isDate', () => {
   })
 
   test('impossible days, other shapes and years past 9999 are not dates', () => {
-    for (const d of ['2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-1-01', '+10000-01-01', '10000-01-01', '-0001-01-01', '2026-01-01T00:00:00Z', ''])
+    for (const d of [
+      '2026-02-30',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-1-01',
+      '+10000-01-01',
+      '10000-01-01',
+      '-0001-01-01',
+      '2026-01-01T00:00:00Z',
+      '',
+    ])
       expect(isDate(d)).toBe(false)
     expect(isDate(LAST_DATE)).toBe(true)
   })
@@ -57,12 +70,25 @@ describe('parseTimestamp', () => {
   })
 
   test('refuses an impossible calendar day instead of rolling it over into the next month', () => {
-    for (const v of ['2026-02-30T00:00:00Z', '2026-02-29T12:00:00Z', '2026-04-31T00:00:00+01:00', '2026-13-01T00:00:00Z', '2026-00-01T00:00:00Z'])
+    for (const v of [
+      '2026-02-30T00:00:00Z',
+      '2026-02-29T12:00:00Z',
+      '2026-04-31T00:00:00+01:00',
+      '2026-13-01T00:00:00Z',
+      '2026-00-01T00:00:00Z',
+    ])
       expect(parseTimestamp(v)).toBeNull()
   })
 
   test('refuses impossible times, missing zones and instants a zone pushes out of 0000..9999', () => {
-    for (const v of ['2026-02-28T25:00:00Z', '2026-02-28T12:60:00Z', '2026-02-28T12:00:00', '2026-02-28', '9999-12-31T23:00:00-02:00', '0000-01-01T00:30:00+01:00'])
+    for (const v of [
+      '2026-02-28T25:00:00Z',
+      '2026-02-28T12:60:00Z',
+      '2026-02-28T12:00:00',
+      '2026-02-28',
+      '9999-12-31T23:00:00-02:00',
+      '0000-01-01T00:30:00+01:00',
+    ])
       expect(parseTimestamp(v)).toBeNull()
   })
 })

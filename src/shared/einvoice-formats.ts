@@ -38,7 +38,8 @@ export interface ElectronicAddress {
 export function electronicAddressFault(a: { scheme?: string | null; value?: string | null }): string | null {
   const scheme = a.scheme?.trim() ?? ''
   const value = a.value?.trim() ?? ''
-  if (!EAS_CODES.has(scheme)) return 'scheme must be a code of the CEF EAS list, such as 0088 (GLN), 9930 (German VAT number) or EM (email)'
+  if (!EAS_CODES.has(scheme))
+    return 'scheme must be a code of the CEF EAS list, such as 0088 (GLN), 9930 (German VAT number) or EM (email)'
   if (value === '') return 'value is required'
   if (value.length > 200) return 'value must be at most 200 characters'
   return null

@@ -26,17 +26,22 @@ describe('the refusal catalog', () => {
     expect(without).toEqual([])
   })
 
-  test('a refusal is answered with the catalog\'s words, figures filled in', () => {
+  test("a refusal is answered with the catalog's words, figures filled in", () => {
     expect(Refusal.say('payment_reversed').message).toBe(says('payment_reversed'))
     expect(Refusal.say('payment_reversed').extra.code).toBe('payment_reversed')
-    expect(refusalInfo('number_taken', { requested: 'INV-7' })).toEqual({ code: 'number_taken', message: 'INV-7 is held by another document.' })
+    expect(refusalInfo('number_taken', { requested: 'INV-7' })).toEqual({
+      code: 'number_taken',
+      message: 'INV-7 is held by another document.',
+    })
     expect(says('webhook_limit_reached', { max: 10 })).toContain('at most 10 webhooks')
   })
 
   test('no source file writes a refusal message beside the catalog (a code literal followed by words of its own)', () => {
     const codes = refusalCodes.join('|')
     // new Refusal('code', '...'), r('code', '...'), { code: 'code', message: '...' }: a message written at the call.
-    const own = new RegExp(`(?:Refusal\\(|\\br\\(|refuse\\()\\s*'(?:${codes})'\\s*,\\s*['\`"]|code:\\s*'(?:${codes})'\\s*,\\s*message:\\s*['\`"]`)
+    const own = new RegExp(
+      `(?:Refusal\\(|\\br\\(|refuse\\()\\s*'(?:${codes})'\\s*,\\s*['\`"]|code:\\s*'(?:${codes})'\\s*,\\s*message:\\s*['\`"]`,
+    )
     const bad = sourceFiles(SRC)
       .filter((f) => !f.endsWith('shared/errors.ts'))
       .filter((f) => own.test(readFileSync(f, 'utf8')))

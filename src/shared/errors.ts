@@ -35,22 +35,33 @@ const STATUS_OF: Record<ErrorType, number> = {
  */
 export const CODES = {
   // Issue, and Send or Convert issuing a Draft
-  already_issued: { type: 'refusal', means: 'only a Draft is issued', says: 'Only a Draft is issued; this document is issued already.' },
-  number_taken: { type: 'refusal', means: 'the requested number is held by another document', says: (p: { requested: string }) => `${p.requested} is held by another document.` },
+  already_issued: {
+    type: 'refusal',
+    means: 'only a Draft is issued',
+    says: 'Only a Draft is issued; this document is issued already.',
+  },
+  number_taken: {
+    type: 'refusal',
+    means: 'the requested number is held by another document',
+    says: (p: { requested: string }) => `${p.requested} is held by another document.`,
+  },
   number_skips_ahead: {
     type: 'refusal',
     means: 'the requested number skips ahead of the numbering; the message names the next',
-    says: (p: { requested: string; next: string }) => `${p.requested} skips ahead of the numbering; the next number is ${p.next}.`,
+    says: (p: { requested: string; next: string }) =>
+      `${p.requested} skips ahead of the numbering; the next number is ${p.next}.`,
   },
   number_beyond_the_counter: {
     type: 'refusal',
     means: 'the number exceeds what the numbering can count',
-    says: (p: { requested: string; pattern: string; largest: string }) => `${p.requested} exceeds what the numbering ${p.pattern} can count (largest usable: ${p.largest}).`,
+    says: (p: { requested: string; pattern: string; largest: string }) =>
+      `${p.requested} exceeds what the numbering ${p.pattern} can count (largest usable: ${p.largest}).`,
   },
   number_malformed: {
     type: 'refusal',
     means: 'not a valid document number for the pattern',
-    says: (p: { requested: string; example: string }) => `${p.requested} is not a valid number here; numbers look like ${p.example}.`,
+    says: (p: { requested: string; example: string }) =>
+      `${p.requested} is not a valid number here; numbers look like ${p.example}.`,
   },
   numbering_at_its_end: {
     type: 'refusal',
@@ -62,11 +73,20 @@ export const CODES = {
     type: 'refusal',
     means: 'a Free plan or Test business has issued its Invoices for the year',
     remedy: 'choose_plan',
-    says: (p: { limit: number; year: number }) => `This Business has issued its ${p.limit} Invoices for ${p.year}; it issues again on ${p.year + 1}-01-01.`,
+    says: (p: { limit: number; year: number }) =>
+      `This Business has issued its ${p.limit} Invoices for ${p.year}; it issues again on ${p.year + 1}-01-01.`,
   },
-  draft_deleted: { type: 'refusal', means: 'the Draft was deleted meanwhile by a concurrent request; nothing written', says: 'The Draft was deleted meanwhile; nothing was written and no number taken.' },
+  draft_deleted: {
+    type: 'refusal',
+    means: 'the Draft was deleted meanwhile by a concurrent request; nothing written',
+    says: 'The Draft was deleted meanwhile; nothing was written and no number taken.',
+  },
   // Send
-  cancelled_not_sent: { type: 'refusal', means: 'a cancelled document is not sent', says: 'A cancelled document is not sent.' },
+  cancelled_not_sent: {
+    type: 'refusal',
+    means: 'a cancelled document is not sent',
+    says: 'A cancelled document is not sent.',
+  },
   no_client_address: {
     type: 'refusal',
     means: 'the Client has no email address; nothing issued',
@@ -84,7 +104,8 @@ export const CODES = {
     type: 'refusal',
     means: 'the connected mailbox refused renewal',
     remedy: 'connect_mail_provider',
-    says: (p: { via: string }) => `The Business's ${p.via} mailbox is not connected; reconnect it or connect another mailbox. Nothing was sent.`,
+    says: (p: { via: string }) =>
+      `The Business's ${p.via} mailbox is not connected; reconnect it or connect another mailbox. Nothing was sent.`,
   },
   sending_limit_reached: {
     type: 'refusal',
@@ -95,57 +116,129 @@ export const CODES = {
       `${p.sentToday} were sent today and this message has ${p.recipients}. It sends again on ${p.resumesOn} (UTC), or through a mailbox of its own.`,
   },
   // Cancel
-  draft_not_cancelled: { type: 'refusal', means: 'a Draft is deleted, not cancelled', says: 'A Draft is deleted (DELETE /v1/documents/{id}), not cancelled.' },
-  paid_not_cancelled: { type: 'refusal', means: 'a paid document is corrected with a Credit Note', says: 'A paid document is corrected with a Credit Note, not cancelled.' },
-  already_cancelled: { type: 'refusal', means: 'the document is cancelled already', says: 'The document is cancelled already.' },
-  holds_money: { type: 'refusal', means: 'the document holds Payments; a Credit Note instead', says: 'The document holds Payments; correct it with a Credit Note instead.' },
+  draft_not_cancelled: {
+    type: 'refusal',
+    means: 'a Draft is deleted, not cancelled',
+    says: 'A Draft is deleted (DELETE /v1/documents/{id}), not cancelled.',
+  },
+  paid_not_cancelled: {
+    type: 'refusal',
+    means: 'a paid document is corrected with a Credit Note',
+    says: 'A paid document is corrected with a Credit Note, not cancelled.',
+  },
+  already_cancelled: {
+    type: 'refusal',
+    means: 'the document is cancelled already',
+    says: 'The document is cancelled already.',
+  },
+  holds_money: {
+    type: 'refusal',
+    means: 'the document holds Payments; a Credit Note instead',
+    says: 'The document holds Payments; correct it with a Credit Note instead.',
+  },
   // Convert, and Drafts linked to a Proforma (the same words whether the Proforma converts or an Invoice names it)
-  not_a_proforma: { type: 'refusal', means: 'only a Proforma Invoice converts', says: 'The document is not a Proforma Invoice; only a Proforma Invoice converts into an Invoice.' },
-  draft_not_converted: { type: 'refusal', means: 'a Draft Proforma Invoice is issued first', says: 'The Proforma Invoice is a Draft; issue it first.' },
-  cancelled_not_converted: { type: 'refusal', means: 'a cancelled Proforma Invoice converts into nothing', says: 'The Proforma Invoice is cancelled and converts into nothing.' },
-  already_converted: { type: 'refusal', means: 'the Proforma Invoice was converted already', says: 'The Proforma Invoice was converted already.' },
-  proforma_deleted: { type: 'refusal', means: 'the linked Proforma Invoice was deleted', says: 'The linked Proforma Invoice was deleted; clear proforma_id.' },
-  only_into_an_invoice: { type: 'refusal', means: 'a Proforma Invoice converts only into an Invoice', says: 'A Proforma Invoice converts only into an Invoice.' },
+  not_a_proforma: {
+    type: 'refusal',
+    means: 'only a Proforma Invoice converts',
+    says: 'The document is not a Proforma Invoice; only a Proforma Invoice converts into an Invoice.',
+  },
+  draft_not_converted: {
+    type: 'refusal',
+    means: 'a Draft Proforma Invoice is issued first',
+    says: 'The Proforma Invoice is a Draft; issue it first.',
+  },
+  cancelled_not_converted: {
+    type: 'refusal',
+    means: 'a cancelled Proforma Invoice converts into nothing',
+    says: 'The Proforma Invoice is cancelled and converts into nothing.',
+  },
+  already_converted: {
+    type: 'refusal',
+    means: 'the Proforma Invoice was converted already',
+    says: 'The Proforma Invoice was converted already.',
+  },
+  proforma_deleted: {
+    type: 'refusal',
+    means: 'the linked Proforma Invoice was deleted',
+    says: 'The linked Proforma Invoice was deleted; clear proforma_id.',
+  },
+  only_into_an_invoice: {
+    type: 'refusal',
+    means: 'a Proforma Invoice converts only into an Invoice',
+    says: 'A Proforma Invoice converts only into an Invoice.',
+  },
   proforma_other_currency: {
     type: 'refusal',
     means: 'the linked Proforma Invoice is in another currency',
-    says: (p: { proforma: string; document: string }) => `The linked Proforma Invoice is in ${p.proforma}, not ${p.document}.`,
+    says: (p: { proforma: string; document: string }) =>
+      `The linked Proforma Invoice is in ${p.proforma}, not ${p.document}.`,
   },
-  proforma_other_client: { type: 'refusal', means: 'the linked Proforma Invoice is for another Client', says: 'The linked Proforma Invoice is for another Client.' },
+  proforma_other_client: {
+    type: 'refusal',
+    means: 'the linked Proforma Invoice is for another Client',
+    says: 'The linked Proforma Invoice is for another Client.',
+  },
   // Update and delete a document
-  issued_not_changed: { type: 'refusal', means: 'only a Draft is changed through the API', says: 'Only a Draft is changed; correct an issued document with a Credit Note.' },
-  issued_not_deleted: { type: 'refusal', means: 'only a Draft is deleted', says: 'Only a Draft is deleted; cancel an issued document or correct it with a Credit Note.' },
+  issued_not_changed: {
+    type: 'refusal',
+    means: 'only a Draft is changed through the API',
+    says: 'Only a Draft is changed; correct an issued document with a Credit Note.',
+  },
+  issued_not_deleted: {
+    type: 'refusal',
+    means: 'only a Draft is deleted',
+    says: 'Only a Draft is deleted; cancel an issued document or correct it with a Credit Note.',
+  },
   // Payments
   type_takes_no_payments: {
     type: 'refusal',
     means: 'a Credit Note or Quote takes no Payments',
     says: (p: { type: string }) => `A ${p.type === 'quote' ? 'Quote' : 'Credit Note'} takes no Payments.`,
   },
-  draft_takes_no_payments: { type: 'refusal', means: 'a Draft takes no Payments', says: 'A Draft takes no Payments; issue it first.' },
-  cancelled_takes_no_payments: { type: 'refusal', means: 'a cancelled document takes no Payments', says: 'A cancelled document takes no Payments.' },
+  draft_takes_no_payments: {
+    type: 'refusal',
+    means: 'a Draft takes no Payments',
+    says: 'A Draft takes no Payments; issue it first.',
+  },
+  cancelled_takes_no_payments: {
+    type: 'refusal',
+    means: 'a cancelled document takes no Payments',
+    says: 'A cancelled document takes no Payments.',
+  },
   nothing_due: { type: 'refusal', means: 'the amount due is zero', says: 'Nothing is due on this document.' },
   payment_goes_to_its_invoice: {
     type: 'refusal',
     means: 'the Proforma Invoice was converted; record on its Invoice',
     remedy: 'record_on_its_invoice',
-    says: (p: { invoiceNumber: string | null }) => `This Proforma Invoice was converted; record the Payment on its Invoice${p.invoiceNumber ? ` ${p.invoiceNumber}` : ''}.`,
+    says: (p: { invoiceNumber: string | null }) =>
+      `This Proforma Invoice was converted; record the Payment on its Invoice${p.invoiceNumber ? ` ${p.invoiceNumber}` : ''}.`,
   },
   payment_currency_mismatch: {
     type: 'refusal',
     means: "the currency sent is not the document's",
-    says: (p: { document: string; sent: string }) => `The document is in ${p.document}; a Payment on it is in ${p.document} too, not ${p.sent}.`,
+    says: (p: { document: string; sent: string }) =>
+      `The document is in ${p.document}; a Payment on it is in ${p.document} too, not ${p.sent}.`,
   },
   payment_exceeds_amount_due: {
     type: 'refusal',
     means: 'the amount is above what is due',
-    says: (p: { amount: string; due: string; currency: string }) => `The amount ${p.amount} is above the ${p.due} ${p.currency} due.`,
+    says: (p: { amount: string; due: string; currency: string }) =>
+      `The amount ${p.amount} is above the ${p.due} ${p.currency} due.`,
   },
-  payment_reversed: { type: 'refusal', means: 'the Payment is reversed already', says: 'The Payment was reversed already; a reversed Payment is neither amended nor reversed again.' },
+  payment_reversed: {
+    type: 'refusal',
+    means: 'the Payment is reversed already',
+    says: 'The Payment was reversed already; a reversed Payment is neither amended nor reversed again.',
+  },
   // E-invoice export
   not_exportable: {
     type: 'refusal',
     means: 'the document is not exported as EN16931 XML (Draft, Proforma Invoice, Quote, or failing the rules)',
-    says: (p: { why: 'draft' | 'proforma' | 'quote' | 'other' } | { why: 'rules'; ruleSet: string; rules: string[]; format: string }) =>
+    says: (
+      p:
+        | { why: 'draft' | 'proforma' | 'quote' | 'other' }
+        | { why: 'rules'; ruleSet: string; rules: string[]; format: string },
+    ) =>
       p.why === 'rules'
         ? `The document fails the ${p.ruleSet} rule${p.rules.length > 1 ? 's' : ''} ${p.rules.join(', ')} for format ${p.format}; see rules for what to change.`
         : {
@@ -155,10 +248,22 @@ export const CODES = {
             other: 'Only Invoices and Credit Notes are exported as EN16931 XML.',
           }[p.why],
   },
-  exports_not_in_a_test_business: { type: 'refusal', means: 'a Test business exports no EN16931 XML', says: 'A Test business exports no EN16931 XML; its documents are samples.' },
+  exports_not_in_a_test_business: {
+    type: 'refusal',
+    means: 'a Test business exports no EN16931 XML',
+    says: 'A Test business exports no EN16931 XML; its documents are samples.',
+  },
   // Webhooks
-  webhook_limit_reached: { type: 'refusal', means: 'a Business has at most its limit of webhooks', says: (p: { max: number }) => `A Business has at most ${p.max} webhooks; delete one first.` },
-  webhook_paused: { type: 'refusal', means: 'the webhook is paused', says: 'The webhook is paused; turn it on (paused: false) first.' },
+  webhook_limit_reached: {
+    type: 'refusal',
+    means: 'a Business has at most its limit of webhooks',
+    says: (p: { max: number }) => `A Business has at most ${p.max} webhooks; delete one first.`,
+  },
+  webhook_paused: {
+    type: 'refusal',
+    means: 'the webhook is paused',
+    says: 'The webhook is paused; turn it on (paused: false) first.',
+  },
   webhooks_need_a_paid_plan: {
     type: 'refusal',
     means: 'webhooks are sent only on a paid plan',
@@ -176,9 +281,21 @@ export const CODES = {
     means: 'a Draft is issued by Send, not marked sent',
     says: 'A Draft is issued by sending it, not marked sent; send it, or issue it and then mark it sent.',
   },
-  cancelled_not_marked: { type: 'refusal', means: 'a cancelled document is not marked sent', says: 'A cancelled document is not marked sent.' },
-  cancelled_keeps_mark: { type: 'refusal', means: 'a cancelled document keeps its mark', says: 'A cancelled document keeps its mark; it is not taken back.' },
-  not_marked_sent: { type: 'refusal', means: 'the document is not marked sent by hand', says: 'The document is not marked sent by hand; there is no mark to take back.' },
+  cancelled_not_marked: {
+    type: 'refusal',
+    means: 'a cancelled document is not marked sent',
+    says: 'A cancelled document is not marked sent.',
+  },
+  cancelled_keeps_mark: {
+    type: 'refusal',
+    means: 'a cancelled document keeps its mark',
+    says: 'A cancelled document keeps its mark; it is not taken back.',
+  },
+  not_marked_sent: {
+    type: 'refusal',
+    means: 'the document is not marked sent by hand',
+    says: 'The document is not marked sent by hand; there is no mark to take back.',
+  },
   no_mail_provider_to_remind: {
     type: 'refusal',
     means: 'nothing to send a reminder through',
@@ -202,35 +319,74 @@ export const CODES = {
     means: 'a converted Proforma Invoice is reminded on its Invoice',
     says: 'This Proforma Invoice was converted into an Invoice; remind the Client on its Invoice.',
   },
-  never_reminded: { type: 'refusal', means: 'the document was never reminded', says: 'The document was never reminded; send a first reminder before reminding again.' },
-  receipt_voided: { type: 'refusal', means: 'a void Receipt is not emailed', says: 'The Receipt is void: its Payment was reversed. A void Receipt is not emailed.' },
+  never_reminded: {
+    type: 'refusal',
+    means: 'the document was never reminded',
+    says: 'The document was never reminded; send a first reminder before reminding again.',
+  },
+  receipt_voided: {
+    type: 'refusal',
+    means: 'a void Receipt is not emailed',
+    says: 'The Receipt is void: its Payment was reversed. A void Receipt is not emailed.',
+  },
   no_mail_provider_for_receipt: {
     type: 'refusal',
     means: 'nothing to send a Receipt through',
     remedy: 'connect_mail_provider',
     says: 'Nothing to send the Receipt through: the Business needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox.',
   },
-  no_receipt: { type: 'refusal', means: 'the Payment has no Receipt', says: 'This Payment was recorded before Receipts existed and has no Receipt to email.' },
-  client_deleted: { type: 'refusal', means: "the document's Client is gone", says: "The document's Client is gone; a document is duplicated only for a Client that still exists." },
+  no_receipt: {
+    type: 'refusal',
+    means: 'the Payment has no Receipt',
+    says: 'This Payment was recorded before Receipts existed and has no Receipt to email.',
+  },
+  client_deleted: {
+    type: 'refusal',
+    means: "the document's Client is gone",
+    says: "The document's Client is gone; a document is duplicated only for a Client that still exists.",
+  },
   // People and memberships (CLI and application, extensions §8)
   person_exists: {
     type: 'refusal',
     means: 'a person with that email exists already',
-    says: (p: { email: string }) => `A person with the email ${p.email} exists already; send them a new link with "person link".`,
+    says: (p: { email: string }) =>
+      `A person with the email ${p.email} exists already; send them a new link with "person link".`,
   },
-  last_owner: { type: 'refusal', means: 'a Business keeps at least one Owner', says: 'A Business keeps at least one Owner: make another member Owner first.' },
+  last_owner: {
+    type: 'refusal',
+    means: 'a Business keeps at least one Owner',
+    says: 'A Business keeps at least one Owner: make another member Owner first.',
+  },
   // Plan codes: 403 permission
-  paid_plan_required: { type: 'permission', means: 'the Public API needs a paid plan (Free or Paused Business)', remedy: 'choose_plan' },
-  business_paused: { type: 'permission', means: 'the Business is Paused (MCP server and application)', remedy: 'choose_plan' },
-  plan_role_viewing: { type: 'permission', means: 'on the Free plan only reads are open (MCP server and application)', remedy: 'choose_plan' },
-} as const satisfies Record<string, { type: 'refusal'; means: string; remedy?: string; says: string | ((p: never) => string) } | { type: 'permission'; means: string; remedy: string }>
+  paid_plan_required: {
+    type: 'permission',
+    means: 'the Public API needs a paid plan (Free or Paused Business)',
+    remedy: 'choose_plan',
+  },
+  business_paused: {
+    type: 'permission',
+    means: 'the Business is Paused (MCP server and application)',
+    remedy: 'choose_plan',
+  },
+  plan_role_viewing: {
+    type: 'permission',
+    means: 'on the Free plan only reads are open (MCP server and application)',
+    remedy: 'choose_plan',
+  },
+} as const satisfies Record<
+  string,
+  | { type: 'refusal'; means: string; remedy?: string; says: string | ((p: never) => string) }
+  | { type: 'permission'; means: string; remedy: string }
+>
 
 export type Code = keyof typeof CODES
 export type RefusalCode = { [K in Code]: (typeof CODES)[K]['type'] extends 'refusal' ? K : never }[Code]
 export type PlanCode = Exclude<Code, RefusalCode>
 
 /** The figures a refusal's message names: none when the catalog's `says` is plain words. */
-export type SaysWith<C extends RefusalCode> = (typeof CODES)[C]['says'] extends (p: infer P) => string ? [figures: P] : []
+export type SaysWith<C extends RefusalCode> = (typeof CODES)[C]['says'] extends (p: infer P) => string
+  ? [figures: P]
+  : []
 
 /** The one message of a refusal code, from the catalog. */
 export function says<C extends RefusalCode>(code: C, ...figures: SaysWith<C>): string {
@@ -298,7 +454,13 @@ export class Unauthenticated extends ApiError {
   constructor() {
     // One answer for a missing, unknown or revoked credential, so a caller cannot probe which it was.
     // RFC 6750 §3: a 401 names the scheme the caller should use.
-    super('authentication', 'Send a valid API key as "Authorization: Bearer <key>".', undefined, {}, { 'WWW-Authenticate': 'Bearer realm="invoicing"' })
+    super(
+      'authentication',
+      'Send a valid API key as "Authorization: Bearer <key>".',
+      undefined,
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="invoicing"' },
+    )
   }
 }
 
@@ -310,7 +472,11 @@ export class Permission extends ApiError {
 
 /** The one way to refuse: a code of the catalog, words for a person, and the members the code carries. */
 export class Refusal extends ApiError {
-  constructor(readonly code: RefusalCode, message: string, extra: Record<string, unknown> = {}) {
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) {
     super('refusal', message, 422, { code, ...extra })
   }
 

@@ -4,12 +4,19 @@ import { errorFacts } from './logger'
 
 describe('errorFacts', () => {
   test("a drizzle query error is logged without its bound values (params: …), with the driver's code", () => {
-    const e = Object.assign(new Error('Failed query: INSERT INTO clients (name, email) VALUES (?, ?)\nparams: Jane Doe,jane@example.com'), {
-      name: 'DrizzleQueryError',
-      cause: { code: 'SQLITE_BUSY' },
-    })
+    const e = Object.assign(
+      new Error('Failed query: INSERT INTO clients (name, email) VALUES (?, ?)\nparams: Jane Doe,jane@example.com'),
+      {
+        name: 'DrizzleQueryError',
+        cause: { code: 'SQLITE_BUSY' },
+      },
+    )
     const facts = errorFacts(e)
-    expect(facts).toEqual({ name: 'DrizzleQueryError', code: 'SQLITE_BUSY', message: 'Failed query: INSERT INTO clients (name, email) VALUES (?, ?)' })
+    expect(facts).toEqual({
+      name: 'DrizzleQueryError',
+      code: 'SQLITE_BUSY',
+      message: 'Failed query: INSERT INTO clients (name, email) VALUES (?, ?)',
+    })
     expect(JSON.stringify(facts)).not.toContain('jane@example.com')
   })
 

@@ -6,9 +6,14 @@ export interface Logger {
 }
 
 /** `level` error keeps errors only (INVOICING_LOG_LEVEL); info, the default, also start, shutdown and request lines. */
-export function createLogger(out: (line: string) => void = (l) => process.stderr.write(l + '\n'), level: 'info' | 'error' = 'info'): Logger {
-  const log = (level: string) => (msg: string, fields: Record<string, unknown> = {}) =>
-    out(JSON.stringify({ at: new Date().toISOString(), level, msg, ...fields }))
+export function createLogger(
+  out: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+  level: 'info' | 'error' = 'info',
+): Logger {
+  const log =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      out(JSON.stringify({ at: new Date().toISOString(), level, msg, ...fields }))
   return { info: level === 'error' ? () => {} : log('info'), error: log('error') }
 }
 

@@ -27,10 +27,22 @@ test('after the idle hand-back (GC, shrink, malloc_trim) the service still reads
 
 test('an idle server lets the PDF engine and its parsed fonts go, and the next PDF is whole', async () => {
   const b = await h.business()
-  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Ålesund Ærø', email: 'a@example.com', country: 'NO' } })
-  const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Þjónusta ΑΒΓ', quantity: '1', unit_price: '1.00', vat_rate: '0' }] } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: b.key,
+    body: { name: 'Ålesund Ærø', email: 'a@example.com', country: 'NO' },
+  })
+  const d = await h.request('POST', '/v1/documents', {
+    key: b.key,
+    body: {
+      type: 'invoice',
+      client_id: c.body.id,
+      lines: [{ description: 'Þjónusta ΑΒΓ', quantity: '1', unit_price: '1.00', vat_rate: '0' }],
+    },
+  })
   const pdfText = async () => {
-    const res = await h.app.fetch(new Request(`http://localhost/v1/documents/${d.body.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }))
+    const res = await h.app.fetch(
+      new Request(`http://localhost/v1/documents/${d.body.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }),
+    )
     expect(res.status).toBe(200)
     const file = join(h.dir, 'idle.pdf')
     writeFileSync(file, new Uint8Array(await res.arrayBuffer()))
@@ -56,7 +68,13 @@ test('an idle server lets the PDF engine and its parsed fonts go, and the next P
 test('an idle server hands back the burst once, then the heap again every againMs while it stays idle, and nothing while busy', async () => {
   let t = 0
   const calls: string[] = []
-  const idle = idleHandBack({ afterMs: 2000, againMs: 10_000, now: () => t, first: async () => void calls.push('first'), again: () => void calls.push('again') })
+  const idle = idleHandBack({
+    afterMs: 2000,
+    againMs: 10_000,
+    now: () => t,
+    first: async () => void calls.push('first'),
+    again: () => void calls.push('again'),
+  })
   idle.seen()
   t = 1000
   expect(await idle.tick()).toBe('busy')

@@ -34,7 +34,13 @@ export function handBackMemory(): void {
  * outboxes, the request log) leave a little garbage each time, which grew an idle server by 5-10 MB before the
  * collector noticed it. `seen` is called for every request; `tick` by a timer.
  */
-export function idleHandBack(o: { afterMs: number; againMs: number; first: () => Promise<void>; again: () => void; now?: () => number }) {
+export function idleHandBack(o: {
+  afterMs: number
+  againMs: number
+  first: () => Promise<void>
+  again: () => void
+  now?: () => number
+}) {
   const now = o.now ?? Date.now
   let lastRequest = now()
   let burstReleased = true

@@ -2,7 +2,18 @@
 import { describe, expect, test } from 'bun:test'
 import { productPrices } from '../modules/products/products.present'
 import { currencyScale } from './currencies'
-import { AMOUNT_PATTERN, Dec, asWritten, decimalsOf, format, integerDigitsOf, parseDecimal, round, stored, type DecimalRules } from './money'
+import {
+  AMOUNT_PATTERN,
+  Dec,
+  asWritten,
+  decimalsOf,
+  format,
+  integerDigitsOf,
+  parseDecimal,
+  round,
+  stored,
+  type DecimalRules,
+} from './money'
 
 /** Parses and stores as the Product price does: the currency's scale, zero or more. */
 function priceIn(input: unknown, currency: string): { ok: true; text: string } | { ok: false; message: string } {
@@ -14,21 +25,67 @@ function priceIn(input: unknown, currency: string): { ok: true; text: string } |
 describe('parseDecimal at every currency scale', () => {
   // [currency, accepted as written → stored text, refused for too many decimals]
   const table: ReadonlyArray<readonly [string, number, ReadonlyArray<readonly [string, string]>, readonly string[]]> = [
-    ['JPY', 0, [['0', '0'], ['1500', '1500'], ['1.5e1', '15'], ['999999999999999', '999999999999999']], ['1.5', '0.1', '1e-1', '1500.0', '10.00']],
-    ['EUR', 2, [['0', '0'], ['10.5', '10.5'], ['10.50', '10.50'], ['0.01', '0.01'], ['1e-2', '0.01'], ['999999999999999.99', '999999999999999.99']], ['1.001', '0.005', '1e-3', '10.500', '1.000']],
-    ['KWD', 3, [['1.234', '1.234'], ['1.2', '1.2'], ['1.230', '1.230'], ['0.001', '0.001'], ['999999999999999.999', '999999999999999.999']], ['1.2345', '0.0001', '1.2300']],
-    ['CLF', 4, [['1.2345', '1.2345'], ['0.0001', '0.0001'], ['12.5', '12.5']], ['1.23456', '0.00001', '12.50000']],
+    [
+      'JPY',
+      0,
+      [
+        ['0', '0'],
+        ['1500', '1500'],
+        ['1.5e1', '15'],
+        ['999999999999999', '999999999999999'],
+      ],
+      ['1.5', '0.1', '1e-1', '1500.0', '10.00'],
+    ],
+    [
+      'EUR',
+      2,
+      [
+        ['0', '0'],
+        ['10.5', '10.5'],
+        ['10.50', '10.50'],
+        ['0.01', '0.01'],
+        ['1e-2', '0.01'],
+        ['999999999999999.99', '999999999999999.99'],
+      ],
+      ['1.001', '0.005', '1e-3', '10.500', '1.000'],
+    ],
+    [
+      'KWD',
+      3,
+      [
+        ['1.234', '1.234'],
+        ['1.2', '1.2'],
+        ['1.230', '1.230'],
+        ['0.001', '0.001'],
+        ['999999999999999.999', '999999999999999.999'],
+      ],
+      ['1.2345', '0.0001', '1.2300'],
+    ],
+    [
+      'CLF',
+      4,
+      [
+        ['1.2345', '1.2345'],
+        ['0.0001', '0.0001'],
+        ['12.5', '12.5'],
+      ],
+      ['1.23456', '0.00001', '12.50000'],
+    ],
   ]
   for (const [currency, scale, accepted, refused] of table) {
     test(`${currency} (scale ${scale}) keeps an accepted price exactly as written`, () => {
       expect(currencyScale(currency)).toBe(scale)
-      for (const [input, text] of accepted) expect({ input, got: priceIn(input, currency) }).toEqual({ input, got: { ok: true, text } })
+      for (const [input, text] of accepted)
+        expect({ input, got: priceIn(input, currency) }).toEqual({ input, got: { ok: true, text } })
     })
     test(`${currency} (scale ${scale}) refuses more decimals than ${scale} instead of rounding`, () => {
       for (const input of refused) {
         const r = priceIn(input, currency)
         expect({ input, ok: r.ok }).toEqual({ input, ok: false })
-        if (!r.ok) expect(r.message).toBe(scale === 0 ? 'must be a whole amount with no decimals' : `must have at most ${scale} decimals`)
+        if (!r.ok)
+          expect(r.message).toBe(
+            scale === 0 ? 'must be a whole amount with no decimals' : `must have at most ${scale} decimals`,
+          )
       }
     })
   }
@@ -52,8 +109,14 @@ describe('parseDecimal at every currency scale', () => {
   })
 
   test('the same written-decimals rule holds for every decimal field: quantity at 4, vat_rate at 2', () => {
-    expect(parseDecimal('1.00000', { maxDecimals: 4, min: 'positive' })).toEqual({ ok: false, message: 'must have at most 4 decimals' })
-    expect(parseDecimal('19.000', { maxDecimals: 2, maxIntegerDigits: 3 })).toEqual({ ok: false, message: 'must have at most 2 decimals' })
+    expect(parseDecimal('1.00000', { maxDecimals: 4, min: 'positive' })).toEqual({
+      ok: false,
+      message: 'must have at most 4 decimals',
+    })
+    expect(parseDecimal('19.000', { maxDecimals: 2, maxIntegerDigits: 3 })).toEqual({
+      ok: false,
+      message: 'must have at most 2 decimals',
+    })
     const qty = parseDecimal('2.5000', { maxDecimals: 4, min: 'positive' })
     expect(qty.ok && asWritten(qty, 4)).toBe('2.5000')
   })
@@ -70,10 +133,13 @@ describe('the 15-digit limit before the point', () => {
     expect(integerDigitsOf(r.value)).toBe(15)
   })
 
-  test.each(['1000000000000000', '9999999999999999.99', '1e15', '1e999', '-1000000000000000'])('%p has 16 or more digits before the point and is refused', (input) => {
-    const r = parseDecimal(input, { maxDecimals: 2, min: 'any' })
-    expect(r).toEqual({ ok: false, message: 'must have at most 15 digits before the decimal point' })
-  })
+  test.each(['1000000000000000', '9999999999999999.99', '1e15', '1e999', '-1000000000000000'])(
+    '%p has 16 or more digits before the point and is refused',
+    (input) => {
+      const r = parseDecimal(input, { maxDecimals: 2, min: 'any' })
+      expect(r).toEqual({ ok: false, message: 'must have at most 15 digits before the decimal point' })
+    },
+  )
 
   test('leading zeros do not count as digits: 15 significant digits behind zeros are accepted', () => {
     const r = parseDecimal('000999999999999999.5', { maxDecimals: 2 })
@@ -83,7 +149,10 @@ describe('the 15-digit limit before the point', () => {
   test('a field with its own limit (vat_rate: 3 digits) refuses a fourth', () => {
     const rules: DecimalRules = { maxDecimals: 2, maxIntegerDigits: 3 }
     expect(parseDecimal('100', rules).ok).toBe(true)
-    expect(parseDecimal('1000', rules)).toEqual({ ok: false, message: 'must have at most 3 digits before the decimal point' })
+    expect(parseDecimal('1000', rules)).toEqual({
+      ok: false,
+      message: 'must have at most 3 digits before the decimal point',
+    })
   })
 })
 
@@ -103,9 +172,15 @@ describe('exponents', () => {
     expect(priceIn(input, 'EUR')).toEqual({ ok: true, text })
   })
 
-  test.each(['1e1000', '1E+1000', '1e-1000', '0e0000'])('%p has an exponent of more than three digits and is refused as such', (input) => {
-    expect(parseDecimal(input, { maxDecimals: 2, min: 'any' })).toEqual({ ok: false, message: 'has an exponent of more than three digits' })
-  })
+  test.each(['1e1000', '1E+1000', '1e-1000', '0e0000'])(
+    '%p has an exponent of more than three digits and is refused as such',
+    (input) => {
+      expect(parseDecimal(input, { maxDecimals: 2, min: 'any' })).toEqual({
+        ok: false,
+        message: 'has an exponent of more than three digits',
+      })
+    },
+  )
 
   test('a three-digit negative exponent still meets the decimals rule', () => {
     expect(priceIn('1e-999', 'EUR')).toEqual({ ok: false, message: 'must have at most 2 decimals' })
@@ -129,9 +204,18 @@ describe('signs and zero', () => {
   })
 
   test('a negative amount is refused under min zero, zero under min positive', () => {
-    expect(parseDecimal('-0.01', { maxDecimals: 2, min: 'zero' })).toEqual({ ok: false, message: 'must be zero or more' })
-    expect(parseDecimal('-0', { maxDecimals: 2, min: 'positive' })).toEqual({ ok: false, message: 'must be above zero' })
-    expect(parseDecimal('0.00', { maxDecimals: 2, min: 'positive' })).toEqual({ ok: false, message: 'must be above zero' })
+    expect(parseDecimal('-0.01', { maxDecimals: 2, min: 'zero' })).toEqual({
+      ok: false,
+      message: 'must be zero or more',
+    })
+    expect(parseDecimal('-0', { maxDecimals: 2, min: 'positive' })).toEqual({
+      ok: false,
+      message: 'must be above zero',
+    })
+    expect(parseDecimal('0.00', { maxDecimals: 2, min: 'positive' })).toEqual({
+      ok: false,
+      message: 'must be above zero',
+    })
     const any = parseDecimal('-12.50', { maxDecimals: 2, min: 'any' })
     expect(any.ok && asWritten(any, 2)).toBe('-12.50')
   })
@@ -144,15 +228,43 @@ describe('signs and zero', () => {
 
 describe('what is not a decimal string', () => {
   test.each([12.5, 0, 1e3, -1])('the JSON number %p is refused, never read', (input) => {
-    expect(parseDecimal(input, { maxDecimals: 2, min: 'any' })).toEqual({ ok: false, message: 'must be a decimal string such as "12.50", not a JSON number' })
+    expect(parseDecimal(input, { maxDecimals: 2, min: 'any' })).toEqual({
+      ok: false,
+      message: 'must be a decimal string such as "12.50", not a JSON number',
+    })
   })
 
   test.each([[null], [undefined], [true], [{}], [['1']]])('%p is refused as not a decimal string', (input) => {
-    expect(parseDecimal(input, { maxDecimals: 2 })).toEqual({ ok: false, message: 'must be a decimal string such as "12.50"' })
+    expect(parseDecimal(input, { maxDecimals: 2 })).toEqual({
+      ok: false,
+      message: 'must be a decimal string such as "12.50"',
+    })
   })
 
-  test.each(['1,5', '', ' ', '1.', '.5', '0x10', 'NaN', 'Infinity', '-Infinity', '+5', '1e', 'e3', '1.2.3', '1 000', '--1', '١٢', '1e+', '5%'])('%p is refused as garbage', (input) => {
-    expect(parseDecimal(input, { maxDecimals: 4, min: 'any' })).toEqual({ ok: false, message: 'must be a decimal number written like "12.50"' })
+  test.each([
+    '1,5',
+    '',
+    ' ',
+    '1.',
+    '.5',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '+5',
+    '1e',
+    'e3',
+    '1.2.3',
+    '1 000',
+    '--1',
+    '١٢',
+    '1e+',
+    '5%',
+  ])('%p is refused as garbage', (input) => {
+    expect(parseDecimal(input, { maxDecimals: 4, min: 'any' })).toEqual({
+      ok: false,
+      message: 'must be a decimal number written like "12.50"',
+    })
   })
 })
 
@@ -188,7 +300,8 @@ describe('rounding: half away from zero, in one place', () => {
 
   test('format output always matches the contract Amount pattern', () => {
     const re = new RegExp(AMOUNT_PATTERN)
-    for (const v of ['0', '-0.001', '1e20', '1e-30', '-12.345', '3.14159']) for (const s of [0, 2, 3, 4]) expect(format(new Dec(v), s)).toMatch(re)
+    for (const v of ['0', '-0.001', '1e20', '1e-30', '-12.345', '3.14159'])
+      for (const s of [0, 2, 3, 4]) expect(format(new Dec(v), s)).toMatch(re)
   })
 
   test('division keeps enough digits that rounding decides on the exact value', () => {
@@ -211,7 +324,8 @@ describe('rounding: half away from zero, in one place', () => {
 })
 
 describe('productPrices: VAT added to or divided out of a price at the currency scale', () => {
-  const P = (price: string, vatRate: string, vatIncluded: boolean, currency: string) => productPrices({ price, vatRate, vatIncluded, currency })
+  const P = (price: string, vatRate: string, vatIncluded: boolean, currency: string) =>
+    productPrices({ price, vatRate, vatIncluded, currency })
   const table: ReadonlyArray<readonly [string, string, string, boolean, string, string]> = [
     // [price, currency, vat_rate, included, without, with]
     ['119.00', 'EUR', '19.00', true, '100.00', '119.00'],
@@ -237,9 +351,12 @@ describe('productPrices: VAT added to or divided out of a price at the currency 
     ['12.34', 'EUR', '0.00', false, '12.34', '12.34'],
     ['999999999999999.99', 'EUR', '100.00', false, '999999999999999.99', '1999999999999999.98'],
   ]
-  test.each(table)('%p %s at %p (included %p) is %p before and %p after VAT', (price, currency, rate, included, without, withVat) => {
-    expect(P(price, rate, included, currency)).toEqual({ withoutVat: without, withVat })
-  })
+  test.each(table)(
+    '%p %s at %p (included %p) is %p before and %p after VAT',
+    (price, currency, rate, included, without, withVat) => {
+      expect(P(price, rate, included, currency)).toEqual({ withoutVat: without, withVat })
+    },
+  )
 
   test('the tie case 0.05 at 100% included really divides to exactly 0.025', () => {
     expect(new Dec('0.05').div(new Dec('1').plus(new Dec('100').div('100'))).toString()).toBe('0.025')

@@ -29,11 +29,14 @@ export interface DecimalRules {
   decimalsWords?: string
 }
 
-export type ParseResult = { ok: true; value: Decimal; /** decimals as written, trailing zeros included */ decimals: number } | { ok: false; message: string }
+export type ParseResult =
+  | { ok: true; value: Decimal /** decimals as written, trailing zeros included */; decimals: number }
+  | { ok: false; message: string }
 
 /** Parses a decimal string by the contract's rules; never rounds: too many decimals is an error. */
 export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
-  if (typeof input === 'number') return { ok: false, message: 'must be a decimal string such as "12.50", not a JSON number' }
+  if (typeof input === 'number')
+    return { ok: false, message: 'must be a decimal string such as "12.50", not a JSON number' }
   if (typeof input !== 'string') return { ok: false, message: 'must be a decimal string such as "12.50"' }
   const text = input.trim()
   if (!INPUT_RE.test(text)) return { ok: false, message: 'must be a decimal number written like "12.50"' }
@@ -56,11 +59,15 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
   if (decimals > rules.maxDecimals) {
     return {
       ok: false,
-      message: rules.maxDecimals === 0 ? 'must be a whole amount with no decimals' : `must have at most ${rules.maxDecimals} decimals`,
+      message:
+        rules.maxDecimals === 0
+          ? 'must be a whole amount with no decimals'
+          : `must have at most ${rules.maxDecimals} decimals`,
     }
   }
   const maxInt = rules.maxIntegerDigits ?? 15
-  if (integerDigitsOf(value) > maxInt) return { ok: false, message: `must have at most ${maxInt} digits before the decimal point` }
+  if (integerDigitsOf(value) > maxInt)
+    return { ok: false, message: `must have at most ${maxInt} digits before the decimal point` }
   return { ok: true, value, decimals }
 }
 

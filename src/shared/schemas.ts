@@ -20,7 +20,11 @@ export const ErrorSchema = t.Object(
         remedy_url: t.Optional(t.String()),
         document_number: t.Optional(t.String()),
         invoice: t.Optional(t.Object({ id: Type.Integer(), document_number: t.Union([t.String(), t.Null()]) })),
-        rules: t.Optional(t.Array(t.Object({ id: t.String(), message: t.String() }), { description: 'with not_exportable: the EN16931 rules the document fails' })),
+        rules: t.Optional(
+          t.Array(t.Object({ id: t.String(), message: t.String() }), {
+            description: 'with not_exportable: the EN16931 rules the document fails',
+          }),
+        ),
       },
       { additionalProperties: true },
     ),
@@ -39,7 +43,7 @@ const ERROR_WORDS: Record<number, string> = {
   415: 'invalid_request: body not application/json',
   422: 'invalid_request (with errors per field), idempotency or refusal',
   429: 'rate_limit (Retry-After)',
-  500: 'server_error: a fault on the service\'s side',
+  500: "server_error: a fault on the service's side",
   502: 'not_delivered',
 }
 
@@ -58,13 +62,16 @@ export function errorAnswers(...statuses: number[]): Record<number, TSchema> {
 }
 
 /** A decimal sent as a string; the money module judges its digits, TypeBox only refuses other JSON types. */
-export const DecimalInput = t.String({ 'x-decimal': true, description: 'decimal string such as "12.50"; JSON numbers are refused' })
+export const DecimalInput = t.String({
+  'x-decimal': true,
+  description: 'decimal string such as "12.50"; JSON numbers are refused',
+})
 export const Amount = t.String({ pattern: AMOUNT_PATTERN, description: 'exact decimal string at the currency scale' })
 export const Timestamp = t.String({ format: 'date-time', description: 'UTC' })
 
 export const ListQuery = {
   limit: t.Optional(t.String({ description: '1 to 100, default 25' })),
-  cursor: t.Optional(t.String({ description: 'the previous page\'s next_cursor' })),
+  cursor: t.Optional(t.String({ description: "the previous page's next_cursor" })),
 }
 
 export function Paged<T extends TSchema>(item: T, title: string) {
@@ -82,7 +89,8 @@ export const idempotencyHeader = {
   name: 'Idempotency-Key',
   in: 'header' as const,
   required: false,
-  description: '1 to 255 printable characters, no space; the same key and body within 24 hours replays the first answer',
+  description:
+    '1 to 255 printable characters, no space; the same key and body within 24 hours replays the first answer',
   schema: { type: 'string' as const, pattern: '^[\\x21-\\x7E]{1,255}$' },
 }
 

@@ -53,7 +53,9 @@ export function secretBox(key: Buffer): SecretBox {
       decipher.setAAD(Buffer.from(purpose))
       decipher.setAuthTag(raw.subarray(raw.length - TAG))
       try {
-        return Buffer.concat([decipher.update(raw.subarray(NONCE, raw.length - TAG)), decipher.final()]).toString('utf8')
+        return Buffer.concat([decipher.update(raw.subarray(NONCE, raw.length - TAG)), decipher.final()]).toString(
+          'utf8',
+        )
       } catch {
         throw new SecretBoxError('a sealed secret does not open with this key')
       }

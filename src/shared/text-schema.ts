@@ -7,7 +7,8 @@ export const TEXT_KIND = 'Text'
 /** The words for a length outside a schema's limits, or null; `n` is counted by the caller's rule. */
 export function lengthFault(s: { maxLength?: number; minLength?: number }, n: number): string | null {
   if (s.maxLength !== undefined && n > s.maxLength) return `must be at most ${s.maxLength} characters`
-  if (s.minLength !== undefined && n < s.minLength) return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`
+  if (s.minLength !== undefined && n < s.minLength)
+    return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`
   return null
 }
 
@@ -16,7 +17,10 @@ export function textFault(s: { maxLength?: number; minLength?: number }, value: 
   return lengthFault(s, storedChars(value))
 }
 
-TypeRegistry.Set(TEXT_KIND, (schema: any, value: unknown) => typeof value === 'string' && textFault(schema, value) === null)
+TypeRegistry.Set(
+  TEXT_KIND,
+  (schema: any, value: unknown) => typeof value === 'string' && textFault(schema, value) === null,
+)
 
 /**
  * A request string whose limits count characters (code points) of the value as stored, trimmed: TypeBox's own

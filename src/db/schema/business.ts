@@ -12,7 +12,9 @@ export const businesses = sqliteTable('businesses', {
   companyId: text('company_id'),
   isVatPayer: integer('is_vat_payer', { mode: 'boolean' }).notNull().default(true),
   isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),
-  plan: text('plan', { enum: ['free', 'pro', 'pro_plus', 'paused'] }).notNull().default('pro'),
+  plan: text('plan', { enum: ['free', 'pro', 'pro_plus', 'paused'] })
+    .notNull()
+    .default('pro'),
   email: text('email'),
   address: text('address'),
   city: text('city'),
@@ -53,7 +55,9 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     name: text('name').notNull(),
     role: text('role', { enum: ['admin', 'member', 'viewer'] }).notNull(),
     /** The visible start of the key, so a person can tell keys apart; never enough to use it. */
@@ -70,7 +74,9 @@ export const bankAccounts = sqliteTable(
   'bank_accounts',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     name: text('name').notNull(),
     iban: text('iban').notNull(),
     bic: text('bic'),
@@ -87,7 +93,9 @@ export type NumberingKind = (typeof numberingKinds)[number]
 export const numberings = sqliteTable(
   'numberings',
   {
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     kind: text('kind', { enum: numberingKinds }).notNull(),
     pattern: text('pattern').notNull(),
   },
@@ -98,7 +106,9 @@ export const numberings = sqliteTable(
 export const numberCounters = sqliteTable(
   'number_counters',
   {
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     kind: text('kind', { enum: numberingKinds }).notNull(),
     pattern: text('pattern').notNull(),
     period: text('period').notNull(),

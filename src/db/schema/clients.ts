@@ -6,7 +6,9 @@ export const clients = sqliteTable(
   'clients',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     name: text('name').notNull(),
     legalName: text('legal_name'),
     contactPerson: text('contact_person'),

@@ -86,7 +86,11 @@ export const connectedApps = sqliteTable(
     /** disconnected, revoked, refresh_token_reused, code_reused, unused, membership_removed, business_deleted. */
     endReason: text('end_reason'),
   },
-  (t) => [index('connected_apps_business').on(t.businessId, t.id), index('connected_apps_app').on(t.appId, t.businessId), index('connected_apps_person').on(t.personId, t.businessId)],
+  (t) => [
+    index('connected_apps_business').on(t.businessId, t.id),
+    index('connected_apps_app').on(t.appId, t.businessId),
+    index('connected_apps_person').on(t.personId, t.businessId),
+  ],
 )
 
 /** Access (`inv_at_`, one hour) and refresh (`inv_rt_`, rotated on every use) tokens; only their SHA-256 is kept. */

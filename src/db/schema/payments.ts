@@ -7,8 +7,12 @@ export const payments = sqliteTable(
   'payments',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
-    documentId: integer('document_id').notNull().references(() => documents.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id),
     /** completed or voided; pending and failed exist only in older data and count nowhere. */
     status: text('status').notNull(),
     amount: text('amount').notNull(),
@@ -38,9 +42,15 @@ export const receipts = sqliteTable(
   'receipts',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
-    paymentId: integer('payment_id').notNull().references(() => payments.id),
-    documentId: integer('document_id').notNull().references(() => documents.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id),
     receiptNumber: text('receipt_number').notNull(),
     issueDate: text('issue_date').notNull(),
     voidedAt: text('voided_at'),

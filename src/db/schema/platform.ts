@@ -15,7 +15,9 @@ export const meta = sqliteTable('meta', {
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
-    credentialKind: text('credential_kind', { enum: ['api_key', 'connected_app', 'person'] }).notNull().default('api_key'),
+    credentialKind: text('credential_kind', { enum: ['api_key', 'connected_app', 'person'] })
+      .notNull()
+      .default('api_key'),
     /** The credential's id within its kind (no foreign key: it names an API key or a Connected app). */
     apiKeyId: integer('api_key_id').notNull(),
     key: text('key').notNull(),
@@ -25,14 +27,19 @@ export const idempotencyKeys = sqliteTable(
     body: text('body').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.credentialKind, t.apiKeyId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.credentialKind, t.apiKeyId, t.key] }),
+    index('idempotency_keys_created').on(t.createdAt),
+  ],
 )
 
 export const requestLog = sqliteTable(
   'request_log',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     requestId: text('request_id').notNull(),
     method: text('method').notNull(),
     path: text('path').notNull(),

@@ -7,7 +7,9 @@ export const products = sqliteTable(
   'products',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     name: text('name').notNull(),
     code: text('code').notNull(),
     description: text('description'),

@@ -6,7 +6,9 @@ export const outbox = sqliteTable(
   'outbox',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     /** document.issued, document.paid, payment.recorded, ... */
     type: text('type').notNull(),
     /** What the message carries, built after commit as the API answers it: a document or a Payment. */
@@ -27,7 +29,9 @@ export const webhooks = sqliteTable(
   'webhooks',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     url: text('url').notNull(),
     /** JSON array of event types; every event when empty. */
     events: text('events').notNull().default('[]'),
@@ -55,7 +59,9 @@ export const webhookMessages = sqliteTable(
   {
     /** The webhook-id: `msg_` + 26 characters, the outbox event's. */
     messageId: text('message_id').primaryKey(),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     body: text('body').notNull(),
     createdAt: text('created_at').notNull(),
   },
@@ -67,7 +73,9 @@ export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     webhookId: integer('webhook_id')
       .notNull()
       .references(() => webhooks.id, { onDelete: 'cascade' }),

@@ -41,7 +41,14 @@ describe('authentication (401)', () => {
 
   test('a malformed Authorization header is the same 401', async () => {
     const none = await h.request('GET', '/v1/business')
-    for (const authorization of [`Basic ${biz.key}`, 'Bearer', `Bearer ${biz.key} extra`, biz.key, `Bearer ${biz.key}x`, 'Bearer ' + 'inv_' + 'x'.repeat(300)]) {
+    for (const authorization of [
+      `Basic ${biz.key}`,
+      'Bearer',
+      `Bearer ${biz.key} extra`,
+      biz.key,
+      `Bearer ${biz.key}x`,
+      'Bearer ' + 'inv_' + 'x'.repeat(300),
+    ]) {
       const r = await h.request('GET', '/v1/business', { headers: { authorization } })
       expectError(r, 401, 'authentication')
       expect(r.text).toBe(none.text)
@@ -62,7 +69,7 @@ describe('authentication (401)', () => {
     expect(await clientCount(fresh.key)).toBe(0)
   })
 
-  test('revocation acts on the very next request; the Business\'s other keys keep working', async () => {
+  test("revocation acts on the very next request; the Business's other keys keep working", async () => {
     const { id, key } = await createApiKey(h.deps.db, h.clock, biz.id, { name: 'short-lived', role: 'member' })
     const other = await h.key(biz.id, 'member', 'stays')
     expect((await h.request('GET', '/v1/business', { key })).status).toBe(200)
@@ -87,7 +94,11 @@ describe('permission (403): Roles', () => {
     expect((await h.request('GET', '/v1/clients', { key: viewer })).status).toBe(200)
     expect((await h.request('GET', `/v1/clients/${created.body.id}`, { key: viewer })).status).toBe(200)
     expectError(await h.request('POST', '/v1/clients', { key: viewer, body: base }), 403, 'permission')
-    expectError(await h.request('PATCH', `/v1/clients/${created.body.id}`, { key: viewer, body: { notes: 'viewer was here' } }), 403, 'permission')
+    expectError(
+      await h.request('PATCH', `/v1/clients/${created.body.id}`, { key: viewer, body: { notes: 'viewer was here' } }),
+      403,
+      'permission',
+    )
     expect((await h.request('GET', `/v1/clients/${created.body.id}`, { key: b.key })).body.notes).toBeNull()
     expect(await clientCount(b.key)).toBe(1)
   })
@@ -98,14 +109,24 @@ describe('permission (403): Roles', () => {
     expectError(unknownId, 403, 'permission')
     expect(unknownId.body.error.code).toBeUndefined()
     expectError(await h.request('POST', '/v1/clients', { key: viewer, body: { nonsense: true } }), 403, 'permission')
-    expectError(await h.request('POST', '/v1/clients', { key: viewer, raw: '{not json', headers: { 'content-type': 'application/json' } }), 403, 'permission')
+    expectError(
+      await h.request('POST', '/v1/clients', {
+        key: viewer,
+        raw: '{not json',
+        headers: { 'content-type': 'application/json' },
+      }),
+      403,
+      'permission',
+    )
   })
 
   test('a Member writes Clients', async () => {
     const member = await h.key(biz.id, 'member')
     const r = await h.request('POST', '/v1/clients', { key: member, body: base })
     expect(r.status).toBe(201)
-    expect((await h.request('PATCH', `/v1/clients/${r.body.id}`, { key: member, body: { notes: 'ok' } })).status).toBe(200)
+    expect((await h.request('PATCH', `/v1/clients/${r.body.id}`, { key: member, body: { notes: 'ok' } })).status).toBe(
+      200,
+    )
   })
 
   test('the request log is Admin-only: Member and Viewer get 403 permission, an Admin 200', async () => {

@@ -21,7 +21,11 @@ const json = { 'content-type': 'application/json' }
 async function draft(): Promise<number> {
   const r = await h.request('POST', '/v1/documents', {
     key: biz.key,
-    body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
+    body: {
+      type: 'invoice',
+      client_id: clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+    },
   })
   expect(r.status).toBe(201)
   return r.body.id
@@ -37,12 +41,18 @@ describe('a body that is not a JSON object', () => {
     }
     expect((await h.request('GET', `/v1/documents/${id}`, { key: biz.key })).body.document_number).toBeNull()
     // No body at all, or {}, still issues it.
-    expect((await h.request('POST', `/v1/documents/${id}/issue`, { key: biz.key, raw: '{}', headers: json })).status).toBe(200)
+    expect(
+      (await h.request('POST', `/v1/documents/${id}/issue`, { key: biz.key, raw: '{}', headers: json })).status,
+    ).toBe(200)
   })
 
   test('a create with an array body is 422 naming body, and nothing is created', async () => {
     const before = (await h.request('GET', '/v1/clients?limit=100', { key: biz.key })).body.data.length
-    const r = await h.request('POST', '/v1/clients', { key: biz.key, raw: '[{"name":"A","email":"a@b.de","country":"DE"}]', headers: json })
+    const r = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      raw: '[{"name":"A","email":"a@b.de","country":"DE"}]',
+      headers: json,
+    })
     expect(r.status).toBe(422)
     expect(r.body.error.errors.body).toBeDefined()
     expect((await h.request('GET', '/v1/clients?limit=100', { key: biz.key })).body.data.length).toBe(before)
@@ -60,7 +70,14 @@ describe('nesting', () => {
   test('a NUL character deep in a Line is still named by its field path', async () => {
     const r = await h.request('POST', '/v1/documents', {
       key: biz.key,
-      body: { type: 'invoice', client_id: clientId, lines: [{ description: 'ok', quantity: '1', unit_price: '1.00' }, { description: 'bad\u0000', quantity: '1', unit_price: '1.00' }] },
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [
+          { description: 'ok', quantity: '1', unit_price: '1.00' },
+          { description: 'bad\u0000', quantity: '1', unit_price: '1.00' },
+        ],
+      },
     })
     expect(r.status).toBe(422)
     expect(Object.keys(r.body.error.errors)).toEqual(['lines.1.description'])
@@ -69,7 +86,10 @@ describe('nesting', () => {
 
 describe('DELETE takes no body', () => {
   test('a field sent with DELETE of a Product, a Draft or a webhook is 422 naming it, and nothing is deleted', async () => {
-    const product = await h.request('POST', '/v1/products', { key: biz.key, body: { name: 'Widget', type: 'product', price: '10.00', currency: 'EUR' } })
+    const product = await h.request('POST', '/v1/products', {
+      key: biz.key,
+      body: { name: 'Widget', type: 'product', price: '10.00', currency: 'EUR' },
+    })
     const id = await draft()
     const webhook = await h.request('POST', '/v1/webhooks', { key: biz.key, body: { url: 'http://127.0.0.1:9/in' } })
     for (const path of [`/v1/products/${product.body.id}`, `/v1/documents/${id}`, `/v1/webhooks/${webhook.body.id}`]) {

@@ -45,7 +45,9 @@ function outsiders(asked: string[]): string[] {
 
 async function hostedServiceControls(page: Page): Promise<string[]> {
   const labels = await page.evaluate(() =>
-    [...document.querySelectorAll('button, a, [role="button"], [role="menuitem"]')].map((e) => `${e.textContent ?? ''} ${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`.trim()),
+    [...document.querySelectorAll('button, a, [role="button"], [role="menuitem"]')].map((e) =>
+      `${e.textContent ?? ''} ${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`.trim(),
+    ),
   )
   return labels.filter((l) => HOSTED.test(l))
 }
@@ -55,7 +57,9 @@ describe('/docs in chromium', () => {
     const doc = (await h.request('GET', '/openapi.json')).body
     const tags = new Set<string>()
     const clientSummaries: string[] = []
-    for (const ops of Object.values(doc.paths as Record<string, Record<string, { tags?: string[]; summary?: string }>>)) {
+    for (const ops of Object.values(
+      doc.paths as Record<string, Record<string, { tags?: string[]; summary?: string }>>,
+    )) {
       for (const op of Object.values(ops)) {
         for (const t of op.tags ?? []) tags.add(t)
         if (op.tags?.includes('Clients') && op.summary) clientSummaries.push(op.summary)
@@ -69,16 +73,22 @@ describe('/docs in chromium', () => {
     for (const tag of tags) await sidebar.locator(`text="${tag}" >> visible=true`).first().waitFor({ timeout: 30_000 })
     // A group opens onto its operations, each under its summary.
     await sidebar.getByText('Clients', { exact: true }).first().click()
-    for (const summary of clientSummaries) await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 30_000 })
+    for (const summary of clientSummaries)
+      await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 30_000 })
 
     expect(await hostedServiceControls(page)).toEqual([])
-    expect((await page.evaluate(() => document.body.innerText)).match(new RegExp(HOSTED.source, 'gi')) ?? []).toEqual([])
+    expect((await page.evaluate(() => document.body.innerText)).match(new RegExp(HOSTED.source, 'gi')) ?? []).toEqual(
+      [],
+    )
     await page.screenshot({ path: join(tmpdir(), 'invoicing-docs-1280.png') })
 
     // "Test Request" sends to this service itself (no proxy) and shows its answer.
     const answered = page.waitForResponse((r) => r.url() === `${base}/health`, { timeout: 60_000 })
     await page.getByText('Liveness: the service answers').first().click()
-    await page.getByRole('button', { name: /Test Request/ }).first().click()
+    await page
+      .getByRole('button', { name: /Test Request/ })
+      .first()
+      .click()
     await page.getByRole('button', { name: /^Send/ }).first().click()
     expect((await answered).status()).toBe(200)
     await page.getByText('200 OK').first().waitFor({ timeout: 30_000 })
@@ -95,7 +105,10 @@ describe('/docs in chromium', () => {
     expect(await hostedServiceControls(page)).toEqual([])
     await page.screenshot({ path: join(tmpdir(), 'invoicing-docs-390.png') })
     // The sidebar folds into a menu: opened, it lists the operations' groups.
-    await page.getByRole('button', { name: /open menu/i }).first().click()
+    await page
+      .getByRole('button', { name: /open menu/i })
+      .first()
+      .click()
     await page.locator('text="Clients" >> visible=true').first().waitFor({ timeout: 30_000 })
     await page.screenshot({ path: join(tmpdir(), 'invoicing-docs-390-menu.png') })
     expect(outsiders(asked)).toEqual([])

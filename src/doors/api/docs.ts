@@ -39,12 +39,22 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const html = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' }
-const script = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' }
+const html = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': DOCS_CSP,
+  'x-content-type-options': 'nosniff',
+}
+const script = {
+  'content-type': 'text/javascript; charset=utf-8',
+  'cache-control': 'public, max-age=86400',
+  'x-content-type-options': 'nosniff',
+}
 
 export function docsRoutes() {
   return new Elysia({ name: 'docs' })
     .get('/docs', () => new Response(PAGE, { headers: html }), { detail: { hide: true } })
-    .get('/docs/assets/scalar.js', () => new Response(Bun.file(scalarScript), { headers: script }), { detail: { hide: true } })
+    .get('/docs/assets/scalar.js', () => new Response(Bun.file(scalarScript), { headers: script }), {
+      detail: { hide: true },
+    })
     .get('/docs/assets/start.js', () => new Response(START, { headers: script }), { detail: { hide: true } })
 }

@@ -40,7 +40,11 @@ export interface ApiDoor {
 /** Every route the app answers, each operation's with the access it needs (the others are public pages). */
 function knownRoutes(operations: readonly Operation[], routes: ReadonlyArray<{ method: string; path: string }>) {
   const access = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op.access]))
-  return routes.map((r) => ({ method: r.method, path: r.path, access: access.get(`${r.method.toUpperCase()} ${r.path}`) }))
+  return routes.map((r) => ({
+    method: r.method,
+    path: r.path,
+    access: access.get(`${r.method.toUpperCase()} ${r.path}`),
+  }))
 }
 
 export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPages }: ApiDoorDeps): ApiDoor {
@@ -72,7 +76,10 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
     // it (an optional body is otherwise not validated unless it is an object). A NUL character cuts text short in
     // SQLite's C strings; refuse it before any field is judged or stored.
     .onTransform({ as: 'global' }, ({ body, request }) => {
-      if (contextOf(request).rawBody !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      if (
+        contextOf(request).rawBody !== undefined &&
+        (body === null || typeof body !== 'object' || Array.isArray(body))
+      ) {
         throw new InvalidRequest({ body: ['must be a JSON object'] })
       }
       const fault = bodyFault(body)
@@ -109,7 +116,9 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
         description: 'For load balancers and monitors. Needs no credential and is not counted.',
         operationId: 'health',
         security: [],
-        responses: { 200: { description: 'the service answers', content: { 'application/json': { schema: HEALTH_ANSWER } } } },
+        responses: {
+          200: { description: 'the service answers', content: { 'application/json': { schema: HEALTH_ANSWER } } },
+        },
       },
     })
     .use(operationRoutes(operations, runner))

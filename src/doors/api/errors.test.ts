@@ -86,7 +86,11 @@ describe('not_found', () => {
   test('an unknown record is 404 not_found, on reads and on writes', async () => {
     expectError(await h.request('GET', '/v1/clients/999999', { key: biz.key }), 404, 'not_found')
     expectError(await h.request('GET', '/v1/clients/not-a-number', { key: biz.key }), 404, 'not_found')
-    expectError(await h.request('PATCH', '/v1/clients/999999', { key: biz.key, body: { notes: 'x' } }), 404, 'not_found')
+    expectError(
+      await h.request('PATCH', '/v1/clients/999999', { key: biz.key, body: { notes: 'x' } }),
+      404,
+      'not_found',
+    )
   })
 
   test("another Business's Client is answered 404 as if it did not exist, and is left unchanged", async () => {
@@ -95,7 +99,11 @@ describe('not_found', () => {
     expect(created.status).toBe(201)
     const id = created.body.id
     expectError(await h.request('GET', `/v1/clients/${id}`, { key: biz.key }), 404, 'not_found')
-    expectError(await h.request('PATCH', `/v1/clients/${id}`, { key: biz.key, body: { notes: 'taken over' } }), 404, 'not_found')
+    expectError(
+      await h.request('PATCH', `/v1/clients/${id}`, { key: biz.key, body: { notes: 'taken over' } }),
+      404,
+      'not_found',
+    )
     const still = await h.request('GET', `/v1/clients/${id}`, { key: other.key })
     expect(still.body.notes).toBeNull()
   })
@@ -111,7 +119,10 @@ describe('invalid_request', () => {
   })
 
   test('a field the endpoint does not take (a typo or a read-only field) is 422 naming it', async () => {
-    const r = await h.request('POST', '/v1/clients', { key: biz.key, body: { ...base, id: 7, vat_verified: true, emial: 'x@y.de' } })
+    const r = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      body: { ...base, id: 7, vat_verified: true, emial: 'x@y.de' },
+    })
     expectError(r, 422, 'invalid_request')
     expect(Object.keys(r.body.error.errors).sort()).toEqual(['emial', 'id', 'vat_verified'])
   })
@@ -125,10 +136,18 @@ describe('invalid_request', () => {
     expect(r.body.error.errors['__proto__']).toEqual(['is not a field this endpoint takes'])
     expect(r.body.error.message).toBe('__proto__: is not a field this endpoint takes')
     // Beside other unknown fields, each is named; on update too.
-    const both = await h.request('POST', '/v1/clients', { key, raw: '{"name":"x","email":"a@b.co","country":"DE","__proto__":1,"emial":"x"}', headers: { 'content-type': 'application/json' } })
+    const both = await h.request('POST', '/v1/clients', {
+      key,
+      raw: '{"name":"x","email":"a@b.co","country":"DE","__proto__":1,"emial":"x"}',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(Object.keys(both.body.error.errors).sort()).toEqual(['__proto__', 'emial'])
     const made = await h.request('POST', '/v1/clients', { key: biz.key, body: base })
-    const patch = await h.request('PATCH', `/v1/clients/${made.body.id}`, { key: biz.key, raw: '{"__proto__":{"notes":"x"}}', headers: { 'content-type': 'application/json' } })
+    const patch = await h.request('PATCH', `/v1/clients/${made.body.id}`, {
+      key: biz.key,
+      raw: '{"__proto__":{"notes":"x"}}',
+      headers: { 'content-type': 'application/json' },
+    })
     expectError(patch, 422, 'invalid_request')
     expect(Object.keys(patch.body.error.errors)).toEqual(['__proto__'])
     expect(await clientCount(key)).toBe(0)
@@ -138,20 +157,32 @@ describe('invalid_request', () => {
     const other = await h.business()
     const foreign = await h.bankAccount(other.id)
     const own = await h.bankAccount(biz.id)
-    const first = await h.request('POST', '/v1/clients', { key: biz.key, body: { ...base, preferred_bank_account_ids: [foreign] } })
+    const first = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      body: { ...base, preferred_bank_account_ids: [foreign] },
+    })
     expectError(first, 422, 'invalid_request')
     expect(Object.keys(first.body.error.errors)).toEqual(['preferred_bank_account_ids.0'])
-    const second = await h.request('POST', '/v1/clients', { key: biz.key, body: { ...base, preferred_bank_account_ids: [own, foreign] } })
+    const second = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      body: { ...base, preferred_bank_account_ids: [own, foreign] },
+    })
     expectError(second, 422, 'invalid_request')
     expect(Object.keys(second.body.error.errors)).toEqual(['preferred_bank_account_ids.1'])
   })
 
   test('a list item of the wrong type is named by its index, with words for what it must be', async () => {
     const own = await h.bankAccount(biz.id)
-    const wrongType = await h.request('POST', '/v1/clients', { key: biz.key, body: { ...base, preferred_bank_account_ids: [own, 'x'] } })
+    const wrongType = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      body: { ...base, preferred_bank_account_ids: [own, 'x'] },
+    })
     expectError(wrongType, 422, 'invalid_request')
     expect(wrongType.body.error.errors).toEqual({ 'preferred_bank_account_ids.1': ['must be a whole number'] })
-    const outOfRange = await h.request('POST', '/v1/clients', { key: biz.key, body: { ...base, preferred_bank_account_ids: [own, 0] } })
+    const outOfRange = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      body: { ...base, preferred_bank_account_ids: [own, 0] },
+    })
     expectError(outOfRange, 422, 'invalid_request')
     expect(outOfRange.body.error.errors).toEqual({ 'preferred_bank_account_ids.1': ['must be at least 1'] })
   })
@@ -166,7 +197,14 @@ describe('invalid_request', () => {
     const sentinel = 'ZZSENTINELZZ'
     const r = await h.request('POST', '/v1/clients', {
       key: biz.key,
-      body: { ...base, name: sentinel.repeat(30), phone: sentinel.repeat(10), payment_terms: sentinel, email: 12345, account_code: `Q${sentinel}` },
+      body: {
+        ...base,
+        name: sentinel.repeat(30),
+        phone: sentinel.repeat(10),
+        payment_terms: sentinel,
+        email: 12345,
+        account_code: `Q${sentinel}`,
+      },
     })
     expectError(r, 422, 'invalid_request')
     expect(Object.keys(r.body.error.errors).length).toBeGreaterThanOrEqual(3)
@@ -176,7 +214,11 @@ describe('invalid_request', () => {
 
   test('malformed JSON is 400 invalid_request and nothing is created', async () => {
     const key = (await h.business()).key
-    const r = await h.request('POST', '/v1/clients', { key, raw: '{"name": "Acme", ', headers: { 'content-type': 'application/json' } })
+    const r = await h.request('POST', '/v1/clients', {
+      key,
+      raw: '{"name": "Acme", ',
+      headers: { 'content-type': 'application/json' },
+    })
     expectError(r, 400, 'invalid_request')
     expect(r.body.error.errors).toBeUndefined()
     expect(await clientCount(key)).toBe(0)
@@ -185,22 +227,38 @@ describe('invalid_request', () => {
   test('a write with a body in another content type is 415 invalid_request, on POST and PATCH', async () => {
     const key = (await h.business()).key
     const json = JSON.stringify(base)
-    expectError(await h.request('POST', '/v1/clients', { key, raw: json, headers: { 'content-type': 'text/plain' } }), 415, 'invalid_request')
     expectError(
-      await h.request('POST', '/v1/clients', { key, raw: 'name=Acme', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await h.request('POST', '/v1/clients', { key, raw: json, headers: { 'content-type': 'text/plain' } }),
+      415,
+      'invalid_request',
+    )
+    expectError(
+      await h.request('POST', '/v1/clients', {
+        key,
+        raw: 'name=Acme',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       415,
       'invalid_request',
     )
     const created = await h.request('POST', '/v1/clients', { key, body: base })
     expect(created.status).toBe(201)
-    const patch = await h.request('PATCH', `/v1/clients/${created.body.id}`, { key, raw: JSON.stringify({ notes: 'x' }), headers: { 'content-type': 'text/plain' } })
+    const patch = await h.request('PATCH', `/v1/clients/${created.body.id}`, {
+      key,
+      raw: JSON.stringify({ notes: 'x' }),
+      headers: { 'content-type': 'text/plain' },
+    })
     expectError(patch, 415, 'invalid_request')
     expect((await h.request('GET', `/v1/clients/${created.body.id}`, { key })).body.notes).toBeNull()
     expect(await clientCount(key)).toBe(1)
   })
 
   test('application/json with a charset parameter is accepted', async () => {
-    const r = await h.request('POST', '/v1/clients', { key: biz.key, raw: JSON.stringify(base), headers: { 'content-type': 'application/json; charset=utf-8' } })
+    const r = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      raw: JSON.stringify(base),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
     expect(r.status).toBe(201)
   })
 
@@ -208,7 +266,11 @@ describe('invalid_request', () => {
     const key = (await h.business()).key
     const body = JSON.stringify({ ...base, notes: 'x'.repeat(1024 * 1024) })
     const seen = await withServer(async (url) => {
-      const res = await fetch(`${url}/v1/clients`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })
+      const res = await fetch(`${url}/v1/clients`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body,
+      })
       expect(res.status).toBe(413)
       const answer = (await res.json()) as any
       expect(answer.error.type).toBe('invalid_request')
@@ -250,7 +312,11 @@ describe('invalid_request', () => {
     const head = JSON.stringify(base)
     const body = head.slice(0, -1) + ' '.repeat(1024 * 1024 - head.length) + '}'
     expect(Buffer.byteLength(body)).toBe(1024 * 1024)
-    const r = await h.request('POST', '/v1/clients', { key, raw: body, headers: { 'content-type': 'application/json' } })
+    const r = await h.request('POST', '/v1/clients', {
+      key,
+      raw: body,
+      headers: { 'content-type': 'application/json' },
+    })
     expect(r.status).toBe(201)
   })
 
@@ -278,7 +344,9 @@ describe('invalid_request', () => {
 
   test("a 405 on a free plan is the plan gate's 403 paid_plan_required, which comes before any other answer", async () => {
     const b = await h.business({ plan: 'free' })
-    const res = await h.app.fetch(new Request('http://localhost/v1/clients', { method: 'DELETE', headers: { authorization: `Bearer ${b.key}` } }))
+    const res = await h.app.fetch(
+      new Request('http://localhost/v1/clients', { method: 'DELETE', headers: { authorization: `Bearer ${b.key}` } }),
+    )
     expect(res.status).toBe(403)
     const body = (await res.json()) as any
     expect(body.error).toMatchObject({ type: 'permission', code: 'paid_plan_required', remedy: 'choose_plan' })
@@ -299,7 +367,14 @@ describe('fromValidation and Text, without a request', () => {
   const schema = Type.Object(
     {
       name: Type.Optional(Type.Union([Text({ maxLength: 3, minLength: 1 }), Type.Null()])),
-      lines: Type.Optional(Type.Array(Type.Object({ notes: Type.Optional(Text({ maxLength: 2 })), quantity: Type.Optional(Type.String()) }, { additionalProperties: false }))),
+      lines: Type.Optional(
+        Type.Array(
+          Type.Object(
+            { notes: Type.Optional(Text({ maxLength: 2 })), quantity: Type.Optional(Type.String()) },
+            { additionalProperties: false },
+          ),
+        ),
+      ),
     },
     { additionalProperties: false },
   )
@@ -307,7 +382,8 @@ describe('fromValidation and Text, without a request', () => {
   const errorsFor = (value: unknown) => fromValidation('body', [...check.Errors(value)]).errors
 
   test('Text counts characters of the trimmed value: emoji count one each, spaces around count none', () => {
-    for (const name of ['😀😀😀', '  abc ', 'a', null]) expect({ name, ok: check.Check({ name }) }).toEqual({ name, ok: true })
+    for (const name of ['😀😀😀', '  abc ', 'a', null])
+      expect({ name, ok: check.Check({ name }) }).toEqual({ name, ok: true })
     expect(errorsFor({ name: '😀😀😀😀' })).toEqual({ name: ['must be at most 3 characters'] })
     expect(errorsFor({ name: '   ' })).toEqual({ name: ['must not be empty'] })
     expect(errorsFor({ name: 3 })).toEqual({ name: ['must be a string or null'] })
@@ -331,7 +407,9 @@ describe('fromValidation and Text, without a request', () => {
     const errors = errorsFor(JSON.parse('{"__proto__":{"x":1}}'))
     expect(Object.keys(errors)).toEqual(['__proto__'])
     expect(Object.getPrototypeOf(errors)).toBe(Object.prototype)
-    expect(JSON.parse(JSON.stringify(errors))).toEqual(JSON.parse('{"__proto__":["is not a field this endpoint takes"]}'))
+    expect(JSON.parse(JSON.stringify(errors))).toEqual(
+      JSON.parse('{"__proto__":["is not a field this endpoint takes"]}'),
+    )
   })
 })
 
@@ -403,7 +481,11 @@ describe('server_error', () => {
       expect(created.status).toBe(201)
       await own.deps.db.writerClient.execute('ALTER TABLE clients RENAME TO clients_gone')
       // Straight through the app: the harness rightly refuses answers the contract does not declare for a route.
-      const res = await own.app.fetch(new Request(`http://localhost/v1/clients/${created.body.id}`, { headers: { authorization: `Bearer ${b.key}` } }))
+      const res = await own.app.fetch(
+        new Request(`http://localhost/v1/clients/${created.body.id}`, {
+          headers: { authorization: `Bearer ${b.key}` },
+        }),
+      )
       const text = await res.text()
       expect(res.status).toBe(500)
       expect(JSON.parse(text)).toEqual({ error: { type: 'server_error', message: expect.any(String) } })

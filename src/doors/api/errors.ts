@@ -68,7 +68,8 @@ function explain(s: any, value: unknown): string {
     if (s['x-decimal'] || s.anyOf.some((o: any) => o['x-decimal'])) {
       if (typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
     }
-    if (s.anyOf.every((o: any) => o.const !== undefined)) return `must be one of ${s.anyOf.map((o: any) => o.const).join(', ')}`
+    if (s.anyOf.every((o: any) => o.const !== undefined))
+      return `must be one of ${s.anyOf.map((o: any) => o.const).join(', ')}`
     const t = jsonType(value)
     const member = s.anyOf.find((o: any) => o.type === t || (t === 'integer' && o.type === 'number'))
     return member ? explain(member, value) : `must be ${typeWords(s)}`
@@ -92,7 +93,8 @@ function explain(s: any, value: unknown): string {
   }
   if (s.type === 'array' && Array.isArray(value)) {
     if (s.maxItems !== undefined && value.length > s.maxItems) return `must hold at most ${s.maxItems} items`
-    if (s.minItems !== undefined && value.length < s.minItems) return `must hold at least ${s.minItems} item${s.minItems > 1 ? 's' : ''}`
+    if (s.minItems !== undefined && value.length < s.minItems)
+      return `must hold at least ${s.minItems} item${s.minItems > 1 ? 's' : ''}`
     if (s.uniqueItems) return 'must not repeat an item'
   }
   return `must be ${typeWords(s)}`
@@ -158,7 +160,6 @@ function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
   return new InvalidRequest(Object.fromEntries([...Object.entries(invalid.errors), ...extra]) as FieldErrors)
 }
 
-
 /** The answer to a body the bounded reader (body.ts) gave up on, for the API and the MCP server alike. */
 export function bodyReadError(fault: 'too_large' | 'timeout'): ApiError {
   // The rest of a body too large is not read by us: Bun drops it as it comes (at most its served cap, serve.ts). The
@@ -184,7 +185,8 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
     return new BadRequest(400, 'The request body is not valid JSON.')
   }
   if (code === 'NOT_FOUND') return new NotFound('No such endpoint.')
-  if (code === 'INVALID_COOKIE_SIGNATURE' || code === 'INVALID_FILE_TYPE') return new BadRequest(400, 'The request cannot be read.')
+  if (code === 'INVALID_COOKIE_SIGNATURE' || code === 'INVALID_FILE_TYPE')
+    return new BadRequest(400, 'The request cannot be read.')
   // The message names what failed for the operator; the stack stays out of logs and answers alike.
   logger.error('unhandled error', { elysia: String(code), ...errorFacts(error) })
   return new ApiError('server_error', 'The service failed to answer; the fault is ours.')

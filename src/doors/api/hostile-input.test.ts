@@ -113,7 +113,9 @@ describe('a body that stops arriving', () => {
     const result = await new Promise<string>((resolve) => {
       let text = ''
       const socket = connect(server.port, '127.0.0.1', () =>
-        socket.write(`POST /v1/clients HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`),
+        socket.write(
+          `POST /v1/clients HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+        ),
       )
       const drip = setInterval(() => socket.write(' '), IDLE_MS / 4)
       socket.on('data', (d) => (text += d.toString()))
@@ -135,16 +137,24 @@ describe('the path is read once', () => {
     expect(jsonOf(r.text).error.type).toBe('not_found')
     // In process too, for every short host and with a key: the same 404, and a real path still answers.
     for (const host of ['x', 'ab', 'a:1']) {
-      const res = await h.app.fetch(new Request(`http://${host}/v1/v1/business`, { headers: { authorization: `Bearer ${key}` } }))
+      const res = await h.app.fetch(
+        new Request(`http://${host}/v1/v1/business`, { headers: { authorization: `Bearer ${key}` } }),
+      )
       expect(res.status).toBe(404)
-      const ok = await h.app.fetch(new Request(`http://${host}/v1/business`, { headers: { authorization: `Bearer ${key}` } }))
+      const ok = await h.app.fetch(
+        new Request(`http://${host}/v1/business`, { headers: { authorization: `Bearer ${key}` } }),
+      )
       expect(ok.status).toBe(200)
       const none = await h.app.fetch(new Request(`http://${host}/v1/business`))
       expect(none.status).toBe(401)
     }
     // A body goes along with the request the app is handed.
     const created = await h.app.fetch(
-      new Request('http://x/v1/clients', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Short Host', email: 'a@b.de', country: 'DE' }) }),
+      new Request('http://x/v1/clients', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Short Host', email: 'a@b.de', country: 'DE' }),
+      }),
     )
     expect(created.status).toBe(201)
     expect(((await created.json()) as any).name).toBe('Short Host')

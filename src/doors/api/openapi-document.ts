@@ -7,7 +7,10 @@ type Parameter = { name: string; in: string; schema?: unknown; [k: string]: unkn
 type Operation = {
   requestBody?: { content?: Record<string, unknown>; required?: boolean; description?: string }
   parameters?: Parameter[]
-  responses?: Record<string, { description?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }
+  >
 }
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } }
 
@@ -32,8 +35,10 @@ function declareHeaders(op: Operation, idempotent: boolean, file: boolean): void
     const h: Record<string, unknown> = { ...REQUEST_ID }
     if (status !== '401') Object.assign(h, RATE)
     if (status === '429') h['Retry-After'] = header('seconds to wait before the next request', 'integer')
-    if (idempotent && status.startsWith('2')) h['Idempotent-Replayed'] = header('"true" on an answer replayed under the same Idempotency-Key')
-    if (file && status === '200') h['Content-Disposition'] = header('attachment; filename="…" (named after the document or Receipt)')
+    if (idempotent && status.startsWith('2'))
+      h['Idempotent-Replayed'] = header('"true" on an answer replayed under the same Idempotency-Key')
+    if (file && status === '200')
+      h['Content-Disposition'] = header('attachment; filename="…" (named after the document or Receipt)')
     answer.headers = { ...answer.headers, ...h }
   }
 }
@@ -62,29 +67,43 @@ function completeDocument(doc: Document, routes: AnyElysia['routes']): Document 
   for (const route of routes) {
     const op = doc.paths[route.path.replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()]
     if (!op) continue
-    const hooks = route.hooks as { body?: Record<string | symbol, unknown>; detail?: { parameters?: Parameter[] } } | undefined
+    const hooks = route.hooks as
+      | { body?: Record<string | symbol, unknown>; detail?: { parameters?: Parameter[] } }
+      | undefined
     const body = hooks?.body
     if (body && typeof body === 'object' && Object.keys(op.requestBody?.content ?? {}).length === 0) {
       // JSON round trip: a plain JSON Schema copy, without TypeBox's symbol markers.
-      op.requestBody = { ...op.requestBody, required: body[OPTIONAL] !== 'Optional', content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) } } }
+      op.requestBody = {
+        ...op.requestBody,
+        required: body[OPTIONAL] !== 'Optional',
+        content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) } },
+      }
     }
     if (!route.path.startsWith('/v1/')) continue
     // A 204 has no content at all (the generator writes its Void schema as a media type).
     if (op.responses?.['204']) delete op.responses['204'].content
     for (const answer of Object.values(op.responses ?? {})) open(answer.content)
     op.parameters ??= []
-    for (const p of hooks?.detail?.parameters ?? []) if (!op.parameters.some((q) => q.name === p.name && q.in === p.in)) op.parameters.push(p)
+    for (const p of hooks?.detail?.parameters ?? [])
+      if (!op.parameters.some((q) => q.name === p.name && q.in === p.in)) op.parameters.push(p)
     for (const p of op.parameters) if (p.in === 'path') p.schema = { type: 'integer', minimum: 1 }
     const media = FILE_ANSWERS[route.path.split('/').pop() ?? '']
     const ok = op.responses?.['200']
     if (media && ok) ok.content = { [media]: { schema: { type: 'string', format: 'binary' } } }
-    declareHeaders(op, op.parameters.some((p) => p.name === 'Idempotency-Key'), media !== undefined)
+    declareHeaders(
+      op,
+      op.parameters.some((p) => p.name === 'Idempotency-Key'),
+      media !== undefined,
+    )
   }
   return doc
 }
 
 /** The document's route; it is built on first request, once every route of `app()` is registered, and kept. */
-export function openApiDocumentRoutes(app: () => AnyElysia, documentation: Record<string, unknown> & { components?: Record<string, unknown> }) {
+export function openApiDocumentRoutes(
+  app: () => AnyElysia,
+  documentation: Record<string, unknown> & { components?: Record<string, unknown> },
+) {
   let kept: { routes: number; doc: Document } | null = null
   return new Elysia({ name: 'openapi-document' }).get(
     '/openapi.json',
@@ -93,7 +112,9 @@ export function openApiDocumentRoutes(app: () => AnyElysia, documentation: Recor
       if (kept?.routes !== a.routes.length) {
         // A copy: the generated schemas may be the routes' own TypeBox objects, which the edits below must not touch
         // (opening a response schema shared with a request body would let unknown fields through).
-        const generated = JSON.parse(JSON.stringify(toOpenAPISchema(a, undefined, undefined, undefined, '3.1.2'))) as Document
+        const generated = JSON.parse(
+          JSON.stringify(toOpenAPISchema(a, undefined, undefined, undefined, '3.1.2')),
+        ) as Document
         const doc = {
           openapi: '3.1.2',
           ...documentation,

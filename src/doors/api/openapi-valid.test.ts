@@ -24,7 +24,10 @@ describe('the OpenAPI document', () => {
   })
 
   test('@redocly/cli lint finds no error', () => {
-    const p = Bun.spawnSync([join(import.meta.dir, '../../../node_modules/.bin/redocly'), 'lint', file, '--format', 'json'], { stdout: 'pipe', stderr: 'pipe' })
+    const p = Bun.spawnSync(
+      [join(import.meta.dir, '../../../node_modules/.bin/redocly'), 'lint', file, '--format', 'json'],
+      { stdout: 'pipe', stderr: 'pipe' },
+    )
     const report = JSON.parse(p.stdout.toString())
     const errors = report.problems.filter((x: any) => x.severity === 'error')
     expect(errors.map((e: any) => `${e.ruleId}: ${e.message} at ${e.location?.[0]?.pointer}`)).toEqual([])
@@ -33,7 +36,17 @@ describe('the OpenAPI document', () => {
   test('declares /health, servers, and a description of authentication, roles, errors, paging, money, idempotency and the rate limit', () => {
     expect(doc.paths['/health'].get.responses['200']).toBeDefined()
     expect(doc.servers.length).toBeGreaterThan(0)
-    for (const heading of ['Authentication', 'Roles', 'Errors', 'Remedies', 'Paging', 'Money', 'Idempotency', 'Rate limit']) expect(doc.info.description).toContain(`## ${heading}`)
+    for (const heading of [
+      'Authentication',
+      'Roles',
+      'Errors',
+      'Remedies',
+      'Paging',
+      'Money',
+      'Idempotency',
+      'Rate limit',
+    ])
+      expect(doc.info.description).toContain(`## ${heading}`)
   })
 
   test('every operation has a summary and a description', () => {
@@ -46,7 +59,8 @@ describe('the OpenAPI document', () => {
   })
 
   test('a 204 answer has no content', () => {
-    for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>)) for (const op of Object.values(ops)) if (op.responses['204']) expect(op.responses['204'].content).toBeUndefined()
+    for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>))
+      for (const op of Object.values(ops)) if (op.responses['204']) expect(op.responses['204'].content).toBeUndefined()
   })
 })
 

@@ -16,7 +16,10 @@ afterAll(() => h.close())
 function v1Routes(): Array<{ path: string; method: string }> {
   return h.app.elysia.routes
     .filter((r: { path: string }) => r.path.startsWith('/v1/'))
-    .map((r: { path: string; method: string }) => ({ path: r.path.replace(/:([^/]+)/g, '{$1}'), method: r.method.toLowerCase() }))
+    .map((r: { path: string; method: string }) => ({
+      path: r.path.replace(/:([^/]+)/g, '{$1}'),
+      method: r.method.toLowerCase(),
+    }))
 }
 
 describe('GET /openapi.json', () => {
@@ -55,8 +58,10 @@ describe('GET /openapi.json', () => {
     }
   })
 
-  test('every operation that takes a body publishes it as application/json with the route\'s own fields and rules', () => {
-    const writes = h.app.elysia.routes.filter((r: { path: string; hooks?: { body?: unknown } }) => r.path.startsWith('/v1/') && r.hooks?.body)
+  test("every operation that takes a body publishes it as application/json with the route's own fields and rules", () => {
+    const writes = h.app.elysia.routes.filter(
+      (r: { path: string; hooks?: { body?: unknown } }) => r.path.startsWith('/v1/') && r.hooks?.body,
+    )
     expect(writes.length).toBeGreaterThanOrEqual(10)
     for (const r of writes as Array<{ path: string; method: string }>) {
       const op = doc.paths[r.path.replace(/:([^/]+)/g, '{$1}')][r.method.toLowerCase()]
@@ -86,7 +91,9 @@ describe('GET /openapi.json', () => {
       for (const [method, op] of Object.entries(ops)) walk(op.responses, `${method} ${path}`)
     }
     expect(closed).toEqual([])
-    expect(doc.paths['/v1/clients'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(false)
+    expect(doc.paths['/v1/clients'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(
+      false,
+    )
   })
 
   test('path ids are integers; Reverse and Convert declare Idempotency-Key; PDFs and XML are declared as files', () => {
@@ -102,24 +109,41 @@ describe('GET /openapi.json', () => {
 
   test('answers declare the headers the contract names: request id and rate limit everywhere, Retry-After on 429, Idempotent-Replayed on creates, Content-Disposition on files', () => {
     const create = doc.paths['/v1/clients'].post.responses
-    expect(Object.keys(create['201'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed']))
+    expect(Object.keys(create['201'].headers)).toEqual(
+      expect.arrayContaining([
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Idempotent-Replayed',
+      ]),
+    )
     expect(Object.keys(create['429'].headers)).toContain('Retry-After')
     expect(Object.keys(create['401'].headers)).toEqual(['X-Request-Id'])
-    expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses['200'].headers)).not.toContain('Idempotent-Replayed')
-    expect(Object.keys(doc.paths['/v1/receipts/{id}/pdf'].get.responses['200'].headers)).toContain('Content-Disposition')
+    expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses['200'].headers)).not.toContain(
+      'Idempotent-Replayed',
+    )
+    expect(Object.keys(doc.paths['/v1/receipts/{id}/pdf'].get.responses['200'].headers)).toContain(
+      'Content-Disposition',
+    )
   })
 
   test('the Client operations declare the answers the contract gives them', () => {
     expect(Object.keys(doc.paths['/v1/clients'].post.responses)).toEqual(expect.arrayContaining(['201', '422']))
     expect(Object.keys(doc.paths['/v1/clients/{client}'].get.responses)).toEqual(expect.arrayContaining(['200', '404']))
-    expect(Object.keys(doc.paths['/v1/clients/{client}'].patch.responses)).toEqual(expect.arrayContaining(['200', '404', '422']))
+    expect(Object.keys(doc.paths['/v1/clients/{client}'].patch.responses)).toEqual(
+      expect.arrayContaining(['200', '404', '422']),
+    )
     expect(Object.keys(doc.paths['/v1/clients'].get.responses)).toEqual(expect.arrayContaining(['200', '422']))
     const params = doc.paths['/v1/clients'].post.parameters ?? []
     expect(params.map((p: { name: string }) => p.name)).toContain('Idempotency-Key')
   })
 
   test('a Client address is published as at most 1,000 characters and its notes as at most 10,000, on create and update', () => {
-    for (const [path, method] of [['/v1/clients', 'post'], ['/v1/clients/{client}', 'patch']] as const) {
+    for (const [path, method] of [
+      ['/v1/clients', 'post'],
+      ['/v1/clients/{client}', 'patch'],
+    ] as const) {
       const props = doc.paths[path][method].requestBody.content['application/json'].schema.properties
       const max = (p: any) => p.maxLength ?? p.anyOf?.find((o: any) => o.type === 'string')?.maxLength
       expect(max(props.address)).toBe(1000)

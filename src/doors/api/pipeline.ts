@@ -43,7 +43,14 @@ function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
     byPath.set(r.path, methods)
   }
   return [...byPath].map(([path, methods]) => {
-    const re = new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*$/, '.*') + '/?$')
+    const re = new RegExp(
+      '^' +
+        path
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\/:[^/]+/g, '/[^/]+')
+          .replace(/\*$/, '.*') +
+        '/?$',
+    )
     // A /v1 route outside the table of operations fails closed: Admin keys only.
     if (path.startsWith('/v1/')) for (const [m, a] of methods) if (a === undefined) methods.set(m, 'admin')
     return { re, methods, public: [...methods.values()].every((a) => a === undefined) }
@@ -101,7 +108,10 @@ export interface PipelineDeps {
   logger: Logger
 }
 
-export type Fetch = (req: Request, server?: { requestIP(req: Request): { address: string } | null }) => Promise<Response>
+export type Fetch = (
+  req: Request,
+  server?: { requestIP(req: Request): { address: string } | null },
+) => Promise<Response>
 
 /** The API pipeline: a request and the client's address (src/platform/client-address.ts). */
 export function createPipeline(p: PipelineDeps): (req: Request, ip: string | null) => Promise<Response> {
@@ -123,7 +133,12 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
     if (!route) {
       const key = bearerOf(req)
       const credential = key ? await p.lookup(key) : null
-      return setHeaders(await p.handle(appReq), credential ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) } : base)
+      return setHeaders(
+        await p.handle(appReq),
+        credential
+          ? { ...base, ...rateHeaders(await p.rateLimiter.peek(credentialKey(credential), p.clock.now().getTime())) }
+          : base,
+      )
     }
     const notAllowed = route.methods.has(method) ? null : methodNotAllowed(method, route)
     if (route.public) return notAllowed ? errorResponse(notAllowed, base) : setHeaders(await p.handle(appReq), base)
@@ -154,7 +169,11 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
 }
 
 function rateHeaders(rate: RateDecision): Record<string, string> {
-  return { 'X-RateLimit-Limit': String(rate.limit), 'X-RateLimit-Remaining': String(rate.remaining), 'X-RateLimit-Reset': String(rate.reset) }
+  return {
+    'X-RateLimit-Limit': String(rate.limit),
+    'X-RateLimit-Remaining': String(rate.remaining),
+    'X-RateLimit-Reset': String(rate.reset),
+  }
 }
 
 /** 405 names the methods the path does answer, so the caller can correct the request. */

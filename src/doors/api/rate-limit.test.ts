@@ -47,7 +47,7 @@ describe('headers', () => {
     })
   })
 
-  test('the window starts with the key\'s first request: Reset stays put while the clock moves within it', async () => {
+  test("the window starts with the key's first request: Reset stays put while the clock moves within it", async () => {
     const b = await h.business()
     const first = await h.request('GET', '/v1/business', { key: b.key })
     const reset = Number(first.headers.get('X-RateLimit-Reset'))
@@ -120,8 +120,10 @@ describe('the limit', () => {
 
   test('404s on known paths and 422s count against the limit', async () => {
     const b = await h.business()
-    for (let i = 0; i < 60; i++) expect((await h.request('GET', `/v1/clients/${900000 + i}`, { key: b.key })).status).toBe(404)
-    for (let i = 0; i < 60; i++) expect((await h.request('GET', '/v1/clients?limit=0', { key: b.key })).status).toBe(422)
+    for (let i = 0; i < 60; i++)
+      expect((await h.request('GET', `/v1/clients/${900000 + i}`, { key: b.key })).status).toBe(404)
+    for (let i = 0; i < 60; i++)
+      expect((await h.request('GET', '/v1/clients?limit=0', { key: b.key })).status).toBe(422)
     const over = await h.request('GET', '/v1/business', { key: b.key })
     expect(over.status).toBe(429)
   })
@@ -129,14 +131,16 @@ describe('the limit', () => {
   test('403s and 405s of a live key count against the limit', async () => {
     const b = await h.business()
     const viewer = await h.key(b.id, 'viewer')
-    for (let i = 0; i < 60; i++) expect((await h.request('POST', '/v1/clients', { key: viewer, body: base })).status).toBe(403)
+    for (let i = 0; i < 60; i++)
+      expect((await h.request('POST', '/v1/clients', { key: viewer, body: base })).status).toBe(403)
     for (let i = 0; i < 60; i++) expect((await h.request('DELETE', '/v1/clients', { key: viewer })).status).toBe(405)
     expect((await h.request('GET', '/v1/business', { key: viewer })).status).toBe(429)
   })
 
   test('unknown paths cost nothing: 200 of them leave the whole limit', async () => {
     const b = await h.business()
-    for (let i = 0; i < 200; i++) expect((await h.request('GET', '/v1/unknown-endpoint', { key: b.key })).status).toBe(404)
+    for (let i = 0; i < 200; i++)
+      expect((await h.request('GET', '/v1/unknown-endpoint', { key: b.key })).status).toBe(404)
     const r = await h.request('GET', '/v1/business', { key: b.key })
     expect(r.status).toBe(200)
     expect(r.headers.get('X-RateLimit-Remaining')).toBe('119')

@@ -8,7 +8,11 @@ import { errorAnswers, idempotencyHeader } from '../../shared/schemas'
 import { codesOf, type Operation, type Result } from '../../platform/operation'
 import type { DoorRunner } from '../../platform/door-runner'
 
-const ACCESS_WORDS = { read: 'every Role (Admin, Member, Viewer)', write: 'Admin and Member keys; a Viewer gets 403 permission', admin: 'Admin keys only; Member and Viewer get 403 permission' }
+const ACCESS_WORDS = {
+  read: 'every Role (Admin, Member, Viewer)',
+  write: 'Admin and Member keys; a Viewer gets 403 permission',
+  admin: 'Admin keys only; Member and Viewer get 403 permission',
+}
 
 /** The error statuses an operation may answer besides 401, 403, 429 and 500, which every operation may. */
 function errorStatuses(op: Operation): number[] {
@@ -25,8 +29,12 @@ function errorStatuses(op: Operation): number[] {
 export function describe(op: Operation): string {
   const parts = [op.description, `**Access:** ${ACCESS_WORDS[op.access]}.`]
   const codes = codesOf(op)
-  if (codes.length > 0) parts.push(`**Refusals** (422 refusal, \`code\`):\n${codes.map((c) => `- \`${c.code}\`: ${c.means}`).join('\n')}`)
-  if (op.idempotent) parts.push('**Idempotent** with an `Idempotency-Key` header: the same key and body within 24 hours replay the first answer.')
+  if (codes.length > 0)
+    parts.push(`**Refusals** (422 refusal, \`code\`):\n${codes.map((c) => `- \`${c.code}\`: ${c.means}`).join('\n')}`)
+  if (op.idempotent)
+    parts.push(
+      '**Idempotent** with an `Idempotency-Key` header: the same key and body within 24 hours replay the first answer.',
+    )
   if (op.mcp) parts.push(`**MCP tool:** \`${op.name}\`.`)
   return parts.join('\n\n')
 }
@@ -56,7 +64,10 @@ function toResponse(r: Result): unknown {
       return new Response(null, { status: 204 })
     case 'file':
       return new Response(typeof r.file.bytes === 'string' ? r.file.bytes : Buffer.from(r.file.bytes), {
-        headers: { 'content-type': r.file.mimeType, 'content-disposition': `attachment; filename="${r.file.filename}"` },
+        headers: {
+          'content-type': r.file.mimeType,
+          'content-disposition': `attachment; filename="${r.file.filename}"`,
+        },
       })
   }
 }
@@ -80,11 +91,25 @@ export function operationRoutes(ops: readonly Operation[], runner: DoorRunner) {
     if (op.path) hook.params = op.path
     if (op.query) hook.query = op.query
     if (op.body) hook.body = op.body
-    const handler = async ({ request, params, query, body }: { request: Request; params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown }) => {
+    const handler = async ({
+      request,
+      params,
+      query,
+      body,
+    }: {
+      request: Request
+      params?: Record<string, string>
+      query?: Record<string, string | undefined>
+      body?: unknown
+    }) => {
       const input = { path: params ?? {}, query: query ?? {}, body }
-      const keyed = op.idempotent ? { key: request.headers.get('idempotency-key'), rawBody: contextOf(request).rawBody } : undefined
+      const keyed = op.idempotent
+        ? { key: request.headers.get('idempotency-key'), rawBody: contextOf(request).rawBody }
+        : undefined
       const { result, replayed } = await runner.perform(op, actorOf(request), input, keyed)
-      return replayed && result.kind === 'text' ? answerResponse({ status: result.status, body: result.text }, true) : toResponse(result)
+      return replayed && result.kind === 'text'
+        ? answerResponse({ status: result.status, body: result.text }, true)
+        : toResponse(result)
     }
     app.route(op.http.method, op.http.path, handler as any, hook as any)
   }

@@ -46,17 +46,26 @@ async function authenticates(clientId: string, secret: string): Promise<number> 
   const res = await h.app.fetch(
     new Request(`${ISSUER}/oauth/revoke`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${clientId}:${secret}`)}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${btoa(`${clientId}:${secret}`)}`,
+      },
       body: new URLSearchParams({ token: 'inv_at_nothing' }),
     }),
   )
   return res.status
 }
 
-const secretsOn = (html: string, prefix: string) => [...html.matchAll(new RegExp(`<code class="secret">(${prefix}[^<]+)</code>`, 'g'))].map((m) => m[1]!)
+const secretsOn = (html: string, prefix: string) =>
+  [...html.matchAll(new RegExp(`<code class="secret">(${prefix}[^<]+)</code>`, 'g'))].map((m) => m[1]!)
 
 async function register(form: Record<string, string>) {
-  return browser.submit('/app/profile/apps', { name: 'Ledger Sync', redirect_uris: 'https://ledger.example/cb', webhook_url: '', ...form })
+  return browser.submit('/app/profile/apps', {
+    name: 'Ledger Sync',
+    redirect_uris: 'https://ledger.example/cb',
+    webhook_url: '',
+    ...form,
+  })
 }
 
 async function runJobs() {
@@ -68,7 +77,10 @@ async function runJobs() {
 describe('registering an app in the profile', () => {
   test('redirect URIs are judged as dynamic registration judges them, each line named; a refused webhook address too; nothing is created', async () => {
     const before = (await h.deps.db.read.select().from(oauthApps)).length
-    const bad = await register({ redirect_uris: 'https://ok.example/cb\nhttp://plain.example/cb\n\nhttps://frag.example/cb#x', webhook_url: 'https://user:pw@hooks.example/x' })
+    const bad = await register({
+      redirect_uris: 'https://ok.example/cb\nhttp://plain.example/cb\n\nhttps://frag.example/cb#x',
+      webhook_url: 'https://user:pw@hooks.example/x',
+    })
     expect(bad.status).toBe(422)
     expect(bad.text).toContain('line 2: must be https://, or http:// on a loopback address')
     expect(bad.text).toContain('line 3: must not have a fragment')
@@ -79,13 +91,18 @@ describe('registering an app in the profile', () => {
     const none = await register({ redirect_uris: '  \n ' })
     expect(none.status).toBe(422)
     expect(none.text).toContain('at least one redirect URI is required')
-    const tooMany = await register({ redirect_uris: Array.from({ length: 11 }, (_, i) => `https://many.example/cb${i}`).join('\n') })
+    const tooMany = await register({
+      redirect_uris: Array.from({ length: 11 }, (_, i) => `https://many.example/cb${i}`).join('\n'),
+    })
     expect(tooMany.status).toBe(422)
     expect(tooMany.text).toContain('at most 10 redirect URIs')
   })
 
   test('the client secret is shown once; rolling it shows a new one and the old one stops working at once', async () => {
-    const made = await register({ name: 'Secret Keeper', redirect_uris: 'https://keeper.example/cb\nhttp://127.0.0.1/cb' })
+    const made = await register({
+      name: 'Secret Keeper',
+      redirect_uris: 'https://keeper.example/cb\nhttp://127.0.0.1/cb',
+    })
     expect(made.status).toBe(200)
     const [secret] = secretsOn(made.text, 'inv_cs_')
     expect(secret).toBeString()
@@ -120,14 +137,24 @@ describe('registering an app in the profile', () => {
   test('redirect URIs are edited under the same rules; the authorization endpoint then follows the new list', async () => {
     const made = await register({ name: 'Moving App', redirect_uris: 'https://old.example/cb' })
     const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
-    const bad = await browser.submit(`/app/profile/apps/${clientId}`, { name: 'Moving App', redirect_uris: 'ftp://new.example/cb' })
+    const bad = await browser.submit(`/app/profile/apps/${clientId}`, {
+      name: 'Moving App',
+      redirect_uris: 'ftp://new.example/cb',
+    })
     expect(bad.status).toBe(422)
     expect(bad.text).toContain('line 1:')
-    const ok = await browser.submit(`/app/profile/apps/${clientId}`, { name: 'Moved App', redirect_uris: 'https://new.example/cb' })
+    const ok = await browser.submit(`/app/profile/apps/${clientId}`, {
+      name: 'Moved App',
+      redirect_uris: 'https://new.example/cb',
+    })
     expect(ok.status).toBe(303)
     expect(ok.location).toBe(`/app/profile/apps/${clientId}?done=saved`)
     const authorize = (uri: string) =>
-      h.app.fetch(new Request(`${ISSUER}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: uri, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`))
+      h.app.fetch(
+        new Request(
+          `${ISSUER}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: uri, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`,
+        ),
+      )
     expect((await authorize('https://old.example/cb')).status).toBe(400)
     expect((await authorize('https://new.example/cb')).status).toBe(303)
     expect((await browser.get(`/app/profile/apps/${clientId}`)).text).toContain('Moved App')
@@ -136,7 +163,11 @@ describe('registering an app in the profile', () => {
   test('a change without its CSRF token is 403 and changes nothing; another person’s app is 404', async () => {
     const made = await register({ name: 'Guarded App', redirect_uris: 'https://guarded.example/cb' })
     const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
-    for (const path of [`/app/profile/apps/${clientId}/delete`, `/app/profile/apps/${clientId}/roll`, '/app/profile/apps']) {
+    for (const path of [
+      `/app/profile/apps/${clientId}/delete`,
+      `/app/profile/apps/${clientId}/roll`,
+      '/app/profile/apps',
+    ]) {
       const forged = await browser.request('POST', path, { name: 'x', redirect_uris: 'https://x.example/cb' })
       expect(forged.status).toBe(403)
     }
@@ -155,14 +186,26 @@ describe('registering an app in the profile', () => {
 
 describe("the app's webhook and its deliveries", () => {
   test('set with the app (secret shown once), deliveries listed, Resend makes a new delivery with the same webhook-id; paused, left or Free: refused', async () => {
-    const made = await register({ name: 'Hook App', redirect_uris: 'https://hook.example/cb', webhook_url: hookUrl, public: '1' })
+    const made = await register({
+      name: 'Hook App',
+      redirect_uris: 'https://hook.example/cb',
+      webhook_url: hookUrl,
+      public: '1',
+    })
     expect(made.status).toBe(200)
     expect(secretsOn(made.text, 'whsec_')).toHaveLength(1)
     const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
     const b = await h.business({ name: 'Heard GmbH' })
     const c = await connectApp(h, { businessId: b.id, clientId, role: 'member', email: 'connector@heard.example' })
     const clientRef = await h.client(b.key)
-    const doc = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientRef, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] } })
+    const doc = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: clientRef,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
+    })
     expect((await h.request('POST', `/v1/documents/${doc.body.id}/issue`, { key: b.key })).status).toBe(200)
     received.length = 0
     await runJobs()
@@ -173,13 +216,24 @@ describe("the app's webhook and its deliveries", () => {
     expect(page.text).toContain('document.issued')
     expect(page.text).toContain('Heard GmbH')
     expect(page.text).toContain('answered 200')
-    const [first] = await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id))
+    const [first] = await h.deps.db.read
+      .select()
+      .from(appWebhookDeliveries)
+      .where(eq(appWebhookDeliveries.businessId, b.id))
     const resend = await browser.request('POST', `${at}/deliveries/${first!.id}/resend`, { _csrf: csrfOf(page.text) })
     expect(resend.status).toBe(303)
     expect(resend.location).toBe(`${at}?done=delivery_resent`)
-    const all = await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id))
+    const all = await h.deps.db.read
+      .select()
+      .from(appWebhookDeliveries)
+      .where(eq(appWebhookDeliveries.businessId, b.id))
     expect(all).toHaveLength(2)
-    expect(all[1]).toMatchObject({ messageId: first!.messageId, eventType: 'document.issued', status: 'pending', outboxId: first!.outboxId })
+    expect(all[1]).toMatchObject({
+      messageId: first!.messageId,
+      eventType: 'document.issued',
+      status: 'pending',
+      outboxId: first!.outboxId,
+    })
     await runJobs()
     expect(received).toHaveLength(2)
     expect(JSON.parse(received[1]!).data.document.id).toBe(doc.body.id)
@@ -203,7 +257,9 @@ describe("the app's webhook and its deliveries", () => {
     const left = await browser.submit(at, {}, `${at}/deliveries/${first!.id}/resend`)
     expect(left.status).toBe(422)
     expect(left.text).toContain('data-code="app_not_connected"')
-    expect(await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id))).toHaveLength(2)
+    expect(
+      await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id)),
+    ).toHaveLength(2)
   })
 
   test("the webhook's address and events change (the secret is kept); a refused address is 422 under it", async () => {
@@ -225,21 +281,37 @@ describe("the app's webhook and its deliveries", () => {
   })
 
   test('deleting the app ends its connections (401), deletes its webhook and deliveries', async () => {
-    const made = await register({ name: 'Doomed App', redirect_uris: 'https://doomed.example/cb', webhook_url: hookUrl, public: '1' })
+    const made = await register({
+      name: 'Doomed App',
+      redirect_uris: 'https://doomed.example/cb',
+      webhook_url: hookUrl,
+      public: '1',
+    })
     const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
     const b = await h.business({ name: 'Doomed Client GmbH' })
     const c = await connectApp(h, { businessId: b.id, clientId, role: 'viewer', email: 'connector@doomed.example' })
     const clientRef = await h.client(b.key)
-    const doc = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientRef, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] } })
+    const doc = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: clientRef,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
+    })
     await h.request('POST', `/v1/documents/${doc.body.id}/issue`, { key: b.key })
     await runJobs()
-    expect(await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id))).toHaveLength(1)
+    expect(
+      await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id)),
+    ).toHaveLength(1)
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(200)
     const gone = await browser.submit(`/app/profile/apps/${clientId}`, {}, `/app/profile/apps/${clientId}/delete`)
     expect(gone.status).toBe(303)
     expect(gone.location).toBe('/app/profile/apps?done=app_deleted')
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(401)
-    expect(await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id))).toHaveLength(0)
+    expect(
+      await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id)),
+    ).toHaveLength(0)
     expect(await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, clientId)).get()).toBeUndefined()
     expect((await browser.get(`/app/profile/apps/${clientId}`)).status).toBe(404)
   })

@@ -44,7 +44,18 @@ export function shortAmount(n: number): string {
  * The SVG: a labelled, scalable bar chart (viewBox, width 100%) with a title and description for screen readers;
  * negative months go below the zero line. Styling comes from the page's stylesheet through class names.
  */
-export function barChartSvg(bars: Bar[], o: { title: string; description: string; id?: string; width?: number; height?: number; fontSize?: number; className?: string }): string {
+export function barChartSvg(
+  bars: Bar[],
+  o: {
+    title: string
+    description: string
+    id?: string
+    width?: number
+    height?: number
+    fontSize?: number
+    className?: string
+  },
+): string {
   const W = o.width ?? 640
   const H = o.height ?? 220
   const id = o.id ?? 'chart'
@@ -63,14 +74,20 @@ export function barChartSvg(bars: Bar[], o: { title: string; description: string
   const step = (W - left - right) / Math.max(1, bars.length)
   const barW = Math.max(4, step * 0.64)
   const parts: string[] = []
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="${id}-title ${id}-desc" class="chart${o.className ? ` ${o.className}` : ''}" font-size="${font}">`)
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="${id}-title ${id}-desc" class="chart${o.className ? ` ${o.className}` : ''}" font-size="${font}">`,
+  )
   parts.push(`<title id="${id}-title">${esc(o.title)}</title><desc id="${id}-desc">${esc(o.description)}</desc>`)
   // Grid: the top, half-way and zero lines (and the bottom when months go negative).
   const ticks = [maxUp, maxUp / 2, 0, ...(minDown > 0 ? [-minDown] : [])]
   for (const t of ticks) {
     const ty = y(t).toFixed(1)
-    parts.push(`<line class="chart-grid${t === 0 ? ' chart-zero' : ''}" x1="${left}" x2="${W - right}" y1="${ty}" y2="${ty}"/>`)
-    parts.push(`<text class="chart-axis" x="${left - 6}" y="${ty}" text-anchor="end" dominant-baseline="middle">${esc(shortAmount(t))}</text>`)
+    parts.push(
+      `<line class="chart-grid${t === 0 ? ' chart-zero' : ''}" x1="${left}" x2="${W - right}" y1="${ty}" y2="${ty}"/>`,
+    )
+    parts.push(
+      `<text class="chart-axis" x="${left - 6}" y="${ty}" text-anchor="end" dominant-baseline="middle">${esc(shortAmount(t))}</text>`,
+    )
   }
   bars.forEach((b, i) => {
     const v = values[i]!
@@ -81,7 +98,9 @@ export function barChartSvg(bars: Bar[], o: { title: string; description: string
       `<g class="chart-bar${b.current ? ' chart-current' : ''}${v < 0 ? ' chart-negative' : ''}"><title>${esc(b.title)}</title>` +
         `<rect x="${x.toFixed(1)}" y="${by.toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(h, v === 0 ? 0 : 1).toFixed(1)}" rx="2"/></g>`,
     )
-    parts.push(`<text class="chart-label" x="${(x + barW / 2).toFixed(1)}" y="${H - Math.round(font * 0.7)}" text-anchor="middle">${esc(b.label)}</text>`)
+    parts.push(
+      `<text class="chart-label" x="${(x + barW / 2).toFixed(1)}" y="${H - Math.round(font * 0.7)}" text-anchor="middle">${esc(b.label)}</text>`,
+    )
   })
   parts.push('</svg>')
   return parts.join('')

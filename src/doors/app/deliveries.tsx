@@ -9,14 +9,25 @@ export interface DeliveryRow {
   status: string
   reason: string | null
   next_attempt_at: string | null
-  attempts: { at: string; duration_ms: number; status_code: number | null; error: string | null; response: string | null }[]
+  attempts: {
+    at: string
+    duration_ms: number
+    status_code: number | null
+    error: string | null
+    response: string | null
+  }[]
   /** The Business it was about, for an app's webhook that hears several. */
   business?: { name: string }
 }
 
 const REASON_WORDS: Record<string, string> = { app_not_connected: 'the app left this Business' }
 
-export function DeliveriesTable(p: { rows: DeliveryRow[]; csrf: string; resendAction: (id: DeliveryRow['id']) => string; resendHidden?: { name: string; value: string } }): JSX.Element {
+export function DeliveriesTable(p: {
+  rows: DeliveryRow[]
+  csrf: string
+  resendAction: (id: DeliveryRow['id']) => string
+  resendHidden?: { name: string; value: string }
+}): JSX.Element {
   if (p.rows.length === 0) return <p class="muted">Nothing sent yet.</p>
   return (
     <div class="table-wrap">
@@ -43,7 +54,9 @@ export function DeliveriesTable(p: { rows: DeliveryRow[]; csrf: string; resendAc
                 {d.business ? <div class="hint">{esc(d.business.name)}</div> : ''}
               </td>
               <td data-label="State">
-                <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>{esc(d.status.replace('_', ' '))}</span>
+                <span class={d.status === 'delivered' ? 'tag ok' : d.status === 'pending' ? 'tag' : 'tag bad'}>
+                  {esc(d.status.replace('_', ' '))}
+                </span>
                 {d.reason ? <div class="hint">{esc(REASON_WORDS[d.reason] ?? d.reason)}</div> : ''}
                 {d.next_attempt_at ? (
                   <div class="hint">
@@ -64,7 +77,8 @@ export function DeliveriesTable(p: { rows: DeliveryRow[]; csrf: string; resendAc
                     <ol>
                       {d.attempts.map((a) => (
                         <li>
-                          <When at={a.at} /> · {a.duration_ms} ms · {a.status_code !== null ? `answered ${a.status_code}` : esc(a.error ?? 'no answer')}
+                          <When at={a.at} /> · {a.duration_ms} ms ·{' '}
+                          {a.status_code !== null ? `answered ${a.status_code}` : esc(a.error ?? 'no answer')}
                           {a.response ? <code class="secret">{esc(a.response.slice(0, 200))}</code> : ''}
                         </li>
                       ))}
@@ -74,7 +88,11 @@ export function DeliveriesTable(p: { rows: DeliveryRow[]; csrf: string; resendAc
               </td>
               <td>
                 <PostForm action={p.resendAction(d.id)} token={p.csrf} class="inline">
-                  {p.resendHidden ? <input type="hidden" name={p.resendHidden.name} value={esc(p.resendHidden.value)} /> : ''}
+                  {p.resendHidden ? (
+                    <input type="hidden" name={p.resendHidden.name} value={esc(p.resendHidden.value)} />
+                  ) : (
+                    ''
+                  )}
                   <button type="submit" class="quiet small">
                     Resend
                   </button>

@@ -19,7 +19,10 @@ export function htmlResponse(body: string, status = 200, headers: Record<string,
 
 /** 303: after a form, the browser follows with a GET. */
 export function redirect(to: string, headers: Record<string, string> = {}): Response {
-  return new Response(null, { status: 303, headers: { location: to, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers } })
+  return new Response(null, {
+    status: 303,
+    headers: { location: to, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers },
+  })
 }
 
 export function withCookies(res: Response, cookies: string[]): Response {
@@ -78,9 +81,11 @@ export async function readForm(req: Request, upload = false): Promise<PostedForm
   const bytes = read.bytes
   const type = req.headers.get('content-type') ?? ''
   if (upload && /^multipart\/form-data\s*;/i.test(type)) {
-    const parsed = await new Response(Buffer.from(bytes), { headers: { 'content-type': type } }).formData().catch(() => {
-      throw new NotAForm()
-    })
+    const parsed = await new Response(Buffer.from(bytes), { headers: { 'content-type': type } })
+      .formData()
+      .catch(() => {
+        throw new NotAForm()
+      })
     const form = new PostedForm()
     for (const [k, v] of parsed.entries() as Iterable<[string, string | Blob]>) {
       if (typeof v === 'string') form.append(k, v)
@@ -97,11 +102,20 @@ export async function readForm(req: Request, upload = false): Promise<PostedForm
  * stalled is left to the kit's guard, which answers 413 or 408.
  */
 export function formOrNull(req: Request, upload = false): Promise<PostedForm | null> {
-  return readForm(req, upload).catch((e) => (e instanceof FormTooLarge || e instanceof FormStalled ? Promise.reject(e) : null))
+  return readForm(req, upload).catch((e) =>
+    e instanceof FormTooLarge || e instanceof FormStalled ? Promise.reject(e) : null,
+  )
 }
 
 /** Only a path of this application is a place to go back to after signing in (never another site). */
 export function safeNext(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/app') || next.startsWith('//') || /[\\\s]/.test(next) || next.startsWith('/app/sign-')) return '/app'
+  if (
+    !next ||
+    !next.startsWith('/app') ||
+    next.startsWith('//') ||
+    /[\\\s]/.test(next) ||
+    next.startsWith('/app/sign-')
+  )
+    return '/app'
   return next
 }

@@ -19,7 +19,14 @@ let smtp: TestSmtpServer
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
   // The test server is on loopback and offers no STARTTLS: a Business's mailbox reaches it only as the operator allows.
-  h = await makeHarness({ config: { mailRelay: smtp.url, publicUrl: 'http://localhost:8080', smtpAllowPrivate: true, smtpAllowPlainLogin: true } })
+  h = await makeHarness({
+    config: {
+      mailRelay: smtp.url,
+      publicUrl: 'http://localhost:8080',
+      smtpAllowPrivate: true,
+      smtpAllowPlainLogin: true,
+    },
+  })
 })
 afterAll(async () => {
   await h.close()
@@ -31,7 +38,12 @@ let n = 0
 async function business(name = 'Alpha') {
   n++
   const b = await h.business({ name: `${name} ${n}`, email: `office${n}@${name.toLowerCase()}.example` })
-  const admin = await person(h, { email: `admin${n}@${name.toLowerCase()}.example`, name: `${name} Admin`, businessId: b.id, role: 'admin' })
+  const admin = await person(h, {
+    email: `admin${n}@${name.toLowerCase()}.example`,
+    name: `${name} Admin`,
+    businessId: b.id,
+    role: 'admin',
+  })
   const browser = new AppClient(h)
   await browser.signIn(admin.email, admin.password)
   return { ...b, base: `/app/b/${b.publicId}`, admin: browser, adminEmail: admin.email }
@@ -49,7 +61,8 @@ function mailTo(to: string, from = 0) {
 const LINK = /http:\/\/localhost:8080\/app\/sign-in\/link\/[A-Za-z0-9_-]+/
 
 /** A page without what differs by session or by the email typed: the CSRF token and the address itself. */
-const normal = (html: string, email: string) => html.replace(/name="_csrf" value="[^"]+"/g, '_csrf').replaceAll(email, 'EMAIL')
+const normal = (html: string, email: string) =>
+  html.replace(/name="_csrf" value="[^"]+"/g, '_csrf').replaceAll(email, 'EMAIL')
 
 describe('an invitation goes to the email, never to the inviter', () => {
   test('someone new: the page shows no link; the email, from the Business, holds the link that lets them choose a password', async () => {
@@ -81,14 +94,21 @@ describe('an invitation goes to the email, never to the inviter', () => {
     expect(accepted.status).toBe(303)
     expect(accepted.location).toBe(`${t.base}?done=invitation_accepted`)
     expect((await nina.get(t.base)).status).toBe(200)
-    expect((await listMembers(h.deps, t.id)).find((m) => m.email === 'newcomer@people.example')).toMatchObject({ role: 'member', state: 'active' })
+    expect((await listMembers(h.deps, t.id)).find((m) => m.email === 'newcomer@people.example')).toMatchObject({
+      role: 'member',
+      state: 'active',
+    })
   })
 
   test('an Admin who removes someone who never chose a password and invites them again gets no link either', async () => {
     const t = await business()
     const before = smtp.received.length
     await invite(t, 'never.chose@people.example')
-    const removed = await t.admin.submit(`${t.base}/settings/members`, { email: 'never.chose@people.example' }, `${t.base}/settings/members/remove`)
+    const removed = await t.admin.submit(
+      `${t.base}/settings/members`,
+      { email: 'never.chose@people.example' },
+      `${t.base}/settings/members/remove`,
+    )
     expect(removed.status).toBe(303)
     const again = await invite(t, 'never.chose@people.example', 'admin')
     expect(again.status).toBe(303)
@@ -97,7 +117,8 @@ describe('an invitation goes to the email, never to the inviter', () => {
     // Each invitation's link went to the person, and only there.
     const mails = mailTo('never.chose@people.example', before)
     expect(mails).toHaveLength(2)
-    for (const m of smtp.received.slice(before)) if (LINK.test(m.mail.text ?? '')) expect(m.envelope.to).toEqual(['never.chose@people.example'])
+    for (const m of smtp.received.slice(before))
+      if (LINK.test(m.mail.text ?? '')) expect(m.envelope.to).toEqual(['never.chose@people.example'])
   })
 })
 
@@ -109,7 +130,9 @@ describe('where an invitation goes', () => {
     const browser = new AppClient(h)
     await browser.signIn(admin.email, admin.password)
     const before = smtp.received.length
-    expect((await invite({ base: `/app/b/${b.publicId}`, admin: browser }, `tester${n}@people.example`)).status).toBe(303)
+    expect((await invite({ base: `/app/b/${b.publicId}`, admin: browser }, `tester${n}@people.example`)).status).toBe(
+      303,
+    )
     const [mail] = mailTo(`tester${n}@people.example`, before)
     expect(mail!.mail.text).toMatch(LINK)
     for (const seen of browser.seen) expect(seen.page.text).not.toMatch(/sign-in\/link\//)
@@ -119,7 +142,13 @@ describe('where an invitation goes', () => {
     const t = await business()
     smtp.credentials = { user: 'office@mailbox.example', pass: 'mailbox-pw' }
     try {
-      await setMailbox(h.deps.db, h.clock, t.id, { smtpUrl: `smtp://office%40mailbox.example:mailbox-pw@127.0.0.1:${smtp.port}`, from: 'team@mailbox.example' }, { allowPrivate: true })
+      await setMailbox(
+        h.deps.db,
+        h.clock,
+        t.id,
+        { smtpUrl: `smtp://office%40mailbox.example:mailbox-pw@127.0.0.1:${smtp.port}`, from: 'team@mailbox.example' },
+        { allowPrivate: true },
+      )
       const before = smtp.received.length
       expect((await invite(t, `boxed${n}@people.example`)).status).toBe(303)
       const [mail] = mailTo(`boxed${n}@people.example`, before)
@@ -164,8 +193,16 @@ describe('the page answers alike whether or not the email has an account', () =>
   test('the Role form changes only someone already in the Business: it adds nobody, known or not, and says the same', async () => {
     const t = await business()
     const known = await person(h, { email: `role-known${n}@people.example` })
-    const a = await t.admin.submit(`${t.base}/settings/members`, { email: known.email, role: 'admin' }, `${t.base}/settings/members/role`)
-    const b = await t.admin.submit(`${t.base}/settings/members`, { email: `role-unknown${n}@people.example`, role: 'admin' }, `${t.base}/settings/members/role`)
+    const a = await t.admin.submit(
+      `${t.base}/settings/members`,
+      { email: known.email, role: 'admin' },
+      `${t.base}/settings/members/role`,
+    )
+    const b = await t.admin.submit(
+      `${t.base}/settings/members`,
+      { email: `role-unknown${n}@people.example`, role: 'admin' },
+      `${t.base}/settings/members/role`,
+    )
     expect(a.status).toBe(404)
     expect(normal(a.text, known.email)).toEqual(normal(b.text, `role-unknown${n}@people.example`))
     expect((await listMembers(h.deps, t.id)).map((m) => m.email)).toEqual([t.adminEmail])
@@ -180,7 +217,11 @@ describe('a pending membership gives no access until its person accepts it, sign
     const mark = smtp.received.length
     await invite(alpha, 'target@people.example')
     const alphaLink = LINK.exec(mailTo('target@people.example', mark)[0]!.mail.text!)![0]
-    await alpha.admin.submit(`${alpha.base}/settings/members`, { email: 'target@people.example' }, `${alpha.base}/settings/members/remove`)
+    await alpha.admin.submit(
+      `${alpha.base}/settings/members`,
+      { email: 'target@people.example' },
+      `${alpha.base}/settings/members/remove`,
+    )
     // The person later chooses a password with their own link.
     const target = new AppClient(h)
     await target.choosePassword(alphaLink, 'target owns this account')
@@ -206,13 +247,22 @@ describe('a pending membership gives no access until its person accepts it, sign
 
     // A change posted into Beta by the pending person is refused and changes nothing.
     const token = csrfOf(home.text)
-    expect((await target.request('POST', `${beta.base}/settings/keys`, { _csrf: token, name: 'sneaky', role: 'admin' })).status).toBe(403)
+    expect(
+      (await target.request('POST', `${beta.base}/settings/keys`, { _csrf: token, name: 'sneaky', role: 'admin' }))
+        .status,
+    ).toBe(403)
 
     // Accepting is the person's own act, signed in, with the page's token: a forged post does nothing.
-    expect((await target.request('POST', '/app/invitations/accept', { _csrf: 'forged', business: beta.publicId })).status).toBe(403)
-    expect((await new AppClient(h).request('POST', '/app/invitations/accept', { business: beta.publicId })).status).toBe(303)
+    expect(
+      (await target.request('POST', '/app/invitations/accept', { _csrf: 'forged', business: beta.publicId })).status,
+    ).toBe(403)
+    expect(
+      (await new AppClient(h).request('POST', '/app/invitations/accept', { business: beta.publicId })).status,
+    ).toBe(303)
     expect((await listMembers(h.deps, beta.id)).find((m) => m.email === 'target@people.example')!.state).toBe('pending')
-    expect((await target.submit('/app/invitations', { business: beta.publicId }, '/app/invitations/accept')).status).toBe(303)
+    expect(
+      (await target.submit('/app/invitations', { business: beta.publicId }, '/app/invitations/accept')).status,
+    ).toBe(303)
     expect((await target.get(`${beta.base}/settings`)).status).toBe(200)
   })
 
@@ -221,14 +271,26 @@ describe('a pending membership gives no access until its person accepts it, sign
     const p = await person(h, { email: `consent${n}@people.example` })
     await invite(t, p.email, 'admin')
     // A connection made while active, the membership then pending (as after a removal and a new invitation).
-    const c = await connectApp(h, { businessId: t.id, email: p.email, memberRole: 'admin', role: 'admin', resources: ['http://localhost:8080/v1', 'http://localhost:8080/mcp'] })
+    const c = await connectApp(h, {
+      businessId: t.id,
+      email: p.email,
+      memberRole: 'admin',
+      role: 'admin',
+      resources: ['http://localhost:8080/v1', 'http://localhost:8080/mcp'],
+    })
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(200)
-    await h.deps.db.write((tx) => tx.run(sql`UPDATE memberships SET state = 'pending' WHERE person_id = ${p.id} AND business_id = ${t.id}`))
+    await h.deps.db.write((tx) =>
+      tx.run(sql`UPDATE memberships SET state = 'pending' WHERE person_id = ${p.id} AND business_id = ${t.id}`),
+    )
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(401)
     const mcp = await h.app.fetch(
       new Request('http://localhost:8080/mcp', {
         method: 'POST',
-        headers: { authorization: `Bearer ${c.access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${c.access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       }),
     )
@@ -238,10 +300,23 @@ describe('a pending membership gives no access until its person accepts it, sign
     // The consent page offers no pending Business, and a post naming it is refused.
     const browser = new AppClient(h)
     await browser.signIn(p.email, p.password)
-    const q = new URLSearchParams({ response_type: 'code', client_id: c.clientId, redirect_uri: 'https://app.example/callback', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', state: 's' })
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: 'https://app.example/callback',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+      state: 's',
+    })
     const consent = await browser.get(`/app/connect?${q}`)
     expect(consent.text).not.toContain(t.publicId)
-    const posted = await browser.request('POST', '/app/connect', { _csrf: csrfOf(consent.text), ...Object.fromEntries(q), decision: 'approve', business: t.publicId, role: 'viewer' })
+    const posted = await browser.request('POST', '/app/connect', {
+      _csrf: csrfOf(consent.text),
+      ...Object.fromEntries(q),
+      decision: 'approve',
+      business: t.publicId,
+      role: 'viewer',
+    })
     expect(posted.status).not.toBe(303)
     expect(posted.text).not.toContain('code=')
   })
@@ -255,11 +330,15 @@ describe('a pending membership gives no access until its person accepts it, sign
     const declined = await browser.submit('/app/invitations', { business: t.publicId }, '/app/invitations/decline')
     expect(declined.location).toBe('/app/invitations?done=invitation_declined')
     expect((await listMembers(h.deps, t.id)).map((m) => m.email)).toEqual([t.adminEmail])
-    expect((await browser.submit('/app/invitations', { business: t.publicId }, '/app/invitations/accept')).status).toBe(404)
+    expect((await browser.submit('/app/invitations', { business: t.publicId }, '/app/invitations/accept')).status).toBe(
+      404,
+    )
     // An active member's "decline" does not remove them.
     const other = await business()
     await addMember(h.deps, other.id, { email: p.email, role: 'viewer' })
-    expect((await browser.submit('/app/invitations', { business: other.publicId }, '/app/invitations/decline')).status).toBe(404)
+    expect(
+      (await browser.submit('/app/invitations', { business: other.publicId }, '/app/invitations/decline')).status,
+    ).toBe(404)
     expect((await listMembers(h.deps, other.id)).find((m) => m.email === p.email)!.state).toBe('active')
   })
 
@@ -269,8 +348,14 @@ describe('a pending membership gives no access until its person accepts it, sign
     const o = new AppClient(h)
     await o.signIn(owner.email, owner.password)
     const base = `/app/b/${b.publicId}`
-    expect((await o.submit(`${base}/settings/members`, { email: `heir${n}@owned.example`, name: '', role: 'owner' })).status).toBe(303)
-    const demote = await o.submit(`${base}/settings/members`, { email: owner.email, role: 'admin' }, `${base}/settings/members/role`)
+    expect(
+      (await o.submit(`${base}/settings/members`, { email: `heir${n}@owned.example`, name: '', role: 'owner' })).status,
+    ).toBe(303)
+    const demote = await o.submit(
+      `${base}/settings/members`,
+      { email: owner.email, role: 'admin' },
+      `${base}/settings/members/role`,
+    )
     expect(demote.status).toBe(422)
     expect(demote.text).toContain('at least one Owner')
     // The operator's CLI path (member add) makes the pending membership active at once.
@@ -292,7 +377,9 @@ describe('an invitation that does not go out adds nobody', () => {
       smtp.refuse.delete('bounced@people.example')
     }
     expect((await listMembers(h.deps, t.id)).map((m) => m.email)).toEqual([t.adminEmail])
-    const rows = await h.deps.db.read.all<{ n: number }>(sql`SELECT count(*) AS n FROM persons WHERE email_key = 'bounced@people.example'`)
+    const rows = await h.deps.db.read.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM persons WHERE email_key = 'bounced@people.example'`,
+    )
     expect(rows[0]!.n).toBe(0)
   })
 })

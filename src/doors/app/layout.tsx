@@ -7,7 +7,11 @@ export const STYLESHEET_PATH = '/app/assets/app.css'
 export const HTMX_PATH = '/app/assets/htmx.js'
 
 /** The bare page: signed-out pages (sign-in, choose a password) use it alone. */
-export function Document(props: { title: string; scripts?: string[]; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function Document(props: {
+  title: string
+  scripts?: string[]
+  children?: JSX.Element | JSX.Element[]
+}): JSX.Element {
   return (
     <>
       {'<!doctype html>'}
@@ -66,7 +70,13 @@ export const NAV: ReadonlyArray<{ section: Section; label: string; path: string;
 ]
 
 /** A signed-in page: header, navigation (of the Business when there is one), then the content. */
-export function Layout(props: { c: Signed & Partial<InBusiness>; title: string; section: Section; scripts?: string[]; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function Layout(props: {
+  c: Signed & Partial<InBusiness>
+  title: string
+  section: Section
+  scripts?: string[]
+  children?: JSX.Element | JSX.Element[]
+}): JSX.Element {
   const { c } = props
   const mayManage = c.role === 'owner' || c.role === 'admin'
   return (

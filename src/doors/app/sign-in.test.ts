@@ -29,7 +29,10 @@ describe('one-time links to choose a password', () => {
   test('a person added with a link chooses a password, is signed in with a hashed session cookie, and the link is spent', async () => {
     const b = await business()
     const { token } = await addPerson(h.deps, { email: 'Link.Person@Example.com', name: 'Link Person' })
-    await (await import('../../modules/people')).addMember(h.deps, b.id, { email: 'link.person@example.com', role: 'owner' })
+    await (await import('../../modules/people')).addMember(h.deps, b.id, {
+      email: 'link.person@example.com',
+      role: 'owner',
+    })
     const browser = new AppClient(h)
     const path = signInLinkPath(token)
     const form = await browser.get(path)
@@ -51,7 +54,9 @@ describe('one-time links to choose a password', () => {
     expect(set).not.toContain('Secure')
     // The database holds only the token's hash.
     const token2 = browser.cookies.get('inv_session')!
-    const rows = await h.deps.db.read.all<{ token_hash: string }>((await import('drizzle-orm')).sql`SELECT token_hash FROM sessions`)
+    const rows = await h.deps.db.read.all<{ token_hash: string }>(
+      (await import('drizzle-orm')).sql`SELECT token_hash FROM sessions`,
+    )
     expect(rows.some((r) => r.token_hash === token2)).toBe(false)
     expect((await browser.get('/app')).location).toBe(`/app/b/${b.publicId}`)
     expect((await browser.get(`/app/b/${b.publicId}`)).status).toBe(200)
@@ -71,7 +76,9 @@ describe('one-time links to choose a password', () => {
     expect(expired.status).toBe(410)
     expect(expired.text).toContain('expired')
     const fresh = await newSignInLink(h.deps, 'LATE@example.com')
-    expect((await browser.choosePassword(`http://x${signInLinkPath(fresh.token)}`, 'another long password')).status).toBe(303)
+    expect(
+      (await browser.choosePassword(`http://x${signInLinkPath(fresh.token)}`, 'another long password')).status,
+    ).toBe(303)
   })
 
   test('a posted password without the form token is refused 403 and the link stays unused', async () => {
@@ -196,10 +203,18 @@ describe('sessions', () => {
     const phone = new AppClient(h)
     await laptop.signIn(p.email, p.password)
     await phone.signIn(p.email, p.password)
-    const wrong = await laptop.submit('/app/profile', { current_password: 'not it at all', new_password: 'a brand new password' }, '/app/profile/password')
+    const wrong = await laptop.submit(
+      '/app/profile',
+      { current_password: 'not it at all', new_password: 'a brand new password' },
+      '/app/profile/password',
+    )
     expect(wrong.status).toBe(422)
     expect(wrong.text).toContain('is not your current password')
-    const changed = await laptop.submit('/app/profile', { current_password: p.password, new_password: 'a brand new password' }, '/app/profile/password')
+    const changed = await laptop.submit(
+      '/app/profile',
+      { current_password: p.password, new_password: 'a brand new password' },
+      '/app/profile/password',
+    )
     expect(changed.status).toBe(303)
     expect((await laptop.get('/app/profile?done=password_changed')).text).toContain('every other session has ended')
     expect((await phone.get(`/app/b/${b.publicId}`)).status).toBe(303)
@@ -216,8 +231,19 @@ describe('CSRF', () => {
     const page = await browser.get('/app/profile')
     const token = csrfOf(page.text)
     expect((await browser.request('POST', '/app/profile/name', { name: 'Hacked' })).status).toBe(403)
-    expect((await browser.request('POST', '/app/profile/name', { name: 'Hacked', _csrf: token + 'x' })).status).toBe(403)
-    expect((await browser.request('POST', '/app/profile/name', { name: 'Hacked', _csrf: token }, { origin: 'https://evil.example' })).status).toBe(403)
+    expect((await browser.request('POST', '/app/profile/name', { name: 'Hacked', _csrf: token + 'x' })).status).toBe(
+      403,
+    )
+    expect(
+      (
+        await browser.request(
+          'POST',
+          '/app/profile/name',
+          { name: 'Hacked', _csrf: token },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403)
     // Another session's token is no good either.
     const other = new AppClient(h)
     await other.signIn(p.email, p.password)
@@ -263,7 +289,8 @@ describe('Businesses of a person', () => {
 describe('every page', () => {
   test('signed-out pages carry the security headers, parse as HTML and load nothing from outside', async () => {
     const browser = new AppClient(h)
-    for (const path of ['/app/sign-in', '/app/sign-in/link/nope', '/app/nowhere', '/app/assets/app.css']) await browser.get(path)
+    for (const path of ['/app/sign-in', '/app/sign-in/link/nope', '/app/nowhere', '/app/assets/app.css'])
+      await browser.get(path)
     const css = await browser.get('/app/assets/app.css')
     expect(css.headers.get('content-type')).toStartWith('text/css')
     expect(css.text).not.toMatch(/url\(|@import/)

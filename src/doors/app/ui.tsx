@@ -14,7 +14,14 @@ export function Csrf({ token }: { token: string }): JSX.Element {
 }
 
 /** A form that changes something: POST, the CSRF token, and its fields. */
-export function PostForm(props: { action: string; token: string; class?: string; id?: string; enctype?: 'multipart/form-data'; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function PostForm(props: {
+  action: string
+  token: string
+  class?: string
+  id?: string
+  enctype?: 'multipart/form-data'
+  children?: JSX.Element | JSX.Element[]
+}): JSX.Element {
   return (
     <form method="post" action={esc(props.action)} class={props.class ?? 'stack'} id={props.id} enctype={props.enctype}>
       <Csrf token={props.token} />
@@ -59,13 +66,32 @@ export function Field(p: FieldProps): JSX.Element {
         aria-invalid={errors.length ? 'true' : undefined}
         aria-describedby={described || undefined}
       />
-      {p.hint ? <span class="hint" id={`${id}-hint`}>{esc(p.hint)}</span> : ''}
-      {errors.length ? <p class="err" id={`${id}-err`}>{esc(errors.join('; '))}</p> : ''}
+      {p.hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {esc(p.hint)}
+        </span>
+      ) : (
+        ''
+      )}
+      {errors.length ? (
+        <p class="err" id={`${id}-err`}>
+          {esc(errors.join('; '))}
+        </p>
+      ) : (
+        ''
+      )}
     </div>
   )
 }
 
-export function Select(p: { name: string; label: string; state: FormState; value?: string | null; options: ReadonlyArray<readonly [string, string]>; hint?: string }): JSX.Element {
+export function Select(p: {
+  name: string
+  label: string
+  state: FormState
+  value?: string | null
+  options: ReadonlyArray<readonly [string, string]>
+  hint?: string
+}): JSX.Element {
   const id = `f-${p.name}`
   const errors = p.state.errors[p.name] ?? []
   const chosen = p.state.values?.get(p.name) ?? p.value ?? ''

@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import { disconnectConnectedApp } from '../../modules/oauth'
@@ -44,9 +48,17 @@ async function consentOverHttp(authorizationUrl: URL, role: string): Promise<URL
   expect(page.status).toBe(200)
   const fields: Record<string, string[]> = {}
   for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
-    ;(fields[m[1]!] ??= []).push(m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))))
+    ;(fields[m[1]!] ??= []).push(
+      m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))),
+    )
   }
-  const answer = await browser.request('POST', '/app/connect', { ...fields, _csrf: csrfOf(page.text), business: biz.publicId, role, decision: 'approve' })
+  const answer = await browser.request('POST', '/app/connect', {
+    ...fields,
+    _csrf: csrfOf(page.text),
+    business: biz.publicId,
+    role,
+    decision: 'approve',
+  })
   expect(answer.status).toBe(303)
   return new URL(answer.location!)
 }
@@ -64,7 +76,13 @@ class MemoryProvider implements OAuthClientProvider {
     return REDIRECT
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Desk Assistant', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+    return {
+      client_name: 'Desk Assistant',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }
   }
   state() {
     return this.sentState
@@ -136,14 +154,19 @@ describe('the MCP SDK client signs a person in with nothing but the address of /
 
     // The same provider now connects and calls tools as the Connected app (Member, as granted).
     const signedIn = new Client({ name: 'desk-assistant', version: '1.0.0' })
-    await signedIn.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }))
+    await signedIn.connect(
+      new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }),
+    )
     const { tools } = await signedIn.listTools()
     expect(tools.map((t) => t.name)).toContain('clients_create')
     expect(tools.map((t) => t.name)).not.toContain('business_update')
     const listed: any = await signedIn.callTool({ name: 'clients_list', arguments: {} })
     expect(listed.isError).toBeFalsy()
     expect(listed.structuredContent.data.map((c: any) => c.name)).toEqual(['Kunde Eins'])
-    const made: any = await signedIn.callTool({ name: 'clients_create', arguments: { name: 'Kunde Zwei', email: 'zwei@kunde.example', country: 'DE' } })
+    const made: any = await signedIn.callTool({
+      name: 'clients_create',
+      arguments: { name: 'Kunde Zwei', email: 'zwei@kunde.example', country: 'DE' },
+    })
     expect(made.isError).toBeFalsy()
     expect(made.structuredContent.name).toBe('Kunde Zwei')
     await signedIn.close()
@@ -163,7 +186,9 @@ describe('the MCP SDK client signs a person in with nothing but the address of /
     h.clock.advance(3601_000)
     try {
       const again = new Client({ name: 'desk-assistant', version: '1.0.0' })
-      await again.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }))
+      await again.connect(
+        new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }),
+      )
       const listed: any = await again.callTool({ name: 'clients_list', arguments: {} })
       expect(listed.isError).toBeFalsy()
       expect(provider.saved!.access_token).not.toBe(before.access_token)
@@ -179,7 +204,9 @@ describe('when the Connected app has ended', () => {
   test('the SDK meets 401, its refresh is invalid_grant, and it asks the person again (a new consent), then goes on', async () => {
     const provider = new MemoryProvider('viewer')
     const first = new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn })
-    await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    )
     await first.finishAuth(provider.arrived!.searchParams.get('code')!)
     const ended = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
     await disconnectConnectedApp(h.deps.db, h.clock, biz.id, ended!.id)
@@ -188,12 +215,16 @@ describe('when the Connected app has ended', () => {
     const again = new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn })
     // The stored token answers 401, the refresh is refused invalid_grant (RFC 6749 §5.2): the SDK drops its tokens and
     // sends the person to consent again with the client it registered.
-    await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(again)).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(again)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    )
     expect(provider.authorizationUrl).not.toBe(consentBefore)
     expect(provider.info!.client_id).toBe(registered)
     await again.finishAuth(provider.arrived!.searchParams.get('code')!)
     const client = new Client({ name: 'desk-assistant', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }))
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider, fetch: fetchFn }),
+    )
     expect(((await client.callTool({ name: 'clients_list', arguments: {} })) as any).isError).toBeFalsy()
     await client.close()
   }, 30_000)
@@ -222,14 +253,24 @@ describe('over a real socket, with the SDK’s own fetch', () => {
           const page = await browser.get(toConsent.location!)
           const fields: Record<string, string[]> = {}
           for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
-            ;(fields[m[1]!] ??= []).push(m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))))
+            ;(fields[m[1]!] ??= []).push(
+              m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))),
+            )
           }
-          const answer = await browser.request('POST', '/app/connect', { ...fields, _csrf: csrfOf(page.text), business: b.publicId, role: 'viewer', decision: 'approve' })
+          const answer = await browser.request('POST', '/app/connect', {
+            ...fields,
+            _csrf: csrfOf(page.text),
+            business: b.publicId,
+            role: 'viewer',
+            decision: 'approve',
+          })
           code = new URL(answer.location!).searchParams.get('code')!
         }
       })('viewer')
       const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider })
-      await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError)
+      await expect(new Client({ name: 'desk-assistant', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      )
       expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${origin}/mcp`)
       await transport.finishAuth(code)
       const client = new Client({ name: 'desk-assistant', version: '1.0.0' })

@@ -24,18 +24,26 @@ afterAll(async () => {
 
 async function connect(key: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'test-assistant', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
+    }),
+  )
   return client
 }
 
-const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }) as Promise<any>
+const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  c.callTool({ name, arguments: args }) as Promise<any>
 
 describe('tools listed', () => {
   test('an Admin key lists one tool per operation but webhook management and the request log, with annotations', async () => {
     const b = await h.business()
     const c = await connect(b.key)
     const { tools } = await c.listTools()
-    const expected = operations.filter((op) => op.mcp).map((op) => op.name).sort()
+    const expected = operations
+      .filter((op) => op.mcp)
+      .map((op) => op.name)
+      .sort()
     expect(tools.map((t) => t.name).sort()).toEqual(expected)
     expect(tools.some((t) => t.name.startsWith('webhooks_') || t.name.startsWith('request_log'))).toBe(false)
     const byName = new Map(tools.map((t) => [t.name, t]))
@@ -43,7 +51,11 @@ describe('tools listed', () => {
     expect(byName.get('documents_delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true })
     expect(byName.get('documents_cancel')!.annotations).toMatchObject({ destructiveHint: true })
     expect(byName.get('payments_reverse')!.annotations).toMatchObject({ destructiveHint: true })
-    expect(byName.get('clients_create')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false })
+    expect(byName.get('clients_create')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    })
     expect(byName.get('clients_update')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true })
     expect(Object.keys((byName.get('payments_record')!.inputSchema as any).properties)).toContain('document_id')
     expect(Object.keys((byName.get('clients_create')!.inputSchema as any).properties)).toContain('idempotency_key')
@@ -56,7 +68,10 @@ describe('tools listed', () => {
     const viewer = await h.key(b.id, 'viewer')
     const c = await connect(viewer)
     const { tools } = await c.listTools()
-    const reads = operations.filter((op) => op.mcp && op.access === 'read').map((op) => op.name).sort()
+    const reads = operations
+      .filter((op) => op.mcp && op.access === 'read')
+      .map((op) => op.name)
+      .sort()
     expect(tools.map((t) => t.name).sort()).toEqual(reads)
     const r = await call(c, 'clients_create', { name: 'X', email: 'x@example.com', country: 'DE' })
     expect(r.isError).toBe(true)
@@ -83,7 +98,14 @@ describe('calls answer what the API answers', () => {
     const b = await h.business()
     const c = await connect(b.key)
     const client = await h.client(b.key)
-    const draft = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] } })
+    const draft = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: client,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+      },
+    })
     expect(draft.status).toBe(201)
     const r = await call(c, 'documents_cancel', { id: draft.body.id })
     expect(r.isError).toBe(true)
@@ -94,7 +116,13 @@ describe('calls answer what the API answers', () => {
   test('argument errors are invalid_request naming each field, as the API words them', async () => {
     const b = await h.business()
     const c = await connect(b.key)
-    const r = await call(c, 'clients_create', { name: 'X', country: 'DE', email: 'x@example.com', credit_limit: 12, nonsense: 1 })
+    const r = await call(c, 'clients_create', {
+      name: 'X',
+      country: 'DE',
+      email: 'x@example.com',
+      credit_limit: 12,
+      nonsense: 1,
+    })
     expect(r.isError).toBe(true)
     expect(r.structuredContent.error.type).toBe('invalid_request')
     expect(Object.keys(r.structuredContent.error.errors)).toContain('nonsense')
@@ -111,7 +139,14 @@ describe('calls answer what the API answers', () => {
     const del = await call(c, 'products_delete', { id: p.structuredContent.id })
     expect(del.structuredContent).toEqual({ id: p.structuredContent.id, deleted: true })
     const client = await h.client(b.key)
-    const draft = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] } })
+    const draft = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: client,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+      },
+    })
     const pdf = await call(c, 'documents_pdf', { id: draft.body.id })
     expect(pdf.content[0].type).toBe('resource')
     expect(pdf.content[0].resource.mimeType).toBe('application/pdf')
@@ -127,7 +162,11 @@ describe('calls answer what the API answers', () => {
     const c = await connect(b.key)
     const page2 = await call(c, 'clients_list', { limit: 2, cursor: page1.body.next_cursor })
     expect(page2.structuredContent.data.map((x: any) => x.name)).toEqual(['Client 2', 'Client 3'])
-    const page3 = await h.request('GET', `/v1/clients?limit=2&cursor=${encodeURIComponent(page2.structuredContent.next_cursor)}`, { key: b.key })
+    const page3 = await h.request(
+      'GET',
+      `/v1/clients?limit=2&cursor=${encodeURIComponent(page2.structuredContent.next_cursor)}`,
+      { key: b.key },
+    )
     expect(page3.body.data.map((x: any) => x.name)).toEqual(['Client 4'])
     await c.close()
   })
@@ -135,7 +174,11 @@ describe('calls answer what the API answers', () => {
   test('one idempotency key space: a create through the API replays through the tool', async () => {
     const b = await h.business()
     const body = { name: 'Once', email: 'once@example.com', country: 'DE' }
-    const api = await h.request('POST', '/v1/clients', { key: b.key, raw: JSON.stringify(body), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' } })
+    const api = await h.request('POST', '/v1/clients', {
+      key: b.key,
+      raw: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' },
+    })
     const c = await connect(b.key)
     const again = await call(c, 'clients_create', { ...body, idempotency_key: 'k-1' })
     expect(again.structuredContent.id).toBe(api.body.id)
@@ -144,13 +187,17 @@ describe('calls answer what the API answers', () => {
     await c.close()
   })
 
-  test('a key replays across the API and MCP whatever the API body\'s layout and key order (a canonical hash, §11)', async () => {
+  test("a key replays across the API and MCP whatever the API body's layout and key order (a canonical hash, §11)", async () => {
     const b = await h.business()
     const body = { name: 'Pretty', email: 'pretty@example.com', country: 'DE', notes: 'ä "quoted"', payment_terms: 14 }
     // Pretty-printed, keys in reverse order, a number written with an exponent: the same request as MCP's arguments.
     const reversed = Object.fromEntries(Object.entries(body).reverse())
     const raw = JSON.stringify(reversed, null, 4).replace('"payment_terms": 14', '"payment_terms": 1.4e1')
-    const api = await h.request('POST', '/v1/clients', { key: b.key, raw, headers: { 'content-type': 'application/json', 'idempotency-key': 'pretty-1' } })
+    const api = await h.request('POST', '/v1/clients', {
+      key: b.key,
+      raw,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'pretty-1' },
+    })
     expect(api.status).toBe(201)
     const c = await connect(b.key)
     const again = await call(c, 'clients_create', { ...body, idempotency_key: 'pretty-1' })
@@ -186,7 +233,11 @@ describe('same rules as the API', () => {
     const c = await connect(b.key)
     expect((await c.listTools()).tools).toEqual([])
     const r = await call(c, 'business_get')
-    expect(r.structuredContent.error).toMatchObject({ type: 'permission', code: 'business_paused', remedy: 'choose_plan' })
+    expect(r.structuredContent.error).toMatchObject({
+      type: 'permission',
+      code: 'business_paused',
+      remedy: 'choose_plan',
+    })
     expect((await h.request('GET', '/v1/business', { key: b.key })).body.error.code).toBe('paid_plan_required')
     await c.close()
   })
@@ -199,7 +250,11 @@ describe('same rules as the API', () => {
     expect(names).not.toContain('clients_create')
     expect((await call(c, 'business_get')).isError).toBeFalsy()
     const r = await call(c, 'clients_create', { name: 'X', email: 'x@example.com', country: 'DE' })
-    expect(r.structuredContent.error).toMatchObject({ type: 'permission', code: 'plan_role_viewing', remedy: 'choose_plan' })
+    expect(r.structuredContent.error).toMatchObject({
+      type: 'permission',
+      code: 'plan_role_viewing',
+      remedy: 'choose_plan',
+    })
     await c.close()
   })
 
@@ -229,15 +284,26 @@ describe('same rules as the API', () => {
 describe('the HTTP door', () => {
   test('a Connected app token issued for the MCP resource calls tools as the app; one issued for the API alone is 401', async () => {
     const b = await h.business()
-    const forMcp = await connectApp(h, { businessId: b.id, role: 'viewer', name: 'Assistant App', resources: ['http://localhost:8080/mcp'] })
+    const forMcp = await connectApp(h, {
+      businessId: b.id,
+      role: 'viewer',
+      name: 'Assistant App',
+      resources: ['http://localhost:8080/mcp'],
+    })
     const c = await connect(forMcp.access)
-    expect((await c.listTools()).tools.every((t) => operations.find((op) => op.name === t.name)!.access === 'read')).toBe(true)
+    expect(
+      (await c.listTools()).tools.every((t) => operations.find((op) => op.name === t.name)!.access === 'read'),
+    ).toBe(true)
     expect((await call(c, 'business_get')).structuredContent.business_id).toBe(b.publicId)
     await c.close()
     const forApi = await connectApp(h, { businessId: b.id, role: 'viewer', resources: ['http://localhost:8080/v1'] })
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${forApi.access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${forApi.access}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
     expect(res.status).toBe(401)
@@ -247,27 +313,46 @@ describe('the HTTP door', () => {
     for (const auth of [undefined, 'Bearer inv_nope']) {
       const res = await fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(auth ? { authorization: auth } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(auth ? { authorization: auth } : {}),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       })
       expect(res.status).toBe(401)
-      expect(res.headers.get('www-authenticate')).toBe('Bearer resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"')
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"',
+      )
     }
     const meta = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)
-    expect(await meta.json()).toMatchObject({ resource: 'http://localhost:8080/mcp', authorization_servers: ['http://localhost:8080'] })
+    expect(await meta.json()).toMatchObject({
+      resource: 'http://localhost:8080/mcp',
+      authorization_servers: ['http://localhost:8080'],
+    })
   })
 
   test('a request from another Origin is refused 403 before its credential is read', async () => {
     const b = await h.business()
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { origin: 'https://evil.example', authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        origin: 'https://evil.example',
+        authorization: `Bearer ${b.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
     expect(res.status).toBe(403)
     const ok = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { origin: 'http://localhost:8080', authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        origin: 'http://localhost:8080',
+        authorization: `Bearer ${b.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
     expect(ok.status).toBe(200)
@@ -277,8 +362,18 @@ describe('the HTTP door', () => {
     const b = await h.business()
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'business_get', arguments: {} } }),
+      headers: {
+        authorization: `Bearer ${b.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'business_get', arguments: {} },
+      }),
     })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('application/json')
@@ -287,8 +382,18 @@ describe('the HTTP door', () => {
     // The same call with _meta goes through the SDK's own transport and server: the same answer.
     const viaSdk = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'business_get', arguments: {}, _meta: { progressToken: 'p' } } }),
+      headers: {
+        authorization: `Bearer ${b.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'business_get', arguments: {}, _meta: { progressToken: 'p' } },
+      }),
     })
     const sdkBody: any = await viaSdk.json()
     expect(sdkBody.id).toBe(8)
@@ -297,7 +402,12 @@ describe('the HTTP door', () => {
     const refused = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'business_get', arguments: {} } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'business_get', arguments: {} },
+      }),
     })
     expect(refused.status).toBe(406)
   })

@@ -3,7 +3,11 @@
 // Same rules, same words as the API: one rate count per credential, one idempotency key space, one request log.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js'
 import { publicBaseUrl } from '../../config'
 import type { Deps } from '../../deps'
 import type { Actor } from '../../platform/actor'
@@ -24,11 +28,11 @@ const MAX_IDLE_SERVERS = 64
 
 /** What an assistant needs to know before its first call. */
 const INSTRUCTIONS = [
-  'Tools of a self-hosted invoicing service: one tool per operation of its JSON API, with the API\'s arguments and answers.',
+  "Tools of a self-hosted invoicing service: one tool per operation of its JSON API, with the API's arguments and answers.",
   'Money is a decimal string in the document\'s currency ("1234.50"), never a JSON number; send amounts as strings too.',
   'Dates are YYYY-MM-DD; timestamps are UTC (2026-01-31T12:00:00Z). Ids are whole numbers; `id` names the record itself.',
   'Lists answer {data, next_cursor}, oldest first: pass next_cursor back as `cursor` (with the same other arguments) for the next page; null means the end. `limit` is 1 to 100 (default 25).',
-  'A refused call answers isError with {error: {type, message, code?, errors?, remedy?}}: `errors` names each refused argument; a `refusal` code says why the record refuses (see the document\'s `actions` beforehand).',
+  "A refused call answers isError with {error: {type, message, code?, errors?, remedy?}}: `errors` names each refused argument; a `refusal` code says why the record refuses (see the document's `actions` beforehand).",
   'Creating tools take `idempotency_key`: resend with the same key to retry safely; it replays the first answer.',
 ].join('\n')
 
@@ -52,7 +56,12 @@ export interface McpDoorDeps {
 /** The protected resource metadata an MCP client reads to sign a person in (RFC 9728). */
 export function protectedResourceMetadata(config: Deps['config']) {
   const base = publicBaseUrl(config)
-  return { resource: `${base}/mcp`, authorization_servers: [base], bearer_methods_supported: ['header'], scopes_supported: ['admin', 'member', 'viewer'] }
+  return {
+    resource: `${base}/mcp`,
+    authorization_servers: [base],
+    bearer_methods_supported: ['header'],
+    scopes_supported: ['admin', 'member', 'viewer'],
+  }
 }
 
 /**
@@ -61,7 +70,10 @@ export function protectedResourceMetadata(config: Deps['config']) {
  * building an SDK server for it. Anything else (initialize, tools/list, notifications, batches, a request the
  * transport would refuse) goes through the SDK's transport, which answers in its own words.
  */
-function toolCallOf(req: Request, body: unknown): { id: string | number; name: string; args: Record<string, unknown> } | null {
+function toolCallOf(
+  req: Request,
+  body: unknown,
+): { id: string | number; name: string; args: Record<string, unknown> } | null {
   const accept = req.headers.get('accept') ?? ''
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null
   if (!(req.headers.get('content-type') ?? '').includes('application/json')) return null
@@ -69,7 +81,8 @@ function toolCallOf(req: Request, body: unknown): { id: string | number; name: s
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null
   const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
-  if (m.jsonrpc !== '2.0' || m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return null
+  if (m.jsonrpc !== '2.0' || m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number'))
+    return null
   const params = m.params as { name?: unknown; arguments?: unknown } | undefined
   if (!params || typeof params !== 'object' || typeof params.name !== 'string') return null
   const args = params.arguments
@@ -116,7 +129,10 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
   }
 
   function server(actorOf: () => Promise<Actor | null>, ipOf: () => string | null): Server {
-    const s = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
+    const s = new Server(
+      { name: MCP_SERVER_NAME, version: '1.0.0' },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    )
     s.setRequestHandler(ListToolsRequestSchema, async () => {
       const actor = await actorOf()
       const listed = actor ? listedFor(actor, tools) : []
@@ -133,7 +149,10 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     })
     s.setRequestHandler(CallToolRequestSchema, async (request) => {
       const actor = await actorOf()
-      if (!actor) return errorResult(new ApiError('authentication', 'The credential no longer acts; send a valid API key or access token.'))
+      if (!actor)
+        return errorResult(
+          new ApiError('authentication', 'The credential no longer acts; send a valid API key or access token.'),
+        )
       const tool = tools.get(request.params.name)
       if (!tool) return errorResult(new ApiError('not_found', `No tool named ${request.params.name}.`))
       return call(actor, tool, (request.params.arguments ?? {}) as Record<string, unknown>, ipOf())
@@ -147,19 +166,36 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     // A browser page elsewhere must not drive the server with a person's credential: refused before anything else.
     const from = req.headers.get('origin')
     if (from !== null && from !== origin) {
-      return jsonResponse(403, { error: { type: 'permission', message: 'Requests from another origin are refused.' } }, base)
+      return jsonResponse(
+        403,
+        { error: { type: 'permission', message: 'Requests from another origin are refused.' } },
+        base,
+      )
     }
     const credential = bearerOf(req)
     const actor = credential ? await d.lookup(credential, 'mcp') : null
     if (!actor) {
-      return jsonResponse(401, { error: { type: 'authentication', message: 'Send a valid API key or access token as "Authorization: Bearer <credential>".' } }, {
-        ...base,
-        'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadata}"`,
-      })
+      return jsonResponse(
+        401,
+        {
+          error: {
+            type: 'authentication',
+            message: 'Send a valid API key or access token as "Authorization: Bearer <credential>".',
+          },
+        },
+        {
+          ...base,
+          'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadata}"`,
+        },
+      )
     }
     if (req.method !== 'POST') {
       // Stateless and JSON only: there is no stream to open (GET) and no session to end (DELETE).
-      return jsonResponse(405, { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } }, { ...base, Allow: 'POST' })
+      return jsonResponse(
+        405,
+        { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } },
+        { ...base, Allow: 'POST' },
+      )
     }
     // Read within the API's bounds: past 1 MiB or past its time the rest is never read (413 or 408).
     const read = await readBody(req, d.deps.config.bodyLimits)
@@ -174,17 +210,23 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     const fast = toolCallOf(req, parsed)
     if (fast) {
       const tool = tools.get(fast.name)
-      const result = tool ? await call(actor, tool, fast.args, ip) : errorResult(new ApiError('not_found', `No tool named ${fast.name}.`))
+      const result = tool
+        ? await call(actor, tool, fast.args, ip)
+        : errorResult(new ApiError('not_found', `No tool named ${fast.name}.`))
       return jsonResponse(200, { result, jsonrpc: '2.0', id: fast.id }, base)
     }
     // The body was read: the transport takes it parsed, or (not JSON) a copy of the request to refuse in its words.
-    const sdkRequest = parsed === undefined ? new Request(req.url, { method: req.method, headers: req.headers, body: text }) : req
+    const sdkRequest =
+      parsed === undefined ? new Request(req.url, { method: req.method, headers: req.headers, body: text }) : req
     // Stateless: a fresh transport per request. The SDK server behind it is costly to build (its handlers and schemas),
     // so a few are kept and each serves one request at a time, told its Actor for that request.
     const entry = idle.pop() ?? newEntry()
     entry.actor = actor
     entry.ip = ip
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
     await entry.server.connect(transport)
     try {
       const res = await transport.handleRequest(sdkRequest, parsed === undefined ? undefined : { parsedBody: parsed })
@@ -206,7 +248,10 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
   const idle: Entry[] = []
   function newEntry(): Entry {
     const entry: Entry = { server: null as unknown as Server, actor: null, ip: null }
-    entry.server = server(async () => entry.actor, () => entry.ip)
+    entry.server = server(
+      async () => entry.actor,
+      () => entry.ip,
+    )
     return entry
   }
 

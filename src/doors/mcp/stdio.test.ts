@@ -18,7 +18,12 @@ afterAll(() => h.close())
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: 'local-assistant', version: '1.0.0' })
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [main, 'mcp', '--key', key, '--db', join(h.dir, 'test.db')], env: { ...process.env, INVOICING_LOG_LEVEL: 'error' } as Record<string, string>, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [main, 'mcp', '--key', key, '--db', join(h.dir, 'test.db')],
+      env: { ...process.env, INVOICING_LOG_LEVEL: 'error' } as Record<string, string>,
+      stderr: 'pipe',
+    }),
   )
   return client
 }
@@ -29,10 +34,18 @@ test("over stdio: a Viewer lists the reads, reads answer the API's JSON, a write
   const c = await connect(viewer)
   try {
     const { tools } = await c.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(operations.filter((op) => op.mcp && op.access === 'read').map((op) => op.name).sort())
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      operations
+        .filter((op) => op.mcp && op.access === 'read')
+        .map((op) => op.name)
+        .sort(),
+    )
     const got: any = await c.callTool({ name: 'business_get', arguments: {} })
     expect(got.structuredContent).toEqual((await h.request('GET', '/v1/business', { key: b.key })).body)
-    const refused: any = await c.callTool({ name: 'clients_create', arguments: { name: 'X', email: 'x@example.com', country: 'DE' } })
+    const refused: any = await c.callTool({
+      name: 'clients_create',
+      arguments: { name: 'X', email: 'x@example.com', country: 'DE' },
+    })
     expect(refused.isError).toBe(true)
     expect(refused.structuredContent.error.type).toBe('permission')
   } finally {

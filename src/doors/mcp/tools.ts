@@ -5,7 +5,15 @@ import type { TObject, TSchema } from '@sinclair/typebox'
 import { fromValidation } from '../api/errors'
 import { ErrorSchema } from '../../shared/schemas'
 import type { Actor } from '../../platform/actor'
-import { apiPathOf, bodyObject, IDEMPOTENCY_ARG, inputSchema, type Operation, type OperationInput, type Result } from '../../platform/operation'
+import {
+  apiPathOf,
+  bodyObject,
+  IDEMPOTENCY_ARG,
+  inputSchema,
+  type Operation,
+  type OperationInput,
+  type Result,
+} from '../../platform/operation'
 import { mcpPlanRefusal, roleAllows } from '../../platform/policy'
 import { ApiError, InvalidRequest } from '../../shared/errors'
 import { bodyFault } from '../../shared/body-fault'
@@ -15,7 +23,11 @@ function plain(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema, (k, v) => (k === '$id' ? undefined : v)))
 }
 
-const DELETED = { type: 'object', properties: { id: { type: 'integer' }, deleted: { const: true } }, required: ['id', 'deleted'] }
+const DELETED = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, deleted: { const: true } },
+  required: ['id', 'deleted'],
+}
 
 export interface Tool {
   op: Operation
@@ -24,7 +36,13 @@ export interface Tool {
   description: string
   inputSchema: Record<string, unknown>
   outputSchema?: Record<string, unknown>
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint: boolean; openWorldHint: boolean }
+  annotations: {
+    title: string
+    readOnlyHint: boolean
+    destructiveHint?: boolean
+    idempotentHint: boolean
+    openWorldHint: boolean
+  }
   path: Array<{ param: string; arg: string }>
   query: { names: Set<string>; check: TypeCheck<TObject> } | null
   body: { names: Set<string>; check: TypeCheck<TSchema>; optional: boolean } | null
@@ -57,8 +75,17 @@ export function buildTools(ops: readonly Operation[]): Map<string, Tool> {
         openWorldHint: false,
       },
       path: Object.keys(op.path?.properties ?? {}).map((param) => ({ param, arg: op.args?.[param] ?? param })),
-      query: op.query ? { names: new Set(Object.keys(op.query.properties)), check: TypeCompiler.Compile(op.query) } : null,
-      body: op.body && bodyObj ? { names: new Set(Object.keys(bodyObj.properties)), check: TypeCompiler.Compile(bodyObj), optional: op.body !== bodyObj || isOptional(op.body) } : null,
+      query: op.query
+        ? { names: new Set(Object.keys(op.query.properties)), check: TypeCompiler.Compile(op.query) }
+        : null,
+      body:
+        op.body && bodyObj
+          ? {
+              names: new Set(Object.keys(bodyObj.properties)),
+              check: TypeCompiler.Compile(bodyObj),
+              optional: op.body !== bodyObj || isOptional(op.body),
+            }
+          : null,
     })
   }
   return tools
@@ -70,7 +97,9 @@ function isOptional(s: TSchema): boolean {
 
 /** The tools the Actor may call now (a Paused Business lists none). */
 export function listedFor(actor: Actor, tools: Map<string, Tool>): Tool[] {
-  return [...tools.values()].filter((t) => mcpPlanRefusal(actor, t.op.access) === null && roleAllows(actor.role, t.op.access))
+  return [...tools.values()].filter(
+    (t) => mcpPlanRefusal(actor, t.op.access) === null && roleAllows(actor.role, t.op.access),
+  )
 }
 
 /** A query parameter as the API reads it: text (an assistant may write `limit` as a number). */
@@ -82,7 +111,10 @@ function asQueryText(v: unknown): unknown {
  * The flat arguments split into the operation's path, query and body, each judged by the API's schemas with the API's
  * words: an argument error is 422 invalid_request naming the field, never the SDK's own error.
  */
-export function readArguments(tool: Tool, args: Record<string, unknown>): { input: OperationInput; idempotencyKey: string | null } {
+export function readArguments(
+  tool: Tool,
+  args: Record<string, unknown>,
+): { input: OperationInput; idempotencyKey: string | null } {
   const errors: Record<string, string[]> = {}
   const path: Record<string, string> = {}
   const query: Record<string, string | undefined> = {}
@@ -117,7 +149,6 @@ export function readArguments(tool: Tool, args: Record<string, unknown>): { inpu
   return { input: { path, query, body: input }, idempotencyKey }
 }
 
-
 export interface ToolAnswer {
   [k: string]: unknown
   content: Array<Record<string, unknown>>
@@ -136,16 +167,30 @@ export function toolResult(op: Operation, r: Result, ids: Record<string, string>
       return jsonResult({ id: r.id, deleted: true })
     case 'file': {
       const bytes = Buffer.from(r.file.bytes)
-      const where = apiPathOf(op, ids).replace(/^\/v1\//, '').replace(/\/[^/]+$/, '')
+      const where = apiPathOf(op, ids)
+        .replace(/^\/v1\//, '')
+        .replace(/\/[^/]+$/, '')
       return {
-        content: [{ type: 'resource', resource: { uri: `invoicing://${where}/${r.file.filename}`, mimeType: r.file.mimeType, blob: bytes.toString('base64') } }],
+        content: [
+          {
+            type: 'resource',
+            resource: {
+              uri: `invoicing://${where}/${r.file.filename}`,
+              mimeType: r.file.mimeType,
+              blob: bytes.toString('base64'),
+            },
+          },
+        ],
       }
     }
   }
 }
 
 function jsonResult(value: unknown): ToolAnswer {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> }
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  }
 }
 
 /** A refused call: the contract's `{error}` object as structured content (with `retry_after` over the rate limit). */

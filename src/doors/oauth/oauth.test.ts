@@ -10,22 +10,36 @@ const REDIRECT = 'https://app.example/callback'
 let h: Harness
 let as: oauth.AuthorizationServer
 let businessId: number
-const opts = (): any => ({ [oauth.customFetch]: (url: string, init: RequestInit) => h.app.fetch(new Request(url, init)) })
+const opts = (): any => ({
+  [oauth.customFetch]: (url: string, init: RequestInit) => h.app.fetch(new Request(url, init)),
+})
 
 beforeAll(async () => {
   h = await makeHarness({ config: { publicUrl: ISSUER } })
   businessId = (await h.business()).id
   const issuer = new URL(ISSUER)
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...opts() }))
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...opts() }),
+  )
 })
 afterAll(() => h.close())
 
 async function app(pub = true) {
-  return createApp(h.deps.db, h.clock, { ownerPersonId: 1, name: 'Books Sync', redirectUris: [REDIRECT, 'http://127.0.0.1:8123/cb'], public: pub })
+  return createApp(h.deps.db, h.clock, {
+    ownerPersonId: 1,
+    name: 'Books Sync',
+    redirectUris: [REDIRECT, 'http://127.0.0.1:8123/cb'],
+    public: pub,
+  })
 }
 
 /** What a person's consent produces (the consent page arrives with sign-in); the code as a redirect would carry it. */
-async function consent(appId: string, challenge: string, o: { role?: 'admin' | 'member' | 'viewer'; redirectUri?: string; resources?: string[] } = {}) {
+async function consent(
+  appId: string,
+  challenge: string,
+  o: { role?: 'admin' | 'member' | 'viewer'; redirectUri?: string; resources?: string[] } = {},
+) {
   const row = await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, appId) })
   const code = await issueCode(h.deps.db, h.clock, {
     appId: row!.id,
@@ -44,14 +58,26 @@ async function pkce() {
   return { verifier, challenge: await oauth.calculatePKCECodeChallenge(verifier) }
 }
 
-async function exchange(client: oauth.Client, auth: oauth.ClientAuth, callback: URL, verifier: string, redirect = REDIRECT) {
+async function exchange(
+  client: oauth.Client,
+  auth: oauth.ClientAuth,
+  callback: URL,
+  verifier: string,
+  redirect = REDIRECT,
+) {
   const params = oauth.validateAuthResponse(as, client, callback, 'st')
   const res = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirect, verifier, opts())
   return oauth.processAuthorizationCodeResponse(as, client, res)
 }
 
 async function rawToken(body: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await h.app.fetch(new Request(`${ISSUER}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) }))
+  const res = await h.app.fetch(
+    new Request(`${ISSUER}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(body),
+    }),
+  )
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, string> }
 }
 
@@ -90,7 +116,12 @@ describe('authorization code with PKCE', () => {
   test('a public client exchanges its code with the verifier for an inv_at_ access token of one hour and an inv_rt_ refresh token', async () => {
     const a = await app()
     const { verifier, challenge } = await pkce()
-    const t = await exchange({ client_id: a.client_id, token_endpoint_auth_method: 'none' }, oauth.None(), await consent(a.client_id, challenge), verifier)
+    const t = await exchange(
+      { client_id: a.client_id, token_endpoint_auth_method: 'none' },
+      oauth.None(),
+      await consent(a.client_id, challenge),
+      verifier,
+    )
     expect(t.token_type).toBe('bearer')
     expect(t.access_token).toStartWith('inv_at_')
     expect(t.refresh_token).toStartWith('inv_rt_')
@@ -111,7 +142,13 @@ describe('authorization code with PKCE', () => {
     const a = await app(false)
     const { verifier, challenge } = await pkce()
     const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const none = await rawToken({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: a.client_id })
+    const none = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: a.client_id,
+    })
     expect(none.status).toBe(400)
     expect(none.body.error).toBe('invalid_client')
     const wrong = await rawToken(
@@ -127,10 +164,22 @@ describe('authorization code with PKCE', () => {
     const a = await app()
     const { verifier, challenge } = await pkce()
     const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const bad = await rawToken({ grant_type: 'authorization_code', code, code_verifier: oauth.generateRandomCodeVerifier(), redirect_uri: REDIRECT, client_id: a.client_id })
+    const bad = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: oauth.generateRandomCodeVerifier(),
+      redirect_uri: REDIRECT,
+      client_id: a.client_id,
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.error).toBe('invalid_grant')
-    const again = await rawToken({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: a.client_id })
+    const again = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: a.client_id,
+    })
     expect(again.body.error).toBe('invalid_grant')
   })
 
@@ -149,12 +198,24 @@ describe('authorization code with PKCE', () => {
     const callback = await consent(a.client_id, challenge)
     const first = await exchange({ client_id: a.client_id }, oauth.None(), callback, verifier)
     const code = callback.searchParams.get('code')!
-    const second = await rawToken({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: a.client_id })
+    const second = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: a.client_id,
+    })
     expect(second.status).toBe(400)
     expect(second.body.error).toBe('invalid_grant')
-    const refresh = await rawToken({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: a.client_id })
+    const refresh = await rawToken({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: a.client_id,
+    })
     expect(refresh.body.error).toBe('invalid_grant')
-    const access = await h.deps.db.read.query.oauthTokens.findFirst({ where: (t, { eq }) => eq(t.tokenHash, sha256(first.access_token)) })
+    const access = await h.deps.db.read.query.oauthTokens.findFirst({
+      where: (t, { eq }) => eq(t.tokenHash, sha256(first.access_token)),
+    })
     expect(access!.endedAt).not.toBeNull()
   })
 
@@ -163,7 +224,13 @@ describe('authorization code with PKCE', () => {
     const { verifier, challenge } = await pkce()
     const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
     h.clock.advance(61_000)
-    const r = await rawToken({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: a.client_id })
+    const r = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: a.client_id,
+    })
     expect(r.body.error).toBe('invalid_grant')
   })
 
@@ -171,7 +238,13 @@ describe('authorization code with PKCE', () => {
     const a = await app()
     const { verifier, challenge } = await pkce()
     const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const r = await rawToken({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: 'https://app.example/other', client_id: a.client_id })
+    const r = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: 'https://app.example/other',
+      client_id: a.client_id,
+    })
     expect(r.status).toBe(400)
     expect(r.body.error).toBe('invalid_grant')
   })
@@ -181,7 +254,13 @@ describe('authorization code with PKCE', () => {
     const b = await app()
     const { verifier, challenge } = await pkce()
     const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const r = await rawToken({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: b.client_id })
+    const r = await rawToken({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: b.client_id,
+    })
     expect(r.body.error).toBe('invalid_grant')
   })
 
@@ -198,9 +277,16 @@ describe('authorization code with PKCE', () => {
     )
     const t: any = await res.json()
     expect(res.status).toBe(200)
-    const row = await h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)) })
+    const row = await h.deps.db.read.query.oauthTokens.findFirst({
+      where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)),
+    })
     expect(JSON.parse(row!.resources)).toEqual([`${ISSUER}/mcp`])
-    const other = await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: a.client_id, resource: 'https://elsewhere.example/api' })
+    const other = await rawToken({
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: a.client_id,
+      resource: 'https://elsewhere.example/api',
+    })
     expect(other.status).toBe(400)
     expect(other.body.error).toBe('invalid_target')
   })
@@ -212,14 +298,26 @@ describe('refresh tokens', () => {
     const client = { client_id: a.client_id }
     const { verifier, challenge } = await pkce()
     const first = await exchange(client, oauth.None(), await consent(a.client_id, challenge), verifier)
-    const second = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, opts()))
+    const second = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, opts()),
+    )
     expect(second.refresh_token).not.toBe(first.refresh_token)
     expect(second.access_token).not.toBe(first.access_token)
-    const reuse = await rawToken({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: a.client_id })
+    const reuse = await rawToken({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: a.client_id,
+    })
     expect(reuse.status).toBe(400)
     expect(reuse.body.error).toBe('invalid_grant')
     // The connection ended: the newest refresh token no longer works either.
-    const after = await rawToken({ grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: a.client_id })
+    const after = await rawToken({
+      grant_type: 'refresh_token',
+      refresh_token: second.refresh_token!,
+      client_id: a.client_id,
+    })
     expect(after.body.error).toBe('invalid_grant')
     const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
     expect(c!.endReason).toBe('refresh_token_reused')
@@ -232,13 +330,27 @@ describe('revocation (RFC 7009)', () => {
     const client = { client_id: a.client_id }
     const { verifier, challenge } = await pkce()
     const t = await exchange(client, oauth.None(), await consent(a.client_id, challenge), verifier)
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), t.access_token, opts()))
-    const access = await h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)) })
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), t.access_token, opts()),
+    )
+    const access = await h.deps.db.read.query.oauthTokens.findFirst({
+      where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)),
+    })
     expect(access!.endReason).toBe('revoked')
-    const stillRefreshes = await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })
+    const stillRefreshes = await rawToken({
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token!,
+      client_id: a.client_id,
+    })
     expect(stillRefreshes.status).toBe(200)
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), stillRefreshes.body.refresh_token!, opts()))
-    const ended = await rawToken({ grant_type: 'refresh_token', refresh_token: stillRefreshes.body.refresh_token!, client_id: a.client_id })
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), stillRefreshes.body.refresh_token!, opts()),
+    )
+    const ended = await rawToken({
+      grant_type: 'refresh_token',
+      refresh_token: stillRefreshes.body.refresh_token!,
+      client_id: a.client_id,
+    })
     expect(ended.body.error).toBe('invalid_grant')
   })
 
@@ -247,8 +359,12 @@ describe('revocation (RFC 7009)', () => {
     const b = await app()
     const { verifier, challenge } = await pkce()
     const t = await exchange({ client_id: a.client_id }, oauth.None(), await consent(a.client_id, challenge), verifier)
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), t.refresh_token!, opts()))
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), 'inv_rt_nothing', opts()))
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), t.refresh_token!, opts()),
+    )
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), 'inv_rt_nothing', opts()),
+    )
     const r = await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })
     expect(r.status).toBe(200)
   })
@@ -258,15 +374,28 @@ describe('revocation (RFC 7009)', () => {
     const { verifier, challenge } = await pkce()
     const t = await exchange({ client_id: a.client_id }, oauth.None(), await consent(a.client_id, challenge), verifier)
     const revoke = (token: string) =>
-      h.app.fetch(new Request(`${ISSUER}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${confidential.client_id}:${confidential.client_secret}`)}` }, body: new URLSearchParams({ token }) }))
+      h.app.fetch(
+        new Request(`${ISSUER}/oauth/revoke`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${btoa(`${confidential.client_id}:${confidential.client_secret}`)}`,
+          },
+          body: new URLSearchParams({ token }),
+        }),
+      )
     for (const token of [t.refresh_token!, t.access_token]) {
       const res = await revoke(token)
       expect(res.status).toBe(400)
       expect(((await res.json()) as any).error).toBe('invalid_request')
     }
-    const access = await h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)) })
+    const access = await h.deps.db.read.query.oauthTokens.findFirst({
+      where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)),
+    })
     expect(access!.endedAt).toBeNull()
-    expect((await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })).status).toBe(200)
+    expect(
+      (await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })).status,
+    ).toBe(200)
     // An unknown token is still 200 for it (§2.2): there is nothing to tell.
     expect((await revoke('inv_rt_nothing')).status).toBe(200)
   })
@@ -275,19 +404,34 @@ describe('revocation (RFC 7009)', () => {
 describe('dynamic registration (RFC 7591)', () => {
   test('registers a public client that then completes the flow', async () => {
     const meta = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], client_name: 'Assistant', token_endpoint_auth_method: 'none' }, opts()),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { redirect_uris: [REDIRECT], client_name: 'Assistant', token_endpoint_auth_method: 'none' },
+        opts(),
+      ),
     )
     expect(meta.client_id).toStartWith('app_')
     expect(meta.token_endpoint_auth_method).toBe('none')
     expect(meta.client_secret).toBeUndefined()
     const { verifier, challenge } = await pkce()
-    const t = await exchange({ client_id: meta.client_id }, oauth.None(), await consent(meta.client_id, challenge), verifier)
+    const t = await exchange(
+      { client_id: meta.client_id },
+      oauth.None(),
+      await consent(meta.client_id, challenge),
+      verifier,
+    )
     expect(t.access_token).toStartWith('inv_at_')
   })
 
   test('a redirect URI that is neither https nor loopback http is invalid_redirect_uri', async () => {
     for (const uri of ['http://app.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)', 'not a uri']) {
-      const res = await h.app.fetch(new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) }))
+      const res = await h.app.fetch(
+        new Request(`${ISSUER}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [uri] }),
+        }),
+      )
       expect(res.status).toBe(400)
       expect(((await res.json()) as any).error).toBe('invalid_redirect_uri')
     }
@@ -297,13 +441,20 @@ describe('dynamic registration (RFC 7591)', () => {
 describe('loopback redirect URIs (extensions §10)', () => {
   test('http:// is taken on 127.0.0.1 and [::1] only: http://localhost is invalid_redirect_uri (a name any resolver may point elsewhere)', async () => {
     const register = (uri: string) =>
-      h.app.fetch(new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) }))
+      h.app.fetch(
+        new Request(`${ISSUER}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [uri] }),
+        }),
+      )
     for (const uri of ['http://localhost:8123/cb', 'http://localhost/cb', 'http://LOCALHOST:9/cb']) {
       const res = await register(uri)
       expect(res.status).toBe(400)
       expect(((await res.json()) as any).error).toBe('invalid_redirect_uri')
     }
-    for (const uri of ['http://127.0.0.1:8123/cb', 'http://[::1]:8123/cb']) expect((await register(uri)).status).toBe(201)
+    for (const uri of ['http://127.0.0.1:8123/cb', 'http://[::1]:8123/cb'])
+      expect((await register(uri)).status).toBe(201)
   })
 })
 
@@ -311,7 +462,11 @@ describe('registration is limited per address', () => {
   test('20 registrations an hour from one IP address; the 21st is 429 too_many_requests with Retry-After; other addresses go on', async () => {
     const from = (address: string) =>
       h.app.fetch(
-        new Request(`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Flood' }) }),
+        new Request(`${ISSUER}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Flood' }),
+        }),
         { requestIP: () => ({ address }) },
       )
     for (let i = 0; i < 20; i++) expect((await from('203.0.113.9')).status).toBe(201)
@@ -332,12 +487,28 @@ describe('registration is limited per address', () => {
 describe('RFC 6749 §5.2 errors', () => {
   test('unknown grant type, JSON body, repeated parameter, unknown client', async () => {
     const a = await app()
-    expect((await rawToken({ grant_type: 'password', client_id: a.client_id })).body.error).toBe('unsupported_grant_type')
-    expect((await rawToken({ grant_type: 'client_credentials', client_id: a.client_id })).body.error).toBe('unsupported_grant_type')
-    const json = await h.app.fetch(new Request(`${ISSUER}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"authorization_code"}' }))
+    expect((await rawToken({ grant_type: 'password', client_id: a.client_id })).body.error).toBe(
+      'unsupported_grant_type',
+    )
+    expect((await rawToken({ grant_type: 'client_credentials', client_id: a.client_id })).body.error).toBe(
+      'unsupported_grant_type',
+    )
+    const json = await h.app.fetch(
+      new Request(`${ISSUER}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"grant_type":"authorization_code"}',
+      }),
+    )
     expect(json.status).toBe(400)
     expect(((await json.json()) as any).error).toBe('invalid_request')
-    const twice = await h.app.fetch(new Request(`${ISSUER}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token&grant_type=authorization_code' }))
+    const twice = await h.app.fetch(
+      new Request(`${ISSUER}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=refresh_token&grant_type=authorization_code',
+      }),
+    )
     expect(((await twice.json()) as any).error).toBe('invalid_request')
     const unknown = await rawToken({ grant_type: 'refresh_token', refresh_token: 'inv_rt_x', client_id: 'app_nobody' })
     expect(unknown.status).toBe(400)
@@ -360,8 +531,11 @@ describe('storage', () => {
     const callback = await consent(a.client_id, challenge)
     const t = await exchange({ client_id: a.client_id }, oauth.ClientSecretBasic(a.client_secret!), callback, verifier)
     const file = await Bun.file(`${h.dir}/test.db`).arrayBuffer()
-    const wal = await Bun.file(`${h.dir}/test.db-wal`).arrayBuffer().catch(() => new ArrayBuffer(0))
+    const wal = await Bun.file(`${h.dir}/test.db-wal`)
+      .arrayBuffer()
+      .catch(() => new ArrayBuffer(0))
     const text = Buffer.concat([Buffer.from(file), Buffer.from(wal)]).toString('latin1')
-    for (const secret of [t.access_token, t.refresh_token!, a.client_secret!, callback.searchParams.get('code')!]) expect(text.includes(secret)).toBe(false)
+    for (const secret of [t.access_token, t.refresh_token!, a.client_secret!, callback.searchParams.get('code')!])
+      expect(text.includes(secret)).toBe(false)
   })
 })

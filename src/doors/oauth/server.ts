@@ -19,13 +19,26 @@ import {
 import { tokenModel } from '../../modules/oauth/token-model'
 import { readBody, type BodyBounds } from '../../platform/request-body'
 
-const { Request: OAuthRequest, Response: OAuthResponse, OAuthError } = OAuth2Server as unknown as {
-  Request: new (o: { method: string; headers: Record<string, string>; query: Record<string, string>; body: Record<string, string> }) => unknown
-  Response: new (o: { headers?: Record<string, string> }) => { status: number; headers: Record<string, string>; body: Record<string, unknown> }
+const {
+  Request: OAuthRequest,
+  Response: OAuthResponse,
+  OAuthError,
+} = OAuth2Server as unknown as {
+  Request: new (o: {
+    method: string
+    headers: Record<string, string>
+    query: Record<string, string>
+    body: Record<string, string>
+  }) => unknown
+  Response: new (o: {
+    headers?: Record<string, string>
+  }) => { status: number; headers: Record<string, string>; body: Record<string, unknown> }
   OAuthError: new (...a: unknown[]) => Error & { name: string; code: number }
 }
 /** The library's server: its `token()` runs the token endpoint's grants over the model it is given. */
-const TokenServer = OAuth2Server as unknown as new (o: Record<string, unknown>) => { token(req: unknown, res: unknown): Promise<unknown> }
+const TokenServer = OAuth2Server as unknown as new (
+  o: Record<string, unknown>,
+) => { token(req: unknown, res: unknown): Promise<unknown> }
 
 const REFRESH_TOKEN_SECONDS = 90 * 24 * 3600
 const MAX_FORM_BYTES = 16 * 1024
@@ -46,27 +59,47 @@ export interface OAuthDoorDeps extends AppDeps {
 async function boundedText(req: Request, bounds: BodyBounds | undefined, error: string): Promise<string> {
   const read = await readBody(req, { ...bounds, maxBytes: MAX_FORM_BYTES })
   if (!('fault' in read)) return read.text
-  if (read.fault === 'too_large') throw new OAuthFault(error, `The body is larger than ${MAX_FORM_BYTES / 1024} KiB.`, 413)
+  if (read.fault === 'too_large')
+    throw new OAuthFault(error, `The body is larger than ${MAX_FORM_BYTES / 1024} KiB.`, 413)
   throw new OAuthFault(error, 'The body stopped arriving.', 408)
 }
 
 /** Endpoints any page may call (no cookies are read): metadata, registration, token, revocation. */
-const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version', 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS' }
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+}
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...CORS, ...headers } })
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+      ...CORS,
+      ...headers,
+    },
+  })
 }
 
 function fault(f: OAuthFault): Response {
-  return json(f.status, { error: f.error, error_description: f.description }, f.status === 401 ? { 'WWW-Authenticate': 'Basic realm="invoicing"' } : {})
+  return json(
+    f.status,
+    { error: f.error, error_description: f.description },
+    f.status === 401 ? { 'WWW-Authenticate': 'Basic realm="invoicing"' } : {},
+  )
 }
-
 
 /**
  * A form body (RFC 6749 §3.2: application/x-www-form-urlencoded, POST), each parameter at most once except
  * `resource` (RFC 8707 lets it repeat).
  */
-async function readForm(req: Request, bounds: BodyBounds | undefined): Promise<{ fields: Record<string, string>; resources: string[] }> {
+async function readForm(
+  req: Request,
+  bounds: BodyBounds | undefined,
+): Promise<{ fields: Record<string, string>; resources: string[] }> {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
     throw new OAuthFault('invalid_request', 'The body must be application/x-www-form-urlencoded.')
   }
@@ -95,7 +128,11 @@ function presentedClient(req: Request, fields: Record<string, string>): Presente
     const colon = decoded.indexOf(':')
     if (colon < 0) throw new OAuthFault('invalid_client', 'Client authentication failed.', 401)
     try {
-      return { clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')), viaHeader: true }
+      return {
+        clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+        clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+        viaHeader: true,
+      }
     } catch {
       throw new OAuthFault('invalid_client', 'Client authentication failed.', 401)
     }
@@ -108,20 +145,30 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
   const registrations = new AddressLimit(d.clock)
   const documentFetches = d.documentFetches ?? new AddressLimit(d.clock)
   /** The door's dependencies for one request: metadata documents it makes the server fetch count against its address. */
-  const forRequest = (ip: string | null): OAuthDoorDeps => ({ ...d, mayFetchDocument: () => documentFetches.hit(ip).allowed })
+  const forRequest = (ip: string | null): OAuthDoorDeps => ({
+    ...d,
+    mayFetchDocument: () => documentFetches.hit(ip).allowed,
+  })
   const issuerPath = new URL(d.issuer).pathname.replace(/\/$/, '')
 
   async function token(req: Request, d: OAuthDoorDeps): Promise<Response> {
     const { fields, resources: requested } = await readForm(req, d.bodyLimits)
-    for (const r of requested) if (!resources.all.includes(r)) throw new OAuthFault('invalid_target', `${r} is not a resource of this server.`)
+    for (const r of requested)
+      if (!resources.all.includes(r)) throw new OAuthFault('invalid_target', `${r} is not a resource of this server.`)
     // Judged before the client: a grant this server does not serve is unsupported_grant_type whoever asks.
     if (!fields.grant_type) throw new OAuthFault('invalid_request', 'The grant_type parameter is required.')
     if (fields.grant_type !== 'authorization_code' && fields.grant_type !== 'refresh_token') {
-      throw new OAuthFault('unsupported_grant_type', 'This server issues tokens for authorization_code and refresh_token only.')
+      throw new OAuthFault(
+        'unsupported_grant_type',
+        'This server issues tokens for authorization_code and refresh_token only.',
+      )
     }
     const client = presentedClient(req, fields)
     // The library reads Basic credentials itself; it is handed the header form-decoded parts we judged above.
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1' }
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': '1',
+    }
     const body = { ...fields }
     if (client.viaHeader) {
       body.client_id = client.clientId ?? ''
@@ -147,7 +194,11 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
         return json(500, { error: 'server_error', error_description: 'The token could not be issued; try again.' })
       }
       const status = err.name === 'invalid_client' ? (client.viaHeader ? 401 : 400) : 400
-      return json(status, { error: err.name, error_description: err.message }, status === 401 ? { 'WWW-Authenticate': 'Basic realm="invoicing"' } : {})
+      return json(
+        status,
+        { error: err.name, error_description: err.message },
+        status === 401 ? { 'WWW-Authenticate': 'Basic realm="invoicing"' } : {},
+      )
     }
     return json(200, res.body)
   }
@@ -160,7 +211,8 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
     const q = new URL(req.url).searchParams
     const judged = await judgeAuthorization({ ...d, resources: resources.all }, q)
     if (judged.kind === 'page') return errorPage(400, judged.message)
-    if (judged.kind === 'redirect') return new Response(null, { status: 303, headers: { location: judged.to, ...PAGE_HEADERS } })
+    if (judged.kind === 'redirect')
+      return new Response(null, { status: 303, headers: { location: judged.to, ...PAGE_HEADERS } })
     return new Response(null, { status: 303, headers: { location: `/app/connect?${q.toString()}`, ...PAGE_HEADERS } })
   }
 
@@ -177,9 +229,17 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
     // clients read it; `too_many_requests` is the code the MCP SDK's clients know (its own server answers it).
     const limited = registrations.hit(ip)
     if (!limited.allowed) {
-      return json(429, { error: 'too_many_requests', error_description: `Too many registrations from this address; try again in ${limited.retryAfterSeconds} seconds.` }, { 'Retry-After': String(limited.retryAfterSeconds) })
+      return json(
+        429,
+        {
+          error: 'too_many_requests',
+          error_description: `Too many registrations from this address; try again in ${limited.retryAfterSeconds} seconds.`,
+        },
+        { 'Retry-After': String(limited.retryAfterSeconds) },
+      )
     }
-    if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) throw new OAuthFault('invalid_client_metadata', 'The body must be application/json.')
+    if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? ''))
+      throw new OAuthFault('invalid_client_metadata', 'The body must be application/json.')
     const text = await boundedText(req, d.bodyLimits, 'invalid_client_metadata')
     let body: unknown
     try {
@@ -196,11 +256,16 @@ export function oauthDoor(d: OAuthDoorDeps): (req: Request, ip?: string | null) 
     if (method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS })
     try {
       if (path === `/.well-known/oauth-authorization-server${issuerPath}`) {
-        return method === 'GET' ? json(200, authorizationServerMetadata(d.issuer), { 'Cache-Control': 'max-age=3600' }) : notAllowed('GET')
+        return method === 'GET'
+          ? json(200, authorizationServerMetadata(d.issuer), { 'Cache-Control': 'max-age=3600' })
+          : notAllowed('GET')
       }
-      if (path === `/.well-known/oauth-protected-resource${issuerPath}/mcp`) return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.mcp)) : notAllowed('GET')
-      if (path === `/.well-known/oauth-protected-resource${issuerPath}/v1`) return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.api)) : notAllowed('GET')
-      if (path === '/oauth/authorize') return method === 'GET' ? await authorize(req, forRequest(ip)) : notAllowed('GET')
+      if (path === `/.well-known/oauth-protected-resource${issuerPath}/mcp`)
+        return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.mcp)) : notAllowed('GET')
+      if (path === `/.well-known/oauth-protected-resource${issuerPath}/v1`)
+        return method === 'GET' ? json(200, protectedResourceMetadata(d.issuer, resources.api)) : notAllowed('GET')
+      if (path === '/oauth/authorize')
+        return method === 'GET' ? await authorize(req, forRequest(ip)) : notAllowed('GET')
       if (path === '/oauth/token') return method === 'POST' ? await token(req, forRequest(ip)) : notAllowed('POST')
       if (path === '/oauth/revoke') return method === 'POST' ? await revoke(req, forRequest(ip)) : notAllowed('POST')
       if (path === '/oauth/register') return method === 'POST' ? await register(req, ip) : notAllowed('POST')
@@ -226,7 +291,8 @@ function errorPage(status: number, words: string): Response {
 /** What the application's pages send (§9), on the authorization endpoint's pages and redirects too. */
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',

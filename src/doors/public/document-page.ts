@@ -5,7 +5,10 @@ import type { Clock } from '../../shared/clock'
 import { DOCUMENT_TITLES, openPublicDocument } from '../../modules/documents'
 
 function esc(s: string | null | undefined): string {
-  return (s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+  return (s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  )
 }
 
 /** The page is a bearer link's: never cached by the way, framed by another site, sniffed as anything else or indexed. */
@@ -18,7 +21,11 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   'x-robots-tag': 'noindex, nofollow',
 }
-const notFound = () => new Response('<!doctype html><title>Not found</title><p>No such document.</p>', { status: 404, headers: PAGE_HEADERS })
+const notFound = () =>
+  new Response('<!doctype html><title>Not found</title><p>No such document.</p>', {
+    status: 404,
+    headers: PAGE_HEADERS,
+  })
 
 export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
   return new Elysia({ name: 'public-page' }).get(
@@ -28,7 +35,10 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
       if (!found) return notFound()
       const { doc, business, lines, client, seller } = found
       const rows = lines
-        .map((l) => `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`)
+        .map(
+          (l) =>
+            `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`,
+        )
         .join('')
       const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>

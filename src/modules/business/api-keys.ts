@@ -6,7 +6,14 @@ import { NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
 import type { Actor, Role } from '../../platform/actor'
 import type { CredentialResolver } from '../../platform/credentials'
-import { apiKeysOf, businessExists, credentialByHash, findApiKeyRevocation, insertApiKey, setApiKeyRevoked } from './business.repo'
+import {
+  apiKeysOf,
+  businessExists,
+  credentialByHash,
+  findApiKeyRevocation,
+  insertApiKey,
+  setApiKeyRevoked,
+} from './business.repo'
 
 export { ROLES, type Role, type Plan } from '../../platform/actor'
 
@@ -64,7 +71,14 @@ export async function createApiKey(
   const key = generateKey()
   const row = await db.write(async (tx) => {
     if (!(await businessExists(tx, businessId))) throw new NotFound('No such Business.')
-    return insertApiKey(tx, { businessId, name: input.name, role: input.role, prefix: key.slice(0, 12), keyHash: hashKey(key), createdAt: clock.now().toISOString() })
+    return insertApiKey(tx, {
+      businessId,
+      name: input.name,
+      role: input.role,
+      prefix: key.slice(0, 12),
+      keyHash: hashKey(key),
+      createdAt: clock.now().toISOString(),
+    })
   })
   return { id: row.id, name: input.name, role: input.role, key }
 }

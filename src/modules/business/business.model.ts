@@ -19,15 +19,34 @@ export const BusinessSchema = t.Object(
     city: Nullable(t.String()),
     postal_code: Nullable(t.String()),
     electronic_address: Nullable(
-      t.Object({ scheme: t.String({ description: 'CEF EAS code: 0088 GLN, 9930 German VAT number, EM email, ...' }), value: t.String() }, { description: "BT-34, the Seller's electronic address; default EM with the Business email" }),
+      t.Object(
+        {
+          scheme: t.String({ description: 'CEF EAS code: 0088 GLN, 9930 German VAT number, EM email, ...' }),
+          value: t.String(),
+        },
+        { description: "BT-34, the Seller's electronic address; default EM with the Business email" },
+      ),
     ),
     contact: t.Object(
-      { name: Nullable(t.String()), phone: Nullable(t.String()), email: Nullable(t.String({ description: 'default the Business email' })) },
+      {
+        name: Nullable(t.String()),
+        phone: Nullable(t.String()),
+        email: Nullable(t.String({ description: 'default the Business email' })),
+      },
       { description: 'BG-6, the Seller contact (XRechnung needs all three)' },
     ),
-    tax_registration_id: Nullable(t.String({ description: "BT-32, the Seller's tax registration id (a Non-VAT Payer's exports carry it)" })),
-    einvoice_format: t.String({ description: 'what a Send attaches: ubl, cii, xrechnung-ubl, xrechnung-cii, peppol or facturx' }),
-    mail_provider: Nullable(t.Object({ kind: t.String({ description: 'service, smtp, google or microsoft' }), address: Nullable(t.String()) })),
+    tax_registration_id: Nullable(
+      t.String({ description: "BT-32, the Seller's tax registration id (a Non-VAT Payer's exports carry it)" }),
+    ),
+    einvoice_format: t.String({
+      description: 'what a Send attaches: ubl, cii, xrechnung-ubl, xrechnung-cii, peppol or facturx',
+    }),
+    mail_provider: Nullable(
+      t.Object({
+        kind: t.String({ description: 'service, smtp, google or microsoft' }),
+        address: Nullable(t.String()),
+      }),
+    ),
     has_logo: Bool(),
     brand_color: Nullable(t.String({ pattern: '^#[0-9A-Fa-f]{6}$' })),
     created_at: Timestamp,

@@ -20,9 +20,12 @@ export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; ad
     city: b.city,
     postal_code: b.postalCode,
     // The defaults the e-invoices write when none is set: EM with the Business email, and that email as contact's.
-    electronic_address: b.electronicAddressScheme && b.electronicAddress
-      ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
-      : b.email ? { scheme: 'EM', value: b.email } : null,
+    electronic_address:
+      b.electronicAddressScheme && b.electronicAddress
+        ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
+        : b.email
+          ? { scheme: 'EM', value: b.email }
+          : null,
     contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
     tax_registration_id: b.taxRegistrationId,
     einvoice_format: b.einvoiceFormat,

@@ -19,7 +19,11 @@ export async function insertBusiness(tx: Tx, values: BusinessInsert): Promise<Bu
 }
 
 /** Sets the given columns; undefined when no Business has this id. */
-export async function updateBusinessRow(tx: Tx, id: number, set: Partial<BusinessRow>): Promise<BusinessRow | undefined> {
+export async function updateBusinessRow(
+  tx: Tx,
+  id: number,
+  set: Partial<BusinessRow>,
+): Promise<BusinessRow | undefined> {
   return tx.update(businesses).set(set).where(eq(businesses.id, id)).returning().get()
 }
 
@@ -40,7 +44,11 @@ export async function businessExists(q: Queryable, id: number): Promise<boolean>
 // ---- Logo
 
 export async function findLogoBytes(q: Queryable, businessId: number): Promise<Uint8Array | undefined> {
-  const row = await q.select({ bytes: businessLogos.bytes }).from(businessLogos).where(eq(businessLogos.businessId, businessId)).get()
+  const row = await q
+    .select({ bytes: businessLogos.bytes })
+    .from(businessLogos)
+    .where(eq(businessLogos.businessId, businessId))
+    .get()
   return row ? new Uint8Array(row.bytes) : undefined
 }
 
@@ -55,12 +63,25 @@ export async function insertBankAccount(tx: Tx, values: BankAccountInsert): Prom
   return tx.insert(bankAccounts).values(values).returning().get()
 }
 
-export async function findBankAccount(q: Queryable, businessId: number, id: number): Promise<BankAccountRow | undefined> {
-  return q.select().from(bankAccounts).where(and(eq(bankAccounts.businessId, businessId), eq(bankAccounts.id, id))).get()
+export async function findBankAccount(
+  q: Queryable,
+  businessId: number,
+  id: number,
+): Promise<BankAccountRow | undefined> {
+  return q
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.businessId, businessId), eq(bankAccounts.id, id)))
+    .get()
 }
 
 /** One page of a Business's bank accounts, by id after `afterId`. */
-export async function bankAccountPage(q: Queryable, businessId: number, afterId: number, limit: number): Promise<BankAccountRow[]> {
+export async function bankAccountPage(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+): Promise<BankAccountRow[]> {
   return q
     .select()
     .from(bankAccounts)
@@ -85,7 +106,10 @@ const LOOKUP_SQL = `SELECT k.id AS apiKeyId, k.name AS name, k.role AS role, b.i
  * The credential lookup by key hash, prepared once: the hot reader's cached statement when there is one (answering
  * synchronously), else a drizzle prepared statement. Runs on every request.
  */
-export function credentialByHash(db: Db, hot: HotReader | null): (keyHash: string) => Actor | null | Promise<Actor | null> {
+export function credentialByHash(
+  db: Db,
+  hot: HotReader | null,
+): (keyHash: string) => Actor | null | Promise<Actor | null> {
   if (hot) {
     return (keyHash) => {
       const row = hot.get<Omit<KeyRow, 'isTest'> & { isTest: number }>(LOOKUP_SQL, keyHash)
@@ -145,7 +169,10 @@ export async function apiKeysOf(q: Queryable, businessId: number): Promise<{ key
     .orderBy(apiKeys.id)
 }
 
-export async function findApiKeyRevocation(q: Queryable, keyId: number): Promise<{ id: number; revokedAt: string | null } | undefined> {
+export async function findApiKeyRevocation(
+  q: Queryable,
+  keyId: number,
+): Promise<{ id: number; revokedAt: string | null } | undefined> {
   return q.select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)).get()
 }
 

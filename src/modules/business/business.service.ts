@@ -59,13 +59,15 @@ export interface BusinessInput {
 export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
 export { LOGO_MAX_BYTES, LOGO_MAX_SIDE, logoTypeOf, logoSizeFault, logoFault, logoDimensionsFault } from './logo'
 
-
 function check(input: BusinessInput, creating: boolean): void {
   const bag = new FieldErrorBag()
   if (creating || input.name !== undefined) if (!input.name?.trim()) bag.add('name', 'is required')
-  if (creating || input.country !== undefined) if (!input.country || !isCountry(input.country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 code such as DE')
-  if (creating || input.currency !== undefined) if (!input.currency || !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
-  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) bag.add('plan', `must be one of ${PLANS.join(', ')}`)
+  if (creating || input.country !== undefined)
+    if (!input.country || !isCountry(input.country)) bag.add('country', 'must be an ISO 3166-1 alpha-2 code such as DE')
+  if (creating || input.currency !== undefined)
+    if (!input.currency || !isCurrency(input.currency)) bag.add('currency', 'must be an ISO 4217 code such as EUR')
+  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan))
+    bag.add('plan', `must be one of ${PLANS.join(', ')}`)
   if (input.email && !isEmailAddress(input.email)) bag.add('email', 'must be an email address')
   if (input.electronicAddress !== undefined || input.electronicAddressScheme !== undefined) {
     // Set and cleared together: a scheme without its value (or the reverse) names no address.
@@ -75,18 +77,30 @@ function check(input: BusinessInput, creating: boolean): void {
     }
   }
   if (input.contactEmail && !isEmailAddress(input.contactEmail)) bag.add('contact.email', 'must be an email address')
-  for (const [k, f, max] of [['contactName', 'contact.name', 255], ['contactPhone', 'contact.phone', 50], ['taxRegistrationId', 'tax_registration_id', 100]] as const) {
+  for (const [k, f, max] of [
+    ['contactName', 'contact.name', 255],
+    ['contactPhone', 'contact.phone', 50],
+    ['taxRegistrationId', 'tax_registration_id', 100],
+  ] as const) {
     const v = input[k]
     if (v && [...v].length > max) bag.add(f, `must be at most ${max} characters`)
   }
-  if (input.einvoiceFormat !== undefined && !isEInvoiceFormat(input.einvoiceFormat)) bag.add('einvoice_format', `must be one of ${EINVOICE_FORMATS.join(', ')}`)
-  if (input.brandColor != null && !BRAND_COLOR_RE.test(input.brandColor)) bag.add('brand_color', 'must be a colour written #RRGGBB, such as #1F6FEB')
-  if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0)) bag.add('issuing_limit', 'must be a whole number, 0 or more')
+  if (input.einvoiceFormat !== undefined && !isEInvoiceFormat(input.einvoiceFormat))
+    bag.add('einvoice_format', `must be one of ${EINVOICE_FORMATS.join(', ')}`)
+  if (input.brandColor != null && !BRAND_COLOR_RE.test(input.brandColor))
+    bag.add('brand_color', 'must be a colour written #RRGGBB, such as #1F6FEB')
+  if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0))
+    bag.add('issuing_limit', 'must be a whole number, 0 or more')
   bag.throwIfAny()
 }
 
 /** Creates a Business; `alsoInTx` (an Owner's membership) commits with it or not at all. */
-export async function createBusiness(db: Database, clock: Clock, input: BusinessInput, alsoInTx?: (tx: Tx, row: BusinessRow) => Promise<void>): Promise<BusinessRow> {
+export async function createBusiness(
+  db: Database,
+  clock: Clock,
+  input: BusinessInput,
+  alsoInTx?: (tx: Tx, row: BusinessRow) => Promise<void>,
+): Promise<BusinessRow> {
   check(input, true)
   const now = clock.now().toISOString()
   return db.write(async (tx) => {
@@ -122,7 +136,12 @@ export async function createBusiness(db: Database, clock: Clock, input: Business
   })
 }
 
-export async function updateBusiness(db: Database, clock: Clock, id: number, input: BusinessInput): Promise<BusinessRow> {
+export async function updateBusiness(
+  db: Database,
+  clock: Clock,
+  id: number,
+  input: BusinessInput,
+): Promise<BusinessRow> {
   check(input, false)
   return db.write(async (tx) => {
     const set: Partial<BusinessRow> = { updatedAt: clock.now().toISOString() }
@@ -134,7 +153,12 @@ export async function updateBusiness(db: Database, clock: Clock, id: number, inp
 }
 
 /** Sets (or with null removes) the Business's logo: a PNG or JPEG of at most 1 MB and 2000 × 2000 pixels that the PDFs can draw (logo.ts). */
-export async function setBusinessLogo(db: Database, clock: Clock, id: number, bytes: Uint8Array | null): Promise<BusinessRow> {
+export async function setBusinessLogo(
+  db: Database,
+  clock: Clock,
+  id: number,
+  bytes: Uint8Array | null,
+): Promise<BusinessRow> {
   let type: string | null = null
   if (bytes) {
     const fault = await logoFault(bytes)
@@ -150,7 +174,10 @@ export async function setBusinessLogo(db: Database, clock: Clock, id: number, by
 }
 
 /** The Business's logo for its PDFs, or null when it has none. */
-export async function businessLogo(q: Queryable, business: BusinessRow): Promise<{ bytes: Uint8Array; type: string } | null> {
+export async function businessLogo(
+  q: Queryable,
+  business: BusinessRow,
+): Promise<{ bytes: Uint8Array; type: string } | null> {
   if (!business.logoType) return null
   const bytes = await findLogoBytes(q, business.id)
   return bytes ? { bytes, type: business.logoType } : null
@@ -164,9 +191,7 @@ export async function getBusiness(q: Queryable, id: number): Promise<BusinessRow
 
 /** Finds a Business by its numeric id or its public UUID, as the CLI accepts either. */
 export async function resolveBusiness(q: Queryable, ref: string): Promise<BusinessRow> {
-  const row = /^\d+$/.test(ref)
-    ? await findBusinessById(q, Number(ref))
-    : await findBusinessByPublicId(q, ref)
+  const row = /^\d+$/.test(ref) ? await findBusinessById(q, Number(ref)) : await findBusinessByPublicId(q, ref)
   // A deleted Business is gone for every command: its records stay in the file only for legal retention.
   if (!row || row.deletedAt) throw new NotFound(`No Business "${ref}".`)
   return row
@@ -176,14 +201,22 @@ export async function resolveBusiness(q: Queryable, ref: string): Promise<Busine
 function ibanFault(iban: string): string | null {
   const { valid, errorCodes } = validateIBAN(iban)
   if (valid) return null
-  if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `starts with ${iban.slice(0, 2)}, which is no country that uses IBANs`
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength) || errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) {
+  if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry))
+    return `starts with ${iban.slice(0, 2)}, which is no country that uses IBANs`
+  if (
+    errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength) ||
+    errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)
+  ) {
     return `is not laid out as a ${iban.slice(0, 2)} IBAN (its length or characters are wrong)`
   }
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) || errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)) {
+  if (
+    errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) ||
+    errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)
+  ) {
     return 'has check digits that do not match: a character is probably mistyped'
   }
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) return "fails its country's own account check digit: a character is probably mistyped"
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum))
+    return "fails its country's own account check digit: a character is probably mistyped"
   return 'is not a valid IBAN'
 }
 
@@ -191,7 +224,12 @@ function ibanFault(iban: string): string | null {
  * Deletes a Business for the API (extensions §8): its keys, sessions and Connected apps stop at once (every credential
  * lookup asks for a live Business) and nothing more is sent about it; its records stay in the file.
  */
-export async function deleteBusiness(db: Database, clock: Clock, id: number, alsoInTx?: (tx: Tx, at: string) => Promise<void>): Promise<BusinessRow> {
+export async function deleteBusiness(
+  db: Database,
+  clock: Clock,
+  id: number,
+  alsoInTx?: (tx: Tx, at: string) => Promise<void>,
+): Promise<BusinessRow> {
   return db.write(async (tx) => {
     const at = clock.now().toISOString()
     const row = await updateBusinessRow(tx, id, { deletedAt: at })
@@ -218,7 +256,14 @@ export async function addBankAccount(
   bag.throwIfAny()
   return db.write(async (tx) => {
     await getBusiness(tx, businessId)
-    return insertBankAccount(tx, { businessId, name: input.name!.trim(), iban: iban!, bic, currency: input.currency ?? null, createdAt: clock.now().toISOString() })
+    return insertBankAccount(tx, {
+      businessId,
+      name: input.name!.trim(),
+      iban: iban!,
+      bic,
+      currency: input.currency ?? null,
+      createdAt: clock.now().toISOString(),
+    })
   })
 }
 
@@ -228,7 +273,12 @@ export async function getBankAccount(q: Queryable, businessId: number, id: numbe
   return row
 }
 
-export async function listBankAccounts(q: Queryable, businessId: number, afterId: number, limit: number): Promise<BankAccountRow[]> {
+export async function listBankAccounts(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+): Promise<BankAccountRow[]> {
   return bankAccountPage(q, businessId, afterId, limit)
 }
 
@@ -240,7 +290,12 @@ export async function foreignBankAccountIds(q: Queryable, businessId: number, id
 }
 
 /** Sets the Business's pattern for a kind of numbering (Owner and Admin settings, the CLI); the rules are numbering's. */
-export async function setNumbering(db: Database, businessId: number, kind: string, pattern: string): Promise<{ kind: string; pattern: string }> {
+export async function setNumbering(
+  db: Database,
+  businessId: number,
+  kind: string,
+  pattern: string,
+): Promise<{ kind: string; pattern: string }> {
   const checked = checkPattern(kind, pattern)
   await db.write(async (tx) => {
     await getBusiness(tx, businessId)

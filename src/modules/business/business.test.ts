@@ -132,7 +132,16 @@ describe('bank accounts', () => {
     const list = await h.request('GET', '/v1/bank-accounts', { key: b.key })
     expect(list.status).toBe(200)
     expect(list.body).toEqual({
-      data: [{ id, name: 'Operating', iban: 'DE89370400440532013000', bic: null, currency: null, created_at: '2026-03-10T09:00:00.000Z' }],
+      data: [
+        {
+          id,
+          name: 'Operating',
+          iban: 'DE89370400440532013000',
+          bic: null,
+          currency: null,
+          created_at: '2026-03-10T09:00:00.000Z',
+        },
+      ],
       next_cursor: null,
     })
     const one = await h.request('GET', `/v1/bank-accounts/${id}`, { key: await h.key(b.id, 'viewer') })
@@ -176,7 +185,11 @@ describe('paging (the bank account list)', () => {
     const sizes: number[] = []
     let cursor: string | null = null
     do {
-      const r = await h.request('GET', `/v1/bank-accounts?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: b.key })
+      const r = await h.request(
+        'GET',
+        `/v1/bank-accounts?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key: b.key },
+      )
       expect(r.status).toBe(200)
       sizes.push(r.body.data.length)
       seen.push(...r.body.data.map((a: { id: number }) => a.id))
@@ -201,7 +214,11 @@ describe('paging (the bank account list)', () => {
   test('a record created during a walk comes at its end', async () => {
     const first = await h.request('GET', '/v1/bank-accounts?limit=3', { key: b.key })
     const added = await h.bankAccount(b.id, 'Late')
-    const rest = await h.request('GET', `/v1/bank-accounts?limit=100&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: b.key })
+    const rest = await h.request(
+      'GET',
+      `/v1/bank-accounts?limit=100&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { key: b.key },
+    )
     expect([...first.body.data, ...rest.body.data].map((a: { id: number }) => a.id)).toEqual([...ids, added])
     ids.push(added)
   })
@@ -230,12 +247,23 @@ describe('paging (the bank account list)', () => {
     await h.bankAccount(other.id)
     const foreign: string = (await h.request('GET', '/v1/bank-accounts?limit=1', { key: other.key })).body.next_cursor
     const clientCursor = await (async () => {
-      for (let i = 0; i < 2; i++) await h.request('POST', '/v1/clients', { key: b.key, body: { name: `C${i}`, email: 'c@d.de', country: 'DE' } })
+      for (let i = 0; i < 2; i++)
+        await h.request('POST', '/v1/clients', { key: b.key, body: { name: `C${i}`, email: 'c@d.de', country: 'DE' } })
       return (await h.request('GET', '/v1/clients?limit=1', { key: b.key })).body.next_cursor as string
     })()
     expect(foreign).toBeString()
     expect(clientCursor).toBeString()
-    for (const cursor of ['abc', 'abc.def', `${payload}.${mac}x`, `${payload}x.${mac}`, `${good}.more`, altered, foreign, clientCursor, '']) {
+    for (const cursor of [
+      'abc',
+      'abc.def',
+      `${payload}.${mac}x`,
+      `${payload}x.${mac}`,
+      `${good}.more`,
+      altered,
+      foreign,
+      clientCursor,
+      '',
+    ]) {
       const r = await h.request('GET', `/v1/bank-accounts?cursor=${encodeURIComponent(cursor)}`, { key: b.key })
       expect(r.status).toBe(422)
       expect(r.body.error.type).toBe('invalid_request')

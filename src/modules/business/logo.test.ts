@@ -16,7 +16,10 @@ describe('imageDimensions', () => {
 
   test('every cut of a header, a segment length running past the end, or image data before any frame header gives null, never a throw', () => {
     // The header is whole at 24 bytes of a PNG (signature and IHDR) and 33 of this JPEG (SOI, APP0 and SOF0).
-    for (const [whole, complete] of [[solidPng(3, 3), 24], [jpegHeader(100, 100), 33]] as const) {
+    for (const [whole, complete] of [
+      [solidPng(3, 3), 24],
+      [jpegHeader(100, 100), 33],
+    ] as const) {
       for (let n = 0; n < complete; n++) expect(imageDimensions(whole.subarray(0, n))).toBeNull()
       expect(imageDimensions(whole.subarray(0, complete))).not.toBeNull()
     }

@@ -12,7 +12,8 @@ export const LOGO_MAX_SIDE = 2000
 
 /** The media type of a logo by its first bytes: PNG and JPEG are what every PDF reader draws. */
 export function logoTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
-  if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png'
+  if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
+    return 'image/png'
   if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
   return null
 }
@@ -71,7 +72,8 @@ export function logoDimensionsFault(bytes: Uint8Array): string | null {
   const type = logoTypeOf(bytes)
   if (!type) return 'must be a PNG or JPEG image'
   const size = imageDimensions(bytes)
-  if (!size || size.width === 0 || size.height === 0) return `cannot be read as a ${type === 'image/png' ? 'PNG' : 'JPEG'} image`
+  if (!size || size.width === 0 || size.height === 0)
+    return `cannot be read as a ${type === 'image/png' ? 'PNG' : 'JPEG'} image`
   if (size.width > LOGO_MAX_SIDE || size.height > LOGO_MAX_SIDE)
     return `is ${size.width} × ${size.height} pixels; a logo is at most ${LOGO_MAX_SIDE} × ${LOGO_MAX_SIDE} pixels`
   return null

@@ -34,8 +34,15 @@ export const ClientSchema = t.Object(
     credit_limit: Nullable(Amount),
     notes: Nullable(t.String()),
     preferred_bank_account_ids: t.Array(Int()),
-    electronic_address: Nullable(t.Object({ scheme: t.String(), value: t.String() }, { description: "BT-49, the Buyer's electronic address; default EM with the Client email" })),
-    buyer_reference: Nullable(t.String({ description: 'BT-10, the default buyer reference of its documents (e.g. a Leitweg-ID)' })),
+    electronic_address: Nullable(
+      t.Object(
+        { scheme: t.String(), value: t.String() },
+        { description: "BT-49, the Buyer's electronic address; default EM with the Client email" },
+      ),
+    ),
+    buyer_reference: Nullable(
+      t.String({ description: 'BT-10, the default buyer reference of its documents (e.g. a Leitweg-ID)' }),
+    ),
   },
   { title: 'Client' },
 )
@@ -59,8 +66,17 @@ const fields = {
   electronic_address: t.Optional(
     Nullable(
       t.Object(
-        { scheme: t.String({ maxLength: 4, description: 'CEF EAS code: 0088 GLN, 9930 German VAT number, EM email, ...' }), value: Text({ maxLength: 200 }) },
-        { additionalProperties: false, description: "BT-49, the Buyer's electronic address (Peppol endpoint); null takes EM with the Client email" },
+        {
+          scheme: t.String({
+            maxLength: 4,
+            description: 'CEF EAS code: 0088 GLN, 9930 German VAT number, EM email, ...',
+          }),
+          value: Text({ maxLength: 200 }),
+        },
+        {
+          additionalProperties: false,
+          description: "BT-49, the Buyer's electronic address (Peppol endpoint); null takes EM with the Client email",
+        },
       ),
     ),
   ),
@@ -92,9 +108,15 @@ export const ClientUpdateBody = t.Object(
   { additionalProperties: false, title: 'ClientUpdate' },
 )
 
-export const ClientListQuery = t.Object(
-  { ...ListQuery, search: t.Optional(t.String({ maxLength: 200, description: 'matches name, legal name, email, VAT number or account code, in any case' })) },
-)
+export const ClientListQuery = t.Object({
+  ...ListQuery,
+  search: t.Optional(
+    t.String({
+      maxLength: 200,
+      description: 'matches name, legal name, email, VAT number or account code, in any case',
+    }),
+  ),
+})
 
 export const ClientList = Paged(ClientSchema, 'ClientList')
 

@@ -12,7 +12,10 @@ beforeAll(async () => {
   for (let i = 0; i < 60; i++) {
     // Every third Client carries a searchable word, so a filtered walk spans several pages.
     const name = i % 3 === 0 ? `Needle ${i}` : `Hay ${i}`
-    const r = await h.request('POST', '/v1/clients', { key: biz.key, body: { name, email: `c${i}@walk.example`, country: 'DE' } })
+    const r = await h.request('POST', '/v1/clients', {
+      key: biz.key,
+      body: { name, email: `c${i}@walk.example`, country: 'DE' },
+    })
     expect(r.status).toBe(201)
     seeded.push(r.body.id)
   }
@@ -82,8 +85,14 @@ describe('paging the Client list', () => {
       // Interleave: the page read and two creates run together.
       const [p, ...made] = await Promise.all([
         page(walker, q),
-        h.request('POST', '/v1/clients', { key: writer, body: { name: `During ${n}a`, email: `d${n}a@walk.example`, country: 'AT' } }),
-        h.request('POST', '/v1/clients', { key: writer, body: { name: `During ${n}b`, email: `d${n}b@walk.example`, country: 'AT' } }),
+        h.request('POST', '/v1/clients', {
+          key: writer,
+          body: { name: `During ${n}a`, email: `d${n}a@walk.example`, country: 'AT' },
+        }),
+        h.request('POST', '/v1/clients', {
+          key: writer,
+          body: { name: `During ${n}b`, email: `d${n}b@walk.example`, country: 'AT' },
+        }),
       ])
       for (const r of made) {
         expect(r.status).toBe(201)

@@ -4,8 +4,11 @@ import { Dec, format } from '../../shared/money'
 import type { ClientRow } from './clients.repo'
 
 /** The Client's own electronic address, else EM with its email (extensions §3). */
-export function electronicAddressOf(c: Pick<ClientRow, 'electronicAddressScheme' | 'electronicAddress' | 'email'>): { scheme: string; value: string } | null {
-  if (c.electronicAddressScheme && c.electronicAddress) return { scheme: c.electronicAddressScheme, value: c.electronicAddress }
+export function electronicAddressOf(
+  c: Pick<ClientRow, 'electronicAddressScheme' | 'electronicAddress' | 'email'>,
+): { scheme: string; value: string } | null {
+  if (c.electronicAddressScheme && c.electronicAddress)
+    return { scheme: c.electronicAddressScheme, value: c.electronicAddress }
   return c.email ? { scheme: 'EM', value: c.email } : null
 }
 

@@ -25,11 +25,20 @@ function clientById(hot: HotReader, businessId: number, id: number): ClientRow |
 }
 
 export async function findClient(q: Queryable, businessId: number, id: number): Promise<ClientRow | undefined> {
-  return q.select().from(clients).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).get()
+  return q
+    .select()
+    .from(clients)
+    .where(and(eq(clients.businessId, businessId), eq(clients.id, id)))
+    .get()
 }
 
 /** The Business's Clients among `ids`, in one query (a page of documents names up to 100 of them). */
-export async function findClients(q: Queryable, businessId: number, ids: number[], hot: HotReader | null = null): Promise<Map<number, ClientRow>> {
+export async function findClients(
+  q: Queryable,
+  businessId: number,
+  ids: number[],
+  hot: HotReader | null = null,
+): Promise<Map<number, ClientRow>> {
   if (ids.length === 0) return new Map()
   const where = and(eq(clients.businessId, businessId), inArray(clients.id, [...new Set(ids)]))
   const rows = hot ? hotSelect(hot, clientShape, clients, where) : await q.select().from(clients).where(where)
@@ -39,9 +48,21 @@ export async function findClients(q: Queryable, businessId: number, ids: number[
 const PAGE_SELECT = `SELECT ${pageShape.columns} FROM clients`
 
 /** A page of Clients through the hot reader (the list is the API's heaviest common read). */
-export function listClientsHot(hot: HotReader, businessId: number, afterId: number, limit: number, search?: string): ClientRow[] {
+export function listClientsHot(
+  hot: HotReader,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  search?: string,
+): ClientRow[] {
   const rows = search
-    ? hot.rows(`${PAGE_SELECT} WHERE business_id = ? AND id > ? AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?`, businessId, afterId, search.toLowerCase(), limit)
+    ? hot.rows(
+        `${PAGE_SELECT} WHERE business_id = ? AND id > ? AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?`,
+        businessId,
+        afterId,
+        search.toLowerCase(),
+        limit,
+      )
     : hot.rows(`${PAGE_SELECT} WHERE business_id = ? AND id > ? ORDER BY id LIMIT ?`, businessId, afterId, limit)
   return rows.map((values) => {
     const row = pageShape.read(values)
@@ -50,10 +71,21 @@ export function listClientsHot(hot: HotReader, businessId: number, afterId: numb
   })
 }
 
-export async function listClients(q: Queryable, businessId: number, afterId: number, limit: number, search?: string): Promise<ClientRow[]> {
+export async function listClients(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  search?: string,
+): Promise<ClientRow[]> {
   const conds = [eq(clients.businessId, businessId), gt(clients.id, afterId)]
   if (search) conds.push(sql`instr(${clients.searchText}, ${search.toLowerCase()}) > 0`)
-  return q.select().from(clients).where(and(...conds)).orderBy(asc(clients.id)).limit(limit)
+  return q
+    .select()
+    .from(clients)
+    .where(and(...conds))
+    .orderBy(asc(clients.id))
+    .limit(limit)
 }
 
 /** Inserts and gives the new id; `returning()` would cost ~250 µs more in mapping every column back. */
@@ -68,6 +100,16 @@ export async function loadClient(db: Database, businessId: number, id: number): 
   return findClient(db.read, businessId, id)
 }
 
-export async function updateClientRow(tx: Tx, businessId: number, id: number, set: Partial<ClientInsert>): Promise<ClientRow | undefined> {
-  return tx.update(clients).set(set).where(and(eq(clients.businessId, businessId), eq(clients.id, id))).returning().get()
+export async function updateClientRow(
+  tx: Tx,
+  businessId: number,
+  id: number,
+  set: Partial<ClientInsert>,
+): Promise<ClientRow | undefined> {
+  return tx
+    .update(clients)
+    .set(set)
+    .where(and(eq(clients.businessId, businessId), eq(clients.id, id)))
+    .returning()
+    .get()
 }

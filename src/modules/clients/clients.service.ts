@@ -31,13 +31,19 @@ export interface ClientDeps {
 const PLAIN_FIELDS = ['contact_person', 'phone', 'address', 'city', 'postal_code', 'notes'] as const
 
 /** The electronic address a request gave (null clears it to the EM default), checked against the EAS list. */
-function electronicAddressIn(a: { scheme: string; value: string } | null | undefined, bag: FieldErrorBag): { scheme: string; value: string } | null {
+function electronicAddressIn(
+  a: { scheme: string; value: string } | null | undefined,
+  bag: FieldErrorBag,
+): { scheme: string; value: string } | null {
   if (!a) return null
   const scheme = a.scheme.trim().toUpperCase()
   const value = a.value.trim()
   const fault = electronicAddressFault({ scheme, value })
   if (fault) {
-    bag.add(fault.startsWith('scheme') ? 'electronic_address.scheme' : 'electronic_address.value', fault.replace(/^(scheme|value) /, ''))
+    bag.add(
+      fault.startsWith('scheme') ? 'electronic_address.scheme' : 'electronic_address.value',
+      fault.replace(/^(scheme|value) /, ''),
+    )
     return null
   }
   return { scheme, value }
@@ -64,7 +70,11 @@ async function verifyVat(vies: ViesClient, country: string, vatNumber: string | 
   }
 }
 
-function creditLimitOf(raw: string | null | undefined, currency: string, bag: FieldErrorBag): Decimal | null | undefined {
+function creditLimitOf(
+  raw: string | null | undefined,
+  currency: string,
+  bag: FieldErrorBag,
+): Decimal | null | undefined {
   if (raw === undefined || raw === null) return raw
   // A field sent empty is left blank, as the contract says of every create field.
   if (raw.trim() === '') return null
@@ -76,16 +86,27 @@ function creditLimitOf(raw: string | null | undefined, currency: string, bag: Fi
   return r.value
 }
 
-async function checkBankAccounts(db: Database, businessId: number, ids: number[] | null | undefined, bag: FieldErrorBag): Promise<void> {
+async function checkBankAccounts(
+  db: Database,
+  businessId: number,
+  ids: number[] | null | undefined,
+  bag: FieldErrorBag,
+): Promise<void> {
   if (!ids || ids.length === 0) return
   const foreign = await foreignBankAccountIds(db.read, businessId, ids)
   ids.forEach((id, i) => {
-    if (foreign.has(id)) bag.add(`preferred_bank_account_ids.${i}`, 'is not one of the Business\'s bank accounts')
+    if (foreign.has(id)) bag.add(`preferred_bank_account_ids.${i}`, "is not one of the Business's bank accounts")
   })
 }
 
 /** An account code the request named, judged against the Business's pattern before the transaction. */
-async function checkAccountCode(db: Database, businessId: number, code: string, exceptId: number | undefined, bag: FieldErrorBag): Promise<void> {
+async function checkAccountCode(
+  db: Database,
+  businessId: number,
+  code: string,
+  exceptId: number | undefined,
+  bag: FieldErrorBag,
+): Promise<void> {
   const numbering = await accountCodeNumbering(db.read, businessId)
   const j = await judge(db.read, numbering, code, exceptId)
   if (!j.ok) bag.add('account_code', accountCodeFault(numbering, j.refusal.code))
@@ -93,7 +114,9 @@ async function checkAccountCode(db: Database, businessId: number, code: string, 
 
 /** Account codes answer the numbering's refusals as 422 field errors under `account_code` (the contract's Client rules). */
 function accountCodeFault(numbering: Numbering, code: RefusalCode): string {
-  return code === 'number_taken' ? 'is held by another Client' : `must fit the Business's account code pattern ${numbering.pattern}, e.g. ${render(numbering, 1)}`
+  return code === 'number_taken'
+    ? 'is held by another Client'
+    : `must fit the Business's account code pattern ${numbering.pattern}, e.g. ${render(numbering, 1)}`
 }
 
 /**
@@ -108,7 +131,11 @@ async function takeAccountCode(tx: Tx, businessId: number, code: string | null, 
   throw new InvalidRequest({ account_code: [accountCodeFault(numbering, j.refusal.code)] })
 }
 
-export async function createClient(deps: ClientDeps, business: { id: number; currency: string }, input: ClientCreateInput): Promise<ClientRow> {
+export async function createClient(
+  deps: ClientDeps,
+  business: { id: number; currency: string },
+  input: ClientCreateInput,
+): Promise<ClientRow> {
   const businessId = business.id
   const bag = new FieldErrorBag()
   const email = blank(input.email)
@@ -157,17 +184,30 @@ export async function createClient(deps: ClientDeps, business: { id: number; cur
       electronicAddressScheme: address?.scheme ?? null,
       electronicAddress: address?.value ?? null,
       buyerReference: blank(input.buyer_reference) ?? null,
-      preferredBankAccountIds: JSON.stringify([...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b)),
+      preferredBankAccountIds: JSON.stringify(
+        [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
+      ),
       createdAt: now,
       updatedAt: now,
     }
-    row.searchText = searchTextOf({ name: row.name, legalName: row.legalName ?? null, email: row.email ?? null, vatNumber, accountCode })
+    row.searchText = searchTextOf({
+      name: row.name,
+      legalName: row.legalName ?? null,
+      email: row.email ?? null,
+      vatNumber,
+      accountCode,
+    })
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
     return insertClient(tx, row)
   })
 }
 
-export async function updateClient(deps: ClientDeps, businessId: number, id: number, input: ClientUpdateInput): Promise<ClientRow> {
+export async function updateClient(
+  deps: ClientDeps,
+  businessId: number,
+  id: number,
+  input: ClientUpdateInput,
+): Promise<ClientRow> {
   const current = await findClient(deps.db.read, businessId, id)
   if (!current) throw new NotFound('No such Client.')
   const bag = new FieldErrorBag()
@@ -194,7 +234,9 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   for (const f of PLAIN_FIELDS) {
     const v = input[f]
     if (v === undefined) continue
-    const key = ({ contact_person: 'contactPerson', postal_code: 'postalCode' } as Record<string, keyof ClientInsert>)[f] ?? (f as keyof ClientInsert)
+    const key =
+      ({ contact_person: 'contactPerson', postal_code: 'postalCode' } as Record<string, keyof ClientInsert>)[f] ??
+      (f as keyof ClientInsert)
     ;(set as Record<string, unknown>)[key] = blank(v) ?? null
   }
   if (input.currency !== undefined) {
@@ -221,7 +263,11 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   } else if (set.currency && current.creditLimit) {
     // A kept credit limit must still fit the new currency's scale.
     const r = parseDecimal(current.creditLimit, { maxDecimals: Math.min(2, currencyScale(set.currency)) })
-    if (!r.ok) bag.add('currency', 'cannot be changed while the credit limit has more decimals than the new currency; change credit_limit with it')
+    if (!r.ok)
+      bag.add(
+        'currency',
+        'cannot be changed while the credit limit has more decimals than the new currency; change credit_limit with it',
+      )
   }
   if (input.preferred_bank_account_ids !== undefined && input.preferred_bank_account_ids !== null) {
     await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
@@ -235,7 +281,9 @@ export async function updateClient(deps: ClientDeps, businessId: number, id: num
   if (input.vat_number !== undefined) set.vatNumber = blank(input.vat_number) ?? null
   const vatNumber = set.vatNumber !== undefined ? set.vatNumber : current.vatNumber
   const country = set.country ?? current.country
-  const vatChanged = (set.vatNumber !== undefined && set.vatNumber !== current.vatNumber) || (set.country !== undefined && set.country !== current.country)
+  const vatChanged =
+    (set.vatNumber !== undefined && set.vatNumber !== current.vatNumber) ||
+    (set.country !== undefined && set.country !== current.country)
   if (vatChanged) {
     // A cleared number is removed without asking VIES.
     set.vatVerified = vatNumber ? await verifyVat(deps.vies, country, vatNumber) : false
@@ -259,4 +307,3 @@ export async function getClient(deps: { db: Database }, businessId: number, id: 
 }
 
 export { listClients }
-

@@ -128,11 +128,26 @@ describe('creating a Client', () => {
   })
 
   test('an email that SMTP would read as more than one address is refused, on create and on update', async () => {
-    const bad = ['x<other@evil.example>', 'a@b.c,d:e;', '"a"@b.example', 'a@b.example>', 'a;b@c.example', 'a@b..example', 'a@-b.example', 'a@b.example,c@d.example', 'a@1.2']
+    const bad = [
+      'x<other@evil.example>',
+      'a@b.c,d:e;',
+      '"a"@b.example',
+      'a@b.example>',
+      'a;b@c.example',
+      'a@b..example',
+      'a@-b.example',
+      'a@b.example,c@d.example',
+      'a@1.2',
+    ]
     for (const email of bad) expectRefusedUnder(await post({ ...base, email }), 'email')
     const c = await made()
     for (const email of bad) expectRefusedUnder(await patch(c.id, { email }), 'email')
-    for (const email of ['a.b+tag@sub.example.co', "o'brien@example.ie", 'müller@bücher.example', 'x_y-z@a-b.example']) {
+    for (const email of [
+      'a.b+tag@sub.example.co',
+      "o'brien@example.ie",
+      'müller@bücher.example',
+      'x_y-z@a-b.example',
+    ]) {
       expect((await post({ ...base, email })).status).toBe(201)
     }
   })
@@ -180,7 +195,17 @@ describe('creating a Client', () => {
       notes: '',
       credit_limit: '',
     })
-    for (const f of ['legal_name', 'contact_person', 'phone', 'address', 'city', 'postal_code', 'vat_number', 'notes', 'credit_limit']) {
+    for (const f of [
+      'legal_name',
+      'contact_person',
+      'phone',
+      'address',
+      'city',
+      'postal_code',
+      'vat_number',
+      'notes',
+      'credit_limit',
+    ]) {
       expect(c[f]).toBeNull()
     }
     expect(c.vat_verified).toBe(false)
@@ -202,7 +227,14 @@ describe('creating a Client', () => {
       account_code: null,
       preferred_bank_account_ids: null,
     })
-    expect(c).toMatchObject({ legal_name: null, phone: null, credit_limit: null, currency: 'EUR', payment_terms: 30, preferred_bank_account_ids: [] })
+    expect(c).toMatchObject({
+      legal_name: null,
+      phone: null,
+      credit_limit: null,
+      currency: 'EUR',
+      payment_terms: 30,
+      preferred_bank_account_ids: [],
+    })
     expect(c.account_code).toMatch(/^C\d{5}$/)
   })
 })
@@ -267,7 +299,9 @@ describe('field lengths', () => {
       expect(err.errors[field]).toEqual([`must be at most ${max} characters`])
       const c = await made()
       expect((await patch(c.id, { [field]: value(max) })).body[field]).toBe(value(max))
-      expect(expectRefusedUnder(await patch(c.id, { [field]: value(max + 1) }), field).errors[field]).toEqual([`must be at most ${max} characters`])
+      expect(expectRefusedUnder(await patch(c.id, { [field]: value(max + 1) }), field).errors[field]).toEqual([
+        `must be at most ${max} characters`,
+      ])
     })
   }
 
@@ -311,7 +345,7 @@ describe('country and currency', () => {
     expectRefusedUnder(await patch(c.id, { country: 'DEU' }), 'country')
   })
 
-  test('currency not sent or blank is the Business\'s currency', async () => {
+  test("currency not sent or blank is the Business's currency", async () => {
     const gbp = await h.business({ currency: 'GBP', country: 'GB' })
     expect((await made({}, gbp.key)).currency).toBe('GBP')
     expect((await made({ currency: '' }, gbp.key)).currency).toBe('GBP')
@@ -341,7 +375,7 @@ describe('payment_terms', () => {
 })
 
 describe('credit_limit', () => {
-  test('a credit_limit is answered at the currency\'s scale', async () => {
+  test("a credit_limit is answered at the currency's scale", async () => {
     expect((await made({ credit_limit: '10.5' })).credit_limit).toBe('10.50')
     expect((await made({ credit_limit: '0' })).credit_limit).toBe('0.00')
     expect((await made({ credit_limit: '1234.56' })).credit_limit).toBe('1234.56')
@@ -450,24 +484,38 @@ describe('preferred bank accounts', () => {
     const c = await made({ preferred_bank_account_ids: [own[0]] })
     expect((await patch(c.id, { name: 'Renamed' })).body.preferred_bank_account_ids).toEqual([own[0]])
     expect((await patch(c.id, { preferred_bank_account_ids: null })).body.preferred_bank_account_ids).toEqual([own[0]])
-    expect((await patch(c.id, { preferred_bank_account_ids: [own[2], own[1]] })).body.preferred_bank_account_ids).toEqual([own[1], own[2]])
+    expect(
+      (await patch(c.id, { preferred_bank_account_ids: [own[2], own[1]] })).body.preferred_bank_account_ids,
+    ).toEqual([own[1], own[2]])
     expect((await patch(c.id, { preferred_bank_account_ids: [] })).body.preferred_bank_account_ids).toEqual([])
   })
 
-  test('another Business\'s bank account is refused under its index', async () => {
-    const first = expectRefusedUnder(await post({ ...base, preferred_bank_account_ids: [foreign] }), 'preferred_bank_account_ids.0')
+  test("another Business's bank account is refused under its index", async () => {
+    const first = expectRefusedUnder(
+      await post({ ...base, preferred_bank_account_ids: [foreign] }),
+      'preferred_bank_account_ids.0',
+    )
     expect(Object.keys(first.errors)).not.toContain('preferred_bank_account_ids.1')
-    const second = expectRefusedUnder(await post({ ...base, preferred_bank_account_ids: [own[0], foreign] }), 'preferred_bank_account_ids.1')
+    const second = expectRefusedUnder(
+      await post({ ...base, preferred_bank_account_ids: [own[0], foreign] }),
+      'preferred_bank_account_ids.1',
+    )
     expect(Object.keys(second.errors)).not.toContain('preferred_bank_account_ids.0')
   })
 
   test('a bank account id that does not exist is refused under its index', async () => {
-    expectRefusedUnder(await post({ ...base, preferred_bank_account_ids: [own[0], 999999] }), 'preferred_bank_account_ids.1')
+    expectRefusedUnder(
+      await post({ ...base, preferred_bank_account_ids: [own[0], 999999] }),
+      'preferred_bank_account_ids.1',
+    )
   })
 
-  test('another Business\'s bank account is refused on update and the list is kept', async () => {
+  test("another Business's bank account is refused on update and the list is kept", async () => {
     const c = await made({ preferred_bank_account_ids: [own[1]] })
-    expectRefusedUnder(await patch(c.id, { preferred_bank_account_ids: [own[0], foreign] }), 'preferred_bank_account_ids.1')
+    expectRefusedUnder(
+      await patch(c.id, { preferred_bank_account_ids: [own[0], foreign] }),
+      'preferred_bank_account_ids.1',
+    )
     const now = await h.request('GET', `/v1/clients/${c.id}`, { key: biz.key })
     expect(now.body.preferred_bank_account_ids).toEqual([own[1]])
   })
@@ -493,7 +541,10 @@ describe('fields the endpoints do not take', () => {
   for (const field of ['id', 'vat_verified', 'foo', 'updated_at']) {
     test(`an update body with "${field}" is refused with 422 naming ${field} and changes nothing`, async () => {
       const c = await made()
-      const r = await patch(c.id, { name: 'Changed', [field]: field === 'vat_verified' ? true : field === 'id' ? 5 : 'x' })
+      const r = await patch(c.id, {
+        name: 'Changed',
+        [field]: field === 'vat_verified' ? true : field === 'id' ? 5 : 'x',
+      })
       expectRefusedUnder(r, field)
       expect((await h.request('GET', `/v1/clients/${c.id}`, { key: biz.key })).body.name).toBe('Acme GmbH')
     })
@@ -577,7 +628,9 @@ describe('account codes', () => {
 
   test('concurrent creates never share an account code', async () => {
     const a = await h.business()
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post({ ...base, name: `Parallel ${i}` }, a.key)))
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post({ ...base, name: `Parallel ${i}` }, a.key)),
+    )
     for (const r of answers) expect(r.status).toBe(201)
     const codes = answers.map((r) => r.body.account_code).sort()
     expect(codes).toEqual(Array.from({ length: 10 }, (_, i) => `C${String(i + 1).padStart(5, '0')}`))
@@ -585,7 +638,10 @@ describe('account codes', () => {
 
   test('two concurrent creates asking for one code: one is saved, the other is refused under account_code', async () => {
     const a = await h.business()
-    const [x, y] = await Promise.all([post({ ...base, account_code: 'C00077' }, a.key), post({ ...base, account_code: 'C00077' }, a.key)])
+    const [x, y] = await Promise.all([
+      post({ ...base, account_code: 'C00077' }, a.key),
+      post({ ...base, account_code: 'C00077' }, a.key),
+    ])
     const statuses = [x.status, y.status].sort()
     expect(statuses).toEqual([201, 422])
     const refused = x.status === 422 ? x : y
@@ -632,7 +688,14 @@ describe('updating a Client', () => {
   })
 
   test('a field not sent keeps its value; those sent change', async () => {
-    const c = await made({ legal_name: 'Acme Legal', phone: '123', city: 'Berlin', postal_code: '10115', contact_person: 'Ada', address: 'Street 1' })
+    const c = await made({
+      legal_name: 'Acme Legal',
+      phone: '123',
+      city: 'Berlin',
+      postal_code: '10115',
+      contact_person: 'Ada',
+      address: 'Street 1',
+    })
     const r = await patch(c.id, { city: 'Hamburg', phone: '', email: 'new@acme.example' })
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({
@@ -678,7 +741,10 @@ describe('updating a Client', () => {
     expectRefusedUnder(await patch(c.id, { name: '' }), 'name')
     const withLegal = await made({ legal_name: 'Legal' })
     expectRefusedUnder(await patch(withLegal.id, { name: '', legal_name: '' }), 'name')
-    expect((await h.request('GET', `/v1/clients/${withLegal.id}`, { key: biz.key })).body).toMatchObject({ name: 'Acme GmbH', legal_name: 'Legal' })
+    expect((await h.request('GET', `/v1/clients/${withLegal.id}`, { key: biz.key })).body).toMatchObject({
+      name: 'Acme GmbH',
+      legal_name: 'Legal',
+    })
   })
 
   test('email cannot be cleared or made invalid on update', async () => {
@@ -698,7 +764,10 @@ describe('updating a Client', () => {
     expectRefusedUnder(await patch(c.id, { payment_terms: null }), 'payment_terms')
     expectRefusedUnder(await patch(c.id, { payment_terms: 1000000 }), 'payment_terms')
     expectRefusedUnder(await patch(c.id, { payment_terms: '30' }), 'payment_terms')
-    expect((await h.request('GET', `/v1/clients/${c.id}`, { key: biz.key })).body).toMatchObject({ currency: 'CHF', payment_terms: 60 })
+    expect((await h.request('GET', `/v1/clients/${c.id}`, { key: biz.key })).body).toMatchObject({
+      currency: 'CHF',
+      payment_terms: 60,
+    })
   })
 
   test('is_active is accepted and only takes booleans', async () => {
@@ -726,15 +795,21 @@ describe('VIES', () => {
     expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'DE', vatNumber: '123456789' }])
   })
 
-  test('a VAT number without its prefix is checked under the Client\'s country', async () => {
+  test("a VAT number without its prefix is checked under the Client's country", async () => {
     const before = h.vies.calls.length
     const c = await made({ country: 'AT', vat_number: 'U12345678' })
     expect(c.vat_verified).toBe(true)
     expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'AT', vatNumber: 'U12345678' }])
   })
 
-  test('a VAT number that fits no member state\'s syntax is kept as written, vat_verified false, and VIES is not asked', async () => {
-    for (const [country, vat_number] of [['DE', 'DE12345'], ['AT', '123456789'], ['FR', 'FR123'], ['NL', 'NL123456789'], ['DE', 'XX123456789']]) {
+  test("a VAT number that fits no member state's syntax is kept as written, vat_verified false, and VIES is not asked", async () => {
+    for (const [country, vat_number] of [
+      ['DE', 'DE12345'],
+      ['AT', '123456789'],
+      ['FR', 'FR123'],
+      ['NL', 'NL123456789'],
+      ['DE', 'XX123456789'],
+    ]) {
       const before = h.vies.calls.length
       const c = await made({ country, vat_number })
       expect(c).toMatchObject({ vat_number, vat_verified: false })
@@ -746,7 +821,7 @@ describe('VIES', () => {
     expect(h.vies.calls.slice(before)).toEqual([{ countryCode: 'BE', vatNumber: '1234567894' }])
   })
 
-  test('a Greek Client\'s VAT number is checked under VIES prefix EL however it is written', async () => {
+  test("a Greek Client's VAT number is checked under VIES prefix EL however it is written", async () => {
     for (const vat_number of ['123456789', 'EL123456789', 'GR123456789']) {
       const before = h.vies.calls.length
       const c = await made({ country: 'GR', vat_number })
@@ -820,7 +895,9 @@ describe('listing and searching', () => {
     lb = await h.business()
     h.clock.advance(61_000)
     made3.push(await made({ name: 'Über Logistik', email: 'ops@ueber.example', vat_number: 'DE111111111' }, lb.key))
-    made3.push(await made({ name: 'Zeta', legal_name: 'Zeta Consulting SARL', email: 'z@zeta.example', country: 'FR' }, lb.key))
+    made3.push(
+      await made({ name: 'Zeta', legal_name: 'Zeta Consulting SARL', email: 'z@zeta.example', country: 'FR' }, lb.key),
+    )
     made3.push(await made({ name: 'Plain Co', email: 'hello@PLAIN.example', account_code: 'C00555' }, lb.key))
     made3.push(await made({ name: 'Ωmega Ltd', email: 'o@omega.example', country: 'GR' }, lb.key))
     made3.push(await made({ name: '100% Pure_Juice', email: 'j@juice.example' }, lb.key))
@@ -899,7 +976,9 @@ describe('listing and searching', () => {
     expect(one.body.data).toHaveLength(1)
     expect(one.body.data[0].id).toBe(made3[0].id)
     expect(one.body.next_cursor).toBeString()
-    const next = await h.request('GET', `/v1/clients?limit=1&cursor=${encodeURIComponent(one.body.next_cursor)}`, { key: lb.key })
+    const next = await h.request('GET', `/v1/clients?limit=1&cursor=${encodeURIComponent(one.body.next_cursor)}`, {
+      key: lb.key,
+    })
     expect(next.body.data[0].id).toBe(made3[1].id)
   })
 
@@ -928,7 +1007,9 @@ describe('listing and searching', () => {
     await made({}, other.key)
     const theirs = await h.request('GET', '/v1/clients?limit=1', { key: other.key })
     expect(theirs.body.next_cursor).toBeString()
-    const r = await h.request('GET', `/v1/clients?cursor=${encodeURIComponent(theirs.body.next_cursor)}`, { key: lb.key })
+    const r = await h.request('GET', `/v1/clients?cursor=${encodeURIComponent(theirs.body.next_cursor)}`, {
+      key: lb.key,
+    })
     expectRefusedUnder(r, 'cursor')
   })
 
@@ -938,7 +1019,9 @@ describe('listing and searching', () => {
     const accounts = await h.request('GET', '/v1/bank-accounts?limit=1', { key: lb.key })
     expect(accounts.status).toBe(200)
     expect(accounts.body.next_cursor).toBeString()
-    const r = await h.request('GET', `/v1/clients?cursor=${encodeURIComponent(accounts.body.next_cursor)}`, { key: lb.key })
+    const r = await h.request('GET', `/v1/clients?cursor=${encodeURIComponent(accounts.body.next_cursor)}`, {
+      key: lb.key,
+    })
     expectRefusedUnder(r, 'cursor')
   })
 
@@ -956,20 +1039,22 @@ describe('tenant isolation', () => {
     mine = await made({ name: 'Isolated Secret Client', email: 'secret@isolated.example', vat_number: 'DE555555555' })
   })
 
-  test('another Business\'s Client is 404 on GET', async () => {
+  test("another Business's Client is 404 on GET", async () => {
     const r = await h.request('GET', `/v1/clients/${mine.id}`, { key: theirs.key })
     expect(r.status).toBe(404)
     expect(r.body.error.type).toBe('not_found')
   })
 
-  test('another Business\'s Client is 404 on PATCH and is left unchanged', async () => {
+  test("another Business's Client is 404 on PATCH and is left unchanged", async () => {
     const r = await patch(mine.id, { name: 'Hijacked' }, theirs.key)
     expect(r.status).toBe(404)
     expect(r.body.error.type).toBe('not_found')
-    expect((await h.request('GET', `/v1/clients/${mine.id}`, { key: biz.key })).body.name).toBe('Isolated Secret Client')
+    expect((await h.request('GET', `/v1/clients/${mine.id}`, { key: biz.key })).body.name).toBe(
+      'Isolated Secret Client',
+    )
   })
 
-  test('another Business\'s Clients are never in its list or search results', async () => {
+  test("another Business's Clients are never in its list or search results", async () => {
     await made({ name: 'Their Own' }, theirs.key)
     const all = await listAll(theirs.key)
     expect(all.map((c) => c.name)).toEqual(['Their Own'])
@@ -979,7 +1064,7 @@ describe('tenant isolation', () => {
     }
   })
 
-  test('another Business\'s bank account is refused for a Client on update', async () => {
+  test("another Business's bank account is refused for a Client on update", async () => {
     const account = await h.bankAccount(theirs.id, 'Theirs')
     expectRefusedUnder(await patch(mine.id, { preferred_bank_account_ids: [account] }), 'preferred_bank_account_ids.0')
   })
@@ -1030,7 +1115,11 @@ describe('roles', () => {
       expect(r.status).toBe(403)
       expect(r.body.error.type).toBe('permission')
     }
-    const malformed = await h.request('POST', '/v1/clients', { key: viewer, raw: '{not json', headers: { 'content-type': 'application/json' } })
+    const malformed = await h.request('POST', '/v1/clients', {
+      key: viewer,
+      raw: '{not json',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(malformed.status).toBe(403)
   })
 

@@ -1,7 +1,14 @@
 // Operations of documents (extensions §3): Drafts, issue, cancel, convert, the PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { answersFromCommit, idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import {
+  answersFromCommit,
+  idOf,
+  json,
+  listPage,
+  type ApplicationOperation,
+  type Operation,
+} from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
@@ -247,7 +254,14 @@ export const documentsOperations: Operation[] = [
     access: 'write',
     idempotent: true,
     committed: answersFromCommit,
-    refusals: ['not_a_proforma', 'draft_not_converted', 'cancelled_not_converted', 'already_converted', 'issuing_limit_reached', 'numbering_at_its_end'],
+    refusals: [
+      'not_a_proforma',
+      'draft_not_converted',
+      'cancelled_not_converted',
+      'already_converted',
+      'issuing_limit_reached',
+      'numbering_at_its_end',
+    ],
     mcp: true,
     async run(actor, { path }, { deps }) {
       return json(await convertDocument(deps, actor, idOf(path.id)), 201)

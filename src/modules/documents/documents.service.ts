@@ -9,7 +9,14 @@ import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { addDays, isDate, LAST_DATE, utcDay } from '../../shared/dates'
-import { foreignBankAccountIds, getBusiness, listBankAccounts, type BankAccountRow, type BusinessRow, type Role } from '../business'
+import {
+  foreignBankAccountIds,
+  getBusiness,
+  listBankAccounts,
+  type BankAccountRow,
+  type BusinessRow,
+  type Role,
+} from '../business'
 import { findClient, findClients, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
@@ -26,7 +33,14 @@ import {
   type DocumentInsert,
   type DocumentRow,
 } from './documents.repo'
-import { accountsShown, presentDocument, sellerSnapshotOf, snapshotOf, type DocumentView, type SellerSnapshot } from './documents.present'
+import {
+  accountsShown,
+  presentDocument,
+  sellerSnapshotOf,
+  snapshotOf,
+  type DocumentView,
+  type SellerSnapshot,
+} from './documents.present'
 import { FactsMemo, gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type RefusalInfo } from './lifecycle'
 import { resolveLines, type LineInput } from './lines'
@@ -53,7 +67,10 @@ function allBankAccounts(q: Queryable, businessId: number): Promise<BankAccountR
 /** The seller a document shows: its snapshot once issued, else the Business and its accounts as they now stand. */
 export async function sellerOfDocument(q: Queryable, business: BusinessRow, doc: DocumentRow): Promise<SellerSnapshot> {
   if (doc.sellerSnapshot) return JSON.parse(doc.sellerSnapshot) as SellerSnapshot
-  return sellerSnapshotOf(business, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(q, business.id)))
+  return sellerSnapshotOf(
+    business,
+    accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(q, business.id)),
+  )
 }
 
 function today(deps: DocumentDeps): string {
@@ -67,7 +84,12 @@ function mailViaOf(business: BusinessRow, mailRelay: string | null, mailbox: Mai
 
 /** The Send facts of a Business's mail state, for the default Send `actions` predicts unless a Send says more. */
 export function sendFactsOf(mail: MailState): FactsOptions['send'] {
-  return { mailboxLost: mail.mailboxLost, sentToday: mail.sentToday, dailyLimit: mail.dailyLimit, resumesOn: mail.resumesOn }
+  return {
+    mailboxLost: mail.mailboxLost,
+    sentToday: mail.sentToday,
+    dailyLimit: mail.dailyLimit,
+    resumesOn: mail.resumesOn,
+  }
 }
 
 export function throwRefusal(r: RefusalInfo): never {
@@ -78,15 +100,23 @@ type DueCause = 'payment_terms' | 'issue_date' | 'due_date'
 
 /** Why a due date counted from `issueDate` cannot be written, in the words of the field that causes it. */
 function dueDateTooLate(cause: DueCause, issueDate: string, terms: number): string {
-  if (cause === 'issue_date') return `with payment_terms of ${terms} days puts the due date past ${LAST_DATE}; send an earlier issue_date or a due_date`
-  if (cause === 'due_date') return `is needed: payment_terms of ${terms} days from the issue date ${issueDate} fall past ${LAST_DATE}`
+  if (cause === 'issue_date')
+    return `with payment_terms of ${terms} days puts the due date past ${LAST_DATE}; send an earlier issue_date or a due_date`
+  if (cause === 'due_date')
+    return `is needed: payment_terms of ${terms} days from the issue date ${issueDate} fall past ${LAST_DATE}`
   return `puts the due date past ${LAST_DATE} (counted from the issue date ${issueDate}); send fewer days or a due_date`
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading
 
-export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: BusinessRow, role: Role, docs: DocumentRow[]): Promise<DocumentView[]> {
+export async function viewDocuments(
+  deps: DocumentDeps,
+  q: Queryable,
+  business: BusinessRow,
+  role: Role,
+  docs: DocumentRow[],
+): Promise<DocumentView[]> {
   return (await viewDocumentsWithFacts(deps, q, business, role, docs)).map((v) => v.view)
 }
 
@@ -94,7 +124,13 @@ export async function viewDocuments(deps: DocumentDeps, q: Queryable, business: 
  * The documents as the API answers them, with what they were judged by (the lifecycle facts, the Client, the Business's
  * mail state), so a caller that judges more (the application's own actions) reads nothing twice.
  */
-export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, business: BusinessRow, role: Role, docs: DocumentRow[]) {
+export async function viewDocumentsWithFacts(
+  deps: DocumentDeps,
+  q: Queryable,
+  business: BusinessRow,
+  role: Role,
+  docs: DocumentRow[],
+) {
   const ids = docs.map((d) => d.id)
   const hot = hotFor(deps.db, q)
   const [lines, bands] = await Promise.all([linesOf(q, ids, hot), bandsOf(q, ids, hot)])
@@ -103,7 +139,12 @@ export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, b
   const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
   const memo = new FactsMemo()
   // The page's Clients in one query; each document's facts find its own among them.
-  const clients = await findClients(q, business.id, docs.map((d) => d.clientId), hot)
+  const clients = await findClients(
+    q,
+    business.id,
+    docs.map((d) => d.clientId),
+    hot,
+  )
   for (const d of docs) memo.keep(`client:${d.clientId}`, clients.get(d.clientId))
   // A Draft shows the seller as the Business now stands; the accounts are read only when a Draft is among the rows.
   const accounts = docs.some((d) => d.sellerSnapshot === null) ? await allBankAccounts(q, business.id) : []
@@ -111,8 +152,22 @@ export async function viewDocumentsWithFacts(deps: DocumentDeps, q: Queryable, b
   for (const doc of docs) {
     const client = await memo.once(`client:${doc.clientId}`, () => findClient(q, business.id, doc.clientId))
     const facts = await gatherFacts(q, business, doc, { today: day, mailVia: mail.via, send: sendFactsOf(mail), memo })
-    const seller = sellerSnapshotOf(business, doc.sellerSnapshot === null ? accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, accounts) : [])
-    const view = presentDocument({ doc, lines: lines.get(doc.id) ?? [], bands: bands.get(doc.id) ?? [], client, seller, facts, role, today: day })
+    const seller = sellerSnapshotOf(
+      business,
+      doc.sellerSnapshot === null
+        ? accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, accounts)
+        : [],
+    )
+    const view = presentDocument({
+      doc,
+      lines: lines.get(doc.id) ?? [],
+      bands: bands.get(doc.id) ?? [],
+      client,
+      seller,
+      facts,
+      role,
+      today: day,
+    })
     out.push({ view, facts, client, mail })
   }
   return out
@@ -125,7 +180,13 @@ export async function viewDocument(deps: DocumentDeps, q: Queryable, c: Actor, i
   return (await viewDocuments(deps, q, business, c.role, [doc]))[0]!
 }
 
-export async function listDocumentViews(deps: DocumentDeps, c: Actor, afterId: number, limit: number, filter: DocumentFilter) {
+export async function listDocumentViews(
+  deps: DocumentDeps,
+  c: Actor,
+  afterId: number,
+  limit: number,
+  filter: DocumentFilter,
+) {
   const rows = await listDocuments(deps.db.read, c.businessId, afterId, limit, filter, deps.db.hot)
   const business = await getBusiness(deps.db.read, c.businessId)
   return viewDocuments(deps, deps.db.read, business, c.role, rows)
@@ -186,14 +247,22 @@ async function planDraft(
     if (addDays(from, terms) === null) {
       // Name the field this request sent that pushes the date out; a stored Draft with none sent is its terms'.
       const cause: DueCause =
-        input.payment_terms != null ? 'payment_terms' : input.issue_date != null ? 'issue_date' : input.due_date === null ? 'due_date' : 'payment_terms'
+        input.payment_terms != null
+          ? 'payment_terms'
+          : input.issue_date != null
+            ? 'issue_date'
+            : input.due_date === null
+              ? 'due_date'
+              : 'payment_terms'
       bag.add(cause, dueDateTooLate(cause, from, terms))
     }
   }
 
   if (input.bank_account_ids !== undefined && input.bank_account_ids !== null) {
     const foreign = await foreignBankAccountIds(q, business.id, input.bank_account_ids)
-    input.bank_account_ids.forEach((id, i) => foreign.has(id) && bag.add(`bank_account_ids.${i}`, 'is not one of the Business\'s bank accounts'))
+    input.bank_account_ids.forEach(
+      (id, i) => foreign.has(id) && bag.add(`bank_account_ids.${i}`, "is not one of the Business's bank accounts"),
+    )
     set.bankAccountIds = JSON.stringify([...new Set(input.bank_account_ids)].sort((a, b) => a - b))
   } else if (!current && client) set.bankAccountIds = client.preferredBankAccountIds
 
@@ -217,16 +286,26 @@ async function planDraft(
     else if (type !== 'credit_note') bag.add('credited_document_id', 'is taken only by a Credit Note')
     else {
       credited = await findDocument(q, business.id, input.credited_document_id)
-      if (!credited || credited.type !== 'invoice' || credited.status === 'draft') bag.add('credited_document_id', 'is not an issued Invoice of this Business')
+      if (!credited || credited.type !== 'invoice' || credited.status === 'draft')
+        bag.add('credited_document_id', 'is not an issued Invoice of this Business')
       else set.creditedDocumentId = credited.id
     }
-  } else if (type === 'credit_note' && current?.creditedDocumentId && (set.clientId !== undefined || set.currency !== undefined)) {
+  } else if (
+    type === 'credit_note' &&
+    current?.creditedDocumentId &&
+    (set.clientId !== undefined || set.currency !== undefined)
+  ) {
     credited = await findDocument(q, business.id, current.creditedDocumentId)
   }
   // A Credit Note credits its own Client's Invoice, in that Invoice's currency.
   if (credited && !bag.errors.credited_document_id) {
-    if (client && credited.clientId !== client.id) bag.add('credited_document_id', "is an Invoice of another Client; a Credit Note credits its own Client's Invoice")
-    else if (currency && credited.currency !== currency) bag.add('credited_document_id', `is an Invoice in ${credited.currency}; a Credit Note is written in its Invoice's currency`)
+    if (client && credited.clientId !== client.id)
+      bag.add('credited_document_id', "is an Invoice of another Client; a Credit Note credits its own Client's Invoice")
+    else if (currency && credited.currency !== currency)
+      bag.add(
+        'credited_document_id',
+        `is an Invoice in ${credited.currency}; a Credit Note is written in its Invoice's currency`,
+      )
   }
 
   let lines: DraftPlan['lines'] = null
@@ -244,7 +323,17 @@ async function planDraft(
       business.id,
       set.currency,
       currencyScale(set.currency),
-      kept.map((l) => ({ product_id: null, description: l.description, quantity: l.quantity, unit: l.unit, unit_price: l.unitPrice, vat_rate: l.vatRate, vat_category: l.vatCategory, vat_exemption_code: l.vatExemptionCode, notes: l.notes })),
+      kept.map((l) => ({
+        product_id: null,
+        description: l.description,
+        quantity: l.quantity,
+        unit: l.unit,
+        unit_price: l.unitPrice,
+        vat_rate: l.vatRate,
+        vat_category: l.vatCategory,
+        vat_exemption_code: l.vatExemptionCode,
+        notes: l.notes,
+      })),
       again,
     )
     kept.forEach((l, i) => lines && (lines[i]!.productId = l.productId))
@@ -302,7 +391,12 @@ export async function createDocument(deps: DocumentDeps, c: Actor, input: Docume
   })
 }
 
-export async function updateDocument(deps: DocumentDeps, c: Actor, id: number, input: DocumentUpdateInput): Promise<DocumentView> {
+export async function updateDocument(
+  deps: DocumentDeps,
+  c: Actor,
+  id: number,
+  input: DocumentUpdateInput,
+): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const current = await findDocument(deps.db.read, c.businessId, id)
   if (!current) throw new NotFound('No such document.')
@@ -336,8 +430,17 @@ export async function deleteDocument(deps: DocumentDeps, c: Actor, id: number): 
 // Lifecycle
 
 /** Refuses with the lifecycle judge's answer for the document as it stands inside the transaction. */
-async function judge(deps: DocumentDeps, tx: Tx, business: BusinessRow, doc: DocumentRow, action: ActionName): Promise<void> {
-  const facts = await gatherFacts(tx, business, doc, { today: today(deps), mailVia: mailViaOf(business, deps.config.mailRelay) })
+async function judge(
+  deps: DocumentDeps,
+  tx: Tx,
+  business: BusinessRow,
+  doc: DocumentRow,
+  action: ActionName,
+): Promise<void> {
+  const facts = await gatherFacts(tx, business, doc, {
+    today: today(deps),
+    mailVia: mailViaOf(business, deps.config.mailRelay),
+  })
   const refusal = refusalFor(action, facts)
   if (refusal) throwRefusal(refusal)
 }
@@ -360,14 +463,24 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   const issueDate = doc.issueDate ?? day
   // Judged before a number is taken; a Draft saved before this check could still hold terms that overflow.
   const dueDate = doc.dueDate ?? addDays(issueDate, doc.paymentTerms)
-  if (dueDate === null) throw new InvalidRequest({ payment_terms: [dueDateTooLate('payment_terms', issueDate, doc.paymentTerms)] })
-  const taken = await take(tx, await numberingFor(tx, business, doc.type, Number(issueDate.slice(0, 4))), doc.requestedDocumentNumber)
+  if (dueDate === null)
+    throw new InvalidRequest({ payment_terms: [dueDateTooLate('payment_terms', issueDate, doc.paymentTerms)] })
+  const taken = await take(
+    tx,
+    await numberingFor(tx, business, doc.type, Number(issueDate.slice(0, 4))),
+    doc.requestedDocumentNumber,
+  )
   if (!taken.ok) throwRefusal(taken.refusal)
   const client = await findClient(tx, business.id, doc.clientId)
   const clientSnapshot = client ? JSON.stringify(snapshotOf(client)) : null
   // The seller as it stands now, read in this transaction: what the issued document shows from here on.
   const seller = await getBusiness(tx, business.id)
-  const sellerSnapshot = JSON.stringify(sellerSnapshotOf(seller, accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(tx, business.id))))
+  const sellerSnapshot = JSON.stringify(
+    sellerSnapshotOf(
+      seller,
+      accountsShown(JSON.parse(doc.bankAccountIds) as number[], doc.currency, await allBankAccounts(tx, business.id)),
+    ),
+  )
   const set: Partial<DocumentInsert> = {
     status: 'issued',
     documentNumber: taken.number,
@@ -403,9 +516,19 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
  * Records a Send that went out: `last_sent` and document.sent commit together. It is also the newest send by email,
  * which `last_sent` returns to when a mark made by hand is taken back (app-actions.service.ts).
  */
-export async function recordSentInTx(deps: DocumentDeps, tx: Tx, businessId: number, id: number, lastSent: { at: string; recipients: string[]; via: string }): Promise<void> {
+export async function recordSentInTx(
+  deps: DocumentDeps,
+  tx: Tx,
+  businessId: number,
+  id: number,
+  lastSent: { at: string; recipients: string[]; via: string },
+): Promise<void> {
   const sent = JSON.stringify(lastSent)
-  await updateDocumentRow(tx, businessId, id, { lastSent: sent, lastMailed: sent, updatedAt: deps.clock.now().toISOString() })
+  await updateDocumentRow(tx, businessId, id, {
+    lastSent: sent,
+    lastMailed: sent,
+    updatedAt: deps.clock.now().toISOString(),
+  })
   await raiseEvent(tx, deps.clock, businessId, 'document.sent', id)
 }
 
@@ -464,7 +587,18 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
     await replaceLines(
       tx,
       draft.id,
-      lines.map((l) => ({ position: l.position, productId: l.productId, description: l.description, quantity: l.quantity, unit: l.unit, unitPrice: l.unitPrice, vatRate: l.vatRate, vatCategory: l.vatCategory, vatExemptionCode: l.vatExemptionCode, notes: l.notes })),
+      lines.map((l) => ({
+        position: l.position,
+        productId: l.productId,
+        description: l.description,
+        quantity: l.quantity,
+        unit: l.unit,
+        unitPrice: l.unitPrice,
+        vatRate: l.vatRate,
+        vatCategory: l.vatCategory,
+        vatExemptionCode: l.vatExemptionCode,
+        notes: l.notes,
+      })),
       totals,
     )
     await issueInTx(deps, tx, business, draft.id)
@@ -472,4 +606,3 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
     return viewDocument(deps, tx, c, draft.id)
   })
 }
-

@@ -1,7 +1,14 @@
 // Documents over HTTP against a real temp-file database: Drafts and their fields, Lines, money, lists, overdue,
 // conversion, the Client snapshot and tenant isolation (extensions §3, the contract's Document and Line sections).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse, harnessForFile, type ClientSetup as Setup, expectRefusedUnder } from '../../../test/harness'
+import {
+  makeHarness,
+  type Harness,
+  type TestResponse,
+  harnessForFile,
+  type ClientSetup as Setup,
+  expectRefusedUnder,
+} from '../../../test/harness'
 
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
@@ -15,7 +22,10 @@ function addDays(date: string, days: number): string {
 }
 
 async function newClient(key: string, extra: Record<string, unknown> = {}, hh: Harness = h): Promise<any> {
-  const r = await hh.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra } })
+  const r = await hh.request('POST', '/v1/clients', {
+    key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra },
+  })
   if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
   return r.body
 }
@@ -27,7 +37,13 @@ async function setup(clientExtra: Record<string, unknown> = {}, hh: Harness = h)
   return { bizId: b.id, key: b.key, clientId: c.id }
 }
 
-const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00', ...over })
+const line = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
 
 function create(s: Setup, body: Record<string, unknown>, hh: Harness = h): Promise<TestResponse> {
   return hh.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, ...body } })
@@ -124,7 +140,13 @@ describe('creating a Draft', () => {
     const d = await made(s)
     const day = today()
     const i = await issued(s, d.id)
-    expect(i).toMatchObject({ status: 'issued', document_number: `INV-${day.slice(0, 4)}-0001`, issue_date: day, due_date: addDays(day, 14), delivery_date: day })
+    expect(i).toMatchObject({
+      status: 'issued',
+      document_number: `INV-${day.slice(0, 4)}-0001`,
+      issue_date: day,
+      due_date: addDays(day, 14),
+      delivery_date: day,
+    })
   })
 
   test('every field sent on create is kept, and issue keeps the dates and number it was given', async () => {
@@ -168,10 +190,24 @@ describe('creating a Draft', () => {
       notes: 'Thank you for your business',
       bank_account_ids: [acc1, acc2],
     })
-    expect(r.body.lines[0]).toMatchObject({ description: 'Design work', unit: 'hour', unit_price: '80.00', vat_rate: '19.00', vat_category: 'S', notes: 'Week 9', net_amount: '200.00' })
+    expect(r.body.lines[0]).toMatchObject({
+      description: 'Design work',
+      unit: 'hour',
+      unit_price: '80.00',
+      vat_rate: '19.00',
+      vat_category: 'S',
+      notes: 'Week 9',
+      net_amount: '200.00',
+    })
     expect(Number(r.body.lines[0].quantity)).toBe(2.5)
     const i = await issued(s, r.body.id)
-    expect(i).toMatchObject({ document_number: 'INV-2026-0001', issue_date: '2026-03-01', due_date: '2026-04-15', delivery_date: '2026-02-28', currency: 'USD' })
+    expect(i).toMatchObject({
+      document_number: 'INV-2026-0001',
+      issue_date: '2026-03-01',
+      due_date: '2026-04-15',
+      delivery_date: '2026-02-28',
+      currency: 'USD',
+    })
   })
 
   test('a Draft with an issue_date but no due_date gets its due date from payment_terms counted from that issue date', async () => {
@@ -183,7 +219,10 @@ describe('creating a Draft', () => {
 
   test('a due date before the issue date, an impossible date and an unknown currency are refused under their fields', async () => {
     const s = await setup()
-    expectRefusedUnder(await create(s, { lines: [line()], issue_date: '2026-03-10', due_date: '2026-03-09' }), 'due_date')
+    expectRefusedUnder(
+      await create(s, { lines: [line()], issue_date: '2026-03-10', due_date: '2026-03-09' }),
+      'due_date',
+    )
     expectRefusedUnder(await create(s, { lines: [line()], issue_date: '2026-02-30' }), 'issue_date')
     expectRefusedUnder(await create(s, { lines: [line()], currency: 'XYZ' }), 'currency')
   })
@@ -192,11 +231,17 @@ describe('creating a Draft', () => {
     const s = await setup()
     const other = await setup()
     const otherAcc = await h.bankAccount(other.bizId)
-    const prod = await h.request('POST', '/v1/products', { key: other.key, body: { name: 'Theirs', type: 'product', price: '5.00', currency: 'EUR' } })
+    const prod = await h.request('POST', '/v1/products', {
+      key: other.key,
+      body: { name: 'Theirs', type: 'product', price: '5.00', currency: 'EUR' },
+    })
     expect(prod.status).toBe(201)
     expectRefusedUnder(await create(s, { client_id: other.clientId, lines: [line()] }), 'client_id')
     expectRefusedUnder(await create(s, { lines: [line()], bank_account_ids: [otherAcc] }), 'bank_account_ids.0')
-    expectRefusedUnder(await create(s, { lines: [line(), { product_id: prod.body.id, quantity: '1' }] }), 'lines.1.product_id')
+    expectRefusedUnder(
+      await create(s, { lines: [line(), { product_id: prod.body.id, quantity: '1' }] }),
+      'lines.1.product_id',
+    )
   })
 
   test('a field the create body does not take (status, amount_paid, id) is 422 naming it', async () => {
@@ -214,8 +259,14 @@ describe('creating a Draft', () => {
     const cn = await create(s, { type: 'credit_note', credited_document_id: inv.id, lines: [line()] })
     expect(cn.status).toBe(201)
     expect(cn.body.credited_document_id).toBe(inv.id)
-    expectRefusedUnder(await create(s, { type: 'credit_note', credited_document_id: draftInv.id, lines: [line()] }), 'credited_document_id')
-    expectRefusedUnder(await create(s, { type: 'invoice', credited_document_id: inv.id, lines: [line()] }), 'credited_document_id')
+    expectRefusedUnder(
+      await create(s, { type: 'credit_note', credited_document_id: draftInv.id, lines: [line()] }),
+      'credited_document_id',
+    )
+    expectRefusedUnder(
+      await create(s, { type: 'invoice', credited_document_id: inv.id, lines: [line()] }),
+      'credited_document_id',
+    )
   })
 
   test("a Credit Note credits its own Client's Invoice in that Invoice's currency: another Client's or another currency is refused, also when changed later", async () => {
@@ -224,17 +275,35 @@ describe('creating a Draft', () => {
     const other = await newClient(s.key, { name: 'Other Client', email: 'other@client.example' })
     const yen = await newClient(s.key, { name: 'Yen Client', email: 'yen@client.example', currency: 'JPY' })
     const before = (await listAll(s)).length
-    const foreign = expectRefusedUnder(await create(s, { type: 'credit_note', client_id: other.id, credited_document_id: inv.id, lines: [line()] }), 'credited_document_id')
+    const foreign = expectRefusedUnder(
+      await create(s, { type: 'credit_note', client_id: other.id, credited_document_id: inv.id, lines: [line()] }),
+      'credited_document_id',
+    )
     expect(foreign.errors.credited_document_id[0]).toContain('another Client')
-    expectRefusedUnder(await create(s, { type: 'credit_note', client_id: yen.id, credited_document_id: inv.id, lines: [line({ unit_price: '100' })] }), 'credited_document_id')
-    expectRefusedUnder(await create(s, { type: 'credit_note', currency: 'USD', credited_document_id: inv.id, lines: [line()] }), 'credited_document_id')
+    expectRefusedUnder(
+      await create(s, {
+        type: 'credit_note',
+        client_id: yen.id,
+        credited_document_id: inv.id,
+        lines: [line({ unit_price: '100' })],
+      }),
+      'credited_document_id',
+    )
+    expectRefusedUnder(
+      await create(s, { type: 'credit_note', currency: 'USD', credited_document_id: inv.id, lines: [line()] }),
+      'credited_document_id',
+    )
     expect((await listAll(s)).length).toBe(before)
     // Linked rightly, then moved to another Client or currency by an update: refused, the Draft unchanged.
     const cn = await made(s, { type: 'credit_note', credited_document_id: inv.id })
     const patch = (body: Record<string, unknown>) => h.request('PATCH', `/v1/documents/${cn.id}`, { key: s.key, body })
     expectRefusedUnder(await patch({ client_id: other.id }), 'credited_document_id')
     expectRefusedUnder(await patch({ currency: 'USD' }), 'credited_document_id')
-    expect((await get(s, cn.id)).body).toMatchObject({ client_id: s.clientId, currency: 'EUR', credited_document_id: inv.id })
+    expect((await get(s, cn.id)).body).toMatchObject({
+      client_id: s.clientId,
+      currency: 'EUR',
+      credited_document_id: inv.id,
+    })
   })
 
   test('a Draft with no Lines is saved, but is not issued: 422 under lines', async () => {
@@ -254,14 +323,35 @@ describe('creating a Draft', () => {
 describe('Lines', () => {
   test('a Line billing a Product in the document currency takes its name, unit, price and VAT rate', async () => {
     const s = await setup()
-    const p = await h.request('POST', '/v1/products', { key: s.key, body: { name: 'Widget', type: 'product', price: '12.50', currency: 'EUR', vat_rate: '7.00', unit: 'box' } })
+    const p = await h.request('POST', '/v1/products', {
+      key: s.key,
+      body: { name: 'Widget', type: 'product', price: '12.50', currency: 'EUR', vat_rate: '7.00', unit: 'box' },
+    })
     const d = await made(s, { lines: [{ product_id: p.body.id, quantity: '2' }] })
-    expect(d.lines[0]).toMatchObject({ product_id: p.body.id, description: 'Widget', unit: 'box', unit_price: '12.50', vat_rate: '7.00', vat_category: 'S', net_amount: '25.00' })
+    expect(d.lines[0]).toMatchObject({
+      product_id: p.body.id,
+      description: 'Widget',
+      unit: 'box',
+      unit_price: '12.50',
+      vat_rate: '7.00',
+      vat_category: 'S',
+      net_amount: '25.00',
+    })
   })
 
   test('a Line from a Product whose price includes VAT takes its price_without_vat', async () => {
     const s = await setup()
-    const p = await h.request('POST', '/v1/products', { key: s.key, body: { name: 'Gift box', type: 'product', price: '10.00', currency: 'EUR', vat_rate: '19.00', vat_included: true } })
+    const p = await h.request('POST', '/v1/products', {
+      key: s.key,
+      body: {
+        name: 'Gift box',
+        type: 'product',
+        price: '10.00',
+        currency: 'EUR',
+        vat_rate: '19.00',
+        vat_included: true,
+      },
+    })
     expect(p.body.price_without_vat).toBe('8.40')
     const d = await made(s, { lines: [{ product_id: p.body.id, quantity: '3' }] })
     // 3 × 8.40 = 25.20; VAT 25.20 × 19% = 4.788 → 4.79; total 29.99.
@@ -271,17 +361,27 @@ describe('Lines', () => {
 
   test('a Product in another currency gives no price: the Line needs its own unit_price (lines.0.unit_price), and keeps the Product VAT rate', async () => {
     const s = await setup()
-    const p = await h.request('POST', '/v1/products', { key: s.key, body: { name: 'US widget', type: 'product', price: '9.99', currency: 'USD', vat_rate: '7.00' } })
+    const p = await h.request('POST', '/v1/products', {
+      key: s.key,
+      body: { name: 'US widget', type: 'product', price: '9.99', currency: 'USD', vat_rate: '7.00' },
+    })
     const refused = await create(s, { lines: [{ product_id: p.body.id, quantity: '1' }] })
     expectRefusedUnder(refused, 'lines.0.unit_price')
     const ok = await made(s, { lines: [{ product_id: p.body.id, quantity: '2', unit_price: '9.00' }] })
     expect(ok.currency).toBe('EUR')
-    expect(ok.lines[0]).toMatchObject({ unit_price: '9.00', vat_rate: '7.00', net_amount: '18.00', description: 'US widget' })
+    expect(ok.lines[0]).toMatchObject({
+      unit_price: '9.00',
+      vat_rate: '7.00',
+      net_amount: '18.00',
+      description: 'US widget',
+    })
   })
 
   test('vat_category defaults to Z at rate 0 and S above 0', async () => {
     const s = await setup()
-    const d = await made(s, { lines: [line({ vat_rate: '0' }), line({ vat_rate: '19.00' }), line({ vat_rate: undefined })] })
+    const d = await made(s, {
+      lines: [line({ vat_rate: '0' }), line({ vat_rate: '19.00' }), line({ vat_rate: undefined })],
+    })
     expect(d.lines.map((l: any) => [l.vat_category, l.vat_rate])).toEqual([
       ['Z', '0.00'],
       ['S', '19.00'],
@@ -289,20 +389,34 @@ describe('Lines', () => {
     ])
   })
 
-  test.each(['E', 'AE', 'K', 'G', 'O'])('category %s needs vat_exemption_code (lines.N.vat_exemption_code) and takes rate 0 (lines.N.vat_rate)', async (cat) => {
-    const s = await setup()
-    expectRefusedUnder(await create(s, { lines: [line(), line({ vat_rate: '0', vat_category: cat })] }), 'lines.1.vat_exemption_code')
-    expectRefusedUnder(await create(s, { lines: [line({ vat_rate: '19.00', vat_category: cat, vat_exemption_code: 'VATEX-EU-AE' })] }), 'lines.0.vat_rate')
-    const ok = await made(s, { lines: [line({ vat_rate: '0', vat_category: cat, vat_exemption_code: 'VATEX-EU-AE' })] })
-    expect(ok.lines[0]).toMatchObject({ vat_category: cat, vat_rate: '0.00', vat_exemption_code: 'VATEX-EU-AE' })
-  })
+  test.each(['E', 'AE', 'K', 'G', 'O'])(
+    'category %s needs vat_exemption_code (lines.N.vat_exemption_code) and takes rate 0 (lines.N.vat_rate)',
+    async (cat) => {
+      const s = await setup()
+      expectRefusedUnder(
+        await create(s, { lines: [line(), line({ vat_rate: '0', vat_category: cat })] }),
+        'lines.1.vat_exemption_code',
+      )
+      expectRefusedUnder(
+        await create(s, { lines: [line({ vat_rate: '19.00', vat_category: cat, vat_exemption_code: 'VATEX-EU-AE' })] }),
+        'lines.0.vat_rate',
+      )
+      const ok = await made(s, {
+        lines: [line({ vat_rate: '0', vat_category: cat, vat_exemption_code: 'VATEX-EU-AE' })],
+      })
+      expect(ok.lines[0]).toMatchObject({ vat_category: cat, vat_rate: '0.00', vat_exemption_code: 'VATEX-EU-AE' })
+    },
+  )
 
   test('category S at rate 0, Z above 0, an unknown category and an exemption code on S are refused under the Line', async () => {
     const s = await setup()
     expectRefusedUnder(await create(s, { lines: [line({ vat_rate: '0', vat_category: 'S' })] }), 'lines.0.vat_rate')
     expectRefusedUnder(await create(s, { lines: [line({ vat_rate: '7.00', vat_category: 'Z' })] }), 'lines.0.vat_rate')
     expectRefusedUnder(await create(s, { lines: [line({ vat_category: 'X' })] }), 'lines.0.vat_category')
-    expectRefusedUnder(await create(s, { lines: [line({ vat_exemption_code: 'VATEX-EU-AE' })] }), 'lines.0.vat_exemption_code')
+    expectRefusedUnder(
+      await create(s, { lines: [line({ vat_exemption_code: 'VATEX-EU-AE' })] }),
+      'lines.0.vat_exemption_code',
+    )
   })
 
   test('Line notes: 500 characters are kept, 501 are refused under lines.N.notes, none is null', async () => {
@@ -352,36 +466,60 @@ describe('Lines', () => {
     const s = await setup()
     const d = await made(s, { lines: [line(), line({ description: 'B' }), line({ description: 'C' })] })
     expect(d.total).toBe('357.00')
-    const r = await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { lines: [line({ description: 'Only', quantity: '2', unit_price: '10.00', vat_rate: '7.00' })] } })
+    const r = await h.request('PATCH', `/v1/documents/${d.id}`, {
+      key: s.key,
+      body: { lines: [line({ description: 'Only', quantity: '2', unit_price: '10.00', vat_rate: '7.00' })] },
+    })
     expect(r.status).toBe(200)
     expect(r.body.lines).toHaveLength(1)
     expect(r.body.lines[0]).toMatchObject({ position: 1, description: 'Only', net_amount: '20.00' })
-    expect(r.body).toMatchObject({ net_total: '20.00', vat_total: '1.40', total: '21.40', vat_breakdown: [{ category: 'S', rate: '7.00', net: '20.00', vat: '1.40' }] })
+    expect(r.body).toMatchObject({
+      net_total: '20.00',
+      vat_total: '1.40',
+      total: '21.40',
+      vat_breakdown: [{ category: 'S', rate: '7.00', net: '20.00', vat: '1.40' }],
+    })
   })
 
   test('update without lines keeps the Lines and changes only the fields sent', async () => {
     const s = await setup()
     const d = await made(s, { notes: 'first', lines: [line(), line({ description: 'B' })] })
-    const r = await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { notes: 'second', payment_terms: 7 } })
+    const r = await h.request('PATCH', `/v1/documents/${d.id}`, {
+      key: s.key,
+      body: { notes: 'second', payment_terms: 7 },
+    })
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ notes: 'second', payment_terms: 7, total: d.total })
     expect(r.body.lines.map((l: any) => l.description)).toEqual(['Consulting', 'B'])
   })
 
-  test('a currency changed on update recomputes the kept Lines at the new currency\'s scale', async () => {
+  test("a currency changed on update recomputes the kept Lines at the new currency's scale", async () => {
     const s = await setup()
     const d = await made(s, { lines: [line({ quantity: '3', unit_price: '333.5', vat_rate: '10.00' })] })
     expect(d).toMatchObject({ net_total: '1000.50', vat_total: '100.05', total: '1100.55' })
     const r = await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { currency: 'JPY' } })
     expect(r.status).toBe(200)
     expect(r.body.lines[0]).toMatchObject({ unit_price: '333.5', net_amount: '1001' })
-    expect(r.body).toMatchObject({ currency: 'JPY', net_total: '1001', vat_total: '100', total: '1101', amount_paid: '0', amount_due: '1101' })
+    expect(r.body).toMatchObject({
+      currency: 'JPY',
+      net_total: '1001',
+      vat_total: '100',
+      total: '1101',
+      amount_paid: '0',
+      amount_due: '1101',
+    })
   })
 
   test('a PATCH refuses Lines by the same rules, naming the Line by place, and writes nothing', async () => {
     const s = await setup()
     const d = await made(s)
-    expectRefusedUnder(await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { lines: [line(), line({ quantity: '0' })] } }), 'lines.1.quantity')
+    expectRefusedUnder(
+      await h.request('PATCH', `/v1/documents/${d.id}`, {
+        key: s.key,
+        body: { lines: [line(), line({ quantity: '0' })] },
+      }),
+      'lines.1.quantity',
+    )
     const after = (await get(s, d.id)).body
     expect(after.lines).toHaveLength(1)
     expect(after.total).toBe(d.total)
@@ -424,8 +562,22 @@ const MONEY_CASES: MoneyCase[] = [
       { description: 'B', quantity: '1.5', unit_price: '10.00', vat_rate: '7.00' }, // 15.00
       { description: 'C', quantity: '2', unit_price: '5.555', vat_rate: '19.00' }, // 11.11
       { description: 'D', quantity: '1', unit_price: '100.00', vat_rate: '0' }, // Z 100.00
-      { description: 'E', quantity: '1', unit_price: '50.00', vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' },
-      { description: 'F', quantity: '1', unit_price: '20.00', vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' },
+      {
+        description: 'E',
+        quantity: '1',
+        unit_price: '50.00',
+        vat_rate: '0',
+        vat_category: 'E',
+        vat_exemption_code: 'VATEX-EU-132',
+      },
+      {
+        description: 'F',
+        quantity: '1',
+        unit_price: '20.00',
+        vat_rate: '0',
+        vat_category: 'AE',
+        vat_exemption_code: 'VATEX-EU-AE',
+      },
     ],
     net_amounts: ['59.97', '15.00', '11.11', '100.00', '50.00', '20.00'],
     vat_breakdown: [
@@ -498,35 +650,52 @@ const MONEY_CASES: MoneyCase[] = [
 ]
 
 function expectRatesDescending(bands: Array<{ rate: string }>) {
-  for (let i = 1; i < bands.length; i++) expect(Number(bands[i - 1]!.rate)).toBeGreaterThanOrEqual(Number(bands[i]!.rate))
+  for (let i = 1; i < bands.length; i++)
+    expect(Number(bands[i - 1]!.rate)).toBeGreaterThanOrEqual(Number(bands[i]!.rate))
 }
 
 const bandKey = (b: { category: string; rate: string }) => `${b.category}|${b.rate}`
 
 describe('money on documents (hand-computed)', () => {
-  test.each(MONEY_CASES.map((c) => [c.name, c] as const))('%s: Line nets, VAT breakdown, totals, amount_paid and amount_due', async (_name, c) => {
-    const s = await setup({ currency: c.currency })
-    const r = await create(s, { lines: c.lines })
-    expect(r.status).toBe(201)
-    for (const doc of [r.body, await issued(s, r.body.id)]) {
-      expect(doc.currency).toBe(c.currency)
-      expect(doc.lines.map((l: any) => l.net_amount)).toEqual(c.net_amounts)
-      // Highest rate first; each 0% category is its own band (order among equal rates is not part of the contract).
-      expectRatesDescending(doc.vat_breakdown)
-      expect(doc.vat_breakdown.map(bandKey)).toHaveLength(new Set(doc.vat_breakdown.map(bandKey)).size)
-      expect([...doc.vat_breakdown].sort((a: any, b: any) => bandKey(a).localeCompare(bandKey(b)))).toEqual(
-        [...c.vat_breakdown].sort((a, b) => bandKey(a).localeCompare(bandKey(b))),
-      )
-      expect(doc.vat_breakdown.filter((b: any) => Number(b.rate) > 0)).toEqual(c.vat_breakdown.filter((b) => Number(b.rate) > 0))
-      expect(doc).toMatchObject({ net_total: c.net_total, vat_total: c.vat_total, total: c.total, amount_paid: c.zero, amount_due: c.total })
-    }
-  })
+  test.each(MONEY_CASES.map((c) => [c.name, c] as const))(
+    '%s: Line nets, VAT breakdown, totals, amount_paid and amount_due',
+    async (_name, c) => {
+      const s = await setup({ currency: c.currency })
+      const r = await create(s, { lines: c.lines })
+      expect(r.status).toBe(201)
+      for (const doc of [r.body, await issued(s, r.body.id)]) {
+        expect(doc.currency).toBe(c.currency)
+        expect(doc.lines.map((l: any) => l.net_amount)).toEqual(c.net_amounts)
+        // Highest rate first; each 0% category is its own band (order among equal rates is not part of the contract).
+        expectRatesDescending(doc.vat_breakdown)
+        expect(doc.vat_breakdown.map(bandKey)).toHaveLength(new Set(doc.vat_breakdown.map(bandKey)).size)
+        expect([...doc.vat_breakdown].sort((a: any, b: any) => bandKey(a).localeCompare(bandKey(b)))).toEqual(
+          [...c.vat_breakdown].sort((a, b) => bandKey(a).localeCompare(bandKey(b))),
+        )
+        expect(doc.vat_breakdown.filter((b: any) => Number(b.rate) > 0)).toEqual(
+          c.vat_breakdown.filter((b) => Number(b.rate) > 0),
+        )
+        expect(doc).toMatchObject({
+          net_total: c.net_total,
+          vat_total: c.vat_total,
+          total: c.total,
+          amount_paid: c.zero,
+          amount_due: c.total,
+        })
+      }
+    },
+  )
 
   test('a Line net of 999999999999999.99 is accepted and answered exactly', async () => {
     const s = await setup()
     const d = await made(s, { lines: [line({ quantity: '1', unit_price: '999999999999999.99', vat_rate: '0' })] })
     expect(d.lines[0].net_amount).toBe('999999999999999.99')
-    expect(d).toMatchObject({ net_total: '999999999999999.99', vat_total: '0.00', total: '999999999999999.99', amount_due: '999999999999999.99' })
+    expect(d).toMatchObject({
+      net_total: '999999999999999.99',
+      vat_total: '0.00',
+      total: '999999999999999.99',
+      amount_due: '999999999999999.99',
+    })
     const i = await issued(s, d.id)
     expect(i.total).toBe('999999999999999.99')
   })
@@ -534,22 +703,46 @@ describe('money on documents (hand-computed)', () => {
   test('a Line net of 1000000000000000 is 422 invalid_request under lines.N.unit_price', async () => {
     const s = await setup()
     // 16 digits in the price itself, and 10^15 reached only by the product of quantity and price.
-    expectRefusedUnder(await create(s, { lines: [line(), line({ quantity: '1', unit_price: '1000000000000000', vat_rate: '0' })] }), 'lines.1.unit_price')
-    expectRefusedUnder(await create(s, { lines: [line({ quantity: '2', unit_price: '500000000000000', vat_rate: '0' })] }), 'lines.0.unit_price')
+    expectRefusedUnder(
+      await create(s, { lines: [line(), line({ quantity: '1', unit_price: '1000000000000000', vat_rate: '0' })] }),
+      'lines.1.unit_price',
+    )
+    expectRefusedUnder(
+      await create(s, { lines: [line({ quantity: '2', unit_price: '500000000000000', vat_rate: '0' })] }),
+      'lines.0.unit_price',
+    )
     // 3 × 333333333333333.331667 = 999999999999999.995001, which rounds to 10^15 at two decimals.
-    expectRefusedUnder(await create(s, { lines: [line({ quantity: '3', unit_price: '333333333333333.331667', vat_rate: '0' })] }), 'lines.0.unit_price')
+    expectRefusedUnder(
+      await create(s, { lines: [line({ quantity: '3', unit_price: '333333333333333.331667', vat_rate: '0' })] }),
+      'lines.0.unit_price',
+    )
   })
 
   test('Lines whose total reaches 10^15 are 422 under lines; just below is accepted', async () => {
     const s = await setup()
-    const at = await create(s, { lines: [line({ unit_price: '500000000000000.00', vat_rate: '0' }), line({ unit_price: '500000000000000.00', vat_rate: '0' })] })
+    const at = await create(s, {
+      lines: [
+        line({ unit_price: '500000000000000.00', vat_rate: '0' }),
+        line({ unit_price: '500000000000000.00', vat_rate: '0' }),
+      ],
+    })
     const e = expectRefusedUnder(at, 'lines')
     expect(Object.keys(e.errors).filter((k) => k.startsWith('lines.'))).toEqual([])
     expectRefusedUnder(
-      await create(s, { lines: [line({ unit_price: '600000000000000.00', vat_rate: '0' }), line({ unit_price: '600000000000000.00', vat_rate: '0' })] }),
+      await create(s, {
+        lines: [
+          line({ unit_price: '600000000000000.00', vat_rate: '0' }),
+          line({ unit_price: '600000000000000.00', vat_rate: '0' }),
+        ],
+      }),
       'lines',
     )
-    const below = await made(s, { lines: [line({ unit_price: '500000000000000.00', vat_rate: '0' }), line({ unit_price: '499999999999999.99', vat_rate: '0' })] })
+    const below = await made(s, {
+      lines: [
+        line({ unit_price: '500000000000000.00', vat_rate: '0' }),
+        line({ unit_price: '499999999999999.99', vat_rate: '0' }),
+      ],
+    })
     expect(below.net_total).toBe('999999999999999.99')
   })
 
@@ -557,8 +750,14 @@ describe('money on documents (hand-computed)', () => {
     const s = await setup()
     const d = await made(s)
     const patch = (lines: unknown[]) => h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { lines } })
-    expectRefusedUnder(await patch([line({ quantity: '10', unit_price: '100000000000000', vat_rate: '0' })]), 'lines.0.unit_price')
-    expectRefusedUnder(await patch([line({ unit_price: '999999999999999', vat_rate: '0' }), line({ unit_price: '1', vat_rate: '0' })]), 'lines')
+    expectRefusedUnder(
+      await patch([line({ quantity: '10', unit_price: '100000000000000', vat_rate: '0' })]),
+      'lines.0.unit_price',
+    )
+    expectRefusedUnder(
+      await patch([line({ unit_price: '999999999999999', vat_rate: '0' }), line({ unit_price: '1', vat_rate: '0' })]),
+      'lines',
+    )
     expect((await get(s, d.id)).body.total).toBe(d.total)
   })
 })
@@ -599,14 +798,24 @@ describe('listing documents', () => {
     const first = await h.request('GET', '/v1/documents?limit=2', { key: s.key })
     expect(first.body.data.map((d: any) => d.id)).toEqual([made3[0].id, made3[1].id])
     expect(first.body.next_cursor).toBeString()
-    const second = await h.request('GET', `/v1/documents?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: s.key })
+    const second = await h.request(
+      'GET',
+      `/v1/documents?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { key: s.key },
+    )
     expect(second.body.data.map((d: any) => d.id)).toEqual([made3[2].id])
     expect(second.body.next_cursor).toBeNull()
   })
 
   test('a bad filter value is 422 naming it', async () => {
     const s = await setup()
-    for (const [k, v] of [['type', 'receipt'], ['status', 'overdue'], ['client_id', 'abc'], ['issue_date_from', '2026-13-01'], ['issue_date_to', 'yesterday']]) {
+    for (const [k, v] of [
+      ['type', 'receipt'],
+      ['status', 'overdue'],
+      ['client_id', 'abc'],
+      ['issue_date_from', '2026-13-01'],
+      ['issue_date_to', 'yesterday'],
+    ]) {
       expectRefusedUnder(await h.request('GET', `/v1/documents?${k}=${v}`, { key: s.key }), k!)
     }
   })
@@ -619,10 +828,19 @@ describe('the Client snapshot', () => {
     const s = await setup({ name: 'Old Name Ltd', address: 'Old Street 1', city: 'Berlin' })
     const doc = await issued(s, (await made(s)).id)
     const dr = await made(s)
-    const patched = await h.request('PATCH', `/v1/clients/${s.clientId}`, { key: s.key, body: { name: 'New Name Ltd', address: 'New Street 2', email: 'new@acme.example' } })
+    const patched = await h.request('PATCH', `/v1/clients/${s.clientId}`, {
+      key: s.key,
+      body: { name: 'New Name Ltd', address: 'New Street 2', email: 'new@acme.example' },
+    })
     expect(patched.status).toBe(200)
     const after = (await get(s, doc.id)).body
-    expect(after.client).toMatchObject({ name: 'Old Name Ltd', address: 'Old Street 1', city: 'Berlin', email: 'billing@acme.example', country: 'DE' })
+    expect(after.client).toMatchObject({
+      name: 'Old Name Ltd',
+      address: 'Old Street 1',
+      city: 'Berlin',
+      email: 'billing@acme.example',
+      country: 'DE',
+    })
     const draftNow = (await get(s, dr.id)).body
     expect(draftNow.client).toMatchObject({ name: 'New Name Ltd', address: 'New Street 2', email: 'new@acme.example' })
     // Issued after the change, the Draft freezes the new Client.
@@ -644,7 +862,10 @@ describe('conversion', () => {
         await made(s, {
           type: 'proforma',
           notes: 'Advance',
-          lines: [line({ description: 'A', quantity: '2', unit_price: '12.345', notes: 'note A' }), line({ description: 'B', vat_rate: '0', vat_category: 'K', vat_exemption_code: 'VATEX-EU-IC' })],
+          lines: [
+            line({ description: 'A', quantity: '2', unit_price: '12.345', notes: 'note A' }),
+            line({ description: 'B', vat_rate: '0', vat_category: 'K', vat_exemption_code: 'VATEX-EU-IC' }),
+          ],
         })
       ).id,
     )
@@ -652,11 +873,24 @@ describe('conversion', () => {
     const r = await h.request('POST', `/v1/documents/${pro.id}/convert`, { key: s.key })
     expect(r.status).toBe(201)
     const inv = r.body
-    expect(inv).toMatchObject({ type: 'invoice', status: 'issued', proforma_id: pro.id, converted_into_id: null, client_id: s.clientId, currency: 'USD' })
+    expect(inv).toMatchObject({
+      type: 'invoice',
+      status: 'issued',
+      proforma_id: pro.id,
+      converted_into_id: null,
+      client_id: s.clientId,
+      currency: 'USD',
+    })
     expect(inv.document_number).toMatch(/^INV-\d{4}-0001$/)
     const strip = (l: any) => ({ ...l, id: 0 })
     expect(inv.lines.map(strip)).toEqual(pro.lines.map(strip))
-    expect(inv).toMatchObject({ net_total: pro.net_total, vat_total: pro.vat_total, total: pro.total, vat_breakdown: pro.vat_breakdown, amount_due: pro.total })
+    expect(inv).toMatchObject({
+      net_total: pro.net_total,
+      vat_total: pro.vat_total,
+      total: pro.total,
+      vat_breakdown: pro.vat_breakdown,
+      amount_due: pro.total,
+    })
     const proAfter = (await get(s, pro.id)).body
     expect(proAfter.converted_into_id).toBe(inv.id)
     expect(proAfter.status).toBe('issued')
@@ -699,7 +933,7 @@ describe('conversion', () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('tenant isolation', () => {
-  test('another Business\'s document is 404 on every path, including the PDF, and absent from the list', async () => {
+  test("another Business's document is 404 on every path, including the PDF, and absent from the list", async () => {
     const mine = await setup()
     const theirs = await setup()
     const draft = await made(theirs)
@@ -750,7 +984,12 @@ describe('overdue (the clock moved past the due date)', () => {
     hh.clock.set('2026-05-01T12:00:00.000Z')
     const s = await setup({ payment_terms: 10 }, hh)
     const doc = await issued(s, (await made(s, {}, hh)).id, hh)
-    expect(doc).toMatchObject({ issue_date: '2026-05-01', due_date: '2026-05-11', is_overdue: false, days_overdue: null })
+    expect(doc).toMatchObject({
+      issue_date: '2026-05-01',
+      due_date: '2026-05-11',
+      is_overdue: false,
+      days_overdue: null,
+    })
     const cancelled = await issued(s, (await made(s, {}, hh)).id, hh)
     expect((await hh.request('POST', `/v1/documents/${cancelled.id}/cancel`, { key: s.key })).status).toBe(200)
     const quote = await issued(s, (await made(s, { type: 'quote' }, hh)).id, hh)
@@ -765,7 +1004,8 @@ describe('overdue (the clock moved past the due date)', () => {
     expect(await look(pro.id)).toMatchObject({ is_overdue: true, days_overdue: 1 })
     hh.clock.set('2026-05-31T08:00:00.000Z')
     expect(await look(doc.id)).toMatchObject({ is_overdue: true, days_overdue: 20 })
-    for (const id of [cancelled.id, quote.id, draft.id]) expect(await look(id)).toMatchObject({ is_overdue: false, days_overdue: null })
+    for (const id of [cancelled.id, quote.id, draft.id])
+      expect(await look(id)).toMatchObject({ is_overdue: false, days_overdue: null })
     // A converted Proforma is no longer overdue; its Invoice carries the debt.
     const conv = await hh.request('POST', `/v1/documents/${pro.id}/convert`, { key: s.key })
     expect(conv.status).toBe(201)

@@ -27,7 +27,10 @@ interface Setup {
 
 async function setup(clientExtra: Record<string, unknown> = {}): Promise<Setup> {
   const b = await h.business({ currency: 'EUR', email: 'office@shop.example' })
-  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Far Future GmbH', email: 'billing@future.example', country: 'DE', ...clientExtra } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: b.key,
+    body: { name: 'Far Future GmbH', email: 'billing@future.example', country: 'DE', ...clientExtra },
+  })
   if (c.status !== 201) throw new Error(c.text)
   return { key: b.key, clientId: c.body.id }
 }
@@ -35,7 +38,10 @@ async function setup(clientExtra: Record<string, unknown> = {}): Promise<Setup> 
 const lines = [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }]
 
 function create(s: Setup, body: Record<string, unknown>): Promise<TestResponse> {
-  return h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, lines, ...body } })
+  return h.request('POST', '/v1/documents', {
+    key: s.key,
+    body: { type: 'invoice', client_id: s.clientId, lines, ...body },
+  })
 }
 
 async function made(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
@@ -60,7 +66,12 @@ async function listIds(s: Setup): Promise<number[]> {
 /** A Draft as an older version could have saved it: dates and terms that count past 9999-12-31. */
 async function storedDraft(s: Setup, set: { issueDate: string | null; paymentTerms: number }): Promise<any> {
   const d = await made(s, { issue_date: '2026-01-01', due_date: '2026-01-31' })
-  await h.deps.db.write((tx) => tx.update(documents).set({ issueDate: set.issueDate, dueDate: null, paymentTerms: set.paymentTerms }).where(eq(documents.id, d.id)))
+  await h.deps.db.write((tx) =>
+    tx
+      .update(documents)
+      .set({ issueDate: set.issueDate, dueDate: null, paymentTerms: set.paymentTerms })
+      .where(eq(documents.id, d.id)),
+  )
   return d
 }
 
@@ -104,12 +115,27 @@ describe('create and update', () => {
   test('an update is 422 under the field it sends that counts past 9999-12-31, and changes nothing', async () => {
     const s = await setup()
     const d = await made(s, { issue_date: '9999-12-01', payment_terms: 0 })
-    expectRefusedUnder(await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { payment_terms: 31 } }), 'payment_terms')
-    expectRefusedUnder(await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { issue_date: '9999-12-31', payment_terms: 1, notes: 'x' } }), 'payment_terms')
+    expectRefusedUnder(
+      await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { payment_terms: 31 } }),
+      'payment_terms',
+    )
+    expectRefusedUnder(
+      await h.request('PATCH', `/v1/documents/${d.id}`, {
+        key: s.key,
+        body: { issue_date: '9999-12-31', payment_terms: 1, notes: 'x' },
+      }),
+      'payment_terms',
+    )
     const late = await made(s, { issue_date: '9999-12-01', due_date: '9999-12-31', payment_terms: 60 })
-    expectRefusedUnder(await h.request('PATCH', `/v1/documents/${late.id}`, { key: s.key, body: { due_date: null } }), 'due_date')
+    expectRefusedUnder(
+      await h.request('PATCH', `/v1/documents/${late.id}`, { key: s.key, body: { due_date: null } }),
+      'due_date',
+    )
     const terms = await made(s, { issue_date: '2026-01-01', payment_terms: 60 })
-    expectRefusedUnder(await h.request('PATCH', `/v1/documents/${terms.id}`, { key: s.key, body: { issue_date: '9999-12-01' } }), 'issue_date')
+    expectRefusedUnder(
+      await h.request('PATCH', `/v1/documents/${terms.id}`, { key: s.key, body: { issue_date: '9999-12-01' } }),
+      'issue_date',
+    )
     const after = await h.request('GET', `/v1/documents/${d.id}`, { key: s.key })
     expect(after.body).toMatchObject({ issue_date: '9999-12-01', payment_terms: 0, notes: null, due_date: null })
     expect((await h.request('GET', `/v1/documents/${late.id}`, { key: s.key })).body.due_date).toBe('9999-12-31')

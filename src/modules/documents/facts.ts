@@ -39,19 +39,35 @@ export class FactsMemo {
 const EACH_TIME: Pick<FactsMemo, 'once'> = { once: (_key, read) => read() }
 
 /** A Send as `actions` predicts it: to the Client alone, nothing sent yet today unless told. */
-const DEFAULT_SEND: SendFacts = { mailboxLost: false, sentToday: 0, dailyLimit: null, resumesOn: '', recipients: 1, toGiven: false }
+const DEFAULT_SEND: SendFacts = {
+  mailboxLost: false,
+  sentToday: 0,
+  dailyLimit: null,
+  resumesOn: '',
+  recipients: 1,
+  toGiven: false,
+}
 
 export function yearOf(doc: Pick<DocumentRow, 'issueDate'>, today: string): number {
   return Number((doc.issueDate ?? today).slice(0, 4))
 }
 
-export async function linkedProforma(q: Queryable, businessId: number, proformaId: number | null): Promise<LinkedProforma | null> {
+export async function linkedProforma(
+  q: Queryable,
+  businessId: number,
+  proformaId: number | null,
+): Promise<LinkedProforma | null> {
   if (proformaId === null) return null
   const row = await findDocument(q, businessId, proformaId)
   return row ? { deleted: false, row } : { deleted: true }
 }
 
-export async function gatherFacts(q: Queryable, business: BusinessRow, doc: DocumentRow, o: FactsOptions): Promise<Facts> {
+export async function gatherFacts(
+  q: Queryable,
+  business: BusinessRow,
+  doc: DocumentRow,
+  o: FactsOptions,
+): Promise<Facts> {
   const year = yearOf(doc, o.today)
   const memo = o.memo ?? EACH_TIME
   const client = await memo.once(`client:${doc.clientId}`, () => findClient(q, business.id, doc.clientId))
@@ -84,12 +100,26 @@ export async function gatherFacts(q: Queryable, business: BusinessRow, doc: Docu
 }
 
 /** A number judged for a document type and year; with none requested the answer is the same for every Draft. */
-async function judgeNumber(q: Queryable, memo: Pick<FactsMemo, 'once'>, business: BusinessRow, type: DocumentRow['type'], year: number, requested: string | null) {
+async function judgeNumber(
+  q: Queryable,
+  memo: Pick<FactsMemo, 'once'>,
+  business: BusinessRow,
+  type: DocumentRow['type'],
+  year: number,
+  requested: string | null,
+) {
   const numbering = await memo.once(`numbering:${type}:${year}`, () => numberingFor(q, business, type, year))
-  return requested === null ? memo.once(`judged:${type}:${year}`, () => judge(q, numbering, null)) : judge(q, numbering, requested)
+  return requested === null
+    ? memo.once(`judged:${type}:${year}`, () => judge(q, numbering, null))
+    : judge(q, numbering, requested)
 }
 
-function issuedInYear(q: Queryable, memo: Pick<FactsMemo, 'once'>, business: BusinessRow, year: number): Promise<number> {
+function issuedInYear(
+  q: Queryable,
+  memo: Pick<FactsMemo, 'once'>,
+  business: BusinessRow,
+  year: number,
+): Promise<number> {
   return memo.once(`issued:${year}`, () => invoicesIssuedInYear(q, business.id, year))
 }
 
@@ -97,8 +127,15 @@ function issuedInYear(q: Queryable, memo: Pick<FactsMemo, 'once'>, business: Bus
  * What issuing the Invoice a Convert creates would need, read only for a Proforma that can convert (the same states
  * the judge lets through). The new Invoice takes today as its issue date and the next number, none requested.
  */
-async function convertIssueFacts(q: Queryable, memo: Pick<FactsMemo, 'once'>, business: BusinessRow, doc: DocumentRow, today: string): Promise<ConvertIssueFacts | null> {
-  const converts = doc.type === 'proforma' && doc.status !== 'draft' && doc.status !== 'cancelled' && doc.convertedIntoId === null
+async function convertIssueFacts(
+  q: Queryable,
+  memo: Pick<FactsMemo, 'once'>,
+  business: BusinessRow,
+  doc: DocumentRow,
+  today: string,
+): Promise<ConvertIssueFacts | null> {
+  const converts =
+    doc.type === 'proforma' && doc.status !== 'draft' && doc.status !== 'cancelled' && doc.convertedIntoId === null
   if (!converts) return null
   const year = Number(today.slice(0, 4))
   const limited = issuingLimited(business)
@@ -111,8 +148,17 @@ async function convertIssueFacts(q: Queryable, memo: Pick<FactsMemo, 'once'>, bu
 }
 
 /** The Receipt numbering matters only where a Payment could otherwise be recorded. */
-async function receiptRefusal(q: Queryable, memo: Pick<FactsMemo, 'once'>, business: BusinessRow, doc: DocumentRow, today: string) {
-  const takes = (doc.type === 'invoice' || doc.type === 'proforma') && (doc.status === 'issued' || doc.status === 'partially_paid') && doc.convertedIntoId === null
+async function receiptRefusal(
+  q: Queryable,
+  memo: Pick<FactsMemo, 'once'>,
+  business: BusinessRow,
+  doc: DocumentRow,
+  today: string,
+) {
+  const takes =
+    (doc.type === 'invoice' || doc.type === 'proforma') &&
+    (doc.status === 'issued' || doc.status === 'partially_paid') &&
+    doc.convertedIntoId === null
   if (!takes) return null
   const j = await memo.once(`receipts:${today}`, () => receiptNumbering(q, business, today))
   return j.ok ? null : j.refusal

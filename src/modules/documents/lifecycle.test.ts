@@ -21,11 +21,20 @@ interface Setup {
 type Action = (typeof ACTIONS)[number]
 
 const YEAR = '2026'
-const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00', ...over })
+const line = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function newClient(hh: Harness, key: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const r = await hh.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra } })
+  const r = await hh.request('POST', '/v1/clients', {
+    key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra },
+  })
   if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
   return r.body
 }
@@ -38,7 +47,10 @@ async function setup(input: Parameters<Harness['business']>[0] = {}, hh: Harness
 }
 
 function create(s: Setup, body: Record<string, unknown>): Promise<TestResponse> {
-  return s.hh.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, lines: [line()], ...body } })
+  return s.hh.request('POST', '/v1/documents', {
+    key: s.key,
+    body: { type: 'invoice', client_id: s.clientId, lines: [line()], ...body },
+  })
 }
 
 async function draft(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
@@ -51,7 +63,8 @@ const issue = (s: Setup, id: number) => s.hh.request('POST', `/v1/documents/${id
 const cancel = (s: Setup, id: number) => s.hh.request('POST', `/v1/documents/${id}/cancel`, { key: s.key })
 const convert = (s: Setup, id: number) => s.hh.request('POST', `/v1/documents/${id}/convert`, { key: s.key })
 const del = (s: Setup, id: number) => s.hh.request('DELETE', `/v1/documents/${id}`, { key: s.key })
-const patch = (s: Setup, id: number, body: Record<string, unknown>) => s.hh.request('PATCH', `/v1/documents/${id}`, { key: s.key, body })
+const patch = (s: Setup, id: number, body: Record<string, unknown>) =>
+  s.hh.request('PATCH', `/v1/documents/${id}`, { key: s.key, body })
 const get = (s: Setup, id: number, key = s.key) => s.hh.request('GET', `/v1/documents/${id}`, { key })
 
 async function ok(r: Promise<TestResponse>, status = 200): Promise<any> {
@@ -71,7 +84,9 @@ async function documentCount(s: Setup): Promise<number> {
 /** Sets amount paid and status in the database: Payments are simulated (the Record endpoint is not exercised here). */
 async function simulatePaid(s: Setup, id: number, amountPaid: string, status: 'partially_paid' | 'paid' | 'issued') {
   const minor = amountPaid.replace('.', '').replace(/^0+(?=\d)/, '')
-  await s.hh.deps.db.write((tx) => tx.update(documents).set({ amountPaid, paidMinor: minor, status }).where(eq(documents.id, id)))
+  await s.hh.deps.db.write((tx) =>
+    tx.update(documents).set({ amountPaid, paidMinor: minor, status }).where(eq(documents.id, id)),
+  )
 }
 
 /** The action entry the document shows (read just before) names the code. */
@@ -86,7 +101,13 @@ async function expectPredicted(s: Setup, id: number, action: Action, code: strin
  * The document's `actions[action]` predicts `code`; the request is then refused with exactly that code (422
  * refusal), and nothing is written: the document reads the same and no document was added.
  */
-async function refusedAsPredicted(s: Setup, id: number, action: Action | null, request: () => Promise<TestResponse>, code: string): Promise<any> {
+async function refusedAsPredicted(
+  s: Setup,
+  id: number,
+  action: Action | null,
+  request: () => Promise<TestResponse>,
+  code: string,
+): Promise<any> {
   const before = action ? await expectPredicted(s, id, action, code) : (await get(s, id)).body
   const count = await documentCount(s)
   const r = await request()
@@ -110,7 +131,11 @@ describe('open actions', () => {
   test('a Draft Invoice is open to issue and delete; an issued one to cancel and record_payment', async () => {
     const s = await setup()
     const d = await draft(s)
-    expect(d.actions).toMatchObject({ issue: { open: true }, delete: { open: true }, cancel: { open: false, code: 'draft_not_cancelled' } })
+    expect(d.actions).toMatchObject({
+      issue: { open: true },
+      delete: { open: true },
+      cancel: { open: false, code: 'draft_not_cancelled' },
+    })
     const i = await ok(issue(s, d.id))
     expect(i.actions).toMatchObject({
       issue: { open: false, code: 'already_issued' },
@@ -259,7 +284,10 @@ describe('concurrent delete and issue (draft_deleted)', () => {
   test('an issue that read the Draft before a DELETE committed answers 422 draft_deleted and takes no number', async () => {
     const s = await setup()
     const d = await draft(s)
-    const [deleted, iss] = await lineUp(() => del(s, d.id), () => issue(s, d.id))
+    const [deleted, iss] = await lineUp(
+      () => del(s, d.id),
+      () => issue(s, d.id),
+    )
     expect(deleted.status).toBe(204)
     expect(iss.status).toBe(422)
     expect(iss.body.error).toMatchObject({ type: 'refusal', code: 'draft_deleted' })
@@ -270,7 +298,10 @@ describe('concurrent delete and issue (draft_deleted)', () => {
   test('an update that read the Draft before a DELETE committed answers 422 draft_deleted and writes nothing', async () => {
     const s = await setup()
     const d = await draft(s)
-    const [deleted, upd] = await lineUp(() => del(s, d.id), () => patch(s, d.id, { notes: 'late' }))
+    const [deleted, upd] = await lineUp(
+      () => del(s, d.id),
+      () => patch(s, d.id, { notes: 'late' }),
+    )
     expect(deleted.status).toBe(204)
     expect(upd.status).toBe(422)
     expect(upd.body.error).toMatchObject({ type: 'refusal', code: 'draft_deleted' })
@@ -280,7 +311,10 @@ describe('concurrent delete and issue (draft_deleted)', () => {
   test('a DELETE meeting an issue that committed first answers 422 issued_not_deleted', async () => {
     const s = await setup()
     const d = await draft(s)
-    const [iss, deleted] = await lineUp(() => issue(s, d.id), () => del(s, d.id))
+    const [iss, deleted] = await lineUp(
+      () => issue(s, d.id),
+      () => del(s, d.id),
+    )
     expect(iss.status).toBe(200)
     expect(deleted.status).toBe(422)
     expect(deleted.body.error).toMatchObject({ type: 'refusal', code: 'issued_not_deleted' })
@@ -291,7 +325,10 @@ describe('concurrent delete and issue (draft_deleted)', () => {
     for (let round = 0; round < 4; round++) {
       const s = await setup()
       const d = await draft(s)
-      const [iss, deleted] = round % 2 ? await Promise.all([issue(s, d.id), del(s, d.id)]) : await Promise.all([del(s, d.id), issue(s, d.id)]).then(([x, y]) => [y, x] as const)
+      const [iss, deleted] =
+        round % 2
+          ? await Promise.all([issue(s, d.id), del(s, d.id)])
+          : await Promise.all([del(s, d.id), issue(s, d.id)]).then(([x, y]) => [y, x] as const)
       if (iss.status === 200) {
         expect(deleted.status).toBe(422)
         expect(deleted.body.error.code).toBe('issued_not_deleted')
@@ -405,7 +442,12 @@ describe('Convert refusals', () => {
     await updateBusiness(s.hh.deps.db, s.hh.clock, s.bizId, { issuingLimit: 2 })
     expect((await get(s, p.id)).body.actions.convert).toEqual({ open: true })
     const inv = await ok(convert(s, p.id), 201)
-    expect(inv).toMatchObject({ type: 'invoice', status: 'issued', document_number: `TEST-INV-${YEAR}-0002`, proforma_id: p.id })
+    expect(inv).toMatchObject({
+      type: 'invoice',
+      status: 'issued',
+      document_number: `TEST-INV-${YEAR}-0002`,
+      proforma_id: p.id,
+    })
     // At the limit again, a converted Proforma still answers already_converted first.
     await refusedAsPredicted(s, p.id, 'convert', () => convert(s, p.id), 'already_converted')
   })
@@ -432,11 +474,21 @@ describe('Convert refusals', () => {
   })
 })
 
-describe('convert predictions of the new Invoice\'s issue (the judge alone, for what the API cannot reach)', () => {
+describe("convert predictions of the new Invoice's issue (the judge alone, for what the API cannot reach)", () => {
   /** Facts of an issued, unconverted Proforma whose conversion would meet `convertIssue`. */
   function proformaFacts(business: Facts['business'], convertIssue: Facts['convertIssue']): Facts {
     return {
-      doc: { type: 'proforma', status: 'issued', convertedIntoId: null, proformaId: null, total: '119.00', amountPaid: '0.00', issueDate: `${YEAR}-03-10`, clientId: 1, currency: 'EUR' },
+      doc: {
+        type: 'proforma',
+        status: 'issued',
+        convertedIntoId: null,
+        proformaId: null,
+        total: '119.00',
+        amountPaid: '0.00',
+        issueDate: `${YEAR}-03-10`,
+        clientId: 1,
+        currency: 'EUR',
+      },
       business,
       clientEmail: null,
       mailVia: null,
@@ -460,19 +512,34 @@ describe('convert predictions of the new Invoice\'s issue (the judge alone, for 
     expect(entry).toMatchObject({ open: false, code: 'issuing_limit_reached', remedy: 'choose_plan' })
     expect(entry.open === false && entry.remedy_url).toBeString()
     // The same remedy as the Issue of a Free plan's Invoice Draft at its limit.
-    const draftFacts: Facts = { ...free, doc: { ...free.doc, type: 'invoice', status: 'draft', issueDate: null }, invoicesIssuedInYear: 5, convertIssue: null }
+    const draftFacts: Facts = {
+      ...free,
+      doc: { ...free.doc, type: 'invoice', status: 'draft', issueDate: null },
+      invoicesIssuedInYear: 5,
+      convertIssue: null,
+    }
     expect(actionsOf(draftFacts, 'admin').issue).toEqual(entry)
     // A Test business on the Free plan: no remedy.
-    expect(actionsOf(proformaFacts({ isTest: true, plan: 'free', issuingLimit: 5 }, atLimit), 'admin').convert).toEqual({ open: false, code: 'issuing_limit_reached' })
+    expect(actionsOf(proformaFacts({ isTest: true, plan: 'free', issuingLimit: 5 }, atLimit), 'admin').convert).toEqual(
+      { open: false, code: 'issuing_limit_reached' },
+    )
     // The plan changed to a paid one: the limit no longer binds.
-    expect(actionsOf(proformaFacts({ isTest: false, plan: 'pro', issuingLimit: 5 }, atLimit), 'admin').convert).toEqual({ open: true })
+    expect(actionsOf(proformaFacts({ isTest: false, plan: 'pro', issuingLimit: 5 }, atLimit), 'admin').convert).toEqual(
+      { open: true },
+    )
   })
 
-  test('the issuing limit is judged before the new Invoice\'s numbering; the numbering refusal follows when under the limit', () => {
+  test("the issuing limit is judged before the new Invoice's numbering; the numbering refusal follows when under the limit", () => {
     const end = { code: 'numbering_at_its_end' as const, message: 'at its end' }
-    const both = proformaFacts({ isTest: true, plan: 'pro', issuingLimit: 1 }, { invoicesIssuedInYear: 1, year: 2026, numbering: end })
+    const both = proformaFacts(
+      { isTest: true, plan: 'pro', issuingLimit: 1 },
+      { invoicesIssuedInYear: 1, year: 2026, numbering: end },
+    )
     expect(refusalFor('convert', both)?.code).toBe('issuing_limit_reached')
-    const under = proformaFacts({ isTest: true, plan: 'pro', issuingLimit: 2 }, { invoicesIssuedInYear: 1, year: 2026, numbering: end })
+    const under = proformaFacts(
+      { isTest: true, plan: 'pro', issuingLimit: 2 },
+      { invoicesIssuedInYear: 1, year: 2026, numbering: end },
+    )
     expect(refusalFor('convert', under)).toEqual(end)
   })
 })
@@ -637,7 +704,7 @@ describe('send predictions', () => {
     expect((await get(s, i.id)).body.actions.send).toEqual({ open: false, code: 'cancelled_not_sent' })
   })
 
-  describe('with the service\'s own mail server configured', () => {
+  describe("with the service's own mail server configured", () => {
     let mh: Harness
     beforeAll(async () => {
       mh = await makeHarness({ config: { mailRelay: 'smtp://relay.invalid:25' } })
@@ -668,7 +735,7 @@ describe('send predictions', () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('roles', () => {
-  test('a Viewer\'s key sees every action as role_forbidden, whatever the document', async () => {
+  test("a Viewer's key sees every action as role_forbidden, whatever the document", async () => {
     const s = await setup()
     const viewer = await h.key(s.bizId, 'viewer')
     for (const d of [await draft(s), await issued(s), await issued(s, { type: 'proforma' })]) {
@@ -679,7 +746,7 @@ describe('roles', () => {
     }
   })
 
-  test('a Viewer\'s issue, cancel, convert, delete and update are 403 permission, never a refusal, and change nothing', async () => {
+  test("a Viewer's issue, cancel, convert, delete and update are 403 permission, never a refusal, and change nothing", async () => {
     const s = await setup()
     const viewer = await h.key(s.bizId, 'viewer')
     const d = await draft(s)

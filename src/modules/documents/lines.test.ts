@@ -11,7 +11,10 @@ beforeAll(async () => {
   h = await makeHarness()
   const b = await h.business({ currency: 'EUR' })
   key = b.key
-  const c = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' } })
+  const c = await h.request('POST', '/v1/clients', {
+    key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' },
+  })
   clientId = c.body.id
 })
 afterAll(() => h.close())
@@ -19,7 +22,13 @@ afterAll(() => h.close())
 beforeEach(() => h.clock.advance(61_000))
 
 const emoji = '😀'
-const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00', ...over })
+const line = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
 
 function create(lines: unknown[]): Promise<TestResponse> {
   return h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines } })
@@ -42,7 +51,9 @@ describe('Line texts are counted in characters as stored', () => {
   test('notes of 300 and of 500 emoji are taken as written; 501 emoji are refused under lines.N.notes', async () => {
     const d = await made([line({ notes: emoji.repeat(300) }), line({ notes: emoji.repeat(500) })])
     expect(d.lines.map((l: any) => l.notes)).toEqual([emoji.repeat(300), emoji.repeat(500)])
-    expect(errorsOf(await create([line(), line({ notes: emoji.repeat(501) })]))).toEqual({ 'lines.1.notes': ['Line 2: must be at most 500 characters'] })
+    expect(errorsOf(await create([line(), line({ notes: emoji.repeat(501) })]))).toEqual({
+      'lines.1.notes': ['Line 2: must be at most 500 characters'],
+    })
   })
 
   test('notes of 500 letters with spaces around are taken and stored trimmed', async () => {
@@ -66,8 +77,11 @@ describe('Line texts are counted in characters as stored', () => {
     expect(r.body.lines[0]).toMatchObject({ notes: emoji.repeat(500), unit: emoji.repeat(50) })
   })
 
-  test('a Product\'s name and unit of emoji fill a Line within its limits', async () => {
-    const p = await h.request('POST', '/v1/products', { key, body: { name: emoji.repeat(255), type: 'service', price: '5.00', currency: 'EUR', unit: emoji.repeat(50) } })
+  test("a Product's name and unit of emoji fill a Line within its limits", async () => {
+    const p = await h.request('POST', '/v1/products', {
+      key,
+      body: { name: emoji.repeat(255), type: 'service', price: '5.00', currency: 'EUR', unit: emoji.repeat(50) },
+    })
     expect(p.status).toBe(201)
     const d = await made([{ product_id: p.body.id, quantity: '2' }])
     expect(d.lines[0]).toMatchObject({ description: emoji.repeat(255), unit: emoji.repeat(50), net_amount: '10.00' })
@@ -76,7 +90,9 @@ describe('Line texts are counted in characters as stored', () => {
 
 describe('Line errors name the Line by its place counted from 1', () => {
   test('errors the request schema raises (length, a JSON number, a field the Line does not take) say "Line N:" under lines.(N-1).field', async () => {
-    const errors = errorsOf(await create([line(), line({ notes: 'n'.repeat(501), unit: 'u'.repeat(51) }), line({ quantity: 2, tip: 'x' })]))
+    const errors = errorsOf(
+      await create([line(), line({ notes: 'n'.repeat(501), unit: 'u'.repeat(51) }), line({ quantity: 2, tip: 'x' })]),
+    )
     expect(errors).toEqual({
       'lines.1.notes': ['Line 2: must be at most 500 characters'],
       'lines.1.unit': ['Line 2: must be at most 50 characters'],
@@ -87,7 +103,10 @@ describe('Line errors name the Line by its place counted from 1', () => {
 
   test('a Line that is not an object is named by its place too; an error about the list as a whole is not', async () => {
     expect(errorsOf(await create([line(), 'x']))).toEqual({ 'lines.1': ['Line 2: must be a JSON object'] })
-    const r = await h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines: 'none' } })
+    const r = await h.request('POST', '/v1/documents', {
+      key,
+      body: { type: 'invoice', client_id: clientId, lines: 'none' },
+    })
     expect(errorsOf(r)).toEqual({ lines: ['must be a list'] })
   })
 

@@ -73,14 +73,18 @@ export async function resolveLines(
         // A Product's price applies only on a document in its own currency.
         if (product.currency === currency) unitPrice = productPrices(product).withoutVat
         else if (l.unit_price === undefined || l.unit_price === null) {
-          bag.add(at('unit_price'), `${here}: the Product is priced in ${product.currency}, so send this Line's own unit_price in ${currency}`)
+          bag.add(
+            at('unit_price'),
+            `${here}: the Product is priced in ${product.currency}, so send this Line's own unit_price in ${currency}`,
+          )
         }
       }
     }
     // Limits count characters (an emoji is one) of the trimmed value, as the request schema does; a Product's name
     // or unit filled in here is held to them too.
     if (!description) bag.add(at('description'), `${here}: a description is required`)
-    else if (chars(description) > 1000) bag.add(at('description'), `${here}: the description must be at most 1000 characters`)
+    else if (chars(description) > 1000)
+      bag.add(at('description'), `${here}: the description must be at most 1000 characters`)
     if (unit && chars(unit) > 50) bag.add(at('unit'), `${here}: the unit must be at most 50 characters`)
 
     const qty = parseDecimal(l.quantity, { maxDecimals: 4, min: 'positive' })
@@ -96,7 +100,8 @@ export async function resolveLines(
 
     if (l.vat_rate !== undefined && l.vat_rate !== null) {
       const r = parseDecimal(l.vat_rate, { maxDecimals: 2, min: 'zero', maxIntegerDigits: 3 })
-      if (!r.ok || r.value.gt('100')) bag.add(at('vat_rate'), `${here}: the VAT rate ${r.ok ? 'must be from 0 to 100' : r.message}`)
+      if (!r.ok || r.value.gt('100'))
+        bag.add(at('vat_rate'), `${here}: the VAT rate ${r.ok ? 'must be from 0 to 100' : r.message}`)
       else vatRate = format(r.value, 2)
     }
     vatRate ??= '0.00'
@@ -107,20 +112,29 @@ export async function resolveLines(
       bag.add(at('vat_category'), `${here}: the VAT category must be one of ${VAT_CATEGORIES.join(', ')}`)
     } else if (EXEMPT.has(category)) {
       if (Number(vatRate) !== 0) bag.add(at('vat_rate'), `${here}: category ${category} takes a VAT rate of 0`)
-      if (!exemption) bag.add(at('vat_exemption_code'), `${here}: category ${category} needs an exemption code such as VATEX-EU-AE`)
+      if (!exemption)
+        bag.add(at('vat_exemption_code'), `${here}: category ${category} needs an exemption code such as VATEX-EU-AE`)
     } else {
-      if (category === 'Z' && Number(vatRate) !== 0) bag.add(at('vat_rate'), `${here}: category Z takes a VAT rate of 0`)
-      if (category === 'S' && Number(vatRate) === 0) bag.add(at('vat_rate'), `${here}: category S needs a VAT rate above 0`)
-      if (exemption) bag.add(at('vat_exemption_code'), `${here}: only categories ${[...EXEMPT].join(', ')} take an exemption code`)
+      if (category === 'Z' && Number(vatRate) !== 0)
+        bag.add(at('vat_rate'), `${here}: category Z takes a VAT rate of 0`)
+      if (category === 'S' && Number(vatRate) === 0)
+        bag.add(at('vat_rate'), `${here}: category S needs a VAT rate above 0`)
+      if (exemption)
+        bag.add(at('vat_exemption_code'), `${here}: only categories ${[...EXEMPT].join(', ')} take an exemption code`)
     }
-    if (exemption && !VATEX_RE.test(exemption)) bag.add(at('vat_exemption_code'), `${here}: the exemption code must be a VATEX code such as VATEX-EU-AE`)
+    if (exemption && !VATEX_RE.test(exemption))
+      bag.add(at('vat_exemption_code'), `${here}: the exemption code must be a VATEX code such as VATEX-EU-AE`)
 
     const notes = blank(l.notes) ?? null
     if (notes && chars(notes) > 500) bag.add(at('notes'), `${here}: notes must be at most 500 characters`)
 
     if (qty.ok && unitPrice !== null) {
       const net = lineNet({ quantity: qty.value.toFixed(), unitPrice }, scale)
-      if (net.gte(AMOUNT_CEILING)) bag.add(at('unit_price'), `${here}: the Line net amount (quantity × unit price) must be below 1,000,000,000,000,000 ${currency}`)
+      if (net.gte(AMOUNT_CEILING))
+        bag.add(
+          at('unit_price'),
+          `${here}: the Line net amount (quantity × unit price) must be below 1,000,000,000,000,000 ${currency}`,
+        )
       else total = (total ?? net.minus(net)).plus(net)
     }
     out.push({
@@ -136,6 +150,7 @@ export async function resolveLines(
       notes,
     })
   }
-  if (total && total.gte(AMOUNT_CEILING)) bag.add('lines', `the Lines total must be below 1,000,000,000,000,000 ${currency}`)
+  if (total && total.gte(AMOUNT_CEILING))
+    bag.add('lines', `the Lines total must be below 1,000,000,000,000,000 ${currency}`)
   return out
 }

@@ -19,13 +19,18 @@ beforeEach(() => h.clock.advance(61_000))
 async function draft(type = 'invoice'): Promise<any> {
   const r = await h.request('POST', '/v1/documents', {
     key: biz.key,
-    body: { type, client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+    body: {
+      type,
+      client_id: clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+    },
   })
   expect(r.status).toBe(201)
   return r.body
 }
 
-const act = (id: number, action: string, o: Omit<RequestOptions, 'key'> = {}) => h.request('POST', `/v1/documents/${id}/${action}`, { key: biz.key, ...o })
+const act = (id: number, action: string, o: Omit<RequestOptions, 'key'> = {}) =>
+  h.request('POST', `/v1/documents/${id}/${action}`, { key: biz.key, ...o })
 
 async function issued(type = 'invoice'): Promise<any> {
   const d = await draft(type)
@@ -66,7 +71,11 @@ describe('issue takes no body', () => {
 
   test('fields that look like options (issue_date, document_number) are named too, and nothing is issued', async () => {
     const d = await draft()
-    expectNamed(await act(d.id, 'issue', { body: { issue_date: '2026-03-01', document_number: 'X-1' } }), 'issue_date', 'document_number')
+    expectNamed(
+      await act(d.id, 'issue', { body: { issue_date: '2026-03-01', document_number: 'X-1' } }),
+      'issue_date',
+      'document_number',
+    )
     expect((await get(d.id)).status).toBe('draft')
   })
 

@@ -12,18 +12,25 @@ const pad = (n: number) => String(n).padStart(4, '0')
 
 async function setup(input: Parameters<Harness['business']>[0] = {}): Promise<Setup> {
   const b = await h.business({ currency: 'EUR', ...input })
-  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: b.key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' },
+  })
   if (c.status !== 201) throw new Error(c.text)
   return { bizId: b.id, key: b.key, clientId: c.body.id }
 }
 
 async function draft(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, lines: [line], ...body } })
+  const r = await h.request('POST', '/v1/documents', {
+    key: s.key,
+    body: { type: 'invoice', client_id: s.clientId, lines: [line], ...body },
+  })
   if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
   return r.body
 }
 
-const issue = (s: Setup, id: number): Promise<TestResponse> => h.request('POST', `/v1/documents/${id}/issue`, { key: s.key })
+const issue = (s: Setup, id: number): Promise<TestResponse> =>
+  h.request('POST', `/v1/documents/${id}/issue`, { key: s.key })
 
 async function issuedNumber(s: Setup, body: Record<string, unknown> = {}): Promise<string> {
   const d = await draft(s, body)
@@ -69,7 +76,10 @@ describe('concurrent issues', () => {
     const refused = answers.filter((a) => a.status !== 200)
     expect(refused).toHaveLength(10)
     for (const r of refused) expectRefusal(r, 'number_malformed')
-    const numbers = answers.filter((a) => a.status === 200).map((a) => a.body.document_number).sort()
+    const numbers = answers
+      .filter((a) => a.status === 200)
+      .map((a) => a.body.document_number)
+      .sort()
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => `INV-2026-${pad(i + 1)}`))
   })
 })
@@ -85,7 +95,11 @@ describe('a refused issue takes no number', () => {
     expect(await issuedNumber(s)).toBe('INV-2026-0002')
     // The refused Drafts stay Drafts with their requested numbers, holding none.
     const again = await h.request('GET', `/v1/documents/${bad.id}`, { key: s.key })
-    expect(again.body).toMatchObject({ status: 'draft', document_number: null, requested_document_number: 'INV-2026-12AB' })
+    expect(again.body).toMatchObject({
+      status: 'draft',
+      document_number: null,
+      requested_document_number: 'INV-2026-12AB',
+    })
   })
 
   test('an issue refused for the issuing limit takes no number either', async () => {
@@ -124,7 +138,7 @@ describe('counters and patterns', () => {
     expect(await issuedNumber(s)).toBe('INV-2026-0004')
   })
 
-  test('a requested number for a past year fits that year\'s Draft (issue_date in that year)', async () => {
+  test("a requested number for a past year fits that year's Draft (issue_date in that year)", async () => {
     const s = await setup()
     expect(await issuedNumber(s, { issue_date: '2025-06-01', document_number: 'INV-2025-0001' })).toBe('INV-2025-0001')
     const d = await draft(s, { issue_date: '2025-06-02', document_number: 'INV-2026-0001' })
@@ -153,7 +167,7 @@ describe('counters and patterns', () => {
     expectRefusal(await issue(s, d.id), 'number_taken')
   })
 
-  test('a Test business\'s numbers start with TEST-, and a requested number must carry the prefix', async () => {
+  test("a Test business's numbers start with TEST-, and a requested number must carry the prefix", async () => {
     const s = await setup({ isTest: true })
     expect(await issuedNumber(s)).toBe('TEST-INV-2026-0001')
     expect(await issuedNumber(s, { type: 'proforma' })).toBe('TEST-PRO-2026-0001')

@@ -49,14 +49,14 @@ describe('paidState: the status and amount due Payments give a document', () => 
     expect(paidState({ status: 'cancelled', total: '5' }, new Dec('2')).status).toBe('cancelled')
   })
 
-  test('the stored amount due is Total less amount paid, at the currency\'s own digits', () => {
+  test("the stored amount due is Total less amount paid, at the currency's own digits", () => {
     expect(amountDue({ total: '999999999999999.999', amountPaid: '0.001' }).toFixed()).toBe('999999999999999.998')
     expect(amountDue({ total: '1000', amountPaid: '1000' }).toFixed()).toBe('0')
   })
 })
 
 describe('countedDocumentIds: whose Payments count', () => {
-  test('an Invoice converted from a Proforma counts the Proforma\'s Payments too; anything else counts its own', () => {
+  test("an Invoice converted from a Proforma counts the Proforma's Payments too; anything else counts its own", () => {
     expect(countedDocumentIds({ id: 7, type: 'invoice', proformaId: 3 })).toEqual([7, 3])
     expect(countedDocumentIds({ id: 7, type: 'invoice', proformaId: null })).toEqual([7])
     expect(countedDocumentIds({ id: 3, type: 'proforma', proformaId: null })).toEqual([3])

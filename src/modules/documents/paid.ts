@@ -27,7 +27,13 @@ export function paidState(doc: { status: DocumentStatus; total: string }, paid: 
   const something = paid.gt(ZERO)
   const inFull = something && paid.gte(total)
   const status: DocumentStatus =
-    doc.status === 'draft' || doc.status === 'cancelled' ? doc.status : inFull ? 'paid' : something ? 'partially_paid' : 'issued'
+    doc.status === 'draft' || doc.status === 'cancelled'
+      ? doc.status
+      : inFull
+        ? 'paid'
+        : something
+          ? 'partially_paid'
+          : 'issued'
   return { paid, due: total.minus(paid), status, inFull }
 }
 

@@ -8,7 +8,10 @@ import { documents, outbox } from '../../db/schema'
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
 
-async function setup(business: Parameters<Harness['business']>[0] = {}, client: Record<string, unknown> = {}): Promise<Setup> {
+async function setup(
+  business: Parameters<Harness['business']>[0] = {},
+  client: Record<string, unknown> = {},
+): Promise<Setup> {
   const b = await h.business({ legalName: 'Seller Ltd', ...business })
   return { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) }
 }
@@ -24,7 +27,10 @@ async function open(path: string): Promise<{ status: number; headers: Headers; h
 }
 
 async function viewedEvents(bizId: number, docId: number): Promise<number> {
-  const rows = await h.deps.db.read.select().from(outbox).where(and(eq(outbox.businessId, bizId), eq(outbox.type, 'document.viewed')))
+  const rows = await h.deps.db.read
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.businessId, bizId), eq(outbox.type, 'document.viewed')))
   return rows.filter((r) => r.subjectId === docId).length
 }
 
@@ -54,7 +60,8 @@ describe('the public page', () => {
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(page.headers.get('cache-control')).toBe('no-store')
-    for (const s of [doc.document_number, 'Seller Ltd', 'Acme GmbH', 'Consulting', '119.00 EUR']) expect(page.html).toContain(s)
+    for (const s of [doc.document_number, 'Seller Ltd', 'Acme GmbH', 'Consulting', '119.00 EUR'])
+      expect(page.html).toContain(s)
     expect(page.html).not.toContain('SAMPLE')
   })
 
@@ -63,15 +70,25 @@ describe('the public page', () => {
     const doc = await issued(s)
     expect(await writesDuring(() => open(doc.public_url))).toBe(1)
     expect(await viewedEvents(s.bizId, doc.id)).toBe(1)
-    const first = await h.deps.db.read.select({ at: documents.viewedAt }).from(documents).where(eq(documents.id, doc.id)).get()
+    const first = await h.deps.db.read
+      .select({ at: documents.viewedAt })
+      .from(documents)
+      .where(eq(documents.id, doc.id))
+      .get()
     expect(first!.at).toBe(h.clock.now().toISOString())
 
     h.clock.advance(3_600_000)
-    expect(await writesDuring(async () => {
-      for (let i = 0; i < 3; i++) expect((await open(doc.public_url)).status).toBe(200)
-    })).toBe(0)
+    expect(
+      await writesDuring(async () => {
+        for (let i = 0; i < 3; i++) expect((await open(doc.public_url)).status).toBe(200)
+      }),
+    ).toBe(0)
     expect(await viewedEvents(s.bizId, doc.id)).toBe(1)
-    const later = await h.deps.db.read.select({ at: documents.viewedAt }).from(documents).where(eq(documents.id, doc.id)).get()
+    const later = await h.deps.db.read
+      .select({ at: documents.viewedAt })
+      .from(documents)
+      .where(eq(documents.id, doc.id))
+      .get()
     expect(later!.at).toBe(first!.at)
   })
 
@@ -113,7 +130,9 @@ describe('the public page', () => {
 
   test('user text is escaped, never markup', async () => {
     const s = await setup({}, { name: '<script>alert(1)</script> & Co' })
-    const doc = await issued(s, { lines: [{ description: '<img src=x onerror=alert(2)>', quantity: '1', unit_price: '1.00', vat_rate: '19.00' }] })
+    const doc = await issued(s, {
+      lines: [{ description: '<img src=x onerror=alert(2)>', quantity: '1', unit_price: '1.00', vat_rate: '19.00' }],
+    })
     const page = await open(doc.public_url)
     expect(page.html).not.toContain('<script>alert(1)')
     expect(page.html).not.toContain('<img src=x')
@@ -136,7 +155,11 @@ describe('the page as a bearer link', () => {
     const clientId = await h.client(b.key)
     const d = await h.request('POST', '/v1/documents', {
       key: b.key,
-      body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+      },
     })
     const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
     for (const path of [issued.body.public_url as string, '/p/not-a-token']) {

@@ -17,7 +17,10 @@ export interface PublicDocument {
 }
 
 /** The issued document behind a page link, its first open recorded; null for no such link (or a Draft's). */
-export async function openPublicDocument(deps: { db: Database; clock: Clock }, token: string): Promise<PublicDocument | null> {
+export async function openPublicDocument(
+  deps: { db: Database; clock: Clock },
+  token: string,
+): Promise<PublicDocument | null> {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null
   const doc = await findByPublicToken(deps.db.read, token)
   if (!doc || doc.status === 'draft') return null

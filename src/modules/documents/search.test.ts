@@ -15,7 +15,10 @@ interface Setup {
 }
 
 async function newClient(key: string, name: string): Promise<number> {
-  const r = await h.request('POST', '/v1/clients', { key, body: { name, email: 'billing@client.example', country: 'DE' } })
+  const r = await h.request('POST', '/v1/clients', {
+    key,
+    body: { name, email: 'billing@client.example', country: 'DE' },
+  })
   if (r.status !== 201) throw new Error(r.text)
   return r.body.id
 }
@@ -28,7 +31,12 @@ async function setup(clientName = 'Plain Client'): Promise<Setup> {
 async function made(s: Setup, body: Record<string, unknown> = {}): Promise<any> {
   const r = await h.request('POST', '/v1/documents', {
     key: s.key,
-    body: { type: 'invoice', client_id: s.clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }], ...body },
+    body: {
+      type: 'invoice',
+      client_id: s.clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      ...body,
+    },
   })
   if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
   return r.body
@@ -51,7 +59,8 @@ describe('search in any case and any script', () => {
     const s = await setup()
     const d = await made(s, { notes: 'ÜBER Straße' })
     await made(s, { notes: 'something else' })
-    for (const term of ['ÜBER', 'über', 'Über', 'Straße', 'STRAßE', 'stra', 'über straße']) expect(await search(s, term)).toEqual([d.id])
+    for (const term of ['ÜBER', 'über', 'Über', 'Straße', 'STRAßE', 'stra', 'über straße'])
+      expect(await search(s, term)).toEqual([d.id])
     expect(await search(s, 'STRASSE')).toEqual([])
   })
 
@@ -77,11 +86,15 @@ describe('search in any case and any script', () => {
     const s = await setup()
     const d = await made(s, { notes: 'Erste Änderung' })
     expect(await search(s, 'ÄNDERUNG')).toEqual([d.id])
-    expect((await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { notes: 'Zweite ÖFFNUNG' } })).status).toBe(200)
+    expect(
+      (await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { notes: 'Zweite ÖFFNUNG' } })).status,
+    ).toBe(200)
     expect(await search(s, 'änderung')).toEqual([])
     expect(await search(s, 'öffnung')).toEqual([d.id])
     // A change of other fields keeps the notes searchable.
-    expect((await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { payment_terms: 7 } })).status).toBe(200)
+    expect((await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { payment_terms: 7 } })).status).toBe(
+      200,
+    )
     expect(await search(s, 'öffnung')).toEqual([d.id])
     expect((await h.request('PATCH', `/v1/documents/${d.id}`, { key: s.key, body: { notes: null } })).status).toBe(200)
     expect(await search(s, 'öffnung')).toEqual([])
@@ -92,7 +105,9 @@ describe('search in any case and any script', () => {
     const doc = await issue(s, (await made(s)).id)
     const draft = await made(s)
     expect(await search(s, 'ÇELIK')).toEqual([doc.id, draft.id])
-    expect((await h.request('PATCH', `/v1/clients/${s.clientId}`, { key: s.key, body: { name: 'Özgür Ltd' } })).status).toBe(200)
+    expect(
+      (await h.request('PATCH', `/v1/clients/${s.clientId}`, { key: s.key, body: { name: 'Özgür Ltd' } })).status,
+    ).toBe(200)
     // The issued document keeps the name it was issued to; both documents belong to the Client now named Özgür.
     expect(await search(s, 'ürün')).toEqual([doc.id])
     expect(await search(s, 'ÖZGÜR')).toEqual([doc.id, draft.id])
@@ -132,7 +147,9 @@ describe('the migration of rows written before search_text', () => {
   test('a due date once saved past 9999 (+010000-...) is repaired to 9999-12-31, so the document and the list answer 200 again', async () => {
     const s = await setup()
     const doc = await issue(s, (await made(s, { issue_date: '9999-12-31', due_date: '9999-12-31' })).id)
-    await h.deps.db.write((tx) => tx.update(documents).set({ dueDate: '+010000-01-01' }).where(eq(documents.id, doc.id)))
+    await h.deps.db.write((tx) =>
+      tx.update(documents).set({ dueDate: '+010000-01-01' }).where(eq(documents.id, doc.id)),
+    )
     await rerunBackfill()
     const r = await h.request('GET', `/v1/documents/${doc.id}`, { key: s.key })
     expect(r.status).toBe(200)

@@ -68,12 +68,29 @@ async function get(key: string, path: string): Promise<{ status: number; text: s
 describe('the seller snapshot of an issued document', () => {
   test('after every Business field changes, the issued document still shows the seller at issue in its JSON, PDF, XML and webhook body; a Draft shows the new one', async () => {
     const b = await h.business({ currency: 'EUR', ...AT_ISSUE })
-    const first = await addBankAccount(h.deps.db, h.clock, b.id, { name: 'Old account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' })
-    const hook = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'http://127.0.0.1:9/hook', events: ['document.issued'] } })
+    const first = await addBankAccount(h.deps.db, h.clock, b.id, {
+      name: 'Old account',
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+      currency: 'EUR',
+    })
+    const hook = await h.request('POST', '/v1/webhooks', {
+      key: b.key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['document.issued'] },
+    })
     expect(hook.status).toBe(201)
-    const clientId = await h.client(b.key, { name: 'Buyer AG', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095', vat_number: 'DE987654321' })
+    const clientId = await h.client(b.key, {
+      name: 'Buyer AG',
+      address: 'Marktplatz 2',
+      city: 'Hamburg',
+      postal_code: '20095',
+      vat_number: 'DE987654321',
+    })
     const lines = [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }]
-    const created = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines } })
+    const created = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: { type: 'invoice', client_id: clientId, lines },
+    })
     const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: b.key })
     expect(issued.status).toBe(200)
     expect(issued.body.seller).toEqual({
@@ -86,7 +103,9 @@ describe('the seller snapshot of an issued document', () => {
       city: 'Berlin',
       postal_code: '10115',
       country: 'DE',
-      bank_accounts: [{ id: first.id, name: 'Old account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' }],
+      bank_accounts: [
+        { id: first.id, name: 'Old account', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: 'EUR' },
+      ],
       electronic_address: { scheme: '9930', value: 'DE123456789' },
       contact: { name: 'Old Contact', phone: '+49 30 111', email: 'old@seller.example' },
       tax_registration_id: '11/111/11111',
@@ -94,23 +113,58 @@ describe('the seller snapshot of an issued document', () => {
 
     // Every field changes, and a second account in the document's currency appears (a document naming none shows the Business's).
     await updateBusiness(h.deps.db, h.clock, b.id, CHANGED)
-    await addBankAccount(h.deps.db, h.clock, b.id, { name: 'New account', iban: 'AT611904300234573201', currency: 'EUR' })
+    await addBankAccount(h.deps.db, h.clock, b.id, {
+      name: 'New account',
+      iban: 'AT611904300234573201',
+      currency: 'EUR',
+    })
 
     const json = await h.request('GET', `/v1/documents/${created.body.id}`, { key: b.key })
     expect(json.body.seller).toEqual(issued.body.seller)
 
     const pdf = pdfText((await get(b.key, `/v1/documents/${created.body.id}/pdf`)).bytes)
-    for (const old of ['Old Legal GmbH', 'Altstrasse 1', 'DE123456789', 'HRB 1111', 'old@seller.example', 'DE89370400440532013000']) expect(pdf).toContain(old)
-    for (const now of ['New Legal', 'Neuweg', 'DE999999999', 'HRB 2222', 'new@seller.example', 'AT611904300234573201', 'Austria']) expect(pdf).not.toContain(now)
+    for (const old of [
+      'Old Legal GmbH',
+      'Altstrasse 1',
+      'DE123456789',
+      'HRB 1111',
+      'old@seller.example',
+      'DE89370400440532013000',
+    ])
+      expect(pdf).toContain(old)
+    for (const now of [
+      'New Legal',
+      'Neuweg',
+      'DE999999999',
+      'HRB 2222',
+      'new@seller.example',
+      'AT611904300234573201',
+      'Austria',
+    ])
+      expect(pdf).not.toContain(now)
 
     const xml = await get(b.key, `/v1/documents/${created.body.id}/xml`)
     expect(xml.status).toBe(200)
-    for (const old of ['Old Legal GmbH', 'Altstrasse 1', 'DE123456789', 'HRB 1111', 'old@seller.example', 'DE89370400440532013000', 'Old Contact', '+49 30 111', '11/111/11111']) expect(xml.text).toContain(old)
-    for (const now of ['New Legal', 'Neuweg', 'DE999999999', 'HRB 2222', 'new@seller.example', 'AT611904300234573201']) expect(xml.text).not.toContain(now)
+    for (const old of [
+      'Old Legal GmbH',
+      'Altstrasse 1',
+      'DE123456789',
+      'HRB 1111',
+      'old@seller.example',
+      'DE89370400440532013000',
+      'Old Contact',
+      '+49 30 111',
+      '11/111/11111',
+    ])
+      expect(xml.text).toContain(old)
+    for (const now of ['New Legal', 'Neuweg', 'DE999999999', 'HRB 2222', 'new@seller.example', 'AT611904300234573201'])
+      expect(xml.text).not.toContain(now)
 
     // The webhook body is built after the change, from what the API answers: the seller at issue.
     await dispatchOutbox(deliveryContext(h.deps))
-    const rows = await h.deps.db.read.all<{ body: string }>(sql`SELECT m.body FROM webhook_deliveries d JOIN webhook_messages m ON m.message_id = d.message_id WHERE d.event_type = 'document.issued' AND d.business_id = ${b.id}`)
+    const rows = await h.deps.db.read.all<{ body: string }>(
+      sql`SELECT m.body FROM webhook_deliveries d JOIN webhook_messages m ON m.message_id = d.message_id WHERE d.event_type = 'document.issued' AND d.business_id = ${b.id}`,
+    )
     expect(rows).toHaveLength(1)
     expect(JSON.parse(rows[0]!.body).data.document.seller).toEqual(issued.body.seller)
 
@@ -121,8 +175,19 @@ describe('the seller snapshot of an issued document', () => {
     expect(html).not.toContain('New Legal SE')
 
     // A Draft shows the Business as it now stands, both accounts included.
-    const draft = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines } })
-    expect(draft.body.seller).toMatchObject({ name: 'New Trading', legal_name: 'New Legal SE', vat_number: 'DE999999999', company_id: 'HRB 2222', email: 'new@seller.example', address: 'Neuweg 9', country: 'AT' })
+    const draft = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: { type: 'invoice', client_id: clientId, lines },
+    })
+    expect(draft.body.seller).toMatchObject({
+      name: 'New Trading',
+      legal_name: 'New Legal SE',
+      vat_number: 'DE999999999',
+      company_id: 'HRB 2222',
+      email: 'new@seller.example',
+      address: 'Neuweg 9',
+      country: 'AT',
+    })
     expect(draft.body.seller.bank_accounts.map((a: { name: string }) => a.name)).toEqual(['Old account', 'New account'])
     const draftPdf = pdfText((await get(b.key, `/v1/documents/${draft.body.id}/pdf`)).bytes)
     expect(draftPdf).toContain('New Legal SE')
@@ -132,11 +197,29 @@ describe('the seller snapshot of an issued document', () => {
   test('a Non-VAT Payer issues with no VAT number, and becoming a VAT payer later does not add one to the issued document', async () => {
     const b = await h.business({ currency: 'EUR', ...AT_ISSUE, isVatPayer: false })
     const clientId = await h.client(b.key)
-    const created = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [{ description: 'x', quantity: '1', unit_price: '10', vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }] } })
+    const created = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [
+          {
+            description: 'x',
+            quantity: '1',
+            unit_price: '10',
+            vat_rate: '0',
+            vat_category: 'E',
+            vat_exemption_code: 'VATEX-EU-132',
+          },
+        ],
+      },
+    })
     const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: b.key })
     expect(issued.body.seller.vat_number).toBeNull()
     await updateBusiness(h.deps.db, h.clock, b.id, { isVatPayer: true })
-    expect((await h.request('GET', `/v1/documents/${created.body.id}`, { key: b.key })).body.seller.vat_number).toBeNull()
+    expect(
+      (await h.request('GET', `/v1/documents/${created.body.id}`, { key: b.key })).body.seller.vat_number,
+    ).toBeNull()
     expect(pdfText((await get(b.key, `/v1/documents/${created.body.id}/pdf`)).bytes)).not.toContain('DE123456789')
   })
 })
@@ -144,15 +227,39 @@ describe('the seller snapshot of an issued document', () => {
 describe('migration 0009', () => {
   test('snapshots a document issued before it from the Business as it stands, with the accounts the document shows', async () => {
     // Without the e-invoice fields of migration 0010, which a 0009 snapshot cannot hold (it reads them as their defaults).
-    const b = await h.business({ currency: 'EUR', ...AT_ISSUE, electronicAddressScheme: null, electronicAddress: null, contactName: null, contactPhone: null, taxRegistrationId: null })
-    const eur = await addBankAccount(h.deps.db, h.clock, b.id, { name: 'EUR', iban: 'DE89370400440532013000', currency: 'EUR' })
+    const b = await h.business({
+      currency: 'EUR',
+      ...AT_ISSUE,
+      electronicAddressScheme: null,
+      electronicAddress: null,
+      contactName: null,
+      contactPhone: null,
+      taxRegistrationId: null,
+    })
+    const eur = await addBankAccount(h.deps.db, h.clock, b.id, {
+      name: 'EUR',
+      iban: 'DE89370400440532013000',
+      currency: 'EUR',
+    })
     await addBankAccount(h.deps.db, h.clock, b.id, { name: 'USD', iban: 'DE02120300000000202051', currency: 'USD' })
     const clientId = await h.client(b.key)
-    const created = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [{ description: 'x', quantity: '1', unit_price: '10', vat_rate: '19' }] } })
+    const created = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [{ description: 'x', quantity: '1', unit_price: '10', vat_rate: '19' }],
+      },
+    })
     const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: b.key })
     // As a document issued before the column: no snapshot. The migration's own statement is run on it again.
-    await h.deps.db.write((tx) => tx.run(sql`UPDATE documents SET seller_snapshot = NULL WHERE id = ${created.body.id}`))
-    const file = require('node:fs').readFileSync(join(import.meta.dir, '../../../migrations/0009_document_seller_snapshot.sql'), 'utf8') as string
+    await h.deps.db.write((tx) =>
+      tx.run(sql`UPDATE documents SET seller_snapshot = NULL WHERE id = ${created.body.id}`),
+    )
+    const file = require('node:fs').readFileSync(
+      join(import.meta.dir, '../../../migrations/0009_document_seller_snapshot.sql'),
+      'utf8',
+    ) as string
     const update = file.split('--> statement-breakpoint')[1]!
     await h.deps.db.write((tx) => tx.run(sql.raw(update)))
     const after = await h.request('GET', `/v1/documents/${created.body.id}`, { key: b.key })

@@ -26,6 +26,8 @@ export async function settleDocument(
   const amountPaid = format(paid, scale)
   const { status } = paidState(doc, paid)
   await writeSettlement(tx, doc.id, amountPaid, minor, status, clock.now().toISOString())
-  if (status === 'paid' && doc.status !== 'paid' && opts.raisePaid !== false) await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)
-  if (doc.type === 'proforma' && doc.convertedIntoId !== null) await settleDocument(tx, clock, businessId, doc.convertedIntoId, opts)
+  if (status === 'paid' && doc.status !== 'paid' && opts.raisePaid !== false)
+    await raiseEvent(tx, clock, businessId, 'document.paid', doc.id)
+  if (doc.type === 'proforma' && doc.convertedIntoId !== null)
+    await settleDocument(tx, clock, businessId, doc.convertedIntoId, opts)
 }

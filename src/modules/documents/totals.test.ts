@@ -4,7 +4,12 @@ import { describe, expect, test } from 'bun:test'
 import { AMOUNT_CEILING, computeTotals, lineNet, toMinor, type LineMoney } from './totals'
 import { Dec } from '../../shared/money'
 
-const L = (quantity: string, unitPrice: string, vatRate: string, vatCategory = Number(vatRate) === 0 ? 'Z' : 'S'): LineMoney => ({ quantity, unitPrice, vatRate, vatCategory })
+const L = (
+  quantity: string,
+  unitPrice: string,
+  vatRate: string,
+  vatCategory = Number(vatRate) === 0 ? 'Z' : 'S',
+): LineMoney => ({ quantity, unitPrice, vatRate, vatCategory })
 
 interface Case {
   name: string
@@ -76,7 +81,15 @@ const CASES: Case[] = [
   {
     name: 'each 0% category is its own band: Z, E, AE, K, G, O never merge',
     scale: 2,
-    lines: [L('1', '1.00', '0', 'Z'), L('1', '2.00', '0', 'E'), L('1', '3.00', '0', 'AE'), L('1', '4.00', '0', 'K'), L('1', '5.00', '0', 'G'), L('1', '6.00', '0', 'O'), L('1', '10.00', '21.00')],
+    lines: [
+      L('1', '1.00', '0', 'Z'),
+      L('1', '2.00', '0', 'E'),
+      L('1', '3.00', '0', 'AE'),
+      L('1', '4.00', '0', 'K'),
+      L('1', '5.00', '0', 'G'),
+      L('1', '6.00', '0', 'O'),
+      L('1', '10.00', '21.00'),
+    ],
     lineNets: ['1.00', '2.00', '3.00', '4.00', '5.00', '6.00', '10.00'],
     bands: [
       ['S', '21.00', '10.00', '2.10'],
@@ -170,7 +183,13 @@ describe('computeTotals against hand-computed values', () => {
   })
 
   test('bands come highest rate first whatever the order of the Lines', () => {
-    const lines = [L('1', '1', '0'), L('1', '1', '7.00'), L('1', '1', '0', 'E'), L('1', '1', '25.50'), L('1', '1', '19.00')]
+    const lines = [
+      L('1', '1', '0'),
+      L('1', '1', '7.00'),
+      L('1', '1', '0', 'E'),
+      L('1', '1', '25.50'),
+      L('1', '1', '19.00'),
+    ]
     const rates = computeTotals(lines, 2).bands.map((b) => b.rate)
     expect(rates.slice(0, 3)).toEqual(['25.50', '19.00', '7.00'])
     expect(rates.slice(3).sort()).toEqual(['0.00', '0.00'])

@@ -15,7 +15,12 @@ function el(parent: XMLBuilder, name: string): XMLBuilder {
 }
 
 /** A ram: element with its text; nothing is written for an absent value. */
-function val(parent: XMLBuilder, name: string, value: string | null | undefined, attrs: Record<string, string> = {}): void {
+function val(
+  parent: XMLBuilder,
+  name: string,
+  value: string | null | undefined,
+  attrs: Record<string, string> = {},
+): void {
   if (value === null || value === undefined || value === '') return
   parent.ele(NS.ram, `ram:${name}`, attrs).txt(value)
 }
@@ -54,12 +59,25 @@ function party(parent: XMLBuilder, name: 'SellerTradeParty' | 'BuyerTradeParty',
     if (p.contact.email) val(el(c, 'EmailURIUniversalCommunication'), 'URIID', p.contact.email)
   }
   address(x, p.address)
-  if (p.electronicAddress) val(el(x, 'URIUniversalCommunication'), 'URIID', p.electronicAddress.value, { schemeID: p.electronicAddress.scheme })
+  if (p.electronicAddress)
+    val(el(x, 'URIUniversalCommunication'), 'URIID', p.electronicAddress.value, {
+      schemeID: p.electronicAddress.scheme,
+    })
   if (p.vatId) val(el(x, 'SpecifiedTaxRegistration'), 'ID', p.vatId, { schemeID: 'VA' })
   if (p.taxRegistrationId) val(el(x, 'SpecifiedTaxRegistration'), 'ID', p.taxRegistrationId, { schemeID: 'FC' })
 }
 
-function tradeTax(parent: XMLBuilder, b: { tax?: string; taxable?: string; category: string; rate: string | null; exemptionCode?: string | null; exemptionText?: string | null }): void {
+function tradeTax(
+  parent: XMLBuilder,
+  b: {
+    tax?: string
+    taxable?: string
+    category: string
+    rate: string | null
+    exemptionCode?: string | null
+    exemptionText?: string | null
+  },
+): void {
   const x = el(parent, 'ApplicableTradeTax')
   if (b.tax !== undefined) val(x, 'CalculatedAmount', b.tax)
   val(x, 'TypeCode', 'VAT')
@@ -73,7 +91,11 @@ function tradeTax(parent: XMLBuilder, b: { tax?: string; taxable?: string; categ
 /** The CII D16B XML of a model that passed the rule check. */
 export async function writeCii(m: EInvoiceModel): Promise<string> {
   const money = { currencyID: m.currency }
-  const doc = xmlDocument(NS.rsm, 'rsm:CrossIndustryInvoice', { 'xmlns:ram': NS.ram, 'xmlns:udt': NS.udt, 'xmlns:qdt': NS.qdt })
+  const doc = xmlDocument(NS.rsm, 'rsm:CrossIndustryInvoice', {
+    'xmlns:ram': NS.ram,
+    'xmlns:udt': NS.udt,
+    'xmlns:qdt': NS.qdt,
+  })
   const root = doc.root
 
   const context = root.ele(NS.rsm, 'rsm:ExchangedDocumentContext')

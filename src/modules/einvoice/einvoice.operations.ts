@@ -13,7 +13,9 @@ export const einvoiceOperations: Operation[] = [
     http: { method: 'GET', path: '/v1/documents/:id/xml', status: 200 },
     path: t.Object({ id: t.String({ description: 'document id' }) }),
     // A plain string, judged by the service, so an unknown format is the contract's 422 naming `format`.
-    query: t.Object({ format: t.Optional(t.String({ description: 'ubl (default), cii, xrechnung-ubl, xrechnung-cii or peppol' })) }),
+    query: t.Object({
+      format: t.Optional(t.String({ description: 'ubl (default), cii, xrechnung-ubl, xrechnung-cii or peppol' })),
+    }),
     output: null,
     file: 'application/xml',
     access: 'read',

@@ -63,7 +63,6 @@ export async function exportSourceOf(q: Queryable, business: BusinessRow, view: 
   return { view, business, credited }
 }
 
-
 /** Whether the document exports in `format`, and if so its model; the format's rule check runs on every export. */
 export function exportabilityOf(src: ExportSource, format: XmlFormat = 'ubl'): Exportability {
   const { view, business } = src
@@ -73,7 +72,8 @@ export function exportabilityOf(src: ExportSource, format: XmlFormat = 'ubl'): E
   if (view.status === 'draft') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'draft' }) }
   if (view.type === 'proforma') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'proforma' }) }
   if (view.type === 'quote') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'quote' }) }
-  if (view.type !== 'invoice' && view.type !== 'credit_note') return { ok: false, refusal: refusalInfo('not_exportable', { why: 'other' }) }
+  if (view.type !== 'invoice' && view.type !== 'credit_note')
+    return { ok: false, refusal: refusalInfo('not_exportable', { why: 'other' }) }
   const model = buildModel({ ...src, format })
   const failures = checkModel(model, rulesFor(format))
   if (failures.length > 0) return { ok: false, refusal: ruleRefusal(failures, format) }
@@ -82,7 +82,10 @@ export function exportabilityOf(src: ExportSource, format: XmlFormat = 'ubl'): E
 
 function ruleRefusal(failures: RuleFailure[], format: XmlFormat): RefusalInfo {
   const rules = failures.map((f) => f.id)
-  return { ...refusalInfo('not_exportable', { why: 'rules', ruleSet: RULE_SET_NAMES[format], rules, format }), extra: { format, rules: failures } }
+  return {
+    ...refusalInfo('not_exportable', { why: 'rules', ruleSet: RULE_SET_NAMES[format], rules, format }),
+    extra: { format, rules: failures },
+  }
 }
 
 function fileNameOf(view: DocumentView): string {
@@ -90,13 +93,23 @@ function fileNameOf(view: DocumentView): string {
 }
 
 /** The XML of a document its reader already holds in `format`, or null when it does not export (for attaching to mail). */
-export async function xmlAttachmentFor(q: Queryable, business: BusinessRow, view: DocumentView, format: XmlFormat = 'ubl'): Promise<XmlFile | null> {
+export async function xmlAttachmentFor(
+  q: Queryable,
+  business: BusinessRow,
+  view: DocumentView,
+  format: XmlFormat = 'ubl',
+): Promise<XmlFile | null> {
   const judged = exportabilityOf(await exportSourceOf(q, business, view), format)
   return judged.ok ? { filename: fileNameOf(view), xml: await writeXml(judged.model) } : null
 }
 
 /** The judged model of a document in `format`, or the refusal saying why not (the XML and Factur-X routes). */
-async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
+async function exportModel(
+  deps: EInvoiceDeps,
+  c: Actor,
+  id: number,
+  format: XmlFormat,
+): Promise<{ view: DocumentView; business: BusinessRow; model: EInvoiceModel }> {
   const q = deps.db.read
   const view = await viewDocument(deps, q, c, id)
   const business = await getBusiness(q, c.businessId)
@@ -106,18 +119,32 @@ async function exportModel(deps: EInvoiceDeps, c: Actor, id: number, format: Xml
 }
 
 /** GET /v1/documents/{id}/xml?format=: the document's e-invoice in that format, or the refusal saying why not. */
-export async function exportDocumentXml(deps: EInvoiceDeps, c: Actor, id: number, format: XmlFormat = 'ubl'): Promise<XmlFile> {
+export async function exportDocumentXml(
+  deps: EInvoiceDeps,
+  c: Actor,
+  id: number,
+  format: XmlFormat = 'ubl',
+): Promise<XmlFile> {
   const { view, model } = await exportModel(deps, c, id, format)
   return { filename: fileNameOf(view), xml: await writeXml(model) }
 }
 
 /** The Factur-X PDF of a document its reader holds: its PDF with the `cii` XML embedded, or null when that is refused. */
-export async function facturxAttachmentFor(q: Queryable, business: BusinessRow, view: DocumentView): Promise<Uint8Array | null> {
+export async function facturxAttachmentFor(
+  q: Queryable,
+  business: BusinessRow,
+  view: DocumentView,
+): Promise<Uint8Array | null> {
   const judged = exportabilityOf(await exportSourceOf(q, business, view), 'cii')
   return judged.ok ? facturxOf(q, business, view, judged.model) : null
 }
 
-async function facturxOf(q: Queryable, business: BusinessRow, view: DocumentView, model: EInvoiceModel): Promise<Uint8Array> {
+async function facturxOf(
+  q: Queryable,
+  business: BusinessRow,
+  view: DocumentView,
+  model: EInvoiceModel,
+): Promise<Uint8Array> {
   const pdf = await documentPdf(q, business, view)
   const title = `${DOCUMENT_TITLES[view.type] ?? view.type} ${view.document_number ?? ''}`.trim()
   // Stamped with the document's last change, so the same document gives the same file.
@@ -125,7 +152,14 @@ async function facturxOf(q: Queryable, business: BusinessRow, view: DocumentView
 }
 
 /** GET /v1/documents/{id}/pdf?format=facturx: PDF/A-3b with factur-x.xml, refused as the `cii` XML is refused. */
-export async function exportFacturx(deps: EInvoiceDeps, c: Actor, id: number): Promise<{ filename: string; pdf: Uint8Array }> {
+export async function exportFacturx(
+  deps: EInvoiceDeps,
+  c: Actor,
+  id: number,
+): Promise<{ filename: string; pdf: Uint8Array }> {
   const { view, business, model } = await exportModel(deps, c, id, 'cii')
-  return { filename: fileNameOf(view).replace(/\.xml$/, '.pdf'), pdf: await facturxOf(deps.db.read, business, view, model) }
+  return {
+    filename: fileNameOf(view).replace(/\.xml$/, '.pdf'),
+    pdf: await facturxOf(deps.db.read, business, view, model),
+  }
 }

@@ -37,16 +37,33 @@ const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
 async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<number> {
   const r = await h.request('POST', '/v1/clients', {
     key: s.key,
-    body: { name: 'Buyer AG', email: 'ap@buyer.example', country: 'DE', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095', ...extra },
+    body: {
+      name: 'Buyer AG',
+      email: 'ap@buyer.example',
+      country: 'DE',
+      address: 'Marktplatz 2',
+      city: 'Hamburg',
+      postal_code: '20095',
+      ...extra,
+    },
   })
   if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
   return r.body.id
 }
 
-const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting services', quantity: '1', unit_price: '100.00', vat_rate: '19.00', ...over })
+const line = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting services',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
 
 async function draft(s: Seller, clientId: number, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: clientId, lines: [line()], ...body } })
+  const r = await h.request('POST', '/v1/documents', {
+    key: s.key,
+    body: { type: 'invoice', client_id: clientId, lines: [line()], ...body },
+  })
   if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
   return r.body
 }
@@ -80,7 +97,9 @@ function expectRuleRefusal(r: TestResponse, ...ids: string[]): void {
 describe('every VAT category exports from an issued document and passes the UBL 2.1 XSD', () => {
   test('S: standard rated Lines carry their rate, the breakdown its VAT', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s), { lines: [line(), line({ description: 'Books', unit_price: '50.00', vat_rate: '7.00' })] })
+    const doc = await issued(s, await client(s), {
+      lines: [line(), line({ description: 'Books', unit_price: '50.00', vat_rate: '7.00' })],
+    })
     const xml = await exported(s, doc.id)
     expect(text(xml, '/Invoice/CustomizationID')).toBe('urn:cen.eu:en16931:2017')
     expect(count(xml, '/Invoice/ProfileID')).toBe(0)
@@ -108,7 +127,9 @@ describe('every VAT category exports from an issued document and passes the UBL 
 
   test('E: exempt Lines carry the VATEX code and its text in the breakdown', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s), { lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132-1I' })] })
+    const doc = await issued(s, await client(s), {
+      lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132-1I' })],
+    })
     const xml = await exported(s, doc.id)
     expect(text(xml, '//TaxSubtotal/TaxCategory/ID')).toBe('E')
     expect(text(xml, '//TaxSubtotal/TaxCategory/TaxExemptionReasonCode')).toBe('VATEX-EU-132-1I')
@@ -118,7 +139,9 @@ describe('every VAT category exports from an issued document and passes the UBL 
   test('AE: reverse charge names both VAT numbers and the reason "Reverse charge"', async () => {
     const s = await seller()
     const c = await client(s, { country: 'AT', vat_number: 'ATU12345678' })
-    const doc = await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })] })
+    const doc = await issued(s, c, {
+      lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })],
+    })
     const xml = await exported(s, doc.id)
     expect(text(xml, '//AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toBe('ATU12345678')
     expect(text(xml, '//TaxSubtotal/TaxCategory/TaxExemptionReasonCode')).toBe('VATEX-EU-AE')
@@ -128,10 +151,25 @@ describe('every VAT category exports from an issued document and passes the UBL 
 
   test('K: an intra-community supply carries the actual delivery date and the deliver-to country', async () => {
     const s = await seller()
-    const c = await client(s, { country: 'FR', vat_number: 'FR12345678901', address: '1 rue de la Paix\nBâtiment B', city: 'Paris', postal_code: '75002' })
+    const c = await client(s, {
+      country: 'FR',
+      vat_number: 'FR12345678901',
+      address: '1 rue de la Paix\nBâtiment B',
+      city: 'Paris',
+      postal_code: '75002',
+    })
     const doc = await issued(s, c, {
       delivery_date: '2026-03-02',
-      lines: [line({ vat_rate: '0', vat_category: 'K', vat_exemption_code: 'VATEX-EU-IC', unit: 'kg', quantity: '12.5', unit_price: '8.00' })],
+      lines: [
+        line({
+          vat_rate: '0',
+          vat_category: 'K',
+          vat_exemption_code: 'VATEX-EU-IC',
+          unit: 'kg',
+          quantity: '12.5',
+          unit_price: '8.00',
+        }),
+      ],
     })
     const xml = await exported(s, doc.id)
     expect(text(xml, '/Invoice/Delivery/ActualDeliveryDate')).toBe('2026-03-02')
@@ -146,7 +184,9 @@ describe('every VAT category exports from an issued document and passes the UBL 
   test('G: an export outside the EU needs only the Seller VAT number', async () => {
     const s = await seller()
     const c = await client(s, { country: 'US', address: '1 Main St', city: 'Springfield', postal_code: '12345' })
-    const doc = await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'G', vat_exemption_code: 'VATEX-EU-G' })] })
+    const doc = await issued(s, c, {
+      lines: [line({ vat_rate: '0', vat_category: 'G', vat_exemption_code: 'VATEX-EU-G' })],
+    })
     const xml = await exported(s, doc.id)
     expect(text(xml, '//TaxSubtotal/TaxCategory/ID')).toBe('G')
     expect(text(xml, '//TaxSubtotal/TaxCategory/TaxExemptionReason')).toBe('Export outside the EU')
@@ -156,7 +196,12 @@ describe('every VAT category exports from an issued document and passes the UBL 
   test('O: a document of only O Lines carries no VAT numbers and no percents, and still names its Seller', async () => {
     const s = await seller()
     const c = await client(s, { vat_number: 'DE987654321' })
-    const doc = await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' }), line({ description: 'Fee', vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })] })
+    const doc = await issued(s, c, {
+      lines: [
+        line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' }),
+        line({ description: 'Fee', vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' }),
+      ],
+    })
     const xml = await exported(s, doc.id)
     expect(count(xml, '//PartyTaxScheme')).toBe(0)
     expect(xml).not.toContain('DE123456789')
@@ -183,7 +228,11 @@ describe('Seller and Buyer', () => {
   test('a Client VAT number stored without a country code is written with the Client country code first', async () => {
     const s = await seller()
     const c = await client(s, { country: 'AT', vat_number: 'u 123 456 78' })
-    const xml = await exported(s, (await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })] })).id)
+    const xml = await exported(
+      s,
+      (await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })] }))
+        .id,
+    )
     expect(text(xml, '//AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toBe('ATU12345678')
 
     const d = await client(s, { country: 'NL', vat_number: '123456789B01' })
@@ -200,7 +249,9 @@ describe('Seller and Buyer', () => {
     const xml = await exported(s, doc.id)
     expect(text(xml, '//AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName')).toBe('Seller Holding GmbH')
     expect(text(xml, '//AccountingSupplierParty/Party/PartyName/Name')).toBe('Seller GmbH')
-    expect(text(xml, '//AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName')).toBe('Buyer Aktiengesellschaft')
+    expect(text(xml, '//AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName')).toBe(
+      'Buyer Aktiengesellschaft',
+    )
     expect(text(xml, '//AccountingCustomerParty/Party/PartyName/Name')).toBe('Buyer AG')
     expect(text(xml, '//AccountingCustomerParty/Party/PostalAddress/CityName')).toBe('Hamburg')
   })
@@ -209,10 +260,19 @@ describe('Seller and Buyer', () => {
 describe('Credit Notes', () => {
   test('a Credit Note exports as CreditNote 381 referencing its Invoice, and passes the CreditNote XSD', async () => {
     const s = await seller()
-    const acc = await addBankAccount(h.deps.db, h.clock, s.id, { name: 'Refunds', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP' })
+    const acc = await addBankAccount(h.deps.db, h.clock, s.id, {
+      name: 'Refunds',
+      iban: 'FR7630006000011234567890189',
+      bic: 'AGRIFRPP',
+    })
     const c = await client(s)
     const inv = await issued(s, c)
-    const cn = await issued(s, c, { type: 'credit_note', credited_document_id: inv.id, notes: 'Returned goods', bank_account_ids: [acc.id] })
+    const cn = await issued(s, c, {
+      type: 'credit_note',
+      credited_document_id: inv.id,
+      notes: 'Returned goods',
+      bank_account_ids: [acc.id],
+    })
     const xml = await exported(s, cn.id)
     expect(xml).toContain('<CreditNote ')
     expect(text(xml, '/CreditNote/CreditNoteTypeCode')).toBe('381')
@@ -263,7 +323,9 @@ describe('payment means', () => {
 describe('the rule check refuses with not_exportable and the failing rules', () => {
   test('mixed O Lines: O beside another category fails BR-O-11 and BR-O-12', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s), { lines: [line(), line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })] })
+    const doc = await issued(s, await client(s), {
+      lines: [line(), line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })],
+    })
     const r = await xmlOf(s, doc.id)
     expectRuleRefusal(r, 'BR-O-11', 'BR-O-12', 'BR-O-02')
   })
@@ -280,13 +342,17 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
 
   test('AE without a Client VAT number fails BR-AE-02', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s, { country: 'AT' }), { lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })] })
+    const doc = await issued(s, await client(s, { country: 'AT' }), {
+      lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })],
+    })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-AE-02')
   })
 
   test('K without a Client VAT number fails BR-IC-02', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s, { country: 'FR' }), { lines: [line({ vat_rate: '0', vat_category: 'K', vat_exemption_code: 'VATEX-EU-IC' })] })
+    const doc = await issued(s, await client(s, { country: 'FR' }), {
+      lines: [line({ vat_rate: '0', vat_category: 'K', vat_exemption_code: 'VATEX-EU-IC' })],
+    })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-IC-02')
   })
 
@@ -298,7 +364,9 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
 
   test('a Non-VAT Payer exports O documents, without its VAT number', async () => {
     const s = await seller({ isVatPayer: false })
-    const doc = await issued(s, await client(s), { lines: [line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })] })
+    const doc = await issued(s, await client(s), {
+      lines: [line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })],
+    })
     const xml = await exported(s, doc.id)
     expect(xml).not.toContain('DE123456789')
   })
@@ -306,7 +374,10 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
   test('E Lines with different exemption codes fail BR-E-01 (one exempt breakdown)', async () => {
     const s = await seller()
     const doc = await issued(s, await client(s), {
-      lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }), line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-143' })],
+      lines: [
+        line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }),
+        line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-143' }),
+      ],
     })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-E-01')
   })
@@ -314,18 +385,28 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
   test('an exemption code that does not mean the category fails its -10 rule; one outside VATEX fails BR-CL-22', async () => {
     const s = await seller()
     const c = await client(s, { country: 'AT', vat_number: 'ATU12345678' })
-    const wrong = await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-IC' })] })
+    const wrong = await issued(s, c, {
+      lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-IC' })],
+    })
     expectRuleRefusal(await xmlOf(s, wrong.id), 'BR-AE-10')
-    const unknown = await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-999' })] })
+    const unknown = await issued(s, c, {
+      lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-999' })],
+    })
     expectRuleRefusal(await xmlOf(s, unknown.id), 'BR-CL-22')
   })
 
   test('amounts with a third decimal (a three-decimal currency) fail BR-DEC', async () => {
     const s = await seller({ currency: 'BHD' })
-    const doc = await issued(s, await client(s, { currency: 'BHD' }), { currency: 'BHD', lines: [line({ unit_price: '10.125' })] })
+    const doc = await issued(s, await client(s, { currency: 'BHD' }), {
+      currency: 'BHD',
+      lines: [line({ unit_price: '10.125' })],
+    })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-DEC-23', 'BR-DEC-09')
     // The same currency exports when its amounts hold two decimals.
-    const ok = await issued(s, await client(s, { currency: 'BHD' }), { currency: 'BHD', lines: [line({ unit_price: '10.100', vat_rate: '10.00' })] })
+    const ok = await issued(s, await client(s, { currency: 'BHD' }), {
+      currency: 'BHD',
+      lines: [line({ unit_price: '10.100', vat_rate: '10.00' })],
+    })
     const xml = await exported(s, ok.id)
     expect(text(xml, '/Invoice/LegalMonetaryTotal/LineExtensionAmount')).toBe('10.10')
   })
@@ -382,7 +463,10 @@ describe('user text', () => {
     const s = await seller({ name: 'Müller & Söhne <GmbH>' })
     const evil = `Tom's "<b>bold</b>" & </cbc:Name><cbc:Injected/>`
     const c = await client(s, { name: 'A & B "Quoted" <Ltd>', address: '<script>alert(1)</script> & Co' })
-    const doc = await issued(s, c, { notes: 'R&D; costs, ]]> and <!-- and &amp; &lt; &#38; &#0;', lines: [line({ description: evil, notes: 'line <note> & "more"' })] })
+    const doc = await issued(s, c, {
+      notes: 'R&D; costs, ]]> and <!-- and &amp; &lt; &#38; &#0;',
+      lines: [line({ description: evil, notes: 'line <note> & "more"' })],
+    })
     const r = await xmlOf(s, doc.id)
     expect(r.status).toBe(200)
     const xml = r.text
@@ -400,7 +484,9 @@ describe('user text', () => {
 
   test('control characters XML cannot carry are dropped, not written', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s), { lines: [line({ description: 'Bell\u0007 and escape\u001b here\ufffe' })] })
+    const doc = await issued(s, await client(s), {
+      lines: [line({ description: 'Bell\u0007 and escape\u001b here\ufffe' })],
+    })
     const r = await xmlOf(s, doc.id)
     expect(r.status).toBe(200)
     expect(xsdErrors(r.text)).toBe('')

@@ -45,7 +45,8 @@ export function xmllint(dir: () => string, name: string) {
     return file
   }
   /** An XPath 1.0 expression over a written file, its answer as text. */
-  const xpathIn = (file: string, expr: string) => Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, file]).stdout.toString().trim()
+  const xpathIn = (file: string, expr: string) =>
+    Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, file]).stdout.toString().trim()
   return {
     fileOf,
     xpathIn,
@@ -53,7 +54,14 @@ export function xmllint(dir: () => string, name: string) {
     /** xmllint's complaints, '' when the document is valid against the UBL 2.1 schema of its kind. */
     xsdErrors(xml: string): string {
       const kind = /<CreditNote[\s>]/.test(xml) ? 'CreditNote' : 'Invoice'
-      const r = Bun.spawnSync(['xmllint', '--nonet', '--noout', '--schema', join(XSD_DIR, `UBL-${kind}-2.1.xsd`), fileOf(xml)])
+      const r = Bun.spawnSync([
+        'xmllint',
+        '--nonet',
+        '--noout',
+        '--schema',
+        join(XSD_DIR, `UBL-${kind}-2.1.xsd`),
+        fileOf(xml),
+      ])
       return r.exitCode === 0 ? '' : `${r.stdout.toString()}${r.stderr.toString()}`
     },
   }
@@ -65,7 +73,12 @@ export function xmlOf(h: Harness, s: Seller, id: number, key = s.key): Promise<T
 }
 
 /** Exports and expects a 200 XML attachment that the XSD accepts (`xsdErrors` of the file's xmllint); answers the XML. */
-export async function exportedXml(h: Harness, s: Seller, id: number, xsdErrors: (xml: string) => string): Promise<string> {
+export async function exportedXml(
+  h: Harness,
+  s: Seller,
+  id: number,
+  xsdErrors: (xml: string) => string,
+): Promise<string> {
   const r = await xmlOf(h, s, id)
   if (r.status !== 200) throw new Error(`export refused: ${r.status} ${r.text}`)
   expect(r.headers.get('content-type')).toBe('application/xml')

@@ -16,7 +16,13 @@ import { fatalIds, fatalsOf, validateFiles, type Validation } from './validator.
 let h: Harness
 let validation: Validation = new Map()
 
-const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting services', quantity: '1', unit_price: '100.00', vat_rate: '19.00', ...over })
+const line = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting services',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
 /** A Peppol participant id: a GLN with a valid check digit. */
 const GLN = { scheme: '0088', value: '4006381333931' }
 
@@ -44,9 +50,15 @@ interface Case {
 const CII_FORMATS: XmlFormat[] = ['cii', 'xrechnung-cii']
 
 const CASES: Case[] = [
-  { name: 'S at mixed rates (19% and 7%)', body: { lines: [line(), line({ description: 'Books', unit_price: '49.99', vat_rate: '7.00', quantity: '3' })] } },
+  {
+    name: 'S at mixed rates (19% and 7%)',
+    body: { lines: [line(), line({ description: 'Books', unit_price: '49.99', vat_rate: '7.00', quantity: '3' })] },
+  },
   { name: 'Z zero rated', body: { lines: [line({ vat_rate: '0', vat_category: 'Z' })] } },
-  { name: 'E exempt', body: { lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132-1I' })] } },
+  {
+    name: 'E exempt',
+    body: { lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132-1I' })] },
+  },
   {
     name: 'AE reverse charge',
     client: { country: 'AT', vat_number: 'ATU12345678', city: 'Wien', postal_code: '1010' },
@@ -62,29 +74,78 @@ const CASES: Case[] = [
     client: { country: 'US', city: 'New York', postal_code: '10001' },
     body: { lines: [line({ vat_rate: '0', vat_category: 'G', vat_exemption_code: 'VATEX-EU-G' })] },
   },
-  { name: 'O outside the scope of VAT', body: { lines: [line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })] } },
+  {
+    name: 'O outside the scope of VAT',
+    body: { lines: [line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })] },
+  },
   { name: 'a Credit Note of an S Invoice', body: { lines: [line({ quantity: '2' })] }, creditNote: true },
-  { name: 'JPY (no minor units)', client: { currency: 'JPY' }, body: { currency: 'JPY', lines: [line({ quantity: '3', unit_price: '12345', vat_rate: '10.00' })] } },
-  { name: 'KWD (three decimals) with amounts of two', client: { currency: 'KWD' }, body: { currency: 'KWD', lines: [line({ quantity: '4', unit_price: '1.250', vat_rate: '5.00' })] } },
+  {
+    name: 'JPY (no minor units)',
+    client: { currency: 'JPY' },
+    body: { currency: 'JPY', lines: [line({ quantity: '3', unit_price: '12345', vat_rate: '10.00' })] },
+  },
+  {
+    name: 'KWD (three decimals) with amounts of two',
+    client: { currency: 'KWD' },
+    body: { currency: 'KWD', lines: [line({ quantity: '4', unit_price: '1.250', vat_rate: '5.00' })] },
+  },
   {
     name: '100 Lines',
-    body: { lines: Array.from({ length: 100 }, (_, i) => line({ description: `Line ${i + 1}`, quantity: String((i % 7) + 1), unit_price: `${(i * 13) % 500}.${String(i % 100).padStart(2, '0')}`, vat_rate: i % 3 === 0 ? '7.00' : '19.00' })) },
+    body: {
+      lines: Array.from({ length: 100 }, (_, i) =>
+        line({
+          description: `Line ${i + 1}`,
+          quantity: String((i % 7) + 1),
+          unit_price: `${(i * 13) % 500}.${String(i % 100).padStart(2, '0')}`,
+          vat_rate: i % 3 === 0 ? '7.00' : '19.00',
+        }),
+      ),
+    },
   },
   {
     name: 'Unicode names and text',
-    client: { name: 'Ελληνική Εταιρεία', legal_name: 'Ελληνική Εταιρεία Α.Ε. — 日本支社', address: 'Straße 5 & Söhne <Hof>', city: 'Zürich', postal_code: '8001', country: 'CH' },
-    body: { notes: 'Dank je wel — спасибо — 谢谢 🚀', lines: [line({ description: 'Überprüfung «Prüfung» & Co — 日本語 ✓ 🚀', notes: 'Ünïcödé "quoted" <tag>', vat_rate: '0', vat_category: 'G', vat_exemption_code: 'VATEX-EU-G' })] },
+    client: {
+      name: 'Ελληνική Εταιρεία',
+      legal_name: 'Ελληνική Εταιρεία Α.Ε. — 日本支社',
+      address: 'Straße 5 & Söhne <Hof>',
+      city: 'Zürich',
+      postal_code: '8001',
+      country: 'CH',
+    },
+    body: {
+      notes: 'Dank je wel — спасибо — 谢谢 🚀',
+      lines: [
+        line({
+          description: 'Überprüfung «Prüfung» & Co — 日本語 ✓ 🚀',
+          notes: 'Ünïcödé "quoted" <tag>',
+          vat_rate: '0',
+          vat_category: 'G',
+          vat_exemption_code: 'VATEX-EU-G',
+        }),
+      ],
+    },
   },
-  { name: 'amounts at the limit for doubles (99999999999.99 at 19%)', body: { lines: [line({ description: 'Everything', unit_price: '99999999999.99' })] } },
+  {
+    name: 'amounts at the limit for doubles (99999999999.99 at 19%)',
+    body: { lines: [line({ description: 'Everything', unit_price: '99999999999.99' })] },
+  },
   {
     // CII's BR-CO-10 adds the Line amounts as doubles, which cannot hold 17 significant digits: UBL alone exports it.
     name: 'amounts at the contract limit (999999999999999.99 at 0%)',
-    body: { lines: [line({ description: 'Everything', unit_price: '999999999999999.99', vat_rate: '0', vat_category: 'Z' })] },
+    body: {
+      lines: [line({ description: 'Everything', unit_price: '999999999999999.99', vat_rate: '0', vat_category: 'Z' })],
+    },
     refused: { cii: ['BR-CO-10'], 'xrechnung-cii': ['BR-CO-10'] },
   },
   {
     name: 'a Non-VAT Payer with a tax registration id (BT-32) and S Lines',
-    seller: { isVatPayer: false, vatNumber: null, taxRegistrationId: '30/123/45678', electronicAddressScheme: '0088', electronicAddress: GLN.value },
+    seller: {
+      isVatPayer: false,
+      vatNumber: null,
+      taxRegistrationId: '30/123/45678',
+      electronicAddressScheme: '0088',
+      electronicAddress: GLN.value,
+    },
     body: { lines: [line()] },
   },
   {
@@ -105,7 +166,11 @@ const CASES: Case[] = [
     name: 'no reference at all: Peppol refuses (R003, and DE-R-015 for a German seller)',
     client: { buyer_reference: null },
     body: { lines: [line()] },
-    refused: { 'xrechnung-ubl': ['BR-DE-15'], 'xrechnung-cii': ['BR-DE-15'], peppol: ['DE-R-015', 'PEPPOL-EN16931-R003'] },
+    refused: {
+      'xrechnung-ubl': ['BR-DE-15'],
+      'xrechnung-cii': ['BR-DE-15'],
+      peppol: ['DE-R-015', 'PEPPOL-EN16931-R003'],
+    },
   },
   {
     name: 'no seller phone: XRechnung (BR-DE-6) and Peppol for a German seller (DE-R-006) refuse',
@@ -133,13 +198,24 @@ const CASES: Case[] = [
   {
     // Each exempt breakdown is held to the whole category's Line amounts, so both official sets fire BR-E-08 as well.
     name: 'E Lines with two exemption codes: two E breakdowns, refused (BR-E-01, BR-E-08)',
-    body: { lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }), line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-143' })] },
+    body: {
+      lines: [
+        line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }),
+        line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-143' }),
+      ],
+    },
     refused: Object.fromEntries(XML_FORMATS.map((f) => [f, ['BR-E-01', 'BR-E-08']])),
   },
   {
     name: 'KWD with a third decimal: refused under the rules the official sets fire',
     client: { currency: 'KWD' },
-    body: { currency: 'KWD', lines: [{ description: 'A', quantity: '3', unit_price: '1.2345', vat_rate: '5.00' }, { description: 'B', quantity: '2', unit_price: '0.0005', vat_rate: '0' }] },
+    body: {
+      currency: 'KWD',
+      lines: [
+        { description: 'A', quantity: '3', unit_price: '1.2345', vat_rate: '5.00' },
+        { description: 'B', quantity: '2', unit_price: '0.0005', vat_rate: '0' },
+      ],
+    },
     refused: Object.fromEntries(XML_FORMATS.map((f) => [f, []])),
   },
 ]
@@ -183,7 +259,10 @@ beforeAll(async () => {
       ...c.client,
     })
     const issue = async (body: Record<string, unknown>) => {
-      const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: clientId, ...body } })
+      const r = await h.request('POST', '/v1/documents', {
+        key: s.key,
+        body: { type: 'invoice', client_id: clientId, ...body },
+      })
       if (r.status !== 201) throw new Error(`${c.name}: create refused: ${r.status} ${r.text}`)
       const i = await h.request('POST', `/v1/documents/${r.body.id}/issue`, { key: s.key })
       if (i.status !== 200) throw new Error(`${c.name}: issue refused: ${i.status} ${i.text}`)
@@ -196,15 +275,33 @@ beforeAll(async () => {
       const r = await h.request('GET', `/v1/documents/${doc.id}/xml?format=${format}`, { key: s.key })
       const file = join(h.dir, `f${++n}-${format}.xml`)
       // A refused document is written without the check, so the official rules say what they fire on it.
-      const xml = r.status === 200 ? r.text : await writeXml(buildModel({ ...(await exportSourceOf(h.deps.db.read, business, doc)), format }))
+      const xml =
+        r.status === 200
+          ? r.text
+          : await writeXml(buildModel({ ...(await exportSourceOf(h.deps.db.read, business, doc)), format }))
       writeFileSync(file, xml)
       files.push(file)
-      cells.set(cellName(c, format), { status: r.status, text: r.text, file, refusedIds: r.status === 422 ? (r.body.error.rules ?? []).map((x: { id: string }) => x.id) : [] })
+      cells.set(cellName(c, format), {
+        status: r.status,
+        text: r.text,
+        file,
+        refusedIds: r.status === 422 ? (r.body.error.rules ?? []).map((x: { id: string }) => x.id) : [],
+      })
     }
     // Factur-X: the PDF carries exactly the cii XML, and is refused as that XML is.
-    const pdf = await h.app.fetch(new Request(`http://localhost/v1/documents/${doc.id}/pdf?format=facturx`, { headers: { authorization: `Bearer ${s.key}` } }))
+    const pdf = await h.app.fetch(
+      new Request(`http://localhost/v1/documents/${doc.id}/pdf?format=facturx`, {
+        headers: { authorization: `Bearer ${s.key}` },
+      }),
+    )
     const bytes = new Uint8Array(await pdf.arrayBuffer())
-    const facturx: Facturx = { status: pdf.status, body: pdf.status === 200 ? null : JSON.parse(new TextDecoder().decode(bytes)), file: null, xml: null, pdf: null }
+    const facturx: Facturx = {
+      status: pdf.status,
+      body: pdf.status === 200 ? null : JSON.parse(new TextDecoder().decode(bytes)),
+      file: null,
+      xml: null,
+      pdf: null,
+    }
     if (pdf.status === 200) {
       facturx.pdf = join(h.dir, `f${++n}.pdf`)
       writeFileSync(facturx.pdf, bytes)
@@ -226,7 +323,9 @@ describe('every format × every case: an export passes its official rule sets wi
   for (const c of CASES) {
     for (const format of XML_FORMATS) {
       const expected = c.refused?.[format]
-      const title = expected ? `${cellName(c, format)}: refused, naming ${expected.join(', ') || 'what the official set fires'}` : `${cellName(c, format)}: exports`
+      const title = expected
+        ? `${cellName(c, format)}: refused, naming ${expected.join(', ') || 'what the official set fires'}`
+        : `${cellName(c, format)}: exports`
       test(title, () => {
         const e = cells.get(cellName(c, format))!
         // Each file names the checks its format answers to: xsd, EN16931 and its CIUS.
@@ -326,7 +425,10 @@ describe('Factur-X as PDF/A-3b', () => {
     const t = await h.business({ ...SELLER, isTest: true })
     for (const b of [s, t]) {
       const clientId = await h.client(b.key, { buyer_reference: 'X' })
-      const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [line()] } })
+      const d = await h.request('POST', '/v1/documents', {
+        key: b.key,
+        body: { type: 'invoice', client_id: clientId, lines: [line()] },
+      })
       await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
       if (b === s) {
         const bad = await h.request('GET', `/v1/documents/${d.body.id}/pdf?format=zugferd`, { key: b.key })
@@ -339,7 +441,10 @@ describe('Factur-X as PDF/A-3b', () => {
         const r = await h.request('GET', `/v1/documents/${d.body.id}/pdf?format=facturx`, { key: b.key })
         expect(r.status).toBe(422)
         expect(r.body.error.code).toBe('exports_not_in_a_test_business')
-        for (const format of XML_FORMATS) expect((await h.request('GET', `/v1/documents/${d.body.id}/xml?format=${format}`, { key: b.key })).body.error.code).toBe('exports_not_in_a_test_business')
+        for (const format of XML_FORMATS)
+          expect(
+            (await h.request('GET', `/v1/documents/${d.body.id}/xml?format=${format}`, { key: b.key })).body.error.code,
+          ).toBe('exports_not_in_a_test_business')
       }
       expect((await h.request('GET', `/v1/documents/${d.body.id}/pdf`, { key: b.key })).status).toBe(200)
     }

@@ -36,7 +36,14 @@ function generator(seed: number): () => number {
   }
 }
 
-type Line = { description: string; quantity: string; unit_price: string; vat_rate: string; vat_category?: string; vat_exemption_code?: string }
+type Line = {
+  description: string
+  quantity: string
+  unit_price: string
+  vat_rate: string
+  vat_category?: string
+  vat_exemption_code?: string
+}
 
 const RATES = ['19.00', '7.00', '20.00', '21.00', '5.50', '2.10', '10.00', '8.10', '25.50', '17.00']
 const QUANTITIES = ['2', '3', '1.5', '1.25', '7']
@@ -52,12 +59,19 @@ function randomLines(random: () => number): Line[] {
     const whole = Math.floor(((0.1 + 0.9 * random()) * magnitude) / count / Number(quantity))
     const price = `${whole}.${String(Math.floor(random() * 100)).padStart(2, '0')}`
     const kind = random()
-    const vat = kind < 0.7 ? { vat_rate: pick(RATES) } : kind < 0.85 ? { vat_rate: '0', vat_category: 'Z' } : { vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }
+    const vat =
+      kind < 0.7
+        ? { vat_rate: pick(RATES) }
+        : kind < 0.85
+          ? { vat_rate: '0', vat_category: 'Z' }
+          : { vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }
     return { description: `Line ${i + 1}`, quantity, unit_price: price, ...vat }
   })
 }
 
-const one = (unit_price: string, vat_rate = '19.00'): Line[] => [{ description: 'Everything', quantity: '1', unit_price, vat_rate }]
+const one = (unit_price: string, vat_rate = '19.00'): Line[] => [
+  { description: 'Everything', quantity: '1', unit_price, vat_rate },
+]
 
 interface Case {
   name: string
@@ -72,7 +86,13 @@ const NAMED: Case[] = [
   { name: 'one Line of 153238988321814.63 at 19%', lines: one('153238988321814.63') },
 ]
 const random = generator(SEED)
-const CASES: Case[] = [...NAMED, ...Array.from({ length: RANDOM_DOCUMENTS }, (_, i) => ({ name: `seed ${SEED} document ${i + 1}`, lines: randomLines(random) }))]
+const CASES: Case[] = [
+  ...NAMED,
+  ...Array.from({ length: RANDOM_DOCUMENTS }, (_, i) => ({
+    name: `seed ${SEED} document ${i + 1}`,
+    lines: randomLines(random),
+  })),
+]
 
 interface Cell {
   status: number
@@ -99,10 +119,18 @@ beforeAll(async () => {
     if (i % 25 === 0) {
       seller = await h.business(SELLER)
       await h.bankAccount(seller.id)
-      clientId = await h.client(seller.key, { name: 'Buyer AG', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095' })
+      clientId = await h.client(seller.key, {
+        name: 'Buyer AG',
+        address: 'Marktplatz 2',
+        city: 'Hamburg',
+        postal_code: '20095',
+      })
     }
     const s = seller!
-    const r = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: clientId, lines: c.lines } })
+    const r = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: { type: 'invoice', client_id: clientId, lines: c.lines },
+    })
     if (r.status !== 201) throw new Error(`${c.name}: create refused: ${r.status} ${r.text}`)
     const issued = await h.request('POST', `/v1/documents/${r.body.id}/issue`, { key: s.key })
     if (issued.status !== 200) throw new Error(`${c.name}: issue refused: ${issued.status} ${issued.text}`)
@@ -110,11 +138,19 @@ beforeAll(async () => {
     const business = await getBusiness(h.deps.db.read, s.id)
     for (const format of FORMATS) {
       const x = await h.request('GET', `/v1/documents/${doc.id}/xml?format=${format}`, { key: s.key })
-      const xml = x.status === 200 ? x.text : await writeXml(buildModel({ ...(await exportSourceOf(h.deps.db.read, business, doc)), format }))
+      const xml =
+        x.status === 200
+          ? x.text
+          : await writeXml(buildModel({ ...(await exportSourceOf(h.deps.db.read, business, doc)), format }))
       const file = join(h.dir, `large-${i + 1}-${format}.xml`)
       writeFileSync(file, xml)
       files.push(file)
-      cells.set(cellName(c, format), { status: x.status, file, refusedIds: x.status === 422 ? (x.body.error.rules ?? []).map((y: { id: string }) => y.id) : [], total: doc.total })
+      cells.set(cellName(c, format), {
+        status: x.status,
+        file,
+        refusedIds: x.status === 422 ? (x.body.error.rules ?? []).map((y: { id: string }) => y.id) : [],
+        total: doc.total,
+      })
     }
   }
   const started = performance.now()
@@ -130,8 +166,14 @@ describe(`documents of 10^12 to 10^15 (seed ${SEED}): every 200 passes the offic
       for (const c of CASES) {
         const e = cells.get(cellName(c, format))!
         const official = fatalIds(validation, e.file)
-        if (e.status === 200 && fatalsOf(validation, e.file).length > 0) wrong.push(`${c.name} (total ${e.total}): exported, official rules fire ${fatalsOf(validation, e.file).join('; ')}`)
-        else if (e.status === 422 && e.refusedIds.sort().join() !== official.join()) wrong.push(`${c.name} (total ${e.total}): refused naming [${e.refusedIds}], official rules fire [${official}]`)
+        if (e.status === 200 && fatalsOf(validation, e.file).length > 0)
+          wrong.push(
+            `${c.name} (total ${e.total}): exported, official rules fire ${fatalsOf(validation, e.file).join('; ')}`,
+          )
+        else if (e.status === 422 && e.refusedIds.sort().join() !== official.join())
+          wrong.push(
+            `${c.name} (total ${e.total}): refused naming [${e.refusedIds}], official rules fire [${official}]`,
+          )
         else if (e.status !== 200 && e.status !== 422) wrong.push(`${c.name}: answered ${e.status}`)
       }
       expect(wrong).toEqual([])
@@ -143,9 +185,12 @@ describe(`documents of 10^12 to 10^15 (seed ${SEED}): every 200 passes the offic
     const refused = cii.filter((e) => e.status === 422)
     expect(refused.length).toBeGreaterThan(0)
     expect(cii.length - refused.length).toBeGreaterThan(refused.length)
-    for (const e of refused) expect(e.refusedIds.some((id) => ['BR-CO-10', 'BR-CO-14', 'BR-DEC-13'].includes(id))).toBe(true)
+    for (const e of refused)
+      expect(e.refusedIds.some((id) => ['BR-CO-10', 'BR-CO-14', 'BR-DEC-13'].includes(id))).toBe(true)
     expect(CASES.filter((c) => cells.get(cellName(c, 'ubl'))!.status !== 200).map((c) => c.name)).toEqual([])
-    console.log(`CII: ${refused.length} of ${cii.length} refused; validate took ${validateSeconds.toFixed(1)} s for ${cells.size} files`)
+    console.log(
+      `CII: ${refused.length} of ${cii.length} refused; validate took ${validateSeconds.toFixed(1)} s for ${cells.size} files`,
+    )
   })
 
   test('185187215625610.62 at 19% is refused in CII naming BR-CO-10, BR-CO-14 and BR-DEC-13; 153238988321814.63 at 19% exports', () => {

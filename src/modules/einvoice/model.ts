@@ -18,7 +18,9 @@ const PEPPOL_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poac
 const PEPPOL_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0'
 
 /** What each format writes as BT-24 and BT-23, and its syntax. */
-export const FORMAT_PROFILE: Readonly<Record<XmlFormat, { specificationId: string; processId: string | null; syntax: 'ubl' | 'cii' }>> = {
+export const FORMAT_PROFILE: Readonly<
+  Record<XmlFormat, { specificationId: string; processId: string | null; syntax: 'ubl' | 'cii' }>
+> = {
   ubl: { specificationId: SPECIFICATION_ID, processId: null, syntax: 'ubl' },
   cii: { specificationId: SPECIFICATION_ID, processId: null, syntax: 'cii' },
   'xrechnung-ubl': { specificationId: XRECHNUNG_ID, processId: PEPPOL_PROCESS, syntax: 'ubl' },
@@ -220,7 +222,12 @@ function writableOrNull(s: string | null | undefined): string | null {
   return s ? writable(s).trim() || null : null
 }
 
-function addressOf(address: string | null, city: string | null, postalCode: string | null, country: string | null): PostalAddress {
+function addressOf(
+  address: string | null,
+  city: string | null,
+  postalCode: string | null,
+  country: string | null,
+): PostalAddress {
   const lines = writable(address ?? '')
     .split(/\r?\n/)
     .map((s) => s.trim())
@@ -241,7 +248,11 @@ function paymentOf(view: DocumentView): EInvoiceModel['payment'] {
   if (chosen.length === 0) return { code: '1', paymentId, accounts: [] }
   // SEPA carries euros between SEPA countries; any other transfer to an IBAN is a plain credit transfer.
   const sepa = view.currency === 'EUR' && chosen.every((a) => SEPA_COUNTRIES.has(a.iban.slice(0, 2)))
-  return { code: sepa ? '58' : '30', paymentId, accounts: chosen.map((a) => ({ iban: a.iban, name: a.name, bic: a.bic })) }
+  return {
+    code: sepa ? '58' : '30',
+    paymentId,
+    accounts: chosen.map((a) => ({ iban: a.iban, name: a.name, bic: a.bic })),
+  }
 }
 
 const DAY_MS = 86_400_000
@@ -251,7 +262,10 @@ const DAY_MS = 86_400_000
  * set by hand may differ from the Client's payment_terms), else the terms when either date is missing.
  */
 function termsOf(view: Pick<DocumentView, 'payment_terms' | 'issue_date' | 'due_date'>): string {
-  const days = view.issue_date && view.due_date ? Math.round((Date.parse(view.due_date) - Date.parse(view.issue_date)) / DAY_MS) : view.payment_terms
+  const days =
+    view.issue_date && view.due_date
+      ? Math.round((Date.parse(view.due_date) - Date.parse(view.issue_date)) / DAY_MS)
+      : view.payment_terms
   const words = days === 0 ? 'Payment due on receipt' : `Payment within ${days} day${days === 1 ? '' : 's'}`
   return view.due_date ? `${words} (due ${view.due_date})` : words
 }
@@ -260,7 +274,10 @@ function termsOf(view: Pick<DocumentView, 'payment_terms' | 'issue_date' | 'due_
 function breakdownOf(view: DocumentView, format: XmlFormat, sellerCountry: string): Breakdown[] {
   // XRechnung asks every breakdown for its rate (BR-DE-14), O's too, written 0, and so does Peppol of a German
   // seller (DE-R-014); the EN core leaves O's out.
-  const oRate = format === 'xrechnung-ubl' || format === 'xrechnung-cii' || (format === 'peppol' && sellerCountry === 'DE') ? '0' : null
+  const oRate =
+    format === 'xrechnung-ubl' || format === 'xrechnung-cii' || (format === 'peppol' && sellerCountry === 'DE')
+      ? '0'
+      : null
   const out: Breakdown[] = []
   for (const band of view.vat_breakdown) {
     const rate = stored(band.rate)
@@ -275,12 +292,14 @@ function breakdownOf(view: DocumentView, format: XmlFormat, sellerCountry: strin
         category: band.category,
         rate: written,
         exemptionCode: code,
-        exemptionText: code ? vatexText(code) ?? CATEGORY_REASON[band.category]?.text ?? null : null,
+        exemptionText: code ? (vatexText(code) ?? CATEGORY_REASON[band.category]?.text ?? null) : null,
       })
       continue
     }
     for (const code of codes) {
-      const net = inBand.filter((l) => l.vat_exemption_code === code).reduce((s, l) => s.plus(stored(l.net_amount)), new Dec('0'))
+      const net = inBand
+        .filter((l) => l.vat_exemption_code === code)
+        .reduce((s, l) => s.plus(stored(l.net_amount)), new Dec('0'))
       out.push({
         taxable: amountText(net.toFixed(), view.currency),
         tax: amountText('0', view.currency),
@@ -296,7 +315,11 @@ function breakdownOf(view: DocumentView, format: XmlFormat, sellerCountry: strin
 
 /** BG-6: the seller's contact as kept at issue; null when it has none of the three. */
 function sellerContactOf(s: DocumentView['seller']): Party['contact'] {
-  const contact = { name: writableOrNull(s.contact.name), phone: writableOrNull(s.contact.phone), email: writableOrNull(s.contact.email) }
+  const contact = {
+    name: writableOrNull(s.contact.name),
+    phone: writableOrNull(s.contact.phone),
+    email: writableOrNull(s.contact.email),
+  }
   return contact.name || contact.phone || contact.email ? contact : null
 }
 
@@ -351,7 +374,9 @@ export function buildModel({ view, business, credited, format = 'ubl' }: ModelSo
       legalRegistrationId: s.company_id?.trim() || null,
       vatId: sellerVat,
       address: addressOf(s.address, s.city, s.postal_code, s.country),
-      electronicAddress: s.electronic_address ? { scheme: s.electronic_address.scheme, value: writable(s.electronic_address.value) } : null,
+      electronicAddress: s.electronic_address
+        ? { scheme: s.electronic_address.scheme, value: writable(s.electronic_address.value) }
+        : null,
       taxRegistrationId: writableOrNull(s.tax_registration_id),
       contact: sellerContactOf(s),
     },
@@ -362,12 +387,18 @@ export function buildModel({ view, business, credited, format = 'ubl' }: ModelSo
       legalRegistrationId: null,
       vatId: buyerVat,
       address: buyerAddress,
-      electronicAddress: c.electronic_address ? { scheme: c.electronic_address.scheme, value: writable(c.electronic_address.value) } : null,
+      electronicAddress: c.electronic_address
+        ? { scheme: c.electronic_address.scheme, value: writable(c.electronic_address.value) }
+        : null,
       taxRegistrationId: null,
       contact: c.email ? { name: null, phone: null, email: c.email } : null,
     },
     // Goods supplied within the EU are delivered to the Client's address, which the receiver's VAT return needs (BR-IC-11, BR-IC-12).
-    delivery: { date: view.delivery_date, partyName: intraCommunity ? buyerName : null, address: intraCommunity ? buyerAddress : null },
+    delivery: {
+      date: view.delivery_date,
+      partyName: intraCommunity ? buyerName : null,
+      address: intraCommunity ? buyerAddress : null,
+    },
     invoicingPeriod: null,
     payment: paymentOf(view),
     paymentTerms: termsOf(view),

@@ -46,7 +46,15 @@ const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
 function postClient(s: Seller, extra: Record<string, unknown> = {}): Promise<TestResponse> {
   return h.request('POST', '/v1/clients', {
     key: s.key,
-    body: { name: 'Buyer AG', email: 'ap@buyer.example', country: 'DE', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095', ...extra },
+    body: {
+      name: 'Buyer AG',
+      email: 'ap@buyer.example',
+      country: 'DE',
+      address: 'Marktplatz 2',
+      city: 'Hamburg',
+      postal_code: '20095',
+      ...extra,
+    },
   })
 }
 
@@ -56,11 +64,21 @@ async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<n
   return r.body.id
 }
 
-const line = (over: Record<string, unknown> = {}) => ({ description: 'Consulting services', quantity: '1', unit_price: '100.00', vat_rate: '19.00', ...over })
-const exempt = (category: string, code: string, over: Record<string, unknown> = {}) => line({ vat_rate: '0', vat_category: category, vat_exemption_code: code, ...over })
+const line = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting services',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
+const exempt = (category: string, code: string, over: Record<string, unknown> = {}) =>
+  line({ vat_rate: '0', vat_category: category, vat_exemption_code: code, ...over })
 
 function postDraft(s: Seller, clientId: number, body: Record<string, unknown>): Promise<TestResponse> {
-  return h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: clientId, lines: [line()], ...body } })
+  return h.request('POST', '/v1/documents', {
+    key: s.key,
+    body: { type: 'invoice', client_id: clientId, lines: [line()], ...body },
+  })
 }
 
 async function issued(s: Seller, clientId: number, body: Record<string, unknown> = {}): Promise<any> {
@@ -157,11 +175,27 @@ const FAMILY_CASES: FamilyCase[] = [
   {
     rule: 'BR-DEC-23',
     how: 'a KWD Line net with a third decimal (3 × 1.2345 = 3.704)',
-    broken: { client: { currency: 'KWD' }, doc: { lines: [line({ quantity: '3', unit_price: '1.2345', vat_rate: '0' })] } },
+    broken: {
+      client: { currency: 'KWD' },
+      doc: { lines: [line({ quantity: '3', unit_price: '1.2345', vat_rate: '0' })] },
+    },
     // The third decimal reaches every amount built from it; the sums the official rules round to two decimals
     // (BR-CO-10, BR-CO-15) and UBL's data type rule (UBL-DT-01) fire with it, as the official set does.
-    fails: ['BR-CO-10', 'BR-CO-15', 'BR-DEC-09', 'BR-DEC-12', 'BR-DEC-14', 'BR-DEC-18', 'BR-DEC-19', 'BR-DEC-23', 'UBL-DT-01'],
-    mended: { client: { currency: 'KWD' }, doc: { lines: [line({ quantity: '3', unit_price: '1.2300', vat_rate: '0' })] } },
+    fails: [
+      'BR-CO-10',
+      'BR-CO-15',
+      'BR-DEC-09',
+      'BR-DEC-12',
+      'BR-DEC-14',
+      'BR-DEC-18',
+      'BR-DEC-19',
+      'BR-DEC-23',
+      'UBL-DT-01',
+    ],
+    mended: {
+      client: { currency: 'KWD' },
+      doc: { lines: [line({ quantity: '3', unit_price: '1.2300', vat_rate: '0' })] },
+    },
   },
   {
     rule: 'BR-CL-22',
@@ -245,7 +279,9 @@ const FAMILY_CASES: FamilyCase[] = [
     how: 'an O Line beside an S Line (which also brings the Seller VAT number, BR-O-02, and a second breakdown, BR-O-11)',
     broken: { doc: { lines: [line(), exempt('O', 'VATEX-EU-O')] } },
     fails: ['BR-O-02', 'BR-O-11', 'BR-O-12'],
-    mended: { doc: { lines: [exempt('O', 'VATEX-EU-O', { description: 'Membership fee' }), exempt('O', 'VATEX-EU-O')] } },
+    mended: {
+      doc: { lines: [exempt('O', 'VATEX-EU-O', { description: 'Membership fee' }), exempt('O', 'VATEX-EU-O')] },
+    },
   },
 ]
 
@@ -272,7 +308,20 @@ describe('each rule family: an issued document that breaks one of its rules is r
 
   test('every rule family of the table (BR, BR-CO, BR-DEC, BR-CL, BR-S, BR-Z, BR-E, BR-AE, BR-IC, BR-G, BR-O) is broken by one of these documents', () => {
     const families = new Set(RULES.map((r) => familyOf(r.id)))
-    expect([...families].sort()).toEqual(['BR', 'BR-AE', 'BR-CL', 'BR-CO', 'BR-DEC', 'BR-E', 'BR-G', 'BR-IC', 'BR-O', 'BR-S', 'BR-Z', 'UBL-DT'])
+    expect([...families].sort()).toEqual([
+      'BR',
+      'BR-AE',
+      'BR-CL',
+      'BR-CO',
+      'BR-DEC',
+      'BR-E',
+      'BR-G',
+      'BR-IC',
+      'BR-O',
+      'BR-S',
+      'BR-Z',
+      'UBL-DT',
+    ])
     const broken = new Set(FAMILY_CASES.flatMap((c) => c.fails.map(familyOf)))
     for (const f of families) expect(broken.has(f)).toBe(true)
   })
@@ -286,7 +335,10 @@ describe('rules no API request can break: the API refuses or mends the input fir
 
   test('BR-10/BR-11, BR-57 and BR-CL-14 are unreachable: a Client without a country, or with one outside ISO 3166-1, is 422 under country', async () => {
     const s = await seller()
-    const none = await h.request('POST', '/v1/clients', { key: s.key, body: { name: 'Buyer AG', email: 'ap@buyer.example' } })
+    const none = await h.request('POST', '/v1/clients', {
+      key: s.key,
+      body: { name: 'Buyer AG', email: 'ap@buyer.example' },
+    })
     expect(none.status).toBe(422)
     expectRefusedUnder(await postClient(s, { country: '' }), 'country')
     expectRefusedUnder(await postClient(s, { country: 'XX' }), 'country')
@@ -371,7 +423,8 @@ function expectXmlMatchesAnswer(xmlText: string, doc: any): ReturnType<typeof re
   same(`${lmt}/TaxInclusiveAmount`, doc.total)
   same(`${lmt}/PayableAmount`, doc.total)
   same(`${lmt}/PayableAmount`, doc.amount_due)
-  for (const absent of ['AllowanceTotalAmount', 'ChargeTotalAmount', 'PrepaidAmount', 'PayableRoundingAmount']) expect(xml.count(`${lmt}/${absent}`)).toBe(0)
+  for (const absent of ['AllowanceTotalAmount', 'ChargeTotalAmount', 'PrepaidAmount', 'PayableRoundingAmount'])
+    expect(xml.count(`${lmt}/${absent}`)).toBe(0)
 
   // BG-23: one TaxTotal, its TaxAmount the VAT total, one TaxSubtotal per band of vat_breakdown, in its order.
   expect(xml.count(`/${root}/TaxTotal`)).toBe(1)
@@ -514,7 +567,8 @@ describe("totals in the XML equal the document's answer to the cent, for the mon
     const c1 = await client(s, { currency: c.currency, ...c.client })
     const lines = typeof c.lines === 'function' ? await c.lines(s) : c.lines
     let body: Record<string, unknown> = { currency: c.currency, lines }
-    if (c.type === 'credit_note') body = { ...body, type: 'credit_note', credited_document_id: (await issued(s, c1, { currency: c.currency })).id }
+    if (c.type === 'credit_note')
+      body = { ...body, type: 'credit_note', credited_document_id: (await issued(s, c1, { currency: c.currency })).id }
     const doc = await answerOf(s, (await issued(s, c1, body)).id)
     // The document answers the hand-computed money.
     expect(doc.lines.map((l: any) => l.net_amount)).toEqual(c.nets)
@@ -537,13 +591,25 @@ describe("totals in the XML equal the document's answer to the cent, for the mon
     expect([doc.net_total, doc.vat_total, doc.total]).toEqual(['3.705', '0.185', '3.890'])
     // Every amount with a non-zero third decimal is named; the total 3.890 is 3.89 and passes BR-DEC-14, BR-DEC-18 and
     // BR-CO-15. UBL's BR-DEC-13 never fires (its currency test finds nothing); BR-CO-10/14 and UBL-DT-01 do.
-    expectRuleRefusal(await xmlOf(s, doc.id), ['BR-CO-10', 'BR-CO-14', 'BR-DEC-09', 'BR-DEC-12', 'BR-DEC-19', 'BR-DEC-20', 'BR-DEC-23', 'UBL-DT-01'])
+    expectRuleRefusal(await xmlOf(s, doc.id), [
+      'BR-CO-10',
+      'BR-CO-14',
+      'BR-DEC-09',
+      'BR-DEC-12',
+      'BR-DEC-19',
+      'BR-DEC-20',
+      'BR-DEC-23',
+      'UBL-DT-01',
+    ])
   })
 
   test('PayableAmount is the total as issued: a Payment recorded later changes amount_due, not the XML', async () => {
     const s = await seller()
     const doc = await issued(s, await client(s))
-    const paid = await h.request('POST', `/v1/documents/${doc.id}/payments`, { key: s.key, body: { amount: '19.00', payment_date: doc.issue_date, payment_method: 'cash' } })
+    const paid = await h.request('POST', `/v1/documents/${doc.id}/payments`, {
+      key: s.key,
+      body: { amount: '19.00', payment_date: doc.issue_date, payment_method: 'cash' },
+    })
     expect(paid.status).toBe(201)
     const after = await answerOf(s, doc.id)
     expect(after.amount_due).toBe('100.00')

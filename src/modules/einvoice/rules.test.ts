@@ -57,7 +57,16 @@ function business(over: Partial<BusinessRow> = {}): BusinessRow {
 }
 
 function account(over: Partial<BankAccountRow> = {}): BankAccountRow {
-  return { id: 1, businessId: 1, name: 'Main', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', currency: null, createdAt: '2026-01-01T00:00:00.000Z', ...over }
+  return {
+    id: 1,
+    businessId: 1,
+    name: 'Main',
+    iban: 'DE89370400440532013000',
+    bic: 'COBADEFFXXX',
+    currency: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  }
 }
 
 const SCALES: Record<string, number> = { EUR: 2, JPY: 0, BHD: 3, USD: 2 }
@@ -81,7 +90,15 @@ function view(specs: LineSpec[] = [{}], over: Partial<DocumentView> = {}): Docum
       unit_price: price,
       vat_rate: rate,
       vat_category: category,
-      vat_exemption_code: s.code === undefined ? ({ E: 'VATEX-EU-132', AE: 'VATEX-EU-AE', K: 'VATEX-EU-IC', G: 'VATEX-EU-G', O: 'VATEX-EU-O' } as Record<string, string>)[category] ?? null : s.code,
+      vat_exemption_code:
+        s.code === undefined
+          ? ((
+              { E: 'VATEX-EU-132', AE: 'VATEX-EU-AE', K: 'VATEX-EU-IC', G: 'VATEX-EU-G', O: 'VATEX-EU-O' } as Record<
+                string,
+                string
+              >
+            )[category] ?? null)
+          : s.code,
       notes: null,
       net_amount: format(round(new Dec(quantity).times(new Dec(price)), scale), scale),
     }
@@ -93,7 +110,12 @@ function view(specs: LineSpec[] = [{}], over: Partial<DocumentView> = {}): Docum
     b.net = b.net.plus(new Dec(l.net_amount))
     bands.set(key, b)
   }
-  const breakdown = [...bands.values()].map((b) => ({ category: b.category, rate: b.rate, net: format(b.net, scale), vat: format(round(b.net.times(new Dec(b.rate)).div('100'), scale), scale) }))
+  const breakdown = [...bands.values()].map((b) => ({
+    category: b.category,
+    rate: b.rate,
+    net: format(b.net, scale),
+    vat: format(round(b.net.times(new Dec(b.rate)).div('100'), scale), scale),
+  }))
   const net = breakdown.reduce((s, b) => s.plus(new Dec(b.net)), new Dec('0'))
   const vat = breakdown.reduce((s, b) => s.plus(new Dec(b.vat)), new Dec('0'))
   const closed = { open: false as const, code: 'already_issued' }
@@ -105,7 +127,16 @@ function view(specs: LineSpec[] = [{}], over: Partial<DocumentView> = {}): Docum
     document_number: 'INV-2026-0007',
     requested_document_number: null,
     client_id: 3,
-    client: { name: 'Buyer AG', legal_name: null, email: 'ap@buyer.example', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095', country: 'DE', vat_number: 'DE987654321' },
+    client: {
+      name: 'Buyer AG',
+      legal_name: null,
+      email: 'ap@buyer.example',
+      address: 'Marktplatz 2',
+      city: 'Hamburg',
+      postal_code: '20095',
+      country: 'DE',
+      vat_number: 'DE987654321',
+    },
     currency,
     issue_date: '2026-03-10',
     due_date: '2026-04-09',
@@ -119,7 +150,14 @@ function view(specs: LineSpec[] = [{}], over: Partial<DocumentView> = {}): Docum
     amount_paid: format(new Dec('0'), scale),
     amount_due: format(net.plus(vat), scale),
     still_takes_payment: true,
-    actions: { issue: closed, send: { open: true }, cancel: { open: true }, convert: closed, record_payment: { open: true }, delete: closed },
+    actions: {
+      issue: closed,
+      send: { open: true },
+      cancel: { open: true },
+      convert: closed,
+      record_payment: { open: true },
+      delete: closed,
+    },
     last_sent: null,
     is_overdue: false,
     days_overdue: null,
@@ -136,15 +174,28 @@ function view(specs: LineSpec[] = [{}], over: Partial<DocumentView> = {}): Docum
 }
 
 /** The view's seller is the Business and accounts given, as issue would have kept them. */
-function source(v: DocumentView = view(), b: BusinessRow = business(), accounts: BankAccountRow[] = [], credited: ExportSource['credited'] = null): ExportSource {
-  return { view: { ...v, seller: sellerSnapshotOf(b, accountsShown(v.bank_account_ids, v.currency, accounts)) }, business: b, credited }
+function source(
+  v: DocumentView = view(),
+  b: BusinessRow = business(),
+  accounts: BankAccountRow[] = [],
+  credited: ExportSource['credited'] = null,
+): ExportSource {
+  return {
+    view: { ...v, seller: sellerSnapshotOf(b, accountsShown(v.bank_account_ids, v.currency, accounts)) },
+    business: b,
+    credited,
+  }
 }
 
-const model = (v: DocumentView = view(), b: BusinessRow = business(), accounts: BankAccountRow[] = []) => buildModel(source(v, b, accounts))
+const model = (v: DocumentView = view(), b: BusinessRow = business(), accounts: BankAccountRow[] = []) =>
+  buildModel(source(v, b, accounts))
 const failing = (m: EInvoiceModel) => checkModel(m).map((f) => f.id)
 
 /** Client fields of a view, changed. */
-const withClient = (v: DocumentView, c: Partial<DocumentView['client']>): DocumentView => ({ ...v, client: { ...v.client, ...c } })
+const withClient = (v: DocumentView, c: Partial<DocumentView['client']>): DocumentView => ({
+  ...v,
+  client: { ...v.client, ...c },
+})
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -154,8 +205,25 @@ describe('the rule table', () => {
     for (const prefix of ['BR-S', 'BR-Z', 'BR-E', 'BR-AE', 'BR-IC', 'BR-G', 'BR-O']) {
       for (let n = 1; n <= 10; n++) expect(ids.has(`${prefix}-${String(n).padStart(2, '0')}`)).toBe(true)
     }
-    for (const id of ['BR-IC-11', 'BR-IC-12', 'BR-O-11', 'BR-O-12', 'BR-O-13', 'BR-O-14']) expect(ids.has(id)).toBe(true)
-    for (const id of ['BR-01', 'BR-06', 'BR-11', 'BR-16', 'BR-CO-09', 'BR-CO-10', 'BR-CO-14', 'BR-CO-15', 'BR-CO-16', 'BR-CO-17', 'BR-CO-26', 'BR-DEC-23', 'BR-CL-14', 'BR-CL-22', 'BR-CL-23']) {
+    for (const id of ['BR-IC-11', 'BR-IC-12', 'BR-O-11', 'BR-O-12', 'BR-O-13', 'BR-O-14'])
+      expect(ids.has(id)).toBe(true)
+    for (const id of [
+      'BR-01',
+      'BR-06',
+      'BR-11',
+      'BR-16',
+      'BR-CO-09',
+      'BR-CO-10',
+      'BR-CO-14',
+      'BR-CO-15',
+      'BR-CO-16',
+      'BR-CO-17',
+      'BR-CO-26',
+      'BR-DEC-23',
+      'BR-CL-14',
+      'BR-CL-22',
+      'BR-CL-23',
+    ]) {
       expect(ids.has(id)).toBe(true)
     }
     // Ids are unique and each rule says what to change.
@@ -165,7 +233,15 @@ describe('the rule table', () => {
 
   test('a plain document of each category passes every rule', () => {
     const intra = withClient(view([{ category: 'K' }]), { country: 'FR', vat_number: 'FR12345678901' })
-    for (const v of [view(), view([{ category: 'Z' }]), view([{ category: 'E' }]), view([{ category: 'AE' }]), intra, view([{ category: 'G' }]), view([{ category: 'O' }])]) {
+    for (const v of [
+      view(),
+      view([{ category: 'Z' }]),
+      view([{ category: 'E' }]),
+      view([{ category: 'AE' }]),
+      intra,
+      view([{ category: 'G' }]),
+      view([{ category: 'O' }]),
+    ]) {
       expect(failing(model(v))).toEqual([])
     }
   })
@@ -223,7 +299,12 @@ describe('core and calculation rules', () => {
     const m = model()
     m.payment.code = '58'
     expect(failing(m)).toContain('BR-50')
-    const cn = buildModel(source(view([{}], { type: 'credit_note', credited_document_id: 1 }), business(), [], { number: null, issueDate: '2026-01-01' }))
+    const cn = buildModel(
+      source(view([{}], { type: 'credit_note', credited_document_id: 1 }), business(), [], {
+        number: null,
+        issueDate: '2026-01-01',
+      }),
+    )
     expect(failing(cn)).toContain('BR-55')
   })
 
@@ -232,7 +313,9 @@ describe('core and calculation rules', () => {
     m.allowances.push({ amount: '1.00', category: 'S', rate: '19', reason: null, reasonCode: null })
     m.charges.push({ amount: '1.005', category: 'S', rate: null, reason: 'Freight', reasonCode: null })
     const ids = failing(m)
-    expect(ids).toEqual(expect.arrayContaining(['BR-33', 'BR-CO-21', 'BR-S-03', 'BR-S-04', 'BR-S-07', 'BR-O-13', 'BR-O-14', 'BR-DEC-05']))
+    expect(ids).toEqual(
+      expect.arrayContaining(['BR-33', 'BR-CO-21', 'BR-S-03', 'BR-S-04', 'BR-S-07', 'BR-O-13', 'BR-O-14', 'BR-DEC-05']),
+    )
   })
 })
 
@@ -256,7 +339,16 @@ describe('per-category families', () => {
 
   test('BR-E: no exemption reason, two different reasons, or no Seller VAT number are refused', () => {
     expect(failing(model(view([{ category: 'E', code: null }])))).toContain('BR-E-10')
-    expect(failing(model(view([{ category: 'E', code: 'VATEX-EU-132' }, { category: 'E', code: 'VATEX-EU-143' }])))).toContain('BR-E-01')
+    expect(
+      failing(
+        model(
+          view([
+            { category: 'E', code: 'VATEX-EU-132' },
+            { category: 'E', code: 'VATEX-EU-143' },
+          ]),
+        ),
+      ),
+    ).toContain('BR-E-01')
     expect(failing(model(view([{ category: 'E' }]), business({ isVatPayer: false })))).toContain('BR-E-02')
   })
 
@@ -283,7 +375,9 @@ describe('per-category families', () => {
   })
 
   test('BR-O: O beside other categories, a written rate and a tax amount are refused', () => {
-    expect(failing(model(view([{ category: 'O' }, {}])))).toEqual(expect.arrayContaining(['BR-O-02', 'BR-O-11', 'BR-O-12']))
+    expect(failing(model(view([{ category: 'O' }, {}])))).toEqual(
+      expect.arrayContaining(['BR-O-02', 'BR-O-11', 'BR-O-12']),
+    )
     const m = model(view([{ category: 'O' }]))
     m.lines[0]!.rate = '0'
     m.breakdown[0]!.tax = '1.00'
@@ -309,10 +403,25 @@ describe('VAT identifiers', () => {
   })
 
   test('BR-CO-09: a prefix of the official list (ISO 3166-1, EL for Greece), and nothing else judged, as the official rules do', () => {
-    for (const ok of ['DE123456789', 'EL123456789', 'GR123456789', 'ATU12345678', 'CHE123456789', 'DE1', 'DE12345678901234567', 'DE12?']) expect(wellFormedVatId(ok)).toBe(true)
+    for (const ok of [
+      'DE123456789',
+      'EL123456789',
+      'GR123456789',
+      'ATU12345678',
+      'CHE123456789',
+      'DE1',
+      'DE12345678901234567',
+      'DE12?',
+    ])
+      expect(wellFormedVatId(ok)).toBe(true)
     for (const bad of ['de123456789', 'XX123456789', '123456789']) expect(wellFormedVatId(bad)).toBe(false)
     // The two syntaxes' lists differ: SS is UBL's only, AN CII's only.
-    expect([wellFormedVatId('SS1', 'ubl'), wellFormedVatId('SS1', 'cii'), wellFormedVatId('AN1', 'ubl'), wellFormedVatId('AN1', 'cii')]).toEqual([true, false, false, true])
+    expect([
+      wellFormedVatId('SS1', 'ubl'),
+      wellFormedVatId('SS1', 'cii'),
+      wellFormedVatId('AN1', 'ubl'),
+      wellFormedVatId('AN1', 'cii'),
+    ]).toEqual([true, false, false, true])
     // A Client with no country and a number with no prefix stays refused.
     expect(failing(model(withClient(view(), { country: '', vat_number: '123456789' })))).toContain('BR-CO-09')
   })
@@ -330,7 +439,9 @@ describe('code lists and payment means', () => {
   })
 
   test('every VATEX code has its reason text; a code outside the list has none', () => {
-    expect(vatexText('VATEX-EU-132-1I')).toBe('Exempt based on article 132, section 1, point (i) of Council Directive 2006/112/EC')
+    expect(vatexText('VATEX-EU-132-1I')).toBe(
+      'Exempt based on article 132, section 1, point (i) of Council Directive 2006/112/EC',
+    )
     expect(vatexText('VATEX-EU-148-A')).toBe('Exempt based on article 148, point (a) of Council Directive 2006/112/EC')
     expect(vatexText('VATEX-EU-AE')).toBe('Reverse charge')
     expect(vatexText('VATEX-EU-999')).toBeNull()
@@ -341,10 +452,18 @@ describe('code lists and payment means', () => {
     const eur = model(view([{}], { bank_account_ids: [1] }), business(), [account()])
     expect(eur.payment.code).toBe('58')
     expect(eur.payment.accounts).toEqual([{ iban: 'DE89370400440532013000', name: 'Main', bic: 'COBADEFFXXX' }])
-    expect(model(view([{}], { currency: 'USD', bank_account_ids: [1] }), business(), [account()]).payment.code).toBe('30')
-    expect(model(view([{}], { bank_account_ids: [1] }), business(), [account({ iban: 'TR330006100519786457841326' })]).payment.code).toBe('30')
+    expect(model(view([{}], { currency: 'USD', bank_account_ids: [1] }), business(), [account()]).payment.code).toBe(
+      '30',
+    )
+    expect(
+      model(view([{}], { bank_account_ids: [1] }), business(), [account({ iban: 'TR330006100519786457841326' })])
+        .payment.code,
+    ).toBe('30')
     // A document naming no account is paid into the Business's accounts in its currency.
-    const fallback = model(view(), business(), [account({ id: 1, currency: 'USD' }), account({ id: 2, name: 'Euro', currency: 'EUR' })])
+    const fallback = model(view(), business(), [
+      account({ id: 1, currency: 'USD' }),
+      account({ id: 2, name: 'Euro', currency: 'EUR' }),
+    ])
     expect(fallback.payment.accounts.map((a) => a.name)).toEqual(['Euro'])
   })
 })

@@ -16,7 +16,12 @@ function agg(parent: XMLBuilder, name: string): XMLBuilder {
 }
 
 /** A basic (cbc:) element with its text; nothing is written for an absent value. */
-function basic(parent: XMLBuilder, name: string, value: string | null | undefined, attrs: Record<string, string> = {}): void {
+function basic(
+  parent: XMLBuilder,
+  name: string,
+  value: string | null | undefined,
+  attrs: Record<string, string> = {},
+): void {
   if (value === null || value === undefined || value === '') return
   parent.ele(NS.cbc, `cbc:${name}`, attrs).txt(value)
 }
@@ -58,7 +63,14 @@ function party(parent: XMLBuilder, role: 'AccountingSupplierParty' | 'Accounting
   }
 }
 
-function taxCategory(parent: XMLBuilder, name: 'TaxCategory' | 'ClassifiedTaxCategory', category: string, rate: string | null, code?: string | null, text?: string | null): void {
+function taxCategory(
+  parent: XMLBuilder,
+  name: 'TaxCategory' | 'ClassifiedTaxCategory',
+  category: string,
+  rate: string | null,
+  code?: string | null,
+  text?: string | null,
+): void {
   const el = agg(parent, name)
   basic(el, 'ID', category)
   basic(el, 'Percent', rate)
@@ -85,7 +97,10 @@ function paymentMeans(parent: XMLBuilder, m: EInvoiceModel, account: BankAccount
 export async function writeUbl(m: EInvoiceModel): Promise<string> {
   const credit = m.kind === 'credit_note'
   const money = { currencyID: m.currency }
-  const doc = xmlDocument(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc })
+  const doc = xmlDocument(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', {
+    'xmlns:cac': NS.cac,
+    'xmlns:cbc': NS.cbc,
+  })
   const root = doc.root
 
   basic(root, 'CustomizationID', m.specificationId)

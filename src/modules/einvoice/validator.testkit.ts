@@ -20,15 +20,22 @@ export type Validation = Map<string, Map<string, CheckResult>>
  * run of the script; a file the script printed nothing for is missing from the answer, which a test then fails on.
  */
 export function validateFiles(files: string[]): Validation {
-  const r = Bun.spawnSync([VALIDATE, '--profile', 'auto', ...files], { env: { ...process.env, VALIDATE_NO_INSTALL: '1' } })
-  if (r.exitCode === 2) throw new Error(`validate could not run (${files.length} files): ${r.stderr.toString()} ${r.stdout.toString()}`)
+  const r = Bun.spawnSync([VALIDATE, '--profile', 'auto', ...files], {
+    env: { ...process.env, VALIDATE_NO_INSTALL: '1' },
+  })
+  if (r.exitCode === 2)
+    throw new Error(`validate could not run (${files.length} files): ${r.stderr.toString()} ${r.stdout.toString()}`)
   const out: Validation = new Map()
   for (const line of r.stdout.toString().split('\n')) {
     const m = /^(.+?)\s+([a-z0-9]+): (\d+) fatal, (\d+) warnings?(?:\s+\[(.*)\])?\s*$/.exec(line)
     if (!m) continue
     const [, file, check, fatal, warnings, ids] = m
     const checks = out.get(file!) ?? new Map<string, CheckResult>()
-    checks.set(check!, { fatal: Number(fatal), warnings: Number(warnings), ids: ids ? ids.split(', ').map((s) => s.trim()) : [] })
+    checks.set(check!, {
+      fatal: Number(fatal),
+      warnings: Number(warnings),
+      ids: ids ? ids.split(', ').map((s) => s.trim()) : [],
+    })
     out.set(file!, checks)
   }
   return out

@@ -6,7 +6,15 @@
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 const TEXT_SPECIAL = /[&<>\r]/g
 const ATTR_SPECIAL = /[&<>"\t\n\r]/g
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' }
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+}
 
 /** Text content: & < > escaped, a carriage return kept as a reference so parsers do not fold it. */
 function escapeText(s: string): string {
@@ -57,7 +65,11 @@ export class XmlElement {
 }
 
 /** A document whose root element lives in `namespace` (declared as its prefix's, or as the default without one). */
-export function xmlDocument(namespace: string, rootName: string, declarations: Record<string, string>): { root: XmlElement; end(): string } {
+export function xmlDocument(
+  namespace: string,
+  rootName: string,
+  declarations: Record<string, string>,
+): { root: XmlElement; end(): string } {
   const colon = rootName.indexOf(':')
   const own = colon > 0 ? { [`xmlns:${rootName.slice(0, colon)}`]: namespace } : { xmlns: namespace }
   const root = new XmlElement(rootName, { ...own, ...declarations })

@@ -8,7 +8,9 @@ describe('XPath numbers as the official rules meet them in Saxon', () => {
     // xs:decimal(xs:double("185187215625610.62")) → 185187215625610.625
     expect(exactDecimal(185187215625610.62).toFixed()).toBe('185187215625610.625')
     // xs:decimal(sum((0.1, 0.2))) on untyped values → the double 0.30000000000000004 written out in full
-    expect(exactDecimal(doubleSum(['0.1', '0.2'])).toFixed()).toBe('0.3000000000000000444089209850062616169452667236328125')
+    expect(exactDecimal(doubleSum(['0.1', '0.2'])).toFixed()).toBe(
+      '0.3000000000000000444089209850062616169452667236328125',
+    )
     expect(exactDecimal(1e16).toFixed()).toBe('10000000000000000')
     expect(exactDecimal(-2.5).toFixed()).toBe('-2.5')
     // The smallest double still has a finite expansion (1074 binary places).

@@ -52,9 +52,15 @@ const line = { description: 'Consulting', quantity: '2', unit_price: '50.00', va
 /** A Business with an address of its own, one Client and one Draft Invoice. */
 async function setup(business: Record<string, unknown> = {}, doc: Record<string, unknown> = {}): Promise<Setup> {
   const b = await h.business({ email: 'office@shop.example', name: 'Shop Ltd', ...business })
-  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Acme GmbH', email: CLIENT_EMAIL, country: 'DE' } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: b.key,
+    body: { name: 'Acme GmbH', email: CLIENT_EMAIL, country: 'DE' },
+  })
   expect(c.status).toBe(201)
-  const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [line], ...doc } })
+  const d = await h.request('POST', '/v1/documents', {
+    key: b.key,
+    body: { type: 'invoice', client_id: c.body.id, lines: [line], ...doc },
+  })
   expect(d.status).toBe(201)
   return { bizId: b.id, key: b.key, clientId: c.body.id, docId: d.body.id }
 }
@@ -68,7 +74,10 @@ function get(s: Setup, id = s.docId): Promise<TestResponse> {
 }
 
 async function events(bizId: number, type: string, docId?: number): Promise<number> {
-  const rows = await h.deps.db.read.select().from(outbox).where(and(eq(outbox.businessId, bizId), eq(outbox.type, type)))
+  const rows = await h.deps.db.read
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.businessId, bizId), eq(outbox.type, type)))
   return rows.filter((r) => docId === undefined || r.subjectId === docId).length
 }
 
@@ -130,12 +139,29 @@ describe('a Send that goes out', () => {
   })
 
   test("an Invoice that exports carries its EN16931 XML beside the PDF; a Test business's and a Proforma's do not", async () => {
-    const b = await h.business({ name: 'Seller GmbH', vatNumber: 'DE123456789', address: 'Hauptstrasse 1', city: 'Berlin', postalCode: '10115', email: 'billing@seller.example' })
+    const b = await h.business({
+      name: 'Seller GmbH',
+      vatNumber: 'DE123456789',
+      address: 'Hauptstrasse 1',
+      city: 'Berlin',
+      postalCode: '10115',
+      email: 'billing@seller.example',
+    })
     const c = await h.request('POST', '/v1/clients', {
       key: b.key,
-      body: { name: 'Buyer AG', email: 'ap@buyer.example', country: 'DE', address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095' },
+      body: {
+        name: 'Buyer AG',
+        email: 'ap@buyer.example',
+        country: 'DE',
+        address: 'Marktplatz 2',
+        city: 'Hamburg',
+        postal_code: '20095',
+      },
     })
-    const d = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [line] } })
+    const d = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: { type: 'invoice', client_id: c.body.id, lines: [line] },
+    })
     const r = await h.request('POST', `/v1/documents/${d.body.id}/send`, { key: b.key })
     expect(r.status).toBe(200)
     const number = r.body.document_number
@@ -159,7 +185,10 @@ describe('a Send that goes out', () => {
     expect((await send(t)).status).toBe(200)
     expect(smtp.received[0]!.mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf'])
     smtp.received.length = 0
-    const p = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'proforma', client_id: c.body.id, lines: [line] } })
+    const p = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: { type: 'proforma', client_id: c.body.id, lines: [line] },
+    })
     expect((await h.request('POST', `/v1/documents/${p.body.id}/send`, { key: b.key })).status).toBe(200)
     expect(smtp.received[0]!.mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf'])
   })
@@ -174,15 +203,27 @@ describe('a Send that goes out', () => {
       message: 'Dear Anna,\n\nthe invoice for March is attached.\n\nShop',
     })
     expect(r.status).toBe(200)
-    expect(r.body.last_sent.recipients).toEqual(['anna@acme.example', 'ben@acme.example', 'carla@acme.example', 'books@shop.example'])
+    expect(r.body.last_sent.recipients).toEqual([
+      'anna@acme.example',
+      'ben@acme.example',
+      'carla@acme.example',
+      'books@shop.example',
+    ])
     const got = smtp.received[0]!
-    expect(got.envelope.to).toEqual(['anna@acme.example', 'ben@acme.example', 'carla@acme.example', 'books@shop.example'])
+    expect(got.envelope.to).toEqual([
+      'anna@acme.example',
+      'ben@acme.example',
+      'carla@acme.example',
+      'books@shop.example',
+    ])
     expect((got.mail.to as any).value.map((a: any) => a.address)).toEqual(['anna@acme.example'])
     expect((got.mail.cc as any).value.map((a: any) => a.address)).toEqual(['ben@acme.example', 'carla@acme.example'])
     expect(got.mail.headers.has('bcc')).toBe(false)
     expect(got.raw.toString('latin1')).not.toContain('books@shop.example')
     expect(got.mail.subject).toBe('Your invoice for March')
-    expect(got.mail.text?.replace(/\r\n/g, '\n').trim()).toBe('Dear Anna,\n\nthe invoice for March is attached.\n\nShop')
+    expect(got.mail.text?.replace(/\r\n/g, '\n').trim()).toBe(
+      'Dear Anna,\n\nthe invoice for March is attached.\n\nShop',
+    )
   })
 
   test('an issued document is sent again without a new number; last_sent moves on and document.sent is raised again', async () => {
@@ -192,7 +233,11 @@ describe('a Send that goes out', () => {
     const again = await send(s, { to: ['other@acme.example'] })
     expect(again.status).toBe(200)
     expect(again.body.document_number).toBe(first.body.document_number)
-    expect(again.body.last_sent).toEqual({ at: h.clock.now().toISOString(), recipients: ['other@acme.example'], via: 'service' })
+    expect(again.body.last_sent).toEqual({
+      at: h.clock.now().toISOString(),
+      recipients: ['other@acme.example'],
+      via: 'service',
+    })
     expect(await events(s.bizId, 'document.issued')).toBe(1)
     expect(await events(s.bizId, 'document.sent')).toBe(2)
   })
@@ -208,7 +253,13 @@ describe('a Send that goes out', () => {
   test("through the Business's own SMTP mailbox: its login and From address, via smtp, no daily limit; GET /v1/business shows no password", async () => {
     const s = await setup({ isTest: true })
     smtp.credentials = { user: 'office@shop.example', pass: 's3cret!pw' }
-    await setMailbox(h.deps.db, h.clock, s.bizId, { smtpUrl: `smtp://office%40shop.example:s3cret!pw@127.0.0.1:${smtp.port}`, from: 'invoices@shop.example' }, { allowPrivate: true })
+    await setMailbox(
+      h.deps.db,
+      h.clock,
+      s.bizId,
+      { smtpUrl: `smtp://office%40shop.example:s3cret!pw@127.0.0.1:${smtp.port}`, from: 'invoices@shop.example' },
+      { allowPrivate: true },
+    )
     const biz = await h.request('GET', '/v1/business', { key: s.key })
     expect(biz.body.mail_provider).toEqual({ kind: 'smtp', address: 'invoices@shop.example' })
     expect(biz.text).not.toContain('s3cret')
@@ -250,15 +301,26 @@ describe('refusals: nothing issued, nothing sent', () => {
     const e = await expectRefusedDraft(s, await send(s), 'no_mail_provider')
     expect(e.remedy).toBe('connect_mail_provider')
     expect(e.remedy_url).toBeString()
-    expect((await get(s)).body.actions.send).toEqual({ open: false, code: 'no_mail_provider', remedy: 'connect_mail_provider', remedy_url: e.remedy_url })
+    expect((await get(s)).body.actions.send).toEqual({
+      open: false,
+      code: 'no_mail_provider',
+      remedy: 'connect_mail_provider',
+      remedy_url: e.remedy_url,
+    })
   })
 
   test('no service mail server set up: no_mail_provider even with an address of its own', async () => {
     const bare = await makeHarness()
     try {
       const b = await bare.business({ email: 'office@shop.example' })
-      const c = await bare.request('POST', '/v1/clients', { key: b.key, body: { name: 'Acme', email: CLIENT_EMAIL, country: 'DE' } })
-      const d = await bare.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: c.body.id, lines: [line] } })
+      const c = await bare.request('POST', '/v1/clients', {
+        key: b.key,
+        body: { name: 'Acme', email: CLIENT_EMAIL, country: 'DE' },
+      })
+      const d = await bare.request('POST', '/v1/documents', {
+        key: b.key,
+        body: { type: 'invoice', client_id: c.body.id, lines: [line] },
+      })
       const r = await bare.request('POST', `/v1/documents/${d.body.id}/send`, { key: b.key })
       expect(r.status).toBe(422)
       expect(r.body.error.code).toBe('no_mail_provider')
@@ -271,7 +333,10 @@ describe('refusals: nothing issued, nothing sent', () => {
   test('a hosted mailbox this edition cannot reach: mail_account_lost, remedy connect_mail_provider', async () => {
     const s = await setup()
     await setMailbox(h.deps.db, h.clock, s.bizId, { kind: 'google', from: 'shop@gmail.example' })
-    expect((await h.request('GET', '/v1/business', { key: s.key })).body.mail_provider).toEqual({ kind: 'google', address: 'shop@gmail.example' })
+    expect((await h.request('GET', '/v1/business', { key: s.key })).body.mail_provider).toEqual({
+      kind: 'google',
+      address: 'shop@gmail.example',
+    })
     const e = await expectRefusedDraft(s, await send(s), 'mail_account_lost')
     expect(e.remedy).toBe('connect_mail_provider')
     expect(e.remedy_url).toBeString()
@@ -314,7 +379,13 @@ describe('the mail provider failing: 502 not_delivered', () => {
 
   test('nothing listening: 502, the Draft issued, nothing counted', async () => {
     const s = await setup()
-    await setMailbox(h.deps.db, h.clock, s.bizId, { smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'office@shop.example' }, { allowPrivate: true })
+    await setMailbox(
+      h.deps.db,
+      h.clock,
+      s.bizId,
+      { smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'office@shop.example' },
+      { allowPrivate: true },
+    )
     const r = await send(s)
     expect(r.status).toBe(502)
     expect(r.body.error.type).toBe('not_delivered')
@@ -348,7 +419,10 @@ describe('the daily recipient limit of the service mail server', () => {
 
   test('To, Cc and Bcc each count across Sends; the Send over the limit is refused before its Draft is issued; the next UTC day starts again', async () => {
     const s = await setup({ isTest: true, plan: 'pro' })
-    const first = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, lines: [line] } })
+    const first = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: { type: 'invoice', client_id: s.clientId, lines: [line] },
+    })
     const addresses = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}@acme.example`)
     // 1 + 9 + 9 = 19 recipients.
     expect((await send(s, { cc: addresses(9, 'c'), bcc: addresses(9, 'b') }, first.body.id)).status).toBe(200)
@@ -363,8 +437,15 @@ describe('the daily recipient limit of the service mail server', () => {
     // One more makes exactly 20: taken.
     expect((await send(s)).status).toBe(200)
     expect(await recipientsSent(h.deps.db.read, s.bizId, today())).toBe(20)
-    const second = await h.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, lines: [line] } })
-    expect(second.body.actions.send).toMatchObject({ open: false, code: 'sending_limit_reached', remedy: 'connect_mail_provider' })
+    const second = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: { type: 'invoice', client_id: s.clientId, lines: [line] },
+    })
+    expect(second.body.actions.send).toMatchObject({
+      open: false,
+      code: 'sending_limit_reached',
+      remedy: 'connect_mail_provider',
+    })
     expect((await send(s, undefined, second.body.id)).body.error.code).toBe('sending_limit_reached')
 
     // The next UTC day counts from zero.
@@ -412,7 +493,11 @@ describe('the request', () => {
 
   test('an address SMTP would read as more than one recipient is refused by the same check as a Client email', async () => {
     const s = await setup()
-    const r = await send(s, { to: ['x<other@evil.example>'], cc: ['a@b.c,d:e;'], bcc: ['ok@acme.example', 'a@b.example>'] })
+    const r = await send(s, {
+      to: ['x<other@evil.example>'],
+      cc: ['a@b.c,d:e;'],
+      bcc: ['ok@acme.example', 'a@b.example>'],
+    })
     expect(r.status).toBe(422)
     expect(Object.keys(r.body.error.errors).sort()).toEqual(['bcc.1', 'cc.0', 'to.0'])
     expect((await get(s)).body.status).toBe('draft')
@@ -427,7 +512,13 @@ describe('the request', () => {
       [{ to: [] }, 'to'],
       [{ to: 'a@acme.example' }, 'to'],
       [{ to: Array.from({ length: 51 }, (_, i) => `a${i}@acme.example`) }, 'to'],
-      [{ to: Array.from({ length: 30 }, (_, i) => `a${i}@acme.example`), bcc: Array.from({ length: 21 }, (_, i) => `b${i}@acme.example`) }, 'bcc'],
+      [
+        {
+          to: Array.from({ length: 30 }, (_, i) => `a${i}@acme.example`),
+          bcc: Array.from({ length: 21 }, (_, i) => `b${i}@acme.example`),
+        },
+        'bcc',
+      ],
     ]
     for (const [body, field] of cases) {
       const r = await send(s, body)
@@ -448,8 +539,24 @@ describe('the request', () => {
 
   test('malformed JSON is 400, another content type 415', async () => {
     const s = await setup()
-    expect((await h.request('POST', `/v1/documents/${s.docId}/send`, { key: s.key, raw: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400)
-    expect((await h.request('POST', `/v1/documents/${s.docId}/send`, { key: s.key, raw: 'to=a', headers: { 'content-type': 'text/plain' } })).status).toBe(415)
+    expect(
+      (
+        await h.request('POST', `/v1/documents/${s.docId}/send`, {
+          key: s.key,
+          raw: '{',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400)
+    expect(
+      (
+        await h.request('POST', `/v1/documents/${s.docId}/send`, {
+          key: s.key,
+          raw: 'to=a',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415)
   })
 
   test("a Viewer may not send (403) and another Business's document is not found (404)", async () => {
@@ -468,6 +575,10 @@ describe('the request', () => {
 test('the documents table holds last_sent as JSON text', async () => {
   const s = await setup()
   await send(s)
-  const row = await h.deps.db.read.select({ lastSent: documents.lastSent }).from(documents).where(eq(documents.id, s.docId)).get()
+  const row = await h.deps.db.read
+    .select({ lastSent: documents.lastSent })
+    .from(documents)
+    .where(eq(documents.id, s.docId))
+    .get()
   expect(JSON.parse(row!.lastSent!)).toMatchObject({ recipients: [CLIENT_EMAIL], via: 'service' })
 })

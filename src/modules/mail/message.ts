@@ -4,7 +4,6 @@ import { DOCUMENT_TITLES, type DocumentView } from '../documents'
 import type { XmlFile } from '../einvoice'
 import type { Provider } from '../mailbox'
 
-
 export interface ComposeInput {
   business: { name: string }
   provider: Provider
@@ -30,7 +29,10 @@ function oneLine(s: string): string {
 }
 
 function defaultSubject(doc: DocumentView, businessName: string): string {
-  return `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(/\s+/g, ' ')
+  return `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(
+    /\s+/g,
+    ' ',
+  )
 }
 
 function defaultText(doc: DocumentView, businessName: string, pageUrl: string | null = null): string {
@@ -39,7 +41,10 @@ function defaultText(doc: DocumentView, businessName: string, pageUrl: string | 
   return [
     'Hello,',
     '',
-    `please find attached ${title} ${doc.document_number ?? ''} of ${doc.issue_date ?? ''} for ${doc.total} ${doc.currency}${due}.`.replace(/ +/g, ' '),
+    `please find attached ${title} ${doc.document_number ?? ''} of ${doc.issue_date ?? ''} for ${doc.total} ${doc.currency}${due}.`.replace(
+      / +/g,
+      ' ',
+    ),
     ...(pageUrl ? ['', `You can also view it online: ${pageUrl}`] : []),
     '',
     'Kind regards,',
@@ -51,7 +56,9 @@ function defaultText(doc: DocumentView, businessName: string, pageUrl: string | 
 export function composeMessage(i: ComposeInput): MailMessage {
   // The From is the Business's own address (service) or its mailbox's: replies reach the Business either way.
   const name = i.business.name
-  const attachments: MailAttachment[] = [{ filename: `${fileBase(i.doc)}.pdf`, content: i.pdf, contentType: 'application/pdf' }]
+  const attachments: MailAttachment[] = [
+    { filename: `${fileBase(i.doc)}.pdf`, content: i.pdf, contentType: 'application/pdf' },
+  ]
   if (i.xml) attachments.push({ filename: i.xml.filename, content: i.xml.xml, contentType: 'application/xml' })
   const subject = i.subject?.trim() ? oneLine(i.subject) : defaultSubject(i.doc, name)
   return {

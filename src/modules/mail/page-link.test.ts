@@ -25,7 +25,11 @@ async function draft(): Promise<{ key: string; id: number }> {
   const clientId = await h.client(b.key)
   const d = await h.request('POST', '/v1/documents', {
     key: b.key,
-    body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
+    body: {
+      type: 'invoice',
+      client_id: clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+    },
   })
   expect(d.status).toBe(201)
   return { key: b.key, id: d.body.id }
@@ -43,7 +47,10 @@ describe('the link to the document page in a Send', () => {
 
   test("a message of the Business's own words is sent as written, with no link added", async () => {
     const d = await draft()
-    const sent = await h.request('POST', `/v1/documents/${d.id}/send`, { key: d.key, body: { message: 'Our own words.' } })
+    const sent = await h.request('POST', `/v1/documents/${d.id}/send`, {
+      key: d.key,
+      body: { message: 'Our own words.' },
+    })
     expect(sent.status).toBe(200)
     expect(smtp.received[0]!.mail.text?.trim()).toBe('Our own words.')
   })
@@ -51,7 +58,9 @@ describe('the link to the document page in a Send', () => {
 
 describe('INVOICING_PUBLIC_URL', () => {
   test('is read without its trailing slash; unset means no link', () => {
-    expect(loadConfig({ INVOICING_PUBLIC_URL: 'https://invoices.example.com/billing/' }).publicUrl).toBe('https://invoices.example.com/billing')
+    expect(loadConfig({ INVOICING_PUBLIC_URL: 'https://invoices.example.com/billing/' }).publicUrl).toBe(
+      'https://invoices.example.com/billing',
+    )
     expect(loadConfig({}).publicUrl).toBeNull()
   })
 

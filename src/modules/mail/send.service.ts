@@ -47,7 +47,10 @@ function checkTotal(to: string[] | null, cc: string[], bcc: string[]): void {
   const total = (to?.length ?? 1) + cc.length + bcc.length
   if (total <= MAX_RECIPIENTS_PER_SEND) return
   const bag = new FieldErrorBag()
-  bag.add(bcc.length ? 'bcc' : cc.length ? 'cc' : 'to', `To, Cc and Bcc together take at most ${MAX_RECIPIENTS_PER_SEND} addresses; this Send has ${total}`)
+  bag.add(
+    bcc.length ? 'bcc' : cc.length ? 'cc' : 'to',
+    `To, Cc and Bcc together take at most ${MAX_RECIPIENTS_PER_SEND} addresses; this Send has ${total}`,
+  )
   bag.throwIfAny()
 }
 
@@ -65,7 +68,12 @@ function notDeliveredMessage(e: MailerError, issuedNumber: string | null): strin
   return `Not delivered: ${e.message}. ${tail}${issued}`
 }
 
-export async function sendDocument(deps: MailDeps, c: Actor, id: number, input: SendInput | undefined): Promise<DocumentView> {
+export async function sendDocument(
+  deps: MailDeps,
+  c: Actor,
+  id: number,
+  input: SendInput | undefined,
+): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   const before = await findDocument(deps.db.read, c.businessId, id)
   if (!before) throw new NotFound('No such document.')
@@ -119,20 +127,44 @@ export async function sendDocument(deps: MailDeps, c: Actor, id: number, input: 
   } catch (e) {
     // Recipients that surely got nothing are given back to the day's count; a maybe-sent email keeps them.
     const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
-    if (plan.counted > 0 && surelyUnsent) await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
+    if (plan.counted > 0 && surelyUnsent)
+      await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
     if (!(e instanceof MailerError)) throw e
-    deps.logger.info('send not delivered', { business_id: business.id, document_id: id, via: plan.provider.kind, reason: e.reason, smtp_code: e.smtpCode })
-    throw new NotDelivered(notDeliveredMessage(e, plan.issuedNumber), plan.issuedNumber ? { document_number: plan.issuedNumber } : {})
+    deps.logger.info('send not delivered', {
+      business_id: business.id,
+      document_id: id,
+      via: plan.provider.kind,
+      reason: e.reason,
+      smtp_code: e.smtpCode,
+    })
+    throw new NotDelivered(
+      notDeliveredMessage(e, plan.issuedNumber),
+      plan.issuedNumber ? { document_number: plan.issuedNumber } : {},
+    )
   }
 
   const recipients = [...plan.to, ...cc, ...bcc]
-  await deps.db.write((tx) => recordSentInTx(deps, tx, business.id, id, { at: deps.clock.now().toISOString(), recipients, via: plan.provider.kind }))
+  await deps.db.write((tx) =>
+    recordSentInTx(deps, tx, business.id, id, {
+      at: deps.clock.now().toISOString(),
+      recipients,
+      via: plan.provider.kind,
+    }),
+  )
   return viewDocument(deps, deps.db.read, c, id)
 }
 
 /** The PDF and XML a Send attaches, by the Business's einvoice_format. */
-async function attachmentsOf(q: Queryable, business: BusinessRow, view: DocumentView): Promise<{ pdf: Uint8Array; xml: XmlFile | null }> {
+async function attachmentsOf(
+  q: Queryable,
+  business: BusinessRow,
+  view: DocumentView,
+): Promise<{ pdf: Uint8Array; xml: XmlFile | null }> {
   const format = business.einvoiceFormat
-  if (format === 'facturx') return { pdf: (await facturxAttachmentFor(q, business, view)) ?? (await documentPdf(q, business, view)), xml: null }
-  return { pdf: await documentPdf(q, business, view), xml: await xmlAttachmentFor(q, business, view, isXmlFormat(format) ? format : 'ubl') }
+  if (format === 'facturx')
+    return { pdf: (await facturxAttachmentFor(q, business, view)) ?? (await documentPdf(q, business, view)), xml: null }
+  return {
+    pdf: await documentPdf(q, business, view),
+    xml: await xmlAttachmentFor(q, business, view, isXmlFormat(format) ? format : 'ubl'),
+  }
 }

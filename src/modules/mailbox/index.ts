@@ -6,5 +6,13 @@ export type { MailboxRow } from './mailbox.repo'
 export { providerOf, businessMailProvider, type MailboxInfo, type Provider } from './providers'
 export { mailStateOf, dailyRecipientLimit, MAX_RECIPIENTS_PER_SEND, type MailState } from './limits'
 export { countRecipients, recipientsSent } from './daily-count.repo'
-export { setMailbox, clearMailbox, openingMailer, mailHostFault, type MailboxInput, type MailHostRules, type MailRoutes } from './mailbox.service'
+export {
+  setMailbox,
+  clearMailbox,
+  openingMailer,
+  mailHostFault,
+  type MailboxInput,
+  type MailHostRules,
+  type MailRoutes,
+} from './mailbox.service'
 export { setSmtpMailbox, smtpMailboxShown, SMTP_SECURITY, type SmtpParts, type SmtpShown } from './mailbox-parts'

@@ -35,25 +35,44 @@ export interface SmtpShown {
 }
 
 // A host name (letters, digits, dots, hyphens), an IPv4 address, or an IPv6 address with or without its brackets.
-const HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$|^\[?[0-9A-Fa-f:.]+\]?$/
+const HOST_RE =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$|^\[?[0-9A-Fa-f:.]+\]?$/
 
 /** The stored mailbox's parts, or null when the Business has no SMTP mailbox. */
-export async function smtpMailboxShown(q: Queryable, secrets: SecretBox, businessId: number): Promise<SmtpShown | null> {
+export async function smtpMailboxShown(
+  q: Queryable,
+  secrets: SecretBox,
+  businessId: number,
+): Promise<SmtpShown | null> {
   const row = await findMailbox(q, businessId)
   if (!row || row.kind !== 'smtp' || !row.smtpUrl) return null
   const p = parseSmtpUrl(secrets.open(row.smtpUrl, 'smtp-url'))
-  return { host: p.host, port: p.port, security: p.secure ? 'tls' : 'starttls', username: p.user, hasPassword: p.pass !== null, from: row.fromAddress }
+  return {
+    host: p.host,
+    port: p.port,
+    security: p.secure ? 'tls' : 'starttls',
+    username: p.user,
+    hasPassword: p.pass !== null,
+    from: row.fromAddress,
+  }
 }
 
 /**
  * Sets the SMTP mailbox from its parts: each part judged under its own field, then the URL they make goes through
  * setMailbox (the CLI's path: its checks, sealed at rest), whose own errors (the From address) join the same answer.
  */
-export async function setSmtpMailbox(db: Database, clock: Clock, businessId: number, parts: SmtpParts, rules: MailHostRules): Promise<MailboxRow> {
+export async function setSmtpMailbox(
+  db: Database,
+  clock: Clock,
+  businessId: number,
+  parts: SmtpParts,
+  rules: MailHostRules,
+): Promise<MailboxRow> {
   const bag = new FieldErrorBag()
   const host = parts.host?.trim() ?? ''
   if (!host) bag.add('host', 'is required, e.g. smtp.example.com')
-  else if (host.length > 253 || !HOST_RE.test(host)) bag.add('host', 'must be a host name or IP address, such as smtp.example.com')
+  else if (host.length > 253 || !HOST_RE.test(host))
+    bag.add('host', 'must be a host name or IP address, such as smtp.example.com')
   else {
     const fault = mailHostFault(host, rules)
     if (fault) bag.add('host', fault)
@@ -61,7 +80,7 @@ export async function setSmtpMailbox(db: Database, clock: Clock, businessId: num
   const security = (parts.security?.trim() || 'starttls') as SmtpSecurity
   if (!SMTP_SECURITY.includes(security)) bag.add('security', `must be one of ${SMTP_SECURITY.join(', ')}`)
   const portText = parts.port?.trim() ?? ''
-  const port = portText === '' ? DEFAULT_PORT[security] ?? 587 : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN
+  const port = portText === '' ? (DEFAULT_PORT[security] ?? 587) : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN
   if (!(port >= 1 && port <= 65535)) bag.add('port', 'must be a whole number from 1 to 65535')
   const username = parts.username?.trim() ?? ''
   if (username.length > 255) bag.add('username', 'must be at most 255 characters')

@@ -9,7 +9,12 @@ export async function findMailbox(q: Queryable, businessId: number): Promise<Mai
   return q.select().from(mailboxes).where(eq(mailboxes.businessId, businessId)).get()
 }
 
-export async function saveMailbox(tx: Tx, businessId: number, m: { kind: MailboxKind; fromAddress: string; smtpUrl: string | null }, now: string): Promise<MailboxRow> {
+export async function saveMailbox(
+  tx: Tx,
+  businessId: number,
+  m: { kind: MailboxKind; fromAddress: string; smtpUrl: string | null },
+  now: string,
+): Promise<MailboxRow> {
   return tx
     .insert(mailboxes)
     .values({ businessId, ...m, createdAt: now, updatedAt: now })
@@ -19,6 +24,9 @@ export async function saveMailbox(tx: Tx, businessId: number, m: { kind: Mailbox
 }
 
 export async function deleteMailbox(tx: Tx, businessId: number): Promise<boolean> {
-  const r = await tx.delete(mailboxes).where(eq(mailboxes.businessId, businessId)).returning({ id: mailboxes.businessId })
+  const r = await tx
+    .delete(mailboxes)
+    .where(eq(mailboxes.businessId, businessId))
+    .returning({ id: mailboxes.businessId })
   return r.length > 0
 }

@@ -39,7 +39,10 @@ const PUBLIC_ONLY: MailHostRules = { allowPrivate: false }
  */
 export function mailHostFault(host: string, rules: MailHostRules): string | null {
   if (rules.allowPrivate) return null
-  const bare = host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase()
+  const bare = host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase()
   const literal = /^[0-9.]+$/.test(bare) || /^0x/i.test(bare) || bare.includes(':')
   if (bare === 'localhost' || bare.endsWith('.localhost') || (literal && !isPublicAddress(bare))) {
     return 'must be a mail server on the public internet, not a loopback, private or reserved address'
@@ -47,7 +50,13 @@ export function mailHostFault(host: string, rules: MailHostRules): string | null
   return null
 }
 
-export async function setMailbox(db: Database, clock: Clock, businessId: number, input: MailboxInput, rules: MailHostRules = PUBLIC_ONLY): Promise<MailboxRow> {
+export async function setMailbox(
+  db: Database,
+  clock: Clock,
+  businessId: number,
+  input: MailboxInput,
+  rules: MailHostRules = PUBLIC_ONLY,
+): Promise<MailboxRow> {
   const bag = new FieldErrorBag()
   const kind = (input.kind ?? 'smtp') as MailboxKind
   if (!mailboxKinds.includes(kind)) bag.add('kind', `must be one of ${mailboxKinds.join(', ')}`)
@@ -69,7 +78,9 @@ export async function setMailbox(db: Database, clock: Clock, businessId: number,
   bag.throwIfAny()
   // The URL holds the mailbox's password: stored sealed, opened only as a message goes out (deps.ts).
   const sealed = kind === 'smtp' ? db.secrets.seal(url!, 'smtp-url') : null
-  return db.write((tx) => saveMailbox(tx, businessId, { kind, fromAddress: from!, smtpUrl: sealed }, clock.now().toISOString()))
+  return db.write((tx) =>
+    saveMailbox(tx, businessId, { kind, fromAddress: from!, smtpUrl: sealed }, clock.now().toISOString()),
+  )
 }
 
 /** Removes the mailbox; the service's own mail server sends again when the Business has an address. */
@@ -100,7 +111,10 @@ export function openingMailer(inner: Mailer, db: { readonly secrets: SecretBox }
       const url = db.secrets.open(transportUrl, 'smtp-url')
       let address: string
       try {
-        address = await checkHost(parseSmtpUrl(url).host, { allowPrivate: routes.allowPrivate, resolve: routes.resolve })
+        address = await checkHost(parseSmtpUrl(url).host, {
+          allowPrivate: routes.allowPrivate,
+          resolve: routes.resolve,
+        })
       } catch (e) {
         if (!(e instanceof AddressRefused)) throw e
         throw new MailerError('unreachable', `the mail server was not tried: ${e.message}`)

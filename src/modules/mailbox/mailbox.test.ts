@@ -10,7 +10,11 @@ const dir = mkdtempSync(join(tmpdir(), 'invoicing-mail-cli-'))
 const db = join(dir, 'cli.db')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function cli(args: string[], env: Record<string, string> = {}, stdin?: string): { code: number; out: string; err: string } {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin?: string,
+): { code: number; out: string; err: string } {
   const p = Bun.spawnSync([process.execPath, 'src/main.ts', ...args, '--db', db], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, ...env },
@@ -23,22 +27,70 @@ let businessId = ''
 
 describe('invoicing mail', () => {
   test('set stores an SMTP mailbox and prints its kind and From address, never the URL or password', () => {
-    const b = cli(['business', 'create', '--name', 'Shop', '--country', 'DE', '--currency', 'EUR', '--email', 'office@shop.example', '--json'])
+    const b = cli([
+      'business',
+      'create',
+      '--name',
+      'Shop',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--email',
+      'office@shop.example',
+      '--json',
+    ])
     expect(b.code).toBe(0)
     businessId = JSON.parse(b.out).business_id
-    const r = cli(['mail', 'set', businessId, '--smtp', 'smtp://office@mail.shop.example:587', '--from', 'invoices@shop.example', '--password-stdin', '--json'], {}, 'hunter2-secret\n')
+    const r = cli(
+      [
+        'mail',
+        'set',
+        businessId,
+        '--smtp',
+        'smtp://office@mail.shop.example:587',
+        '--from',
+        'invoices@shop.example',
+        '--password-stdin',
+        '--json',
+      ],
+      {},
+      'hunter2-secret\n',
+    )
     expect(r.err).toBe('')
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.out)).toEqual({ business_id: businessId, mail_provider: { kind: 'smtp', address: 'invoices@shop.example' } })
+    expect(JSON.parse(r.out)).toEqual({
+      business_id: businessId,
+      mail_provider: { kind: 'smtp', address: 'invoices@shop.example' },
+    })
     expect(r.out).not.toContain('hunter2')
     // Set again, the password from a file: the mailbox is replaced, not doubled.
     writeFileSync(join(dir, 'pw'), 'other\n', { mode: 0o600 })
-    const again = cli(['mail', 'set', businessId, '--smtp', 'smtps://office@mail.shop.example', '--from', 'billing@shop.example', '--password-file', join(dir, 'pw'), '--json'])
+    const again = cli([
+      'mail',
+      'set',
+      businessId,
+      '--smtp',
+      'smtps://office@mail.shop.example',
+      '--from',
+      'billing@shop.example',
+      '--password-file',
+      join(dir, 'pw'),
+      '--json',
+    ])
     expect(JSON.parse(again.out).mail_provider).toEqual({ kind: 'smtp', address: 'billing@shop.example' })
   })
 
   test('a password written into --smtp is refused (it would show in the process list), in one line that does not repeat it', () => {
-    const r = cli(['mail', 'set', businessId, '--smtp', 'smtp://office:hunter2-secret@mail.shop.example:587', '--from', 'invoices@shop.example'])
+    const r = cli([
+      'mail',
+      'set',
+      businessId,
+      '--smtp',
+      'smtp://office:hunter2-secret@mail.shop.example:587',
+      '--from',
+      'invoices@shop.example',
+    ])
     expect(r.code).toBe(2)
     expect(r.err.trim().split('\n')).toHaveLength(1)
     expect(r.err).toContain('--password-file')
@@ -51,7 +103,11 @@ describe('invoicing mail', () => {
       ['smtp://office@mail.shop.example?pool=true', 'invoices@shop.example'],
       ['smtp://office@mail.shop.example', 'not-an-address'],
     ]) {
-      const r = cli(['mail', 'set', businessId, '--smtp', url!, '--from', from!, '--password-stdin'], {}, 'hunter2-secret')
+      const r = cli(
+        ['mail', 'set', businessId, '--smtp', url!, '--from', from!, '--password-stdin'],
+        {},
+        'hunter2-secret',
+      )
       expect(r.code).not.toBe(0)
       expect(r.err.trim().split('\n')).toHaveLength(1)
       expect(r.err).toMatch(/smtp|from/)
@@ -61,7 +117,10 @@ describe('invoicing mail', () => {
 
   test('missing options are a usage error; an unknown Business is refused', () => {
     expect(cli(['mail', 'set', businessId, '--smtp', 'smtp://mail.shop.example']).code).toBe(2)
-    expect(cli(['mail', 'set', businessId, '--from', 'a@shop.example', '--smtp', 'smtp://mail.shop.example', '--bogus', 'x']).code).toBe(2)
+    expect(
+      cli(['mail', 'set', businessId, '--from', 'a@shop.example', '--smtp', 'smtp://mail.shop.example', '--bogus', 'x'])
+        .code,
+    ).toBe(2)
     expect(cli(['mail', 'clear']).code).toBe(2)
     expect(cli(['mail', 'clear', '00000000-0000-4000-8000-000000000000']).code).toBe(1)
   })

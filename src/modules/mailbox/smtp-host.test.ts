@@ -38,7 +38,10 @@ const resolve: Resolver = async (host) => {
 const FAST = { connectionMs: 800, greetingMs: 800, socketMs: 5000 }
 
 async function harness(config: Partial<Config> = {}): Promise<Harness> {
-  const h = await makeHarness({ config: { rateLimit: 1_000_000, ...config }, overrides: { resolve, mailer: smtpMailer(FAST) } })
+  const h = await makeHarness({
+    config: { rateLimit: 1_000_000, ...config },
+    overrides: { resolve, mailer: smtpMailer(FAST) },
+  })
   open.push(h)
   return h
 }
@@ -48,7 +51,14 @@ async function withMailbox(h: Harness, smtpUrl: string) {
   const b = await h.business({ email: 'office@shop.example' })
   await setMailbox(h.deps.db, h.clock, b.id, { smtpUrl, from: 'office@shop.example' }, { allowPrivate: true })
   const client = await h.client(b.key, { name: 'Acme', email: 'ap@acme.example' })
-  const doc = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }] } })
+  const doc = await h.request('POST', '/v1/documents', {
+    key: b.key,
+    body: {
+      type: 'invoice',
+      client_id: client,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
+    },
+  })
   expect(doc.status).toBe(201)
   const send = async () => {
     const started = performance.now()
@@ -58,23 +68,47 @@ async function withMailbox(h: Harness, smtpUrl: string) {
   return { ...b, send }
 }
 
-const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '10.0.0.5', '192.168.1.10', '172.16.0.1', '169.254.169.254', '[::1]', '[::ffff:127.0.0.1]', '2130706433', '0.0.0.0', '100.64.0.1']
+const LOCAL_HOSTS = [
+  '127.0.0.1',
+  'localhost',
+  '10.0.0.5',
+  '192.168.1.10',
+  '172.16.0.1',
+  '169.254.169.254',
+  '[::1]',
+  '[::ffff:127.0.0.1]',
+  '2130706433',
+  '0.0.0.0',
+  '100.64.0.1',
+]
 
 describe('saving a mailbox', () => {
   test('a loopback, private or reserved host is refused under the smtp field; a public one is taken; the operator setting allows the others', async () => {
     const h = await harness()
     const b = await h.business()
     for (const host of LOCAL_HOSTS) {
-      await expect(setMailbox(h.deps.db, h.clock, b.id, { smtpUrl: `smtp://office@${host}:587`, from: 'office@shop.example' })).rejects.toMatchObject({
+      await expect(
+        setMailbox(h.deps.db, h.clock, b.id, { smtpUrl: `smtp://office@${host}:587`, from: 'office@shop.example' }),
+      ).rejects.toMatchObject({
         errors: { smtp: [expect.stringContaining('public internet')] },
       })
     }
     expect((await h.request('GET', '/v1/business', { key: b.key })).body.mail_provider).toBeNull()
-    await setMailbox(h.deps.db, h.clock, b.id, { smtpUrl: 'smtp://office@smtp.example.com:587', from: 'office@shop.example' })
+    await setMailbox(h.deps.db, h.clock, b.id, {
+      smtpUrl: 'smtp://office@smtp.example.com:587',
+      from: 'office@shop.example',
+    })
     await setMailbox(h.deps.db, h.clock, b.id, { smtpUrl: 'smtps://office@93.184.215.14', from: 'office@shop.example' })
     const allowed = await harness({ smtpAllowPrivate: true })
     const a = await allowed.business()
-    for (const host of LOCAL_HOSTS) await setMailbox(allowed.deps.db, allowed.clock, a.id, { smtpUrl: `smtp://office@${host}:587`, from: 'office@shop.example' }, { allowPrivate: true })
+    for (const host of LOCAL_HOSTS)
+      await setMailbox(
+        allowed.deps.db,
+        allowed.clock,
+        a.id,
+        { smtpUrl: `smtp://office@${host}:587`, from: 'office@shop.example' },
+        { allowPrivate: true },
+      )
   })
 
   test('the settings page answers 422 under host for a loopback or private host and stores nothing', async () => {
@@ -84,7 +118,14 @@ describe('saving a mailbox', () => {
     const browser = new AppClient(h)
     await browser.signIn(p.email, p.password)
     for (const host of ['127.0.0.1', '10.0.0.5', 'localhost', '::1']) {
-      const r = await browser.submit(`/app/b/${b.publicId}/settings/mailbox`, { host, port: '25', security: 'starttls', username: 'office', password: 'pw-123456', from: 'office@page.example' })
+      const r = await browser.submit(`/app/b/${b.publicId}/settings/mailbox`, {
+        host,
+        port: '25',
+        security: 'starttls',
+        username: 'office',
+        password: 'pw-123456',
+        from: 'office@page.example',
+      })
       expect(r.status).toBe(422)
       expect(/<p class="err" id="f-host-err">([^<]*)<\/p>/.exec(r.text)?.[1]).toContain('public internet')
     }
@@ -94,7 +135,17 @@ describe('saving a mailbox', () => {
   test('invoicing mail set refuses a loopback host in one line naming smtp, and takes it with INVOICING_SMTP_ALLOW_PRIVATE=1', async () => {
     const h = await harness()
     const b = await h.business()
-    const args = ['mail', 'set', String(b.id), '--smtp', 'smtp://127.0.0.1:2525', '--from', 'office@shop.example', '--db', h.deps.config.dbPath]
+    const args = [
+      'mail',
+      'set',
+      String(b.id),
+      '--smtp',
+      'smtp://127.0.0.1:2525',
+      '--from',
+      'office@shop.example',
+      '--db',
+      h.deps.config.dbPath,
+    ]
     const refused = cli(args)
     expect(refused.code).toBe(1)
     expect(refused.err.trim().split('\n')).toHaveLength(1)
@@ -114,7 +165,11 @@ describe('sending through a mailbox', () => {
   test('a loopback host stored before the rule, or a name that resolves to a private address, is never connected to', async () => {
     const h = await harness()
     const before = smtp.connections
-    for (const url of [`smtp://127.0.0.1:${smtp.port}`, `smtp://mail.local-relay.example:${smtp.port}`, `smtp://mail.mixed.example:${smtp.port}`]) {
+    for (const url of [
+      `smtp://127.0.0.1:${smtp.port}`,
+      `smtp://mail.local-relay.example:${smtp.port}`,
+      `smtp://mail.mixed.example:${smtp.port}`,
+    ]) {
       const r = await (await withMailbox(h, url)).send()
       expect(r.status).toBe(502)
       expect(r.body.error.type).toBe('not_delivered')
@@ -179,7 +234,14 @@ describe('sending through a mailbox', () => {
     smtp.received.length = 0
     const b = await h.business({ email: 'office@relay.example' })
     const client = await h.client(b.key, { name: 'Acme', email: 'ap@acme.example' })
-    const doc = await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }] } })
+    const doc = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: client,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
+      },
+    })
     const r = await h.request('POST', `/v1/documents/${doc.body.id}/send`, { key: b.key })
     expect(r.status, r.text).toBe(200)
     expect(smtp.received).toHaveLength(1)

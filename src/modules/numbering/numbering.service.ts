@@ -54,12 +54,25 @@ export async function numberingPattern(q: SqlTx, businessId: number, kind: Numbe
   return (await findPattern(q, businessId, kind)) ?? DEFAULT_PATTERNS[kind]
 }
 
-export async function numberingFor(q: SqlTx, business: { id: number; isTest: boolean }, kind: NumberingKind, year: number | null): Promise<Numbering> {
+export async function numberingFor(
+  q: SqlTx,
+  business: { id: number; isTest: boolean },
+  kind: NumberingKind,
+  year: number | null,
+): Promise<Numbering> {
   const pattern = await numberingPattern(q, business.id, kind)
   // Patterns are checked when set (setNumbering), so a stored one always parses.
   const parsed = parsePattern(pattern)!
   const prefix = business.isTest && KINDS[kind].testPrefix ? TEST_PREFIX : ''
-  return { businessId: business.id, kind, pattern, parsed, prefix, year, period: parsed.hasYear && year !== null ? String(year) : '' }
+  return {
+    businessId: business.id,
+    kind,
+    pattern,
+    parsed,
+    prefix,
+    year,
+    period: parsed.hasYear && year !== null ? String(year) : '',
+  }
 }
 
 /** The number the counter value stands for. */
@@ -70,7 +83,13 @@ export function render(n: Numbering, counter: number): string {
 const refuse = (refusal: RefusalInfo): Judgement => ({ ok: false, refusal })
 /** numbering_at_its_end, the same whether a request is refused or `actions` predicts it. */
 const atItsEnd = (n: Numbering): Judgement =>
-  refuse(refusalInfo('numbering_at_its_end', { words: KINDS[n.kind].words, pattern: n.pattern, takesRequested: KINDS[n.kind].takesRequested }))
+  refuse(
+    refusalInfo('numbering_at_its_end', {
+      words: KINDS[n.kind].words,
+      pattern: n.pattern,
+      takesRequested: KINDS[n.kind].takesRequested,
+    }),
+  )
 
 /** A requested number judged against the rules; reads only. */
 async function judgeRequested(q: SqlTx, n: Numbering, requested: string, exceptHolder?: number): Promise<Judgement> {
@@ -82,9 +101,12 @@ async function judgeRequested(q: SqlTx, n: Numbering, requested: string, exceptH
     return refuse(refusalInfo('number_malformed', { requested, example }))
   }
   if (read.beyond || read.counter >= p.max) {
-    return refuse(refusalInfo('number_beyond_the_counter', { requested, pattern: n.pattern, largest: render(n, p.max - 1) }))
+    return refuse(
+      refusalInfo('number_beyond_the_counter', { requested, pattern: n.pattern, largest: render(n, p.max - 1) }),
+    )
   }
-  if (await holderOf(q, n.businessId, n.kind, requested, exceptHolder)) return refuse(refusalInfo('number_taken', { requested }))
+  if (await holderOf(q, n.businessId, n.kind, requested, exceptHolder))
+    return refuse(refusalInfo('number_taken', { requested }))
   if (KINDS[n.kind].refusesSkipAhead) {
     const h = await highest()
     if (read.counter > h + 1) return refuse(refusalInfo('number_skips_ahead', { requested, next: render(n, h + 1) }))
@@ -96,7 +118,12 @@ async function judgeRequested(q: SqlTx, n: Numbering, requested: string, exceptH
  * What taking would answer now, without writing: the requested number judged, or the next one found (one above the
  * highest taken, stepping over numbers held; never the counter's largest value).
  */
-export async function judge(q: SqlTx, n: Numbering, requested: string | null, exceptHolder?: number): Promise<Judgement> {
+export async function judge(
+  q: SqlTx,
+  n: Numbering,
+  requested: string | null,
+  exceptHolder?: number,
+): Promise<Judgement> {
   if (requested !== null) return judgeRequested(q, n, requested, exceptHolder)
   for (let counter = (await highestTaken(q, n.businessId, n.kind, n.pattern, n.period)) + 1; ; counter++) {
     if (counter >= n.parsed.max) return atItsEnd(n)
@@ -110,7 +137,12 @@ export async function judge(q: SqlTx, n: Numbering, requested: string | null, ex
  * never down), or the next one, the counter moved in one upsert per step. The rule is judge's. A refusal may leave
  * the counter moved: the caller throws it, and the transaction rolls the counter back with everything else.
  */
-export async function take(tx: SqlTx, n: Numbering, requested: string | null, exceptHolder?: number): Promise<Judgement> {
+export async function take(
+  tx: SqlTx,
+  n: Numbering,
+  requested: string | null,
+  exceptHolder?: number,
+): Promise<Judgement> {
   if (requested !== null) {
     const j = await judgeRequested(tx, n, requested, exceptHolder)
     if (j.ok) await recordTaken(tx, n.businessId, n.kind, n.pattern, n.period, j.counter)
@@ -128,7 +160,8 @@ export async function take(tx: SqlTx, n: Numbering, requested: string | null, ex
 export function checkPattern(kind: string, pattern: string): NumberingKind {
   const bag = new FieldErrorBag()
   if (!(kind in DEFAULT_PATTERNS)) bag.add('kind', `must be one of ${Object.keys(DEFAULT_PATTERNS).join(', ')}`)
-  if (!parsePattern(pattern)) bag.add('pattern', 'must hold one counter {N…} and at most one {YYYY}, e.g. INV-{YYYY}-{NNNN}')
+  if (!parsePattern(pattern))
+    bag.add('pattern', 'must hold one counter {N…} and at most one {YYYY}, e.g. INV-{YYYY}-{NNNN}')
   bag.throwIfAny()
   return kind as NumberingKind
 }
@@ -141,12 +174,20 @@ export async function storePattern(tx: SqlTx, businessId: number, kind: Numberin
 // ---- The uses, named for their callers
 
 /** What recording a Payment today would answer for its Receipt's number. */
-export async function receiptNumbering(q: SqlTx, business: { id: number; isTest: boolean }, today: string): Promise<Judgement> {
+export async function receiptNumbering(
+  q: SqlTx,
+  business: { id: number; isTest: boolean },
+  today: string,
+): Promise<Judgement> {
   return judge(q, await numberingFor(q, business, 'receipt', Number(today.slice(0, 4))), null)
 }
 
 /** Takes the next Receipt number inside the recording transaction (numbering_at_its_end has no way out for it). */
-export async function takeReceiptNumber(tx: SqlTx, business: { id: number; isTest: boolean }, today: string): Promise<Judgement> {
+export async function takeReceiptNumber(
+  tx: SqlTx,
+  business: { id: number; isTest: boolean },
+  today: string,
+): Promise<Judgement> {
   return take(tx, await numberingFor(tx, business, 'receipt', Number(today.slice(0, 4))), null)
 }
 

@@ -67,10 +67,16 @@ describe('the next number', () => {
     expect(await takeNumbers(await numberingFor(h.deps.db.read, b, 'proforma', 2027), 1)).toEqual(['P002'])
   })
 
-  test('a Test business\'s document and Receipt numbers carry TEST-; its account codes do not', async () => {
+  test("a Test business's document and Receipt numbers carry TEST-; its account codes do not", async () => {
     const b = await business({ isTest: true })
-    expect(await takeNumbers(await numberingFor(h.deps.db.read, b, 'credit_note', 2026), 1)).toEqual(['TEST-CN-2026-0001'])
-    expect(await h.deps.db.write((tx) => takeReceiptNumber(tx, b, '2026-03-10'))).toEqual({ ok: true, number: 'TEST-RCT-2026-00001', counter: 1 })
+    expect(await takeNumbers(await numberingFor(h.deps.db.read, b, 'credit_note', 2026), 1)).toEqual([
+      'TEST-CN-2026-0001',
+    ])
+    expect(await h.deps.db.write((tx) => takeReceiptNumber(tx, b, '2026-03-10'))).toEqual({
+      ok: true,
+      number: 'TEST-RCT-2026-00001',
+      counter: 1,
+    })
     expect(await takeNumbers(await numberingFor(h.deps.db.read, b, 'client', null), 1)).toEqual(['C00001'])
   })
 
@@ -86,12 +92,14 @@ describe('the next number', () => {
     expect(await takeNumbers(n, 2)).toEqual(['K02', 'K04'])
   })
 
-  test('the counter\'s largest value is never taken: numbering_at_its_end, and the refused transaction moves no counter', async () => {
+  test("the counter's largest value is never taken: numbering_at_its_end, and the refused transaction moves no counter", async () => {
     const b = await business()
     await setNumbering(h.deps.db, b.id, 'invoice', 'X{N}')
     const n = await numberingFor(h.deps.db.read, b, 'invoice', 2026)
     expect(await takeNumbers(n, 8)).toEqual(['X1', 'X2', 'X3', 'X4', 'X5', 'X6', 'X7', 'X8'])
-    expect(refusedWith(await judge(h.deps.db.read, n, null), 'numbering_at_its_end')).toContain('request an unused earlier number')
+    expect(refusedWith(await judge(h.deps.db.read, n, null), 'numbering_at_its_end')).toContain(
+      'request an unused earlier number',
+    )
     // The caller throws the refusal, so the upsert that reached 9 rolls back with the rest.
     const thrown = await h.deps.db
       .write(async (tx) => {
@@ -105,7 +113,9 @@ describe('the next number', () => {
     await setNumbering(h.deps.db, b.id, 'receipt', 'R{N}')
     const r = await numberingFor(h.deps.db.read, b, 'receipt', 2026)
     await takeNumbers(r, 8)
-    expect(refusedWith(await receiptNumbering(h.deps.db.read, b, '2026-05-01'), 'numbering_at_its_end')).not.toContain('earlier number')
+    expect(refusedWith(await receiptNumbering(h.deps.db.read, b, '2026-05-01'), 'numbering_at_its_end')).not.toContain(
+      'earlier number',
+    )
   })
 
   test('numbers taken at once in concurrent transactions are distinct and consecutive', async () => {
@@ -121,20 +131,28 @@ describe('a requested number', () => {
   test('that does not fit the pattern, has counter 0, another year, or lacks the Test prefix is number_malformed, naming an example', async () => {
     const b = await business()
     const n = await numberingFor(h.deps.db.read, b, 'invoice', 2026)
-    expect(refusedWith(await judge(h.deps.db.read, n, 'INV-2026-12'), 'number_malformed')).toBe('INV-2026-12 is not a valid number here; numbers look like INV-2026-0001.')
+    expect(refusedWith(await judge(h.deps.db.read, n, 'INV-2026-12'), 'number_malformed')).toBe(
+      'INV-2026-12 is not a valid number here; numbers look like INV-2026-0001.',
+    )
     refusedWith(await judge(h.deps.db.read, n, 'INV-2026-0000'), 'number_malformed')
     refusedWith(await judge(h.deps.db.read, n, 'INV-2025-0001'), 'number_malformed')
     refusedWith(await judge(h.deps.db.read, n, 'inv-2026-0001'), 'number_malformed')
     const t = await business({ isTest: true })
     const tn = await numberingFor(h.deps.db.read, t, 'invoice', 2026)
     refusedWith(await judge(h.deps.db.read, tn, 'INV-2026-0001'), 'number_malformed')
-    expect(await judge(h.deps.db.read, tn, 'TEST-INV-2026-0001')).toEqual({ ok: true, number: 'TEST-INV-2026-0001', counter: 1 })
+    expect(await judge(h.deps.db.read, tn, 'TEST-INV-2026-0001')).toEqual({
+      ok: true,
+      number: 'TEST-INV-2026-0001',
+      counter: 1,
+    })
   })
 
   test('wider than the counter, or its largest value, is number_beyond_the_counter naming the largest usable', async () => {
     const b = await business()
     const n = await numberingFor(h.deps.db.read, b, 'invoice', 2026)
-    expect(refusedWith(await judge(h.deps.db.read, n, 'INV-2026-10000'), 'number_beyond_the_counter')).toContain('largest usable: INV-2026-9998')
+    expect(refusedWith(await judge(h.deps.db.read, n, 'INV-2026-10000'), 'number_beyond_the_counter')).toContain(
+      'largest usable: INV-2026-9998',
+    )
     refusedWith(await judge(h.deps.db.read, n, 'INV-2026-9999'), 'number_beyond_the_counter')
     // Zero padding wider than the pattern is not beyond: it does not fit.
     refusedWith(await judge(h.deps.db.read, n, 'INV-2026-00001'), 'number_malformed')
@@ -144,7 +162,9 @@ describe('a requested number', () => {
     const b = await business()
     const n = await numberingFor(h.deps.db.read, b, 'invoice', 2026)
     await takeNumbers(n, 2)
-    expect(refusedWith(await judge(h.deps.db.read, n, 'INV-2026-0004'), 'number_skips_ahead')).toContain('the next number is INV-2026-0003')
+    expect(refusedWith(await judge(h.deps.db.read, n, 'INV-2026-0004'), 'number_skips_ahead')).toContain(
+      'the next number is INV-2026-0003',
+    )
     expect(await takeIn(n, 'INV-2026-0003')).toEqual({ ok: true, number: 'INV-2026-0003', counter: 3 })
     expect(await highest(n)).toBe(3)
     expect(await takeNumbers(n, 1)).toEqual(['INV-2026-0004'])
@@ -160,7 +180,7 @@ describe('a requested number', () => {
     expect(await takeNumbers(n, 1)).toEqual(['INV-2026-0006'])
   })
 
-  test('held by another row is number_taken; the holder\'s own number is not taken from itself (exceptHolder)', async () => {
+  test("held by another row is number_taken; the holder's own number is not taken from itself (exceptHolder)", async () => {
     const b = await business()
     const id = await h.client(b.key, { account_code: 'C00007' })
     const n = await numberingFor(h.deps.db.read, b, 'client', null)

@@ -41,7 +41,9 @@ export function parsePattern(source: string): Pattern | null {
 export function formatNumber(p: Pattern, counter: number, year: number, prefix = ''): string {
   return (
     prefix +
-    p.source.replace(TOKEN_RE, (_, tok: string) => (tok === 'YYYY' ? String(year).padStart(4, '0') : String(counter).padStart(p.width, '0')))
+    p.source.replace(TOKEN_RE, (_, tok: string) =>
+      tok === 'YYYY' ? String(year).padStart(4, '0') : String(counter).padStart(p.width, '0'),
+    )
   )
 }
 
@@ -53,7 +55,11 @@ function escapeRe(s: string): string {
  * Reads a number written in the pattern: its counter and year, or null when it does not fit.
  * A counter wider than the pattern's (e.g. 5 digits in {NNNN}) is reported as `beyond`.
  */
-export function readNumber(p: Pattern, text: string, prefix = ''): { counter: number; year: number | null; beyond: boolean } | null {
+export function readNumber(
+  p: Pattern,
+  text: string,
+  prefix = '',
+): { counter: number; year: number | null; beyond: boolean } | null {
   let re = '^' + escapeRe(prefix)
   const order: Array<'N' | 'Y'> = []
   let last = 0
@@ -85,6 +91,6 @@ export function readNumber(p: Pattern, text: string, prefix = ''): { counter: nu
       counter = Number(trimmed)
     }
   })
-  if (!beyond && (m[order.indexOf('N') + 1]!.length !== p.width)) return null
+  if (!beyond && m[order.indexOf('N') + 1]!.length !== p.width) return null
   return { counter, year, beyond }
 }

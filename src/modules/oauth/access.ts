@@ -20,7 +20,13 @@ export function isAccessToken(presented: string): boolean {
  * server). A token past its hour, of a connection unused for 90 days (before the daily job has ended it), or for
  * another resource answers null: the door's 401. A use is recorded in the background (ConnectionUsage).
  */
-export function accessTokenLookup(db: Db, hot: HotReader | null, clock: Clock, usage: ConnectionUsage | null, resource: string): (token: string) => Actor | null | Promise<Actor | null> {
+export function accessTokenLookup(
+  db: Db,
+  hot: HotReader | null,
+  clock: Clock,
+  usage: ConnectionUsage | null,
+  resource: string,
+): (token: string) => Actor | null | Promise<Actor | null> {
   const byHash = accessTokenByHash(db, hot)
   const judge = (row: AccessTokenRow | undefined): Actor | null => {
     if (!row) return null

@@ -3,7 +3,17 @@ import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { hotExists } from '../../db/hot-shape'
-import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, memberships, meta, oauthApps, outbox } from '../../db/schema'
+import {
+  appWebhookAttempts,
+  appWebhookDeliveries,
+  appWebhooks,
+  businesses,
+  connectedApps,
+  memberships,
+  meta,
+  oauthApps,
+  outbox,
+} from '../../db/schema'
 import { claimDue, deliveryDueAt } from '../webhooks'
 import { memberOfConnection } from './oauth.repo'
 import { lowerTo } from './roles'
@@ -20,7 +30,17 @@ export async function upsertAppWebhook(tx: Tx, values: typeof appWebhooks.$infer
   return tx
     .insert(appWebhooks)
     .values(values)
-    .onConflictDoUpdate({ target: appWebhooks.appId, set: { url: values.url, events: values.events, secret: values.secret, paused: false, pausedReason: null, updatedAt: values.updatedAt } })
+    .onConflictDoUpdate({
+      target: appWebhooks.appId,
+      set: {
+        url: values.url,
+        events: values.events,
+        secret: values.secret,
+        paused: false,
+        pausedReason: null,
+        updatedAt: values.updatedAt,
+      },
+    })
     .returning()
     .get()
 }
@@ -28,7 +48,12 @@ export async function upsertAppWebhook(tx: Tx, values: typeof appWebhooks.$infer
 // ---- Which Businesses an app hears
 
 /** The Roles of the app's connections that may act in a Business (not ended, used within 90 days). */
-export async function liveRoles(q: Queryable, appId: number, businessId: number, unusedBefore: string): Promise<Array<'admin' | 'member' | 'viewer'>> {
+export async function liveRoles(
+  q: Queryable,
+  appId: number,
+  businessId: number,
+  unusedBefore: string,
+): Promise<Array<'admin' | 'member' | 'viewer'>> {
   const rows = await q
     .select({ role: connectedApps.role, memberRole: memberships.role })
     .from(connectedApps)
@@ -47,14 +72,25 @@ export async function liveRoles(q: Queryable, appId: number, businessId: number,
 }
 
 /** App webhooks that hear a Business now: their app has a connection there that may act. */
-export async function appWebhooksHearing(q: Queryable, businessId: number, unusedBefore: string): Promise<AppWebhookRow[]> {
+export async function appWebhooksHearing(
+  q: Queryable,
+  businessId: number,
+  unusedBefore: string,
+): Promise<AppWebhookRow[]> {
   return q
     .selectDistinct({ w: appWebhooks })
     .from(appWebhooks)
     .innerJoin(connectedApps, eq(connectedApps.appId, appWebhooks.appId))
     .innerJoin(businesses, eq(businesses.id, connectedApps.businessId))
     .innerJoin(memberships, memberOfConnection)
-    .where(and(eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt), gt(connectedApps.lastUsedAt, unusedBefore), isNull(businesses.deletedAt)))
+    .where(
+      and(
+        eq(connectedApps.businessId, businessId),
+        isNull(connectedApps.endedAt),
+        gt(connectedApps.lastUsedAt, unusedBefore),
+        isNull(businesses.deletedAt),
+      ),
+    )
     .then((rows) => rows.map((r) => r.w))
 }
 
@@ -74,7 +110,10 @@ export async function startOutboxCursor(tx: Tx): Promise<void> {
 }
 
 export async function setOutboxCursor(tx: Tx, id: number): Promise<void> {
-  await tx.insert(meta).values({ key: CURSOR_KEY, value: String(id) }).onConflictDoUpdate({ target: meta.key, set: { value: String(id) } })
+  await tx
+    .insert(meta)
+    .values({ key: CURSOR_KEY, value: String(id) })
+    .onConflictDoUpdate({ target: meta.key, set: { value: String(id) } })
 }
 
 export async function outboxAfter(q: Queryable, afterId: number, limit: number) {
@@ -82,7 +121,10 @@ export async function outboxAfter(q: Queryable, afterId: number, limit: number) 
 }
 
 export async function lastOutboxId(q: Queryable): Promise<number> {
-  const row = await q.select({ id: sql<number>`coalesce(max(${outbox.id}), 0)` }).from(outbox).get()
+  const row = await q
+    .select({ id: sql<number>`coalesce(max(${outbox.id}), 0)` })
+    .from(outbox)
+    .get()
   return row?.id ?? 0
 }
 
@@ -109,11 +151,23 @@ export function anyAppDeliveryDue(hot: HotReader | null, nowIso: string): boolea
   return hotExists(hot, appWebhookDeliveries, dueNow(nowIso))
 }
 
-const dueNow = (nowIso: string) => deliveryDueAt(appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, nowIso)
+const dueNow = (nowIso: string) =>
+  deliveryDueAt(appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, nowIso)
 
 /** Claims due deliveries (the webhooks module's claimDue: a paused webhook's wait) and reads back what this token holds. */
-export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedAppDelivery[]> {
-  const ids = await claimDue(tx, appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, { nowIso, claimedUntil, token, limit })
+export async function claimDueAppDeliveries(
+  tx: Tx,
+  nowIso: string,
+  claimedUntil: string,
+  token: string,
+  limit: number,
+): Promise<ClaimedAppDelivery[]> {
+  const ids = await claimDue(tx, appWebhookDeliveries, appWebhookDeliveries.appWebhookId, appWebhooks, {
+    nowIso,
+    claimedUntil,
+    token,
+    limit,
+  })
   if (ids.length === 0) return []
   return tx
     .select({
@@ -136,11 +190,21 @@ export async function claimDueAppDeliveries(tx: Tx, nowIso: string, claimedUntil
 }
 
 /** Writes an attempt's outcome, only while this process still holds the claim. */
-export async function finishAppDelivery(tx: Tx, id: number, token: string | null, set: Partial<AppDeliveryRow>): Promise<void> {
+export async function finishAppDelivery(
+  tx: Tx,
+  id: number,
+  token: string | null,
+  set: Partial<AppDeliveryRow>,
+): Promise<void> {
   await tx
     .update(appWebhookDeliveries)
     .set({ ...set, claimedUntil: null, claimToken: null })
-    .where(and(eq(appWebhookDeliveries.id, id), token === null ? isNull(appWebhookDeliveries.claimToken) : eq(appWebhookDeliveries.claimToken, token)))
+    .where(
+      and(
+        eq(appWebhookDeliveries.id, id),
+        token === null ? isNull(appWebhookDeliveries.claimToken) : eq(appWebhookDeliveries.claimToken, token),
+      ),
+    )
 }
 
 export async function insertAppAttempt(tx: Tx, values: typeof appWebhookAttempts.$inferInsert): Promise<void> {
@@ -156,7 +220,9 @@ export async function claimFailureEmail(tx: Tx, id: number, nowIso: string, dayA
   const r = await tx
     .update(appWebhooks)
     .set({ failureEmailedAt: nowIso })
-    .where(and(eq(appWebhooks.id, id), or(isNull(appWebhooks.failureEmailedAt), lt(appWebhooks.failureEmailedAt, dayAgo))))
+    .where(
+      and(eq(appWebhooks.id, id), or(isNull(appWebhooks.failureEmailedAt), lt(appWebhooks.failureEmailedAt, dayAgo))),
+    )
     .returning({ id: appWebhooks.id })
   return r.length === 1
 }

@@ -12,7 +12,17 @@ import type { PostResult, WebhookSender } from '../../adapters/http'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
 import { addMember, addPerson, deletePerson, findPerson } from '../people'
-import { createApp, deleteApp, deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks, lowestRole, resendOwnedAppDelivery, setAppWebhook, type AppDeliveryContext } from '.'
+import {
+  createApp,
+  deleteApp,
+  deliverDueAppWebhooks,
+  disconnectConnectedApp,
+  dispatchAppWebhooks,
+  lowestRole,
+  resendOwnedAppDelivery,
+  setAppWebhook,
+  type AppDeliveryContext,
+} from '.'
 
 interface Got {
   headers: Record<string, string>
@@ -29,7 +39,9 @@ let server: ReturnType<typeof Bun.serve>
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { publicUrl: 'https://invoices.example', webhookAllowPrivate: true, mailRelay: smtp.url } })
+  h = await makeHarness({
+    config: { publicUrl: 'https://invoices.example', webhookAllowPrivate: true, mailRelay: smtp.url },
+  })
   ctx = { ...appDeliveryContext(h.deps, async () => 'owner@apps.example'), jitter: () => 0 }
   server = Bun.serve({
     hostname: '127.0.0.1',
@@ -58,7 +70,14 @@ function verify(secret: string, m: Got): any {
 
 async function issueInvoice(key: string): Promise<number> {
   const clientId = await h.client(key)
-  const d = await h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }] } })
+  const d = await h.request('POST', '/v1/documents', {
+    key,
+    body: {
+      type: 'invoice',
+      client_id: clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
+    },
+  })
   const i = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
   if (i.status !== 200) throw new Error(`issue: ${i.status} ${i.text}`)
   return d.body.id
@@ -77,10 +96,17 @@ async function deliveriesOf(businessId: number) {
 async function setup() {
   const a = await h.business()
   const b = await h.business()
-  const app = await createApp(h.deps.db, h.clock, { ownerPersonId: 1, name: 'Ledger Sync', redirectUris: ['https://ledger.example/cb'], public: true })
+  const app = await createApp(h.deps.db, h.clock, {
+    ownerPersonId: 1,
+    name: 'Ledger Sync',
+    redirectUris: ['https://ledger.example/cb'],
+    public: true,
+  })
   const ca = await connectApp(h, { businessId: a.id, clientId: app.client_id, role: 'member' })
   const cb = await connectApp(h, { businessId: b.id, clientId: app.client_id, role: 'viewer' })
-  const hook = await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+  const hook = await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, {
+    url: `http://127.0.0.1:${server.port}/hook`,
+  })
   got.length = 0
   answer = () => 200
   return { a, b, app, ca, cb, hook }
@@ -97,7 +123,9 @@ describe("an OAuth app's webhook", () => {
     // The secret that signs them is stored sealed, never as shown (secrets at rest).
     const stored = await h.deps.db.read.select().from(appWebhooks).all()
     expect(stored.length).toBeGreaterThan(0)
-    expect(stored.every((w) => w.secret.startsWith('enc:v1:') && !w.secret.includes(s.hook.secret.slice('whsec_'.length)))).toBe(true)
+    expect(
+      stored.every((w) => w.secret.startsWith('enc:v1:') && !w.secret.includes(s.hook.secret.slice('whsec_'.length))),
+    ).toBe(true)
     const ofA = bodies.find((m) => m.business_id === s.a.publicId)
     const ofB = bodies.find((m) => m.business_id === s.b.publicId)
     expect(ofA.type).toBe('document.issued')
@@ -113,12 +141,20 @@ describe("an OAuth app's webhook", () => {
   test('with several connections in one Business, one message with the lowest of their Roles', async () => {
     expect(lowestRole(['admin', 'viewer', 'member'])).toBe('viewer')
     const s = await setup()
-    await connectApp(h, { businessId: s.a.id, clientId: s.app.client_id, role: 'admin', email: 'second@people.example', memberRole: 'viewer' })
+    await connectApp(h, {
+      businessId: s.a.id,
+      clientId: s.app.client_id,
+      role: 'admin',
+      email: 'second@people.example',
+      memberRole: 'viewer',
+    })
     const doc = await issueInvoice(s.a.key)
     await run()
     const ofA = got.map((m) => verify(s.hook.secret, m)).filter((m) => m.business_id === s.a.publicId)
     expect(ofA).toHaveLength(1)
-    expect(ofA[0].data.document.actions).toEqual((await h.request('GET', `/v1/documents/${doc}`, { key: await h.key(s.a.id, 'viewer') })).body.actions)
+    expect(ofA[0].data.document.actions).toEqual(
+      (await h.request('GET', `/v1/documents/${doc}`, { key: await h.key(s.a.id, 'viewer') })).body.actions,
+    )
   })
 
   test('a 2xx counts as a use of the connections to that Business', async () => {
@@ -157,7 +193,10 @@ describe("an OAuth app's webhook", () => {
     expect(got).toHaveLength(1)
     const first = verify(s.hook.secret, got[0]!)
     // Meanwhile the document is paid, and the connecting person's Role in A falls to Viewer.
-    const paid = await h.request('POST', `/v1/documents/${doc}/payments`, { key: s.a.key, body: { amount: '100.00', payment_date: '2026-03-10', payment_method: 'cash' } })
+    const paid = await h.request('POST', `/v1/documents/${doc}/payments`, {
+      key: s.a.key,
+      body: { amount: '100.00', payment_date: '2026-03-10', payment_method: 'cash' },
+    })
     expect(paid.status).toBe(201)
     await addMember(h.deps, s.a.id, { email: 'connector@people.example', role: 'viewer' })
     answer = () => 200
@@ -173,11 +212,16 @@ describe("an OAuth app's webhook", () => {
     expect(retried.data.document.actions).toEqual(now.body.actions)
     expect(retried.data.document.actions).not.toEqual(first.data.document.actions)
 
-    const delivered = (await deliveriesOf(s.a.id)).find((d) => d.status === 'delivered' && d.messageId === got[0]!.headers['webhook-id'])
+    const delivered = (await deliveriesOf(s.a.id)).find(
+      (d) => d.status === 'delivered' && d.messageId === got[0]!.headers['webhook-id'],
+    )
     await resendOwnedAppDelivery(h.deps.db, 1, s.app.client_id, delivered!.id, h.clock.now())
     await run()
     expect(same()).toHaveLength(3)
-    expect({ ...verify(s.hook.secret, same()[2]!).data.document, actions: null }).toEqual({ ...first.data.document, actions: null })
+    expect({ ...verify(s.hook.secret, same()[2]!).data.document, actions: null }).toEqual({
+      ...first.data.document,
+      actions: null,
+    })
     await addMember(h.deps, s.a.id, { email: 'connector@people.example', role: 'admin' })
   })
 
@@ -211,11 +255,23 @@ describe("an OAuth app's webhook", () => {
   test("deleting the app's owner (the person) deletes their apps: webhook and deliveries go, their Connected apps answer 401", async () => {
     const a = await h.business()
     const { person: owner } = await addPerson(h.deps, { email: 'app-owner@apps.example', name: 'App Owner' })
-    const app = await createApp(h.deps.db, h.clock, { ownerPersonId: owner.id, name: 'Owned Sync', redirectUris: ['https://owned.example/cb'], public: true })
-    const other = await createApp(h.deps.db, h.clock, { ownerPersonId: 1, name: 'Kept Sync', redirectUris: ['https://kept.example/cb'], public: true })
+    const app = await createApp(h.deps.db, h.clock, {
+      ownerPersonId: owner.id,
+      name: 'Owned Sync',
+      redirectUris: ['https://owned.example/cb'],
+      public: true,
+    })
+    const other = await createApp(h.deps.db, h.clock, {
+      ownerPersonId: 1,
+      name: 'Kept Sync',
+      redirectUris: ['https://kept.example/cb'],
+      public: true,
+    })
     const c = await connectApp(h, { businessId: a.id, clientId: app.client_id, role: 'member' })
     const kept = await connectApp(h, { businessId: a.id, clientId: other.client_id, role: 'member' })
-    await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+    await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, {
+      url: `http://127.0.0.1:${server.port}/hook`,
+    })
     await issueInvoice(a.key)
     await run()
     expect(await deliveriesOf(a.id)).toHaveLength(1)
@@ -223,8 +279,12 @@ describe("an OAuth app's webhook", () => {
 
     expect(await deletePerson(h.deps, 'APP-OWNER@apps.example')).toMatchObject({ id: owner.id, apps_deleted: 1 })
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(401)
-    expect(await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) })).toBeUndefined()
-    expect(await h.deps.db.read.query.connectedApps.findFirst({ where: (x, { eq }) => eq(x.id, c.connectedAppId) })).toBeUndefined()
+    expect(
+      await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) }),
+    ).toBeUndefined()
+    expect(
+      await h.deps.db.read.query.connectedApps.findFirst({ where: (x, { eq }) => eq(x.id, c.connectedAppId) }),
+    ).toBeUndefined()
     expect(await h.deps.db.read.select().from(appWebhooks).where(eq(appWebhooks.appId, c.appId))).toHaveLength(0)
     expect(await deliveriesOf(a.id)).toHaveLength(0)
     expect(await findPerson(h.deps, 'app-owner@apps.example')).toBeUndefined()
@@ -236,10 +296,17 @@ describe("an OAuth app's webhook", () => {
     const a = await h.business()
     const { person } = await addPerson(h.deps, { email: 'sole-owner@apps.example', name: 'Sole Owner' })
     await addMember(h.deps, a.id, { email: 'sole-owner@apps.example', role: 'owner' })
-    const app = await createApp(h.deps.db, h.clock, { ownerPersonId: person.id, name: 'Sole Sync', redirectUris: ['https://sole.example/cb'], public: true })
+    const app = await createApp(h.deps.db, h.clock, {
+      ownerPersonId: person.id,
+      name: 'Sole Sync',
+      redirectUris: ['https://sole.example/cb'],
+      public: true,
+    })
     await expect(deletePerson(h.deps, 'sole-owner@apps.example')).rejects.toMatchObject({ code: 'last_owner' })
     expect(await findPerson(h.deps, 'sole-owner@apps.example')).toBeDefined()
-    expect(await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) })).toBeDefined()
+    expect(
+      await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) }),
+    ).toBeDefined()
   })
 
   test('the owner is emailed through the mail relay when a message fails for good, at most once a day', async () => {
@@ -252,12 +319,16 @@ describe("an OAuth app's webhook", () => {
     expect(smtp.received[0]!.envelope.to).toEqual(['owner@apps.example'])
     expect(smtp.received[0]!.mail.subject).toContain('Ledger Sync')
     // Turned on again, another failure the same day sends no second email.
-    await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+    await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, {
+      url: `http://127.0.0.1:${server.port}/hook`,
+    })
     await issueInvoice(s.b.key)
     await run()
     expect(smtp.received).toHaveLength(1)
     h.clock.advance(24 * 3600_000 + 1000)
-    await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, { url: `http://127.0.0.1:${server.port}/hook` })
+    await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, {
+      url: `http://127.0.0.1:${server.port}/hook`,
+    })
     await issueInvoice(s.b.key)
     await run()
     expect(smtp.received).toHaveLength(2)
@@ -265,7 +336,7 @@ describe("an OAuth app's webhook", () => {
 })
 
 describe("an OAuth app's webhook goes through the one delivery engine", () => {
-  test("a sender that never settles is given up as a Business's is: \"no answer within …\", retried after the schedule's first wait", async () => {
+  test('a sender that never settles is given up as a Business\'s is: "no answer within …", retried after the schedule\'s first wait', async () => {
     const s = await setup()
     const hung: WebhookSender = { post: () => new Promise<PostResult>(() => {}) }
     const slow: AppDeliveryContext = { ...ctx, sender: hung, answerTimeoutMs: 200 }

@@ -60,7 +60,8 @@ export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: 
     bag.add('url', e instanceof AddressRefused ? e.message : 'is not a usable address')
   }
   input.events?.forEach((e, i) => {
-    if (!(EVENT_TYPES as readonly string[]).includes(e)) bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
+    if (!(EVENT_TYPES as readonly string[]).includes(e))
+      bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
   })
   bag.throwIfAny()
   const app = await findAppByClientId(d.db.read, clientId)
@@ -71,9 +72,24 @@ export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: 
   const hook = await d.db.write(async (tx) => {
     await startOutboxCursor(tx)
     // Stored sealed (secrets at rest, src/db/secrets.ts); opened only to sign.
-    return upsertAppWebhook(tx, { appId: app.id, url: input.url, events: JSON.stringify(events), secret: d.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    return upsertAppWebhook(tx, {
+      appId: app.id,
+      url: input.url,
+      events: JSON.stringify(events),
+      secret: d.db.secrets.seal(secret, 'webhook-secret'),
+      createdAt: now,
+      updatedAt: now,
+    })
   })
-  return { client_id: clientId, url: hook.url, events, paused: hook.paused, created_at: hook.createdAt, updated_at: hook.updatedAt, secret }
+  return {
+    client_id: clientId,
+    url: hook.url,
+    events,
+    paused: hook.paused,
+    created_at: hook.createdAt,
+    updated_at: hook.updatedAt,
+    secret,
+  }
 }
 
 export interface AppDeliveryContext extends AppWebhookDeps, EngineContext {
@@ -107,7 +123,8 @@ export async function dispatchAppWebhooks(ctx: AppDeliveryContext, limit = 500):
     if ((await outboxCursor(tx)) !== cursor) return
     const hearing = new Map<number, Awaited<ReturnType<typeof appWebhooksHearing>>>()
     for (const e of events) {
-      if (!hearing.has(e.businessId)) hearing.set(e.businessId, await appWebhooksHearing(tx, e.businessId, unusedBefore(now)))
+      if (!hearing.has(e.businessId))
+        hearing.set(e.businessId, await appWebhooksHearing(tx, e.businessId, unusedBefore(now)))
       for (const w of hearing.get(e.businessId)!) {
         if (w.paused || !hears(w.events, e.type) || Date.parse(w.createdAt) > Date.parse(e.occurredAt)) continue
         await insertAppDelivery(tx, {
@@ -133,7 +150,9 @@ async function emailOwner(ctx: AppDeliveryContext, c: ClaimedAppDelivery, why: s
   const to = await ctx.ownerEmail(c.ownerPersonId)
   if (!to) return
   const now = ctx.clock.now()
-  const claimed = await ctx.db.write((tx) => claimFailureEmail(tx, c.webhook.id, now.toISOString(), new Date(now.getTime() - DAY_MS).toISOString()))
+  const claimed = await ctx.db.write((tx) =>
+    claimFailureEmail(tx, c.webhook.id, now.toISOString(), new Date(now.getTime() - DAY_MS).toISOString()),
+  )
   if (!claimed) return
   try {
     await ctx.mailer.send(ctx.mailRelay, {
@@ -167,7 +186,10 @@ function appWebhooks(ctx: AppDeliveryContext): DeliveryTarget<ClaimedAppDelivery
       const roles = await liveRoles(ctx.db.read, webhook.appId, delivery.businessId, unusedBefore(now))
       if (roles.length === 0) {
         // The app no longer hears this Business (ended, or unused 90 days before the job marked it).
-        return { unsent: 'app_not_connected', also: (tx) => forgetBusinessForApp(tx, webhook.appId, delivery.businessId, now.toISOString()) }
+        return {
+          unsent: 'app_not_connected',
+          also: (tx) => forgetBusinessForApp(tx, webhook.appId, delivery.businessId, now.toISOString()),
+        }
       }
       return {
         async message() {
@@ -176,7 +198,12 @@ function appWebhooks(ctx: AppDeliveryContext): DeliveryTarget<ClaimedAppDelivery
           // the document's actions answered anew for the app's Role at this attempt (contract, "Outbound webhooks" 4).
           const body = delivery.body
             ? withActionsOf(delivery.body, c.subjectType, subject)
-            : JSON.stringify({ type: delivery.eventType, timestamp: c.occurredAt, business_id: c.businessPublicId, data: { [c.subjectType]: subject } })
+            : JSON.stringify({
+                type: delivery.eventType,
+                timestamp: c.occurredAt,
+                business_id: c.businessPublicId,
+                data: { [c.subjectType]: subject },
+              })
           return { body, secrets: [webhook.secret], keep: { body } }
         },
       }
@@ -209,5 +236,7 @@ export function deliverDueAppWebhooks(ctx: AppDeliveryContext, limit = 20): Prom
 
 /** Retention: deliveries of app webhooks older than 30 days are erased. */
 export async function pruneAppDeliveries(db: Database, clock: Clock): Promise<void> {
-  await db.write((tx) => deleteAppDeliveriesBefore(tx, new Date(clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()))
+  await db.write((tx) =>
+    deleteAppDeliveriesBefore(tx, new Date(clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()),
+  )
 }

@@ -6,7 +6,15 @@ import { FieldErrorBag, NotFound } from '../../shared/errors'
 import type { DocumentFetcher } from '../../adapters/document-fetch'
 import { AddressRefused, checkAddress, type Resolver } from '../webhooks'
 import { OAuthFault } from './errors'
-import { deleteAppRow, deleteAppsOwnedBy, findAppByClientId, insertApp, redirectUrisOf, refreshMetadataApp, type OAuthAppRow } from './oauth.repo'
+import {
+  deleteAppRow,
+  deleteAppsOwnedBy,
+  findAppByClientId,
+  insertApp,
+  redirectUrisOf,
+  refreshMetadataApp,
+  type OAuthAppRow,
+} from './oauth.repo'
 import { redirectUriFault } from './redirect-uris'
 import { CLIENT_SECRET_PREFIX, newClientId, newSecret, sha256 } from './secrets'
 
@@ -44,7 +52,15 @@ export interface KnownApp {
 }
 
 function known(app: OAuthAppRow, redirectUris: string[]): KnownApp {
-  return { id: app.id, clientId: app.clientId, name: app.name, kind: app.kind, clientSecretHash: app.clientSecretHash, ownerPersonId: app.ownerPersonId, redirectUris }
+  return {
+    id: app.id,
+    clientId: app.clientId,
+    name: app.name,
+    kind: app.kind,
+    clientSecretHash: app.clientSecretHash,
+    ownerPersonId: app.ownerPersonId,
+    redirectUris,
+  }
 }
 
 /** `invoicing app create` and the profile's Apps: the secret is shown once (none for a public client). */
@@ -52,13 +68,20 @@ export async function createApp(
   db: Database,
   clock: Clock,
   input: { ownerPersonId: number; name: string; redirectUris: string[]; public: boolean },
-): Promise<{ client_id: string; client_secret: string | null; name: string; redirect_uris: string[]; public: boolean }> {
+): Promise<{
+  client_id: string
+  client_secret: string | null
+  name: string
+  redirect_uris: string[]
+  public: boolean
+}> {
   const bag = new FieldErrorBag()
   const name = input.name.trim()
   if (!name) bag.add('name', 'is required')
   else if (name.length > MAX_NAME) bag.add('name', `must be at most ${MAX_NAME} characters`)
   if (input.redirectUris.length === 0) bag.add('redirect_uris', 'at least one redirect URI is required')
-  if (input.redirectUris.length > MAX_REDIRECT_URIS) bag.add('redirect_uris', `at most ${MAX_REDIRECT_URIS} redirect URIs`)
+  if (input.redirectUris.length > MAX_REDIRECT_URIS)
+    bag.add('redirect_uris', `at most ${MAX_REDIRECT_URIS} redirect URIs`)
   input.redirectUris.forEach((u, i) => {
     const fault = redirectUriFault(u)
     if (fault) bag.add(`redirect_uris.${i}`, fault)
@@ -68,7 +91,18 @@ export async function createApp(
   const clientId = newClientId()
   const secret = input.public ? null : newSecret(CLIENT_SECRET_PREFIX)
   await db.write((tx) =>
-    insertApp(tx, { clientId, name, kind: 'registered', ownerPersonId: input.ownerPersonId, clientSecretHash: secret ? sha256(secret) : null, createdAt: clock.now().toISOString() }, uris),
+    insertApp(
+      tx,
+      {
+        clientId,
+        name,
+        kind: 'registered',
+        ownerPersonId: input.ownerPersonId,
+        clientSecretHash: secret ? sha256(secret) : null,
+        createdAt: clock.now().toISOString(),
+      },
+      uris,
+    ),
   )
   return { client_id: clientId, client_secret: secret, name, redirect_uris: uris, public: input.public }
 }
@@ -79,13 +113,15 @@ export async function createApp(
  * `invalid_client_metadata`.
  */
 export async function registerClient(db: Database, clock: Clock, body: unknown): Promise<Record<string, unknown>> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthFault('invalid_client_metadata', 'The body must be a JSON object of client metadata.')
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new OAuthFault('invalid_client_metadata', 'The body must be a JSON object of client metadata.')
   const m = body as Record<string, unknown>
   const uris = m.redirect_uris
   if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string')) {
     throw new OAuthFault('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URIs.')
   }
-  if (uris.length > MAX_REDIRECT_URIS) throw new OAuthFault('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs.`)
+  if (uris.length > MAX_REDIRECT_URIS)
+    throw new OAuthFault('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs.`)
   for (const u of uris as string[]) {
     const fault = redirectUriFault(u)
     if (fault) throw new OAuthFault('invalid_redirect_uri', `${u} ${fault}.`)
@@ -95,14 +131,29 @@ export async function registerClient(db: Database, clock: Clock, body: unknown):
     throw new OAuthFault('invalid_client_metadata', 'grant_types may hold only authorization_code and refresh_token.')
   }
   const responseTypes = m.response_types ?? ['code']
-  if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== 'code')) throw new OAuthFault('invalid_client_metadata', 'response_types may hold only code.')
+  if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== 'code'))
+    throw new OAuthFault('invalid_client_metadata', 'response_types may hold only code.')
   const rawName = typeof m.client_name === 'string' ? m.client_name.trim() : ''
-  if (rawName.length > MAX_NAME) throw new OAuthFault('invalid_client_metadata', `client_name must be at most ${MAX_NAME} characters.`)
+  if (rawName.length > MAX_NAME)
+    throw new OAuthFault('invalid_client_metadata', `client_name must be at most ${MAX_NAME} characters.`)
   const name = rawName || new URL((uris as string[])[0]!).host
   const clientId = newClientId()
   const issuedAt = clock.now()
   const redirectUris = [...new Set(uris as string[])]
-  await db.write((tx) => insertApp(tx, { clientId, name, kind: 'dynamic', ownerPersonId: null, clientSecretHash: null, createdAt: issuedAt.toISOString() }, redirectUris))
+  await db.write((tx) =>
+    insertApp(
+      tx,
+      {
+        clientId,
+        name,
+        kind: 'dynamic',
+        ownerPersonId: null,
+        clientSecretHash: null,
+        createdAt: issuedAt.toISOString(),
+      },
+      redirectUris,
+    ),
+  )
   return {
     client_id: clientId,
     client_id_issued_at: Math.floor(issuedAt.getTime() / 1000),
@@ -133,7 +184,10 @@ export async function findApp(d: AppDeps, clientId: string, opts: { fresh: boole
   if (clientId.length === 0 || clientId.length > 2000) return null
   const app = await findAppByClientId(d.db.read, clientId)
   const isDoc = isMetadataClientId(clientId, d.allowPrivate)
-  if (app && (!isDoc || !opts.fresh || (app.fetchedAt && d.clock.now().getTime() - Date.parse(app.fetchedAt) < METADATA_KEPT_MS))) {
+  if (
+    app &&
+    (!isDoc || !opts.fresh || (app.fetchedAt && d.clock.now().getTime() - Date.parse(app.fetchedAt) < METADATA_KEPT_MS))
+  ) {
     return known(app, await redirectUrisOf(d.db.read, app.id))
   }
   if (!isDoc) return null
@@ -148,7 +202,19 @@ export async function findApp(d: AppDeps, clientId: string, opts: { fresh: boole
       await refreshMetadataApp(tx, existing.id, doc.name, doc.redirectUris, at)
       return { ...existing, name: doc.name, fetchedAt: at }
     }
-    return insertApp(tx, { clientId, name: doc.name, kind: 'metadata_document', ownerPersonId: null, clientSecretHash: null, fetchedAt: at, createdAt: at }, doc.redirectUris)
+    return insertApp(
+      tx,
+      {
+        clientId,
+        name: doc.name,
+        kind: 'metadata_document',
+        ownerPersonId: null,
+        clientSecretHash: null,
+        fetchedAt: at,
+        createdAt: at,
+      },
+      doc.redirectUris,
+    )
   })
   return known(saved, doc.redirectUris)
 }
@@ -159,7 +225,10 @@ export async function findApp(d: AppDeps, clientId: string, opts: { fresh: boole
  * public, so it can only describe a public client). Null for anything else: the authorization endpoint then shows
  * "unknown client" and redirects nowhere.
  */
-async function fetchMetadataDocument(d: AppDeps, clientId: string): Promise<{ name: string; redirectUris: string[] } | null> {
+async function fetchMetadataDocument(
+  d: AppDeps,
+  clientId: string,
+): Promise<{ name: string; redirectUris: string[] } | null> {
   let target: { url: URL; address: string }
   try {
     target = await checkAddress(clientId, { allowPrivate: d.allowPrivate, resolve: d.resolve })
@@ -167,7 +236,12 @@ async function fetchMetadataDocument(d: AppDeps, clientId: string): Promise<{ na
     if (e instanceof AddressRefused) return null
     throw e
   }
-  const res = await d.fetcher.get({ url: target.url, address: target.address, timeoutMs: METADATA_TIMEOUT_MS, maxBytes: METADATA_MAX_BYTES })
+  const res = await d.fetcher.get({
+    url: target.url,
+    address: target.address,
+    timeoutMs: METADATA_TIMEOUT_MS,
+    maxBytes: METADATA_MAX_BYTES,
+  })
   if (res.kind !== 'answer' || res.status !== 200 || !/json/i.test(res.contentType)) return null
   let doc: Record<string, unknown>
   try {
@@ -176,10 +250,23 @@ async function fetchMetadataDocument(d: AppDeps, clientId: string): Promise<{ na
     return null
   }
   if (!doc || typeof doc !== 'object' || doc.client_id !== clientId) return null
-  if ('client_secret' in doc || (doc.token_endpoint_auth_method !== undefined && doc.token_endpoint_auth_method !== 'none')) return null
+  if (
+    'client_secret' in doc ||
+    (doc.token_endpoint_auth_method !== undefined && doc.token_endpoint_auth_method !== 'none')
+  )
+    return null
   const uris = doc.redirect_uris
-  if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string' && redirectUriFault(u) === null)) return null
-  const name = typeof doc.client_name === 'string' && doc.client_name.trim() ? doc.client_name.trim().slice(0, MAX_NAME) : target.url.host
+  if (
+    !Array.isArray(uris) ||
+    uris.length === 0 ||
+    uris.length > MAX_REDIRECT_URIS ||
+    !uris.every((u) => typeof u === 'string' && redirectUriFault(u) === null)
+  )
+    return null
+  const name =
+    typeof doc.client_name === 'string' && doc.client_name.trim()
+      ? doc.client_name.trim().slice(0, MAX_NAME)
+      : target.url.host
   return { name, redirectUris: [...new Set(uris as string[])] }
 }
 

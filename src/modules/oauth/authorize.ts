@@ -33,9 +33,21 @@ export function answerUrl(redirectUri: string, params: Record<string, string | n
   return u.toString()
 }
 
-export async function judgeAuthorization(d: AppDeps & { issuer: string; resources: string[] }, q: URLSearchParams): Promise<Judged> {
-  for (const name of ['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method', 'scope']) {
-    if (q.getAll(name).length > 1) return { kind: 'page', message: `The app sent ${name} more than once; the request cannot be trusted.` }
+export async function judgeAuthorization(
+  d: AppDeps & { issuer: string; resources: string[] },
+  q: URLSearchParams,
+): Promise<Judged> {
+  for (const name of [
+    'client_id',
+    'redirect_uri',
+    'state',
+    'response_type',
+    'code_challenge',
+    'code_challenge_method',
+    'scope',
+  ]) {
+    if (q.getAll(name).length > 1)
+      return { kind: 'page', message: `The app sent ${name} more than once; the request cannot be trusted.` }
   }
   const clientId = q.get('client_id') ?? ''
   const app = clientId ? await findApp(d, clientId, { fresh: true }) : null
@@ -43,10 +55,17 @@ export async function judgeAuthorization(d: AppDeps & { issuer: string; resource
   const asked = q.get('redirect_uri')
   let redirectUri: string
   if (asked === null) {
-    if (app.redirectUris.length !== 1) return { kind: 'page', message: `${app.name} did not say where to return, and it registered more than one address.` }
+    if (app.redirectUris.length !== 1)
+      return {
+        kind: 'page',
+        message: `${app.name} did not say where to return, and it registered more than one address.`,
+      }
     redirectUri = app.redirectUris[0]!
   } else if (!redirectUriMatches(asked, app.redirectUris)) {
-    return { kind: 'page', message: `${app.name} asked to return to an address it has not registered; nothing is sent there.` }
+    return {
+      kind: 'page',
+      message: `${app.name} asked to return to an address it has not registered; nothing is sent there.`,
+    }
   } else redirectUri = asked
   const state = q.get('state')
   // An app that registered itself (RFC 7591) or is known by its metadata document chose its redirect URI unvetted:
@@ -58,9 +77,12 @@ export async function judgeAuthorization(d: AppDeps & { issuer: string; resource
       : { kind: 'page', message: `${app.name} sent a request this service cannot serve (${error}): ${description}` }
   if (q.get('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is served.')
   const challenge = q.get('code_challenge')
-  if (!challenge) return back('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.')
-  if (q.get('code_challenge_method') !== 'S256') return back('invalid_request', 'Only code_challenge_method=S256 is accepted (plain is refused).')
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).')
+  if (!challenge)
+    return back('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.')
+  if (q.get('code_challenge_method') !== 'S256')
+    return back('invalid_request', 'Only code_challenge_method=S256 is accepted (plain is refused).')
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).')
   let ceiling: GrantRole = 'admin'
   const scope = q.get('scope')?.trim()
   if (scope) {
@@ -69,8 +91,19 @@ export async function judgeAuthorization(d: AppDeps & { issuer: string; resource
     ceiling = (words as GrantRole[]).reduce((hi, r) => (RANK[r] > RANK[hi] ? r : hi), 'viewer' as GrantRole)
   }
   const resources = q.getAll('resource')
-  for (const r of resources) if (!d.resources.includes(r)) return back('invalid_target', `${r} is not a resource of this server.`)
-  return { kind: 'ok', request: { app, redirectUri, state, codeChallenge: challenge, ceiling, resources: resources.length ? [...new Set(resources)] : d.resources } }
+  for (const r of resources)
+    if (!d.resources.includes(r)) return back('invalid_target', `${r} is not a resource of this server.`)
+  return {
+    kind: 'ok',
+    request: {
+      app,
+      redirectUri,
+      state,
+      codeChallenge: challenge,
+      ceiling,
+      resources: resources.length ? [...new Set(resources)] : d.resources,
+    },
+  }
 }
 
 /** The Roles the consent page offers: up to the person's own and the app's ceiling. */

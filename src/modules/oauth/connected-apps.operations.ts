@@ -23,12 +23,22 @@ export const connectedAppsOperations: Operation[] = [
     ...base,
     name: 'connected_apps_list',
     summary: 'List Connected apps',
-    description: 'The OAuth apps people connected to this Business: the app, the Role granted, who connected it, when, and its last use.',
+    description:
+      'The OAuth apps people connected to this Business: the app, the Role granted, who connected it, when, and its last use.',
     http: { method: 'GET', path: '/v1/connected-apps', status: 200 },
     query: t.Object(ListQuery),
     output: Paged(ConnectedAppSchema, 'ConnectedAppList'),
     async run(actor, { query }, ctx) {
-      return json(await listPage(ctx, actor, query, 'connected-apps', (after, n) => connectedAppsOf(ctx.deps.db, actor.businessId, after, n), (r) => r))
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'connected-apps',
+          (after, n) => connectedAppsOf(ctx.deps.db, actor.businessId, after, n),
+          (r) => r,
+        ),
+      )
     },
   },
   {

@@ -31,10 +31,20 @@ describe('a Connected app on the API', () => {
   test('a member grant writes, and recorded_by names the app', async () => {
     const c = await connectApp(h, { businessId: biz.id, role: 'member', name: 'Till App' })
     const clientId = await h.client(c.access)
-    const d = await h.request('POST', '/v1/documents', { key: c.access, body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '50.00', vat_rate: '0' }] } })
+    const d = await h.request('POST', '/v1/documents', {
+      key: c.access,
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '50.00', vat_rate: '0' }],
+      },
+    })
     expect(d.status).toBe(201)
     expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: c.access })).status).toBe(200)
-    const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, { key: c.access, body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' } })
+    const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
+      key: c.access,
+      body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' },
+    })
     expect(p.status).toBe(201)
     expect(p.body.recorded_by).toEqual({ type: 'connected_app', name: 'Till App' })
   })
@@ -44,7 +54,9 @@ describe('a Connected app on the API', () => {
     await business(c.access)
     await h.app.requestLog.flush()
     const log = await h.request('GET', '/v1/request-log?limit=100', { key: biz.key })
-    expect(log.body.data.some((e: any) => e.credential.type === 'connected_app' && e.credential.name === 'Logged App')).toBe(true)
+    expect(
+      log.body.data.some((e: any) => e.credential.type === 'connected_app' && e.credential.name === 'Logged App'),
+    ).toBe(true)
   })
 
   test('its rate count is its own: 120 a minute, beside the API key of the same Business', async () => {
@@ -78,11 +90,18 @@ describe('a Connected app on the API', () => {
 
 describe('its Role', () => {
   test("is lowered to the connecting person's Role should that fall, and rises no higher than granted", async () => {
-    const c = await connectApp(h, { businessId: biz.id, role: 'admin', email: 'falling@people.example', memberRole: 'admin' })
+    const c = await connectApp(h, {
+      businessId: biz.id,
+      role: 'admin',
+      email: 'falling@people.example',
+      memberRole: 'admin',
+    })
     expect((await h.request('GET', '/v1/webhooks', { key: c.access })).status).toBe(200)
     await addMember(h.deps, biz.id, { email: 'falling@people.example', role: 'viewer' })
     expect((await h.request('GET', '/v1/webhooks', { key: c.access })).status).toBe(403)
-    expect((await h.request('POST', '/v1/clients', { key: c.access, body: { name: 'X', country: 'DE' } })).status).toBe(403)
+    expect((await h.request('POST', '/v1/clients', { key: c.access, body: { name: 'X', country: 'DE' } })).status).toBe(
+      403,
+    )
     await addMember(h.deps, biz.id, { email: 'falling@people.example', role: 'owner' })
     expect((await h.request('GET', '/v1/webhooks', { key: c.access })).status).toBe(200)
   })
@@ -95,7 +114,12 @@ describe('GET and DELETE /v1/connected-apps', () => {
     const r = await h.request('GET', '/v1/connected-apps', { key: other.key })
     expect(r.status).toBe(200)
     expect(r.body.data).toHaveLength(1)
-    expect(r.body.data[0]).toMatchObject({ id: c.connectedAppId, app: { client_id: c.clientId, name: 'Listed App' }, role: 'viewer', connected_by: { name: `Person ${c.email}` } })
+    expect(r.body.data[0]).toMatchObject({
+      id: c.connectedAppId,
+      app: { client_id: c.clientId, name: 'Listed App' },
+      role: 'viewer',
+      connected_by: { name: `Person ${c.email}` },
+    })
     expect((await h.request('GET', '/v1/connected-apps', { key: await h.key(other.id, 'member') })).status).toBe(403)
   })
 
@@ -119,7 +143,11 @@ describe('every end of a Connected app answers 401 on the next request', () => {
   test('revoked: its refresh token revoked at /oauth/revoke', async () => {
     const c = await connectApp(h, { businessId: biz.id })
     const res = await h.app.fetch(
-      new Request(`${ISSUER}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: c.refresh, client_id: c.clientId }) }),
+      new Request(`${ISSUER}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: c.refresh, client_id: c.clientId }),
+      }),
     )
     expect(res.status).toBe(200)
     expect((await business(c.access)).status).toBe(401)

@@ -29,13 +29,28 @@ export const UNUSED_DAYS = 90
 const DAY_MS = 24 * 3600_000
 
 /** Why a Connected app ended; kept on the row, never shown to the app (it only ever sees 401 / invalid_grant). */
-export type EndReason = 'disconnected' | 'revoked' | 'refresh_token_reused' | 'code_reused' | 'unused' | 'membership_removed' | 'business_deleted'
+export type EndReason =
+  | 'disconnected'
+  | 'revoked'
+  | 'refresh_token_reused'
+  | 'code_reused'
+  | 'unused'
+  | 'membership_removed'
+  | 'business_deleted'
 
 /** Consent approved: a code for the app to exchange once within 60 seconds, bound to the PKCE challenge. */
 export async function issueCode(
   db: Database,
   clock: Clock,
-  g: { appId: number; businessId: number; personId: number; role: GrantRole; redirectUri: string; codeChallenge: string; resources: string[] },
+  g: {
+    appId: number
+    businessId: number
+    personId: number
+    role: GrantRole
+    redirectUri: string
+    codeChallenge: string
+    resources: string[]
+  },
 ): Promise<string> {
   const code = newSecret(CODE_PREFIX)
   const now = clock.now()
@@ -63,7 +78,12 @@ export async function endConnectedApp(db: Database, clock: Clock, id: number, re
 }
 
 /** `DELETE /v1/connected-apps/{id}` and disconnect in the application: only a connection of this Business. */
-export async function disconnectConnectedApp(db: Database, clock: Clock, businessId: number, id: number): Promise<void> {
+export async function disconnectConnectedApp(
+  db: Database,
+  clock: Clock,
+  businessId: number,
+  id: number,
+): Promise<void> {
   await db.write(async (tx) => {
     const c = await findConnectedApp(tx, id)
     if (!c || c.businessId !== businessId || c.endedAt) throw new NotFound(`No Connected app with id ${id}.`)
@@ -98,21 +118,16 @@ export async function expireConnections(db: Database, clock: Clock): Promise<num
 }
 
 /** A Business's Connected apps for `GET /v1/connected-apps`, oldest first: those that still act (their person a member). */
-export async function connectedAppsOf(
-  db: Database,
-  businessId: number,
-  afterId: number,
-  limit: number,
-) {
+export async function connectedAppsOf(db: Database, businessId: number, afterId: number, limit: number) {
   const rows = await connectedAppsPage(db.read, businessId, afterId, limit)
   return rows.map(({ c, app, personName }) => ({
-      id: c.id,
-      app: { client_id: app.clientId, name: app.name },
-      role: c.role,
-      connected_by: { name: personName },
-      connected_at: c.connectedAt,
-      last_used_at: c.lastUsedAt,
-    }))
+    id: c.id,
+    app: { client_id: app.clientId, name: app.name },
+    role: c.role,
+    connected_by: { name: personName },
+    connected_at: c.connectedAt,
+    last_used_at: c.lastUsedAt,
+  }))
 }
 
 /**

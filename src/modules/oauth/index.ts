@@ -1,7 +1,23 @@
 // The oauth module's public face: apps, consent codes, Connected apps, tokens, and the documents of discovery.
 export { accessTokenLookup, isAccessToken } from './access'
-export { deliverDueAppWebhooks, dispatchAppWebhooks, pruneAppDeliveries, setAppWebhook, type AppDeliveryContext, type AppWebhookDeps } from './app-webhooks'
-export { createApp, deleteApp, deleteAppsOfOwner, findApp, registerClient, isMetadataClientId, type AppDeps, type KnownApp } from './apps.service'
+export {
+  deliverDueAppWebhooks,
+  dispatchAppWebhooks,
+  pruneAppDeliveries,
+  setAppWebhook,
+  type AppDeliveryContext,
+  type AppWebhookDeps,
+} from './app-webhooks'
+export {
+  createApp,
+  deleteApp,
+  deleteAppsOfOwner,
+  findApp,
+  registerClient,
+  isMetadataClientId,
+  type AppDeps,
+  type KnownApp,
+} from './apps.service'
 export { authenticateClient, type PresentedClient } from './client-auth'
 export {
   ACCESS_TOKEN_SECONDS,

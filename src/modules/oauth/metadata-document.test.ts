@@ -51,7 +51,15 @@ function pkce() {
 }
 
 function authorizePath(clientId: string, challenge: string) {
-  const q = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 'st', scope: 'member' })
+  const q = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+    scope: 'member',
+  })
   return `/oauth/authorize?${q}`
 }
 
@@ -63,7 +71,12 @@ async function signedIn() {
 
 describe('Client ID Metadata Documents', () => {
   test('an app known only by its document address is named on the consent page, connected, and its token acts', async () => {
-    const clientId = docAt('/apps/assistant.json', (id) => ({ client_id: id, client_name: 'Doc Assistant', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }))
+    const clientId = docAt('/apps/assistant.json', (id) => ({
+      client_id: id,
+      client_name: 'Doc Assistant',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    }))
     const { verifier, challenge } = pkce()
     const browser = await signedIn()
     const toConsent = await browser.get(authorizePath(clientId, challenge))
@@ -73,22 +86,40 @@ describe('Client ID Metadata Documents', () => {
     expect(page.status).toBe(200)
     expect(page.text).toContain('Doc Assistant')
     const fields: Record<string, string> = {}
-    for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[m[1]!] = m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
-    const answer = await browser.request('POST', '/app/connect', { ...fields, _csrf: csrfOf(page.text), business: biz.publicId, role: 'member', decision: 'approve' })
+    for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+      fields[m[1]!] = m[2]!.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+    const answer = await browser.request('POST', '/app/connect', {
+      ...fields,
+      _csrf: csrfOf(page.text),
+      business: biz.publicId,
+      role: 'member',
+      decision: 'approve',
+    })
     expect(answer.status).toBe(303)
     const code = new URL(answer.location!).searchParams.get('code')!
     const res = await h.app.fetch(
       new Request(`${ISSUER}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId }),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          redirect_uri: REDIRECT,
+          client_id: clientId,
+        }),
       }),
     )
     const t: any = await res.json()
     expect(res.status).toBe(200)
     expect((await h.request('GET', '/v1/business', { key: t.access_token })).status).toBe(200)
     const row = await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, clientId) })
-    expect(row).toMatchObject({ kind: 'metadata_document', name: 'Doc Assistant', clientSecretHash: null, ownerPersonId: null })
+    expect(row).toMatchObject({
+      kind: 'metadata_document',
+      name: 'Doc Assistant',
+      clientSecretHash: null,
+      ownerPersonId: null,
+    })
     const listed = await h.request('GET', '/v1/connected-apps', { key: biz.key })
     expect(listed.body.data.map((c: any) => c.app)).toContainEqual({ client_id: clientId, name: 'Doc Assistant' })
   })
@@ -118,12 +149,33 @@ describe('Client ID Metadata Documents', () => {
 
   test('a document that names another client, carries a secret, lists a bad redirect URI, redirects, is not JSON or is missing: an unknown app, shown on the page and never redirected', async () => {
     const bad = [
-      docAt('/bad/other-id.json', { client_id: 'https://elsewhere.example/app.json', client_name: 'Impostor', redirect_uris: [REDIRECT] }),
-      docAt('/bad/secret.json', (id) => ({ client_id: id, client_name: 'Secretive', client_secret: 's3cret', redirect_uris: [REDIRECT] })),
-      docAt('/bad/auth.json', (id) => ({ client_id: id, client_name: 'Basic', token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT] })),
-      docAt('/bad/uri.json', (id) => ({ client_id: id, client_name: 'Plain', redirect_uris: ['http://cimd.example/cb'] })),
+      docAt('/bad/other-id.json', {
+        client_id: 'https://elsewhere.example/app.json',
+        client_name: 'Impostor',
+        redirect_uris: [REDIRECT],
+      }),
+      docAt('/bad/secret.json', (id) => ({
+        client_id: id,
+        client_name: 'Secretive',
+        client_secret: 's3cret',
+        redirect_uris: [REDIRECT],
+      })),
+      docAt('/bad/auth.json', (id) => ({
+        client_id: id,
+        client_name: 'Basic',
+        token_endpoint_auth_method: 'client_secret_basic',
+        redirect_uris: [REDIRECT],
+      })),
+      docAt('/bad/uri.json', (id) => ({
+        client_id: id,
+        client_name: 'Plain',
+        redirect_uris: ['http://cimd.example/cb'],
+      })),
     ]
-    documents.set('/bad/redirect.json', () => new Response(null, { status: 302, headers: { location: `${siteBase}/apps/assistant.json` } }))
+    documents.set(
+      '/bad/redirect.json',
+      () => new Response(null, { status: 302, headers: { location: `${siteBase}/apps/assistant.json` } }),
+    )
     documents.set('/bad/text.json', () => new Response('client_id=x', { headers: { 'content-type': 'text/plain' } }))
     bad.push(`${siteBase}/bad/redirect.json`, `${siteBase}/bad/text.json`, `${siteBase}/bad/missing.json`)
     const browser = await signedIn()
@@ -133,15 +185,21 @@ describe('Client ID Metadata Documents', () => {
       expect(r.location, clientId).toBeNull()
       expect(r.text).toContain('not known')
     }
-    expect(await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { like }) => like(x.clientId, `${siteBase}/bad/%`) })).toBeUndefined()
+    expect(
+      await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { like }) => like(x.clientId, `${siteBase}/bad/%`) }),
+    ).toBeUndefined()
   })
 })
 
 describe('documents fetched per address', () => {
   test('20 new documents an hour from one address; the 21st is an unknown app, not fetched; kept ones and other addresses go on', async () => {
     const from = (clientId: string, address: string) =>
-      h.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`), { requestIP: () => ({ address }) })
-    const ids = Array.from({ length: 21 }, (_, i) => docAt(`/many/${i}.json`, (id) => ({ client_id: id, client_name: `Many ${i}`, redirect_uris: [REDIRECT] })))
+      h.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`), {
+        requestIP: () => ({ address }),
+      })
+    const ids = Array.from({ length: 21 }, (_, i) =>
+      docAt(`/many/${i}.json`, (id) => ({ client_id: id, client_name: `Many ${i}`, redirect_uris: [REDIRECT] })),
+    )
     for (const id of ids.slice(0, 20)) expect((await from(id, '203.0.113.50')).status).toBe(303)
     const refused = await from(ids[20]!, '203.0.113.50')
     expect(refused.status).toBe(400)
@@ -151,7 +209,11 @@ describe('documents fetched per address', () => {
     expect((await from(ids[0]!, '203.0.113.50')).status).toBe(303)
     // The token endpoint counts too: an unknown document named there is not fetched either.
     const token = await h.app.fetch(
-      new Request(`${ISSUER}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'inv_rt_x', client_id: ids[20]! }) }),
+      new Request(`${ISSUER}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'inv_rt_x', client_id: ids[20]! }),
+      }),
       { requestIP: () => ({ address: '203.0.113.50' }) },
     )
     expect(token.status).toBe(400)
@@ -166,11 +228,26 @@ describe('the consent page counts its fetches with the authorization endpoint', 
     const browser = await signedIn()
     const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
     const connect = (clientId: string, address: string) => {
-      const q = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 'st', scope: 'member' })
-      return h.app.fetch(new Request(`${ISSUER}/app/connect?${q}`, { headers: { cookie } }), { requestIP: () => ({ address }) })
+      const q = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        state: 'st',
+        scope: 'member',
+      })
+      return h.app.fetch(new Request(`${ISSUER}/app/connect?${q}`, { headers: { cookie } }), {
+        requestIP: () => ({ address }),
+      })
     }
-    const authorize = (clientId: string, address: string) => h.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`), { requestIP: () => ({ address }) })
-    const ids = Array.from({ length: 21 }, (_, i) => docAt(`/consent/${i}.json`, (id) => ({ client_id: id, client_name: `Consent ${i}`, redirect_uris: [REDIRECT] })))
+    const authorize = (clientId: string, address: string) =>
+      h.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`), {
+        requestIP: () => ({ address }),
+      })
+    const ids = Array.from({ length: 21 }, (_, i) =>
+      docAt(`/consent/${i}.json`, (id) => ({ client_id: id, client_name: `Consent ${i}`, redirect_uris: [REDIRECT] })),
+    )
     for (const id of ids.slice(0, 10)) expect((await authorize(id, '203.0.113.77')).status).toBe(303)
     for (const id of ids.slice(10, 20)) expect((await connect(id, '203.0.113.77')).status).toBe(200)
     const refused = await connect(ids[20]!, '203.0.113.77')
@@ -192,9 +269,16 @@ describe('without INVOICING_WEBHOOK_ALLOW_PRIVATE (production)', () => {
       },
     }
     // docs.example resolves to the loopback address, as an attacker's name pointed inward would.
-    const prod = await makeHarness({ config: { publicUrl: ISSUER }, overrides: { fetcher, resolve: async () => ['127.0.0.1'] } })
+    const prod = await makeHarness({
+      config: { publicUrl: ISSUER },
+      overrides: { fetcher, resolve: async () => ['127.0.0.1'] },
+    })
     try {
-      for (const clientId of ['https://docs.example/app.json', `${siteBase}/apps/assistant.json`, 'https://10.0.0.7/app.json']) {
+      for (const clientId of [
+        'https://docs.example/app.json',
+        `${siteBase}/apps/assistant.json`,
+        'https://10.0.0.7/app.json',
+      ]) {
         const r = await prod.app.fetch(new Request(`${ISSUER}${authorizePath(clientId, pkce().challenge)}`))
         expect(r.status, clientId).toBe(400)
         expect(r.headers.get('location')).toBeNull()

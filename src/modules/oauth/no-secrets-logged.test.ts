@@ -7,7 +7,10 @@ import { createLogger } from '../../shared/logger'
 
 const lines: string[] = []
 let h: Harness
-harnessForFile((made) => (h = made), { config: { publicUrl: 'https://invoices.example', logRequests: true }, overrides: { logger: createLogger((l) => lines.push(l)) } })
+harnessForFile((made) => (h = made), {
+  config: { publicUrl: 'https://invoices.example', logRequests: true },
+  overrides: { logger: createLogger((l) => lines.push(l)) },
+})
 
 test('tokens and codes are never logged', async () => {
   const biz = await h.business()
@@ -18,7 +21,11 @@ test('tokens and codes are never logged', async () => {
   await refreshAt(h, c) // reuse: ends the connection
   await h.request('GET', '/v1/business', { key: r.body.access_token })
   await h.app.fetch(
-    new Request('https://invoices.example/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: r.body.refresh_token, client_id: c.clientId }) }),
+    new Request('https://invoices.example/oauth/revoke', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: r.body.refresh_token, client_id: c.clientId }),
+    }),
   )
   await h.app.requestLog.flush()
   const rows = await h.deps.db.read.query.requestLog.findMany()

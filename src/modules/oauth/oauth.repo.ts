@@ -3,7 +3,15 @@ import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { forgetBusinessForApp } from './app-webhooks.repo'
-import { connectedApps, memberships, persons, oauthApps, oauthCodes, oauthRedirectUris, oauthTokens } from '../../db/schema'
+import {
+  connectedApps,
+  memberships,
+  persons,
+  oauthApps,
+  oauthCodes,
+  oauthRedirectUris,
+  oauthTokens,
+} from '../../db/schema'
 
 export type OAuthAppRow = typeof oauthApps.$inferSelect
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect
@@ -12,9 +20,14 @@ export type OAuthTokenRow = typeof oauthTokens.$inferSelect
 
 // ---- Apps
 
-export async function insertApp(tx: Tx, values: typeof oauthApps.$inferInsert, redirectUris: readonly string[]): Promise<OAuthAppRow> {
+export async function insertApp(
+  tx: Tx,
+  values: typeof oauthApps.$inferInsert,
+  redirectUris: readonly string[],
+): Promise<OAuthAppRow> {
   const app = await tx.insert(oauthApps).values(values).returning().get()
-  if (redirectUris.length > 0) await tx.insert(oauthRedirectUris).values(redirectUris.map((uri) => ({ appId: app.id, uri })))
+  if (redirectUris.length > 0)
+    await tx.insert(oauthRedirectUris).values(redirectUris.map((uri) => ({ appId: app.id, uri })))
   return app
 }
 
@@ -23,12 +36,21 @@ export async function findAppByClientId(q: Queryable, clientId: string): Promise
 }
 
 export async function redirectUrisOf(q: Queryable, appId: number): Promise<string[]> {
-  const rows = await q.select({ uri: oauthRedirectUris.uri }).from(oauthRedirectUris).where(eq(oauthRedirectUris.appId, appId))
+  const rows = await q
+    .select({ uri: oauthRedirectUris.uri })
+    .from(oauthRedirectUris)
+    .where(eq(oauthRedirectUris.appId, appId))
   return rows.map((r) => r.uri)
 }
 
 /** A metadata document fetched again: its name and redirect URIs replace the kept ones. */
-export async function refreshMetadataApp(tx: Tx, appId: number, name: string, redirectUris: readonly string[], fetchedAt: string): Promise<void> {
+export async function refreshMetadataApp(
+  tx: Tx,
+  appId: number,
+  name: string,
+  redirectUris: readonly string[],
+  fetchedAt: string,
+): Promise<void> {
   await tx.update(oauthApps).set({ name, fetchedAt }).where(eq(oauthApps.id, appId))
   await tx.delete(oauthRedirectUris).where(eq(oauthRedirectUris.appId, appId))
   if (redirectUris.length > 0) await tx.insert(oauthRedirectUris).values(redirectUris.map((uri) => ({ appId, uri })))
@@ -57,7 +79,11 @@ export async function findCodeByHash(q: Queryable, codeHash: string): Promise<OA
 
 /** Marks the code used; false when another exchange used it first (a code is used once). */
 export async function useCode(tx: Tx, codeId: number, at: string): Promise<boolean> {
-  const r = await tx.update(oauthCodes).set({ usedAt: at }).where(and(eq(oauthCodes.id, codeId), isNull(oauthCodes.usedAt))).returning({ id: oauthCodes.id })
+  const r = await tx
+    .update(oauthCodes)
+    .set({ usedAt: at })
+    .where(and(eq(oauthCodes.id, codeId), isNull(oauthCodes.usedAt)))
+    .returning({ id: oauthCodes.id })
   return r.length === 1
 }
 
@@ -81,7 +107,12 @@ export async function findConnectedApp(q: Queryable, id: number): Promise<Connec
 }
 
 /** Ends Connected apps that still act, and every token they hold; answers the ids that ended now. */
-export async function endConnectedApps(tx: Tx, where: ReturnType<typeof and>, at: string, reason: string): Promise<number[]> {
+export async function endConnectedApps(
+  tx: Tx,
+  where: ReturnType<typeof and>,
+  at: string,
+  reason: string,
+): Promise<number[]> {
   const ended = await tx
     .update(connectedApps)
     .set({ endedAt: at, endReason: reason })
@@ -94,12 +125,21 @@ export async function endConnectedApps(tx: Tx, where: ReturnType<typeof and>, at
     .set({ endedAt: at, endReason: reason })
     .where(and(inArray(oauthTokens.connectedAppId, ids), isNull(oauthTokens.endedAt)))
   // Where the app has no other connection left in that Business, its webhook stops hearing it at once.
-  const pairs = await tx.selectDistinct({ appId: connectedApps.appId, businessId: connectedApps.businessId }).from(connectedApps).where(inArray(connectedApps.id, ids))
+  const pairs = await tx
+    .selectDistinct({ appId: connectedApps.appId, businessId: connectedApps.businessId })
+    .from(connectedApps)
+    .where(inArray(connectedApps.id, ids))
   for (const p of pairs) {
     const still = await tx
       .select({ id: connectedApps.id })
       .from(connectedApps)
-      .where(and(eq(connectedApps.appId, p.appId), eq(connectedApps.businessId, p.businessId), isNull(connectedApps.endedAt)))
+      .where(
+        and(
+          eq(connectedApps.appId, p.appId),
+          eq(connectedApps.businessId, p.businessId),
+          isNull(connectedApps.endedAt),
+        ),
+      )
       .get()
     if (!still) await forgetBusinessForApp(tx, p.appId, p.businessId, at)
   }
@@ -115,7 +155,8 @@ export const memberOfConnection = and(
 
 export const connectedAppIs = (id: number) => eq(connectedApps.id, id)
 export const connectedAppsOfBusiness = (businessId: number) => eq(connectedApps.businessId, businessId)
-export const connectedAppsOfPersonIn = (personId: number, businessId: number) => and(eq(connectedApps.personId, personId), eq(connectedApps.businessId, businessId))
+export const connectedAppsOfPersonIn = (personId: number, businessId: number) =>
+  and(eq(connectedApps.personId, personId), eq(connectedApps.businessId, businessId))
 export const connectedAppsOfApp = (appId: number) => eq(connectedApps.appId, appId)
 /** Connections last used before the cut-off (90 days of no API call and no message taken). */
 export const connectedAppsUnusedSince = (cutoff: string) => lt(connectedApps.lastUsedAt, cutoff)
@@ -148,7 +189,11 @@ export async function touchLiveConnections(tx: Tx, appId: number, businessId: nu
     .select({ id: connectedApps.id })
     .from(connectedApps)
     .where(and(eq(connectedApps.appId, appId), eq(connectedApps.businessId, businessId), isNull(connectedApps.endedAt)))
-  await touchConnectedApps(tx, live.map((l) => l.id), at)
+  await touchConnectedApps(
+    tx,
+    live.map((l) => l.id),
+    at,
+  )
 }
 
 // ---- Tokens
@@ -157,7 +202,10 @@ export async function insertTokens(tx: Tx, rows: (typeof oauthTokens.$inferInser
   await tx.insert(oauthTokens).values(rows)
 }
 
-export async function findTokenByHash(q: Queryable, tokenHash: string): Promise<(OAuthTokenRow & { appId: number; connectionEndedAt: string | null }) | undefined> {
+export async function findTokenByHash(
+  q: Queryable,
+  tokenHash: string,
+): Promise<(OAuthTokenRow & { appId: number; connectionEndedAt: string | null }) | undefined> {
   const row = await q
     .select({ t: oauthTokens, appId: connectedApps.appId, connectionEndedAt: connectedApps.endedAt })
     .from(oauthTokens)
@@ -212,7 +260,10 @@ const ACCESS_SQL = `SELECT t.id AS tokenId, t.resources AS resources, t.expires_
   WHERE t.token_hash = ? AND t.kind = 'access' AND t.ended_at IS NULL AND c.ended_at IS NULL AND b.deleted_at IS NULL`
 
 /** The access token lookup by hash, prepared once like the API key's: one indexed read, synchronous on the hot reader. */
-export function accessTokenByHash(db: Db, hot: HotReader | null): (tokenHash: string) => AccessTokenRow | undefined | Promise<AccessTokenRow | undefined> {
+export function accessTokenByHash(
+  db: Db,
+  hot: HotReader | null,
+): (tokenHash: string) => AccessTokenRow | undefined | Promise<AccessTokenRow | undefined> {
   if (hot) return (tokenHash) => hot.get<AccessTokenRow>(ACCESS_SQL, tokenHash)
   return async (tokenHash) => {
     const [before, after] = ACCESS_SQL.split('?') as [string, string]

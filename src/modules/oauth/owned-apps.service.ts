@@ -5,7 +5,15 @@
 import { and, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { SECRET_LOST_REASON } from '../../db/secrets'
-import { appWebhookAttempts, appWebhookDeliveries, appWebhooks, businesses, connectedApps, oauthApps, oauthRedirectUris } from '../../db/schema'
+import {
+  appWebhookAttempts,
+  appWebhookDeliveries,
+  appWebhooks,
+  businesses,
+  connectedApps,
+  oauthApps,
+  oauthRedirectUris,
+} from '../../db/schema'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal } from '../../shared/errors'
 import { webhooksPlanRefusal } from '../../platform/policy'
 import { AddressRefused, checkAddress, EVENT_TYPES, newWebhookSecret } from '../webhooks'
@@ -52,7 +60,14 @@ async function view(db: Database, app: OAuthAppRow): Promise<OwnedAppView> {
     redirect_uris: await redirectUrisOf(db.read, app.id),
     created_at: app.createdAt,
     connections: live.length,
-    webhook: hook ? { url: hook.url, events: JSON.parse(hook.events) as string[], paused: hook.paused, paused_reason: hook.pausedReason } : null,
+    webhook: hook
+      ? {
+          url: hook.url,
+          events: JSON.parse(hook.events) as string[],
+          paused: hook.paused,
+          paused_reason: hook.pausedReason,
+        }
+      : null,
   }
 }
 
@@ -99,7 +114,8 @@ async function judgeWebhookUrl(d: AppWebhookDeps, url: string, bag: FieldErrorBa
 
 function judgeEvents(events: string[], bag: FieldErrorBag): void {
   events.forEach((e, i) => {
-    if (!(EVENT_TYPES as readonly string[]).includes(e)) bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
+    if (!(EVENT_TYPES as readonly string[]).includes(e))
+      bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
   })
 }
 
@@ -118,14 +134,25 @@ export async function registerOwnedApp(
   const webhookUrl = input.webhookUrl.trim()
   if (webhookUrl) await judgeWebhookUrl(d, webhookUrl, bag, 'webhook_url')
   bag.throwIfAny()
-  const app = await createApp(d.db, d.clock, { ownerPersonId: personId, name: input.name, redirectUris: input.redirectUris, public: input.public })
+  const app = await createApp(d.db, d.clock, {
+    ownerPersonId: personId,
+    name: input.name,
+    redirectUris: input.redirectUris,
+    public: input.public,
+  })
   let webhookSecret: string | null = null
-  if (webhookUrl) webhookSecret = (await setOwnedAppWebhook(d, personId, app.client_id, { url: webhookUrl, events: [] })).secret
+  if (webhookUrl)
+    webhookSecret = (await setOwnedAppWebhook(d, personId, app.client_id, { url: webhookUrl, events: [] })).secret
   return { client_id: app.client_id, client_secret: app.client_secret, webhook_secret: webhookSecret }
 }
 
 /** Name and redirect URIs replaced; codes already issued keep the address they were issued for (60 seconds). */
-export async function updateOwnedApp(db: Database, personId: number, clientId: string, input: { name: string; redirectUris: string[] }): Promise<void> {
+export async function updateOwnedApp(
+  db: Database,
+  personId: number,
+  clientId: string,
+  input: { name: string; redirectUris: string[] },
+): Promise<void> {
   const app = await owned(db, personId, clientId)
   const bag = new FieldErrorBag()
   const name = judgeName(input.name, bag)
@@ -142,9 +169,15 @@ export async function updateOwnedApp(db: Database, personId: number, clientId: s
 /** A new client secret, shown once; the old one stops working at once (tokens already issued keep acting). */
 export async function rollClientSecret(db: Database, personId: number, clientId: string): Promise<string> {
   const app = await owned(db, personId, clientId)
-  if (app.clientSecretHash === null) throw new InvalidRequest({ client_secret: ['a public app has no client secret; it proves itself with PKCE alone'] })
+  if (app.clientSecretHash === null)
+    throw new InvalidRequest({ client_secret: ['a public app has no client secret; it proves itself with PKCE alone'] })
   const secret = newSecret(CLIENT_SECRET_PREFIX)
-  await db.write((tx) => tx.update(oauthApps).set({ clientSecretHash: sha256(secret) }).where(eq(oauthApps.id, app.id)))
+  await db.write((tx) =>
+    tx
+      .update(oauthApps)
+      .set({ clientSecretHash: sha256(secret) })
+      .where(eq(oauthApps.id, app.id)),
+  )
   return secret
 }
 
@@ -159,7 +192,12 @@ export async function deleteOwnedApp(db: Database, personId: number, clientId: s
  * once. A webhook whose secret was lost with the key (`invoicing secrets forget`) gets a new one, shown once, and is on
  * again: saving it is the way back.
  */
-export async function setOwnedAppWebhook(d: AppWebhookDeps, personId: number, clientId: string, input: { url: string; events: string[] }): Promise<{ secret: string | null }> {
+export async function setOwnedAppWebhook(
+  d: AppWebhookDeps,
+  personId: number,
+  clientId: string,
+  input: { url: string; events: string[] },
+): Promise<{ secret: string | null }> {
   const app = await owned(d.db, personId, clientId)
   const bag = new FieldErrorBag()
   const url = input.url.trim()
@@ -170,27 +208,49 @@ export async function setOwnedAppWebhook(d: AppWebhookDeps, personId: number, cl
   const now = d.clock.now().toISOString()
   const existing = await findAppWebhook(d.db.read, app.id)
   if (existing && existing.pausedReason !== SECRET_LOST_REASON) {
-    await d.db.write((tx) => tx.update(appWebhooks).set({ url, events, updatedAt: now }).where(eq(appWebhooks.id, existing.id)))
+    await d.db.write((tx) =>
+      tx.update(appWebhooks).set({ url, events, updatedAt: now }).where(eq(appWebhooks.id, existing.id)),
+    )
     return { secret: null }
   }
   const secret = newWebhookSecret()
   await d.db.write(async (tx) => {
     await startOutboxCursor(tx)
-    await upsertAppWebhook(tx, { appId: app.id, url, events, secret: d.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    await upsertAppWebhook(tx, {
+      appId: app.id,
+      url,
+      events,
+      secret: d.db.secrets.seal(secret, 'webhook-secret'),
+      createdAt: now,
+      updatedAt: now,
+    })
   })
   return { secret }
 }
 
 /** Pause, or turn on again (after a 410 paused it: its owner turns it on). */
-export async function pauseOwnedAppWebhook(db: Database, personId: number, clientId: string, paused: boolean, at: string): Promise<void> {
+export async function pauseOwnedAppWebhook(
+  db: Database,
+  personId: number,
+  clientId: string,
+  paused: boolean,
+  at: string,
+): Promise<void> {
   const app = await owned(db, personId, clientId)
   const hook = await findAppWebhook(db.read, app.id)
   if (!hook) throw new NotFound('The app has no webhook.')
   // On again with its lost secret, it would sign with a secret no one has.
   if (!paused && hook.paused && hook.pausedReason === SECRET_LOST_REASON) {
-    throw new InvalidRequest({ paused: ['its signing secret was lost: save the webhook again for a new secret, which turns it on'] })
+    throw new InvalidRequest({
+      paused: ['its signing secret was lost: save the webhook again for a new secret, which turns it on'],
+    })
   }
-  await db.write((tx) => tx.update(appWebhooks).set({ paused, pausedReason: paused ? 'paused' : null, updatedAt: at }).where(eq(appWebhooks.id, hook.id)))
+  await db.write((tx) =>
+    tx
+      .update(appWebhooks)
+      .set({ paused, pausedReason: paused ? 'paused' : null, updatedAt: at })
+      .where(eq(appWebhooks.id, hook.id)),
+  )
 }
 
 /** Removes the webhook with its deliveries. */
@@ -208,11 +268,23 @@ export interface AppDeliveryView {
   reason: string | null
   next_attempt_at: string | null
   created_at: string
-  attempts: Array<{ at: string; duration_ms: number; status_code: number | null; error: string | null; response: string | null }>
+  attempts: Array<{
+    at: string
+    duration_ms: number
+    status_code: number | null
+    error: string | null
+    response: string | null
+  }>
 }
 
 /** The webhook's deliveries of the last 30 days, newest first, each with its attempts. */
-export async function ownedAppDeliveries(db: Database, personId: number, clientId: string, now: Date, limit = 100): Promise<AppDeliveryView[]> {
+export async function ownedAppDeliveries(
+  db: Database,
+  personId: number,
+  clientId: string,
+  now: Date,
+  limit = 100,
+): Promise<AppDeliveryView[]> {
   const app = await owned(db, personId, clientId)
   const hook = await findAppWebhook(db.read, app.id)
   if (!hook) return []
@@ -225,7 +297,16 @@ export async function ownedAppDeliveries(db: Database, personId: number, clientI
     .orderBy(desc(appWebhookDeliveries.id))
     .limit(limit)
   const attempts = rows.length
-    ? await db.read.select().from(appWebhookAttempts).where(inArray(appWebhookAttempts.deliveryId, rows.map((r) => r.d.id))).orderBy(appWebhookAttempts.id)
+    ? await db.read
+        .select()
+        .from(appWebhookAttempts)
+        .where(
+          inArray(
+            appWebhookAttempts.deliveryId,
+            rows.map((r) => r.d.id),
+          ),
+        )
+        .orderBy(appWebhookAttempts.id)
     : []
   return rows.map(({ d, businessId, businessName }) => ({
     id: d.id,
@@ -238,7 +319,13 @@ export async function ownedAppDeliveries(db: Database, personId: number, clientI
     created_at: d.createdAt,
     attempts: attempts
       .filter((a) => a.deliveryId === d.id)
-      .map((a) => ({ at: a.attemptedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error, response: a.responseExcerpt })),
+      .map((a) => ({
+        at: a.attemptedAt,
+        duration_ms: a.durationMs,
+        status_code: a.statusCode,
+        error: a.error,
+        response: a.responseExcerpt,
+      })),
   }))
 }
 
@@ -248,7 +335,13 @@ export async function ownedAppDeliveries(db: Database, personId: number, clientI
  * hears the message's Business (its body was erased); `webhooks_need_a_paid_plan` while that Business is Free or
  * Paused.
  */
-export async function resendOwnedAppDelivery(db: Database, personId: number, clientId: string, deliveryId: number, now: Date): Promise<{ id: number }> {
+export async function resendOwnedAppDelivery(
+  db: Database,
+  personId: number,
+  clientId: string,
+  deliveryId: number,
+  now: Date,
+): Promise<{ id: number }> {
   const app = await owned(db, personId, clientId)
   if (!Number.isSafeInteger(deliveryId)) throw new NotFound('No such delivery.')
   const hook = await findAppWebhook(db.read, app.id)

@@ -9,12 +9,17 @@ import { OAuthFault } from './errors'
 import { endToken, findTokenByHash } from './oauth.repo'
 import { sha256 } from './secrets'
 
-export async function revokePresentedToken(d: AppDeps, app: Pick<KnownApp, 'id' | 'clientSecretHash'>, token: string): Promise<void> {
+export async function revokePresentedToken(
+  d: AppDeps,
+  app: Pick<KnownApp, 'id' | 'clientSecretHash'>,
+  token: string,
+): Promise<void> {
   if (token.length === 0 || token.length > 200) return
   const row = await findTokenByHash(d.db.read, sha256(token))
   if (!row) return
   if (row.appId !== app.id) {
-    if (app.clientSecretHash) throw new OAuthFault('invalid_request', 'This client is not authorized to revoke the presented token.')
+    if (app.clientSecretHash)
+      throw new OAuthFault('invalid_request', 'This client is not authorized to revoke the presented token.')
     return
   }
   if (row.kind === 'refresh') await endConnectedApp(d.db, d.clock, row.connectedAppId, 'revoked')

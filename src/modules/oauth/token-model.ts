@@ -6,7 +6,19 @@ import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { findApp, type AppDeps, type KnownApp } from './apps.service'
 import { ACCESS_TOKEN_SECONDS, UNUSED_DAYS, endConnectedApp, type GrantRole } from './connections.service'
-import { endToken, findCodeByHash, findConnectedApp, findTokenByHash, insertConnectedApp, insertTokens, setCodeConnectedApp, touchConnectedApps, useCode, type OAuthCodeRow, type OAuthTokenRow } from './oauth.repo'
+import {
+  endToken,
+  findCodeByHash,
+  findConnectedApp,
+  findTokenByHash,
+  insertConnectedApp,
+  insertTokens,
+  setCodeConnectedApp,
+  touchConnectedApps,
+  useCode,
+  type OAuthCodeRow,
+  type OAuthTokenRow,
+} from './oauth.repo'
 import { ACCESS_PREFIX, REFRESH_PREFIX, newSecret, secretMatches, sha256 } from './secrets'
 
 const { InvalidGrantError, OAuthError } = OAuth2Server
@@ -32,7 +44,8 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
 
   function narrowed(granted: string[]): string[] {
     if (params.resources.length === 0) return granted
-    for (const r of params.resources) if (!granted.includes(r)) throw invalidTarget(`The grant does not hold the resource ${r}.`)
+    for (const r of params.resources)
+      if (!granted.includes(r)) throw invalidTarget(`The grant does not hold the resource ${r}.`)
     return [...new Set(params.resources)]
   }
 
@@ -67,7 +80,8 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
         return null
       }
       if (Date.parse(row.expiresAt) <= now().getTime()) return null
-      if (params.redirectUri !== row.redirectUri) throw new InvalidGrantError('Invalid grant: redirect_uri is not the one the code was issued to')
+      if (params.redirectUri !== row.redirectUri)
+        throw new InvalidGrantError('Invalid grant: redirect_uri is not the one the code was issued to')
       return {
         authorizationCode: code,
         // Expiry was judged just above on the service's clock.
@@ -92,14 +106,20 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
       if (!row || row.kind !== 'refresh' || row.connectionEndedAt) return null
       if (row.endedAt) {
         // Reuse of a rotated refresh token: someone else may hold it; the whole connection ends.
-        if (row.endReason === 'rotated') await endConnectedApp(d.db, d.clock, row.connectedAppId, 'refresh_token_reused')
+        if (row.endReason === 'rotated')
+          await endConnectedApp(d.db, d.clock, row.connectedAppId, 'refresh_token_reused')
         return null
       }
       const c = await findConnectedApp(d.db.read, row.connectedAppId)
       if (!c || c.endedAt) return null
       // Unused for 90 days: ended, even before the daily job has marked it so.
       if (Date.parse(c.lastUsedAt) + UNUSED_DAYS * 24 * 3600_000 <= now().getTime()) return null
-      return { refreshToken, scope: [c.role], client: { id: row.appId }, user: { kind: 'refresh', token: row, role: c.role } satisfies Grantee }
+      return {
+        refreshToken,
+        scope: [c.role],
+        client: { id: row.appId },
+        user: { kind: 'refresh', token: row, role: c.role } satisfies Grantee,
+      }
     },
 
     async revokeToken(token: { user: Grantee }) {
@@ -108,10 +128,15 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
       return d.db.write((tx) => endToken(tx, id, now().toISOString(), 'rotated'))
     },
 
-    async saveToken(token: { accessToken: string; refreshToken?: string; scope?: string[] }, client: { id: number }, user: Grantee) {
+    async saveToken(
+      token: { accessToken: string; refreshToken?: string; scope?: string[] },
+      client: { id: number },
+      user: Grantee,
+    ) {
       const at = now()
       const expires = new Date(at.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString()
-      const granted: string[] = user.kind === 'code' ? JSON.parse(user.code.resources) : JSON.parse(user.token.resources)
+      const granted: string[] =
+        user.kind === 'code' ? JSON.parse(user.code.resources) : JSON.parse(user.token.resources)
       const accessResources = narrowed(granted)
       const role: GrantRole = user.kind === 'code' ? user.code.role : user.role
       await d.db.write(async (tx) => {
@@ -133,9 +158,25 @@ export function tokenModel(d: AppDeps & { db: Database; clock: Clock }, params: 
           await touchConnectedApps(tx, [connectedAppId], at.toISOString())
         }
         await insertTokens(tx, [
-          { connectedAppId, kind: 'access', tokenHash: sha256(token.accessToken), resources: JSON.stringify(accessResources), expiresAt: expires, createdAt: at.toISOString() },
+          {
+            connectedAppId,
+            kind: 'access',
+            tokenHash: sha256(token.accessToken),
+            resources: JSON.stringify(accessResources),
+            expiresAt: expires,
+            createdAt: at.toISOString(),
+          },
           ...(token.refreshToken
-            ? [{ connectedAppId, kind: 'refresh' as const, tokenHash: sha256(token.refreshToken), resources: JSON.stringify(granted), expiresAt: null, createdAt: at.toISOString() }]
+            ? [
+                {
+                  connectedAppId,
+                  kind: 'refresh' as const,
+                  tokenHash: sha256(token.refreshToken),
+                  resources: JSON.stringify(granted),
+                  expiresAt: null,
+                  createdAt: at.toISOString(),
+                },
+              ]
             : []),
         ])
       })

@@ -12,7 +12,10 @@ let clientId: number
 beforeAll(async () => {
   h = await makeHarness()
   biz = await h.business({ currency: 'EUR' })
-  const c = await h.request('POST', '/v1/clients', { key: biz.key, body: { name: 'Busy Client', email: 'busy@client.example', country: 'DE' } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: biz.key,
+    body: { name: 'Busy Client', email: 'busy@client.example', country: 'DE' },
+  })
   clientId = c.body.id
 })
 afterAll(() => h.close())
@@ -21,7 +24,11 @@ beforeEach(() => h.clock.advance(61_000))
 async function invoice(amount: string): Promise<any> {
   const d = await h.request('POST', '/v1/documents', {
     key: biz.key,
-    body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }] },
+    body: {
+      type: 'invoice',
+      client_id: clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }],
+    },
   })
   if (d.status !== 201) throw new Error(`document refused: ${d.status} ${d.text}`)
   const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })
@@ -30,11 +37,18 @@ async function invoice(amount: string): Promise<any> {
 }
 
 function record(docId: number, amount: string, key: string, headers?: Record<string, string>): Promise<TestResponse> {
-  return h.request('POST', `/v1/documents/${docId}/payments`, { key, headers, body: { amount, payment_date: '2026-03-09', payment_method: 'cash' } })
+  return h.request('POST', `/v1/documents/${docId}/payments`, {
+    key,
+    headers,
+    body: { amount, payment_date: '2026-03-09', payment_method: 'cash' },
+  })
 }
 
 async function eventsOf(type: string, subjectId: number): Promise<number> {
-  const rows = await h.deps.db.read.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.businessId, biz.id), eq(outbox.type, type), eq(outbox.subjectId, subjectId)))
+  const rows = await h.deps.db.read
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.businessId, biz.id), eq(outbox.type, type), eq(outbox.subjectId, subjectId)))
   return rows.length
 }
 
@@ -81,7 +95,10 @@ describe('concurrent Payments against one Invoice', () => {
     expect(d.body).toMatchObject({ status: 'partially_paid', amount_paid: '40.00', amount_due: '0.50' })
 
     // The database agrees: 40 Payments, 40 Receipts, 40 payment.recorded, and no document.paid (0.50 stays due).
-    const rows = await h.deps.db.read.select({ id: payments.id, status: payments.status }).from(payments).where(eq(payments.documentId, inv.id))
+    const rows = await h.deps.db.read
+      .select({ id: payments.id, status: payments.status })
+      .from(payments)
+      .where(eq(payments.documentId, inv.id))
     expect(rows).toHaveLength(40)
     expect(rows.every((r) => r.status === 'completed')).toBe(true)
     const sum = await h.deps.db.read
@@ -91,7 +108,10 @@ describe('concurrent Payments against one Invoice', () => {
     expect(sum[0]!.total).toBe('4000')
     const rc = await h.deps.db.read.select({ id: receipts.id }).from(receipts).where(eq(receipts.documentId, inv.id))
     expect(rc).toHaveLength(40)
-    const recordedEvents = await h.deps.db.read.select({ subjectId: outbox.subjectId }).from(outbox).where(and(eq(outbox.businessId, biz.id), eq(outbox.type, 'payment.recorded')))
+    const recordedEvents = await h.deps.db.read
+      .select({ subjectId: outbox.subjectId })
+      .from(outbox)
+      .where(and(eq(outbox.businessId, biz.id), eq(outbox.type, 'payment.recorded')))
     const recordedIds = new Set(recorded.map((r) => r.body.id))
     expect(recordedEvents.filter((e) => recordedIds.has(e.subjectId))).toHaveLength(40)
     expect(await eventsOf('document.paid', inv.id)).toBe(0)
@@ -102,7 +122,8 @@ describe('concurrent Payments against one Invoice', () => {
     const payer = await h.key(biz.id, 'member', 'Second burst key')
     const answers = await Promise.all(Array.from({ length: 30 }, () => record(inv.id, '1.00', payer)))
     expect(answers.filter((r) => r.status === 201)).toHaveLength(10)
-    for (const r of answers.filter((x) => x.status !== 201)) expect(r.body.error).toMatchObject({ type: 'refusal', code: 'nothing_due' })
+    for (const r of answers.filter((x) => x.status !== 201))
+      expect(r.body.error).toMatchObject({ type: 'refusal', code: 'nothing_due' })
     const d = await h.request('GET', `/v1/documents/${inv.id}`, { key: biz.key })
     expect(d.body).toMatchObject({ status: 'paid', amount_paid: '10.00', amount_due: '0.00' })
     expect(await eventsOf('document.paid', inv.id)).toBe(1)
@@ -127,7 +148,9 @@ describe('concurrent Payments against one Invoice', () => {
   test('a Payment reversed by ten concurrent requests is voided once: one 200, the rest payment_reversed, one payment.reversed event', async () => {
     const inv = await invoice('50.00')
     const p = (await record(inv.id, '50.00', biz.key)).body
-    const answers = await Promise.all(Array.from({ length: 10 }, () => h.request('POST', `/v1/payments/${p.id}/reverse`, { key: biz.key })))
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => h.request('POST', `/v1/payments/${p.id}/reverse`, { key: biz.key })),
+    )
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1)
     for (const r of answers.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(422)
@@ -152,7 +175,11 @@ describe('concurrent Payments against one Invoice', () => {
       expect(r.status).toBe(409)
       expect(r.body.error.type).toBe('idempotency_in_flight')
     }
-    const rows = await h.deps.db.read.select({ id: payments.id }).from(payments).where(eq(payments.documentId, inv.id)).orderBy(asc(payments.id))
+    const rows = await h.deps.db.read
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.documentId, inv.id))
+      .orderBy(asc(payments.id))
     expect(rows).toHaveLength(1)
     const d = await h.request('GET', `/v1/documents/${inv.id}`, { key: biz.key })
     expect(d.body.amount_paid).toBe('10.00')

@@ -40,7 +40,9 @@ export const PaymentSchema = t.Object(
     amount: Amount,
     currency: t.String({ pattern: '^[A-Z]{3}$' }),
     payment_date: DateString,
-    payment_method: t.String({ description: 'bank_transfer, cash, check, credit_card, debit_card, other; others may be added' }),
+    payment_method: t.String({
+      description: 'bank_transfer, cash, check, credit_card, debit_card, other; others may be added',
+    }),
     bank_account_id: Nullable(Int()),
     reference: Nullable(t.String()),
     notes: Nullable(t.String()),
@@ -62,7 +64,10 @@ const recordFields = {
   currency: t.Optional(t.String({ maxLength: 3 })),
 }
 
-export const RecordBody = t.Object({ amount: DecimalInput, ...recordFields }, { additionalProperties: false, title: 'PaymentRecord' })
+export const RecordBody = t.Object(
+  { amount: DecimalInput, ...recordFields },
+  { additionalProperties: false, title: 'PaymentRecord' },
+)
 
 export const AmendBody = t.Object(
   {
@@ -77,7 +82,10 @@ export const AmendBody = t.Object(
   { additionalProperties: false, title: 'PaymentAmend' },
 )
 
-export const ByDocumentQuery = t.Object({ ...ListQuery, document_id: t.Optional(t.String({ description: 'only those recorded against this document' })) })
+export const ByDocumentQuery = t.Object({
+  ...ListQuery,
+  document_id: t.Optional(t.String({ description: 'only those recorded against this document' })),
+})
 
 export const PaymentList = Paged(PaymentSchema, 'PaymentList')
 export const ReceiptList = Paged(ReceiptSchema, 'ReceiptList')

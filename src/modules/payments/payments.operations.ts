@@ -1,7 +1,14 @@
 // Operations of Payments and Receipts: record, list, get, amend, reverse; Receipts and their PDF.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { answersFromCommit, idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import {
+  answersFromCommit,
+  idOf,
+  json,
+  listPage,
+  type ApplicationOperation,
+  type Operation,
+} from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import {
   AmendBody,
@@ -41,7 +48,14 @@ export const paymentsOperations: Operation[] = [
     access: 'write',
     idempotent: true,
     committed: answersFromCommit,
-    refusals: [...TAKES_PAYMENTS, 'nothing_due', 'payment_goes_to_its_invoice', 'payment_currency_mismatch', 'payment_exceeds_amount_due', 'numbering_at_its_end'],
+    refusals: [
+      ...TAKES_PAYMENTS,
+      'nothing_due',
+      'payment_goes_to_its_invoice',
+      'payment_currency_mismatch',
+      'payment_exceeds_amount_due',
+      'numbering_at_its_end',
+    ],
     mcp: true,
     async run(actor, { path, body }, { deps }) {
       return json(await recordPayment(deps, actor, idOf(path.id), body), 201)

@@ -12,14 +12,22 @@ export type ReceiptRow = typeof receipts.$inferSelect
 const paymentColumns = { ...getTableColumns(payments), amountMinor: sql<string>`CAST(${payments.amountMinor} AS TEXT)` }
 
 export async function findPayment(q: Queryable, businessId: number, id: number): Promise<PaymentRow | undefined> {
-  return q.select(paymentColumns).from(payments).where(and(eq(payments.businessId, businessId), eq(payments.id, id))).get()
+  return q
+    .select(paymentColumns)
+    .from(payments)
+    .where(and(eq(payments.businessId, businessId), eq(payments.id, id)))
+    .get()
 }
 
 export async function receiptOfPayment(q: Queryable, paymentId: number): Promise<ReceiptRow | undefined> {
   return q.select().from(receipts).where(eq(receipts.paymentId, paymentId)).get()
 }
 
-export async function findReceipt(q: Queryable, businessId: number, id: number): Promise<{ receipt: ReceiptRow; payment: PaymentRow } | undefined> {
+export async function findReceipt(
+  q: Queryable,
+  businessId: number,
+  id: number,
+): Promise<{ receipt: ReceiptRow; payment: PaymentRow } | undefined> {
   const row = await q
     .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)
@@ -29,13 +37,23 @@ export async function findReceipt(q: Queryable, businessId: number, id: number):
   return row ?? undefined
 }
 
-export async function listPayments(q: Queryable, businessId: number, afterId: number, limit: number, documentId?: number) {
+export async function listPayments(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  documentId?: number,
+) {
   // One document's Payments are found through payments_document (a few rows, then sorted): the unary + keeps SQLite
   // from walking payments_business in id order through every Payment of the Business to find them (85 ms at 100,000).
   const conds =
     documentId === undefined
       ? [eq(payments.businessId, businessId), gt(payments.id, afterId)]
-      : [eq(payments.documentId, documentId), sql`+${payments.businessId} = ${businessId}`, sql`+${payments.id} > ${afterId}`]
+      : [
+          eq(payments.documentId, documentId),
+          sql`+${payments.businessId} = ${businessId}`,
+          sql`+${payments.id} > ${afterId}`,
+        ]
   return q
     .select({ payment: paymentColumns, receipt: receipts })
     .from(payments)
@@ -45,12 +63,22 @@ export async function listPayments(q: Queryable, businessId: number, afterId: nu
     .limit(limit)
 }
 
-export async function listReceipts(q: Queryable, businessId: number, afterId: number, limit: number, documentId?: number) {
+export async function listReceipts(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  documentId?: number,
+) {
   // As listPayments: one document's Receipts through receipts_document, not a walk of all the Business's.
   const conds =
     documentId === undefined
       ? [eq(receipts.businessId, businessId), gt(receipts.id, afterId)]
-      : [eq(receipts.documentId, documentId), sql`+${receipts.businessId} = ${businessId}`, sql`+${receipts.id} > ${afterId}`]
+      : [
+          eq(receipts.documentId, documentId),
+          sql`+${receipts.businessId} = ${businessId}`,
+          sql`+${receipts.id} > ${afterId}`,
+        ]
   return q
     .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)
@@ -62,7 +90,8 @@ export async function listReceipts(q: Queryable, businessId: number, afterId: nu
 
 /** Inserts and gives the id only: reading every column back would cost more than the insert (the hot write path). */
 export async function addPayment(tx: SqlTx, p: PaymentInsert): Promise<number> {
-  const r = await tx.run(sql`INSERT INTO payments (business_id, document_id, status, amount, amount_minor, currency, payment_date,
+  const r =
+    await tx.run(sql`INSERT INTO payments (business_id, document_id, status, amount, amount_minor, currency, payment_date,
       payment_method, bank_account_id, reference, notes, recorded_by, amended_by, created_at, updated_at)
     VALUES (${p.businessId}, ${p.documentId}, ${p.status}, ${p.amount}, ${p.amountMinor}, ${p.currency}, ${p.paymentDate},
       ${p.paymentMethod}, ${p.bankAccountId ?? null}, ${p.reference ?? null}, ${p.notes ?? null}, ${p.recordedBy ?? null}, ${p.amendedBy ?? null},
@@ -71,7 +100,8 @@ export async function addPayment(tx: SqlTx, p: PaymentInsert): Promise<number> {
 }
 
 export async function addReceipt(tx: SqlTx, r0: typeof receipts.$inferInsert): Promise<number> {
-  const r = await tx.run(sql`INSERT INTO receipts (business_id, payment_id, document_id, receipt_number, issue_date, created_at, updated_at)
+  const r =
+    await tx.run(sql`INSERT INTO receipts (business_id, payment_id, document_id, receipt_number, issue_date, created_at, updated_at)
     VALUES (${r0.businessId}, ${r0.paymentId}, ${r0.documentId}, ${r0.receiptNumber}, ${r0.issueDate}, ${r0.createdAt}, ${r0.updatedAt})`)
   return Number(r.lastInsertRowid)
 }
@@ -80,7 +110,11 @@ export async function updatePaymentRow(tx: Tx, id: number, set: Partial<PaymentI
   return (await tx.update(payments).set(set).where(eq(payments.id, id)).returning(paymentColumns).get())!
 }
 
-export async function touchReceipt(tx: Tx, paymentId: number, set: Partial<typeof receipts.$inferInsert>): Promise<void> {
+export async function touchReceipt(
+  tx: Tx,
+  paymentId: number,
+  set: Partial<typeof receipts.$inferInsert>,
+): Promise<void> {
   await tx.update(receipts).set(set).where(eq(receipts.paymentId, paymentId))
 }
 
@@ -89,6 +123,15 @@ export async function paidUpTo(q: Queryable, documentIds: number[], paymentId: n
   const rows = await q
     .select({ total: sql<string | null>`CAST(sum(${payments.amountMinor}) AS TEXT)` })
     .from(payments)
-    .where(and(sql`${payments.documentId} IN (${sql.join(documentIds.map((i) => sql`${i}`), sql`, `)})`, eq(payments.status, COUNTED_PAYMENT_STATUS), lte(payments.id, paymentId)))
+    .where(
+      and(
+        sql`${payments.documentId} IN (${sql.join(
+          documentIds.map((i) => sql`${i}`),
+          sql`, `,
+        )})`,
+        eq(payments.status, COUNTED_PAYMENT_STATUS),
+        lte(payments.id, paymentId),
+      ),
+    )
   return rows[0]?.total ?? '0'
 }

@@ -26,7 +26,17 @@ import { takeReceiptNumber } from '../numbering'
 import { raiseEvent } from '../webhooks'
 import type { AmendInput, RecordInput } from './payments.model'
 import { presentPayment, type PaymentView } from './payments.present'
-import { addPayment, addReceipt, findPayment, receiptOfPayment, touchReceipt, updatePaymentRow, type PaymentInsert, type PaymentRow, type ReceiptRow } from './payments.repo'
+import {
+  addPayment,
+  addReceipt,
+  findPayment,
+  receiptOfPayment,
+  touchReceipt,
+  updatePaymentRow,
+  type PaymentInsert,
+  type PaymentRow,
+  type ReceiptRow,
+} from './payments.repo'
 
 export interface PaymentDeps {
   db: Database
@@ -49,7 +59,14 @@ interface CheckedFields {
 }
 
 /** The body's own rules (422 invalid_request), judged before the document is: amount digits by its currency. */
-async function checkFields(db: Database, businessId: number, doc: Pick<PaymentTarget, 'currency'>, input: AmendInput, methodAfter: string | undefined, bankAfter: number | null | undefined): Promise<CheckedFields> {
+async function checkFields(
+  db: Database,
+  businessId: number,
+  doc: Pick<PaymentTarget, 'currency'>,
+  input: AmendInput,
+  methodAfter: string | undefined,
+  bankAfter: number | null | undefined,
+): Promise<CheckedFields> {
   const bag = new FieldErrorBag()
   const out: CheckedFields = {}
   const scale = currencyScale(doc.currency)
@@ -68,7 +85,8 @@ async function checkFields(db: Database, businessId: number, doc: Pick<PaymentTa
   }
   if (methodAfter === 'bank_transfer') {
     if (bankAfter === undefined || bankAfter === null) bag.add('bank_account_id', 'is required for a bank transfer')
-    else if ((await foreignBankAccountIds(db.read, businessId, [bankAfter])).size > 0) bag.add('bank_account_id', 'is not one of the Business\'s bank accounts')
+    else if ((await foreignBankAccountIds(db.read, businessId, [bankAfter])).size > 0)
+      bag.add('bank_account_id', "is not one of the Business's bank accounts")
     else out.bankAccountId = bankAfter
   } else if (methodAfter !== undefined) {
     // Any other method reaches no bank account.
@@ -84,20 +102,38 @@ function checkCurrency(doc: Pick<PaymentTarget, 'currency'>, currency: string | 
   }
 }
 
-function exceeds(doc: Pick<PaymentTarget, 'currency' | 'total' | 'amountPaid'>, amount: Decimal, givenBack: Decimal): never | void {
+function exceeds(
+  doc: Pick<PaymentTarget, 'currency' | 'total' | 'amountPaid'>,
+  amount: Decimal,
+  givenBack: Decimal,
+): never | void {
   const due = amountDue(doc).plus(givenBack)
   if (amount.gt(due)) {
-    throw Refusal.say('payment_exceeds_amount_due', { amount: format(amount, currencyScale(doc.currency)), due: format(due, currencyScale(doc.currency)), currency: doc.currency })
+    throw Refusal.say('payment_exceeds_amount_due', {
+      amount: format(amount, currencyScale(doc.currency)),
+      due: format(due, currencyScale(doc.currency)),
+      currency: doc.currency,
+    })
   }
 }
 
-async function view(deps: PaymentDeps, businessId: number, paymentId: number, q: Queryable = deps.db.read): Promise<PaymentView> {
+async function view(
+  deps: PaymentDeps,
+  businessId: number,
+  paymentId: number,
+  q: Queryable = deps.db.read,
+): Promise<PaymentView> {
   const p = await findPayment(q, businessId, paymentId)
   if (!p) throw new NotFound('No such Payment.')
   return presentPayment(p, await receiptOfPayment(q, p.id))
 }
 
-export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: number, input: RecordInput): Promise<PaymentView> {
+export async function recordPayment(
+  deps: PaymentDeps,
+  c: Actor,
+  documentId: number,
+  input: RecordInput,
+): Promise<PaymentView> {
   const target = await readPaymentTarget(deps.db, c.businessId, documentId)
   if (!target) throw new NotFound('No such document.')
   const fields = await checkFields(deps.db, c.businessId, target, input, input.payment_method, input.bank_account_id)
@@ -135,13 +171,24 @@ export async function recordPayment(deps: PaymentDeps, c: Actor, documentId: num
     // The Receipt is numbered in the same transaction: no Payment without its Receipt, no number without a Payment.
     const number = await takeReceiptNumber(tx, { id: c.businessId, isTest: c.isTest }, today)
     if (!number.ok) throwRefusal(number.refusal)
-    const receipt = { businessId: c.businessId, paymentId, documentId, receiptNumber: number.number, issueDate: today, createdAt: nowIso, updatedAt: nowIso }
+    const receipt = {
+      businessId: c.businessId,
+      paymentId,
+      documentId,
+      receiptNumber: number.number,
+      issueDate: today,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    }
     const receiptId = await addReceipt(tx, receipt)
     await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
     await settleDocument(tx, deps.clock, c.businessId, doc)
     // The answer is what was just written (reading it back would cost more than writing it), built before the commit
     // so a keyed request's answer commits with it (platform/idempotency.ts).
-    return presentPayment({ ...row, id: paymentId, amendedBy: null } as PaymentRow, { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } as ReceiptRow)
+    return presentPayment(
+      { ...row, id: paymentId, amendedBy: null } as PaymentRow,
+      { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } as ReceiptRow,
+    )
   })
 }
 
@@ -178,7 +225,14 @@ export async function amendPayment(deps: PaymentDeps, c: Actor, id: number, inpu
   const methodAfter = input.payment_method ?? payment.paymentMethod
   const bankAfter = input.bank_account_id !== undefined ? input.bank_account_id : payment.bankAccountId
   const methodTouched = input.payment_method !== undefined || input.bank_account_id !== undefined
-  const fields = await checkFields(deps.db, c.businessId, doc, input, methodTouched ? methodAfter : undefined, bankAfter)
+  const fields = await checkFields(
+    deps.db,
+    c.businessId,
+    doc,
+    input,
+    methodTouched ? methodAfter : undefined,
+    bankAfter,
+  )
   const now = deps.clock.now().toISOString()
   await deps.db.write(async (tx) => {
     const current = (await findPayment(tx, c.businessId, id))!
@@ -192,7 +246,10 @@ export async function amendPayment(deps: PaymentDeps, c: Actor, id: number, inpu
     if (fields.amount) {
       // The Payment's own amount is given back before the new one is judged; a converted Proforma's Payments
       // count on its Invoice, so they are judged against what the Invoice still owes.
-      const owed = d.type === 'proforma' && d.convertedIntoId !== null ? ((await findDocument(tx, c.businessId, d.convertedIntoId)) ?? d) : d
+      const owed =
+        d.type === 'proforma' && d.convertedIntoId !== null
+          ? ((await findDocument(tx, c.businessId, d.convertedIntoId)) ?? d)
+          : d
       exceeds(owed, fields.amount, stored(current.amount))
       set.amount = format(fields.amount, scale)
       set.amountMinor = toMinor(fields.amount, scale)
@@ -229,4 +286,3 @@ export async function reversePayment(deps: PaymentDeps, c: Actor, id: number): P
 export function getPayment(deps: PaymentDeps, c: Actor, id: number): Promise<PaymentView> {
   return view(deps, c.businessId, id)
 }
-

@@ -33,7 +33,10 @@ beforeEach(() => h.clock.advance(61_000))
 // Helpers
 
 async function newClient(key: string, currency = 'EUR'): Promise<number> {
-  const r = await h.request('POST', '/v1/clients', { key, body: { name: `Client ${currency}`, email: 'pay@client.example', country: 'DE', currency } })
+  const r = await h.request('POST', '/v1/clients', {
+    key,
+    body: { name: `Client ${currency}`, email: 'pay@client.example', country: 'DE', currency },
+  })
   if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
   return r.body.id
 }
@@ -74,7 +77,12 @@ async function getDoc(id: number, key = biz.key): Promise<any> {
   return r.body
 }
 
-const cash = (amount: string, extra: Record<string, unknown> = {}) => ({ amount, payment_date: '2026-03-09', payment_method: 'cash', ...extra })
+const cash = (amount: string, extra: Record<string, unknown> = {}) => ({
+  amount,
+  payment_date: '2026-03-09',
+  payment_method: 'cash',
+  ...extra,
+})
 
 function record(docId: number, body: unknown, key = biz.key, headers?: Record<string, string>): Promise<TestResponse> {
   return h.request('POST', `/v1/documents/${docId}/payments`, { key, body, headers })
@@ -131,7 +139,8 @@ async function nothingWritten(act: () => Promise<TestResponse>): Promise<TestRes
 }
 
 function expectRefusal(r: TestResponse, code: string): any {
-  if (r.status !== 422 || r.body?.error?.type !== 'refusal') throw new Error(`expected refusal ${code}, got ${r.status} ${r.text}`)
+  if (r.status !== 422 || r.body?.error?.type !== 'refusal')
+    throw new Error(`expected refusal ${code}, got ${r.status} ${r.text}`)
   expect(r.body.error.code).toBe(code)
   expect(r.body.error.message).toBeString()
   expect(r.body.error.errors).toBeUndefined()
@@ -139,7 +148,8 @@ function expectRefusal(r: TestResponse, code: string): any {
 }
 
 function expectInvalid(r: TestResponse, field: string): any {
-  if (r.status !== 422 || r.body?.error?.type !== 'invalid_request') throw new Error(`expected invalid_request under ${field}, got ${r.status} ${r.text}`)
+  if (r.status !== 422 || r.body?.error?.type !== 'invalid_request')
+    throw new Error(`expected invalid_request under ${field}, got ${r.status} ${r.text}`)
   expect(Object.keys(r.body.error.errors)).toContain(field)
   expect(r.body.error.errors[field]).toBeArray()
   expect(r.body.error.errors[field].length).toBeGreaterThan(0)
@@ -149,7 +159,9 @@ function expectInvalid(r: TestResponse, field: string): any {
 
 async function eventsSince(outboxId: number): Promise<Array<{ type: string; subjectType: string; subjectId: number }>> {
   const rows = await h.deps.db.read.select().from(outbox).orderBy(asc(outbox.id))
-  return rows.filter((r) => r.id > outboxId).map((r) => ({ type: r.type, subjectType: r.subjectType, subjectId: r.subjectId }))
+  return rows
+    .filter((r) => r.id > outboxId)
+    .map((r) => ({ type: r.type, subjectType: r.subjectType, subjectId: r.subjectId }))
 }
 
 async function lastOutboxId(): Promise<number> {
@@ -162,7 +174,14 @@ async function lastOutboxId(): Promise<number> {
 describe('recording a Payment', () => {
   test('a recorded Payment answers 201 with every field and its numbered Receipt, and the document follows', async () => {
     const inv = await invoice('100.00')
-    const r = await record(inv.id, { amount: '40.00', payment_date: '2026-03-08', payment_method: 'bank_transfer', bank_account_id: bank, reference: 'SEPA 123', notes: 'first half' })
+    const r = await record(inv.id, {
+      amount: '40.00',
+      payment_date: '2026-03-08',
+      payment_method: 'bank_transfer',
+      bank_account_id: bank,
+      reference: 'SEPA 123',
+      notes: 'first half',
+    })
     expect(r.status).toBe(201)
     const p = r.body
     expect(p).toMatchObject({
@@ -192,20 +211,25 @@ describe('recording a Payment', () => {
     })
     expect(p.receipt.receipt_number).toMatch(/^RCT-2026-\d{5}$/)
     const d = await getDoc(inv.id)
-    expect(d).toMatchObject({ status: 'partially_paid', amount_paid: '40.00', amount_due: '60.00', still_takes_payment: true })
+    expect(d).toMatchObject({
+      status: 'partially_paid',
+      amount_paid: '40.00',
+      amount_due: '60.00',
+      still_takes_payment: true,
+    })
     const g = await h.request('GET', `/v1/payments/${p.id}`, { key: viewer })
     expect(g.status).toBe(200)
     expect(g.body).toEqual(p)
   })
 
-  test('a currency sent equal to the document\'s is accepted', async () => {
+  test("a currency sent equal to the document's is accepted", async () => {
     const inv = await invoice('10.00')
     const p = await paid(inv.id, '10.00', { currency: 'EUR' })
     expect(p.currency).toBe('EUR')
     expect((await getDoc(inv.id)).status).toBe('paid')
   })
 
-  test('a Payment on another Business\'s document is 404 and writes nothing', async () => {
+  test("a Payment on another Business's document is 404 and writes nothing", async () => {
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     const r = await nothingWritten(() => record(theirs.id, cash('5.00')))
     expect(r.status).toBe(404)
@@ -263,12 +287,19 @@ describe('Record refusals: each answers its code and writes nothing', () => {
     expect(e.remedy).toBe('record_on_its_invoice')
     expect(e.invoice).toEqual({ id: inv.id, document_number: inv.document_number })
     expect(inv.document_number).toMatch(/^INV-2026-/)
-    expect((await getDoc(pro.id)).actions.record_payment).toMatchObject({ open: false, code: 'payment_goes_to_its_invoice', remedy: 'record_on_its_invoice' })
+    expect((await getDoc(pro.id)).actions.record_payment).toMatchObject({
+      open: false,
+      code: 'payment_goes_to_its_invoice',
+      remedy: 'record_on_its_invoice',
+    })
   })
 
-  test('payment_currency_mismatch: a currency other than the document\'s is refused', async () => {
+  test("payment_currency_mismatch: a currency other than the document's is refused", async () => {
     const inv = await invoice('20.00')
-    expectRefusal(await nothingWritten(() => record(inv.id, cash('5.00', { currency: 'USD' }))), 'payment_currency_mismatch')
+    expectRefusal(
+      await nothingWritten(() => record(inv.id, cash('5.00', { currency: 'USD' }))),
+      'payment_currency_mismatch',
+    )
   })
 
   test('payment_exceeds_amount_due: an amount above what is still due is refused, the exact amount due is taken', async () => {
@@ -277,10 +308,10 @@ describe('Record refusals: each answers its code and writes nothing', () => {
     await paid(inv.id, '70.00')
     expectRefusal(await nothingWritten(() => record(inv.id, cash('30.01'))), 'payment_exceeds_amount_due')
     await paid(inv.id, '30.00')
-    expect((await getDoc(inv.id))).toMatchObject({ status: 'paid', amount_paid: '100.00', amount_due: '0.00' })
+    expect(await getDoc(inv.id)).toMatchObject({ status: 'paid', amount_paid: '100.00', amount_due: '0.00' })
   })
 
-  test('numbering_at_its_end: when the next Receipt number is the numbering\'s largest, the Payment is refused, no number taken', async () => {
+  test("numbering_at_its_end: when the next Receipt number is the numbering's largest, the Payment is refused, no number taken", async () => {
     const b = await h.business({ currency: 'EUR' })
     const cl = await newClient(b.key)
     await setNumbering(h.deps.db, b.id, 'receipt', 'R{N}')
@@ -288,13 +319,16 @@ describe('Record refusals: each answers its code and writes nothing', () => {
     const numbers: string[] = []
     for (let i = 0; i < 8; i++) numbers.push((await paid(inv.id, '1.00', {}, b.key)).receipt.receipt_number)
     expect(numbers).toEqual(['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8'])
-    expect((await getDoc(inv.id, b.key)).actions.record_payment).toMatchObject({ open: false, code: 'numbering_at_its_end' })
+    expect((await getDoc(inv.id, b.key)).actions.record_payment).toMatchObject({
+      open: false,
+      code: 'numbering_at_its_end',
+    })
     expectRefusal(await nothingWritten(() => record(inv.id, cash('1.00'), b.key)), 'numbering_at_its_end')
     expect(await getDoc(inv.id, b.key)).toMatchObject({ status: 'partially_paid', amount_paid: '8.00' })
   })
 })
 
-describe('Record invalid_request: the body\'s field rules, never rounded, nothing written', () => {
+describe("Record invalid_request: the body's field rules, never rounded, nothing written", () => {
   let inv: any
   beforeAll(async () => {
     inv = await invoice('1000.00')
@@ -318,8 +352,16 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     ['payment_method missing', { amount: '10.00', payment_date: '2026-03-09' }, 'payment_method'],
     ['payment_method unknown', cash('10.00', { payment_method: 'bitcoin' }), 'payment_method'],
     ['bank_transfer without bank_account_id', cash('10.00', { payment_method: 'bank_transfer' }), 'bank_account_id'],
-    ['bank_transfer with bank_account_id null', cash('10.00', { payment_method: 'bank_transfer', bank_account_id: null }), 'bank_account_id'],
-    ['bank_transfer to another Business\'s bank account', cash('10.00', { payment_method: 'bank_transfer', bank_account_id: -1 }), 'bank_account_id'],
+    [
+      'bank_transfer with bank_account_id null',
+      cash('10.00', { payment_method: 'bank_transfer', bank_account_id: null }),
+      'bank_account_id',
+    ],
+    [
+      "bank_transfer to another Business's bank account",
+      cash('10.00', { payment_method: 'bank_transfer', bank_account_id: -1 }),
+      'bank_account_id',
+    ],
     ['reference over 255 characters', cash('10.00', { reference: 'x'.repeat(256) }), 'reference'],
     ['reference of 256 emoji (256 characters)', cash('10.00', { reference: '😀'.repeat(256) }), 'reference'],
     ['an unknown field', cash('10.00', { tip: '1.00' }), 'tip'],
@@ -345,7 +387,10 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     expect(emoji.receipt.reference).toBe('😀'.repeat(255))
     expect((await paid(inv.id, '1.00', { reference: '😀'.repeat(200) })).reference).toBe('😀'.repeat(200))
     expect((await paid(inv.id, '1.00', { reference: ` ${'r'.repeat(255)}  ` })).reference).toBe('r'.repeat(255))
-    const e = expectInvalid(await nothingWritten(() => record(inv.id, cash('1.00', { reference: '😀'.repeat(256) }))), 'reference')
+    const e = expectInvalid(
+      await nothingWritten(() => record(inv.id, cash('1.00', { reference: '😀'.repeat(256) }))),
+      'reference',
+    )
     expect(e.errors.reference).toEqual(['must be at most 255 characters'])
   })
 
@@ -357,7 +402,7 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     expect((await paid(inv.id, '10.50')).amount).toBe('10.50')
   })
 
-  test('too many decimals is refused by the document\'s currency: JPY takes none, KWD takes three, never rounded', async () => {
+  test("too many decimals is refused by the document's currency: JPY takes none, KWD takes three, never rounded", async () => {
     const jpyClient = await newClient(biz.key, 'JPY')
     const kwdClient = await newClient(biz.key, 'KWD')
     const jpy = await invoice('1000', { client: jpyClient })
@@ -373,7 +418,7 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     expect((await paid(kwd.id, '10.001')).amount).toBe('10.001')
   })
 
-  test('a Viewer is answered 403 before the body and before the document: invalid body, Credit Note, another Business\'s document', async () => {
+  test("a Viewer is answered 403 before the body and before the document: invalid body, Credit Note, another Business's document", async () => {
     const cn = await issued('credit_note', '10.00', { extra: { credited_document_id: inv.id } })
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     for (const [id, body] of [
@@ -393,8 +438,14 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
     const cn = await issued('credit_note', '10.00', { extra: { credited_document_id: inv.id } })
     expectInvalid(await nothingWritten(() => record(cn.id, cash('0'))), 'amount')
     expectInvalid(await nothingWritten(() => record(cn.id, cash('10.001'))), 'amount')
-    expectInvalid(await nothingWritten(() => record(cn.id, { amount: 5, payment_date: '2026-03-09', payment_method: 'cash' })), 'amount')
-    expectInvalid(await nothingWritten(() => record(cn.id, cash('5.00', { payment_method: 'bank_transfer' }))), 'bank_account_id')
+    expectInvalid(
+      await nothingWritten(() => record(cn.id, { amount: 5, payment_date: '2026-03-09', payment_method: 'cash' })),
+      'amount',
+    )
+    expectInvalid(
+      await nothingWritten(() => record(cn.id, cash('5.00', { payment_method: 'bank_transfer' }))),
+      'bank_account_id',
+    )
   })
 
   test('an invalid body on a paid document is invalid_request, not nothing_due', async () => {
@@ -405,7 +456,7 @@ describe('Record invalid_request: the body\'s field rules, never rounded, nothin
 })
 
 describe('amending a Payment', () => {
-  test('the Payment\'s own amount is given back first: a 60 Payment on a 100 Invoice is amended to 100, not above', async () => {
+  test("the Payment's own amount is given back first: a 60 Payment on a 100 Invoice is amended to 100, not above", async () => {
     const inv = await invoice('100.00')
     const p = await paid(inv.id, '60.00')
     expectRefusal(await nothingWritten(() => amend(p.id, { amount: '100.01' })), 'payment_exceeds_amount_due')
@@ -430,14 +481,31 @@ describe('amending a Payment', () => {
     const p = await paid(inv.id, '100.00', { reference: 'old' })
     const r = await amend(p.id, { amount: '40.00', payment_date: '2026-03-01', reference: 'new', notes: 'corrected' })
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ amount: '40.00', payment_date: '2026-03-01', reference: 'new', notes: 'corrected', status: 'completed' })
-    expect(r.body.receipt).toMatchObject({ amount: '40.00', payment_date: '2026-03-01', reference: 'new', receipt_number: p.receipt.receipt_number, voided_at: null })
+    expect(r.body).toMatchObject({
+      amount: '40.00',
+      payment_date: '2026-03-01',
+      reference: 'new',
+      notes: 'corrected',
+      status: 'completed',
+    })
+    expect(r.body.receipt).toMatchObject({
+      amount: '40.00',
+      payment_date: '2026-03-01',
+      reference: 'new',
+      receipt_number: p.receipt.receipt_number,
+      voided_at: null,
+    })
     expect(await getDoc(inv.id)).toMatchObject({ status: 'partially_paid', amount_paid: '40.00', amount_due: '60.00' })
   })
 
-  test('amending to cash drops the bank account; to bank_transfer needs one of the Business\'s accounts', async () => {
+  test("amending to cash drops the bank account; to bank_transfer needs one of the Business's accounts", async () => {
     const inv = await invoice('100.00')
-    const r0 = await record(inv.id, { amount: '10.00', payment_date: '2026-03-09', payment_method: 'bank_transfer', bank_account_id: bank })
+    const r0 = await record(inv.id, {
+      amount: '10.00',
+      payment_date: '2026-03-09',
+      payment_method: 'bank_transfer',
+      bank_account_id: bank,
+    })
     expect(r0.status).toBe(201)
     expect(r0.body.bank_account_id).toBe(bank)
     const r = await amend(r0.body.id, { payment_method: 'cash' })
@@ -445,7 +513,10 @@ describe('amending a Payment', () => {
     expect(r.body).toMatchObject({ payment_method: 'cash', bank_account_id: null })
     expect(r.body.receipt.payment_method).toBe('cash')
     expectInvalid(await nothingWritten(() => amend(r0.body.id, { payment_method: 'bank_transfer' })), 'bank_account_id')
-    expectInvalid(await nothingWritten(() => amend(r0.body.id, { payment_method: 'bank_transfer', bank_account_id: otherBank })), 'bank_account_id')
+    expectInvalid(
+      await nothingWritten(() => amend(r0.body.id, { payment_method: 'bank_transfer', bank_account_id: otherBank })),
+      'bank_account_id',
+    )
     const back = await amend(r0.body.id, { payment_method: 'bank_transfer', bank_account_id: bank })
     expect(back.status).toBe(200)
     expect(back.body).toMatchObject({ payment_method: 'bank_transfer', bank_account_id: bank })
@@ -485,14 +556,14 @@ describe('amending a Payment', () => {
     expect(r.body.receipt.reference).toBe('z'.repeat(255))
   })
 
-  test('payment_currency_mismatch on Amend: a currency other than the document\'s is refused', async () => {
+  test("payment_currency_mismatch on Amend: a currency other than the document's is refused", async () => {
     const inv = await invoice('10.00')
     const p = await paid(inv.id, '5.00')
     expectRefusal(await nothingWritten(() => amend(p.id, { currency: 'GBP' })), 'payment_currency_mismatch')
     expect((await amend(p.id, { currency: 'EUR', notes: 'same currency' })).status).toBe(200)
   })
 
-  test('a Viewer may not amend or reverse (403), whatever the body; another Business\'s Payment is 404', async () => {
+  test("a Viewer may not amend or reverse (403), whatever the body; another Business's Payment is 404", async () => {
     const inv = await invoice('10.00')
     const p = await paid(inv.id, '5.00')
     for (const r of [
@@ -523,12 +594,16 @@ describe('amending a Payment', () => {
     expectRefusal(await nothingWritten(() => amend(onPro.id, { amount: '60.01' })), 'payment_exceeds_amount_due')
     expectRefusal(await nothingWritten(() => amend(onPro.id, { amount: '100.00' })), 'payment_exceeds_amount_due')
     expect((await amend(onPro.id, { amount: '50.00' })).status).toBe(200)
-    expect(await getDoc(conv.body.id)).toMatchObject({ status: 'partially_paid', amount_paid: '90.00', amount_due: '10.00' })
+    expect(await getDoc(conv.body.id)).toMatchObject({
+      status: 'partially_paid',
+      amount_paid: '90.00',
+      amount_due: '10.00',
+    })
   })
 })
 
 describe('reversing a Payment', () => {
-  test('the document\'s status follows every step: issued → partially_paid → paid → partially_paid → issued', async () => {
+  test("the document's status follows every step: issued → partially_paid → paid → partially_paid → issued", async () => {
     const inv = await invoice('100.00')
     expect(inv.status).toBe('issued')
     const a = await paid(inv.id, '30.00')
@@ -544,7 +619,12 @@ describe('reversing a Payment', () => {
     expect(await getDoc(inv.id)).toMatchObject({ status: 'partially_paid', amount_paid: '30.00', amount_due: '70.00' })
     const r2 = await reverse(a.id)
     expect(r2.status).toBe(200)
-    expect(await getDoc(inv.id)).toMatchObject({ status: 'issued', amount_paid: '0.00', amount_due: '100.00', still_takes_payment: true })
+    expect(await getDoc(inv.id)).toMatchObject({
+      status: 'issued',
+      amount_paid: '0.00',
+      amount_due: '100.00',
+      still_takes_payment: true,
+    })
     // The reversed amount is owed again and can be paid anew.
     await paid(inv.id, '100.00')
     expect((await getDoc(inv.id)).status).toBe('paid')
@@ -585,7 +665,10 @@ describe('who recorded, amended and voided', () => {
     expect(p.recorded_by).toEqual({ type: 'api_key', name: 'Till 1' })
     expect(p.amended_by).toBeNull()
     const a = await amend(p.id, { amount: '12.00' }, amender.key)
-    expect(a.body).toMatchObject({ recorded_by: { type: 'api_key', name: 'Till 1' }, amended_by: { type: 'api_key', name: 'Bookkeeper' } })
+    expect(a.body).toMatchObject({
+      recorded_by: { type: 'api_key', name: 'Till 1' },
+      amended_by: { type: 'api_key', name: 'Bookkeeper' },
+    })
     const v = await reverse(p.id, voider.key)
     expect(v.body.receipt.voided_by).toEqual({ type: 'api_key', name: 'Ops script' })
     for (const k of [recorder, amender, voider]) await revokeApiKey(h.deps.db, h.clock, k.id)
@@ -636,7 +719,10 @@ describe('idempotency', () => {
   test('a refused Payment keeps no key: corrected and resent under it, it is recorded', async () => {
     const inv = await invoice('10.00')
     const headers = { 'Idempotency-Key': `retry-${inv.id}` }
-    expectRefusal(await nothingWritten(() => record(inv.id, cash('20.00'), biz.key, headers)), 'payment_exceeds_amount_due')
+    expectRefusal(
+      await nothingWritten(() => record(inv.id, cash('20.00'), biz.key, headers)),
+      'payment_exceeds_amount_due',
+    )
     expectInvalid(await nothingWritten(() => record(inv.id, cash('0'), biz.key, headers)), 'amount')
     const ok = await record(inv.id, cash('10.00'), biz.key, headers)
     expect(ok.status).toBe(201)
@@ -716,7 +802,13 @@ describe('a converted Proforma', () => {
     await paid(pro.id, '30.00')
     const conv = await h.request('POST', `/v1/documents/${pro.id}/convert`, { key: biz.key })
     expect(conv.status).toBe(201)
-    expect(conv.body).toMatchObject({ type: 'invoice', status: 'partially_paid', amount_paid: '30.00', amount_due: '70.00', proforma_id: pro.id })
+    expect(conv.body).toMatchObject({
+      type: 'invoice',
+      status: 'partially_paid',
+      amount_paid: '30.00',
+      amount_due: '70.00',
+      proforma_id: pro.id,
+    })
     expectRefusal(await nothingWritten(() => record(conv.body.id, cash('70.01'))), 'payment_exceeds_amount_due')
     const since = await lastOutboxId()
     const p = await paid(conv.body.id, '70.00')
@@ -733,13 +825,19 @@ describe('a converted Proforma', () => {
     const since = await lastOutboxId()
     const conv = await h.request('POST', `/v1/documents/${pro.id}/convert`, { key: biz.key })
     expect(conv.status).toBe(201)
-    expect(conv.body).toMatchObject({ type: 'invoice', status: 'paid', amount_paid: '45.50', amount_due: '0.00', still_takes_payment: false })
+    expect(conv.body).toMatchObject({
+      type: 'invoice',
+      status: 'paid',
+      amount_paid: '45.50',
+      amount_due: '0.00',
+      still_takes_payment: false,
+    })
     expect(conv.body.actions.record_payment).toMatchObject({ open: false, code: 'nothing_due' })
     const types = (await eventsSince(since)).map((e) => e.type)
     expect(types).toEqual(['document.issued', 'document.paid'])
   })
 
-  test('reversing a Proforma\'s Payment after conversion is owed again on the Invoice', async () => {
+  test("reversing a Proforma's Payment after conversion is owed again on the Invoice", async () => {
     const pro = await issued('proforma', '100.00')
     const onPro = await paid(pro.id, '100.00')
     const conv = await h.request('POST', `/v1/documents/${pro.id}/convert`, { key: biz.key })
@@ -826,7 +924,7 @@ describe('listing Payments', () => {
     expect(seen.filter((p) => p.status === 'completed')).toHaveLength(4)
   })
 
-  test('the unfiltered list holds only this Business\'s Payments', async () => {
+  test("the unfiltered list holds only this Business's Payments", async () => {
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     const tp = await paid(theirs.id, '5.00', {}, other.key)
     const all: any[] = []
@@ -864,11 +962,19 @@ describe('money at the limits', () => {
     const inv = await invoice('999999999999999.99')
     expect(inv.total).toBe('999999999999999.99')
     await paid(inv.id, '500000000000000.00')
-    expect(await getDoc(inv.id)).toMatchObject({ status: 'partially_paid', amount_paid: '500000000000000.00', amount_due: '499999999999999.99' })
+    expect(await getDoc(inv.id)).toMatchObject({
+      status: 'partially_paid',
+      amount_paid: '500000000000000.00',
+      amount_due: '499999999999999.99',
+    })
     expectRefusal(await nothingWritten(() => record(inv.id, cash('500000000000000.00'))), 'payment_exceeds_amount_due')
     const last = await paid(inv.id, '499999999999999.99')
     expect(last.amount).toBe('499999999999999.99')
-    expect(await getDoc(inv.id)).toMatchObject({ status: 'paid', amount_paid: '999999999999999.99', amount_due: '0.00' })
+    expect(await getDoc(inv.id)).toMatchObject({
+      status: 'paid',
+      amount_paid: '999999999999999.99',
+      amount_due: '0.00',
+    })
   })
 
   test('a KWD Invoice (3 decimals) is paid exactly', async () => {

@@ -17,16 +17,27 @@ export async function getReceipt(db: Database, c: Actor, id: number) {
   return presentReceipt(found.receipt, found.payment)
 }
 
-export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, id: number): Promise<{ name: string; bytes: Uint8Array }> {
+export async function receiptPdfOf(
+  db: Database,
+  c: Pick<Actor, 'businessId'>,
+  id: number,
+): Promise<{ name: string; bytes: Uint8Array }> {
   const found = await findReceipt(db.read, c.businessId, id)
   if (!found) throw new NotFound('No such Receipt.')
   const view = presentReceipt(found.receipt, found.payment)
   const business = await getBusiness(db.read, c.businessId)
   const doc = (await findDocument(db.read, c.businessId, found.receipt.documentId))!
   // Paid in full counts what counts on the document (completed Payments, its Proforma's too) up to this one.
-  const upTo = fromMinor(await paidUpTo(db.read, countedDocumentIds(doc), found.payment.id), currencyScale(doc.currency))
-  const snapshot = doc.clientSnapshot ? (JSON.parse(doc.clientSnapshot) as { name: string; legal_name: string | null }) : null
-  const clientName = snapshot ? (snapshot.legal_name ?? snapshot.name) : ((await findClient(db.read, c.businessId, doc.clientId))?.name ?? '')
+  const upTo = fromMinor(
+    await paidUpTo(db.read, countedDocumentIds(doc), found.payment.id),
+    currencyScale(doc.currency),
+  )
+  const snapshot = doc.clientSnapshot
+    ? (JSON.parse(doc.clientSnapshot) as { name: string; legal_name: string | null })
+    : null
+  const clientName = snapshot
+    ? (snapshot.legal_name ?? snapshot.name)
+    : ((await findClient(db.read, c.businessId, doc.clientId))?.name ?? '')
   // The seller as the paid document shows it: kept at its issue, like the document's own PDF.
   const seller = await sellerOfDocument(db.read, business, doc)
   const bytes = await receiptPdf({
@@ -41,7 +52,11 @@ export async function receiptPdfOf(db: Database, c: Pick<Actor, 'businessId'>, i
 }
 
 /** A Payment of the Business and its Receipt (none for a Payment recorded before Receipts existed). */
-export async function paymentWithReceipt(q: Queryable, businessId: number, paymentId: number): Promise<{ payment: PaymentRow; receipt: ReceiptRow | undefined }> {
+export async function paymentWithReceipt(
+  q: Queryable,
+  businessId: number,
+  paymentId: number,
+): Promise<{ payment: PaymentRow; receipt: ReceiptRow | undefined }> {
   const payment = await findPayment(q, businessId, paymentId)
   if (!payment) throw new NotFound('No such Payment.')
   return { payment, receipt: await receiptOfPayment(q, payment.id) }

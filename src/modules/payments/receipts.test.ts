@@ -36,9 +36,17 @@ async function newClient(key: string, name: string): Promise<number> {
   return r.body.id
 }
 
-async function issued(type: string, amount: string, o: { key?: string; client?: number; currency?: string } = {}): Promise<any> {
+async function issued(
+  type: string,
+  amount: string,
+  o: { key?: string; client?: number; currency?: string } = {},
+): Promise<any> {
   const key = o.key ?? biz.key
-  const body: Record<string, unknown> = { type, client_id: o.client ?? clientId, lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }] }
+  const body: Record<string, unknown> = {
+    type,
+    client_id: o.client ?? clientId,
+    lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }],
+  }
   if (o.currency) body.currency = o.currency
   const d = await h.request('POST', '/v1/documents', { key, body })
   if (d.status !== 201) throw new Error(`document refused: ${d.status} ${d.text}`)
@@ -47,10 +55,14 @@ async function issued(type: string, amount: string, o: { key?: string; client?: 
   return r.body
 }
 
-const invoice = (amount: string, o: { key?: string; client?: number; currency?: string } = {}) => issued('invoice', amount, o)
+const invoice = (amount: string, o: { key?: string; client?: number; currency?: string } = {}) =>
+  issued('invoice', amount, o)
 
 async function paid(docId: number, amount: string, extra: Record<string, unknown> = {}, key = biz.key): Promise<any> {
-  const r = await h.request('POST', `/v1/documents/${docId}/payments`, { key, body: { amount, payment_date: '2026-03-09', payment_method: 'cash', ...extra } })
+  const r = await h.request('POST', `/v1/documents/${docId}/payments`, {
+    key,
+    body: { amount, payment_date: '2026-03-09', payment_method: 'cash', ...extra },
+  })
   if (r.status !== 201) throw new Error(`payment refused: ${r.status} ${r.text}`)
   return r.body
 }
@@ -63,7 +75,9 @@ async function reverse(paymentId: number, key = biz.key): Promise<any> {
 
 /** The PDF as bytes (the harness reads answers as text, which would mangle a binary body). */
 async function pdf(receiptId: number, key = biz.key): Promise<{ res: Response; text: string; squashed: string }> {
-  const res = await h.app.fetch(new Request(`http://localhost/v1/receipts/${receiptId}/pdf`, { headers: { authorization: `Bearer ${key}` } }))
+  const res = await h.app.fetch(
+    new Request(`http://localhost/v1/receipts/${receiptId}/pdf`, { headers: { authorization: `Bearer ${key}` } }),
+  )
   expect(res.status).toBe(200)
   const bytes = new Uint8Array(await res.arrayBuffer())
   expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-')
@@ -82,7 +96,12 @@ function expectInvalid(r: TestResponse, field: string): void {
   expect(Object.keys(r.body.error.errors)).toContain(field)
 }
 
-async function walk(path: string, key: string, params: Record<string, string>, limit: number): Promise<{ items: any[]; pages: number }> {
+async function walk(
+  path: string,
+  key: string,
+  params: Record<string, string>,
+  limit: number,
+): Promise<{ items: any[]; pages: number }> {
   const items: any[] = []
   let cursor: string | null = null
   let pages = 0
@@ -111,7 +130,10 @@ describe('Receipt numbers and fields', () => {
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     expect((await paid(theirs.id, '1.00', {}, other.key)).receipt.receipt_number).toBe('RCT-2026-00001')
     // A refused Payment takes no number.
-    const r = await h.request('POST', `/v1/documents/${inv.id}/payments`, { key: biz.key, body: { amount: '70.01', payment_date: '2026-03-09', payment_method: 'cash' } })
+    const r = await h.request('POST', `/v1/documents/${inv.id}/payments`, {
+      key: biz.key,
+      body: { amount: '70.01', payment_date: '2026-03-09', payment_method: 'cash' },
+    })
     expect(r.body.error.code).toBe('payment_exceeds_amount_due')
     expect((await paid(inv.id, '70.00')).receipt.receipt_number).toBe('RCT-2026-00004')
   })
@@ -122,31 +144,55 @@ describe('Receipt numbers and fields', () => {
     const r = await h.request('GET', `/v1/receipts/${p.receipt.id}`, { key: viewer })
     expect(r.status).toBe(200)
     expect(r.body).toEqual(p.receipt)
-    expect(r.body).toMatchObject({ payment_id: p.id, document_id: inv.id, amount: '25.00', currency: 'EUR', payment_method: 'check', reference: 'Cheque 7', payment_date: '2026-03-09', voided_at: null, voided_by: null })
+    expect(r.body).toMatchObject({
+      payment_id: p.id,
+      document_id: inv.id,
+      amount: '25.00',
+      currency: 'EUR',
+      payment_method: 'check',
+      reference: 'Cheque 7',
+      payment_date: '2026-03-09',
+      voided_at: null,
+      voided_by: null,
+    })
     expect(r.body.issue_date).toBe(h.clock.now().toISOString().slice(0, 10))
   })
 
-  test('an amended Payment\'s Receipt keeps its number and takes the new values', async () => {
+  test("an amended Payment's Receipt keeps its number and takes the new values", async () => {
     const inv = await invoice('100.00')
     const p = await paid(inv.id, '25.00')
     h.clock.advance(5000)
-    const a = await h.request('PATCH', `/v1/payments/${p.id}`, { key: biz.key, body: { amount: '30.00', reference: 'fixed', payment_date: '2026-03-05' } })
+    const a = await h.request('PATCH', `/v1/payments/${p.id}`, {
+      key: biz.key,
+      body: { amount: '30.00', reference: 'fixed', payment_date: '2026-03-05' },
+    })
     expect(a.status).toBe(200)
     const r = await h.request('GET', `/v1/receipts/${p.receipt.id}`, { key: biz.key })
-    expect(r.body).toMatchObject({ receipt_number: p.receipt.receipt_number, amount: '30.00', reference: 'fixed', payment_date: '2026-03-05', issue_date: p.receipt.issue_date })
+    expect(r.body).toMatchObject({
+      receipt_number: p.receipt.receipt_number,
+      amount: '30.00',
+      reference: 'fixed',
+      payment_date: '2026-03-05',
+      issue_date: p.receipt.issue_date,
+    })
     expect(r.body.updated_at).not.toBe(p.receipt.updated_at)
   })
 
-  test('a reversed Payment\'s Receipt stays with its number and gets voided_at and voided_by', async () => {
+  test("a reversed Payment's Receipt stays with its number and gets voided_at and voided_by", async () => {
     const inv = await invoice('100.00')
     const p = await paid(inv.id, '25.00')
     const v = await reverse(p.id)
     const r = await h.request('GET', `/v1/receipts/${p.receipt.id}`, { key: biz.key })
     expect(r.body).toEqual(v.receipt)
-    expect(r.body).toMatchObject({ receipt_number: p.receipt.receipt_number, amount: '25.00', voided_at: h.clock.now().toISOString(), voided_by: { type: 'api_key', name: 'admin key' } })
+    expect(r.body).toMatchObject({
+      receipt_number: p.receipt.receipt_number,
+      amount: '25.00',
+      voided_at: h.clock.now().toISOString(),
+      voided_by: { type: 'api_key', name: 'admin key' },
+    })
   })
 
-  test('a Test business\'s Receipt number starts with TEST-', async () => {
+  test("a Test business's Receipt number starts with TEST-", async () => {
     const t = await h.business({ currency: 'EUR', isTest: true })
     const cl = await newClient(t.key, 'Sandbox Client')
     const inv = await invoice('10.00', { key: t.key, client: cl })
@@ -182,7 +228,7 @@ describe('listing Receipts', () => {
     expect(pays.items.map((p) => p.receipt)).toEqual(items)
   })
 
-  test('the unfiltered list holds only this Business\'s Receipts, and another Business\'s document_id lists none', async () => {
+  test("the unfiltered list holds only this Business's Receipts, and another Business's document_id lists none", async () => {
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     const tp = await paid(theirs.id, '5.00', {}, other.key)
     const { items } = await walk('/v1/receipts', biz.key, {}, 100)
@@ -210,10 +256,14 @@ describe('listing Receipts', () => {
 })
 
 describe('tenant isolation', () => {
-  test('another Business\'s Payment, Receipt and Receipt PDF are answered 404', async () => {
+  test("another Business's Payment, Receipt and Receipt PDF are answered 404", async () => {
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     const tp = await paid(theirs.id, '5.00', {}, other.key)
-    for (const path of [`/v1/payments/${tp.id}`, `/v1/receipts/${tp.receipt.id}`, `/v1/receipts/${tp.receipt.id}/pdf`]) {
+    for (const path of [
+      `/v1/payments/${tp.id}`,
+      `/v1/receipts/${tp.receipt.id}`,
+      `/v1/receipts/${tp.receipt.id}/pdf`,
+    ]) {
       const r = await h.request('GET', path, { key: biz.key })
       expect(r.status).toBe(404)
       expect(r.body.error.type).toBe('not_found')

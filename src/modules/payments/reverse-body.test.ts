@@ -22,15 +22,23 @@ beforeEach(() => h.clock.advance(61_000))
 async function payment(): Promise<any> {
   const d = await h.request('POST', '/v1/documents', {
     key: biz.key,
-    body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }] },
+    body: {
+      type: 'invoice',
+      client_id: clientId,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
+    },
   })
   expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })).status).toBe(200)
-  const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, { key: biz.key, body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' } })
+  const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
+    key: biz.key,
+    body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' },
+  })
   expect(p.status).toBe(201)
   return p.body
 }
 
-const reverse = (id: number, o: Omit<RequestOptions, 'key'> = {}) => h.request('POST', `/v1/payments/${id}/reverse`, { key: biz.key, ...o })
+const reverse = (id: number, o: Omit<RequestOptions, 'key'> = {}) =>
+  h.request('POST', `/v1/payments/${id}/reverse`, { key: biz.key, ...o })
 
 async function reversedEvents(paymentId: number): Promise<number> {
   const rows = await h.deps.db.read.select().from(outbox).where(eq(outbox.type, 'payment.reversed'))

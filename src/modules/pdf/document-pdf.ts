@@ -19,8 +19,19 @@ export async function brandingOf(q: Queryable, business: BusinessRow): Promise<B
 }
 
 /** The lines of a postal address block: street lines, postcode and city, the country by name. */
-export function addressLines(a: { address: string | null; postal_code: string | null; city: string | null; country: string | null }): string[] {
-  return [...(a.address ?? '').split(/\r?\n/), [a.postal_code, a.city].filter(Boolean).join(' '), a.country ? countryName(a.country) : ''].map((s) => s.trim()).filter(Boolean)
+export function addressLines(a: {
+  address: string | null
+  postal_code: string | null
+  city: string | null
+  country: string | null
+}): string[] {
+  return [
+    ...(a.address ?? '').split(/\r?\n/),
+    [a.postal_code, a.city].filter(Boolean).join(' '),
+    a.country ? countryName(a.country) : '',
+  ]
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 export async function documentPdf(q: Queryable, business: BusinessRow, doc: DocumentView): Promise<Uint8Array> {
@@ -28,7 +39,10 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   // The seller and its accounts as the document shows them (kept at issue; the XML names the same accounts).
   const s = doc.seller
   const accounts = s.bank_accounts
-  const credited = doc.type === 'credit_note' && doc.credited_document_id !== null ? await findDocument(q, business.id, doc.credited_document_id) : undefined
+  const credited =
+    doc.type === 'credit_note' && doc.credited_document_id !== null
+      ? await findDocument(q, business.id, doc.credited_document_id)
+      : undefined
   const typeTitle = DOCUMENT_TITLES[doc.type] ?? doc.type
   const title = `${typeTitle} ${doc.document_number ?? '(draft)'}`
   const w = await PageWriter.create(title, watermarkOf(business.isTest || doc.is_test, doc.status))
@@ -53,7 +67,9 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
     doc.issue_date ? `Issue date ${doc.issue_date}` : null,
     doc.due_date && doc.type !== 'credit_note' ? `Due date ${doc.due_date}` : null,
     doc.delivery_date ? `Delivery date ${doc.delivery_date}` : null,
-    credited ? `Credits Invoice ${credited.documentNumber ?? ''}${credited.issueDate ? ` of ${credited.issueDate}` : ''}` : null,
+    credited
+      ? `Credits Invoice ${credited.documentNumber ?? ''}${credited.issueDate ? ` of ${credited.issueDate}` : ''}`
+      : null,
   ].filter((x): x is string => !!x)
   // Every seller line is wrapped, never cut: a long address takes as many rows as it needs.
   const wrapped = sellerLines.flatMap((x) => w.wrap(x, 9, 280))
@@ -71,7 +87,13 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   w.text(doc.type === 'credit_note' ? 'Credit to' : 'Bill to', MARGIN, { size: 9, bold: true })
   w.down(14)
   const c = doc.client
-  for (const line of [c.legal_name ?? c.name, c.legal_name && c.legal_name !== c.name ? c.name : null, ...addressLines(c), c.vat_number ? `VAT ${c.vat_number}` : null, c.email]) {
+  for (const line of [
+    c.legal_name ?? c.name,
+    c.legal_name && c.legal_name !== c.name ? c.name : null,
+    ...addressLines(c),
+    c.vat_number ? `VAT ${c.vat_number}` : null,
+    c.email,
+  ]) {
     if (!line) continue
     w.ensure(13)
     await w.paragraph(line, MARGIN, { size: 10, maxWidth: 300, lineHeight: 13 })
@@ -112,7 +134,9 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   // VAT breakdown, in words, and totals.
   w.ensure(30 + doc.vat_breakdown.length * 13 + 60)
   for (const b of doc.vat_breakdown) {
-    const codes = doc.lines.filter((l) => l.vat_category === b.category && l.vat_rate === b.rate).map((l) => l.vat_exemption_code)
+    const codes = doc.lines
+      .filter((l) => l.vat_category === b.category && l.vat_rate === b.rate)
+      .map((l) => l.vat_exemption_code)
     w.text(`${vatWords(b.category, b.rate, codes)} on ${b.net}`, 420, { size: 9, right: true, maxWidth: 370 })
     w.text(b.vat, right, { size: 9, right: true })
     w.down(13)

@@ -7,7 +7,9 @@ import iccPath from './icc/sRGB.icc' with { type: 'file' }
 
 let icc: Promise<Uint8Array> | null = null
 function iccBytes(): Promise<Uint8Array> {
-  icc ??= Bun.file(iccPath).arrayBuffer().then((b) => new Uint8Array(b))
+  icc ??= Bun.file(iccPath)
+    .arrayBuffer()
+    .then((b) => new Uint8Array(b))
   return icc
 }
 
@@ -75,7 +77,11 @@ function xmp(title: string, producer: string, date: Date): string {
  * The Factur-X PDF of a document: its PDF (as the page writer made it) with `xml` (the CII the `cii` format answers)
  * embedded. `date` stamps the Info dictionary, the XMP packet and the embedded file alike, as PDF/A asks.
  */
-export async function facturxPdf(pdfBytes: Uint8Array, xml: string, meta: { title: string; date: Date }): Promise<Uint8Array> {
+export async function facturxPdf(
+  pdfBytes: Uint8Array,
+  xml: string,
+  meta: { title: string; date: Date },
+): Promise<Uint8Array> {
   const engine = await pdfEngine()
   const { PDFDocument, PDFName, PDFString, PDFHexString } = engine.pdf
   // The engine's realm checks bytes and dates as its own (see shared/pdf-engine).

@@ -3,8 +3,12 @@
 // (Hangul), read only when a PDF draws one of them.
 import regularPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
 import boldPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' with { type: 'file' }
-import hanPath from '../../../node_modules/@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf' with { type: 'file' }
-import hangulPath from '../../../node_modules/@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf' with { type: 'file' }
+import hanPath from '../../../node_modules/@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf' with {
+  type: 'file',
+}
+import hangulPath from '../../../node_modules/@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf' with {
+  type: 'file',
+}
 import { readEmbedded, readEmbeddedSync } from '../../shared/embedded-file'
 
 let cache: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null

@@ -7,7 +7,9 @@ const w = await PageWriter.create('layout test', null)
 
 describe('wrap', () => {
   test('every line fits the width, and joined at the breaks the lines give back the text', () => {
-    const text = 'Überprüfung der Buchhaltung für das Geschäftsjahr, Ελληνικά κείμενα και работа по договору. '.repeat(40).trim()
+    const text = 'Überprüfung der Buchhaltung für das Geschäftsjahr, Ελληνικά κείμενα και работа по договору. '
+      .repeat(40)
+      .trim()
     for (const width of [80, 230, 400]) {
       const lines = w.wrap(text, 9, width)
       expect(lines.length).toBeGreaterThan(1)

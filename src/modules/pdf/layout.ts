@@ -64,7 +64,8 @@ function sharedFontkit(fontkit: Fontkit): Fontkit {
   return {
     create(bytes) {
       let font = parsed.get(bytes)
-      if (!font) parsed.set(bytes, (font = keepCodePoints(lightTables(fontkit.create(bytes) as GlyphSource & FontTables))))
+      if (!font)
+        parsed.set(bytes, (font = keepCodePoints(lightTables(fontkit.create(bytes) as GlyphSource & FontTables))))
       return font
     },
   }
@@ -89,7 +90,8 @@ function lightTables<F extends FontTables>(font: F): F {
   const records = font.name.records
   font._tables.post = { version: 3, italicAngle, underlinePosition, underlineThickness, isFixedPitch }
   const kept: Record<string, Record<string, string> | undefined> = {}
-  for (const key of ['postscriptName', 'fullName', 'fontFamily', 'fontSubfamily']) kept[key] = records[key]?.en === undefined ? undefined : { en: records[key]!.en }
+  for (const key of ['postscriptName', 'fullName', 'fontFamily', 'fontSubfamily'])
+    kept[key] = records[key]?.en === undefined ? undefined : { en: records[key]!.en }
   font._tables.name = { records: kept }
   return font
 }
@@ -162,7 +164,8 @@ function embedderOf(font: PDFFont): SubsetEmbedder {
 type Face = 'main' | Fallback | 'none'
 
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff\uffa0-\uffdc]/u
-const HAN = /[\u2e80-\u2fff\u3000-\u312f\u3190-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\u{1b000}-\u{1b16f}\u{20000}-\u{323af}]/u
+const HAN =
+  /[\u2e80-\u2fff\u3000-\u312f\u3190-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\u{1b000}-\u{1b16f}\u{20000}-\u{323af}]/u
 /** Characters nothing draws (joiners, variation selectors, direction marks): a font without them drops them. */
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u
 const REPLACEMENT = 0xfffd
@@ -207,7 +210,12 @@ class Faces {
     let w = this.widths.get(cp)
     if (w === undefined) {
       const face = this.faceOf(cp)
-      w = face === 'none' ? (IGNORABLE.test(String.fromCodePoint(cp)) ? 0 : this.main.width(this.replacement)) : this.table(face).width(cp)
+      w =
+        face === 'none'
+          ? IGNORABLE.test(String.fromCodePoint(cp))
+            ? 0
+            : this.main.width(this.replacement)
+          : this.table(face).width(cp)
       this.widths.set(cp, w)
     }
     return w
@@ -300,7 +308,8 @@ function tagSubset(font: PDFFont): void {
 // composes with the letter before them, nor the zero-width and direction controls. DejaVu Sans's only substitutions
 // among them are the ff/fi/fl ligatures (drawn as two letters here, the same text to a reader or a copy) and the
 // soft hyphen. U+FFFD stands for a character no font has.
-const UNSHAPED = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u058f\u1e00-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u214f\ufffd]*$/
+const UNSHAPED =
+  /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u058f\u1e00-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u214f\ufffd]*$/
 
 /**
  * Four hex digits of a subset's glyph id, each made once when first used: a subset holds a few hundred glyphs at
@@ -416,7 +425,13 @@ export class PageWriter {
     // Subsetting keeps the file small: only the glyphs used are embedded.
     const font = await pdf.embedFont(fonts.regular, { subset: true })
     const bold = await pdf.embedFont(fonts.bold, { subset: true })
-    const w = new PageWriter(libs, pdf, font, bold, watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark)
+    const w = new PageWriter(
+      libs,
+      pdf,
+      font,
+      bold,
+      watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark,
+    )
     w.newPage()
     return w
   }
@@ -439,7 +454,9 @@ export class PageWriter {
       const shift = (i - (n - 1) / 2) * size * 1.2
       const x = A4[0] / 2 - (width / 2) * c + shift * c
       const y = A4[1] / 2 - (width / 2) * c - shift * c
-      this.ops.push(`q ${gs} gs BT 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${this.shown(word, size, true)} ET Q`)
+      this.ops.push(
+        `q ${gs} gs BT 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${this.shown(word, size, true)} ET Q`,
+      )
     })
   }
 
@@ -549,7 +566,11 @@ export class PageWriter {
   }
 
   /** `color`: `#RRGGBB`, the text's dark grey otherwise. */
-  text(text: string, x: number, opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number; color?: string } = {}): void {
+  text(
+    text: string,
+    x: number,
+    opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number; color?: string } = {},
+  ): void {
     const size = opts.size ?? 10
     // One line only: line breaks and tabs become spaces.
     let s = text.replace(/[\r\n\t]+/g, ' ')
@@ -559,7 +580,9 @@ export class PageWriter {
     const rgb = opts.color ? rgbOf(opts.color).map(num).join(' ') : '0.1 0.1 0.1'
     // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
     // document of thousands of lines was most of the build's time and memory.
-    this.ops.push(`BT ${rgb} rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${this.shown(s, size, !!opts.bold)} ET`)
+    this.ops.push(
+      `BT ${rgb} rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${this.shown(s, size, !!opts.bold)} ET`,
+    )
   }
 
   /**
@@ -582,7 +605,10 @@ export class PageWriter {
     let font = this.fallbackFonts.get(which)
     if (!font) {
       const bytes = this.libs.fallback(which)
-      this.fallbackFonts.set(which, (font = embedSubsetNow(this.engine, this.pdf, this.libs.fontkit.create(bytes), bytes)))
+      this.fallbackFonts.set(
+        which,
+        (font = embedSubsetNow(this.engine, this.pdf, this.libs.fontkit.create(bytes), bytes)),
+      )
     }
     return font
   }
@@ -598,7 +624,9 @@ export class PageWriter {
   private flushPage(): void {
     if (!this.ops.length) return
     const ctx = this.pdf.context
-    const stream = ctx.stream(this.engine.bytes(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1'))), { Filter: 'FlateDecode' })
+    const stream = ctx.stream(this.engine.bytes(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1'))), {
+      Filter: 'FlateDecode',
+    })
     this.page.node.addContentStream(ctx.register(stream))
     this.ops = []
   }
@@ -607,7 +635,11 @@ export class PageWriter {
    * Draws text wrapped to `maxWidth`, every line of it, moving down `lineHeight` after each and onto a new page
    * when the page is full. The first line is drawn at the current position.
    */
-  async paragraph(text: string, x: number, opts: { size?: number; bold?: boolean; maxWidth: number; lineHeight: number }): Promise<void> {
+  async paragraph(
+    text: string,
+    x: number,
+    opts: { size?: number; bold?: boolean; maxWidth: number; lineHeight: number },
+  ): Promise<void> {
     const lines = this.wrap(text, opts.size ?? 10, opts.maxWidth, opts.bold)
     for (let i = 0; i < lines.length; i++) {
       if (i > 0) this.ensure(opts.lineHeight)

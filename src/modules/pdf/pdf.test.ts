@@ -8,9 +8,15 @@ import { watermarkOf } from './document-pdf'
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
 
-async function setup(clientBody: Record<string, unknown>, business: Parameters<Harness['business']>[0] = {}): Promise<Setup> {
+async function setup(
+  clientBody: Record<string, unknown>,
+  business: Parameters<Harness['business']>[0] = {},
+): Promise<Setup> {
   const b = await h.business({ currency: 'EUR', legalName: 'Seller Ltd', ...business })
-  const c = await h.request('POST', '/v1/clients', { key: b.key, body: { email: 'billing@client.example', country: 'DE', ...clientBody } })
+  const c = await h.request('POST', '/v1/clients', {
+    key: b.key,
+    body: { email: 'billing@client.example', country: 'DE', ...clientBody },
+  })
   if (c.status !== 201) throw new Error(c.text)
   return { bizId: b.id, key: b.key, clientId: c.body.id }
 }
@@ -25,7 +31,9 @@ let fileNo = 0
 async function pdf(s: Setup, id: number) {
   const checked = await h.request('GET', `/v1/documents/${id}/pdf`, { key: s.key })
   expect(checked.status).toBe(200)
-  const res = await h.app.fetch(new Request(`http://localhost/v1/documents/${id}/pdf`, { headers: { authorization: `Bearer ${s.key}` } }))
+  const res = await h.app.fetch(
+    new Request(`http://localhost/v1/documents/${id}/pdf`, { headers: { authorization: `Bearer ${s.key}` } }),
+  )
   expect(res.status).toBe(200)
   const bytes = new Uint8Array(await res.arrayBuffer())
   return { headers: res.headers, bytes }
@@ -62,34 +70,50 @@ describe('the document PDF', () => {
     ['Greek', 'Ακμή Α.Ε.'],
     ['Cyrillic', 'Жук ООО'],
     ['accented Latin', 'Café Müller'],
-  ])('an issued Invoice for a Client with a %s name shows its number, the name as written and the total', async (_script, name) => {
-    const s = await setup({ name })
-    const doc = await issued(s)
-    expect(doc.total).toBe('1469.13')
-    const { bytes } = await pdf(s, doc.id)
-    const { text } = await textOf(bytes)
-    expect(text).toContain(doc.document_number)
-    expect(text.normalize('NFC')).toContain(name.normalize('NFC'))
-    expect(text).toContain('1469.13')
-    expect(text).not.toContain('DRAFT')
-    expect(text).not.toContain('SAMPLE')
-  })
+  ])(
+    'an issued Invoice for a Client with a %s name shows its number, the name as written and the total',
+    async (_script, name) => {
+      const s = await setup({ name })
+      const doc = await issued(s)
+      expect(doc.total).toBe('1469.13')
+      const { bytes } = await pdf(s, doc.id)
+      const { text } = await textOf(bytes)
+      expect(text).toContain(doc.document_number)
+      expect(text.normalize('NFC')).toContain(name.normalize('NFC'))
+      expect(text).toContain('1469.13')
+      expect(text).not.toContain('DRAFT')
+      expect(text).not.toContain('SAMPLE')
+    },
+  )
 
   test('Unicode in the legal name, Line descriptions and Line notes comes back as written', async () => {
     const s = await setup({ name: 'Ακμή', legal_name: 'Ακμή Ανώνυμη Εταιρεία' })
     const doc = await issued(s, {
       lines: [
-        { description: 'Услуги по договору', quantity: '2', unit_price: '10.00', vat_rate: '19.00', notes: 'Größe: groß' },
+        {
+          description: 'Услуги по договору',
+          quantity: '2',
+          unit_price: '10.00',
+          vat_rate: '19.00',
+          notes: 'Größe: groß',
+        },
         { description: 'Ζ-zero', quantity: '1', unit_price: '5.00', vat_rate: '0' },
       ],
     })
     const { text } = await textOf((await pdf(s, doc.id)).bytes)
-    for (const s of ['Ακμή Ανώνυμη Εταιρεία', 'Услуги по договору', 'Größe: groß', doc.total, doc.vat_total, doc.net_total]) {
+    for (const s of [
+      'Ακμή Ανώνυμη Εταιρεία',
+      'Услуги по договору',
+      'Größe: groß',
+      doc.total,
+      doc.vat_total,
+      doc.net_total,
+    ]) {
       expect(text.normalize('NFC')).toContain(s.normalize('NFC'))
     }
   })
 
-  test('a Draft\'s PDF says DRAFT (across the page, and in place of the number)', async () => {
+  test("a Draft's PDF says DRAFT (across the page, and in place of the number)", async () => {
     const s = await setup({ name: 'Café Müller' })
     const d = await draft(s)
     const { text, raw } = await textOf((await pdf(s, d.id)).bytes)
@@ -99,14 +123,14 @@ describe('the document PDF', () => {
     expect(text).toContain('1469.13')
   })
 
-  test('an issued document\'s PDF carries no watermark', async () => {
+  test("an issued document's PDF carries no watermark", async () => {
     const s = await setup({ name: 'Plain Client' })
     const doc = await issued(s)
     const { raw } = await textOf((await pdf(s, doc.id)).bytes)
     expect(watermarks(raw)[0]).toBe('')
   })
 
-  test('a Test business\'s PDF says SAMPLE, issued or Draft, and its number starts with TEST-', async () => {
+  test("a Test business's PDF says SAMPLE, issued or Draft, and its number starts with TEST-", async () => {
     const s = await setup({ name: 'Жук ООО' }, { isTest: true })
     const doc = await issued(s)
     expect(doc.document_number).toBe('TEST-INV-2026-0001')
@@ -122,7 +146,12 @@ describe('the document PDF', () => {
 
   test('a PDF of many pages carries the watermark on every page', async () => {
     const s = await setup({ name: 'Long Ltd' }, { isTest: true })
-    const lines = Array.from({ length: 90 }, (_, i) => ({ description: `Item ${i + 1}`, quantity: '1', unit_price: '1.00', vat_rate: '19.00' }))
+    const lines = Array.from({ length: 90 }, (_, i) => ({
+      description: `Item ${i + 1}`,
+      quantity: '1',
+      unit_price: '1.00',
+      vat_rate: '19.00',
+    }))
     const d = await draft(s, { lines })
     const { text, raw, pages } = await textOf((await pdf(s, d.id)).bytes)
     expect(pages).toBeGreaterThan(1)
@@ -143,7 +172,7 @@ describe('the document PDF', () => {
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-')
   })
 
-  test('a Draft\'s PDF is an attachment too, named without a number it does not have', async () => {
+  test("a Draft's PDF is an attachment too, named without a number it does not have", async () => {
     const s = await setup({ name: 'Header Check' })
     const d = await draft(s)
     const { headers } = await pdf(s, d.id)
@@ -151,7 +180,7 @@ describe('the document PDF', () => {
     expect(headers.get('content-disposition') ?? '').toMatch(/^attachment; filename="[A-Za-z0-9._-]+\.pdf"$/)
   })
 
-  test('the PDF shows the due date, the amount to pay and the document\'s bank accounts', async () => {
+  test("the PDF shows the due date, the amount to pay and the document's bank accounts", async () => {
     const s = await setup({ name: 'Bank Client', payment_terms: 14 })
     const acc = await h.bankAccount(s.bizId, 'Main account')
     const doc = await issued(s, { bank_account_ids: [acc] })
@@ -161,7 +190,7 @@ describe('the document PDF', () => {
     expect(text).toContain('DE89370400440532013000')
   })
 
-  test('another Business\'s document PDF is 404, and so is an unknown id', async () => {
+  test("another Business's document PDF is 404, and so is an unknown id", async () => {
     const mine = await setup({ name: 'Mine' })
     const theirs = await setup({ name: 'Theirs' })
     const doc = await issued(theirs)
@@ -186,6 +215,7 @@ describe('watermarkOf', () => {
     expect(watermarkOf(true, 'draft')).toBe('SAMPLE')
     expect(watermarkOf(true, 'issued')).toBe('SAMPLE')
     expect(watermarkOf(false, 'draft')).toBe('DRAFT')
-    for (const status of ['issued', 'partially_paid', 'paid', 'cancelled']) expect(watermarkOf(false, status)).toBeNull()
+    for (const status of ['issued', 'partially_paid', 'paid', 'cancelled'])
+      expect(watermarkOf(false, status)).toBeNull()
   })
 })

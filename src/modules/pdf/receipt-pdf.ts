@@ -19,7 +19,16 @@ export interface ReceiptPdfInput {
   /** The seller as the paid document shows it (kept at its issue). */
   seller: SellerSnapshot
   branding?: Branding
-  receipt: { receipt_number: string; issue_date: string; amount: string; currency: string; payment_date: string; payment_method: string; reference: string | null; voided_at: string | null }
+  receipt: {
+    receipt_number: string
+    issue_date: string
+    amount: string
+    currency: string
+    payment_date: string
+    payment_method: string
+    reference: string | null
+    voided_at: string | null
+  }
   document: { type: string; document_number: string | null; total: string; client_name: string }
   /** The Payments up to this one reached the document's Total. */
   paidInFull: boolean
@@ -52,7 +61,10 @@ export async function receiptPdf(i: ReceiptPdfInput): Promise<Uint8Array> {
     ['Amount', `${i.receipt.amount} ${i.receipt.currency}`],
     ['Method', METHODS[i.receipt.payment_method] ?? i.receipt.payment_method],
     ['Reference', i.receipt.reference ?? '-'],
-    ['For', `${i.document.type === 'proforma' ? 'Proforma Invoice' : 'Invoice'} ${i.document.document_number ?? ''} (total ${i.document.total} ${i.receipt.currency})`],
+    [
+      'For',
+      `${i.document.type === 'proforma' ? 'Proforma Invoice' : 'Invoice'} ${i.document.document_number ?? ''} (total ${i.document.total} ${i.receipt.currency})`,
+    ],
   ]
   for (const [label, value] of rows) {
     w.text(label, MARGIN, { size: 10, bold: true })
@@ -61,7 +73,10 @@ export async function receiptPdf(i: ReceiptPdfInput): Promise<Uint8Array> {
   }
   w.down(10)
   if (voided) {
-    w.text(`This Receipt is void: its Payment was reversed on ${i.receipt.voided_at!.slice(0, 10)}.`, MARGIN, { size: 11, bold: true })
+    w.text(`This Receipt is void: its Payment was reversed on ${i.receipt.voided_at!.slice(0, 10)}.`, MARGIN, {
+      size: 11,
+      bold: true,
+    })
   } else if (i.paidInFull) {
     w.text('Paid in full.', MARGIN, { size: 11, bold: true })
   }

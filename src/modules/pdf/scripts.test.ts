@@ -20,12 +20,37 @@ afterAll(() => h.close())
 beforeEach(() => h.clock.advance(61_000))
 
 /** A Business whose documents export as CII (and so as Factur-X). */
-const SELLER = { name: 'Seller GmbH', vatNumber: 'DE123456789', address: 'Hauptstrasse 1', city: 'Berlin', postalCode: '10115', email: 'billing@seller.example' }
+const SELLER = {
+  name: 'Seller GmbH',
+  vatNumber: 'DE123456789',
+  address: 'Hauptstrasse 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  email: 'billing@seller.example',
+}
 
 const NAMES = {
-  chinese: { name: '北京星辰科技有限公司', country: 'CN', city: '北京市', postal_code: '100000', address: '朝阳区建国路88号' },
-  japanese: { name: '株式会社さくらテクノロジー', country: 'JP', city: '東京都', postal_code: '100-0001', address: '千代田区丸の内1丁目' },
-  korean: { name: '한빛소프트 주식회사', country: 'KR', city: '서울특별시', postal_code: '04524', address: '중구 세종대로 110' },
+  chinese: {
+    name: '北京星辰科技有限公司',
+    country: 'CN',
+    city: '北京市',
+    postal_code: '100000',
+    address: '朝阳区建国路88号',
+  },
+  japanese: {
+    name: '株式会社さくらテクノロジー',
+    country: 'JP',
+    city: '東京都',
+    postal_code: '100-0001',
+    address: '千代田区丸の内1丁目',
+  },
+  korean: {
+    name: '한빛소프트 주식회사',
+    country: 'KR',
+    city: '서울특별시',
+    postal_code: '04524',
+    address: '중구 세종대로 110',
+  },
 } as const
 
 interface Made {
@@ -40,12 +65,20 @@ async function documentFor(client: Record<string, string>): Promise<Made> {
   const clientId = await h.client(b.key, { email: 'billing@client.example', ...client })
   const d = await h.request('POST', '/v1/documents', {
     key: b.key,
-    body: { type: 'invoice', client_id: clientId, lines: [{ description: `Consulting for ${client.name}`, quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] },
+    body: {
+      type: 'invoice',
+      client_id: clientId,
+      lines: [{ description: `Consulting for ${client.name}`, quantity: '1', unit_price: '100.00', vat_rate: '19.00' }],
+    },
   })
   const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
   expect(issued.status).toBe(200)
   const file = async (query: string) => {
-    const res = await h.app.fetch(new Request(`http://localhost/v1/documents/${d.body.id}/pdf${query}`, { headers: { authorization: `Bearer ${b.key}` } }))
+    const res = await h.app.fetch(
+      new Request(`http://localhost/v1/documents/${d.body.id}/pdf${query}`, {
+        headers: { authorization: `Bearer ${b.key}` },
+      }),
+    )
     const bytes = new Uint8Array(await res.arrayBuffer())
     if (res.status !== 200) throw new Error(`${query}: ${res.status} ${new TextDecoder().decode(bytes)}`)
     const path = join(h.dir, `scripts-${++fileNo}.pdf`)
@@ -85,7 +118,8 @@ function glyphIdsShown(path: string): number[] {
       continue
     }
     if (!text.includes(' Tj')) continue
-    for (const m of text.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) for (let i = 0; i < m[1]!.length; i += 4) ids.push(Number.parseInt(m[1]!.slice(i, i + 4), 16))
+    for (const m of text.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
+      for (let i = 0; i < m[1]!.length; i += 4) ids.push(Number.parseInt(m[1]!.slice(i, i + 4), 16))
   }
   return ids
 }
@@ -104,7 +138,9 @@ describe('a Client named in Chinese, Japanese or Korean', () => {
           expect([f.name, f.emb, f.sub]).toEqual([f.name, 'yes', 'yes'])
         }
         // Han and kana come from Noto Sans SC, Hangul from Noto Sans KR.
-        expect(fonts.some((f) => f.name.endsWith(script === 'korean' ? '+NotoSansKR-Regular' : '+NotoSansSC-Regular'))).toBe(true)
+        expect(
+          fonts.some((f) => f.name.endsWith(script === 'korean' ? '+NotoSansKR-Regular' : '+NotoSansSC-Regular')),
+        ).toBe(true)
         const ids = glyphIdsShown(path)
         expect(ids.length).toBeGreaterThan(100)
         expect(ids.filter((id) => id === 0)).toEqual([])
@@ -144,17 +180,32 @@ test('characters no font has are drawn as U+FFFD, never as .notdef; the ones tha
 test('a TrueType subset of each fallback font reads back glyph for glyph (fontkit wrote odd-length glyphs under a short loca)', async () => {
   const engine = await pdfEngine()
   type Glyph = { id: number; advanceWidth: number; path: { commands: unknown[] } }
-  type Font = { glyphForCodePoint(cp: number): Glyph; getGlyph(id: number): Glyph; createSubset(): { includeGlyph(g: Glyph): number; encodeStream(): any } }
+  type Font = {
+    glyphForCodePoint(cp: number): Glyph
+    getGlyph(id: number): Glyph
+    createSubset(): { includeGlyph(g: Glyph): number; encodeStream(): any }
+  }
   const fontkit = engine.fontkit as unknown as { create(bytes: Uint8Array): Font }
-  for (const [which, text] of [['han', '北京星辰科技有限公司株式会社さくら東京都千代田区'], ['hangul', '한빛소프트 주식회사 서울특별시 중구 세종대로']] as const) {
+  for (const [which, text] of [
+    ['han', '北京星辰科技有限公司株式会社さくら東京都千代田区'],
+    ['hangul', '한빛소프트 주식회사 서울특별시 중구 세종대로'],
+  ] as const) {
     const font = fontkit.create(engine.bytes(fallbackFontBytes(which)))
     const subset = font.createSubset()
     const glyphs = [...text].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!))
     const ids = glyphs.map((g) => subset.includeGlyph(g))
     const parts: Uint8Array[] = []
-    await new Promise<void>((resolve, reject) => subset.encodeStream().on('data', (b: Uint8Array) => parts.push(new Uint8Array(b))).on('end', resolve).on('error', reject))
+    await new Promise<void>((resolve, reject) =>
+      subset
+        .encodeStream()
+        .on('data', (b: Uint8Array) => parts.push(new Uint8Array(b)))
+        .on('end', resolve)
+        .on('error', reject),
+    )
     const back = fontkit.create(engine.bytes(Buffer.concat(parts)))
-    const differing = glyphs.filter((g, i) => JSON.stringify(back.getGlyph(ids[i]!).path.commands) !== JSON.stringify(g.path.commands))
+    const differing = glyphs.filter(
+      (g, i) => JSON.stringify(back.getGlyph(ids[i]!).path.commands) !== JSON.stringify(g.path.commands),
+    )
     expect(differing.map((g) => g.id)).toEqual([])
   }
 })

@@ -74,7 +74,11 @@ interface Planned {
  * CLI adds people at once instead). Someone already active in the Business is refused on the email field; a pending
  * invitation is sent again (with the Role now chosen).
  */
-export async function inviteMember(deps: InviteDeps, by: Inviter, input: { email?: string; name?: string; role?: string }): Promise<void> {
+export async function inviteMember(
+  deps: InviteDeps,
+  by: Inviter,
+  input: { email?: string; name?: string; role?: string },
+): Promise<void> {
   const bag = new FieldErrorBag()
   const email = checkEmail(input.email, bag)
   const role = checkRole(input.role, bag)
@@ -92,29 +96,66 @@ export async function inviteMember(deps: InviteDeps, by: Inviter, input: { email
     // The Send's refusals, in the catalog's words: the page shows them, and nobody is added.
     const mailRemedy = { remedy: 'connect_mail_provider' }
     if (!mail.provider) throw Refusal.of({ ...refusalInfo('no_mail_provider'), ...mailRemedy })
-    if (!mail.provider.connected) throw Refusal.of({ ...refusalInfo('mail_account_lost', { via: mail.provider.kind }), ...mailRemedy })
+    if (!mail.provider.connected)
+      throw Refusal.of({ ...refusalInfo('mail_account_lost', { via: mail.provider.kind }), ...mailRemedy })
     if (mail.dailyLimit !== null && mail.sentToday + 1 > mail.dailyLimit) {
-      throw Refusal.of({ ...refusalInfo('sending_limit_reached', { limit: mail.dailyLimit, sentToday: mail.sentToday, recipients: 1, resumesOn: mail.resumesOn }), ...mailRemedy })
+      throw Refusal.of({
+        ...refusalInfo('sending_limit_reached', {
+          limit: mail.dailyLimit,
+          sentToday: mail.sentToday,
+          recipients: 1,
+          resumesOn: mail.resumesOn,
+        }),
+        ...mailRemedy,
+      })
     }
     const key = emailKey(email)
     let person = await findPersonByEmailKey(tx, key)
     const createdPerson = !person
-    person ??= await insertPerson(tx, { email, emailKey: key, name: name || email.split('@')[0]!, passwordHash: null, createdAt: nowIso, updatedAt: nowIso })
+    person ??= await insertPerson(tx, {
+      email,
+      emailKey: key,
+      name: name || email.split('@')[0]!,
+      passwordHash: null,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    })
     const current = await findMembership(tx, person.id, by.businessId)
     // Members are listed to this Admin already, so saying so tells nothing about accounts.
-    if (current?.state === 'active') bag.add('email', 'is a member of this Business already: change their Role in the list above')
+    if (current?.state === 'active')
+      bag.add('email', 'is a member of this Business already: change their Role in the list above')
     bag.throwIfAny()
     checkChange(by.role, role, current)
-    await upsertMembership(tx, { personId: person.id, businessId: by.businessId, role, state: 'pending', createdAt: current?.createdAt ?? nowIso })
+    await upsertMembership(tx, {
+      personId: person.id,
+      businessId: by.businessId,
+      role,
+      state: 'pending',
+      createdAt: current?.createdAt ?? nowIso,
+    })
     // A person without a password (new, or an earlier link unused) gets one to choose it; it goes to their address only.
     let token: string | null = null
     if (!person.passwordHash) {
       token = newToken()
-      await insertSignInLink(tx, { personId: person.id, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(), createdAt: nowIso })
+      await insertSignInLink(tx, {
+        personId: person.id,
+        tokenHash: tokenHash(token),
+        expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
+        createdAt: nowIso,
+      })
     }
     const counted = mail.dailyLimit !== null
     if (counted) await countRecipients(tx, by.businessId, day, 1)
-    return { provider: mail.provider, person, createdPerson, before: current, token, linkHash: token ? tokenHash(token) : null, counted, day }
+    return {
+      provider: mail.provider,
+      person,
+      createdPerson,
+      before: current,
+      token,
+      linkHash: token ? tokenHash(token) : null,
+      counted,
+      day,
+    }
   })
 
   try {
@@ -122,7 +163,12 @@ export async function inviteMember(deps: InviteDeps, by: Inviter, input: { email
   } catch (e) {
     await undo(deps, by.businessId, plan, !(e instanceof MailerError) || !e.maybeSent)
     if (!(e instanceof MailerError)) throw e
-    deps.logger.info('invitation not delivered', { business_id: by.businessId, via: plan.provider.kind, reason: e.reason, smtp_code: e.smtpCode })
+    deps.logger.info('invitation not delivered', {
+      business_id: by.businessId,
+      via: plan.provider.kind,
+      reason: e.reason,
+      smtp_code: e.smtpCode,
+    })
     throw new NotDelivered(`The invitation was not sent: ${e.message}. Nobody was added; try again later.`)
   }
 }
@@ -137,7 +183,8 @@ async function undo(deps: InviteDeps, businessId: number, plan: Planned, surelyU
     }
     if (plan.before) await upsertMembership(tx, plan.before)
     else await deleteMembership(tx, plan.person.id, businessId, true)
-    if (plan.createdPerson && (await membershipsOf(tx, plan.person.id)).length === 0) await deletePersonRows(tx, plan.person.id, plan.person.emailKey)
+    if (plan.createdPerson && (await membershipsOf(tx, plan.person.id)).length === 0)
+      await deletePersonRows(tx, plan.person.id, plan.person.emailKey)
     if (plan.counted && surelyUnsent) await countRecipients(tx, businessId, plan.day, -1)
   })
 }
@@ -158,7 +205,16 @@ function invitationEmail(businessName: string, by: Inviter, plan: Planned, role:
     cc: [],
     bcc: [],
     subject: `${businessName} invites you to invoicing`,
-    text: ['Hello,', '', `${who}, to work on its invoices.`, '', ...next, '', 'Nothing happens unless you accept. If you did not expect this email, ignore it.', ''].join('\n'),
+    text: [
+      'Hello,',
+      '',
+      `${who}, to work on its invoices.`,
+      '',
+      ...next,
+      '',
+      'Nothing happens unless you accept. If you did not expect this email, ignore it.',
+      '',
+    ].join('\n'),
     attachments: [],
   }
 }
@@ -175,12 +231,20 @@ export async function businessesOfPerson(q: Database['read'], personId: number) 
   const rows = await membershipsWithBusinesses(q, personId)
   return {
     open: rows.filter((r) => r.state === 'active'),
-    invitations: rows.filter((r) => r.state === 'pending').map((r): InvitationView => ({ publicId: r.publicId, businessName: r.name, role: r.role, invitedAt: r.invitedAt })),
+    invitations: rows
+      .filter((r) => r.state === 'pending')
+      .map(
+        (r): InvitationView => ({ publicId: r.publicId, businessName: r.name, role: r.role, invitedAt: r.invitedAt }),
+      ),
   }
 }
 
 /** The signed-in person accepts an invitation: the membership acts from now on. */
-export async function acceptInvitation(deps: { db: Database }, personId: number, businessRef: string): Promise<{ publicId: string }> {
+export async function acceptInvitation(
+  deps: { db: Database },
+  personId: number,
+  businessRef: string,
+): Promise<{ publicId: string }> {
   const business = await resolveBusiness(deps.db.read, businessRef).catch(() => null)
   const done = business ? await deps.db.write((tx) => activateMembership(tx, personId, business.id)) : false
   if (!business || !done) throw new NotFound('There is no invitation to that Business waiting for you.')

@@ -1,7 +1,16 @@
 // SQL for persons, memberships, sign-in links, sessions and failed sign-ins.
 import { and, asc, count, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
-import { businesses, memberships, persons, sessions, signInFailures, signInLinks, type MemberRole, type MembershipState } from '../../db/schema'
+import {
+  businesses,
+  memberships,
+  persons,
+  sessions,
+  signInFailures,
+  signInLinks,
+  type MemberRole,
+  type MembershipState,
+} from '../../db/schema'
 
 export type PersonRow = typeof persons.$inferSelect
 export type MembershipRow = typeof memberships.$inferSelect
@@ -42,19 +51,38 @@ export const membershipActive = eq(memberships.state, 'active')
 
 export async function membersOf(q: Queryable, businessId: number): Promise<MemberView[]> {
   return q
-    .select({ personId: persons.id, email: persons.email, name: persons.name, role: memberships.role, state: memberships.state, createdAt: memberships.createdAt })
+    .select({
+      personId: persons.id,
+      email: persons.email,
+      name: persons.name,
+      role: memberships.role,
+      state: memberships.state,
+      createdAt: memberships.createdAt,
+    })
     .from(memberships)
     .innerJoin(persons, eq(persons.id, memberships.personId))
     .where(eq(memberships.businessId, businessId))
     .orderBy(asc(memberships.createdAt), asc(persons.id))
 }
 
-export async function findMembership(q: Queryable, personId: number, businessId: number): Promise<MembershipRow | undefined> {
-  return q.select().from(memberships).where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId))).get()
+export async function findMembership(
+  q: Queryable,
+  personId: number,
+  businessId: number,
+): Promise<MembershipRow | undefined> {
+  return q
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId)))
+    .get()
 }
 
 /** The membership that gives access, or undefined (none, or one still pending). */
-export async function findActiveMembership(q: Queryable, personId: number, businessId: number): Promise<MembershipRow | undefined> {
+export async function findActiveMembership(
+  q: Queryable,
+  personId: number,
+  businessId: number,
+): Promise<MembershipRow | undefined> {
   return q
     .select()
     .from(memberships)
@@ -66,11 +94,18 @@ export async function findActiveMembership(q: Queryable, personId: number, busin
  * Adds a membership or changes its Role. `state` is written on a new row; an existing row keeps its state unless
  * `activate` (the operator's `member add` acts at once, a pending membership included).
  */
-export async function upsertMembership(tx: Tx, values: typeof memberships.$inferInsert, activate = false): Promise<void> {
+export async function upsertMembership(
+  tx: Tx,
+  values: typeof memberships.$inferInsert,
+  activate = false,
+): Promise<void> {
   await tx
     .insert(memberships)
     .values(values)
-    .onConflictDoUpdate({ target: [memberships.personId, memberships.businessId], set: activate ? { role: values.role, state: 'active' } : { role: values.role } })
+    .onConflictDoUpdate({
+      target: [memberships.personId, memberships.businessId],
+      set: activate ? { role: values.role, state: 'active' } : { role: values.role },
+    })
 }
 
 /** A pending membership becomes active; false when there was none pending (accepted meanwhile, or withdrawn). */
@@ -78,15 +113,28 @@ export async function activateMembership(tx: Tx, personId: number, businessId: n
   const r = await tx
     .update(memberships)
     .set({ state: 'active' })
-    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), eq(memberships.state, 'pending')))
+    .where(
+      and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), eq(memberships.state, 'pending')),
+    )
     .returning({ role: memberships.role })
   return r.length === 1
 }
 
-export async function deleteMembership(tx: Tx, personId: number, businessId: number, onlyPending = false): Promise<boolean> {
+export async function deleteMembership(
+  tx: Tx,
+  personId: number,
+  businessId: number,
+  onlyPending = false,
+): Promise<boolean> {
   const r = await tx
     .delete(memberships)
-    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), onlyPending ? eq(memberships.state, 'pending') : undefined))
+    .where(
+      and(
+        eq(memberships.personId, personId),
+        eq(memberships.businessId, businessId),
+        onlyPending ? eq(memberships.state, 'pending') : undefined,
+      ),
+    )
     .returning({ role: memberships.role })
   return r.length === 1
 }
@@ -135,7 +183,11 @@ export async function findSignInLink(q: Queryable, tokenHash: string): Promise<S
 
 /** Marks the link used unless it was used meanwhile; true when this call used it. */
 export async function useSignInLink(tx: Tx, id: number, at: string): Promise<boolean> {
-  const r = await tx.update(signInLinks).set({ usedAt: at }).where(and(eq(signInLinks.id, id), isNull(signInLinks.usedAt))).returning({ id: signInLinks.id })
+  const r = await tx
+    .update(signInLinks)
+    .set({ usedAt: at })
+    .where(and(eq(signInLinks.id, id), isNull(signInLinks.usedAt)))
+    .returning({ id: signInLinks.id })
   return r.length === 1
 }
 
@@ -146,7 +198,11 @@ export async function insertSession(tx: Tx, values: typeof sessions.$inferInsert
 }
 
 export async function liveSessionByHash(q: Queryable, tokenHash: string): Promise<SessionRow | undefined> {
-  return q.select().from(sessions).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt))).get()
+  return q
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt)))
+    .get()
 }
 
 export async function touchSession(tx: Tx, id: number, at: string): Promise<void> {
@@ -154,11 +210,17 @@ export async function touchSession(tx: Tx, id: number, at: string): Promise<void
 }
 
 export async function endSession(tx: Tx, id: number, at: string): Promise<void> {
-  await tx.update(sessions).set({ endedAt: at }).where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+  await tx
+    .update(sessions)
+    .set({ endedAt: at })
+    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
 }
 
 export async function endSessionsOf(tx: Tx, personId: number, at: string): Promise<void> {
-  await tx.update(sessions).set({ endedAt: at }).where(and(eq(sessions.personId, personId), isNull(sessions.endedAt)))
+  await tx
+    .update(sessions)
+    .set({ endedAt: at })
+    .where(and(eq(sessions.personId, personId), isNull(sessions.endedAt)))
 }
 
 // ---- Failed sign-ins
@@ -185,7 +247,6 @@ export async function clearFailures(tx: Tx, emailKey: string): Promise<void> {
 export async function pruneFailures(tx: Tx, before: string): Promise<void> {
   await tx.delete(signInFailures).where(lt(signInFailures.at, before))
 }
-
 
 // ---- A person deleted
 

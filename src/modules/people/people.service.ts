@@ -52,7 +52,10 @@ export function signInLinkPath(token: string): string {
 }
 
 /** Adds a person (no password yet) and a first sign-in link. */
-export async function addPerson(deps: PeopleDeps, input: { email?: string; name?: string }): Promise<{ person: PersonRow; token: string }> {
+export async function addPerson(
+  deps: PeopleDeps,
+  input: { email?: string; name?: string },
+): Promise<{ person: PersonRow; token: string }> {
   const bag = new FieldErrorBag()
   const email = checkEmail(input.email, bag)
   const name = input.name?.trim() ?? ''
@@ -64,15 +67,30 @@ export async function addPerson(deps: PeopleDeps, input: { email?: string; name?
     if (await findPersonByEmailKey(tx, emailKey(email))) {
       throw Refusal.say('person_exists', { email })
     }
-    const person = await insertPerson(tx, { email, emailKey: emailKey(email), name, passwordHash: null, createdAt: now.toISOString(), updatedAt: now.toISOString() })
+    const person = await insertPerson(tx, {
+      email,
+      emailKey: emailKey(email),
+      name,
+      passwordHash: null,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    })
     const token = newToken()
-    await insertSignInLink(tx, { personId: person.id, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(), createdAt: now.toISOString() })
+    await insertSignInLink(tx, {
+      personId: person.id,
+      tokenHash: tokenHash(token),
+      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
+      createdAt: now.toISOString(),
+    })
     return { person, token }
   })
 }
 
 /** A new one-time sign-in link for a known person (the self-hoster's "forgot password"). */
-export async function newSignInLink(deps: PeopleDeps, email: string | undefined): Promise<{ person: PersonRow; token: string }> {
+export async function newSignInLink(
+  deps: PeopleDeps,
+  email: string | undefined,
+): Promise<{ person: PersonRow; token: string }> {
   const bag = new FieldErrorBag()
   const e = checkEmail(email, bag)
   bag.throwIfAny()
@@ -81,7 +99,12 @@ export async function newSignInLink(deps: PeopleDeps, email: string | undefined)
     const person = await findPersonByEmailKey(tx, emailKey(e))
     if (!person) throw new NotFound(`No person with the email ${e}.`)
     const token = newToken()
-    await insertSignInLink(tx, { personId: person.id, tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(), createdAt: now.toISOString() })
+    await insertSignInLink(tx, {
+      personId: person.id,
+      tokenHash: tokenHash(token),
+      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
+      createdAt: now.toISOString(),
+    })
     return { person, token }
   })
 }
@@ -121,11 +144,22 @@ export async function addMember(
  * The application's Role change of someone already in the Business (a pending membership stays pending). It never adds
  * anyone: in the application a person joins only through an invitation they accept (invitations.service.ts).
  */
-export async function changeMemberRole(deps: PeopleDeps, businessId: number, input: { email?: string; role?: string }, by: MemberRole): Promise<MemberView> {
+export async function changeMemberRole(
+  deps: PeopleDeps,
+  businessId: number,
+  input: { email?: string; role?: string },
+  by: MemberRole,
+): Promise<MemberView> {
   return setRole(deps, businessId, input, by, 'change')
 }
 
-async function setRole(deps: PeopleDeps, businessId: number, input: { email?: string; role?: string }, by: MembershipChanger, mode: 'add' | 'change'): Promise<MemberView> {
+async function setRole(
+  deps: PeopleDeps,
+  businessId: number,
+  input: { email?: string; role?: string },
+  by: MembershipChanger,
+  mode: 'add' | 'change',
+): Promise<MemberView> {
   const bag = new FieldErrorBag()
   const email = checkEmail(input.email, bag)
   const role = checkRole(input.role, bag)
@@ -133,7 +167,12 @@ async function setRole(deps: PeopleDeps, businessId: number, input: { email?: st
   return deps.db.write(async (tx) => {
     const person = await findPersonByEmailKey(tx, emailKey(email))
     const current = person ? await findMembership(tx, person.id, businessId) : undefined
-    if (!person || (mode === 'change' && !current)) throw new NotFound(mode === 'add' ? `No person with the email ${email}; add them first.` : `${email} is not a member of this Business.`)
+    if (!person || (mode === 'change' && !current))
+      throw new NotFound(
+        mode === 'add'
+          ? `No person with the email ${email}; add them first.`
+          : `${email} is not a member of this Business.`,
+      )
     checkChange(by, role, current)
     if (current) await keepsAnOwner(tx, businessId, current, role)
     const createdAt = current?.createdAt ?? deps.clock.now().toISOString()
@@ -145,12 +184,24 @@ async function setRole(deps: PeopleDeps, businessId: number, input: { email?: st
 
 /** Who may give `role` to a membership that is `current` now (only an Owner makes or unmakes an Owner). */
 export function checkChange(by: MembershipChanger, role: MemberRole, current: MembershipRow | undefined): void {
-  if (!mayTouch(by, role) || (current && !mayTouch(by, current.role))) throw new Permission('Only an Owner makes or unmakes an Owner.')
+  if (!mayTouch(by, role) || (current && !mayTouch(by, current.role)))
+    throw new Permission('Only an Owner makes or unmakes an Owner.')
 }
 
 /** A Business keeps an active Owner: the last one is neither removed nor given another Role (`role` null: removed). */
-async function keepsAnOwner(tx: Tx, businessId: number, current: MembershipRow, role: MemberRole | null): Promise<void> {
-  if (current.role === 'owner' && current.state === 'active' && role !== 'owner' && (await countOwners(tx, businessId)) <= 1) throw LAST_OWNER()
+async function keepsAnOwner(
+  tx: Tx,
+  businessId: number,
+  current: MembershipRow,
+  role: MemberRole | null,
+): Promise<void> {
+  if (
+    current.role === 'owner' &&
+    current.state === 'active' &&
+    role !== 'owner' &&
+    (await countOwners(tx, businessId)) <= 1
+  )
+    throw LAST_OWNER()
 }
 
 export async function listMembers(deps: PeopleDeps, businessId: number): Promise<MemberView[]> {
@@ -158,7 +209,12 @@ export async function listMembers(deps: PeopleDeps, businessId: number): Promise
 }
 
 /** Removes a membership; the person's sessions lose the Business at once (access is asked on every request). */
-export async function removeMember(deps: PeopleDeps, businessId: number, email: string | undefined, by: MembershipChanger = 'operator'): Promise<void> {
+export async function removeMember(
+  deps: PeopleDeps,
+  businessId: number,
+  email: string | undefined,
+  by: MembershipChanger = 'operator',
+): Promise<void> {
   const bag = new FieldErrorBag()
   const e = checkEmail(email, bag)
   bag.throwIfAny()
@@ -179,14 +235,16 @@ export async function makeOwner(tx: Tx, personId: number, businessId: number, cl
   await upsertMembership(tx, { personId, businessId, role: 'owner', createdAt: clock.now().toISOString() })
 }
 
-
 /**
  * `invoicing person delete --email E`: the person is gone. Refused while they are the last Owner of a Business (it
  * keeps one). In one transaction: every app they connected ends in every Business (§8), the OAuth apps they own are
  * deleted with their webhooks and deliveries, and so every Connected app of those apps ends (contract, "OAuth app's
  * webhook"), and their memberships, sessions and sign-in links go.
  */
-export async function deletePerson(deps: PeopleDeps, email: string | undefined): Promise<{ id: number; email: string; apps_deleted: number }> {
+export async function deletePerson(
+  deps: PeopleDeps,
+  email: string | undefined,
+): Promise<{ id: number; email: string; apps_deleted: number }> {
   const bag = new FieldErrorBag()
   const e = checkEmail(email, bag)
   bag.throwIfAny()

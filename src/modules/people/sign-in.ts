@@ -39,7 +39,10 @@ export interface SignInDeps {
   clock: Clock
 }
 
-export type SignInResult = { kind: 'signed_in'; person: PersonRow; token: string } | { kind: 'refused' } | { kind: 'locked'; until: string }
+export type SignInResult =
+  | { kind: 'signed_in'; person: PersonRow; token: string }
+  | { kind: 'refused' }
+  | { kind: 'locked'; until: string }
 
 /**
  * When an email is locked: the fifth of five failures within 15 minutes starts 15 minutes of waiting. Attempts while
@@ -49,7 +52,8 @@ export function lockedUntil(failuresNewestFirst: string[], now: Date): Date | nu
   const times = failuresNewestFirst.map((t) => new Date(t).getTime()).sort((a, b) => a - b)
   let until = 0
   for (let i = LOCKOUT_FAILURES - 1; i < times.length; i++) {
-    if (times[i]! - times[i - LOCKOUT_FAILURES + 1]! <= LOCKOUT_WINDOW_MS) until = Math.max(until, times[i]! + LOCKOUT_MS)
+    if (times[i]! - times[i - LOCKOUT_FAILURES + 1]! <= LOCKOUT_WINDOW_MS)
+      until = Math.max(until, times[i]! + LOCKOUT_MS)
   }
   return until > now.getTime() ? new Date(until) : null
 }
@@ -85,7 +89,11 @@ export async function signIn(deps: SignInDeps, email: string, password: string):
   return { kind: 'signed_in', person, token }
 }
 
-async function startSession(deps: SignInDeps, personId: number, alsoInTx?: (tx: Parameters<Parameters<Database['write']>[0]>[0]) => Promise<void>): Promise<string> {
+async function startSession(
+  deps: SignInDeps,
+  personId: number,
+  alsoInTx?: (tx: Parameters<Parameters<Database['write']>[0]>[0]) => Promise<void>,
+): Promise<string> {
   const token = newToken()
   const now = deps.clock.now().toISOString()
   await deps.db.write(async (tx) => {
@@ -113,7 +121,8 @@ export async function resolveSession(deps: SignInDeps, token: string | undefined
   }
   const person = await findPersonById(deps.db.read, session.personId)
   if (!person) return null
-  if (now.getTime() - seen >= TOUCH_EVERY_MS) await deps.db.write((tx) => touchSession(tx, session.id, now.toISOString()))
+  if (now.getTime() - seen >= TOUCH_EVERY_MS)
+    await deps.db.write((tx) => touchSession(tx, session.id, now.toISOString()))
   return { session, person }
 }
 
@@ -121,7 +130,11 @@ export async function signOut(deps: SignInDeps, session: SessionRow): Promise<vo
   await deps.db.write((tx) => endSession(tx, session.id, deps.clock.now().toISOString()))
 }
 
-export type LinkState = { kind: 'open'; link: SignInLinkRow; person: PersonRow } | { kind: 'used' } | { kind: 'expired' } | { kind: 'unknown' }
+export type LinkState =
+  | { kind: 'open'; link: SignInLinkRow; person: PersonRow }
+  | { kind: 'used' }
+  | { kind: 'expired' }
+  | { kind: 'unknown' }
 
 /** What a one-time link is now; opening it changes nothing (mail scanners open links too). */
 export async function linkState(deps: SignInDeps, token: string): Promise<LinkState> {
@@ -138,7 +151,11 @@ export async function linkState(deps: SignInDeps, token: string): Promise<LinkSt
  * Uses a one-time link to set the password: the link is spent, every session of the person ends, and a new one
  * starts (the person is signed in). A used or expired link changes nothing.
  */
-export async function choosePassword(deps: SignInDeps, token: string, password: string): Promise<{ kind: 'done'; token: string; person: PersonRow } | Exclude<LinkState, { kind: 'open' }>> {
+export async function choosePassword(
+  deps: SignInDeps,
+  token: string,
+  password: string,
+): Promise<{ kind: 'done'; token: string; person: PersonRow } | Exclude<LinkState, { kind: 'open' }>> {
   const bag = new FieldErrorBag()
   const fault = passwordFault(password)
   if (fault) bag.add('password', fault)
@@ -153,7 +170,12 @@ export async function choosePassword(deps: SignInDeps, token: string, password: 
     await updatePersonRow(tx, state.person.id, { passwordHash: hash, updatedAt: now })
     await endSessionsOf(tx, state.person.id, now)
     await clearFailures(tx, state.person.emailKey)
-    await insertSession(tx, { personId: state.person.id, tokenHash: tokenHash(session), createdAt: now, lastSeenAt: now })
+    await insertSession(tx, {
+      personId: state.person.id,
+      tokenHash: tokenHash(session),
+      createdAt: now,
+      lastSeenAt: now,
+    })
     return true
   })
   if (!used) return { kind: 'used' }
@@ -161,9 +183,17 @@ export async function choosePassword(deps: SignInDeps, token: string, password: 
 }
 
 /** Profile: a new password, given the current one; every session ends and a fresh one is answered for this browser. */
-export async function changePassword(deps: SignInDeps, person: PersonRow, current: string, next: string): Promise<string> {
+export async function changePassword(
+  deps: SignInDeps,
+  person: PersonRow,
+  current: string,
+  next: string,
+): Promise<string> {
   const bag = new FieldErrorBag()
-  const ok = current.length <= MAX_PASSWORD_LENGTH && !!person.passwordHash && (await verifyPassword(current, person.passwordHash))
+  const ok =
+    current.length <= MAX_PASSWORD_LENGTH &&
+    !!person.passwordHash &&
+    (await verifyPassword(current, person.passwordHash))
   if (!ok) bag.add('current_password', 'is not your current password')
   const fault = passwordFault(next)
   if (fault) bag.add('new_password', fault)

@@ -9,7 +9,10 @@ export function priceScaleOf(currency: string): number {
 }
 
 /** Prices before and after VAT; VAT is divided out of a price that includes it. */
-export function productPrices(p: Pick<ProductRow, 'price' | 'vatRate' | 'vatIncluded' | 'currency'>): { withoutVat: string; withVat: string } {
+export function productPrices(p: Pick<ProductRow, 'price' | 'vatRate' | 'vatIncluded' | 'currency'>): {
+  withoutVat: string
+  withVat: string
+} {
   const scale = priceScaleOf(p.currency)
   const price = stored(p.price)
   const factor = new Dec('1').plus(stored(p.vatRate).div('100'))

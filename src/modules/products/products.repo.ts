@@ -13,19 +13,45 @@ export function searchTextOf(p: Pick<ProductRow, 'name' | 'code' | 'sku' | 'desc
 const live = (businessId: number) => and(eq(products.businessId, businessId), isNull(products.deletedAt))
 
 export async function findProduct(q: Queryable, businessId: number, id: number): Promise<ProductRow | undefined> {
-  return q.select().from(products).where(and(live(businessId), eq(products.id, id))).get()
+  return q
+    .select()
+    .from(products)
+    .where(and(live(businessId), eq(products.id, id)))
+    .get()
 }
 
-export async function listProducts(q: Queryable, businessId: number, afterId: number, limit: number, search?: string): Promise<ProductRow[]> {
+export async function listProducts(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+  search?: string,
+): Promise<ProductRow[]> {
   const conds = [live(businessId), gt(products.id, afterId)]
   if (search) conds.push(sql`instr(${products.searchText}, ${search.toLowerCase()}) > 0`)
-  return q.select().from(products).where(and(...conds)).orderBy(asc(products.id)).limit(limit)
+  return q
+    .select()
+    .from(products)
+    .where(and(...conds))
+    .orderBy(asc(products.id))
+    .limit(limit)
 }
 
-export async function codeHolder(q: Queryable, businessId: number, code: string, exceptId?: number): Promise<number | undefined> {
+export async function codeHolder(
+  q: Queryable,
+  businessId: number,
+  code: string,
+  exceptId?: number,
+): Promise<number | undefined> {
   const conds = [live(businessId), eq(products.code, code)]
   if (exceptId !== undefined) conds.push(ne(products.id, exceptId))
-  return (await q.select({ id: products.id }).from(products).where(and(...conds)).get())?.id
+  return (
+    await q
+      .select({ id: products.id })
+      .from(products)
+      .where(and(...conds))
+      .get()
+  )?.id
 }
 
 /** The id the next insert will get: AUTOINCREMENT ids come from sqlite_sequence; read inside the writing transaction. */
@@ -39,20 +65,37 @@ export async function insertProduct(tx: Tx, row: ProductInsert): Promise<Product
   return tx.insert(products).values(row).returning().get()
 }
 
-export async function updateProductRow(tx: Tx, businessId: number, id: number, set: Partial<ProductInsert>): Promise<ProductRow | undefined> {
-  return tx.update(products).set(set).where(and(live(businessId), eq(products.id, id))).returning().get()
+export async function updateProductRow(
+  tx: Tx,
+  businessId: number,
+  id: number,
+  set: Partial<ProductInsert>,
+): Promise<ProductRow | undefined> {
+  return tx
+    .update(products)
+    .set(set)
+    .where(and(live(businessId), eq(products.id, id)))
+    .returning()
+    .get()
 }
 
 /** Hides a Product at once; true when there was one to hide. */
 export async function markDeleted(tx: Tx, businessId: number, id: number, at: string): Promise<boolean> {
-  const r = await tx.update(products).set({ deletedAt: at, updatedAt: at }).where(and(live(businessId), eq(products.id, id))).returning({ id: products.id })
+  const r = await tx
+    .update(products)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(live(businessId), eq(products.id, id)))
+    .returning({ id: products.id })
   return r.length > 0
 }
 
 /** Erases for good the Products deleted before `before` (the 30-day job). */
 export async function eraseDeletedBefore(db: Database, before: string): Promise<number> {
   return db.write(async (tx) => {
-    const r = await tx.delete(products).where(and(isNotNull(products.deletedAt), lt(products.deletedAt, before))).returning({ id: products.id })
+    const r = await tx
+      .delete(products)
+      .where(and(isNotNull(products.deletedAt), lt(products.deletedAt, before)))
+      .returning({ id: products.id })
     return r.length
   })
 }

@@ -56,11 +56,22 @@ function vatRateOf(raw: unknown, bag: FieldErrorBag): string | null {
   return format(r.value, 2)
 }
 
-async function checkCode(db: Database, businessId: number, code: string | null | undefined, exceptId: number | undefined, bag: FieldErrorBag): Promise<void> {
-  if (code && (await codeHolder(db.read, businessId, code, exceptId))) bag.add('code', 'is held by another Product of the Business')
+async function checkCode(
+  db: Database,
+  businessId: number,
+  code: string | null | undefined,
+  exceptId: number | undefined,
+  bag: FieldErrorBag,
+): Promise<void> {
+  if (code && (await codeHolder(db.read, businessId, code, exceptId)))
+    bag.add('code', 'is held by another Product of the Business')
 }
 
-export async function createProduct(deps: ProductDeps, businessId: number, input: ProductCreateInput): Promise<ProductRow> {
+export async function createProduct(
+  deps: ProductDeps,
+  businessId: number,
+  input: ProductCreateInput,
+): Promise<ProductRow> {
   const bag = new FieldErrorBag()
   const name = blank(input.name)
   if (!name) bag.add('name', 'is required')
@@ -110,12 +121,22 @@ export async function createProduct(deps: ProductDeps, businessId: number, input
       createdAt: now,
       updatedAt: now,
     }
-    row.searchText = searchTextOf({ name: row.name, code: assigned, sku: row.sku ?? null, description: row.description ?? null })
+    row.searchText = searchTextOf({
+      name: row.name,
+      code: assigned,
+      sku: row.sku ?? null,
+      description: row.description ?? null,
+    })
     return insertProduct(tx, row)
   })
 }
 
-export async function updateProduct(deps: ProductDeps, businessId: number, id: number, input: ProductUpdateInput): Promise<ProductRow> {
+export async function updateProduct(
+  deps: ProductDeps,
+  businessId: number,
+  id: number,
+  input: ProductUpdateInput,
+): Promise<ProductRow> {
   const current = await findProduct(deps.db.read, businessId, id)
   if (!current) throw new NotFound('No such Product.')
   const bag = new FieldErrorBag()
@@ -140,7 +161,10 @@ export async function updateProduct(deps: ProductDeps, businessId: number, id: n
     // price is never rewritten to fit the new currency; a price sent with it does that.
     const written = current.price.split('.')[1]?.length ?? 0
     if (written > currencyScale(currency)) {
-      bag.add('currency', `cannot be ${currency} while the price ${current.price} has more decimals than ${currency} takes; send a price with it`)
+      bag.add(
+        'currency',
+        `cannot be ${currency} while the price ${current.price} has more decimals than ${currency} takes; send a price with it`,
+      )
     }
   }
   // vat_rate and unit sent null keep the Product's value.

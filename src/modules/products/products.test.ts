@@ -108,37 +108,54 @@ describe('creating a Product', () => {
     }
     const p = await made(body)
     const { vat_included, track_inventory, is_active, ...strings } = body
-    expect(p).toMatchObject({ ...strings, vat_included, track_inventory, is_active, is_archived: false, price_without_vat: '100.00', price_with_vat: '119.00' })
+    expect(p).toMatchObject({
+      ...strings,
+      vat_included,
+      track_inventory,
+      is_active,
+      is_archived: false,
+      price_without_vat: '100.00',
+      price_with_vat: '119.00',
+    })
     const got = await get(p.id)
     expect(got.status).toBe(200)
     expect(got.body).toEqual(p)
   })
 
-  test.each(['name', 'type', 'price', 'currency'])('a create without %s is refused under %s and nothing is created', async (field) => {
-    const before = await countRows()
-    const body: Record<string, unknown> = { ...base }
-    delete body[field]
-    expectRefusedUnder(await post(body), field)
-    expect(await countRows()).toBe(before)
-  })
+  test.each(['name', 'type', 'price', 'currency'])(
+    'a create without %s is refused under %s and nothing is created',
+    async (field) => {
+      const before = await countRows()
+      const body: Record<string, unknown> = { ...base }
+      delete body[field]
+      expectRefusedUnder(await post(body), field)
+      expect(await countRows()).toBe(before)
+    },
+  )
 
   test('a blank name is refused under name', async () => {
     expectRefusedUnder(await post({ ...base, name: '' }), 'name')
     expectRefusedUnder(await post({ ...base, name: '   ' }), 'name')
   })
 
-  test.each(['bundle', 'Product', 'SERVICE', ''])('type %p is refused: only product or service are sent', async (type) => {
-    expectRefusedUnder(await post({ ...base, type }), 'type')
-  })
+  test.each(['bundle', 'Product', 'SERVICE', ''])(
+    'type %p is refused: only product or service are sent',
+    async (type) => {
+      expectRefusedUnder(await post({ ...base, type }), 'type')
+    },
+  )
 
   test('both sendable types are accepted', async () => {
     expect((await made({ type: 'product' })).type).toBe('product')
     expect((await made({ type: 'service' })).type).toBe('service')
   })
 
-  test.each(['ABC', 'XAU', 'XXX', 'EU', 'EURO', ''])('currency %p is refused under currency: not one the service computes in', async (currency) => {
-    expectRefusedUnder(await post({ ...base, currency }), 'currency')
-  })
+  test.each(['ABC', 'XAU', 'XXX', 'EU', 'EURO', ''])(
+    'currency %p is refused under currency: not one the service computes in',
+    async (currency) => {
+      expectRefusedUnder(await post({ ...base, currency }), 'currency')
+    },
+  )
 
   test('a currency sent as a JSON number is refused under currency', async () => {
     expectRefusedUnder(await post({ ...base, currency: 978 }), 'currency')
@@ -186,10 +203,13 @@ describe('price', () => {
     expect(p.price_with_vat).toBe('1189999999999999.99')
   })
 
-  test.each(['1000000000000000', '1000000000000000.00', '1e15', '9999999999999999.9'])('price %p has more than 15 digits before the point and is refused under price', async (price) => {
-    const e = expectRefusedUnder(await post({ ...base, price }), 'price')
-    expect(e.errors.price[0]).toContain('15 digits')
-  })
+  test.each(['1000000000000000', '1000000000000000.00', '1e15', '9999999999999999.9'])(
+    'price %p has more than 15 digits before the point and is refused under price',
+    async (price) => {
+      const e = expectRefusedUnder(await post({ ...base, price }), 'price')
+      expect(e.errors.price[0]).toContain('15 digits')
+    },
+  )
 
   test.each([
     ['1.001', 'EUR'],
@@ -225,9 +245,12 @@ describe('price', () => {
     expectRefusedUnder(await post({ ...base, price }), 'price')
   })
 
-  test.each(['1,5', '', ' ', '1.', '.5', '0x10', 'NaN', 'Infinity', '€10'])('a price that is not a decimal (%p) is refused under price', async (price) => {
-    expectRefusedUnder(await post({ ...base, price }), 'price')
-  })
+  test.each(['1,5', '', ' ', '1.', '.5', '0x10', 'NaN', 'Infinity', '€10'])(
+    'a price that is not a decimal (%p) is refused under price',
+    async (price) => {
+      expectRefusedUnder(await post({ ...base, price }), 'price')
+    },
+  )
 
   test('a price with an exponent of more than three digits is refused as invalid_request under price', async () => {
     const e = expectRefusedUnder(await post({ ...base, price: '1e1000' }), 'price')
@@ -251,11 +274,14 @@ describe('price', () => {
     ['10.000', 'KWD', '19', true, '8.403', '10.000'],
     ['1.2', 'KWD', '5', false, '1.200', '1.260'],
     ['1e3', 'EUR', '7', false, '1000.00', '1070.00'],
-  ])('%p %s at %p%% (included %p) answers price_without_vat %p and price_with_vat %p at the currency scale', async (price, currency, vat_rate, vat_included, without, withVat) => {
-    const p = await made({ price, currency, vat_rate, vat_included })
-    expect(p.price_without_vat).toBe(without)
-    expect(p.price_with_vat).toBe(withVat)
-  })
+  ])(
+    '%p %s at %p%% (included %p) answers price_without_vat %p and price_with_vat %p at the currency scale',
+    async (price, currency, vat_rate, vat_included, without, withVat) => {
+      const p = await made({ price, currency, vat_rate, vat_included })
+      expect(p.price_without_vat).toBe(without)
+      expect(p.price_with_vat).toBe(withVat)
+    },
+  )
 })
 
 describe('vat_rate', () => {
@@ -277,9 +303,12 @@ describe('vat_rate', () => {
     expect((await made({ vat_rate: null })).vat_rate).toBe('0.00')
   })
 
-  test.each(['100.01', '-1', '101', '1000', '19.001', 'abc', '', '1e1000'])('vat_rate %p is refused under vat_rate', async (vat_rate) => {
-    expectRefusedUnder(await post({ ...base, vat_rate }), 'vat_rate')
-  })
+  test.each(['100.01', '-1', '101', '1000', '19.001', 'abc', '', '1e1000'])(
+    'vat_rate %p is refused under vat_rate',
+    async (vat_rate) => {
+      expectRefusedUnder(await post({ ...base, vat_rate }), 'vat_rate')
+    },
+  )
 
   test('vat_rate sent as a JSON number is refused under vat_rate', async () => {
     const e = expectRefusedUnder(await post({ ...base, vat_rate: 19 }), 'vat_rate')
@@ -331,7 +360,9 @@ describe('field lengths', () => {
       const other = await made({}, b.key)
       const padded = ` ${'x'.repeat(max)}  `
       expect((await patch(other.id, { [field]: padded }, b.key)).body[field]).toBe('x'.repeat(max))
-      expect(expectRefusedUnder(await patch(other.id, { [field]: emoji.repeat(max + 1) }, b.key), field).errors[field]).toEqual([`must be at most ${max} characters`])
+      expect(
+        expectRefusedUnder(await patch(other.id, { [field]: emoji.repeat(max + 1) }, b.key), field).errors[field],
+      ).toEqual([`must be at most ${max} characters`])
     })
   }
 
@@ -369,7 +400,7 @@ describe('codes', () => {
     expect((await made({ code: 'SHARED-1' }, other.key)).code).toBe('SHARED-1')
   })
 
-  test('a deleted Product\'s code can be used again at once', async () => {
+  test("a deleted Product's code can be used again at once", async () => {
     const p = await made({ code: 'REUSE-1' })
     expect((await del(p.id)).status).toBe(204)
     const again = await made({ code: 'REUSE-1' })
@@ -397,7 +428,7 @@ describe('codes', () => {
     expect((await listAll(other.key)).map((p) => p.code)).toEqual(['RACE-1'])
   })
 
-  test('on update the Product\'s own code may be sent again; another Product\'s is refused under code', async () => {
+  test("on update the Product's own code may be sent again; another Product's is refused under code", async () => {
     const a = await made({ code: 'OWN-A' })
     await made({ code: 'OWN-B' })
     const same = await patch(a.id, { code: 'OWN-A', name: 'Renamed' })
@@ -412,7 +443,7 @@ describe('codes', () => {
     expect((await made({ code: 'OWN-A' })).code).toBe('OWN-A')
   })
 
-  test('a blank or null code on update keeps the Product\'s code', async () => {
+  test("a blank or null code on update keeps the Product's code", async () => {
     const p = await made({ code: 'KEEP-1' })
     expect((await patch(p.id, { code: '' })).body.code).toBe('KEEP-1')
     expect((await patch(p.id, { code: null })).body.code).toBe('KEEP-1')
@@ -462,7 +493,7 @@ describe('updating a Product', () => {
     expect(r.body).toMatchObject({ description: null, category: null, sku: null, barcode: null, notes: null })
   })
 
-  test('vat_rate or unit sent null keep the Product\'s values', async () => {
+  test("vat_rate or unit sent null keep the Product's values", async () => {
     const p = await made({ vat_rate: '19', unit: 'hour' })
     const r = await patch(p.id, { vat_rate: null, unit: null })
     expect(r.status).toBe(200)
@@ -491,7 +522,7 @@ describe('updating a Product', () => {
     expect((await get(p.id)).body.price).toBe('1000')
   })
 
-  test('a price sent alone is held to the Product\'s own currency', async () => {
+  test("a price sent alone is held to the Product's own currency", async () => {
     const p = await made({ price: '1500', currency: 'JPY' })
     const e = expectRefusedUnder(await patch(p.id, { price: '1.5' }), 'price')
     expect(e.errors.price[0]).toContain('JPY')
@@ -637,7 +668,12 @@ describe('a currency withdrawn since the Product was stored', () => {
   test('GET answers it with its prices at two decimals', async () => {
     const r = await get(p.id, other.key)
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ currency: 'HRK', price: '10.5', price_without_vat: '10.50', price_with_vat: '13.13' })
+    expect(r.body).toMatchObject({
+      currency: 'HRK',
+      price: '10.5',
+      price_without_vat: '10.50',
+      price_with_vat: '13.13',
+    })
   })
 
   test('a price sent alone is held to two decimals rather than failing the request', async () => {
@@ -705,7 +741,7 @@ describe('listing and searching', () => {
     expect((await listAll(key, '100%')).map((p) => p.name)).toEqual(['Plain 100% cotton'])
     expect((await listAll(key, '%')).map((p) => p.name)).toEqual(['Plain 100% cotton'])
     expect((await listAll(key, 'tex_')).map((p) => p.name)).toEqual(['Plain 100% cotton'])
-    expect((await listAll(key, '_'))).toHaveLength(1)
+    expect(await listAll(key, '_')).toHaveLength(1)
   })
 
   test('a blank search lists everything', async () => {
@@ -737,7 +773,9 @@ describe('listing and searching', () => {
     const first = await h.request('GET', '/v1/products', { key: many.key })
     expect(first.body.data).toHaveLength(25)
     expect(first.body.next_cursor).toBeString()
-    const second = await h.request('GET', `/v1/products?cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: many.key })
+    const second = await h.request('GET', `/v1/products?cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+      key: many.key,
+    })
     expect(second.body.data.map((p: any) => p.name)).toEqual(['Bulk 25'])
     expect(second.body.next_cursor).toBeNull()
   })
@@ -745,7 +783,11 @@ describe('listing and searching', () => {
   test('search is applied on every page of a walk', async () => {
     const r1 = await h.request('GET', '/v1/products?limit=1&search=fruit', { key })
     expect(r1.body.data.map((p: any) => p.name)).toEqual(['Red Apple'])
-    const r2 = await h.request('GET', `/v1/products?limit=1&search=fruit&cursor=${encodeURIComponent(r1.body.next_cursor)}`, { key })
+    const r2 = await h.request(
+      'GET',
+      `/v1/products?limit=1&search=fruit&cursor=${encodeURIComponent(r1.body.next_cursor)}`,
+      { key },
+    )
     expect(r2.body.data.map((p: any) => p.name)).toEqual(['Banana'])
     expect(r2.body.next_cursor).toBeNull()
   })
@@ -761,7 +803,10 @@ describe('listing and searching', () => {
     await made({}, other.key)
     await made({}, other.key)
     const theirs = await h.request('GET', '/v1/products?limit=1', { key: other.key })
-    expectRefusedUnder(await h.request('GET', `/v1/products?cursor=${encodeURIComponent(theirs.body.next_cursor)}`, { key }), 'cursor')
+    expectRefusedUnder(
+      await h.request('GET', `/v1/products?cursor=${encodeURIComponent(theirs.body.next_cursor)}`, { key }),
+      'cursor',
+    )
   })
 })
 
@@ -773,7 +818,11 @@ describe('deleting a Product', () => {
     const r = await del(p.id, other.key)
     expect(r.status).toBe(204)
     expect(r.text).toBe('')
-    for (const res of [await get(p.id, other.key), await patch(p.id, { name: 'x' }, other.key), await del(p.id, other.key)]) {
+    for (const res of [
+      await get(p.id, other.key),
+      await patch(p.id, { name: 'x' }, other.key),
+      await del(p.id, other.key),
+    ]) {
       expect(res.status).toBe(404)
       expect(res.body.error.type).toBe('not_found')
     }
@@ -829,23 +878,28 @@ describe('tenant isolation', () => {
   beforeAll(async () => {
     h.clock.advance(61_000)
     theirs = await h.business()
-    mine = await made({ name: 'Isolated Secret Product', code: 'SECRET-1', sku: 'SECRET-SKU', description: 'hidden recipe' })
+    mine = await made({
+      name: 'Isolated Secret Product',
+      code: 'SECRET-1',
+      sku: 'SECRET-SKU',
+      description: 'hidden recipe',
+    })
   })
 
-  test('another Business\'s Product is 404 on GET', async () => {
+  test("another Business's Product is 404 on GET", async () => {
     const r = await get(mine.id, theirs.key)
     expect(r.status).toBe(404)
     expect(r.body.error.type).toBe('not_found')
   })
 
-  test('another Business\'s Product is 404 on PATCH and is left unchanged', async () => {
+  test("another Business's Product is 404 on PATCH and is left unchanged", async () => {
     const r = await patch(mine.id, { name: 'Hijacked', price: '0.00' }, theirs.key)
     expect(r.status).toBe(404)
     expect(r.body.error.type).toBe('not_found')
     expect((await get(mine.id)).body).toEqual(mine)
   })
 
-  test('another Business\'s Product is 404 on DELETE and is not deleted', async () => {
+  test("another Business's Product is 404 on DELETE and is not deleted", async () => {
     const r = await del(mine.id, theirs.key)
     expect(r.status).toBe(404)
     expect(r.body.error.type).toBe('not_found')
@@ -853,7 +907,7 @@ describe('tenant isolation', () => {
     expect((await rawRow(mine.id))?.deletedAt).toBeNull()
   })
 
-  test('another Business\'s Products are never in its list or search results', async () => {
+  test("another Business's Products are never in its list or search results", async () => {
     await made({ name: 'Their Own' }, theirs.key)
     expect((await listAll(theirs.key)).map((p) => p.name)).toEqual(['Their Own'])
     for (const q of ['isolated', 'secret-1', 'secret-sku', 'hidden recipe', mine.code]) {
@@ -861,7 +915,7 @@ describe('tenant isolation', () => {
     }
   })
 
-  test('another Business\'s code does not make a code taken', async () => {
+  test("another Business's code does not make a code taken", async () => {
     expect((await made({ code: 'SECRET-1' }, theirs.key)).code).toBe('SECRET-1')
   })
 })
@@ -886,7 +940,7 @@ describe('roles', () => {
     expect(r.body).toEqual(existing)
   })
 
-  test('a Viewer\'s create is 403 permission and nothing is created', async () => {
+  test("a Viewer's create is 403 permission and nothing is created", async () => {
     const before = await countRows()
     const r = await post(base, viewer)
     expect(r.status).toBe(403)
@@ -894,7 +948,7 @@ describe('roles', () => {
     expect(await countRows()).toBe(before)
   })
 
-  test('a Viewer\'s update and delete are 403 permission and the Product is unchanged', async () => {
+  test("a Viewer's update and delete are 403 permission and the Product is unchanged", async () => {
     for (const r of [await patch(existing.id, { name: 'Viewer changed' }, viewer), await del(existing.id, viewer)]) {
       expect(r.status).toBe(403)
       expect(r.body.error.type).toBe('permission')
@@ -916,7 +970,12 @@ describe('roles', () => {
     ]
     for (const [method, path, body] of cases) {
       const r = await h.request(method, path, { key: viewer, body })
-      expect({ method, path, status: r.status, type: r.body?.error?.type }).toEqual({ method, path, status: 403, type: 'permission' })
+      expect({ method, path, status: r.status, type: r.body?.error?.type }).toEqual({
+        method,
+        path,
+        status: 403,
+        type: 'permission',
+      })
     }
   })
 

@@ -19,28 +19,73 @@ describe('report CSV', () => {
     const b = await h.business({ currency: 'EUR' })
     const api = new Api(h, b.key)
     const c = await api.client('=HYPERLINK("x"), "Quoted" Ltd')
-    const a = await api.doc({ client_id: c, issue_date: '2026-02-02', due_date: '2026-02-10', lines: [{ unit_price: '100.01', vat_rate: '19.00' }, { unit_price: '33.33', vat_rate: '7.00' }, { unit_price: '5.00', vat_rate: '0' }] })
+    const a = await api.doc({
+      client_id: c,
+      issue_date: '2026-02-02',
+      due_date: '2026-02-10',
+      lines: [
+        { unit_price: '100.01', vat_rate: '19.00' },
+        { unit_price: '33.33', vat_rate: '7.00' },
+        { unit_price: '5.00', vat_rate: '0' },
+      ],
+    })
     await api.pay(a.id, '12.34', '2026-02-03', '-2+3 ref, "quoted"')
-    await api.doc({ type: 'credit_note', client_id: c, issue_date: '2026-02-04', credited_document_id: a.id, lines: [{ unit_price: '10.00', vat_rate: '19.00' }] })
-    await api.doc({ client_id: c, currency: 'USD', issue_date: '2026-02-05', due_date: '2026-02-06', lines: [{ unit_price: '1.00' }] })
+    await api.doc({
+      type: 'credit_note',
+      client_id: c,
+      issue_date: '2026-02-04',
+      credited_document_id: a.id,
+      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
+    })
+    await api.doc({
+      client_id: c,
+      currency: 'USD',
+      issue_date: '2026-02-05',
+      due_date: '2026-02-06',
+      lines: [{ unit_price: '1.00' }],
+    })
     const period = 'from=2026-02-01&to=2026-02-28'
 
     const income = await api.report(`/v1/reports/income?${period}`)
     expect(records(incomeCsv(income))).toEqual([
-      { currency: 'EUR', from: '2026-02-01', to: '2026-02-28', income: income.income, vat: income.vat, other_currency_documents: String(income.other_currency_documents) },
+      {
+        currency: 'EUR',
+        from: '2026-02-01',
+        to: '2026-02-28',
+        income: income.income,
+        vat: income.vat,
+        other_currency_documents: String(income.other_currency_documents),
+      },
     ])
 
     const vat = await api.report(`/v1/reports/vat?${period}`)
     const vatRows = records(vatCsv(vat))
-    expect(vatRows.slice(0, -1).map((r) => ({ category: r.category, rate: r.rate, net: r.net, vat: r.vat }))).toEqual(vat.bands)
-    expect(vatRows.at(-1)).toMatchObject({ category: 'total', net: vat.net, vat: vat.vat, other_currency_documents: String(vat.other_currency_documents) })
+    expect(vatRows.slice(0, -1).map((r) => ({ category: r.category, rate: r.rate, net: r.net, vat: r.vat }))).toEqual(
+      vat.bands,
+    )
+    expect(vatRows.at(-1)).toMatchObject({
+      category: 'total',
+      net: vat.net,
+      vat: vat.vat,
+      other_currency_documents: String(vat.other_currency_documents),
+    })
 
     const overdue = await api.report('/v1/reports/overdue')
     const overdueRows = records(overdueCsv(overdue))
-    expect(overdueRows.slice(0, -1).map((r) => ({ client_id: Number(r.client_id), name: r.name, documents: Number(r.documents), amount_due: r.amount_due }))).toEqual(
-      overdue.clients.map((x: any) => ({ ...x, name: `'${x.name}` })),
-    )
-    expect(overdueRows.at(-1)).toMatchObject({ name: 'total', documents: String(overdue.count), amount_due: overdue.amount_due, other_currency_documents: '1' })
+    expect(
+      overdueRows.slice(0, -1).map((r) => ({
+        client_id: Number(r.client_id),
+        name: r.name,
+        documents: Number(r.documents),
+        amount_due: r.amount_due,
+      })),
+    ).toEqual(overdue.clients.map((x: any) => ({ ...x, name: `'${x.name}` })))
+    expect(overdueRows.at(-1)).toMatchObject({
+      name: 'total',
+      documents: String(overdue.count),
+      amount_due: overdue.amount_due,
+      other_currency_documents: '1',
+    })
 
     const st = await api.report(`/v1/reports/statement?client_id=${c}&${period}`)
     const stRows = records(statementCsv(st))

@@ -31,8 +31,26 @@ export function incomeCsv(r: IncomeReport): string {
 export function vatCsv(r: VatReport): string {
   return csv([
     ['currency', 'from', 'to', 'category', 'rate', 'net', 'vat', 'other_currency_documents'],
-    ...r.bands.map((b) => [cell(r.currency), cell(r.from), cell(r.to), cell(b.category), cell(b.rate), cell(b.net), cell(b.vat), '']),
-    [cell(r.currency), cell(r.from), cell(r.to), 'total', '', cell(r.net), cell(r.vat), cell(r.other_currency_documents)],
+    ...r.bands.map((b) => [
+      cell(r.currency),
+      cell(r.from),
+      cell(r.to),
+      cell(b.category),
+      cell(b.rate),
+      cell(b.net),
+      cell(b.vat),
+      '',
+    ]),
+    [
+      cell(r.currency),
+      cell(r.from),
+      cell(r.to),
+      'total',
+      '',
+      cell(r.net),
+      cell(r.vat),
+      cell(r.other_currency_documents),
+    ],
   ])
 }
 
@@ -40,17 +58,49 @@ export function vatCsv(r: VatReport): string {
 export function overdueCsv(r: OverdueReport): string {
   return csv([
     ['currency', 'as_of', 'client_id', 'name', 'documents', 'amount_due', 'other_currency_documents'],
-    ...r.clients.map((c) => [cell(r.currency), cell(r.as_of), cell(c.client_id), textCell(c.name), cell(c.documents), cell(c.amount_due), '']),
+    ...r.clients.map((c) => [
+      cell(r.currency),
+      cell(r.as_of),
+      cell(c.client_id),
+      textCell(c.name),
+      cell(c.documents),
+      cell(c.amount_due),
+      '',
+    ]),
     [cell(r.currency), cell(r.as_of), '', 'total', cell(r.count), cell(r.amount_due), cell(r.other_currency_documents)],
   ])
 }
 
 /** Per currency: the opening balance, every entry by date with its running balance, the closing balance. */
 export function statementCsv(r: Statement): string {
-  const head = ['client_id', 'currency', 'date', 'kind', 'document_type', 'number', 'description', 'debit', 'credit', 'balance', 'prepaid']
+  const head = [
+    'client_id',
+    'currency',
+    'date',
+    'kind',
+    'document_type',
+    'number',
+    'description',
+    'debit',
+    'credit',
+    'balance',
+    'prepaid',
+  ]
   const out: string[][] = [head]
   for (const c of r.currencies) {
-    out.push([cell(r.client_id), cell(c.currency), cell(r.from), 'opening_balance', '', '', '', '', '', cell(c.opening_balance), ''])
+    out.push([
+      cell(r.client_id),
+      cell(c.currency),
+      cell(r.from),
+      'opening_balance',
+      '',
+      '',
+      '',
+      '',
+      '',
+      cell(c.opening_balance),
+      '',
+    ])
     for (const l of c.lines) {
       out.push([
         cell(r.client_id),
@@ -66,7 +116,19 @@ export function statementCsv(r: Statement): string {
         cell(l.prepaid),
       ])
     }
-    out.push([cell(r.client_id), cell(c.currency), cell(r.to), 'closing_balance', '', '', '', '', '', cell(c.closing_balance), ''])
+    out.push([
+      cell(r.client_id),
+      cell(c.currency),
+      cell(r.to),
+      'closing_balance',
+      '',
+      '',
+      '',
+      '',
+      '',
+      cell(c.closing_balance),
+      '',
+    ])
   }
   return csv(out)
 }

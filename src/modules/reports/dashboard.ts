@@ -58,9 +58,23 @@ const DAY_MS = 86_400_000
  * The few oldest overdue documents: read per open status along the partial index documents_open (due date order),
  * so however many are overdue only `limit` rows of each status are read.
  */
-export async function oldestOverdue(q: Queryable, businessId: number, today: string, limit = 5): Promise<OverdueDocument[]> {
+export async function oldestOverdue(
+  q: Queryable,
+  businessId: number,
+  today: string,
+  limit = 5,
+): Promise<OverdueDocument[]> {
   const perStatus = (status: string) =>
-    rows<{ id: number; type: string; document_number: string | null; client_id: number; client_snapshot: string | null; currency: string; due_date: string; due: string }>(
+    rows<{
+      id: number
+      type: string
+      document_number: string | null
+      client_id: number
+      client_snapshot: string | null
+      currency: string
+      due_date: string
+      due: string
+    }>(
       q,
       sql`SELECT id, type, document_number, client_id, client_snapshot, currency, due_date, CAST(${DUE_MINOR_SQL} AS TEXT) AS due
         FROM documents
@@ -85,7 +99,11 @@ export async function oldestOverdue(q: Queryable, businessId: number, today: str
     }))
 }
 
-export async function dashboard(q: Queryable, business: { id: number; currency: string }, today: string): Promise<Dashboard> {
+export async function dashboard(
+  q: Queryable,
+  business: { id: number; currency: string },
+  today: string,
+): Promise<Dashboard> {
   const monthOf = today.slice(0, 7)
   const year = today.slice(0, 4)
   const months = lastMonths(today, 12)
@@ -94,7 +112,12 @@ export async function dashboard(q: Queryable, business: { id: number; currency: 
     incomeReport(q, business, { from: `${year}-01-01`, to: `${year}-12-31` }),
     overdueReport(q, business, today),
     oldestOverdue(q, business.id, today),
-    Promise.all(months.map(async (m) => ({ month: m, ...(await incomeReport(q, business, { from: `${m}-01`, to: monthEnd(m) })) }))),
+    Promise.all(
+      months.map(async (m) => ({
+        month: m,
+        ...(await incomeReport(q, business, { from: `${m}-01`, to: monthEnd(m) })),
+      })),
+    ),
   ])
   return { today, currency: business.currency, month, year: ofYear, overdue, oldestOverdue: oldest, months: byMonth }
 }

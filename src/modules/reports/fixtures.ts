@@ -33,7 +33,14 @@ export class Api {
   ) {}
 
   async client(name: string, extra: Record<string, unknown> = {}): Promise<number> {
-    return ok(await this.h.request('POST', '/v1/clients', { key: this.key, body: { name, email: 'billing@example.com', country: 'DE', ...extra } }), 201, 'client').id
+    return ok(
+      await this.h.request('POST', '/v1/clients', {
+        key: this.key,
+        body: { name, email: 'billing@example.com', country: 'DE', ...extra },
+      }),
+      201,
+      'client',
+    ).id
   }
 
   async draft(spec: DocSpec): Promise<any> {
@@ -72,7 +79,11 @@ export class Api {
   async pay(documentId: number, amount: string, payment_date: string, reference?: string): Promise<any> {
     const body: Record<string, unknown> = { amount, payment_date, payment_method: 'cash' }
     if (reference) body.reference = reference
-    return ok(await this.h.request('POST', `/v1/documents/${documentId}/payments`, { key: this.key, body }), 201, 'payment')
+    return ok(
+      await this.h.request('POST', `/v1/documents/${documentId}/payments`, { key: this.key, body }),
+      201,
+      'payment',
+    )
   }
 
   async reverse(paymentId: number): Promise<any> {

@@ -62,10 +62,22 @@ async function randomBusiness(seed: number, count: number) {
   const r = prng(seed)
   const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
   const clients = [await api.client('P One'), await api.client('P Two'), await api.client('P Three')]
-  const price = () => (r.chance(0.2) ? `0.${String(r.int(1, 99)).padStart(2, '0')}` : `${r.int(1, 2000)}.${String(r.int(0, 99)).padStart(2, '0')}`)
+  const price = () =>
+    r.chance(0.2)
+      ? `0.${String(r.int(1, 99)).padStart(2, '0')}`
+      : `${r.int(1, 2000)}.${String(r.int(0, 99)).padStart(2, '0')}`
   const invoices: Array<{ id: number; client_id: number; currency: string }> = []
   for (let i = 0; i < count; i++) {
-    const type = r.pick(['invoice', 'invoice', 'invoice', 'credit_note', 'proforma', 'proforma', 'proforma', 'quote'] as const)
+    const type = r.pick([
+      'invoice',
+      'invoice',
+      'invoice',
+      'credit_note',
+      'proforma',
+      'proforma',
+      'proforma',
+      'quote',
+    ] as const)
     const issueDay = r.int(0, 89)
     const lines = Array.from({ length: r.int(1, 3) }, () => ({
       quantity: r.pick(['1', '2', '0.5', '3.25', '1.3333']),
@@ -106,7 +118,7 @@ async function randomBusiness(seed: number, count: number) {
   return api
 }
 
-describe('income equals the sum of the documents\' own answers', () => {
+describe("income equals the sum of the documents' own answers", () => {
   for (const seed of [20260310, 7, 424242]) {
     test(`seed ${seed}: 30 random documents with Payments, over months, the quarter and random periods`, async () => {
       const api = await randomBusiness(seed, 30)
@@ -125,7 +137,13 @@ describe('income equals the sum of the documents\' own answers', () => {
       }
       for (const [from, to] of periods) {
         const got = await api.report(`/v1/reports/income?from=${from}&to=${to}`)
-        expect({ period: `${from}..${to}`, ...got }).toEqual({ period: `${from}..${to}`, currency: 'EUR', from, to, ...expectedIncome(docs, from, to) })
+        expect({ period: `${from}..${to}`, ...got }).toEqual({
+          period: `${from}..${to}`,
+          currency: 'EUR',
+          from,
+          to,
+          ...expectedIncome(docs, from, to),
+        })
         // The VAT report's VAT is the income report's.
         expect((await api.report(`/v1/reports/vat?from=${from}&to=${to}`)).vat).toBe(got.vat)
       }

@@ -48,7 +48,11 @@ interface Row {
  * write): a year is a few hundred rows whatever the number of documents. The few Proformas whose paid share SQL
  * cannot take exactly are read from their own days and computed here in big.js.
  */
-export async function incomeReport(q: Queryable, business: { id: number; currency: string }, period: Period): Promise<IncomeReport> {
+export async function incomeReport(
+  q: Queryable,
+  business: { id: number; currency: string },
+  period: Period,
+): Promise<IncomeReport> {
   const cur = business.currency
   const sums = await rows<Row>(
     q,

@@ -22,12 +22,24 @@ describe('overdue report', () => {
       api.doc({ client_id, issue_date, due_date, lines: [{ unit_price }], ...extra })
 
     // Xeno: 119.00 less 19.00 paid = 100.00; 50.00 due yesterday; one due today is not overdue yet.
-    const x1 = await api.doc({ client_id: x, issue_date: '2026-01-01', due_date: '2026-01-31', lines: [{ unit_price: '100.00', vat_rate: '19.00' }] })
+    const x1 = await api.doc({
+      client_id: x,
+      issue_date: '2026-01-01',
+      due_date: '2026-01-31',
+      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
+    })
     await api.pay(x1.id, '19.00', '2026-01-15')
     await due(x, '2026-02-01', '2026-03-09', '50.00')
     await due(x, '2026-02-01', '2026-03-10', '70.00')
     // A Credit Note on Xeno's Invoice is never overdue and leaves the Invoice's amount due as it stands.
-    await api.doc({ type: 'credit_note', client_id: x, issue_date: '2026-01-05', due_date: '2026-01-06', credited_document_id: x1.id, lines: [{ unit_price: '20.00' }] })
+    await api.doc({
+      type: 'credit_note',
+      client_id: x,
+      issue_date: '2026-01-05',
+      due_date: '2026-01-06',
+      credited_document_id: x1.id,
+      lines: [{ unit_price: '20.00' }],
+    })
 
     // Yara: 500.00 (its Payment reversed), a standalone Proforma 100.00, and a converted Proforma's Invoice:
     // 200.00 less the 50.00 paid on the Proforma = 150.00 (the Proforma itself, past due too, is not listed).
@@ -44,7 +56,12 @@ describe('overdue report', () => {
     const z1 = await due(z, '2026-01-01', '2026-02-01', '10.00')
     await api.pay(z1.id, '10.00', '2026-01-02')
     await api.cancel((await due(z, '2026-01-01', '2026-02-01', '10.00')).id)
-    await api.draft({ client_id: z, issue_date: '2026-01-01', due_date: '2026-02-01', lines: [{ unit_price: '10.00' }] })
+    await api.draft({
+      client_id: z,
+      issue_date: '2026-01-01',
+      due_date: '2026-02-01',
+      lines: [{ unit_price: '10.00' }],
+    })
     const z5 = await due(z, '2026-01-01', '2026-02-20', '1000.00')
     await api.pay(z5.id, '999.99', '2026-01-02')
     // Another currency: counted apart.
@@ -81,6 +98,13 @@ describe('overdue report', () => {
 
   test('a Business with nothing overdue answers zeros and no Clients', async () => {
     const api = new Api(h, (await h.business({ currency: 'CHF' })).key)
-    expect(await api.report('/v1/reports/overdue')).toEqual({ currency: 'CHF', as_of: '2026-03-10', count: 0, amount_due: '0.00', clients: [], other_currency_documents: 0 })
+    expect(await api.report('/v1/reports/overdue')).toEqual({
+      currency: 'CHF',
+      as_of: '2026-03-10',
+      count: 0,
+      amount_due: '0.00',
+      clients: [],
+      other_currency_documents: 0,
+    })
   })
 })

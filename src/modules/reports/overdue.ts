@@ -38,7 +38,11 @@ const SPLIT_DUE = sql`CAST(sum(${DUE_MINOR_SQL} / 1000000000) AS TEXT) AS due_hi
  * every document write); those not yet due (due today or later) are read from the partial index documents_open and
  * taken off. The cost follows the recent documents and the number of Clients, not the whole history.
  */
-export async function overdueReport(q: Queryable, business: { id: number; currency: string }, today: string): Promise<OverdueReport> {
+export async function overdueReport(
+  q: Queryable,
+  business: { id: number; currency: string },
+  today: string,
+): Promise<OverdueReport> {
   const cur = business.currency
   // Each query answers one row holding its rows as JSON: SQLite writes it in C and JSON.parse reads it natively, where
   // the driver would build an object per row (about 10 µs each; a thousand Clients are a thousand rows).
@@ -61,7 +65,9 @@ export async function overdueReport(q: Queryable, business: { id: number; curren
     ),
   ])
   const parse = (j: string | null | undefined) =>
-    (JSON.parse(j ?? '[]') as [number, string, number, string, string, string | null][]).map(([client_id, currency, n, due_hi, due_lo, name]) => ({ client_id, currency, n, due_hi, due_lo, name }))
+    (JSON.parse(j ?? '[]') as [number, string, number, string, string, string | null][]).map(
+      ([client_id, currency, n, due_hi, due_lo, name]) => ({ client_id, currency, n, due_hi, due_lo, name }),
+    )
   const open = parse(openJson?.j)
   const notYet = parse(laterJson?.j)
   const key = (r: Row) => `${r.client_id}|${r.currency}`
@@ -69,7 +75,13 @@ export async function overdueReport(q: Queryable, business: { id: number; curren
   const groups = open
     .map((r) => {
       const l = later.get(key(r))
-      return { id: r.client_id, home: r.currency === cur, name: r.name ?? '', n: r.n - (l?.n ?? 0), due: joinSplit(r.due_hi, r.due_lo) - (l ? joinSplit(l.due_hi, l.due_lo) : 0n) }
+      return {
+        id: r.client_id,
+        home: r.currency === cur,
+        name: r.name ?? '',
+        n: r.n - (l?.n ?? 0),
+        due: joinSplit(r.due_hi, r.due_lo) - (l ? joinSplit(l.due_hi, l.due_lo) : 0n),
+      }
     })
     .filter((g) => g.n > 0)
 
@@ -83,8 +95,16 @@ export async function overdueReport(q: Queryable, business: { id: number; curren
     currency: cur,
     as_of: today,
     count: clients.reduce((s, c) => s + c.n, 0),
-    amount_due: amountOf(clients.reduce((s, c) => s.plus(c.due), new Dec('0')), scale),
-    clients: clients.map((c) => ({ client_id: c.id, name: c.name, documents: c.n, amount_due: amountOf(c.due, scale) })),
+    amount_due: amountOf(
+      clients.reduce((s, c) => s.plus(c.due), new Dec('0')),
+      scale,
+    ),
+    clients: clients.map((c) => ({
+      client_id: c.id,
+      name: c.name,
+      documents: c.n,
+      amount_due: amountOf(c.due, scale),
+    })),
     other_currency_documents: groups.filter((g) => !g.home).reduce((s, g) => s + g.n, 0),
   }
 }

@@ -15,7 +15,10 @@ export const IncomeReportSchema = t.Object(
     vat: Amount,
     other_currency_documents: Count,
   },
-  { title: 'IncomeReport', description: 'Reportable documents issued in the period, in the reporting currency (the Business\'s)' },
+  {
+    title: 'IncomeReport',
+    description: "Reportable documents issued in the period, in the reporting currency (the Business's)",
+  },
 )
 
 const VatBandSchema = t.Object(
@@ -63,8 +66,8 @@ const StatementLineSchema = t.Object(
     date: DateOut,
     kind: t.String({ description: 'document or payment; others may be added' }),
     document_type: Nullable(t.String({ description: 'invoice, proforma or credit_note on a document line' })),
-    number: t.String({ description: 'document number, or the Payment\'s reference, - when none' }),
-    description: t.String({ description: 'a document\'s one Line, or how many Lines it has; a Payment\'s method' }),
+    number: t.String({ description: "document number, or the Payment's reference, - when none" }),
+    description: t.String({ description: "a document's one Line, or how many Lines it has; a Payment's method" }),
     debit: Nullable(Amount),
     credit: Nullable(Amount),
     balance: Amount,
@@ -88,12 +91,19 @@ export const StatementSchema = t.Object(
     client_id: Int(),
     from: DateOut,
     to: DateOut,
-    currencies: t.Array(StatementCurrencySchema, { description: 'one block per currency, most documents first; never summed across currencies' }),
+    currencies: t.Array(StatementCurrencySchema, {
+      description: 'one block per currency, most documents first; never summed across currencies',
+    }),
   },
   { title: 'Statement' },
 )
 
-const DateIn = (what: string) => t.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', 'x-pattern-words': 'must be a date written YYYY-MM-DD', description: what })
+const DateIn = (what: string) =>
+  t.String({
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+    'x-pattern-words': 'must be a date written YYYY-MM-DD',
+    description: what,
+  })
 
 export const PeriodQuery = t.Object({
   from: DateIn('first day of the period, YYYY-MM-DD'),
@@ -101,7 +111,11 @@ export const PeriodQuery = t.Object({
 })
 
 export const StatementQuery = t.Object({
-  client_id: t.String({ pattern: '^[1-9][0-9]{0,14}$', 'x-pattern-words': 'must be a Client id (a whole number)', description: 'Client id' }),
+  client_id: t.String({
+    pattern: '^[1-9][0-9]{0,14}$',
+    'x-pattern-words': 'must be a Client id (a whole number)',
+    description: 'Client id',
+  }),
   from: DateIn('first day of the period, YYYY-MM-DD'),
   to: DateIn('last day of the period, YYYY-MM-DD, not before from'),
 })

@@ -5,7 +5,14 @@ import { getBusiness } from '../business'
 import { incomeReport } from './income'
 import { overdueReport } from './overdue'
 import { parsePeriod } from './period'
-import { IncomeReportSchema, OverdueReportSchema, PeriodQuery, StatementQuery, StatementSchema, VatReportSchema } from './reports.model'
+import {
+  IncomeReportSchema,
+  OverdueReportSchema,
+  PeriodQuery,
+  StatementQuery,
+  StatementSchema,
+  VatReportSchema,
+} from './reports.model'
 import { clientStatement } from './statement'
 import { vatReport } from './vat'
 
@@ -17,12 +24,15 @@ export const reportsOperations: Operation[] = [
     ...base,
     name: 'reports_income',
     summary: 'Income: net of the Reportable documents issued in the period, VAT beside it',
-    description: 'In the Business\'s reporting currency; `from` and `to` are dates (YYYY-MM-DD), the period defaulting to this year.',
+    description:
+      "In the Business's reporting currency; `from` and `to` are dates (YYYY-MM-DD), the period defaulting to this year.",
     http: { method: 'GET', path: '/v1/reports/income', status: 200 },
     query: PeriodQuery,
     output: IncomeReportSchema,
     async run(actor, { query }, { deps }) {
-      return json(await incomeReport(deps.db.read, await getBusiness(deps.db.read, actor.businessId), parsePeriod(query)))
+      return json(
+        await incomeReport(deps.db.read, await getBusiness(deps.db.read, actor.businessId), parsePeriod(query)),
+      )
     },
   },
   {
@@ -45,14 +55,16 @@ export const reportsOperations: Operation[] = [
     http: { method: 'GET', path: '/v1/reports/overdue', status: 200 },
     output: OverdueReportSchema,
     async run(actor, _input, { deps }) {
-      return json(await overdueReport(deps.db.read, await getBusiness(deps.db.read, actor.businessId), utcDay(deps.clock.now())))
+      return json(
+        await overdueReport(deps.db.read, await getBusiness(deps.db.read, actor.businessId), utcDay(deps.clock.now())),
+      )
     },
   },
   {
     ...base,
     name: 'reports_statement',
     summary: 'Statement of one Client: per currency, opening balance, entries by date, closing balance',
-    description: 'The Client named by `client_id` (404 when it is not the Business\'s), over the period `from`–`to`.',
+    description: "The Client named by `client_id` (404 when it is not the Business's), over the period `from`–`to`.",
     http: { method: 'GET', path: '/v1/reports/statement', status: 200 },
     query: StatementQuery,
     output: StatementSchema,

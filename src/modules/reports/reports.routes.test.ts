@@ -60,7 +60,7 @@ describe('access', () => {
     expect((await h.request('POST', '/v1/reports/overdue', { key: api.key, body: {} })).status).toBe(405)
   })
 
-  test('the reporting currency is the Business\'s', async () => {
+  test("the reporting currency is the Business's", async () => {
     const b = new Api(h, (await h.business({ currency: 'GBP' })).key)
     expect((await b.report('/v1/reports/income?from=2026-01-01&to=2026-01-31')).currency).toBe('GBP')
     expect((await b.report('/v1/reports/vat?from=2026-01-01&to=2026-01-31')).currency).toBe('GBP')

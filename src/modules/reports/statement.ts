@@ -63,7 +63,12 @@ interface Entry {
   line: Omit<StatementLine, 'debit' | 'credit' | 'balance'>
 }
 
-export async function clientStatement(q: Queryable, businessId: number, clientId: number, period: Period): Promise<Statement> {
+export async function clientStatement(
+  q: Queryable,
+  businessId: number,
+  clientId: number,
+  period: Period,
+): Promise<Statement> {
   if (!(await findClient(q, businessId, clientId))) throw new NotFound('No such Client.')
   const docs = sql`d.business_id = ${businessId} AND d.client_id = ${clientId} AND d.status IN ${STANDING}
     AND (d.type IN ('invoice', 'credit_note') OR (d.type = 'proforma' AND d.converted_into_id IS NULL))`
@@ -137,7 +142,14 @@ export async function clientStatement(q: Queryable, businessId: number, clientId
         id: p.id,
         currency: p.currency,
         minor: new Dec(p.amount).neg(),
-        line: { date: p.date, kind: 'payment', document_type: null, number: p.reference?.trim() || '-', description: p.method, prepaid: p.prepaid === 1 },
+        line: {
+          date: p.date,
+          kind: 'payment',
+          document_type: null,
+          number: p.reference?.trim() || '-',
+          description: p.method,
+          prepaid: p.prepaid === 1,
+        },
       }),
     ),
   ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.order - b.order || a.id - b.id))
@@ -156,11 +168,21 @@ export async function clientStatement(q: Queryable, businessId: number, clientId
       balance = balance.plus(e.minor)
       const amount = amountOf(e.minor.abs(), scale)
       const isCredit = e.line.kind === 'payment' || e.line.document_type === 'credit_note'
-      lines.push({ ...e.line, debit: isCredit ? null : amount, credit: isCredit ? amount : null, balance: amountOf(balance, scale) })
+      lines.push({
+        ...e.line,
+        debit: isCredit ? null : amount,
+        credit: isCredit ? amount : null,
+        balance: amountOf(balance, scale),
+      })
     }
     blocks.push({
       documents: lines.filter((l) => l.kind === 'document').length,
-      block: { currency: cur, opening_balance: amountOf(open, scale), closing_balance: amountOf(balance, scale), lines },
+      block: {
+        currency: cur,
+        opening_balance: amountOf(open, scale),
+        closing_balance: amountOf(balance, scale),
+        lines,
+      },
     })
   }
   blocks.sort((a, b) => b.documents - a.documents || (a.block.currency < b.block.currency ? -1 : 1))

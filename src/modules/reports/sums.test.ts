@@ -15,36 +15,48 @@ const SHARE = `CASE WHEN paid_minor <= 0 THEN 0 WHEN paid_minor >= total_minor T
 
 /** Each sum as one exact integer (hi · 10^9 + lo), rows with nothing left in them dropped, in a stable order. */
 async function stored(businessId: number) {
-  const days = await h.deps.db.read.all<any>(sql.raw(`SELECT day, currency, documents, vat_documents, large,
+  const days = await h.deps.db.read.all<any>(
+    sql.raw(`SELECT day, currency, documents, vat_documents, large,
       CAST(income_hi * 1000000000 + income_lo AS TEXT) AS income, CAST(vat_hi * 1000000000 + vat_lo AS TEXT) AS vat
-    FROM report_days WHERE business_id = ${businessId} AND documents <> 0 ORDER BY day, currency`))
-  const vat = await h.deps.db.read.all<any>(sql.raw(`SELECT day, currency, type, category, rate, bands,
+    FROM report_days WHERE business_id = ${businessId} AND documents <> 0 ORDER BY day, currency`),
+  )
+  const vat = await h.deps.db.read.all<any>(
+    sql.raw(`SELECT day, currency, type, category, rate, bands,
       CAST(net_hi * 1000000000 + net_lo AS TEXT) AS net, CAST(vat_hi * 1000000000 + vat_lo AS TEXT) AS vat
-    FROM report_vat_days WHERE business_id = ${businessId} AND bands <> 0 ORDER BY day, currency, type, category, rate`))
-  const open = await h.deps.db.read.all<any>(sql.raw(`SELECT client_id, currency, documents, CAST(due_hi * 1000000000 + due_lo AS TEXT) AS due
-    FROM report_open_clients WHERE business_id = ${businessId} AND documents <> 0 ORDER BY client_id, currency`))
+    FROM report_vat_days WHERE business_id = ${businessId} AND bands <> 0 ORDER BY day, currency, type, category, rate`),
+  )
+  const open = await h.deps.db.read.all<any>(
+    sql.raw(`SELECT client_id, currency, documents, CAST(due_hi * 1000000000 + due_lo AS TEXT) AS due
+    FROM report_open_clients WHERE business_id = ${businessId} AND documents <> 0 ORDER BY client_id, currency`),
+  )
   return { days, vat, open }
 }
 
 /** The same sums straight from the documents, written independently of the triggers. */
 async function recomputed(businessId: number) {
-  const days = await h.deps.db.read.all<any>(sql.raw(`SELECT issue_date AS day, currency, count(*) AS documents,
+  const days = await h.deps.db.read.all<any>(
+    sql.raw(`SELECT issue_date AS day, currency, count(*) AS documents,
       sum(type IN ('invoice', 'credit_note')) AS vat_documents,
       sum(type = 'proforma' AND paid_minor > 0 AND paid_minor < total_minor AND total_minor > 2000000000) AS large,
       CAST(sum(CASE type WHEN 'invoice' THEN net_minor WHEN 'credit_note' THEN -net_minor ELSE ${SHARE} END) AS TEXT) AS income,
       CAST(sum(CASE type WHEN 'invoice' THEN vat_minor WHEN 'credit_note' THEN -vat_minor ELSE 0 END) AS TEXT) AS vat
     FROM documents WHERE business_id = ${businessId} AND issue_date IS NOT NULL AND status IN ${STANDING}
       AND (type IN ('invoice', 'credit_note') OR (type = 'proforma' AND converted_into_id IS NULL))
-    GROUP BY issue_date, currency ORDER BY issue_date, currency`))
-  const vat = await h.deps.db.read.all<any>(sql.raw(`SELECT d.issue_date AS day, d.currency, d.type, b.category, b.rate, count(*) AS bands,
+    GROUP BY issue_date, currency ORDER BY issue_date, currency`),
+  )
+  const vat = await h.deps.db.read.all<any>(
+    sql.raw(`SELECT d.issue_date AS day, d.currency, d.type, b.category, b.rate, count(*) AS bands,
       CAST(sum(b.net_minor) AS TEXT) AS net, CAST(sum(b.vat_minor) AS TEXT) AS vat
     FROM documents d JOIN document_vat_bands b ON b.document_id = d.id
     WHERE d.business_id = ${businessId} AND d.issue_date IS NOT NULL AND d.status IN ${STANDING} AND d.type IN ('invoice', 'credit_note')
-    GROUP BY d.issue_date, d.currency, d.type, b.category, b.rate ORDER BY 1, 2, 3, 4, 5`))
-  const open = await h.deps.db.read.all<any>(sql.raw(`SELECT client_id, currency, count(*) AS documents, CAST(sum(total_minor - paid_minor) AS TEXT) AS due
+    GROUP BY d.issue_date, d.currency, d.type, b.category, b.rate ORDER BY 1, 2, 3, 4, 5`),
+  )
+  const open = await h.deps.db.read.all<any>(
+    sql.raw(`SELECT client_id, currency, count(*) AS documents, CAST(sum(total_minor - paid_minor) AS TEXT) AS due
     FROM documents WHERE business_id = ${businessId} AND status IN ('issued', 'partially_paid') AND due_date IS NOT NULL
       AND (type = 'invoice' OR (type = 'proforma' AND converted_into_id IS NULL))
-    GROUP BY client_id, currency ORDER BY client_id, currency`))
+    GROUP BY client_id, currency ORDER BY client_id, currency`),
+  )
   return { days, vat, open }
 }
 
@@ -61,8 +73,15 @@ describe('report sums kept by triggers', () => {
     const line = (unit_price: string, vat_rate = '19.00') => ({ unit_price, vat_rate })
 
     // Drafts count nowhere, however they are edited.
-    const d = await api.draft({ client_id: c1, issue_date: '2026-02-02', lines: [line('100.00'), line('50.00', '7.00')] })
-    await h.request('PATCH', `/v1/documents/${d.id}`, { key: b.key, body: { lines: [line('120.00'), line('10.00', '0')] } })
+    const d = await api.draft({
+      client_id: c1,
+      issue_date: '2026-02-02',
+      lines: [line('100.00'), line('50.00', '7.00')],
+    })
+    await h.request('PATCH', `/v1/documents/${d.id}`, {
+      key: b.key,
+      body: { lines: [line('120.00'), line('10.00', '0')] },
+    })
     await expectInStep(b.id)
     // Issued: counted with its bands on its issue day.
     await api.issue(d.id)
@@ -89,7 +108,13 @@ describe('report sums kept by triggers', () => {
     await expectInStep(b.id)
 
     // A Credit Note subtracts; another currency counts apart; a cancelled document leaves every sum.
-    await api.doc({ type: 'credit_note', client_id: c1, issue_date: '2026-02-07', credited_document_id: d.id, lines: [line('10.00')] })
+    await api.doc({
+      type: 'credit_note',
+      client_id: c1,
+      issue_date: '2026-02-07',
+      credited_document_id: d.id,
+      lines: [line('10.00')],
+    })
     await api.doc({ client_id: c2, currency: 'USD', issue_date: '2026-02-07', lines: [line('1000.00')] })
     const x = await api.doc({ client_id: c2, issue_date: '2026-02-08', lines: [line('70.00', '0')] })
     await expectInStep(b.id)
@@ -114,7 +139,14 @@ describe('report sums kept by triggers', () => {
     const b = await h.business({ currency: 'EUR' })
     const api = new Api(h, b.key)
     const c = await api.client('Gone')
-    const doc = await api.doc({ client_id: c, issue_date: '2026-02-10', lines: [{ unit_price: '10.00', vat_rate: '19.00' }, { unit_price: '5.00', vat_rate: '7.00' }] })
+    const doc = await api.doc({
+      client_id: c,
+      issue_date: '2026-02-10',
+      lines: [
+        { unit_price: '10.00', vat_rate: '19.00' },
+        { unit_price: '5.00', vat_rate: '7.00' },
+      ],
+    })
     await h.deps.db.write(async (tx) => {
       await tx.run(sql`DELETE FROM documents WHERE id = ${doc.id}`)
     })

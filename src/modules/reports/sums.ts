@@ -43,7 +43,9 @@ export async function withExactSums<T>(run: (split: boolean) => Promise<T>): Pro
 
 /** `sum(NAME_hi)` and `sum(NAME_lo)` of a running-sums table, as text columns NAME_hi and NAME_lo (see schema/reports.ts). */
 export function splitSum(name: string): SQL {
-  return sql.raw(`CAST(coalesce(sum(${name}_hi), 0) AS TEXT) AS ${name}_hi, CAST(coalesce(sum(${name}_lo), 0) AS TEXT) AS ${name}_lo`)
+  return sql.raw(
+    `CAST(coalesce(sum(${name}_hi), 0) AS TEXT) AS ${name}_hi, CAST(coalesce(sum(${name}_lo), 0) AS TEXT) AS ${name}_lo`,
+  )
 }
 
 /** Rows of a read-only report query, columns by name. */

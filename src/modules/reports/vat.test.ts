@@ -34,23 +34,65 @@ describe('VAT report', () => {
       ],
     })
     // A Credit Note subtracts: S 19% 40.00 / 7.60.
-    await api.doc({ type: 'credit_note', client_id: c, issue_date: '2026-02-15', credited_document_id: v1.id, lines: [{ unit_price: '40.00', vat_rate: '19.00' }] })
+    await api.doc({
+      type: 'credit_note',
+      client_id: c,
+      issue_date: '2026-02-15',
+      credited_document_id: v1.id,
+      lines: [{ unit_price: '40.00', vat_rate: '19.00' }],
+    })
     // A standalone Proforma, even paid in full, carries no VAT.
-    const p = await api.doc({ type: 'proforma', client_id: c, issue_date: '2026-02-10', lines: [{ unit_price: '1000.00', vat_rate: '19.00' }] })
+    const p = await api.doc({
+      type: 'proforma',
+      client_id: c,
+      issue_date: '2026-02-10',
+      lines: [{ unit_price: '1000.00', vat_rate: '19.00' }],
+    })
     await api.pay(p.id, '1190.00', '2026-02-10')
     // A converted Proforma is reported through its Invoice (issued 2026-02-20): S 19% 10.00 / 1.90.
-    const q = await api.doc({ type: 'proforma', client_id: c, issue_date: '2026-01-25', lines: [{ unit_price: '10.00', vat_rate: '19.00' }] })
+    const q = await api.doc({
+      type: 'proforma',
+      client_id: c,
+      issue_date: '2026-01-25',
+      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
+    })
     await api.convert(q.id, '2026-02-20')
     // Left out: the day before and after, a cancelled Invoice, a Draft, a Quote.
     await api.doc({ client_id: c, issue_date: '2026-01-31', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] })
     await api.doc({ client_id: c, issue_date: '2026-03-01', lines: [{ unit_price: '500.00', vat_rate: '7.00' }] })
-    await api.cancel((await api.doc({ client_id: c, issue_date: '2026-02-12', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] })).id)
+    await api.cancel(
+      (await api.doc({ client_id: c, issue_date: '2026-02-12', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] }))
+        .id,
+    )
     await api.draft({ client_id: c, issue_date: '2026-02-12', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] })
-    await api.doc({ type: 'quote', client_id: c, issue_date: '2026-02-12', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] })
+    await api.doc({
+      type: 'quote',
+      client_id: c,
+      issue_date: '2026-02-12',
+      lines: [{ unit_price: '500.00', vat_rate: '19.00' }],
+    })
     // Another currency: an Invoice and a Credit Note counted, a Proforma not (it carries no VAT).
-    const usd = await api.doc({ client_id: c, currency: 'USD', issue_date: '2026-02-13', lines: [{ unit_price: '100.00', vat_rate: '19.00' }] })
-    await api.doc({ type: 'credit_note', client_id: c, currency: 'USD', issue_date: '2026-02-14', credited_document_id: usd.id, lines: [{ unit_price: '1.00', vat_rate: '19.00' }] })
-    await api.doc({ type: 'proforma', client_id: c, currency: 'USD', issue_date: '2026-02-14', lines: [{ unit_price: '100.00', vat_rate: '19.00' }] })
+    const usd = await api.doc({
+      client_id: c,
+      currency: 'USD',
+      issue_date: '2026-02-13',
+      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
+    })
+    await api.doc({
+      type: 'credit_note',
+      client_id: c,
+      currency: 'USD',
+      issue_date: '2026-02-14',
+      credited_document_id: usd.id,
+      lines: [{ unit_price: '1.00', vat_rate: '19.00' }],
+    })
+    await api.doc({
+      type: 'proforma',
+      client_id: c,
+      currency: 'USD',
+      issue_date: '2026-02-14',
+      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
+    })
 
     expect(await api.report(`/v1/reports/vat?${FEB}`)).toEqual({
       currency: 'EUR',
@@ -69,16 +111,42 @@ describe('VAT report', () => {
       other_currency_documents: 2,
     })
     // The income report beside it: the same VAT; income adds the paid Proforma's whole net.
-    expect(await api.report(`/v1/reports/income?${FEB}`)).toMatchObject({ income: '1519.99', vat: '35.80', other_currency_documents: 3 })
+    expect(await api.report(`/v1/reports/income?${FEB}`)).toMatchObject({
+      income: '1519.99',
+      vat: '35.80',
+      other_currency_documents: 3,
+    })
   })
 
   test('a band whose Credit Notes cancel its Invoices stays listed at zero; an empty period has no bands', async () => {
     const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
     const c = await api.client('Acme')
-    const inv = await api.doc({ client_id: c, issue_date: '2026-02-02', lines: [{ unit_price: '10.00', vat_rate: '19.00' }] })
-    await api.doc({ type: 'credit_note', client_id: c, issue_date: '2026-02-03', credited_document_id: inv.id, lines: [{ unit_price: '10.00', vat_rate: '19.00' }] })
-    expect(await api.report(`/v1/reports/vat?${FEB}`)).toMatchObject({ net: '0.00', vat: '0.00', bands: [{ category: 'S', rate: '19.00', net: '0.00', vat: '0.00' }] })
-    expect(await api.report('/v1/reports/vat?from=2026-02-03&to=2026-02-03')).toMatchObject({ net: '-10.00', vat: '-1.90' })
-    expect(await api.report('/v1/reports/vat?from=2025-01-01&to=2025-12-31')).toMatchObject({ net: '0.00', vat: '0.00', bands: [], other_currency_documents: 0 })
+    const inv = await api.doc({
+      client_id: c,
+      issue_date: '2026-02-02',
+      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
+    })
+    await api.doc({
+      type: 'credit_note',
+      client_id: c,
+      issue_date: '2026-02-03',
+      credited_document_id: inv.id,
+      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
+    })
+    expect(await api.report(`/v1/reports/vat?${FEB}`)).toMatchObject({
+      net: '0.00',
+      vat: '0.00',
+      bands: [{ category: 'S', rate: '19.00', net: '0.00', vat: '0.00' }],
+    })
+    expect(await api.report('/v1/reports/vat?from=2026-02-03&to=2026-02-03')).toMatchObject({
+      net: '-10.00',
+      vat: '-1.90',
+    })
+    expect(await api.report('/v1/reports/vat?from=2025-01-01&to=2025-12-31')).toMatchObject({
+      net: '0.00',
+      vat: '0.00',
+      bands: [],
+      other_currency_documents: 0,
+    })
   })
 })

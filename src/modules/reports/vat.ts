@@ -24,7 +24,11 @@ import { amountOf, rows, splitSum } from './sums'
 
 /** Highest rate first; at one rate, the categories in their usual order, then any other alphabetically. */
 function compareBands(a: { category: string; rate: string }, b: { category: string; rate: string }): number {
-  return stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category) || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0)
+  return (
+    stored(b.rate).cmp(stored(a.rate)) ||
+    categoryRank(a.category) - categoryRank(b.category) ||
+    (a.category < b.category ? -1 : a.category > b.category ? 1 : 0)
+  )
 }
 
 interface BandRow {
@@ -43,7 +47,11 @@ interface BandRow {
  * to documents and their bands): a year is some thousands of rows whatever the number of documents. Credit Notes'
  * sums are subtracted here; a band is listed while any document holds it in the period (its count above zero).
  */
-export async function vatReport(q: Queryable, business: { id: number; currency: string }, period: Period): Promise<VatReport> {
+export async function vatReport(
+  q: Queryable,
+  business: { id: number; currency: string },
+  period: Period,
+): Promise<VatReport> {
   const cur = business.currency
   const id = business.id
   const [bandRows, otherRows] = await Promise.all([
@@ -74,7 +82,12 @@ export async function vatReport(q: Queryable, business: { id: number; currency: 
   }
   const sorted = [...merged.values()]
     .filter((b) => b.bands > 0)
-    .map((b) => ({ category: b.category, rate: b.rate, net: new Dec(b.net.toString()), vat: new Dec(b.vat.toString()) }))
+    .map((b) => ({
+      category: b.category,
+      rate: b.rate,
+      net: new Dec(b.net.toString()),
+      vat: new Dec(b.vat.toString()),
+    }))
     .sort(compareBands)
   const net = sorted.reduce((s: Decimal, b) => s.plus(b.net), new Dec('0'))
   const vat = sorted.reduce((s: Decimal, b) => s.plus(b.vat), new Dec('0'))
@@ -84,7 +97,14 @@ export async function vatReport(q: Queryable, business: { id: number; currency: 
     to: period.to,
     net: amountOf(net, scale),
     vat: amountOf(vat, scale),
-    bands: sorted.map((b): VatBand => ({ category: b.category, rate: b.rate, net: amountOf(b.net, scale), vat: amountOf(b.vat, scale) })),
+    bands: sorted.map(
+      (b): VatBand => ({
+        category: b.category,
+        rate: b.rate,
+        net: amountOf(b.net, scale),
+        vat: amountOf(b.vat, scale),
+      }),
+    ),
     other_currency_documents: otherRows[0]?.other ?? 0,
   }
 }

@@ -65,11 +65,19 @@ describe('checkUrlForm and checkAddress', () => {
     const r = await checkAddress('https://hooks.example.com/in?x=1', { allowPrivate: false, resolve })
     expect(r.address).toBe('93.184.216.34')
     expect(r.url.hostname).toBe('hooks.example.com')
-    expect((await checkAddress('https://hooks.example.com:443/in', { allowPrivate: false, resolve })).address).toBe('93.184.216.34')
+    expect((await checkAddress('https://hooks.example.com:443/in', { allowPrivate: false, resolve })).address).toBe(
+      '93.184.216.34',
+    )
   })
 
   test('IP literals in disguise (decimal, hex, short forms) are refused as IP addresses', () => {
-    for (const raw of ['https://2130706433/', 'https://0x7f000001/', 'https://127.1/', 'https://0177.0.0.1/', 'https://[::ffff:7f00:1]/']) {
+    for (const raw of [
+      'https://2130706433/',
+      'https://0x7f000001/',
+      'https://127.1/',
+      'https://0177.0.0.1/',
+      'https://[::ffff:7f00:1]/',
+    ]) {
       expect(() => checkUrlForm(raw, false)).toThrow(AddressRefused)
     }
   })
@@ -78,8 +86,12 @@ describe('checkUrlForm and checkAddress', () => {
     const failing: Resolver = async () => {
       throw new Error('ENOTFOUND')
     }
-    await expect(checkAddress('https://nowhere.example/', { allowPrivate: false, resolve: failing })).rejects.toThrow(AddressRefused)
-    await expect(checkAddress('https://nowhere.example/', { allowPrivate: false, resolve: async () => [] })).rejects.toThrow(AddressRefused)
+    await expect(checkAddress('https://nowhere.example/', { allowPrivate: false, resolve: failing })).rejects.toThrow(
+      AddressRefused,
+    )
+    await expect(
+      checkAddress('https://nowhere.example/', { allowPrivate: false, resolve: async () => [] }),
+    ).rejects.toThrow(AddressRefused)
   })
 
   test('a name that does not resolve and one that resolves to an internal address get the same words, naming no address', async () => {
@@ -203,17 +215,28 @@ describe('address rules at entry: 422 under url (private addresses not allowed)'
   test('a public https name is accepted (201), on the default port written or not', async () => {
     const a = await h.request('POST', '/v1/webhooks', { key, body: { url: 'https://hooks.example.com/in' } })
     expect(a.status).toBe(201)
-    const b = await h.request('POST', '/v1/webhooks', { key, body: { url: 'https://hooks.example.com:443/in?source=invoicing' } })
+    const b = await h.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: 'https://hooks.example.com:443/in?source=invoicing' },
+    })
     expect(b.status).toBe(201)
   })
 
   test('PATCH checks a new url by the same rules, and a refused PATCH changes nothing', async () => {
     const a = await h.request('POST', '/v1/webhooks', { key, body: { url: 'https://hooks.example.com/patched' } })
-    const r = await h.request('PATCH', `/v1/webhooks/${a.body.id}`, { key, body: { url: 'https://metadata.example.com/latest' } })
+    const r = await h.request('PATCH', `/v1/webhooks/${a.body.id}`, {
+      key,
+      body: { url: 'https://metadata.example.com/latest' },
+    })
     expect(r.status).toBe(422)
     expect(Object.keys(r.body.error.errors)).toEqual(['url'])
-    expect((await h.request('GET', `/v1/webhooks/${a.body.id}`, { key })).body.url).toBe('https://hooks.example.com/patched')
-    const ok = await h.request('PATCH', `/v1/webhooks/${a.body.id}`, { key, body: { url: 'https://hooks.example.com/other' } })
+    expect((await h.request('GET', `/v1/webhooks/${a.body.id}`, { key })).body.url).toBe(
+      'https://hooks.example.com/patched',
+    )
+    const ok = await h.request('PATCH', `/v1/webhooks/${a.body.id}`, {
+      key,
+      body: { url: 'https://hooks.example.com/other' },
+    })
     expect(ok.status).toBe(200)
     expect(ok.body.url).toBe('https://hooks.example.com/other')
   })
@@ -238,10 +261,17 @@ describe('address rules at delivery', () => {
   })
 
   async function issueAnInvoice(key: string): Promise<void> {
-    const c = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' } })
+    const c = await h.request('POST', '/v1/clients', {
+      key,
+      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
+    })
     const d = await h.request('POST', '/v1/documents', {
       key,
-      body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+      body: {
+        type: 'invoice',
+        client_id: c.body.id,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
     })
     const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
     expect(r.status).toBe(200)
@@ -308,11 +338,23 @@ describe('httpSender', () => {
     })
     try {
       // The name resolves nowhere; the connection still reaches the checked address.
-      const r = await httpSender.post({ url: new URL(`http://pinned.invalid:${server.port}/in`), address: '127.0.0.1', headers: {}, body: '{}', timeoutMs: 5000 })
+      const r = await httpSender.post({
+        url: new URL(`http://pinned.invalid:${server.port}/in`),
+        address: '127.0.0.1',
+        headers: {},
+        body: '{}',
+        timeoutMs: 5000,
+      })
       expect(r.kind).toBe('answer')
       expect(got).toEqual([`pinned.invalid:${server.port}`])
       // A name that would resolve to the server is not followed when the pinned address is another one.
-      const other = await httpSender.post({ url: new URL(`http://localhost:${server.port}/in`), address: '127.0.0.2', headers: {}, body: '{}', timeoutMs: 5000 })
+      const other = await httpSender.post({
+        url: new URL(`http://localhost:${server.port}/in`),
+        address: '127.0.0.2',
+        headers: {},
+        body: '{}',
+        timeoutMs: 5000,
+      })
       expect(other.kind).toBe('error')
       expect(got).toHaveLength(1)
     } finally {

@@ -41,10 +41,12 @@ export function checkUrlForm(raw: string, allowPrivate: boolean): URL {
   } catch {
     throw new AddressRefused('must be an absolute https:// address')
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new AddressRefused('must use https://')
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+    throw new AddressRefused('must use https://')
   if (url.username || url.password) throw new AddressRefused('must not carry a user name or password')
   if (raw.includes('#')) throw new AddressRefused('must not carry a fragment')
-  if (url.protocol === 'https:' && url.port !== '' && url.port !== '443' && !allowPrivate) throw new AddressRefused('must use the standard port 443')
+  if (url.protocol === 'https:' && url.port !== '' && url.port !== '443' && !allowPrivate)
+    throw new AddressRefused('must use the standard port 443')
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (ipaddr.isValid(host) || /^[0-9.]+$/.test(host) || /^0x/i.test(host)) {
     if (!allowPrivate) throw new AddressRefused('must name a host, not an IP address')
@@ -77,7 +79,8 @@ export async function checkAddress(raw: string, o: GuardOptions): Promise<{ url:
 export async function checkHost(host: string, o: GuardOptions): Promise<string> {
   // One answer for a name that does not resolve and one that resolves to an internal address, and no address named:
   // otherwise an Admin could map the service's internal network through this check.
-  const refused = () => new AddressRefused(`the host ${host} must resolve, and only to addresses on the public internet`)
+  const refused = () =>
+    new AddressRefused(`the host ${host} must resolve, and only to addresses on the public internet`)
   let addresses: string[]
   if (ipaddr.isValid(host)) addresses = [ipaddr.process(host).toString()]
   else {

@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import net from 'node:net'
 import { makeHarness, type Harness } from '../../../test/harness'
-import { EXCERPT_BYTES, EXCERPT_GRACE_MS, httpSender, type PostRequest, type PostResult, type WebhookSender } from '../../adapters/http'
+import {
+  EXCERPT_BYTES,
+  EXCERPT_GRACE_MS,
+  httpSender,
+  type PostRequest,
+  type PostResult,
+  type WebhookSender,
+} from '../../adapters/http'
 import { deliveryContext } from '../../jobs/webhooks'
 import { RESOLVE_TIMEOUT_MS } from './address-guard'
 import { deliverDue, dispatchOutbox, type DeliveryContext } from './delivery'
@@ -93,7 +100,13 @@ function dripForever(s: net.Socket, everyMs: number) {
 const CHUNKED_200 = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n'
 
 function post(url: string, timeoutMs: number): PostRequest {
-  return { url: new URL(url), address: '127.0.0.1', headers: { 'content-type': 'application/json' }, body: '{"type":"ping"}', timeoutMs }
+  return {
+    url: new URL(url),
+    address: '127.0.0.1',
+    headers: { 'content-type': 'application/json' },
+    body: '{"type":"ping"}',
+    timeoutMs,
+  }
 }
 
 async function timed(p: Promise<PostResult>): Promise<{ r: PostResult; ms: number }> {
@@ -173,7 +186,11 @@ describe('httpSender: one total limit until the head, then the first kilobyte fo
   })
 
   test('a 500 with a 5 KB body is an answer 500 with only its first kilobyte kept', async () => {
-    const rx = await rawReceiver((s) => s.write(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: ${FIVE_KB.length}\r\n\r\n${FIVE_KB}`))
+    const rx = await rawReceiver((s) =>
+      s.write(
+        `HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: ${FIVE_KB.length}\r\n\r\n${FIVE_KB}`,
+      ),
+    )
     try {
       const r = await httpSender.post(post(rx.url, 5_000))
       expect(r).toMatchObject({ kind: 'answer', status: 500, excerpt: FIVE_KB.slice(0, EXCERPT_BYTES) })
@@ -183,7 +200,9 @@ describe('httpSender: one total limit until the head, then the first kilobyte fo
   })
 
   test('a 5 KB body that stalls after its first bytes keeps what arrived within the grace', async () => {
-    const rx = await rawReceiver((s) => s.write(`HTTP/1.1 503 Service Unavailable\r\nContent-Length: ${FIVE_KB.length}\r\n\r\n${FIVE_KB.slice(0, 100)}`))
+    const rx = await rawReceiver((s) =>
+      s.write(`HTTP/1.1 503 Service Unavailable\r\nContent-Length: ${FIVE_KB.length}\r\n\r\n${FIVE_KB.slice(0, 100)}`),
+    )
     try {
       const { r, ms } = await timed(httpSender.post(post(rx.url, 5_000)))
       expect(r).toMatchObject({ kind: 'answer', status: 503, excerpt: FIVE_KB.slice(0, 100) })
@@ -204,16 +223,29 @@ describe('deliverDue with the real sender: the outcome of an attempt under the a
     h.clock.set(new Date())
     const b = await h.business()
     key = b.key
-    const c = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' } })
+    const c = await h.request('POST', '/v1/clients', {
+      key,
+      body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },
+    })
     clientId = c.body.id
   })
   afterAll(() => h.close())
 
   /** One webhook to `url`, one Invoice issued, one attempt made; answers the delivery as the API lists it. */
-  async function oneAttempt(url: string, ctx: DeliveryContext = deliveryContext(h.deps)): Promise<{ d: any; ms: number }> {
+  async function oneAttempt(
+    url: string,
+    ctx: DeliveryContext = deliveryContext(h.deps),
+  ): Promise<{ d: any; ms: number }> {
     const w = await h.request('POST', '/v1/webhooks', { key, body: { url, events: ['document.issued'] } })
     expect(w.status).toBe(201)
-    const draft = await h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '0' }] } })
+    const draft = await h.request('POST', '/v1/documents', {
+      key,
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
+      },
+    })
     expect((await h.request('POST', `/v1/documents/${draft.body.id}/issue`, { key })).status).toBe(200)
     await dispatchOutbox(ctx)
     const t0 = performance.now()
@@ -259,7 +291,9 @@ describe('deliverDue with the real sender: the outcome of an attempt under the a
   })
 
   test('a 500 with a 5 KB body is a failure with only the first kilobyte kept', async () => {
-    const rx = await rawReceiver((s) => s.write(`HTTP/1.1 500 Internal Server Error\r\nContent-Length: ${FIVE_KB.length}\r\n\r\n${FIVE_KB}`))
+    const rx = await rawReceiver((s) =>
+      s.write(`HTTP/1.1 500 Internal Server Error\r\nContent-Length: ${FIVE_KB.length}\r\n\r\n${FIVE_KB}`),
+    )
     try {
       const { d } = await oneAttempt(rx.url)
       expect(d.status).toBe('pending')

@@ -72,21 +72,32 @@ function verify(secret: string, m: Received): any {
 const line = { description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '0' }
 
 async function client(h: Harness, key: string): Promise<number> {
-  const r = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' } })
+  const r = await h.request('POST', '/v1/clients', {
+    key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },
+  })
   if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
   return r.body.id
 }
 
 /** Issues an Invoice of 100.00: one document.issued event committed. Returns the document. */
 async function issueInvoice(h: Harness, key: string, clientId: number): Promise<any> {
-  const d = await h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines: [line] } })
+  const d = await h.request('POST', '/v1/documents', {
+    key,
+    body: { type: 'invoice', client_id: clientId, lines: [line] },
+  })
   if (d.status !== 201) throw new Error(`draft refused: ${d.status} ${d.text}`)
   const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
   if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
   return r.body
 }
 
-async function addWebhook(h: Harness, key: string, url: string, events: string[] = []): Promise<{ id: number; secret: string }> {
+async function addWebhook(
+  h: Harness,
+  key: string,
+  url: string,
+  events: string[] = [],
+): Promise<{ id: number; secret: string }> {
   const r = await h.request('POST', '/v1/webhooks', { key, body: { url, events } })
   if (r.status !== 201) throw new Error(`webhook refused: ${r.status} ${r.text}`)
   return r.body
@@ -99,7 +110,9 @@ async function deliveries(h: Harness, key: string, webhookId: number): Promise<a
 }
 
 /** The waits after each failed attempt, as the contract lists them. */
-const SCHEDULE_MS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600].map((s) => s * 1000)
+const SCHEDULE_MS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600].map(
+  (s) => s * 1000,
+)
 
 /** The stored message a delivery sends: its body is kept once, under the webhook-id. */
 async function messageOf(h: Harness, messageId: string) {
@@ -315,7 +328,9 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
         await deliverAll(ctx)
       }
       expect(target.got).toHaveLength(0)
-      expect((await deliveries(h, key, w.id))[0].attempts.map((a: any) => a.status_code)).toEqual([302, 302, 301, 307, 308])
+      expect((await deliveries(h, key, w.id))[0].attempts.map((a: any) => a.status_code)).toEqual([
+        302, 302, 301, 307, 308,
+      ])
       for (const m of rx.got) verify(w.secret, m)
       await h.request('DELETE', `/v1/webhooks/${w.id}`, { key })
     } finally {
@@ -374,7 +389,13 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
       return new Response('late')
     })
     try {
-      const r = await httpSender.post({ url: new URL(slow.url), address: '127.0.0.1', headers: {}, body: '{}', timeoutMs: 200 })
+      const r = await httpSender.post({
+        url: new URL(slow.url),
+        address: '127.0.0.1',
+        headers: {},
+        body: '{}',
+        timeoutMs: 200,
+      })
       expect(r.kind).toBe('error')
       if (r.kind === 'error') expect(r.error).toContain('no answer')
     } finally {
@@ -439,7 +460,8 @@ describe('plan rules', () => {
     await expect(resendDelivery(w2, b.id, waiting.id)).rejects.toMatchObject({ code: 'webhooks_need_a_paid_plan' })
     await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'paused' })
     await expect(resendDelivery(w2, b.id, waiting.id)).rejects.toMatchObject({ code: 'webhooks_need_a_paid_plan' })
-    const count = (await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, w.id))).length
+    const count = (await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, w.id)))
+      .length
 
     // Back on a paid plan: resend works, same webhook-id and body.
     await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'pro' })
@@ -449,7 +471,9 @@ describe('plan rules', () => {
     expect(resent.body.id).not.toBe(waiting.id)
     expect(resent.body.webhook_message_id).toBe(waiting.webhook_message_id)
     expect(resent.body.status).toBe('pending')
-    expect((await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, w.id))).length).toBe(count + 1)
+    expect(
+      (await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, w.id))).length,
+    ).toBe(count + 1)
     await deliverDue(ctx)
     expect(rx.got).toHaveLength(2)
     const again = rx.got[1]!
@@ -480,7 +504,11 @@ describe('plan rules', () => {
       h.clock.advance(10 * 60_000)
       expect(await deliverDue(ctx)).toBe(1)
       expect(local.got).toHaveLength(1)
-      const row = await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, waiting.id)).get()
+      const row = await h.deps.db.read
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, waiting.id))
+        .get()
       expect(row!.status).toBe('failed_unsent')
       expect(row!.nextAttemptAt).toBeNull()
       expect((await messageOf(h, row!.messageId)).body).toBe(local.got[0]!.body)
@@ -566,8 +594,14 @@ describe('two processes, restarts, retention', () => {
       )
       return { status: res.status, body: (await res.json()) as any }
     }
-    for (let i = 0; i < hooks; i++) expect((await call('POST', '/v1/webhooks', { url: `http://127.0.0.1:9/hook-${i}` })).status).toBe(201)
-    const c = await call('POST', '/v1/clients', { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' })
+    for (let i = 0; i < hooks; i++)
+      expect((await call('POST', '/v1/webhooks', { url: `http://127.0.0.1:9/hook-${i}` })).status).toBe(201)
+    const c = await call('POST', '/v1/clients', {
+      name: 'Acme',
+      email: 'a@acme.example',
+      country: 'DE',
+      currency: 'EUR',
+    })
     for (let i = 0; i < events; i++) {
       const d = await call('POST', '/v1/documents', { type: 'invoice', client_id: c.body.id, lines: [line] })
       expect((await call('POST', `/v1/documents/${d.body.id}/issue`)).status).toBe(200)
@@ -620,7 +654,9 @@ db.close()
     return Bun.spawn([process.execPath, script], { stdout: 'pipe', stderr: 'pipe' })
   }
 
-  async function outcome(p: Awaited<ReturnType<typeof spawnWorker>>): Promise<{ done: number; errors: string[]; sent: string[] }> {
+  async function outcome(
+    p: Awaited<ReturnType<typeof spawnWorker>>,
+  ): Promise<{ done: number; errors: string[]; sent: string[] }> {
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
     if (code !== 0) throw new Error(`worker failed (${code}): ${err}`)
     return JSON.parse(out.trim().split('\n').at(-1)!)

@@ -50,7 +50,12 @@ export async function dispatchOutbox(ctx: DeliveryContext, limit = 1000): Promis
     }
     const businessPublicId = (await getBusiness(ctx.db.read, event.businessId)).publicId
     const subject = await ctx.build(event.subjectType, event.businessId, event.subjectId)
-    const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, business_id: businessPublicId, data: { [event.subjectType]: subject } })
+    const body = JSON.stringify({
+      type: event.type,
+      timestamp: event.occurredAt,
+      business_id: businessPublicId,
+      data: { [event.subjectType]: subject },
+    })
     heard.push({ event, body })
   }
   const now = ctx.clock.now().toISOString()
@@ -62,7 +67,8 @@ export async function dispatchOutbox(ctx: DeliveryContext, limit = 1000): Promis
       const hooks = await webhooksOf(tx, event.businessId)
       const hearing = hooks.filter((h) => hears(h.events, event.type))
       // One stored body for every webhook that hears the event (and for any resend of it).
-      if (hearing.length > 0) await insertMessage(tx, { messageId: event.messageId, businessId: event.businessId, body, createdAt: now })
+      if (hearing.length > 0)
+        await insertMessage(tx, { messageId: event.messageId, businessId: event.businessId, body, createdAt: now })
       for (const h of hearing) {
         await insertDelivery(tx, {
           businessId: event.businessId,
@@ -111,4 +117,3 @@ export async function pruneDeliveries(db: Database, clock: Clock): Promise<numbe
   const before = new Date(clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()
   return db.write((tx) => deleteDeliveriesBefore(tx, before))
 }
-

@@ -13,8 +13,19 @@ beforeAll(async () => {
 afterAll(() => h.close())
 
 async function issuedInvoice(key: string): Promise<number> {
-  const client = (await h.request('POST', '/v1/clients', { key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE' } })).body
-  const draft = (await h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: client.id, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }] } })).body
+  const client = (
+    await h.request('POST', '/v1/clients', { key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE' } })
+  ).body
+  const draft = (
+    await h.request('POST', '/v1/documents', {
+      key,
+      body: {
+        type: 'invoice',
+        client_id: client.id,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
+      },
+    })
+  ).body
   await h.request('POST', `/v1/documents/${draft.id}/issue`, { key })
   return draft.id
 }
@@ -22,10 +33,18 @@ async function issuedInvoice(key: string): Promise<number> {
 test('events of a Business without webhooks are closed without a body being built, and no delivery is made', async () => {
   const b = await h.business()
   const id = await issuedInvoice(b.key)
-  await h.request('POST', `/v1/documents/${id}/payments`, { key: b.key, body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' } })
+  await h.request('POST', `/v1/documents/${id}/payments`, {
+    key: b.key,
+    body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' },
+  })
   const built: string[] = []
   const ctx = deliveryContext(h.deps)
-  const counted = { ...ctx, build: async (kind: 'document' | 'payment', businessId: number, sid: number) => (built.push(kind), ctx.build(kind, businessId, sid)) }
+  const counted = {
+    ...ctx,
+    build: async (kind: 'document' | 'payment', businessId: number, sid: number) => (
+      built.push(kind), ctx.build(kind, businessId, sid)
+    ),
+  }
   expect(await dispatchOutbox(counted)).toBeGreaterThanOrEqual(2)
   expect(built).toEqual([])
   const open = (await h.deps.db.read.select().from(outbox)).filter((o) => o.dispatchedAt === null)
@@ -35,24 +54,40 @@ test('events of a Business without webhooks are closed without a body being buil
 
 test('only the events a webhook hears are built and delivered to it', async () => {
   const b = await h.business()
-  const hook = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'http://127.0.0.1:9/hook', events: ['payment.recorded'] } })
+  const hook = await h.request('POST', '/v1/webhooks', {
+    key: b.key,
+    body: { url: 'http://127.0.0.1:9/hook', events: ['payment.recorded'] },
+  })
   expect(hook.status).toBe(201)
   const id = await issuedInvoice(b.key)
-  await h.request('POST', `/v1/documents/${id}/payments`, { key: b.key, body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' } })
+  await h.request('POST', `/v1/documents/${id}/payments`, {
+    key: b.key,
+    body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' },
+  })
   const built: string[] = []
   const ctx = deliveryContext(h.deps)
-  await dispatchOutbox({ ...ctx, build: async (kind, businessId, sid) => (built.push(kind), ctx.build(kind, businessId, sid)) })
+  await dispatchOutbox({
+    ...ctx,
+    build: async (kind, businessId, sid) => (built.push(kind), ctx.build(kind, businessId, sid)),
+  })
   expect(built).toEqual(['payment'])
   const deliveries = await h.deps.db.read.select().from(webhookDeliveries)
   expect(deliveries.map((d) => d.eventType)).toEqual(['payment.recorded'])
-  const message = await h.deps.db.read.select().from(webhookMessages).where(eq(webhookMessages.messageId, deliveries[0]!.messageId)).get()
+  const message = await h.deps.db.read
+    .select()
+    .from(webhookMessages)
+    .where(eq(webhookMessages.messageId, deliveries[0]!.messageId))
+    .get()
   expect(JSON.parse(message!.body).data.payment.amount).toBe('10.00')
 })
 
 test('a message heard by ten webhooks is stored once, under its webhook-id, and all ten deliveries send it', async () => {
   const b = await h.business()
   for (let i = 0; i < 10; i++) {
-    const r = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: `http://127.0.0.1:9/hook-${i}`, events: ['document.issued'] } })
+    const r = await h.request('POST', '/v1/webhooks', {
+      key: b.key,
+      body: { url: `http://127.0.0.1:9/hook-${i}`, events: ['document.issued'] },
+    })
     expect(r.status).toBe(201)
   }
   await issuedInvoice(b.key)
@@ -60,20 +95,27 @@ test('a message heard by ten webhooks is stored once, under its webhook-id, and 
   const deliveries = (await h.deps.db.read.select().from(webhookDeliveries)).filter((d) => d.businessId === b.id)
   expect(deliveries).toHaveLength(10)
   expect(new Set(deliveries.map((d) => d.messageId)).size).toBe(1)
-  const messages = await h.deps.db.read.select().from(webhookMessages).where(eq(webhookMessages.messageId, deliveries[0]!.messageId))
+  const messages = await h.deps.db.read
+    .select()
+    .from(webhookMessages)
+    .where(eq(webhookMessages.messageId, deliveries[0]!.messageId))
   expect(messages).toHaveLength(1)
   expect(JSON.parse(messages[0]!.body).type).toBe('document.issued')
 })
 
 test('dispatched outbox events, and messages no delivery is left to send, go once the 30 days deliveries are kept are over', async () => {
   const b = await h.business()
-  const hook = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'http://127.0.0.1:9/kept', events: ['document.issued'] } })
+  const hook = await h.request('POST', '/v1/webhooks', {
+    key: b.key,
+    body: { url: 'http://127.0.0.1:9/kept', events: ['document.issued'] },
+  })
   expect(hook.status).toBe(201)
   await issuedInvoice(b.key)
   await dispatchOutbox(deliveryContext(h.deps))
   const mine = async () => ({
     outbox: (await h.deps.db.read.select().from(outbox).where(eq(outbox.businessId, b.id))).length,
-    deliveries: (await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.businessId, b.id))).length,
+    deliveries: (await h.deps.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.businessId, b.id)))
+      .length,
     messages: (await h.deps.db.read.select().from(webhookMessages).where(eq(webhookMessages.businessId, b.id))).length,
   })
   const before = await mine()

@@ -14,7 +14,9 @@ import { AddressRefused, checkAddress, RESOLVE_TIMEOUT_MS, type Resolver } from 
 import { signatureHeader } from './signature'
 
 /** Waits after each failed attempt; the tenth failure is final. Each wait is lengthened by up to a tenth. */
-export const RETRY_WAITS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]
+export const RETRY_WAITS_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+]
 export const MAX_ATTEMPTS = 10
 export const ANSWER_TIMEOUT_MS = 15_000
 export const CLAIM_MS = 60_000
@@ -87,7 +89,17 @@ export interface DeliveryTarget<C extends Claimed> {
   claim(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<C[]>
   /** Asked first, before the plan gate: whether this message can still be sent, and how it is made. */
   prepare(c: C, now: Date): Promise<Preparation>
-  recordAttempt(tx: Tx, a: { deliveryId: number; attemptedAt: string; durationMs: number; statusCode: number | null; error: string | null; responseExcerpt: string | null }): Promise<void>
+  recordAttempt(
+    tx: Tx,
+    a: {
+      deliveryId: number
+      attemptedAt: string
+      durationMs: number
+      statusCode: number | null
+      error: string | null
+      responseExcerpt: string | null
+    },
+  ): Promise<void>
   /** Writes the outcome and releases the claim, only while `token` still holds it. */
   finish(tx: Tx, id: number, token: string | null, set: Outcome & Record<string, unknown>): Promise<void>
   pause(tx: Tx, webhookId: number, reason: string, at: string): Promise<void>
@@ -98,15 +110,27 @@ export interface DeliveryTarget<C extends Claimed> {
 }
 
 /** Runs every due attempt of the target (a few at a time); the scheduler calls it each second, tests call it directly. */
-export async function deliverDueTo<C extends Claimed>(ctx: EngineContext, target: DeliveryTarget<C>, limit = 20): Promise<number> {
+export async function deliverDueTo<C extends Claimed>(
+  ctx: EngineContext,
+  target: DeliveryTarget<C>,
+  limit = 20,
+): Promise<number> {
   const now = ctx.clock.now()
   const nowIso = now.toISOString()
   // Every second, mostly to find nothing: a read first, where the claim takes a write transaction.
   if (!target.anyDue(ctx.db.hot, nowIso)) return 0
   const token = randomUUID()
   // Selected, marked and read back in one write transaction: two processes on one file never take the same attempt.
-  const claimed = await ctx.db.write((tx) => target.claim(tx, nowIso, new Date(now.getTime() + CLAIM_MS).toISOString(), token, limit))
-  await Promise.all(claimed.map((c) => attempt(ctx, target, c).catch((e) => ctx.logger.error(`${target.name} attempt failed`, { delivery: c.delivery.id, name: (e as Error)?.name }))))
+  const claimed = await ctx.db.write((tx) =>
+    target.claim(tx, nowIso, new Date(now.getTime() + CLAIM_MS).toISOString(), token, limit),
+  )
+  await Promise.all(
+    claimed.map((c) =>
+      attempt(ctx, target, c).catch((e) =>
+        ctx.logger.error(`${target.name} attempt failed`, { delivery: c.delivery.id, name: (e as Error)?.name }),
+      ),
+    ),
+  )
   return claimed.length
 }
 
@@ -140,7 +164,11 @@ async function send(ctx: EngineContext, url: string, messageId: string, m: Messa
     }))
   } catch (e) {
     // The address failed its check at delivery time: nothing was connected to.
-    return { kind: 'error', error: e instanceof AddressRefused ? `address refused: ${e.message}` : 'delivery failed before sending', durationMs: 0 }
+    return {
+      kind: 'error',
+      error: e instanceof AddressRefused ? `address refused: ${e.message}` : 'delivery failed before sending',
+      durationMs: 0,
+    }
   }
 }
 
@@ -151,7 +179,12 @@ async function attempt<C extends Claimed>(ctx: EngineContext, target: DeliveryTa
   const nowIso = now.toISOString()
   const unsent = (reason: string, also?: (tx: Tx) => Promise<void>) =>
     ctx.db.write(async (tx) => {
-      await target.finish(tx, delivery.id, delivery.claimToken, { status: 'failed_unsent', reason, nextAttemptAt: null, updatedAt: nowIso })
+      await target.finish(tx, delivery.id, delivery.claimToken, {
+        status: 'failed_unsent',
+        reason,
+        nextAttemptAt: null,
+        updatedAt: nowIso,
+      })
       await also?.(tx)
     })
   const prepared = await target.prepare(c, now)
@@ -175,22 +208,50 @@ async function attempt<C extends Claimed>(ctx: EngineContext, target: DeliveryTa
       responseExcerpt: result.kind === 'answer' ? result.excerpt : null,
     })
     if (ok) {
-      await target.finish(tx, delivery.id, delivery.claimToken, { ...keep, status: 'delivered', attempts, nextAttemptAt: null, reason: null, updatedAt: nowIso })
+      await target.finish(tx, delivery.id, delivery.claimToken, {
+        ...keep,
+        status: 'delivered',
+        attempts,
+        nextAttemptAt: null,
+        reason: null,
+        updatedAt: nowIso,
+      })
       return target.delivered?.(tx, c, nowIso)
     }
     if (gone) {
       // 410 Gone pauses the webhook until someone turns it on again.
       await target.pause(tx, webhook.id, 'gone', nowIso)
       failedForGood = 'the address answered 410 Gone, so the webhook is paused until you turn it on'
-      return target.finish(tx, delivery.id, delivery.claimToken, { ...keep, status: 'failed', attempts, nextAttemptAt: null, reason: 'the address answered 410 Gone; the webhook is paused', updatedAt: nowIso })
+      return target.finish(tx, delivery.id, delivery.claimToken, {
+        ...keep,
+        status: 'failed',
+        attempts,
+        nextAttemptAt: null,
+        reason: 'the address answered 410 Gone; the webhook is paused',
+        updatedAt: nowIso,
+      })
     }
     const reason = result.kind === 'answer' ? `answered ${result.status}` : result.error
     if (attempts >= MAX_ATTEMPTS) {
       failedForGood = `its last attempt failed (${reason})`
-      return target.finish(tx, delivery.id, delivery.claimToken, { ...keep, status: 'failed', attempts, nextAttemptAt: null, reason, updatedAt: nowIso })
+      return target.finish(tx, delivery.id, delivery.claimToken, {
+        ...keep,
+        status: 'failed',
+        attempts,
+        nextAttemptAt: null,
+        reason,
+        updatedAt: nowIso,
+      })
     }
     const wait = RETRY_WAITS_MS[attempts - 1]! * (1 + (ctx.jitter ?? (() => Math.random() * 0.1))())
-    return target.finish(tx, delivery.id, delivery.claimToken, { ...keep, status: 'pending', attempts, reason, nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(), updatedAt: nowIso })
+    return target.finish(tx, delivery.id, delivery.claimToken, {
+      ...keep,
+      status: 'pending',
+      attempts,
+      reason,
+      nextAttemptAt: new Date(now.getTime() + Math.round(wait)).toISOString(),
+      updatedAt: nowIso,
+    })
   })
   if (failedForGood !== null && target.failedForGood) await target.failedForGood(c, failedForGood)
 }

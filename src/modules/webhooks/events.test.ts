@@ -48,12 +48,18 @@ beforeAll(async () => {
   bizId = b.id
   all = receiver()
   paymentsOnly = receiver()
-  const c = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' } })
+  const c = await h.request('POST', '/v1/clients', {
+    key,
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },
+  })
   expect(c.status).toBe(201)
   clientId = c.body.id
   businessId = (await h.request('GET', '/v1/business', { key })).body.business_id
   const w1 = await h.request('POST', '/v1/webhooks', { key, body: { url: all.url, events: [] } })
-  const w2 = await h.request('POST', '/v1/webhooks', { key, body: { url: paymentsOnly.url, events: ['payment.recorded'] } })
+  const w2 = await h.request('POST', '/v1/webhooks', {
+    key,
+    body: { url: paymentsOnly.url, events: ['payment.recorded'] },
+  })
   expect(w1.status).toBe(201)
   expect(w2.status).toBe(201)
   allSecret = w1.body.secret
@@ -112,7 +118,10 @@ async function issue(id: number): Promise<any> {
 }
 
 const pay = (docId: number, amount: string) =>
-  h.request('POST', `/v1/documents/${docId}/payments`, { key, body: { amount, payment_date: '2026-03-09', payment_method: 'cash' } })
+  h.request('POST', `/v1/documents/${docId}/payments`, {
+    key,
+    body: { amount, payment_date: '2026-03-09', payment_method: 'cash' },
+  })
 
 const getDoc = async (id: number) => (await h.request('GET', `/v1/documents/${id}`, { key })).body
 const getPayment = async (id: number) => (await h.request('GET', `/v1/payments/${id}`, { key })).body
@@ -295,8 +304,14 @@ describe('who caused it does not matter', () => {
 describe('events of another Business', () => {
   test("a Business's webhook hears only its own Business's events", async () => {
     const other = await h.business({ currency: 'EUR' })
-    const c = await h.request('POST', '/v1/clients', { key: other.key, body: { name: 'Other client', email: 'other@client.example', country: 'DE', currency: 'EUR' } })
-    const d = await h.request('POST', '/v1/documents', { key: other.key, body: { type: 'invoice', client_id: c.body.id, lines: [line] } })
+    const c = await h.request('POST', '/v1/clients', {
+      key: other.key,
+      body: { name: 'Other client', email: 'other@client.example', country: 'DE', currency: 'EUR' },
+    })
+    const d = await h.request('POST', '/v1/documents', {
+      key: other.key,
+      body: { type: 'invoice', client_id: c.body.id, lines: [line] },
+    })
     expect(c.status, c.text).toBe(201)
     expect(d.status, d.text).toBe(201)
     expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: other.key })).status).toBe(200)

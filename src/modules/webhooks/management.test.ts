@@ -16,7 +16,12 @@ let h: Harness
 let sender: FakeSender
 
 beforeAll(async () => {
-  sender = new FakeSender((r) => ({ kind: 'answer', status: 200, excerpt: `took ${r.headers['webhook-id']}`, durationMs: 3 }))
+  sender = new FakeSender((r) => ({
+    kind: 'answer',
+    status: 200,
+    excerpt: `took ${r.headers['webhook-id']}`,
+    durationMs: 3,
+  }))
   h = await makeHarness({ config: { webhookAllowPrivate: true }, overrides: { sender } })
 })
 afterAll(() => h.close())
@@ -33,9 +38,17 @@ describe('add, read, list, change, delete', () => {
   })
 
   test('POST answers 201 with the webhook and its secret (whsec_ + 44 characters), shown only then', async () => {
-    const r = await h.request('POST', '/v1/webhooks', { key, body: { url: url('a'), events: ['document.issued', 'payment.recorded'] } })
+    const r = await h.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: url('a'), events: ['document.issued', 'payment.recorded'] },
+    })
     expect(r.status).toBe(201)
-    expect(r.body).toMatchObject({ url: url('a'), events: ['document.issued', 'payment.recorded'], paused: false, paused_reason: null })
+    expect(r.body).toMatchObject({
+      url: url('a'),
+      events: ['document.issued', 'payment.recorded'],
+      paused: false,
+      paused_reason: null,
+    })
     expect(r.body.secret).toMatch(SECRET)
     expect(r.body.secret.length - 'whsec_'.length).toBe(44)
 
@@ -55,9 +68,15 @@ describe('add, read, list, change, delete', () => {
     const all = await h.request('POST', '/v1/webhooks', { key, body: { url: url('b') } })
     expect(all.status).toBe(201)
     expect(all.body.events).toEqual([])
-    const dup = await h.request('POST', '/v1/webhooks', { key, body: { url: url('c'), events: ['document.paid', 'document.paid'] } })
+    const dup = await h.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: url('c'), events: ['document.paid', 'document.paid'] },
+    })
     expect(dup.body.events).toEqual(['document.paid'])
-    const bad = await h.request('POST', '/v1/webhooks', { key, body: { url: url('d'), events: ['document.paid', 'invoice.created'] } })
+    const bad = await h.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: url('d'), events: ['document.paid', 'invoice.created'] },
+    })
     expect(bad.status).toBe(422)
     expect(Object.keys(bad.body.error.errors)).toEqual(['events.1'])
   })
@@ -71,9 +90,18 @@ describe('add, read, list, change, delete', () => {
 
   test('PATCH changes url, events and paused; GET shows the change', async () => {
     const w = (await h.request('POST', '/v1/webhooks', { key, body: { url: url('f') } })).body
-    const r = await h.request('PATCH', `/v1/webhooks/${w.id}`, { key, body: { url: url('g'), events: ['document.cancelled'], paused: true } })
+    const r = await h.request('PATCH', `/v1/webhooks/${w.id}`, {
+      key,
+      body: { url: url('g'), events: ['document.cancelled'], paused: true },
+    })
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ id: w.id, url: url('g'), events: ['document.cancelled'], paused: true, paused_reason: 'by_request' })
+    expect(r.body).toMatchObject({
+      id: w.id,
+      url: url('g'),
+      events: ['document.cancelled'],
+      paused: true,
+      paused_reason: 'by_request',
+    })
     expect(r.body).not.toHaveProperty('secret')
     expect((await h.request('GET', `/v1/webhooks/${w.id}`, { key })).body).toEqual(r.body)
     const on = await h.request('PATCH', `/v1/webhooks/${w.id}`, { key, body: { paused: false } })
@@ -121,7 +149,10 @@ describe('add, read, list, change, delete', () => {
     expect(r.body.error.type).toBe('invalid_request')
     expect(r.body.error.errors.secret).toBeDefined()
     const stored = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
-    expect({ secret: open(stored!.secret), previous: stored!.previousSecret }).toEqual({ secret: w.secret, previous: null })
+    expect({ secret: open(stored!.secret), previous: stored!.previousSecret }).toEqual({
+      secret: w.secret,
+      previous: null,
+    })
     // An empty object is no field at all: the roll is made.
     const rolled = await h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key, body: {} })
     expect(rolled.status).toBe(200)
@@ -131,10 +162,15 @@ describe('add, read, list, change, delete', () => {
   test('the list is paged oldest first', async () => {
     const k = (await h.business()).key
     const ids: number[] = []
-    for (let i = 0; i < 5; i++) ids.push((await h.request('POST', '/v1/webhooks', { key: k, body: { url: url(`p${i}`) } })).body.id)
+    for (let i = 0; i < 5; i++)
+      ids.push((await h.request('POST', '/v1/webhooks', { key: k, body: { url: url(`p${i}`) } })).body.id)
     const p1 = await h.request('GET', '/v1/webhooks?limit=2', { key: k })
-    const p2 = await h.request('GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor)}`, { key: k })
-    const p3 = await h.request('GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(p2.body.next_cursor)}`, { key: k })
+    const p2 = await h.request('GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor)}`, {
+      key: k,
+    })
+    const p3 = await h.request('GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(p2.body.next_cursor)}`, {
+      key: k,
+    })
     expect([...p1.body.data, ...p2.body.data, ...p3.body.data].map((w: any) => w.id)).toEqual(ids)
     expect(p3.body.next_cursor).toBeNull()
   })
@@ -170,10 +206,17 @@ describe('Admin keys only', () => {
   beforeAll(async () => {
     b = await h.business()
     hookId = (await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url() } })).body.id
-    const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' } })
+    const c = await h.request('POST', '/v1/clients', {
+      key: b.key,
+      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
+    })
     const d = await h.request('POST', '/v1/documents', {
       key: b.key,
-      body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+      body: {
+        type: 'invoice',
+        client_id: c.body.id,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
     })
     await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
     const ctx = deliveryContext(h.deps)
@@ -196,7 +239,16 @@ describe('Admin keys only', () => {
   for (const role of ['member', 'viewer'] as const) {
     test(`a ${role} key is answered 403 permission on every webhook route, for real and unknown ids alike, and changes nothing`, async () => {
       const k = await h.key(b.id, role)
-      for (const [method, path, body] of [...routes(() => hookId, () => deliveryId), ...routes(() => 999_999, () => 999_999)]) {
+      for (const [method, path, body] of [
+        ...routes(
+          () => hookId,
+          () => deliveryId,
+        ),
+        ...routes(
+          () => 999_999,
+          () => 999_999,
+        ),
+      ]) {
         const r = await h.request(method, path(), { key: k, body })
         expect(`${method} ${path()} ${r.status} ${r.body?.error?.type}`).toBe(`${method} ${path()} 403 permission`)
       }
@@ -213,17 +265,27 @@ describe('tenant isolation', () => {
     const a = await h.business()
     const z = await h.business()
     const w = (await h.request('POST', '/v1/webhooks', { key: a.key, body: { url: url('mine') } })).body
-    const c = await h.request('POST', '/v1/clients', { key: a.key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' } })
+    const c = await h.request('POST', '/v1/clients', {
+      key: a.key,
+      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
+    })
     const d = await h.request('POST', '/v1/documents', {
       key: a.key,
-      body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+      body: {
+        type: 'invoice',
+        client_id: c.body.id,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
     })
     await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: a.key })
     await dispatchOutbox(deliveryContext(h.deps))
     const delivery = (await h.request('GET', `/v1/webhooks/${w.id}/deliveries`, { key: a.key })).body.data[0]
 
     expect((await h.request('GET', `/v1/webhooks/${w.id}`, { key: z.key })).status).toBe(404)
-    expect((await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: z.key, body: { paused: true, url: url('theirs') } })).status).toBe(404)
+    expect(
+      (await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: z.key, body: { paused: true, url: url('theirs') } }))
+        .status,
+    ).toBe(404)
     expect((await h.request('POST', `/v1/webhooks/${w.id}/roll-secret`, { key: z.key })).status).toBe(404)
     expect((await h.request('GET', `/v1/webhooks/${w.id}/deliveries`, { key: z.key })).status).toBe(404)
     expect((await h.request('POST', `/v1/webhook-deliveries/${delivery.id}/resend`, { key: z.key })).status).toBe(404)
@@ -240,10 +302,17 @@ describe('deliveries list', () => {
   test('each delivery with its event, address, state and every attempt (time, duration, status, start of the answer); only the last 30 days; erased by retention', async () => {
     const b = await h.business()
     const w = (await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url('list') } })).body
-    const c = await h.request('POST', '/v1/clients', { key: b.key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' } })
+    const c = await h.request('POST', '/v1/clients', {
+      key: b.key,
+      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
+    })
     const d = await h.request('POST', '/v1/documents', {
       key: b.key,
-      body: { type: 'invoice', client_id: c.body.id, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+      body: {
+        type: 'invoice',
+        client_id: c.body.id,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
     })
     await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
     const ctx = { ...deliveryContext(h.deps), jitter: () => 0 }
@@ -259,11 +328,23 @@ describe('deliveries list', () => {
     expect(list.status).toBe(200)
     expect(list.body.data).toHaveLength(1)
     const one = list.body.data[0]
-    expect(one).toMatchObject({ webhook_id: w.id, event: 'document.issued', url: url('list'), status: 'delivered', next_attempt_at: null })
+    expect(one).toMatchObject({
+      webhook_id: w.id,
+      event: 'document.issued',
+      url: url('list'),
+      status: 'delivered',
+      next_attempt_at: null,
+    })
     expect(one.webhook_message_id).toMatch(/^msg_[0-9A-Z]{26}$/)
     expect(one.attempts).toEqual([
       { at: attemptedAt, duration_ms: 7, status_code: 500, error: null, response: 'x'.repeat(1024) },
-      { at: h.clock.now().toISOString(), duration_ms: 3, status_code: 200, error: null, response: `took ${one.webhook_message_id}` },
+      {
+        at: h.clock.now().toISOString(),
+        duration_ms: 3,
+        status_code: 200,
+        error: null,
+        response: `took ${one.webhook_message_id}`,
+      },
     ])
 
     // Past 30 days it is no longer listed, and retention erases it.
@@ -283,12 +364,27 @@ describe('CLI: invoicing webhook add', () => {
 
   test('prints the webhook with its secret once; the API then lists it without the secret', async () => {
     const b = await h.business()
-    const p = run(['webhook', 'add', String(b.id), '--url', 'http://127.0.0.1:9/cli', '--events', 'document.issued,payment.recorded'], {
-      INVOICING_WEBHOOK_ALLOW_PRIVATE: '1',
-    })
+    const p = run(
+      [
+        'webhook',
+        'add',
+        String(b.id),
+        '--url',
+        'http://127.0.0.1:9/cli',
+        '--events',
+        'document.issued,payment.recorded',
+      ],
+      {
+        INVOICING_WEBHOOK_ALLOW_PRIVATE: '1',
+      },
+    )
     expect(p.exitCode, p.stderr.toString()).toBe(0)
     const out = JSON.parse(p.stdout.toString())
-    expect(out).toMatchObject({ url: 'http://127.0.0.1:9/cli', events: ['document.issued', 'payment.recorded'], paused: false })
+    expect(out).toMatchObject({
+      url: 'http://127.0.0.1:9/cli',
+      events: ['document.issued', 'payment.recorded'],
+      paused: false,
+    })
     expect(out.secret).toMatch(SECRET)
     const listed = await h.request('GET', '/v1/webhooks', { key: b.key })
     expect(listed.body.data.map((w: any) => w.id)).toEqual([out.id])

@@ -26,7 +26,13 @@ export function microTimestamp(at: Date): string {
   return at.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
 }
 
-export async function raiseEvent(tx: SqlTx, clock: Clock, businessId: number, type: EventType, subjectId: number): Promise<void> {
+export async function raiseEvent(
+  tx: SqlTx,
+  clock: Clock,
+  businessId: number,
+  type: EventType,
+  subjectId: number,
+): Promise<void> {
   const at = clock.now()
   await insertOutboxEvent(tx, {
     businessId,

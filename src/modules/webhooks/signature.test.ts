@@ -29,7 +29,13 @@ describe('secrets, ids and signatures (units)', () => {
     const body = JSON.stringify({ type: 'document.issued', ünïcode: '€ 100,00' })
     const wh = new Webhook(secret)
     expect(sign(secret, id, ts, body)).toBe(wh.sign(id, new Date(ts * 1000), body))
-    expect(wh.verify(body, { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(secret, id, ts, body) })).toEqual(JSON.parse(body))
+    expect(
+      wh.verify(body, {
+        'webhook-id': id,
+        'webhook-timestamp': String(ts),
+        'webhook-signature': sign(secret, id, ts, body),
+      }),
+    ).toEqual(JSON.parse(body))
   })
 
   test('a signature over another body, id or timestamp does not verify', () => {
@@ -39,7 +45,9 @@ describe('secrets, ids and signatures (units)', () => {
     const wh = new Webhook(secret)
     const headers = (sig: string) => ({ 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sig })
     expect(() => wh.verify('{"a":2}', headers(sign(secret, id, ts, '{"a":1}')))).toThrow(WebhookVerificationError)
-    expect(() => wh.verify('{"a":1}', headers(sign(secret, messageId(new Date()), ts, '{"a":1}')))).toThrow(WebhookVerificationError)
+    expect(() => wh.verify('{"a":1}', headers(sign(secret, messageId(new Date()), ts, '{"a":1}')))).toThrow(
+      WebhookVerificationError,
+    )
     expect(() => wh.verify('{"a":1}', headers(sign(secret, id, ts - 1, '{"a":1}')))).toThrow(WebhookVerificationError)
     expect(() => wh.verify('{"a":1}', headers(sign(newSecret(), id, ts, '{"a":1}')))).toThrow(WebhookVerificationError)
   })
@@ -50,7 +58,10 @@ describe('secrets, ids and signatures (units)', () => {
     const ts = Math.floor(Date.now() / 1000)
     const header = signatureHeader([fresh, old], id, ts, '{}')
     expect(header.split(' ')).toEqual([sign(fresh, id, ts, '{}'), sign(old, id, ts, '{}')])
-    for (const s of [fresh, old]) expect(new Webhook(s).verify('{}', { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': header })).toEqual({})
+    for (const s of [fresh, old])
+      expect(
+        new Webhook(s).verify('{}', { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': header }),
+      ).toEqual({})
   })
 
   test('webhook-id is msg_ + 26 Crockford base32 characters, sortable by time, unique', () => {
@@ -90,7 +101,10 @@ describe('every delivery verifies with the standardwebhooks library, through a s
     })
     const b = await h.business()
     key = b.key
-    const c = await h.request('POST', '/v1/clients', { key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' } })
+    const c = await h.request('POST', '/v1/clients', {
+      key,
+      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
+    })
     clientId = c.body.id
     const w = await h.request('POST', '/v1/webhooks', { key, body: { url: `http://127.0.0.1:${server.port}/hook` } })
     expect(w.status).toBe(201)
@@ -106,7 +120,11 @@ describe('every delivery verifies with the standardwebhooks library, through a s
   async function oneMessage() {
     const d = await h.request('POST', '/v1/documents', {
       key,
-      body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+      body: {
+        type: 'invoice',
+        client_id: clientId,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
     })
     expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })).status).toBe(200)
     const before = got.length
@@ -201,13 +219,20 @@ describe('every delivery verifies with the standardwebhooks library, through a s
       const ctx = { ...deliveryContext(h.deps), jitter: () => 0 }
       const d = await h.request('POST', '/v1/documents', {
         key,
-        body: { type: 'invoice', client_id: clientId, lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }] },
+        body: {
+          type: 'invoice',
+          client_id: clientId,
+          lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+        },
       })
       await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
       const rolled = (await h.request('POST', `/v1/webhooks/${w.body.id}/roll-secret`, { key })).body.secret
-      await h.request('PATCH', `/v1/webhooks/${w.body.id}`, { key, body: { url: `http://127.0.0.1:${server.port}/hook` } })
+      await h.request('PATCH', `/v1/webhooks/${w.body.id}`, {
+        key,
+        body: { url: `http://127.0.0.1:${server.port}/hook` },
+      })
       const n = got.length
       h.clock.advance(5_000)
       await deliverDue(ctx)

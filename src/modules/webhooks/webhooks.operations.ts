@@ -1,7 +1,14 @@
 // Operations of webhook management (Admin keys; the policy refuses other Roles before anything is read). Not MCP tools.
 import { Type as t } from '@sinclair/typebox'
 import { Bool, Int, ListQuery, NoBody, Nullable, Paged, Timestamp } from '../../shared/schemas'
-import { answersFromCommit, idOf, json, listPage, type Operation, type OperationContext } from '../../platform/operation'
+import {
+  answersFromCommit,
+  idOf,
+  json,
+  listPage,
+  type Operation,
+  type OperationContext,
+} from '../../platform/operation'
 import { presentWebhook } from './webhooks.service'
 import {
   addWebhook,

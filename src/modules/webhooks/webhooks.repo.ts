@@ -38,13 +38,20 @@ export function anyUndispatchedEvent(hot: HotReader | null): boolean {
 /** Marks events that no webhook hears as dispatched, in one statement. */
 export async function markDispatched(tx: Tx, ids: number[], dispatchedAt: string): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
-    await tx.update(outbox).set({ dispatchedAt }).where(and(inArray(outbox.id, ids.slice(i, i + 500)), isNull(outbox.dispatchedAt)))
+    await tx
+      .update(outbox)
+      .set({ dispatchedAt })
+      .where(and(inArray(outbox.id, ids.slice(i, i + 500)), isNull(outbox.dispatchedAt)))
   }
 }
 
 /** Marks an event dispatched unless another process did first; true when this call claimed it. */
 export async function claimOutboxEvent(tx: Tx, id: number, dispatchedAt: string): Promise<boolean> {
-  const claimed = await tx.update(outbox).set({ dispatchedAt }).where(and(eq(outbox.id, id), isNull(outbox.dispatchedAt))).returning({ id: outbox.id })
+  const claimed = await tx
+    .update(outbox)
+    .set({ dispatchedAt })
+    .where(and(eq(outbox.id, id), isNull(outbox.dispatchedAt)))
+    .returning({ id: outbox.id })
   return claimed.length > 0
 }
 
@@ -55,7 +62,11 @@ export async function webhooksOf(q: Queryable, businessId: number): Promise<Webh
 }
 
 export async function findWebhook(q: Queryable, businessId: number, id: number): Promise<WebhookRow | undefined> {
-  return q.select().from(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).get()
+  return q
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
+    .get()
 }
 
 export async function countWebhooks(q: Queryable, businessId: number): Promise<number> {
@@ -67,7 +78,12 @@ export async function insertWebhook(tx: Tx, values: WebhookInsert): Promise<Webh
 }
 
 /** One page of a Business's webhooks, by id after `afterId`. */
-export async function webhookPage(q: Queryable, businessId: number, afterId: number, limit: number): Promise<WebhookRow[]> {
+export async function webhookPage(
+  q: Queryable,
+  businessId: number,
+  afterId: number,
+  limit: number,
+): Promise<WebhookRow[]> {
   return q
     .select()
     .from(webhooks)
@@ -77,8 +93,18 @@ export async function webhookPage(q: Queryable, businessId: number, afterId: num
 }
 
 /** Changes a Business's webhook; undefined when it has none with this id. */
-export async function updateOwnWebhook(tx: Tx, businessId: number, id: number, set: Partial<WebhookRow>): Promise<WebhookRow | undefined> {
-  return tx.update(webhooks).set(set).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id))).returning().get()
+export async function updateOwnWebhook(
+  tx: Tx,
+  businessId: number,
+  id: number,
+  set: Partial<WebhookRow>,
+): Promise<WebhookRow | undefined> {
+  return tx
+    .update(webhooks)
+    .set(set)
+    .where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
+    .returning()
+    .get()
 }
 
 export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, updatedAt: string): Promise<void> {
@@ -105,22 +131,42 @@ export async function createDelivery(tx: Tx, values: DeliveryInsert): Promise<De
 }
 
 export async function findDelivery(q: Queryable, businessId: number, id: number): Promise<DeliveryRow | undefined> {
-  return q.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.businessId, businessId), eq(webhookDeliveries.id, id))).get()
-}
-
-/** One page of a webhook's deliveries created at or after `since`, by id after `afterId`. */
-export async function deliveryPage(q: Queryable, webhookId: number, afterId: number, since: string, limit: number): Promise<DeliveryRow[]> {
   return q
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.webhookId, webhookId), gt(webhookDeliveries.id, afterId), gte(webhookDeliveries.createdAt, since)))
+    .where(and(eq(webhookDeliveries.businessId, businessId), eq(webhookDeliveries.id, id)))
+    .get()
+}
+
+/** One page of a webhook's deliveries created at or after `since`, by id after `afterId`. */
+export async function deliveryPage(
+  q: Queryable,
+  webhookId: number,
+  afterId: number,
+  since: string,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  return q
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, webhookId),
+        gt(webhookDeliveries.id, afterId),
+        gte(webhookDeliveries.createdAt, since),
+      ),
+    )
     .orderBy(asc(webhookDeliveries.id))
     .limit(limit)
 }
 
 /** The attempts of these deliveries, oldest first (callers skip the query when `ids` is empty). */
 export async function attemptsOf(q: Queryable, deliveryIds: number[]): Promise<AttemptRow[]> {
-  return q.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(asc(webhookAttempts.id))
+  return q
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.id))
 }
 
 export type ClaimedDelivery = {
@@ -151,7 +197,12 @@ type PausableHooks = SQLiteTable & { id: SQLiteColumn; paused: SQLiteColumn }
  * paused, since a paused webhook's messages wait until it is turned on again. The one rule for both kinds, which the
  * claims and the idle checks share.
  */
-export function deliveryDueAt(t: Omit<DeliveryColumns, 'id' | 'claimToken'>, hookId: SQLiteColumn, hooks: PausableHooks, nowIso: string) {
+export function deliveryDueAt(
+  t: Omit<DeliveryColumns, 'id' | 'claimToken'>,
+  hookId: SQLiteColumn,
+  hooks: PausableHooks,
+  nowIso: string,
+) {
   return and(
     eq(t.status, 'pending'),
     lte(t.nextAttemptAt, nowIso),
@@ -195,11 +246,29 @@ export function anyDeliveryDue(hot: HotReader | null, nowIso: string): boolean {
 const dueNow = (nowIso: string) => deliveryDueAt(webhookDeliveries, webhookDeliveries.webhookId, webhooks, nowIso)
 
 /** Claims due deliveries (claimDue) and reads back what this token holds, with their bodies, webhooks and Businesses. */
-export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: string, token: string, limit: number): Promise<ClaimedDelivery[]> {
-  const ids = await claimDue(tx, webhookDeliveries, webhookDeliveries.webhookId, webhooks, { nowIso, claimedUntil, token, limit })
+export async function claimDueDeliveries(
+  tx: Tx,
+  nowIso: string,
+  claimedUntil: string,
+  token: string,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const ids = await claimDue(tx, webhookDeliveries, webhookDeliveries.webhookId, webhooks, {
+    nowIso,
+    claimedUntil,
+    token,
+    limit,
+  })
   if (ids.length === 0) return []
   return tx
-    .select({ delivery: webhookDeliveries, body: webhookMessages.body, webhook: webhooks, plan: businesses.plan, isTest: businesses.isTest, deletedAt: businesses.deletedAt })
+    .select({
+      delivery: webhookDeliveries,
+      body: webhookMessages.body,
+      webhook: webhooks,
+      plan: businesses.plan,
+      isTest: businesses.isTest,
+      deletedAt: businesses.deletedAt,
+    })
     .from(webhookDeliveries)
     .innerJoin(webhookMessages, eq(webhookMessages.messageId, webhookDeliveries.messageId))
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
@@ -211,9 +280,17 @@ export async function claimDueDeliveries(tx: Tx, nowIso: string, claimedUntil: s
  * Ends an attempt: the outcome's columns, and the claim released; only while `token` still holds the claim, so a
  * process that stalled past its claim never overwrites what the process that claimed the delivery after it wrote.
  */
-export async function finishDelivery(tx: Tx, id: number, token: string | null, set: Partial<DeliveryInsert>): Promise<void> {
+export async function finishDelivery(
+  tx: Tx,
+  id: number,
+  token: string | null,
+  set: Partial<DeliveryInsert>,
+): Promise<void> {
   const held = token === null ? isNull(webhookDeliveries.claimToken) : eq(webhookDeliveries.claimToken, token)
-  await tx.update(webhookDeliveries).set({ ...set, claimedUntil: null, claimToken: null }).where(and(eq(webhookDeliveries.id, id), held))
+  await tx
+    .update(webhookDeliveries)
+    .set({ ...set, claimedUntil: null, claimToken: null })
+    .where(and(eq(webhookDeliveries.id, id), held))
 }
 
 export async function insertAttempt(tx: Tx, values: AttemptInsert): Promise<void> {
@@ -225,10 +302,20 @@ export async function insertAttempt(tx: Tx, values: AttemptInsert): Promise<void
  * to send, and outbox events dispatched before `before` (they have done their work); answers how many deliveries.
  */
 export async function deleteDeliveriesBefore(tx: Tx, before: string): Promise<number> {
-  const n = (await tx.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before)).returning({ id: webhookDeliveries.id })).length
+  const n = (
+    await tx
+      .delete(webhookDeliveries)
+      .where(lt(webhookDeliveries.createdAt, before))
+      .returning({ id: webhookDeliveries.id })
+  ).length
   await tx
     .delete(webhookMessages)
-    .where(and(lt(webhookMessages.createdAt, before), sql`not exists (select 1 from ${webhookDeliveries} where ${webhookDeliveries.messageId} = ${webhookMessages.messageId})`))
+    .where(
+      and(
+        lt(webhookMessages.createdAt, before),
+        sql`not exists (select 1 from ${webhookDeliveries} where ${webhookDeliveries.messageId} = ${webhookMessages.messageId})`,
+      ),
+    )
   await tx.delete(outbox).where(and(isNotNull(outbox.dispatchedAt), lt(outbox.dispatchedAt, before)))
   return n
 }

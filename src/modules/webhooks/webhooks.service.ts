@@ -58,7 +58,8 @@ async function checkUrl(deps: WebhookDeps, url: string, bag: FieldErrorBag): Pro
 
 function checkEvents(events: string[] | undefined, bag: FieldErrorBag): void {
   events?.forEach((e, i) => {
-    if (!(EVENT_TYPES as readonly string[]).includes(e)) bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
+    if (!(EVENT_TYPES as readonly string[]).includes(e))
+      bag.add(`events.${i}`, `must be one of ${EVENT_TYPES.join(', ')}`)
   })
 }
 
@@ -79,7 +80,14 @@ export async function addWebhook(deps: WebhookDeps, businessId: number, input: {
   return deps.db.write(async (tx) => {
     const n = await countWebhooks(tx, businessId)
     if (n >= MAX_WEBHOOKS) throw Refusal.say('webhook_limit_reached', { max: MAX_WEBHOOKS })
-    const row = await insertWebhook(tx, { businessId, url: input.url, events: JSON.stringify([...new Set(input.events ?? [])]), secret: deps.db.secrets.seal(secret, 'webhook-secret'), createdAt: now, updatedAt: now })
+    const row = await insertWebhook(tx, {
+      businessId,
+      url: input.url,
+      events: JSON.stringify([...new Set(input.events ?? [])]),
+      secret: deps.db.secrets.seal(secret, 'webhook-secret'),
+      createdAt: now,
+      updatedAt: now,
+    })
     return presentWebhook(row, secret)
   })
 }
@@ -93,7 +101,12 @@ export async function getWebhook(deps: WebhookDeps, businessId: number, id: numb
   return presentWebhook(await own(deps.db, businessId, id))
 }
 
-export async function updateWebhook(deps: WebhookDeps, businessId: number, id: number, input: { url?: string; events?: string[]; paused?: boolean }) {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  businessId: number,
+  id: number,
+  input: { url?: string; events?: string[]; paused?: boolean },
+) {
   const current = await own(deps.db, businessId, id)
   const bag = new FieldErrorBag()
   // Its secret was lost with the key (`invoicing secrets forget`): on again, it would sign with a secret no one has.
@@ -157,16 +170,40 @@ function presentDelivery(d: DeliveryRow, attempts: AttemptRow[], url: string) {
     reason: d.reason,
     next_attempt_at: d.nextAttemptAt,
     created_at: d.createdAt,
-    attempts: attempts.map((a) => ({ at: a.attemptedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error, response: a.responseExcerpt })),
+    attempts: attempts.map((a) => ({
+      at: a.attemptedAt,
+      duration_ms: a.durationMs,
+      status_code: a.statusCode,
+      error: a.error,
+      response: a.responseExcerpt,
+    })),
   }
 }
 
-export async function listDeliveries(deps: WebhookDeps, businessId: number, webhookId: number, afterId: number, limit: number) {
+export async function listDeliveries(
+  deps: WebhookDeps,
+  businessId: number,
+  webhookId: number,
+  afterId: number,
+  limit: number,
+) {
   const hook = await own(deps.db, businessId, webhookId)
   const since = new Date(deps.clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString()
   const rows = await deliveryPage(deps.db.read, webhookId, afterId, since, limit)
-  const attempts = rows.length ? await attemptsOf(deps.db.read, rows.map((r) => r.id)) : []
-  return rows.map((d) => ({ id: d.id, view: presentDelivery(d, attempts.filter((a) => a.deliveryId === d.id), hook.url) }))
+  const attempts = rows.length
+    ? await attemptsOf(
+        deps.db.read,
+        rows.map((r) => r.id),
+      )
+    : []
+  return rows.map((d) => ({
+    id: d.id,
+    view: presentDelivery(
+      d,
+      attempts.filter((a) => a.deliveryId === d.id),
+      hook.url,
+    ),
+  }))
 }
 
 /** Sends a stored message again as a new delivery with the same body and webhook-id. */
@@ -183,10 +220,18 @@ export async function resendDelivery(deps: WebhookDeps, businessId: number, deli
   // The answer is built inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
   return deps.db.write(async (tx) =>
     presentDelivery(
-      await createDelivery(tx, { businessId, webhookId: d.webhookId, messageId: d.messageId, eventType: d.eventType, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now }),
+      await createDelivery(tx, {
+        businessId,
+        webhookId: d.webhookId,
+        messageId: d.messageId,
+        eventType: d.eventType,
+        status: 'pending',
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      }),
       [],
       hook.url,
     ),
   )
 }
-

@@ -33,7 +33,16 @@ async function start(): Promise<PdfEngine> {
   const source = await engineSource()
   // Only what pdf-lib, fontkit and pako reach for: timers (pdf-lib yields between objects as it writes a file) and
   // text codecs; no process, no require, no file or network access.
-  const context = vm.createContext({ setTimeout, clearTimeout, setImmediate, clearImmediate, queueMicrotask, TextEncoder, TextDecoder, console })
+  const context = vm.createContext({
+    setTimeout,
+    clearTimeout,
+    setImmediate,
+    clearImmediate,
+    queueMicrotask,
+    TextEncoder,
+    TextDecoder,
+    console,
+  })
   // Without a file name: given one, the compiled binary kept the script, and through it the whole realm, after its
   // release (37,000 objects more at idle, measured with bun:jsc's heapStats).
   vm.runInContext(source, context)
@@ -76,7 +85,11 @@ export function ours(u: Uint8Array): Uint8Array {
  * A PNG or JPEG embedded in `pdf` by its media type: the one call the logo check (modules/business/logo.ts) and the
  * PDFs' logo (modules/pdf/branding.ts) both make, so a logo taken is one every PDF can draw.
  */
-export function embedImage(engine: PdfEngine, pdf: PDFDocument, image: { bytes: Uint8Array; type: string }): Promise<PDFImage> {
+export function embedImage(
+  engine: PdfEngine,
+  pdf: PDFDocument,
+  image: { bytes: Uint8Array; type: string },
+): Promise<PDFImage> {
   const bytes = engine.bytes(image.bytes)
   return image.type === 'image/png' ? pdf.embedPng(bytes) : pdf.embedJpg(bytes)
 }

@@ -4,7 +4,7 @@
 import { expect, test } from 'bun:test'
 import { ours, pdfEngine, releasePdfEngine } from '.'
 
-test('pdf-lib runs in its own realm: the server\'s bytes, lists and dates cross through the engine, and a PDF comes back as the server\'s bytes', async () => {
+test("pdf-lib runs in its own realm: the server's bytes, lists and dates cross through the engine, and a PDF comes back as the server's bytes", async () => {
   const engine = await pdfEngine()
   const { PDFDocument } = engine.pdf
   // The realm's own Uint8Array and Array, not the server's: what pdf-lib's instanceof checks need.

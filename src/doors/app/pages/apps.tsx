@@ -29,7 +29,12 @@ import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../ui'
 const APPS = '/app/profile/apps'
 
 function hookDeps(c: Signed): AppWebhookDeps {
-  return { db: c.deps.db, clock: c.deps.clock, resolve: c.deps.resolve, allowPrivate: c.deps.config.webhookAllowPrivate }
+  return {
+    db: c.deps.db,
+    clock: c.deps.clock,
+    resolve: c.deps.resolve,
+    allowPrivate: c.deps.config.webhookAllowPrivate,
+  }
 }
 
 /** The app's client_id from the path (/app/profile/apps/:client/...). */
@@ -69,7 +74,15 @@ function RedirectUris({ form, value }: { form: FormState; value: string[] }): JS
   return (
     <div class={errors.length ? 'field bad' : 'field'}>
       <label for="f-redirect_uris">Redirect URIs, one per line</label>
-      <textarea id="f-redirect_uris" name="redirect_uris" rows="3" required aria-invalid={errors.length ? 'true' : undefined} aria-describedby="f-redirect_uris-hint" spellcheck="false">
+      <textarea
+        id="f-redirect_uris"
+        name="redirect_uris"
+        rows="3"
+        required
+        aria-invalid={errors.length ? 'true' : undefined}
+        aria-describedby="f-redirect_uris-hint"
+        spellcheck="false"
+      >
         {esc(typed ?? value.join('\n'))}
       </textarea>
       <span class="hint" id="f-redirect_uris-hint">
@@ -112,7 +125,10 @@ async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?
     <Layout c={c} title="Apps" section="profile">
       <h1>Your apps</h1>
       <ProfileTabs at="apps" />
-      <p class="lead">OAuth apps you own. People connect them to one of their Businesses; each connection acts with the Role its person chose.</p>
+      <p class="lead">
+        OAuth apps you own. People connect them to one of their Businesses; each connection acts with the Role its
+        person chose.
+      </p>
       <Notice text={c.notice} />
       {shown ? (
         <div>
@@ -120,7 +136,11 @@ async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?
             The app is registered. Its client_id is <code>{esc(shown.clientId)}</code>.
           </p>
           {shown.clientSecret ? <ShownOnce label="The app's client secret." secret={shown.clientSecret} /> : ''}
-          {shown.webhookSecret ? <ShownOnce label="The signing secret of the app's webhook." secret={shown.webhookSecret} /> : ''}
+          {shown.webhookSecret ? (
+            <ShownOnce label="The signing secret of the app's webhook." secret={shown.webhookSecret} />
+          ) : (
+            ''
+          )}
           <p>
             <a href={esc(appPath(shown.clientId))}>Open the app</a>
           </p>
@@ -163,9 +183,24 @@ async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?
         <h2 id="register-h" class="flush">
           Register an app
         </h2>
-        <Refused state={form} shown={['name', 'redirect_uris', 'webhook_url', ...Object.keys(form.errors).filter((k) => k.startsWith('redirect_uris.'))]} />
+        <Refused
+          state={form}
+          shown={[
+            'name',
+            'redirect_uris',
+            'webhook_url',
+            ...Object.keys(form.errors).filter((k) => k.startsWith('redirect_uris.')),
+          ]}
+        />
         <PostForm action={APPS} token={c.csrf}>
-          <Field name="name" label="Name" state={form} required maxlength={100} hint="Shown to people on the consent page." />
+          <Field
+            name="name"
+            label="Name"
+            state={form}
+            required
+            maxlength={100}
+            hint="Shown to people on the consent page."
+          />
           <RedirectUris form={form} value={[]} />
           <label class="check">
             <input type="checkbox" name="public" value="1" checked={form.values?.get('public') === '1'} />
@@ -189,7 +224,17 @@ async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?
   )
 }
 
-async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState; which?: 'app' | 'webhook' | 'deliveries'; secret?: { label: string; value: string } }): Promise<string> {
+async function AppPage({
+  c,
+  form,
+  which,
+  secret,
+}: {
+  c: Signed
+  form: FormState
+  which?: 'app' | 'webhook' | 'deliveries'
+  secret?: { label: string; value: string }
+}): Promise<string> {
   const clientId = clientOf(c)
   const app = await ownedApp(c.deps.db, c.person.id, clientId)
   const deliveries = await ownedAppDeliveries(c.deps.db, c.person.id, clientId, c.deps.clock.now())
@@ -208,7 +253,9 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
           <code class="id">{esc(app.client_id)}</code>
         </dd>
         <dt>Kind</dt>
-        <dd>{app.public ? 'public: no client secret, PKCE alone' : 'confidential: authenticates with its client secret'}</dd>
+        <dd>
+          {app.public ? 'public: no client secret, PKCE alone' : 'confidential: authenticates with its client secret'}
+        </dd>
         <dt>Registered</dt>
         <dd>
           <When at={app.created_at} />
@@ -224,7 +271,14 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
         <h2 id="app-h" class="flush">
           Name and redirect URIs
         </h2>
-        <Refused state={appForm} shown={['name', 'redirect_uris', ...Object.keys(appForm.errors).filter((k) => k.startsWith('redirect_uris.'))]} />
+        <Refused
+          state={appForm}
+          shown={[
+            'name',
+            'redirect_uris',
+            ...Object.keys(appForm.errors).filter((k) => k.startsWith('redirect_uris.')),
+          ]}
+        />
         <PostForm action={at} token={c.csrf}>
           <Field name="name" label="Name" state={appForm} value={app.name} required maxlength={100} />
           <RedirectUris form={appForm} value={app.redirect_uris} />
@@ -241,7 +295,9 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
           <h2 id="secret-h" class="flush">
             Client secret
           </h2>
-          <p class="hint">Rolling it shows a new secret once; the old one stops working at once. Connections made already go on.</p>
+          <p class="hint">
+            Rolling it shows a new secret once; the old one stops working at once. Connections made already go on.
+          </p>
           {which === 'app' && form.errors.client_secret ? <Refused state={form} /> : ''}
           <PostForm action={`${at}/roll`} token={c.csrf} class="inline">
             <button type="submit" class="quiet">
@@ -255,10 +311,22 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
         <h2 id="hook-h" class="flush">
           Webhook {app.webhook ? hookState(app.webhook) : ''}
         </h2>
-        <p class="hint">One per app. It hears every Business the app is connected to; each message names its Business in business_id.</p>
+        <p class="hint">
+          One per app. It hears every Business the app is connected to; each message names its Business in business_id.
+        </p>
         <Refused state={hookForm} shown={['url']} />
         <PostForm action={`${at}/webhook`} token={c.csrf}>
-          <Field name="url" label="Address" type="url" state={hookForm} value={app.webhook?.url ?? ''} required maxlength={2000} placeholder="https://example.com/hooks/invoicing" hint="https:// on port 443, a host name on the public internet." />
+          <Field
+            name="url"
+            label="Address"
+            type="url"
+            state={hookForm}
+            value={app.webhook?.url ?? ''}
+            required
+            maxlength={2000}
+            placeholder="https://example.com/hooks/invoicing"
+            hint="https:// on port 443, a host name on the public internet."
+          />
           <EventChecks form={hookForm} chosen={app.webhook?.events ?? []} />
           <div>
             <button type="submit">{app.webhook ? 'Save webhook' : 'Set webhook'}</button>
@@ -295,7 +363,10 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
         <h2 id="delete-h" class="flush">
           Delete the app
         </h2>
-        <p class="hint">Every connection of the app ends at once (its tokens stop working), and its webhook and deliveries are deleted.</p>
+        <p class="hint">
+          Every connection of the app ends at once (its tokens stop working), and its webhook and deliveries are
+          deleted.
+        </p>
         <PostForm action={`${at}/delete`} token={c.csrf} class="inline">
           <button type="submit" class="danger">
             Delete {esc(app.name)}
@@ -308,7 +379,9 @@ async function AppPage({ c, form, which, secret }: { c: Signed; form: FormState;
 
 export function appsRoutes(kit: AppKit): void {
   const list = (c: Signed, form: FormState) => <AppsPage c={c} form={form} />
-  const one = (which: 'app' | 'webhook' | 'deliveries') => (c: Signed, form: FormState) => <AppPage c={c} form={form} which={which} />
+  const one = (which: 'app' | 'webhook' | 'deliveries') => (c: Signed, form: FormState) => (
+    <AppPage c={c} form={form} which={which} />
+  )
   const done = (c: Signed, notice: string) => redirect(`${appPath(clientOf(c))}?done=${notice}`)
 
   kit.personPage(APPS, list)
@@ -321,7 +394,13 @@ export function appsRoutes(kit: AppKit): void {
         public: data.get('public') === '1',
         webhookUrl: data.get('webhook_url') ?? '',
       })
-      return <AppsPage c={c} form={EMPTY_FORM} shown={{ clientId: made.client_id, clientSecret: made.client_secret, webhookSecret: made.webhook_secret }} />
+      return (
+        <AppsPage
+          c={c}
+          form={EMPTY_FORM}
+          shown={{ clientId: made.client_id, clientSecret: made.client_secret, webhookSecret: made.webhook_secret }}
+        />
+      )
     },
     list,
   )
@@ -330,7 +409,10 @@ export function appsRoutes(kit: AppKit): void {
   kit.personAction(
     `${APPS}/:client`,
     async (c, data) => {
-      await updateOwnedApp(c.deps.db, c.person.id, clientOf(c), { name: data.get('name') ?? '', redirectUris: redirectUriLines(data.get('redirect_uris') ?? '') })
+      await updateOwnedApp(c.deps.db, c.person.id, clientOf(c), {
+        name: data.get('name') ?? '',
+        redirectUris: redirectUriLines(data.get('redirect_uris') ?? ''),
+      })
       return done(c, 'saved')
     },
     one('app'),
@@ -339,7 +421,13 @@ export function appsRoutes(kit: AppKit): void {
     `${APPS}/:client/roll`,
     async (c) => {
       const secret = await rollClientSecret(c.deps.db, c.person.id, clientOf(c))
-      return <AppPage c={c} form={EMPTY_FORM} secret={{ label: 'The new client secret. The old one no longer works.', value: secret }} />
+      return (
+        <AppPage
+          c={c}
+          form={EMPTY_FORM}
+          secret={{ label: 'The new client secret. The old one no longer works.', value: secret }}
+        />
+      )
     },
     one('app'),
   )
@@ -354,8 +442,18 @@ export function appsRoutes(kit: AppKit): void {
   kit.personAction(
     `${APPS}/:client/webhook`,
     async (c, data) => {
-      const set = await setOwnedAppWebhook(hookDeps(c), c.person.id, clientOf(c), { url: data.get('url') ?? '', events: data.getAll('events') })
-      if (set.secret) return <AppPage c={c} form={EMPTY_FORM} secret={{ label: "The signing secret of the app's webhook.", value: set.secret }} />
+      const set = await setOwnedAppWebhook(hookDeps(c), c.person.id, clientOf(c), {
+        url: data.get('url') ?? '',
+        events: data.getAll('events'),
+      })
+      if (set.secret)
+        return (
+          <AppPage
+            c={c}
+            form={EMPTY_FORM}
+            secret={{ label: "The signing secret of the app's webhook.", value: set.secret }}
+          />
+        )
       return done(c, 'saved')
     },
     one('webhook'),

@@ -1,7 +1,17 @@
 // Connecting an app (extensions §10): /oauth/authorize sends the person here (signing in first); the page names the
 // app and asks which Business and which Role, never above the person's own Role there nor the app's `scope`.
 // Approve answers the app's registered address with `code`, `state` and `iss`; deny with `error=access_denied`.
-import { answerUrl, issueCode, judgeAuthorization, offeredRoles, resourcesOf, asGrant, isGrantRole, type AuthorizationRequest, type GrantRole } from '../../../modules/oauth'
+import {
+  answerUrl,
+  issueCode,
+  judgeAuthorization,
+  offeredRoles,
+  resourcesOf,
+  asGrant,
+  isGrantRole,
+  type AuthorizationRequest,
+  type GrantRole,
+} from '../../../modules/oauth'
 import { resolveBusiness } from '../../../modules/business'
 import { findActiveMembership } from '../../../modules/people'
 import { publicBaseUrl } from '../../../config'
@@ -22,7 +32,16 @@ import { Permission } from '../../../shared/errors'
 export const consentTargets = new WeakMap<Request, string>()
 
 /** The authorization request's own parameters, carried from the page to its form unchanged. */
-const CARRIED = ['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method', 'scope', 'resource'] as const
+const CARRIED = [
+  'client_id',
+  'redirect_uri',
+  'state',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+  'resource',
+] as const
 
 function carried(q: URLSearchParams): Array<[string, string]> {
   const out: Array<[string, string]> = []
@@ -41,15 +60,29 @@ const ROLE_WORDS: Record<string, string> = {
   viewer: 'Viewer: reads only',
 }
 
-function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q: URLSearchParams; form: FormState }): JSX.Element {
+function ConnectPage({
+  c,
+  r,
+  q,
+  form,
+}: {
+  c: Signed
+  r: AuthorizationRequest
+  q: URLSearchParams
+  form: FormState
+}): JSX.Element {
   consentTargets.set(c.req, r.redirectUri)
-  const choices = c.businesses.map((b) => ({ ...b, roles: offeredRoles(r.ceiling, asGrant(b.role)) })).filter((b) => b.roles.length > 0)
+  const choices = c.businesses
+    .map((b) => ({ ...b, roles: offeredRoles(r.ceiling, asGrant(b.role)) }))
+    .filter((b) => b.roles.length > 0)
   const chosenBusiness = form.values?.get('business') ?? choices[0]?.publicId ?? ''
   const chosen = choices.find((b) => b.publicId === chosenBusiness) ?? choices[0]
   // Only Roles the person can grant (extensions §10): up to their own, in the one Business they have or, with several,
   // the highest they hold (the form refuses one above their Role in the Business chosen). Offered first: the highest
   // the app asked for, lowered to the person's own, with a sentence saying so.
-  const highest = choices.map((b) => b.roles[0]!).reduce<GrantRole | null>((hi, g) => (hi === null || ORDER.indexOf(g) > ORDER.indexOf(hi) ? g : hi), null)
+  const highest = choices
+    .map((b) => b.roles[0]!)
+    .reduce<GrantRole | null>((hi, g) => (hi === null || ORDER.indexOf(g) > ORDER.indexOf(hi) ? g : hi), null)
   const roles = highest ? offeredRoles(r.ceiling, highest) : []
   const chosenRole = form.values?.get('role') ?? chosen?.roles[0] ?? 'viewer'
   const lowered = q.get('scope') && chosen && chosen.roles[0] !== r.ceiling ? chosen : null
@@ -58,7 +91,8 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
       <div class="card">
         <h1>Connect {esc(r.app.name)}?</h1>
         <p class="lead">
-          {esc(r.app.name)} asks to act for one of your Businesses. It will answer to {esc(new URL(r.redirectUri).host)}.
+          {esc(r.app.name)} asks to act for one of your Businesses. It will answer to {esc(new URL(r.redirectUri).host)}
+          .
         </p>
         <Refused state={form} shown={[]} />
         {choices.length === 0 ? (
@@ -89,7 +123,8 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
               </select>
               {lowered ? (
                 <p class="notice">
-                  {esc(r.app.name)} asked for the {esc(ROLE_NAMES[r.ceiling])} Role; you are {esc(lowered.role)} in {esc(lowered.name)}, so it is offered {esc(ROLE_NAMES[lowered.roles[0]!])} at most.
+                  {esc(r.app.name)} asked for the {esc(ROLE_NAMES[r.ceiling])} Role; you are {esc(lowered.role)} in{' '}
+                  {esc(lowered.name)}, so it is offered {esc(ROLE_NAMES[lowered.roles[0]!])} at most.
                 </p>
               ) : (
                 ''
@@ -113,15 +148,29 @@ function ConnectPage({ c, r, q, form }: { c: Signed; r: AuthorizationRequest; q:
 
 export function connectRoutes(kit: AppKit, documentFetches: AddressLimit): void {
   const issuer = publicBaseUrl(kit.deps.config)
-  const base = { ...kit.deps, allowPrivate: kit.deps.config.webhookAllowPrivate, issuer, resources: resourcesOf(issuer).all }
+  const base = {
+    ...kit.deps,
+    allowPrivate: kit.deps.config.webhookAllowPrivate,
+    issuer,
+    resources: resourcesOf(issuer).all,
+  }
   /** A metadata document this page fetches counts against the visitor's address, as at /oauth/authorize. */
-  const judgeDeps = (req: Request) => ({ ...base, mayFetchDocument: () => documentFetches.hit(contextOf(req).ip).allowed })
+  const judgeDeps = (req: Request) => ({
+    ...base,
+    mayFetchDocument: () => documentFetches.hit(contextOf(req).ip).allowed,
+  })
 
   kit.personPage('/app/connect', async (c) => {
     const judged = await judgeAuthorization(judgeDeps(c.req), c.url.searchParams)
     if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
     // /oauth/authorize sent such requests back to the app already; one typed here by hand is only shown.
-    if (judged.kind === 'redirect') return <ProblemPage c={c} words={new URL(judged.to).searchParams.get('error_description') ?? 'The request is not valid.'} />
+    if (judged.kind === 'redirect')
+      return (
+        <ProblemPage
+          c={c}
+          words={new URL(judged.to).searchParams.get('error_description') ?? 'The request is not valid.'}
+        />
+      )
     return <ConnectPage c={c} r={judged.request} q={c.url.searchParams} form={EMPTY_FORM} />
   })
 
@@ -132,16 +181,33 @@ export function connectRoutes(kit: AppKit, documentFetches: AddressLimit): void 
       if (judged.kind === 'page') return <ProblemPage c={c} words={judged.message} />
       if (judged.kind === 'redirect') return redirect(judged.to)
       const r = judged.request
-      if (data.get('decision') !== 'approve') return redirect(answerUrl(r.redirectUri, { error: 'access_denied', error_description: 'The person did not connect the app.', state: r.state }, issuer))
+      if (data.get('decision') !== 'approve')
+        return redirect(
+          answerUrl(
+            r.redirectUri,
+            { error: 'access_denied', error_description: 'The person did not connect the app.', state: r.state },
+            issuer,
+          ),
+        )
       const choice = c.businesses.find((b) => b.publicId === data.get('business'))
       const role = data.get('role') ?? ''
-      if (!choice || !isGrantRole(role)) return <ConnectPage c={c} r={r} q={data} form={{ values: data, errors: {}, message: 'Choose one of your Businesses and a Role.', code: null }} />
+      if (!choice || !isGrantRole(role))
+        return (
+          <ConnectPage
+            c={c}
+            r={r}
+            q={data}
+            form={{ values: data, errors: {}, message: 'Choose one of your Businesses and a Role.', code: null }}
+          />
+        )
       const business = await resolveBusiness(kit.deps.db.read, choice.publicId)
       // The membership is read again now: a Role changed since the page was shown counts; a pending one grants nothing.
       const membership = await findActiveMembership(kit.deps.db.read, c.person.id, business.id)
       if (!membership || !offeredRoles(r.ceiling, asGrant(membership.role)).includes(role)) {
         // §9: a change the person may not make is refused 403 with the words on the page, and nothing is issued.
-        throw new Permission('You cannot grant a Role above your own in that Business, nor above what the app asked for.')
+        throw new Permission(
+          'You cannot grant a Role above your own in that Business, nor above what the app asked for.',
+        )
       }
       const code = await issueCode(kit.deps.db, kit.deps.clock, {
         appId: r.app.id,
@@ -175,4 +241,3 @@ function ProblemPage({ c, words }: { c: Signed; words: string }): JSX.Element {
     </Layout>
   )
 }
-

@@ -20,7 +20,9 @@ export function homeRoutes(kit: AppKit): void {
         <Layout c={c} title="No Business yet" section="home">
           <div class="card">
             <h1>No Business yet</h1>
-            <p>You are not a member of any Business. Ask an Owner of one to add you, or the person who runs this service.</p>
+            <p>
+              You are not a member of any Business. Ask an Owner of one to add you, or the person who runs this service.
+            </p>
           </div>
         </Layout>
       ),

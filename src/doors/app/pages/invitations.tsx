@@ -27,28 +27,28 @@ async function InvitationsPage({ c, form }: { c: Signed; form: FormState }): Pro
       ) : (
         <>
           {invitations.map((i) => (
-          <section class="card" aria-labelledby={`inv-${esc(i.publicId)}`}>
-            <h2 id={`inv-${esc(i.publicId)}`} class="flush">
-              {esc(i.businessName)}
-            </h2>
-            <p>
-              As {ROLE_WORDS[i.role]}, invited <When at={i.invitedAt} />.
-            </p>
-            <div class="row">
-              <PostForm action="/app/invitations/accept" token={c.csrf} class="inline">
-                <input type="hidden" name="business" value={esc(i.publicId)} />
-                <button type="submit" aria-label={esc(`Accept the invitation of ${i.businessName}`)}>
-                  Accept
-                </button>
-              </PostForm>
-              <PostForm action="/app/invitations/decline" token={c.csrf} class="inline">
-                <input type="hidden" name="business" value={esc(i.publicId)} />
-                <button type="submit" class="quiet" aria-label={esc(`Decline the invitation of ${i.businessName}`)}>
-                  Decline
-                </button>
-              </PostForm>
-            </div>
-          </section>
+            <section class="card" aria-labelledby={`inv-${esc(i.publicId)}`}>
+              <h2 id={`inv-${esc(i.publicId)}`} class="flush">
+                {esc(i.businessName)}
+              </h2>
+              <p>
+                As {ROLE_WORDS[i.role]}, invited <When at={i.invitedAt} />.
+              </p>
+              <div class="row">
+                <PostForm action="/app/invitations/accept" token={c.csrf} class="inline">
+                  <input type="hidden" name="business" value={esc(i.publicId)} />
+                  <button type="submit" aria-label={esc(`Accept the invitation of ${i.businessName}`)}>
+                    Accept
+                  </button>
+                </PostForm>
+                <PostForm action="/app/invitations/decline" token={c.csrf} class="inline">
+                  <input type="hidden" name="business" value={esc(i.publicId)} />
+                  <button type="submit" class="quiet" aria-label={esc(`Decline the invitation of ${i.businessName}`)}>
+                    Decline
+                  </button>
+                </PostForm>
+              </div>
+            </section>
           ))}
         </>
       )}

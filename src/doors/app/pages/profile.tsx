@@ -21,7 +21,15 @@ function ProfilePage({ c, form, which }: { c: Signed; form: FormState; which?: '
         <h2 id="name-h">Name</h2>
         <Refused state={nameForm} shown={['name']} />
         <PostForm action="/app/profile/name" token={c.csrf}>
-          <Field name="name" label="Your name" state={nameForm} value={c.person.name} required maxlength={255} autocomplete="name" />
+          <Field
+            name="name"
+            label="Your name"
+            state={nameForm}
+            value={c.person.name}
+            required
+            maxlength={255}
+            autocomplete="name"
+          />
           <div>
             <button type="submit">Save name</button>
           </div>
@@ -33,8 +41,23 @@ function ProfilePage({ c, form, which }: { c: Signed; form: FormState; which?: '
         <Refused state={passwordForm} shown={['current_password', 'new_password']} />
         <PostForm action="/app/profile/password" token={c.csrf}>
           <input type="text" name="username" value={esc(c.person.email)} autocomplete="username" hidden />
-          <Field name="current_password" label="Current password" type="password" state={passwordForm} required autocomplete="current-password" />
-          <Field name="new_password" label="New password" type="password" state={passwordForm} required autocomplete="new-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} />
+          <Field
+            name="current_password"
+            label="Current password"
+            type="password"
+            state={passwordForm}
+            required
+            autocomplete="current-password"
+          />
+          <Field
+            name="new_password"
+            label="New password"
+            type="password"
+            state={passwordForm}
+            required
+            autocomplete="new-password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          />
           <div>
             <button type="submit">Change password</button>
           </div>
@@ -57,7 +80,12 @@ export function profileRoutes(kit: AppKit): void {
   kit.personAction(
     '/app/profile/password',
     async (c, data) => {
-      const token = await changePassword(kit.deps, c.person, data.get('current_password') ?? '', data.get('new_password') ?? '')
+      const token = await changePassword(
+        kit.deps,
+        c.person,
+        data.get('current_password') ?? '',
+        data.get('new_password') ?? '',
+      )
       c.cookies.push(kit.sessionCookie(token))
       return redirect('/app/profile?done=password_changed')
     },

@@ -28,8 +28,23 @@ function SignInPage(p: { token: string; next: string; form: FormState; notice?: 
           <Refused state={p.form} shown={['email', 'password']} />
           <form method="post" action={esc(`/app/sign-in?next=${encodeURIComponent(p.next)}`)} class="stack">
             <input type="hidden" name={CSRF_FIELD} value={esc(p.token)} />
-            <Field name="email" label="Email" type="email" state={p.form} required autocomplete="username" maxlength={320} />
-            <Field name="password" label="Password" type="password" state={p.form} required autocomplete="current-password" />
+            <Field
+              name="email"
+              label="Email"
+              type="email"
+              state={p.form}
+              required
+              autocomplete="username"
+              maxlength={320}
+            />
+            <Field
+              name="password"
+              label="Password"
+              type="password"
+              state={p.form}
+              required
+              autocomplete="current-password"
+            />
             <div>
               <button type="submit">Sign in</button>
             </div>
@@ -47,12 +62,22 @@ function ChoosePasswordPage(p: { token: string; linkToken: string; email: string
       <main class="narrow">
         <div class="card">
           <h1>Choose a password</h1>
-          <p class="lead">For {esc(p.email)}. At least {MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.</p>
+          <p class="lead">
+            For {esc(p.email)}. At least {MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.
+          </p>
           <Refused state={p.form} shown={['password']} />
           <form method="post" action={esc(`/app/sign-in/link/${p.linkToken}`)} class="stack">
             <input type="hidden" name={CSRF_FIELD} value={esc(p.token)} />
             <input type="text" name="username" value={esc(p.email)} autocomplete="username" hidden />
-            <Field name="password" label="New password" type="password" state={p.form} required autocomplete="new-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} />
+            <Field
+              name="password"
+              label="New password"
+              type="password"
+              state={p.form}
+              required
+              autocomplete="new-password"
+              hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+            />
             <div>
               <button type="submit">Save and sign in</button>
             </div>
@@ -65,7 +90,8 @@ function ChoosePasswordPage(p: { token: string; linkToken: string; email: string
 
 const LINK_WORDS = {
   used: 'This sign-in link was used already. Ask the person who runs this service for a new one, or the Business that invited you to invite you again.',
-  expired: 'This sign-in link has expired (links last 30 minutes). Ask the person who runs this service for a new one, or the Business that invited you to invite you again.',
+  expired:
+    'This sign-in link has expired (links last 30 minutes). Ask the person who runs this service for a new one, or the Business that invited you to invite you again.',
   unknown: 'This sign-in link is not valid. Check that it was copied whole, or ask for a new one.',
 } as const
 
@@ -105,14 +131,22 @@ export function signInRoutes(kit: AppKit): void {
     if (result.kind === 'signed_in') return redirect(next, { 'set-cookie': kit.sessionCookie(result.token) })
     const kept = new URLSearchParams({ email })
     const message = result.kind === 'locked' ? SIGN_IN_LOCKED : SIGN_IN_REFUSED
-    return page(<SignInPage token={p.token} next={next} form={{ values: kept, errors: {}, message, code: null }} />, result.kind === 'locked' ? 429 : 422, p.set)
+    return page(
+      <SignInPage token={p.token} next={next} form={{ values: kept, errors: {}, message, code: null }} />,
+      result.kind === 'locked' ? 429 : 422,
+      p.set,
+    )
   })
 
   kit.open('GET', '/app/sign-in/link/:token', async (req, params) => {
     const state = await linkState(kit.deps, params.token!)
     if (state.kind !== 'open') return kit.bare(410, 'Link not usable', LINK_WORDS[state.kind])
     const p = presign(req)
-    return page(<ChoosePasswordPage token={p.token} linkToken={params.token!} email={state.person.email} form={EMPTY_FORM} />, 200, p.set)
+    return page(
+      <ChoosePasswordPage token={p.token} linkToken={params.token!} email={state.person.email} form={EMPTY_FORM} />,
+      200,
+      p.set,
+    )
   })
 
   kit.open('POST', '/app/sign-in/link/:token', async (req, params) => {
@@ -121,8 +155,15 @@ export function signInRoutes(kit: AppKit): void {
     const state = await linkState(kit.deps, params.token!)
     if (state.kind !== 'open') return kit.bare(410, 'Link not usable', LINK_WORDS[state.kind])
     if (!presignOk(req, data)) {
-      const form = { ...EMPTY_FORM, message: 'The form had expired. Nothing was changed; please choose your password again.' }
-      return page(<ChoosePasswordPage token={p.token} linkToken={params.token!} email={state.person.email} form={form} />, 403, p.set)
+      const form = {
+        ...EMPTY_FORM,
+        message: 'The form had expired. Nothing was changed; please choose your password again.',
+      }
+      return page(
+        <ChoosePasswordPage token={p.token} linkToken={params.token!} email={state.person.email} form={form} />,
+        403,
+        p.set,
+      )
     }
     try {
       const done = await choosePassword(kit.deps, params.token!, data!.get('password') ?? '')
@@ -131,7 +172,11 @@ export function signInRoutes(kit: AppKit): void {
     } catch (e) {
       if (!(e instanceof InvalidRequest)) throw e
       const form = { values: null, errors: e.errors, message: null, code: null }
-      return page(<ChoosePasswordPage token={p.token} linkToken={params.token!} email={state.person.email} form={form} />, 422, p.set)
+      return page(
+        <ChoosePasswordPage token={p.token} linkToken={params.token!} email={state.person.email} form={form} />,
+        422,
+        p.set,
+      )
     }
   })
 
@@ -140,7 +185,12 @@ export function signInRoutes(kit: AppKit): void {
     if (c instanceof Response) return c
     const data = await formOrNull(req)
     if (!data || foreignOrigin(req, kit.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
-      return kit.problem(c, 403, 'Refused', 'This form could not be accepted (its security token is missing or out of date). You are still signed in.')
+      return kit.problem(
+        c,
+        403,
+        'Refused',
+        'This form could not be accepted (its security token is missing or out of date). You are still signed in.',
+      )
     }
     await signOut(kit.deps, c.session)
     return redirect('/app/sign-in?signed_out=1', { 'set-cookie': kit.clearSessionCookie() })

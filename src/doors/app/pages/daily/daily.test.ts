@@ -34,7 +34,12 @@ beforeEach(() => {
 
 let n = 0
 const CLIENT_EMAIL = 'billing@acme.example'
-const line = (unit_price = '100.00', vat_rate = '19.00') => ({ description: 'Work', quantity: '1', unit_price, vat_rate })
+const line = (unit_price = '100.00', vat_rate = '19.00') => ({
+  description: 'Work',
+  quantity: '1',
+  unit_price,
+  vat_rate,
+})
 
 interface Setup {
   id: number
@@ -46,10 +51,16 @@ interface Setup {
 }
 
 /** A Business with an Admin key, a Client, and a person of the given Role signed in. */
-async function setup(o: { role?: 'owner' | 'admin' | 'member' | 'viewer'; email?: string | null } = {}): Promise<Setup> {
+async function setup(
+  o: { role?: 'owner' | 'admin' | 'member' | 'viewer'; email?: string | null } = {},
+): Promise<Setup> {
   n++
   // Made on a paid plan (the API key sets things up), then moved to the plan asked for.
-  const b = await h.business({ name: `Shop ${n}`, email: o.email === undefined ? 'office@shop.example' : o.email, plan: 'pro' })
+  const b = await h.business({
+    name: `Shop ${n}`,
+    email: o.email === undefined ? 'office@shop.example' : o.email,
+    plan: 'pro',
+  })
   const client = await h.client(b.key, { name: 'Acme GmbH', email: CLIENT_EMAIL })
   const p = await person(h, { email: `p${n}@example.com`, businessId: b.id, role: o.role ?? 'owner' })
   const browser = new AppClient(h)
@@ -62,9 +73,12 @@ async function api(s: Setup, method: string, path: string, body?: unknown) {
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`)
   return r.body
 }
-const draft = (s: Setup, extra: Record<string, unknown> = {}) => api(s, 'POST', '/v1/documents', { type: 'invoice', client_id: s.client, lines: [line()], ...extra })
-const issued = async (s: Setup, extra: Record<string, unknown> = {}) => api(s, 'POST', `/v1/documents/${(await draft(s, extra)).id}/issue`)
-const pay = (s: Setup, id: number, amount: string) => api(s, 'POST', `/v1/documents/${id}/payments`, { amount, payment_date: '2026-03-10', payment_method: 'cash' })
+const draft = (s: Setup, extra: Record<string, unknown> = {}) =>
+  api(s, 'POST', '/v1/documents', { type: 'invoice', client_id: s.client, lines: [line()], ...extra })
+const issued = async (s: Setup, extra: Record<string, unknown> = {}) =>
+  api(s, 'POST', `/v1/documents/${(await draft(s, extra)).id}/issue`)
+const pay = (s: Setup, id: number, amount: string) =>
+  api(s, 'POST', `/v1/documents/${id}/payments`, { amount, payment_date: '2026-03-10', payment_method: 'cash' })
 
 /** Everything of the Business a change could touch. */
 async function everything(bizId: number) {
@@ -107,7 +121,11 @@ describe('application-only actions over HTTP, each refusal writing nothing', () 
     const doc = await issued(s)
     await refusedOnPage(s, `/documents/${doc.id}/unmark-sent`, 'not_marked_sent')
     expect((await post(s, `/documents/${doc.id}/mark-sent`)).status).toBe(303)
-    expect((await api(s, 'GET', `/v1/documents/${doc.id}`)).last_sent).toEqual({ at: h.clock.now().toISOString(), recipients: [], via: 'marked' })
+    expect((await api(s, 'GET', `/v1/documents/${doc.id}`)).last_sent).toEqual({
+      at: h.clock.now().toISOString(),
+      recipients: [],
+      via: 'marked',
+    })
     await api(s, 'POST', `/v1/documents/${doc.id}/cancel`)
     await refusedOnPage(s, `/documents/${doc.id}/unmark-sent`, 'cancelled_keeps_mark')
     // Taken back on a standing document: last_sent null again, no event.
@@ -160,7 +178,11 @@ describe('application-only actions over HTTP, each refusal writing nothing', () 
     const r = await post(s, `/documents/${doc.id}/duplicate`)
     expect(r.status).toBe(303)
     const copyId = Number(/\/documents\/(\d+)\?/.exec(r.location!)![1])
-    expect(await api(s, 'GET', `/v1/documents/${copyId}`)).toMatchObject({ status: 'draft', client_id: s.client, total: doc.total })
+    expect(await api(s, 'GET', `/v1/documents/${copyId}`)).toMatchObject({
+      status: 'draft',
+      client_id: s.client,
+      total: doc.total,
+    })
     await h.deps.db.writerClient.execute('PRAGMA foreign_keys = OFF')
     await h.deps.db.write((tx) => tx.run(sql`DELETE FROM clients WHERE id = ${s.client}`))
     await h.deps.db.writerClient.execute('PRAGMA foreign_keys = ON')
@@ -179,7 +201,10 @@ describe('application-only actions over HTTP, each refusal writing nothing', () 
       },
     })
     try {
-      const hook = await api(s, 'POST', '/v1/webhooks', { url: `http://127.0.0.1:${server.port}/hook`, events: ['document.sent'] })
+      const hook = await api(s, 'POST', '/v1/webhooks', {
+        url: `http://127.0.0.1:${server.port}/hook`,
+        events: ['document.sent'],
+      })
       const doc = await issued(s)
       expect((await post(s, `/documents/${doc.id}/mark-sent`)).status).toBe(303)
       const ctx = deliveryContext(h.deps)
@@ -216,7 +241,12 @@ describe('who may change what', () => {
 
   for (const who of [
     { role: 'viewer' as const, plan: 'pro' as const, words: 'A Viewer only reads.', code: null },
-    { role: 'member' as const, plan: 'free' as const, words: 'On the Free plan only the Owner makes changes', code: 'plan_role_viewing' },
+    {
+      role: 'member' as const,
+      plan: 'free' as const,
+      words: 'On the Free plan only the Owner makes changes',
+      code: 'plan_role_viewing',
+    },
   ]) {
     test(`a ${who.role} on the ${who.plan} plan reads every page and changes nothing (403)`, async () => {
       const s = await setup({ role: who.role })
@@ -224,7 +254,8 @@ describe('who may change what', () => {
       const d = await draft(s)
       const p = await pay(s, doc.id, '1.00')
       if (who.plan === 'free') await updateBusiness(h.deps.db, h.clock, s.id, { plan: 'free' } as BusinessInput)
-      for (const path of pages(s, doc.id)) expect({ path, status: (await s.browser.get(path)).status }).toEqual({ path, status: 200 })
+      for (const path of pages(s, doc.id))
+        expect({ path, status: (await s.browser.get(path)).status }).toEqual({ path, status: 200 })
       const docPage = await s.browser.get(`${s.base}/documents/${doc.id}`)
       expect(docPage.text).toContain(who.words)
       expect(docPage.text).not.toContain(`action="${s.base}/documents/${doc.id}/cancel"`)
@@ -268,13 +299,25 @@ describe('who may change what', () => {
 describe('daily work through the pages', () => {
   test('a Client, a two-rate Invoice, issue, Payments (recorded_by null), as the API then reads them', async () => {
     const s = await setup()
-    const created = await s.browser.submit(`${s.base}/clients/new`, { name: 'Beta Ltd', email: 'pay@beta.example', country: 'AT', payment_terms: '14' }, `${s.base}/clients`)
+    const created = await s.browser.submit(
+      `${s.base}/clients/new`,
+      { name: 'Beta Ltd', email: 'pay@beta.example', country: 'AT', payment_terms: '14' },
+      `${s.base}/clients`,
+    )
     expect(created.status).toBe(303)
     const clientId = Number(/\/clients\/(\d+)/.exec(created.location!)![1])
-    expect(await api(s, 'GET', `/v1/clients/${clientId}`)).toMatchObject({ name: 'Beta Ltd', country: 'AT', payment_terms: 14 })
+    expect(await api(s, 'GET', `/v1/clients/${clientId}`)).toMatchObject({
+      name: 'Beta Ltd',
+      country: 'AT',
+      payment_terms: 14,
+    })
 
     // A refused form keeps what was typed and says why, changing nothing.
-    const bad = await s.browser.submit(`${s.base}/clients/new`, { name: 'No Mail', email: '', country: 'DE' }, `${s.base}/clients`)
+    const bad = await s.browser.submit(
+      `${s.base}/clients/new`,
+      { name: 'No Mail', email: '', country: 'DE' },
+      `${s.base}/clients`,
+    )
     expect(bad.status).toBe(422)
     expect(bad.text).toContain('No Mail')
 
@@ -314,15 +357,35 @@ describe('daily work through the pages', () => {
     expect(await everything(s.id)).toMatchObject({ documents: [{ id: docId }] })
 
     expect((await post(s, `/documents/${docId}/issue`)).status).toBe(303)
-    expect((await post(s, `/documents/${docId}/payments`, { amount: '100.00', payment_date: '2026-03-10', payment_method: 'cash' })).status).toBe(303)
+    expect(
+      (
+        await post(s, `/documents/${docId}/payments`, {
+          amount: '100.00',
+          payment_date: '2026-03-10',
+          payment_method: 'cash',
+        })
+      ).status,
+    ).toBe(303)
     expect((await api(s, 'GET', `/v1/documents/${docId}`)).status).toBe('partially_paid')
     // Too much is refused in the contract's words, nothing recorded.
     const before = await everything(s.id)
-    const over = await post(s, `/documents/${docId}/payments`, { amount: '999.00', payment_date: '2026-03-10', payment_method: 'cash' })
+    const over = await post(s, `/documents/${docId}/payments`, {
+      amount: '999.00',
+      payment_date: '2026-03-10',
+      payment_method: 'cash',
+    })
     expect(over.status).toBe(422)
     expect(over.text).toContain('data-code="payment_exceeds_amount_due"')
     expect(await everything(s.id)).toEqual(before)
-    expect((await post(s, `/documents/${docId}/payments`, { amount: '283.75', payment_date: '2026-03-10', payment_method: 'cash' })).status).toBe(303)
+    expect(
+      (
+        await post(s, `/documents/${docId}/payments`, {
+          amount: '283.75',
+          payment_date: '2026-03-10',
+          payment_method: 'cash',
+        })
+      ).status,
+    ).toBe(303)
     expect((await api(s, 'GET', `/v1/documents/${docId}`)).status).toBe('paid')
     const list = await api(s, 'GET', `/v1/payments?document_id=${docId}`)
     expect(list.data.map((p: any) => p.recorded_by)).toEqual([null, null])
@@ -334,9 +397,18 @@ describe('daily work through the pages', () => {
 
   test('report CSV downloads equal the API to the cent', async () => {
     const s = await setup()
-    const a = await issued(s, { issue_date: '2026-03-02', due_date: '2026-03-05', lines: [line('100.01'), line('33.33', '7.00')] })
+    const a = await issued(s, {
+      issue_date: '2026-03-02',
+      due_date: '2026-03-05',
+      lines: [line('100.01'), line('33.33', '7.00')],
+    })
     await pay(s, a.id, '12.34')
-    await issued(s, { type: 'credit_note', issue_date: '2026-03-03', credited_document_id: a.id, lines: [line('10.00')] })
+    await issued(s, {
+      type: 'credit_note',
+      issue_date: '2026-03-03',
+      credited_document_id: a.id,
+      lines: [line('10.00')],
+    })
     const period = 'from=2026-03-01&to=2026-03-31'
     const csv = async (path: string) => {
       const r = await s.browser.get(`${s.base}/reports/${path}`)
@@ -346,17 +418,31 @@ describe('daily work through the pages', () => {
       return rows.map((row) => Object.fromEntries(head!.map((k, i) => [k, row[i]!])))
     }
     const income = await api(s, 'GET', `/v1/reports/income?${period}`)
-    expect((await csv(`income.csv?${period}`))[0]).toEqual({ currency: 'EUR', from: '2026-03-01', to: '2026-03-31', income: income.income, vat: income.vat, other_currency_documents: '0' })
+    expect((await csv(`income.csv?${period}`))[0]).toEqual({
+      currency: 'EUR',
+      from: '2026-03-01',
+      to: '2026-03-31',
+      income: income.income,
+      vat: income.vat,
+      other_currency_documents: '0',
+    })
     const vat = await api(s, 'GET', `/v1/reports/vat?${period}`)
     const vatRows = await csv(`vat.csv?${period}`)
-    expect(vatRows.slice(0, -1).map((r) => ({ category: r.category, rate: r.rate, net: r.net, vat: r.vat }))).toEqual(vat.bands)
+    expect(vatRows.slice(0, -1).map((r) => ({ category: r.category, rate: r.rate, net: r.net, vat: r.vat }))).toEqual(
+      vat.bands,
+    )
     expect(vatRows.at(-1)).toMatchObject({ net: vat.net, vat: vat.vat })
     const overdue = await api(s, 'GET', '/v1/reports/overdue')
-    expect((await csv('overdue.csv')).at(-1)).toMatchObject({ documents: String(overdue.count), amount_due: overdue.amount_due })
+    expect((await csv('overdue.csv')).at(-1)).toMatchObject({
+      documents: String(overdue.count),
+      amount_due: overdue.amount_due,
+    })
     const st = await api(s, 'GET', `/v1/reports/statement?client_id=${s.client}&${period}`)
     const stRows = await csv(`statement.csv?client_id=${s.client}&${period}`)
     expect(stRows.at(-1)).toMatchObject({ kind: 'closing_balance', balance: st.currencies[0].closing_balance })
-    expect(stRows.filter((r) => r.kind === 'document' || r.kind === 'payment').map((r) => r.balance)).toEqual(st.currencies[0].lines.map((l: any) => l.balance))
+    expect(stRows.filter((r) => r.kind === 'document' || r.kind === 'payment').map((r) => r.balance)).toEqual(
+      st.currencies[0].lines.map((l: any) => l.balance),
+    )
     // A wrong period is refused in words, not a file.
     expect((await s.browser.get(`${s.base}/reports/income.csv?from=2026-03-31&to=2026-03-01`)).status).toBe(422)
   })

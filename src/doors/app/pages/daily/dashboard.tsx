@@ -9,7 +9,20 @@ import { esc, Notice } from '../../ui'
 import { changeBlocked, grouped, Money, TYPE_WORDS } from './words'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 function Other({ n }: { n: number }): JSX.Element {
   if (n === 0) return ''
@@ -27,16 +40,22 @@ export function dashboardRoutes(kit: AppKit): void {
     const cur = d.currency
     const monthName = MONTH_NAMES[Number(today.slice(5, 7)) - 1]
     const bars = d.months.map((m) => ({
-        label: MONTHS[Number(m.month.slice(5, 7)) - 1]!,
-        title: `${MONTH_NAMES[Number(m.month.slice(5, 7)) - 1]} ${m.month.slice(0, 4)}: ${grouped(m.income)} ${cur}${m.other_currency_documents ? ` (${m.other_currency_documents} in other currencies not included)` : ''}`,
-        value: m.income,
-        current: m.month === today.slice(0, 7),
-      }))
-    const words = { title: `Income by month, ${cur}`, description: `Income of each of the last twelve months in ${cur}, net of VAT, as the income report computes it.` }
+      label: MONTHS[Number(m.month.slice(5, 7)) - 1]!,
+      title: `${MONTH_NAMES[Number(m.month.slice(5, 7)) - 1]} ${m.month.slice(0, 4)}: ${grouped(m.income)} ${cur}${m.other_currency_documents ? ` (${m.other_currency_documents} in other currencies not included)` : ''}`,
+      value: m.income,
+      current: m.month === today.slice(0, 7),
+    }))
+    const words = {
+      title: `Income by month, ${cur}`,
+      description: `Income of each of the last twelve months in ${cur}, net of VAT, as the income report computes it.`,
+    }
     // Two drawings of one chart: a phone gets the narrow one, whose words stay readable when scaled down.
     const chart =
       barChartSvg(bars, { ...words, id: 'chart-wide', className: 'chart-wide' }) +
-      barChartSvg(bars.map((b) => ({ ...b, label: b.label.slice(0, 1) })), { ...words, id: 'chart-narrow', className: 'chart-narrow', width: 360, height: 240, fontSize: 14 })
+      barChartSvg(
+        bars.map((b) => ({ ...b, label: b.label.slice(0, 1) })),
+        { ...words, id: 'chart-narrow', className: 'chart-narrow', width: 360, height: 240, fontSize: 14 },
+      )
     const otherMonths = d.months.reduce((n, m) => n + m.other_currency_documents, 0)
     const blocked = changeBlocked(c)
     return (
@@ -132,8 +151,12 @@ export function dashboardRoutes(kit: AppKit): void {
                         </a>
                       </td>
                       <td data-label="Client">{esc(o.client_name)}</td>
-                      <td data-label="Due" class="nowrap">{esc(o.due_date)}</td>
-                      <td class="num" data-label="Days overdue">{o.days_overdue}</td>
+                      <td data-label="Due" class="nowrap">
+                        {esc(o.due_date)}
+                      </td>
+                      <td class="num" data-label="Days overdue">
+                        {o.days_overdue}
+                      </td>
                       <td class="num" data-label="Amount due">
                         <Money amount={o.amount_due} currency={o.currency} />
                       </td>

@@ -29,8 +29,27 @@ beforeAll(async () => {
   // Through the services the API calls (faster than 640 requests, the same rules).
   for (let i = 1; i <= MANY; i++) {
     const n = String(i).padStart(4, '0')
-    clientIds.push((await createClient(h.deps, { id: b.id, currency: 'EUR' }, { name: `Kunde ${n} GmbH`, email: `einkauf-${n}@kunde.example`, country: 'DE' } as never)).id)
-    productIds.push((await createProduct(h.deps, b.id, { name: `Artikel ${n}`, type: 'product', price: `${i}.50`, currency: 'EUR', vat_rate: '19', code: `ART-${n}` } as never)).id)
+    clientIds.push(
+      (
+        await createClient(h.deps, { id: b.id, currency: 'EUR' }, {
+          name: `Kunde ${n} GmbH`,
+          email: `einkauf-${n}@kunde.example`,
+          country: 'DE',
+        } as never)
+      ).id,
+    )
+    productIds.push(
+      (
+        await createProduct(h.deps, b.id, {
+          name: `Artikel ${n}`,
+          type: 'product',
+          price: `${i}.50`,
+          currency: 'EUR',
+          vat_rate: '19',
+          code: `ART-${n}`,
+        } as never)
+      ).id,
+    )
   }
   const p = await person(h, { email: 'owner@grosshandel.example', businessId: b.id, role: 'owner' })
   browser = new AppClient(h)
@@ -40,7 +59,11 @@ afterAll(() => h.close())
 
 /** A picker's answer as htmx asks for it: a fragment of <option>s, parsed without error, with the pages' headers. */
 async function pick(path: string): Promise<{ status: number; text: string }> {
-  const res = await h.app.fetch(new Request(`http://localhost${path}`, { headers: { cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }))
+  const res = await h.app.fetch(
+    new Request(`http://localhost${path}`, {
+      headers: { cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    }),
+  )
   const text = await res.text()
   const problems: string[] = []
   parseFragment(text, { onParseError: (e) => problems.push(e.code) })
@@ -57,7 +80,11 @@ function options(html: string, selectId?: string): Array<[string, string, boolea
     const at = html.indexOf(`id="${selectId}"`)
     part = html.slice(at, html.indexOf('</select>', at))
   }
-  return [...part.matchAll(/<option value="([^"]*)"( selected)?>([^<]*)<\/option>/g)].map((m) => [m[1]!, m[3]!, m[2] !== undefined])
+  return [...part.matchAll(/<option value="([^"]*)"( selected)?>([^<]*)<\/option>/g)].map((m) => [
+    m[1]!,
+    m[3]!,
+    m[2] !== undefined,
+  ])
 }
 
 describe('the editor with more Clients and Products than a list shows', () => {
@@ -84,7 +111,10 @@ describe('the editor with more Clients and Products than a list shows', () => {
       ])
     }
     // By account code; and a search that matches nothing keeps the chosen Client selected and says so.
-    expect(options((await pick(`${base}/pick/clients?client_q=C00319`)).text).map((o) => o[0])).toEqual(['', String(clientIds.at(-2))])
+    expect(options((await pick(`${base}/pick/clients?client_q=C00319`)).text).map((o) => o[0])).toEqual([
+      '',
+      String(clientIds.at(-2)),
+    ])
     const none = await pick(`${base}/pick/clients?client_q=nobody&client_id=${clientIds[4]}`)
     expect(options(none.text)).toEqual([
       ['', 'Choose a Client', false],
@@ -94,17 +124,25 @@ describe('the editor with more Clients and Products than a list shows', () => {
   })
 
   test('/pick/products finds a Product by name or code for the Line that asked', async () => {
-    const r = await pick(`${base}/pick/products?${new URLSearchParams({ 'lines.3.product_q': 'art-0317', 'lines.3.product_id': '' })}`)
+    const r = await pick(
+      `${base}/pick/products?${new URLSearchParams({ 'lines.3.product_q': 'art-0317', 'lines.3.product_id': '' })}`,
+    )
     expect(options(r.text)).toEqual([
       ['', 'Free line', false],
       [String(productIds[316]), 'Artikel 0317 · ART-0317 (317.50 EUR)', false],
     ])
-    const chosen = await pick(`${base}/pick/products?${new URLSearchParams({ 'lines.0.product_q': 'Artikel 030', 'lines.0.product_id': String(productIds[300]) })}`)
-    expect(options(chosen.text).filter((o) => o[2]).map((o) => o[0])).toEqual([String(productIds[300])])
+    const chosen = await pick(
+      `${base}/pick/products?${new URLSearchParams({ 'lines.0.product_q': 'Artikel 030', 'lines.0.product_id': String(productIds[300]) })}`,
+    )
+    expect(
+      options(chosen.text)
+        .filter((o) => o[2])
+        .map((o) => o[0]),
+    ).toEqual([String(productIds[300])])
     expect(options(chosen.text).length).toBe(1 + 10)
   })
 
-  test('another Business\'s Clients are never offered, not even as the chosen one', async () => {
+  test("another Business's Clients are never offered, not even as the chosen one", async () => {
     const other = await h.business({ name: 'Fremd' })
     const foreign = await h.client(other.key, { name: 'Kunde 0320 Fremd' })
     const r = await pick(`${base}/pick/clients?client_q=Fremd&client_id=${foreign}`)
@@ -147,40 +185,78 @@ describe('the editor with more Clients and Products than a list shows', () => {
     expect(made.status).toBe(303)
     const id = Number(/\/documents\/(\d+)/.exec(made.location!)![1])
     const doc = (await h.request('GET', `/v1/documents/${id}`, { key: b.key })).body
-    expect(doc).toMatchObject({ client_id: clientIds[298], lines: [{ product_id: productIds[309], unit_price: '310.50', quantity: '3' }] })
+    expect(doc).toMatchObject({
+      client_id: clientIds[298],
+      lines: [{ product_id: productIds[309], unit_price: '310.50', quantity: '3' }],
+    })
     // Its edit page shows both chosen, though neither is among the first matches.
     const edit = await browser.get(`${base}/documents/${id}/edit`)
-    expect(options(edit.text, 'f-client_id').filter((o) => o[2]).map((o) => o[0])).toEqual([String(clientIds[298])])
-    expect(options(edit.text, 'f-line-0-product').filter((o) => o[2]).map((o) => o[0])).toEqual([String(productIds[309])])
+    expect(
+      options(edit.text, 'f-client_id')
+        .filter((o) => o[2])
+        .map((o) => o[0]),
+    ).toEqual([String(clientIds[298])])
+    expect(
+      options(edit.text, 'f-line-0-product')
+        .filter((o) => o[2])
+        .map((o) => o[0]),
+    ).toEqual([String(productIds[309])])
   })
 })
 
 describe('the credited Invoice of a Credit Note', () => {
-  test('an issued Invoice links to a new Credit Note with it chosen; /pick/invoices finds the chosen Client\'s issued Invoices by number; the Credit Note credits it', async () => {
+  test("an issued Invoice links to a new Credit Note with it chosen; /pick/invoices finds the chosen Client's issued Invoices by number; the Credit Note credits it", async () => {
     const clientId = clientIds[310]!
     const line = { description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }
     const invoices: Array<{ id: number; number: string }> = []
     for (let i = 0; i < 2; i++) {
-      const d = (await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [line] } })).body
+      const d = (
+        await h.request('POST', '/v1/documents', {
+          key: b.key,
+          body: { type: 'invoice', client_id: clientId, lines: [line] },
+        })
+      ).body
       const issued = (await h.request('POST', `/v1/documents/${d.id}/issue`, { key: b.key })).body
       invoices.push({ id: d.id, number: issued.document_number })
     }
-    const draft = (await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientId, lines: [line] } })).body
-    const otherClients = (await h.request('POST', '/v1/documents', { key: b.key, body: { type: 'invoice', client_id: clientIds[0], lines: [line] } })).body
+    const draft = (
+      await h.request('POST', '/v1/documents', {
+        key: b.key,
+        body: { type: 'invoice', client_id: clientId, lines: [line] },
+      })
+    ).body
+    const otherClients = (
+      await h.request('POST', '/v1/documents', {
+        key: b.key,
+        body: { type: 'invoice', client_id: clientIds[0], lines: [line] },
+      })
+    ).body
     await h.request('POST', `/v1/documents/${otherClients.id}/issue`, { key: b.key })
 
     const page = await browser.get(`${base}/documents/${invoices[0]!.id}`)
-    const link = /<a class="button quiet" href="([^"]+)" id="new-credit-note">/.exec(page.text)![1]!.replaceAll('&amp;', '&')
+    const link = /<a class="button quiet" href="([^"]+)" id="new-credit-note">/
+      .exec(page.text)![1]!
+      .replaceAll('&amp;', '&')
     const editor = await browser.get(link)
     expect(editor.text).not.toContain('Credited Invoice (id)')
-    expect(options(editor.text, 'f-credited_document_id').filter((o) => o[2]).map((o) => o[0])).toEqual([String(invoices[0]!.id)])
-    expect(options(editor.text, 'f-client_id').filter((o) => o[2]).map((o) => o[0])).toEqual([String(clientId)])
+    expect(
+      options(editor.text, 'f-credited_document_id')
+        .filter((o) => o[2])
+        .map((o) => o[0]),
+    ).toEqual([String(invoices[0]!.id)])
+    expect(
+      options(editor.text, 'f-client_id')
+        .filter((o) => o[2])
+        .map((o) => o[0]),
+    ).toEqual([String(clientId)])
 
     // The chosen Client's issued Invoices only: no Draft, no other Client's Invoice.
     const all = await pick(`${base}/pick/invoices?credited_q=&client_id=${clientId}&credited_document_id=`)
     expect(options(all.text).map((o) => o[0])).toEqual(['', String(invoices[0]!.id), String(invoices[1]!.id)])
     expect(all.text).not.toContain(`value="${draft.id}"`)
-    const byNumber = await pick(`${base}/pick/invoices?credited_q=${encodeURIComponent(invoices[1]!.number.toLowerCase())}&client_id=${clientId}&credited_document_id=${invoices[0]!.id}`)
+    const byNumber = await pick(
+      `${base}/pick/invoices?credited_q=${encodeURIComponent(invoices[1]!.number.toLowerCase())}&client_id=${clientId}&credited_document_id=${invoices[0]!.id}`,
+    )
     expect(options(byNumber.text).map((o) => [o[0], o[2]])).toEqual([
       ['', false],
       [String(invoices[0]!.id), true],
@@ -201,6 +277,9 @@ describe('the credited Invoice of a Credit Note', () => {
     })
     expect(made.status).toBe(303)
     const id = Number(/\/documents\/(\d+)/.exec(made.location!)![1])
-    expect((await h.request('GET', `/v1/documents/${id}`, { key: b.key })).body).toMatchObject({ type: 'credit_note', credited_document_id: invoices[1]!.id })
+    expect((await h.request('GET', `/v1/documents/${id}`, { key: b.key })).body).toMatchObject({
+      type: 'credit_note',
+      credited_document_id: invoices[1]!.id,
+    })
   })
 })

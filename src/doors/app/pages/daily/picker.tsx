@@ -17,7 +17,8 @@ export const PICK_MAX = 50
 /** A search is at most this long (the field's maxlength; a longer one is cut). */
 const SEARCH_MAX = 100
 
-const idOf = (v: string | null | undefined): number | null => (v && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : null)
+const idOf = (v: string | null | undefined): number | null =>
+  v && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : null
 const searchOf = (v: string | null | undefined): string | undefined => v?.trim().slice(0, SEARCH_MAX) || undefined
 
 function clientWords(x: ClientRow): string {
@@ -56,26 +57,66 @@ function Options<T extends { id: number }>(p: {
           {esc(p.words(x))}
         </option>
       ))}
-      {p.rows.length > PICK_MAX ? <option disabled>{esc(`More ${p.what} match: type more of the name, email or code`)}</option> : ''}
+      {p.rows.length > PICK_MAX ? (
+        <option disabled>{esc(`More ${p.what} match: type more of the name, email or code`)}</option>
+      ) : (
+        ''
+      )}
       {p.search && p.rows.length === 0 ? <option disabled>{esc(`No ${p.what} matches “${p.search}”`)}</option> : ''}
     </>
   )
 }
 
-export async function ClientOptions({ q, businessId, search, chosenId }: { q: Queryable; businessId: number; search?: string; chosenId: number | null }): Promise<string> {
+export async function ClientOptions({
+  q,
+  businessId,
+  search,
+  chosenId,
+}: {
+  q: Queryable
+  businessId: number
+  search?: string
+  chosenId: number | null
+}): Promise<string> {
   const [rows, chosen] = await Promise.all([
     listClients(q, businessId, 0, PICK_MAX + 1, search),
     chosenId === null ? undefined : findClient(q, businessId, chosenId),
   ])
-  return <Options blank="Choose a Client" rows={rows} chosen={chosen} chosenId={chosenId} search={search} words={clientWords} what="Clients" />
+  return (
+    <Options
+      blank="Choose a Client"
+      rows={rows}
+      chosen={chosen}
+      chosenId={chosenId}
+      search={search}
+      words={clientWords}
+      what="Clients"
+    />
+  )
 }
 
-export async function ProductOptions(p: { q: Queryable; businessId: number; search?: string; chosenId: number | null; rows?: ProductRow[] }): Promise<string> {
+export async function ProductOptions(p: {
+  q: Queryable
+  businessId: number
+  search?: string
+  chosenId: number | null
+  rows?: ProductRow[]
+}): Promise<string> {
   const [rows, chosen] = await Promise.all([
     p.rows && !p.search ? p.rows : listProducts(p.q, p.businessId, 0, PICK_MAX + 1, p.search),
     p.chosenId === null ? undefined : findProduct(p.q, p.businessId, p.chosenId),
   ])
-  return <Options blank="Free line" rows={rows} chosen={chosen} chosenId={p.chosenId} search={p.search} words={productWords} what="Products" />
+  return (
+    <Options
+      blank="Free line"
+      rows={rows}
+      chosen={chosen}
+      chosenId={p.chosenId}
+      search={p.search}
+      words={productWords}
+      what="Products"
+    />
+  )
 }
 
 function invoiceWords(d: DocumentSummary): string {
@@ -86,20 +127,48 @@ function invoiceWords(d: DocumentSummary): string {
  * Invoices a Credit Note may credit: issued ones (a Draft has no number to credit), of the chosen Client when one is
  * chosen, found by number, Client name or notes; the service judges the choice when the Draft is saved.
  */
-export async function InvoiceOptions(p: { deps: DocumentDeps; businessId: number; search?: string; clientId: number | null; chosenId: number | null }): Promise<string> {
+export async function InvoiceOptions(p: {
+  deps: DocumentDeps
+  businessId: number
+  search?: string
+  clientId: number | null
+  chosenId: number | null
+}): Promise<string> {
   const filter = { type: 'invoice' as const, clientId: p.clientId ?? undefined, search: p.search?.toLowerCase() }
   const [rows, chosenRow] = await Promise.all([
     documentSummaries(p.deps, p.businessId, 0, PICK_MAX + 1, filter),
     p.chosenId === null ? undefined : findDocument(p.deps.db.read, p.businessId, p.chosenId),
   ])
   // The chosen Invoice as a list row: the one summary whose id follows chosenId - 1.
-  const chosen = chosenRow && chosenRow.type === 'invoice' ? (await documentSummaries(p.deps, p.businessId, chosenRow.id - 1, 1, { type: 'invoice' }))[0] : undefined
+  const chosen =
+    chosenRow && chosenRow.type === 'invoice'
+      ? (await documentSummaries(p.deps, p.businessId, chosenRow.id - 1, 1, { type: 'invoice' }))[0]
+      : undefined
   const issued = rows.filter((d) => d.status !== 'draft')
-  return <Options blank="Choose the Invoice" rows={issued} chosen={chosen} chosenId={p.chosenId} search={p.search} words={invoiceWords} what="Invoices" />
+  return (
+    <Options
+      blank="Choose the Invoice"
+      rows={issued}
+      chosen={chosen}
+      chosenId={p.chosenId}
+      search={p.search}
+      words={invoiceWords}
+      what="Invoices"
+    />
+  )
 }
 
 /** The search box of a picker: asks for the matches as a person types and swaps them into `target`'s options. */
-export function PickerSearch(p: { c: InBusiness; kind: 'clients' | 'products' | 'invoices'; name: string; target: string; value: string | undefined; label: string; id: string; include?: string }): JSX.Element {
+export function PickerSearch(p: {
+  c: InBusiness
+  kind: 'clients' | 'products' | 'invoices'
+  name: string
+  target: string
+  value: string | undefined
+  label: string
+  id: string
+  include?: string
+}): JSX.Element {
   return (
     <input
       type="search"
@@ -108,7 +177,13 @@ export function PickerSearch(p: { c: InBusiness; kind: 'clients' | 'products' | 
       value={esc(p.value ?? '')}
       maxlength={SEARCH_MAX}
       autocomplete="off"
-      placeholder={p.kind === 'clients' ? 'Find by name, email or code' : p.kind === 'products' ? 'Find: name or code' : 'Find by number or Client'}
+      placeholder={
+        p.kind === 'clients'
+          ? 'Find by name, email or code'
+          : p.kind === 'products'
+            ? 'Find: name or code'
+            : 'Find by number or Client'
+      }
       aria-label={esc(p.label)}
       aria-controls={esc(p.target)}
       hx-get={esc(`${p.c.base}/pick/${p.kind}`)}
@@ -124,7 +199,14 @@ export function pickerRoutes(kit: AppKit): void {
   // Matches for a picker, as <option>s: reads only, so any Role that opens the editor may ask.
   kit.page('/pick/clients', 'read', (c) => {
     const s = c.url.searchParams
-    return <ClientOptions q={c.deps.db.read} businessId={c.business.id} search={searchOf(s.get('client_q'))} chosenId={idOf(s.get('client_id'))} />
+    return (
+      <ClientOptions
+        q={c.deps.db.read}
+        businessId={c.business.id}
+        search={searchOf(s.get('client_q'))}
+        chosenId={idOf(s.get('client_id'))}
+      />
+    )
   })
   kit.page('/pick/products', 'read', (c) => {
     // A Line's box is named lines.N.product_q and its select lines.N.product_id: whichever Line asked.
@@ -138,6 +220,14 @@ export function pickerRoutes(kit: AppKit): void {
   })
   kit.page('/pick/invoices', 'read', (c) => {
     const s = c.url.searchParams
-    return <InvoiceOptions deps={c.deps} businessId={c.business.id} search={searchOf(s.get('credited_q'))} clientId={idOf(s.get('client_id'))} chosenId={idOf(s.get('credited_document_id'))} />
+    return (
+      <InvoiceOptions
+        deps={c.deps}
+        businessId={c.business.id}
+        search={searchOf(s.get('credited_q'))}
+        clientId={idOf(s.get('client_id'))}
+        chosenId={idOf(s.get('credited_document_id'))}
+      />
+    )
   })
 }

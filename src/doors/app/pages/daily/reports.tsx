@@ -32,13 +32,21 @@ function periodOf(c: InBusiness): { period: Period; error: string | null } {
     return { period: parsePeriod({ from: q.get('from') ?? '', to: q.get('to') ?? '' }), error: null }
   } catch (e) {
     const errors = e instanceof ApiError ? ((e.extra as { errors?: Record<string, string[]> }).errors ?? {}) : {}
-    return { period: monthPeriod(c), error: Object.entries(errors).map(([k, v]) => `${k} ${v.join('; ')}`).join('. ') || 'The period is not valid.' }
+    return {
+      period: monthPeriod(c),
+      error:
+        Object.entries(errors)
+          .map(([k, v]) => `${k} ${v.join('; ')}`)
+          .join('. ') || 'The period is not valid.',
+    }
   }
 }
 
 function csvResponse(name: string, body: string): Response {
   // A byte-order mark lets spreadsheet programs read the file as UTF-8.
-  return new Response('\uFEFF' + body, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` } })
+  return new Response('\uFEFF' + body, {
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` },
+  })
 }
 
 function Other({ n, what }: { n: number; what: string }): JSX.Element {
@@ -165,7 +173,8 @@ export function reportsRoutes(kit: AppKit): void {
             </a>
           </div>
           <p>
-            {overdue.count} document{overdue.count === 1 ? '' : 's'}, <Money amount={overdue.amount_due} currency={cur} /> due.
+            {overdue.count} document{overdue.count === 1 ? '' : 's'},{' '}
+            <Money amount={overdue.amount_due} currency={cur} /> due.
           </p>
           {overdue.clients.length ? (
             <div class="table-wrap">
@@ -187,7 +196,9 @@ export function reportsRoutes(kit: AppKit): void {
                       <td class="key">
                         <a href={esc(`${c.base}/clients/${x.client_id}`)}>{esc(x.name)}</a>
                       </td>
-                      <td class="num" data-label="Documents">{x.documents}</td>
+                      <td class="num" data-label="Documents">
+                        {x.documents}
+                      </td>
                       <td class="num" data-label="Amount due">
                         <Money amount={x.amount_due} currency={cur} />
                       </td>
@@ -207,24 +218,37 @@ export function reportsRoutes(kit: AppKit): void {
   })
 
   // CSV: the API's objects written out; a wrong period is the page's 422 in words.
-  const periodOrRefuse = (c: InBusiness) => parsePeriod({ from: c.url.searchParams.get('from') ?? '', to: c.url.searchParams.get('to') ?? '' })
+  const periodOrRefuse = (c: InBusiness) =>
+    parsePeriod({ from: c.url.searchParams.get('from') ?? '', to: c.url.searchParams.get('to') ?? '' })
   kit.download('/reports/income.csv', 'read', async (c) => {
     const p = periodOrRefuse(c)
-    return csvResponse(csvFileName('income', p.from, p.to), incomeCsv(await incomeReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), p)))
+    return csvResponse(
+      csvFileName('income', p.from, p.to),
+      incomeCsv(await incomeReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), p)),
+    )
   })
   kit.download('/reports/vat.csv', 'read', async (c) => {
     const p = periodOrRefuse(c)
-    return csvResponse(csvFileName('vat', p.from, p.to), vatCsv(await vatReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), p)))
+    return csvResponse(
+      csvFileName('vat', p.from, p.to),
+      vatCsv(await vatReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), p)),
+    )
   })
   kit.download('/reports/overdue.csv', 'read', async (c) => {
     const today = utcDay(c.deps.clock.now())
-    return csvResponse(csvFileName('overdue', today, null), overdueCsv(await overdueReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), today)))
+    return csvResponse(
+      csvFileName('overdue', today, null),
+      overdueCsv(await overdueReport(c.deps.db.read, await getBusiness(c.deps.db.read, c.business.id), today)),
+    )
   })
   kit.download('/reports/statement.csv', 'read', async (c) => {
     const p = periodOrRefuse(c)
     const raw = c.url.searchParams.get('client_id') ?? ''
     const client = /^\d{1,15}$/.test(raw) ? await findClient(c.deps.db.read, c.business.id, Number(raw)) : undefined
     if (!client) throw new NotFound('No such Client.')
-    return csvResponse(csvFileName(`statement-${client.id}`, p.from, p.to), statementCsv(await clientStatement(c.deps.db.read, c.business.id, client.id, p)))
+    return csvResponse(
+      csvFileName(`statement-${client.id}`, p.from, p.to),
+      statementCsv(await clientStatement(c.deps.db.read, c.business.id, client.id, p)),
+    )
   })
 }

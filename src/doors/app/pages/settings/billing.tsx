@@ -5,8 +5,14 @@ import { esc } from '../../ui'
 import { SettingsLayout } from './index'
 
 const PLANS = {
-  free: ['Free', 'Everyone reads; only the Owner makes changes. No Public API, no webhooks; a yearly limit on Invoices.'],
-  pro: ['Pro', 'Every Role works as its Role allows; the Public API and webhooks; 100 email recipients a day through the service.'],
+  free: [
+    'Free',
+    'Everyone reads; only the Owner makes changes. No Public API, no webhooks; a yearly limit on Invoices.',
+  ],
+  pro: [
+    'Pro',
+    'Every Role works as its Role allows; the Public API and webhooks; 100 email recipients a day through the service.',
+  ],
   pro_plus: ['Pro Plus', 'As Pro, with 200 email recipients a day through the service.'],
   paused: ['Paused', 'Nobody opens the Business but its Owner, here. Choose a plan to open it again.'],
 } as const

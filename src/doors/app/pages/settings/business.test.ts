@@ -79,7 +79,16 @@ describe('Business setup: brand colour and e-invoice fields', () => {
     // Blank fields clear: the electronic address goes back to EM with the Business email, the colour to none.
     const cleared = await t.browser.submit(
       `${t.base}/settings/business`,
-      setupForm(before, { brand_color: '', electronic_address_scheme: '', electronic_address: '', 'contact.name': '', 'contact.phone': '', 'contact.email': '', tax_registration_id: '', einvoice_format: 'ubl' }),
+      setupForm(before, {
+        brand_color: '',
+        electronic_address_scheme: '',
+        electronic_address: '',
+        'contact.name': '',
+        'contact.phone': '',
+        'contact.email': '',
+        tax_registration_id: '',
+        einvoice_format: 'ubl',
+      }),
     )
     expect(cleared.status).toBe(303)
     expect(await t.api()).toMatchObject({
@@ -91,7 +100,7 @@ describe('Business setup: brand colour and e-invoice fields', () => {
     })
   })
 
-  test('each bad field is 422 with the service\'s error under that field, what was typed kept, and nothing saved', async () => {
+  test("each bad field is 422 with the service's error under that field, what was typed kept, and nothing saved", async () => {
     const t = await owner()
     const before = await t.api()
     const refused = await t.browser.submit(
@@ -120,7 +129,11 @@ describe('Business setup: brand colour and e-invoice fields', () => {
   test('a change without the form token is 403 and nothing is saved', async () => {
     const t = await owner()
     const before = await t.api()
-    const forged = await t.browser.request('POST', `${t.base}/settings/business`, setupForm(before, { brand_color: '#000000' }))
+    const forged = await t.browser.request(
+      'POST',
+      `${t.base}/settings/business`,
+      setupForm(before, { brand_color: '#000000' }),
+    )
     expect(forged.status).toBe(403)
     expect(await t.api()).toEqual(before)
   })
@@ -133,7 +146,11 @@ describe('Business setup: the logo', () => {
     expect(page.text).toContain('enctype="multipart/form-data"')
     expect(page.text).not.toContain('id="logo-preview"')
     const png = solidPng(120, 40)
-    const up = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: csrfOf(page.text) }, { logo: { bytes: png, name: 'logo.png', type: 'image/png' } })
+    const up = await t.browser.upload(
+      `${t.base}/settings/business/logo`,
+      { _csrf: csrfOf(page.text) },
+      { logo: { bytes: png, name: 'logo.png', type: 'image/png' } },
+    )
     expect(up.status).toBe(303)
     expect(up.location).toBe(`${t.base}/settings/business?done=logo_saved`)
     expect((await t.api()).has_logo).toBe(true)
@@ -141,15 +158,31 @@ describe('Business setup: the logo', () => {
     const shown = await t.browser.get(`${t.base}/settings/business?done=logo_saved`)
     expect(shown.text).toContain('The logo is saved')
     const src = /<img src="([^"]+)"[^>]*id="logo-preview"/.exec(shown.text)![1]!.replaceAll('&amp;', '&')
-    const img = await h.app.fetch(new Request(`http://localhost${src}`, { headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }))
+    const img = await h.app.fetch(
+      new Request(`http://localhost${src}`, {
+        headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      }),
+    )
     expect(img.status).toBe(200)
     expect(img.headers.get('content-type')).toBe('image/png')
     expect(img.headers.get('x-content-type-options')).toBe('nosniff')
     expect(Buffer.from(await img.arrayBuffer()).equals(Buffer.from(png))).toBe(true)
 
     const jpegLike = solidPng(10, 10, [200, 0, 0])
-    expect((await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: csrfOf(shown.text) }, { logo: { bytes: jpegLike, name: 'red.png', type: 'image/png' } })).status).toBe(303)
-    const replaced = await h.app.fetch(new Request(`http://localhost${t.base}/settings/business/logo`, { headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }))
+    expect(
+      (
+        await t.browser.upload(
+          `${t.base}/settings/business/logo`,
+          { _csrf: csrfOf(shown.text) },
+          { logo: { bytes: jpegLike, name: 'red.png', type: 'image/png' } },
+        )
+      ).status,
+    ).toBe(303)
+    const replaced = await h.app.fetch(
+      new Request(`http://localhost${t.base}/settings/business/logo`, {
+        headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      }),
+    )
     expect(Buffer.from(await replaced.arrayBuffer()).equals(Buffer.from(jpegLike))).toBe(true)
 
     const removed = await t.browser.submit(`${t.base}/settings/business`, {}, `${t.base}/settings/business/logo/remove`)
@@ -165,11 +198,18 @@ describe('Business setup: the logo', () => {
     const token = csrfOf((await t.browser.get(`${t.base}/settings/business`)).text)
     const bad: Array<[Uint8Array, string]> = [
       [new TextEncoder().encode('GIF89a not a logo at all'), 'must be a PNG or JPEG image'],
-      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]), 'cannot be read as a PNG image'],
+      [
+        new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]),
+        'cannot be read as a PNG image',
+      ],
       [new Uint8Array(1024 * 1024 + 10).fill(0xff), 'a logo is at most 1 MB'],
     ]
     for (const [bytes, words] of bad) {
-      const r = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, { logo: { bytes, name: 'x.png', type: 'image/png' } })
+      const r = await t.browser.upload(
+        `${t.base}/settings/business/logo`,
+        { _csrf: token },
+        { logo: { bytes, name: 'x.png', type: 'image/png' } },
+      )
       expect(r.status).toBe(422)
       expect(errorUnder(r.text, 'logo')).toContain(words)
     }
@@ -179,7 +219,11 @@ describe('Business setup: the logo', () => {
       [jpegHeader(60000, 60000), 'is 60000 × 60000 pixels'],
     ] as Array<[Uint8Array, string]>) {
       const started = performance.now()
-      const r = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, { logo: { bytes, name: 'x.png', type: 'image/png' } })
+      const r = await t.browser.upload(
+        `${t.base}/settings/business/logo`,
+        { _csrf: token },
+        { logo: { bytes, name: 'x.png', type: 'image/png' } },
+      )
       expect(r.status).toBe(422)
       expect(errorUnder(r.text, 'logo')).toContain(words)
       // Decoding the bomb took about a second here before the rule.
@@ -194,13 +238,37 @@ describe('Business setup: the logo', () => {
   test('an upload without the form token, or larger than any form, is refused and changes nothing', async () => {
     const t = await owner()
     const png = solidPng(20, 20)
-    expect((await t.browser.upload(`${t.base}/settings/business/logo`, {}, { logo: { bytes: png, name: 'logo.png', type: 'image/png' } })).status).toBe(403)
+    expect(
+      (
+        await t.browser.upload(
+          `${t.base}/settings/business/logo`,
+          {},
+          { logo: { bytes: png, name: 'logo.png', type: 'image/png' } },
+        )
+      ).status,
+    ).toBe(403)
     const token = csrfOf((await t.browser.get(`${t.base}/settings/business`)).text)
     const huge = new Uint8Array(3 * 1024 * 1024).fill(0x41)
-    expect((await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, { logo: { bytes: huge, name: 'huge.png', type: 'image/png' } })).status).toBe(413)
+    expect(
+      (
+        await t.browser.upload(
+          `${t.base}/settings/business/logo`,
+          { _csrf: token },
+          { logo: { bytes: huge, name: 'huge.png', type: 'image/png' } },
+        )
+      ).status,
+    ).toBe(413)
     // Other changing forms still take no multipart body.
-    expect((await t.browser.upload(`${t.base}/settings/business`, { _csrf: token, name: 'Multipart', country: 'DE', currency: 'EUR' }, {})).status).toBe(403)
-    expect((await t.api())).toMatchObject({ has_logo: false, name: `Setup ${n}` })
+    expect(
+      (
+        await t.browser.upload(
+          `${t.base}/settings/business`,
+          { _csrf: token, name: 'Multipart', country: 'DE', currency: 'EUR' },
+          {},
+        )
+      ).status,
+    ).toBe(403)
+    expect(await t.api()).toMatchObject({ has_logo: false, name: `Setup ${n}` })
   })
 
   test('a Member and a Viewer neither open Business setup nor upload a logo (403)', async () => {
@@ -208,7 +276,11 @@ describe('Business setup: the logo', () => {
       const t = await owner(role)
       expect((await t.browser.get(`${t.base}/settings/business`)).status).toBe(403)
       const token = csrfOf((await t.browser.get(t.base)).text)
-      const r = await t.browser.upload(`${t.base}/settings/business/logo`, { _csrf: token }, { logo: { bytes: solidPng(10, 10), name: 'logo.png', type: 'image/png' } })
+      const r = await t.browser.upload(
+        `${t.base}/settings/business/logo`,
+        { _csrf: token },
+        { logo: { bytes: solidPng(10, 10), name: 'logo.png', type: 'image/png' } },
+      )
       expect(r.status).toBe(403)
       expect((await t.api()).has_logo).toBe(false)
       expect((await t.browser.get(`${t.base}/settings/business/logo`)).status).toBe(403)

@@ -27,13 +27,21 @@ export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
   { path: '/billing', label: 'Billing' },
 ]
 
-export function SettingsLayout(props: { c: InBusiness; title: string; path: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function SettingsLayout(props: {
+  c: InBusiness
+  title: string
+  path: string
+  children?: JSX.Element | JSX.Element[]
+}): JSX.Element {
   return (
     <Layout c={props.c} title={props.title} section="settings">
       <div class="with-side">
         <nav class="side" aria-label="Settings">
           {SETTINGS_PAGES.map((p) => (
-            <a href={esc(`${props.c.base}/settings${p.path}`)} aria-current={p.path === props.path ? 'page' : undefined}>
+            <a
+              href={esc(`${props.c.base}/settings${p.path}`)}
+              aria-current={p.path === props.path ? 'page' : undefined}
+            >
               {esc(p.label)}
             </a>
           ))}

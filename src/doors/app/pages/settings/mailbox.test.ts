@@ -41,7 +41,9 @@ async function owner(role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner') {
 }
 
 async function storedUrl(businessId: number): Promise<string | null> {
-  const rows = await h.deps.db.read.all<{ smtp_url: string }>(sql`SELECT smtp_url FROM mailboxes WHERE business_id = ${businessId}`)
+  const rows = await h.deps.db.read.all<{ smtp_url: string }>(
+    sql`SELECT smtp_url FROM mailboxes WHERE business_id = ${businessId}`,
+  )
   return rows[0]?.smtp_url ?? null
 }
 
@@ -53,13 +55,29 @@ function errorUnder(html: string, field: string): string | null {
 describe('the mailbox page', () => {
   test('host, port, security, username, password and From are stored sealed as one SMTP URL; the page shows every part but the password', async () => {
     const t = await owner()
-    const saved = await t.browser.submit(`${t.base}/settings/mailbox`, { host: 'smtp.example.com', port: '2525', security: 'tls', username: 'office@example.com', password: PASSWORD, from: 'office@example.com' })
+    const saved = await t.browser.submit(`${t.base}/settings/mailbox`, {
+      host: 'smtp.example.com',
+      port: '2525',
+      security: 'tls',
+      username: 'office@example.com',
+      password: PASSWORD,
+      from: 'office@example.com',
+    })
     expect(saved.status).toBe(303)
     const sealed = (await storedUrl(t.id))!
     expect(sealed).toStartWith('enc:v1:')
     expect(sealed).not.toContain('p@ss')
-    expect(parseSmtpUrl(h.deps.db.secrets.open(sealed, 'smtp-url'))).toEqual({ secure: true, host: 'smtp.example.com', port: 2525, user: 'office@example.com', pass: PASSWORD })
-    expect((await h.request('GET', '/v1/business', { key: t.key })).body.mail_provider).toEqual({ kind: 'smtp', address: 'office@example.com' })
+    expect(parseSmtpUrl(h.deps.db.secrets.open(sealed, 'smtp-url'))).toEqual({
+      secure: true,
+      host: 'smtp.example.com',
+      port: 2525,
+      user: 'office@example.com',
+      pass: PASSWORD,
+    })
+    expect((await h.request('GET', '/v1/business', { key: t.key })).body.mail_provider).toEqual({
+      kind: 'smtp',
+      address: 'office@example.com',
+    })
 
     const page = await t.browser.get(`${t.base}/settings/mailbox`)
     expect(page.text).toContain('value="smtp.example.com"')
@@ -73,17 +91,50 @@ describe('the mailbox page', () => {
 
   test('a blank password keeps the stored one while other parts change; a blank port takes 587 with STARTTLS', async () => {
     const t = await owner()
-    await t.browser.submit(`${t.base}/settings/mailbox`, { host: 'smtp.example.com', port: '465', security: 'tls', username: 'office', password: PASSWORD, from: 'office@example.com' })
-    const changed = await t.browser.submit(`${t.base}/settings/mailbox`, { host: 'mail.example.net', port: '', security: 'starttls', username: 'office', password: '', from: 'billing@example.net' })
+    await t.browser.submit(`${t.base}/settings/mailbox`, {
+      host: 'smtp.example.com',
+      port: '465',
+      security: 'tls',
+      username: 'office',
+      password: PASSWORD,
+      from: 'office@example.com',
+    })
+    const changed = await t.browser.submit(`${t.base}/settings/mailbox`, {
+      host: 'mail.example.net',
+      port: '',
+      security: 'starttls',
+      username: 'office',
+      password: '',
+      from: 'billing@example.net',
+    })
     expect(changed.status).toBe(303)
-    expect(parseSmtpUrl(h.deps.db.secrets.open((await storedUrl(t.id))!, 'smtp-url'))).toEqual({ secure: false, host: 'mail.example.net', port: 587, user: 'office', pass: PASSWORD })
+    expect(parseSmtpUrl(h.deps.db.secrets.open((await storedUrl(t.id))!, 'smtp-url'))).toEqual({
+      secure: false,
+      host: 'mail.example.net',
+      port: 587,
+      user: 'office',
+      pass: PASSWORD,
+    })
   })
 
   test('each bad part is 422 with its error under its field, what was typed kept (never the password), and the stored mailbox unchanged', async () => {
     const t = await owner()
-    await t.browser.submit(`${t.base}/settings/mailbox`, { host: 'smtp.example.com', security: 'starttls', username: 'office', password: PASSWORD, from: 'office@example.com' })
+    await t.browser.submit(`${t.base}/settings/mailbox`, {
+      host: 'smtp.example.com',
+      security: 'starttls',
+      username: 'office',
+      password: PASSWORD,
+      from: 'office@example.com',
+    })
     const before = await storedUrl(t.id)
-    const refused = await t.browser.submit(`${t.base}/settings/mailbox`, { host: 'smtp example com', port: '70000', security: 'plain', username: '', password: 'new secret', from: 'not-an-address' })
+    const refused = await t.browser.submit(`${t.base}/settings/mailbox`, {
+      host: 'smtp example com',
+      port: '70000',
+      security: 'plain',
+      username: '',
+      password: 'new secret',
+      from: 'not-an-address',
+    })
     expect(refused.status).toBe(422)
     expect(errorUnder(refused.text, 'host')).toContain('host name or IP address')
     expect(errorUnder(refused.text, 'port')).toContain('1 to 65535')
@@ -107,7 +158,9 @@ describe('the mailbox page', () => {
     for (const role of ['member', 'viewer'] as const) {
       const m = await owner(role)
       const token = csrfOf((await m.browser.get(m.base)).text)
-      expect((await m.browser.request('POST', `${m.base}/settings/mailbox`, { _csrf: token, ...form })).status).toBe(403)
+      expect((await m.browser.request('POST', `${m.base}/settings/mailbox`, { _csrf: token, ...form })).status).toBe(
+        403,
+      )
       expect(await storedUrl(m.id)).toBeNull()
     }
     expect(await storedUrl(t.id)).toBeNull()
@@ -116,11 +169,40 @@ describe('the mailbox page', () => {
   test('a document sent after the mailbox is set on the page logs in to the SMTP server with that username and password', async () => {
     const t = await owner()
     smtp.credentials = { user: 'office@example.com', pass: PASSWORD }
-    expect((await t.browser.submit(`${t.base}/settings/mailbox`, { host: '127.0.0.1', port: String(smtp.port), security: 'starttls', username: 'office@example.com', password: PASSWORD, from: 'office@example.com' })).status).toBe(303)
+    expect(
+      (
+        await t.browser.submit(`${t.base}/settings/mailbox`, {
+          host: '127.0.0.1',
+          port: String(smtp.port),
+          security: 'starttls',
+          username: 'office@example.com',
+          password: PASSWORD,
+          from: 'office@example.com',
+        })
+      ).status,
+    ).toBe(303)
     // Changing the From address with the password left blank still logs in with the stored one.
-    expect((await t.browser.submit(`${t.base}/settings/mailbox`, { host: '127.0.0.1', port: String(smtp.port), security: 'starttls', username: 'office@example.com', password: '', from: 'invoices@example.com' })).status).toBe(303)
+    expect(
+      (
+        await t.browser.submit(`${t.base}/settings/mailbox`, {
+          host: '127.0.0.1',
+          port: String(smtp.port),
+          security: 'starttls',
+          username: 'office@example.com',
+          password: '',
+          from: 'invoices@example.com',
+        })
+      ).status,
+    ).toBe(303)
     const client = await h.client(t.key, { name: 'Acme GmbH', email: 'ap@acme.example' })
-    const doc = await h.request('POST', '/v1/documents', { key: t.key, body: { type: 'invoice', client_id: client, lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }] } })
+    const doc = await h.request('POST', '/v1/documents', {
+      key: t.key,
+      body: {
+        type: 'invoice',
+        client_id: client,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
+      },
+    })
     const sent = await h.request('POST', `/v1/documents/${doc.body.id}/send`, { key: t.key })
     expect(sent.status).toBe(200)
     expect(smtp.received).toHaveLength(1)
