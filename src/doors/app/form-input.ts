@@ -5,6 +5,10 @@ import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { fromValidation } from '../api/errors'
 import { FieldErrorBag } from '../../shared/errors'
+import { ID_RULE } from '../../platform/operation'
+
+/** A record id in a field, held to the API's one id rule (0 or a leading zero names no record). */
+const NOT_AN_ID = 'must be a whole number of at least 1'
 
 export class FormInput {
   private readonly bag = new FieldErrorBag()
@@ -34,6 +38,17 @@ export class FormInput {
     return Number(v)
   }
 
+  /** A record id written in the field, by the one id rule of every door; a field error when it is not one. */
+  id(name: string): number | undefined {
+    const v = this.text(name)
+    if (v === undefined) return undefined
+    if (!ID_RULE.test(v)) {
+      this.bag.add(name, NOT_AN_ID)
+      return undefined
+    }
+    return Number(v)
+  }
+
   /** Like int, null when present and blank. */
   nullableInt(name: string): number | null | undefined {
     if (!this.data.has(name)) return undefined
@@ -45,7 +60,7 @@ export class FormInput {
     if (!this.data.has(onForm) && !this.data.has(name)) return undefined
     const out: number[] = []
     for (const v of this.data.getAll(name)) {
-      if (/^\d{1,15}$/.test(v.trim())) out.push(Number(v.trim()))
+      if (ID_RULE.test(v.trim())) out.push(Number(v.trim()))
       else this.bag.add(name, 'must name bank accounts of this Business')
     }
     return out
@@ -61,9 +76,11 @@ export class FormInput {
   body<T>(schema: TSchema, body: Record<string, unknown>): T {
     const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))
     const errors = [...Value.Errors(schema, clean)]
+    const read = { ...this.bag.errors }
     if (errors.length > 0) {
       const invalid = fromValidation('body', errors)
-      for (const [k, v] of Object.entries(invalid.errors)) for (const m of v) this.bag.add(k, m)
+      // A field the form could not read (a bad id, a number that is none) is named once, by its reading's words.
+      for (const [k, v] of Object.entries(invalid.errors)) if (!read[k]) for (const m of v) this.bag.add(k, m)
     }
     this.bag.throwIfAny()
     return clean as T

@@ -177,3 +177,83 @@ describe('an application id follows the API rule', () => {
     expect((await h.request('GET', `/v1/documents/0${s.ids.documents}`, { key: s.key })).status).toBe(404)
   })
 })
+
+describe('an id read from a form field or a query follows the API rule', () => {
+  /** A form posted as the signed-in browser: its status and page. */
+  async function postForm(path: string, form: Array<[string, string]>): Promise<{ status: number; text: string }> {
+    const headers = {
+      cookie: [...s.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'content-type': 'application/x-www-form-urlencoded',
+    }
+    const res = await h.app.fetch(
+      new Request(`http://localhost${path}`, { method: 'POST', headers, body: new URLSearchParams(form).toString() }),
+    )
+    return { status: res.status, text: await res.text() }
+  }
+
+  test('an id of 0 or with a leading zero in a form field is a 422 naming the field, as the API refuses client_id: 0', async () => {
+    const api = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: { type: 'invoice', client_id: 0, lines: [{ description: 'Work', quantity: '1', unit_price: '1.00' }] },
+    })
+    expect(api.status).toBe(422)
+    expect(Object.keys(api.body.error.errors)).toContain('client_id')
+    const token = csrfOf((await s.browser.get(`${s.base}/`)).text)
+    const line: Array<[string, string]> = [
+      ['lines__present', '1'],
+      ['lines.0.description', 'Work'],
+      ['lines.0.quantity', '1'],
+      ['lines.0.unit_price', '1.00'],
+    ]
+    const good = String(s.ids.clients)
+    for (const [field, form] of [
+      ['client_id', [['type', 'invoice'], ['client_id', '0'], ...line]],
+      ['client_id', [['type', 'invoice'], ['client_id', `0${good}`], ...line]],
+      ['credited_document_id', [['type', 'credit_note'], ['client_id', good], ['credited_document_id', '0'], ...line]],
+      ['bank_account_ids', [['type', 'invoice'], ['client_id', good], ['bank_account_ids', '0'], ...line]],
+      ['lines.0.product_id', [['type', 'invoice'], ['client_id', good], ['lines.0.product_id', '0'], ...line]],
+    ] as Array<[string, Array<[string, string]>]>) {
+      const r = await postForm(`${s.base}/documents`, [['_csrf', token], ...form])
+      // The field is named by its own error line, in the list of fields that have no place, or as its Line.
+      const named = [`id="f-${field}-err"`, `<li>${field}: `, field.startsWith('lines.0.') ? 'Line 1: ' : '-'].some(
+        (m) => r.text.includes(m),
+      )
+      expect({ field, form, status: r.status, named }).toEqual({ field, form, status: 422, named: true })
+    }
+  })
+
+  test('a bank account id of 0 on the Payment form is a 422 naming the field, as the API refuses bank_account_id: 0', async () => {
+    // The issued Invoice that takes Payments (a Draft's page shows no Payment form).
+    const issued = (await h.request('GET', `/v1/payments/${s.ids.payments}`, { key: s.key })).body.document_id
+    const api = await h.request('POST', `/v1/documents/${issued}/payments`, {
+      key: s.key,
+      body: { amount: '1.00', payment_date: '2026-03-10', payment_method: 'bank_transfer', bank_account_id: 0 },
+    })
+    expect({ status: api.status, fields: Object.keys(api.body.error.errors ?? {}) }).toEqual({
+      status: 422,
+      fields: ['bank_account_id'],
+    })
+    const token = csrfOf((await s.browser.get(`${s.base}/`)).text)
+    for (const id of ['0', '01']) {
+      const r = await postForm(`${s.base}/documents/${issued}/payments`, [
+        ['_csrf', token],
+        ['amount', '1.00'],
+        ['payment_date', '2026-03-10'],
+        ['payment_method', 'bank_transfer'],
+        ['bank_account_id', id],
+      ])
+      const named = /<select id="f-bank_account_id" name="bank_account_id" aria-invalid="true"/.test(r.text)
+      expect({ id, status: r.status, named }).toEqual({ id, status: 422, named: true })
+    }
+  })
+
+  test('a Client id of 0 or with a leading zero in the statement query is a 404, as /v1/clients/0 is', async () => {
+    expect((await h.request('GET', '/v1/clients/0', { key: s.key })).status).toBe(404)
+    const q = 'from=2026-01-01&to=2026-12-31&client_id='
+    expect((await s.browser.get(`${s.base}/reports/statement.csv?${q}${s.ids.clients}`)).status).toBe(200)
+    for (const id of ['0', `0${s.ids.clients}`]) {
+      const status = (await s.browser.get(`${s.base}/reports/statement.csv?${q}${id}`)).status
+      expect({ id, status }).toEqual({ id, status: 404 })
+    }
+  })
+})

@@ -16,7 +16,7 @@ import { listProducts } from '../../../../modules/products'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
-import { idOf } from '../../../../platform/operation'
+import { ID_RULE, idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, grouped, TYPE_WORDS } from './words'
@@ -47,11 +47,7 @@ export function linesOf(data: URLSearchParams): LineInput[] | undefined {
     const product = get('product_id')
     rows.push({
       product_id:
-        product === undefined
-          ? undefined
-          : /^\d{1,15}$/.test(product)
-            ? Number(product)
-            : (product as unknown as number),
+        product === undefined ? undefined : ID_RULE.test(product) ? Number(product) : (product as unknown as number),
       description: get('description'),
       quantity: get('quantity') ?? '1',
       unit: get('unit'),
@@ -72,8 +68,8 @@ function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; b
     input: f,
     body: {
       ...(creating
-        ? { type: f.text('type') ?? 'invoice', client_id: f.int('client_id') ?? 0 }
-        : { client_id: f.int('client_id') }),
+        ? { type: f.text('type') ?? 'invoice', client_id: f.id('client_id') ?? 0 }
+        : { client_id: f.id('client_id') }),
       currency: f.text('currency')?.toUpperCase(),
       issue_date: creating ? f.text('issue_date') : f.nullable('issue_date'),
       due_date: creating ? f.text('due_date') : f.nullable('due_date'),
@@ -82,7 +78,7 @@ function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; b
       document_number: creating ? f.text('document_number') : f.nullable('document_number'),
       notes: creating ? f.text('notes') : f.nullable('notes'),
       bank_account_ids: f.ids('bank_account_ids'),
-      credited_document_id: f.int('credited_document_id'),
+      credited_document_id: f.id('credited_document_id'),
       lines,
     },
   }
@@ -104,11 +100,11 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
     listProducts(q, c.business.id, 0, PICK_MAX + 1),
     listBankAccounts(q, c.business.id, 0, 100),
   ])
-  const idIn = (v: string | undefined | null) => (v && /^\d{1,15}$/.test(v) ? Number(v) : null)
+  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
   const clientId =
     typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
-  const chosenClient = /^\d+$/.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
+  const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
   // Rows: as typed after a refusal, else the Draft's Lines; then spare blank rows.
   const rows: Record<string, string>[] = []
   if (typed && typed.has('lines__present')) {

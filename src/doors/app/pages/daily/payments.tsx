@@ -22,7 +22,7 @@ function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput;
       payment_date: f.text('payment_date') ?? (amend ? undefined : ''),
       payment_method: method ?? (amend ? undefined : ''),
       // The account matters only for a bank transfer; another method drops it (as the service does).
-      bank_account_id: method === 'bank_transfer' ? f.int('bank_account_id') : amend && method ? null : undefined,
+      bank_account_id: method === 'bank_transfer' ? f.id('bank_account_id') : amend && method ? null : undefined,
       reference: amend ? f.nullable('reference') : f.text('reference'),
       notes: amend ? f.nullable('notes') : f.text('notes'),
     },

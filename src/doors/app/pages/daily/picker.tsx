@@ -6,6 +6,7 @@
 import { findClient, listClients, type ClientRow } from '../../../../modules/clients'
 import { findProduct, listProducts, presentProduct, type ProductRow } from '../../../../modules/products'
 import { documentSummaries, findDocument, type DocumentDeps, type DocumentSummary } from '../../../../modules/documents'
+import { ID_RULE } from '../../../../platform/operation'
 import type { Queryable } from '../../../../db/client'
 import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
@@ -17,8 +18,7 @@ export const PICK_MAX = 50
 /** A search is at most this long (the field's maxlength; a longer one is cut). */
 const SEARCH_MAX = 100
 
-const idOf = (v: string | null | undefined): number | null =>
-  v && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : null
+const idOf = (v: string | null | undefined): number | null => (v && ID_RULE.test(v.trim()) ? Number(v.trim()) : null)
 const searchOf = (v: string | null | undefined): string | undefined => v?.trim().slice(0, SEARCH_MAX) || undefined
 
 function clientWords(x: ClientRow): string {

@@ -23,6 +23,7 @@ import { Layout } from '../../layout'
 import { esc } from '../../ui'
 import { Money } from './words'
 import { monthPeriod } from './period'
+import { ID_RULE } from '../../../../platform/operation'
 
 /** The period asked for, or this month; a wrong one is said on the page and this month shown. */
 function periodOf(c: InBusiness): { period: Period; error: string | null } {
@@ -244,7 +245,7 @@ export function reportsRoutes(kit: AppKit): void {
   kit.download('/reports/statement.csv', 'read', async (c) => {
     const p = periodOrRefuse(c)
     const raw = c.url.searchParams.get('client_id') ?? ''
-    const client = /^\d{1,15}$/.test(raw) ? await findClient(c.deps.db.read, c.business.id, Number(raw)) : undefined
+    const client = ID_RULE.test(raw) ? await findClient(c.deps.db.read, c.business.id, Number(raw)) : undefined
     if (!client) throw new NotFound('No such Client.')
     return csvResponse(
       csvFileName(`statement-${client.id}`, p.from, p.to),
