@@ -12,6 +12,7 @@ import { documents, mailDailyCounts, outbox, payments, receipts } from '../../..
 import { deliveryContext } from '../../../../jobs/webhooks'
 import { deliverDue, dispatchOutbox } from '../../../../modules/webhooks'
 import { parseCsv } from '../../../../../test/csv'
+import { says } from '../../../../shared/errors'
 import { updateBusiness, type BusinessInput } from '../../../../modules/business'
 
 // Each test walks several pages and emails; a loaded machine takes seconds.
@@ -170,6 +171,19 @@ describe('application-only actions over HTTP, each refusal writing nothing', () 
     const d2 = await issued(none)
     const p2 = await pay(none, d2.id, '1.00')
     await refusedOnPage(none, `/payments/${p2.id}/email-receipt`, 'no_mail_provider_for_receipt')
+  })
+
+  test("a reversed Payment's Reverse is closed in the catalog's payment_reversed words, and only a counted one is amended", async () => {
+    const s = await setup()
+    const doc = await issued(s)
+    const gone = await pay(s, doc.id, '10.00')
+    await api(s, 'POST', `/v1/payments/${gone.id}/reverse`)
+    const kept = await pay(s, doc.id, '5.00')
+    const page = (await s.browser.get(`${s.base}/documents/${doc.id}`)).text
+    expect(page).toContain(`<span class="why" id="why-reverse-${gone.id}">${says('payment_reversed')}</span>`)
+    expect(page).not.toContain(`href="${s.base}/payments/${gone.id}"`)
+    expect(page).toContain(`id="reverse-${kept.id}"`)
+    expect(page).toContain(`href="${s.base}/payments/${kept.id}"`)
   })
 
   test('duplicate: a new Draft; client_deleted when the Client is gone', async () => {

@@ -5,6 +5,7 @@ import {
   documentFilterOf,
   documentStatuses,
   documentTypes,
+  paymentCounts,
   viewDocument,
   type AppDocument,
   type DocumentSummary,
@@ -14,6 +15,7 @@ import { listBankAccounts } from '../../../../modules/business'
 import { idOf } from '../../../../platform/operation'
 import type { PaymentRow, ReceiptRow } from '../../../../modules/payments'
 import { utcDay } from '../../../../shared/dates'
+import { says } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import { fileResponse, type AppKit } from '../../kit'
@@ -501,15 +503,11 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                       )}
                     </td>
                     <td data-label="Status">
-                      {p.status === 'completed' ? (
-                        <span class="tag ok">Completed</span>
-                      ) : (
-                        <span class="tag">Reversed</span>
-                      )}
+                      {paymentCounts(p) ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}
                     </td>
                     <td>
                       <div class="row">
-                        {p.status === 'completed' && !changeBlocked(c) ? (
+                        {paymentCounts(p) && !changeBlocked(c) ? (
                           <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a>
                         ) : (
                           ''
@@ -519,7 +517,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                           path={`/payments/${p.id}/reverse`}
                           label="Reverse"
                           danger
-                          closed={p.status === 'completed' ? null : 'The Payment was reversed already.'}
+                          closed={paymentCounts(p) ? null : says('payment_reversed')}
                           id={`reverse-${p.id}`}
                         />
                         <ActionButton
