@@ -12,7 +12,7 @@ import { createDeps, type Deps, type DepsOverrides } from '../src/deps'
 import { FakeVies } from '../src/adapters/vies'
 import { FixedClock } from '../src/shared/clock'
 import { silentLogger } from '../src/shared/logger'
-import { createApiKey, createBusiness, addBankAccount, type BusinessInput, type Role } from '../src/modules/business'
+import { createApiKey, createBusiness, addBankAccount, type BusinessInput, type KeyRole } from '../src/modules/business'
 
 export interface TestResponse {
   status: number
@@ -38,7 +38,7 @@ export interface Harness {
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>
   /** A Business with an Admin key (default plan pro). */
   business(input?: Partial<BusinessInput>): Promise<{ id: number; publicId: string; key: string }>
-  key(businessId: number, role: Role, name?: string): Promise<string>
+  key(businessId: number, role: KeyRole, name?: string): Promise<string>
   bankAccount(businessId: number, name?: string): Promise<number>
   /** A Client created through the API with the given key (fails the test setup on any other answer than 201). */
   client(key: string, body?: Record<string, unknown>): Promise<number>

@@ -1,6 +1,6 @@
 // `invoicing key create|list|revoke`: API keys, shown once at creation.
 import type { Deps } from '../deps'
-import { createApiKey, listApiKeys, resolveBusiness, revokeApiKey, ROLES, type Role } from '../modules/business'
+import { createApiKey, listApiKeys, resolveBusiness, revokeApiKey, KEY_ROLES, type KeyRole } from '../modules/business'
 import { FieldErrorBag } from '../shared/errors'
 import { allowOnly, UsageError, type Args } from './args'
 import { print } from './output'
@@ -12,13 +12,13 @@ export async function keyCommand(deps: Deps, args: Args): Promise<void> {
     if (!ref) throw new UsageError('usage: invoicing key create BUSINESS_ID --role admin|member|viewer --name NAME')
     const bag = new FieldErrorBag()
     const role = args.options.role
-    if (!ROLES.includes(role as Role)) bag.add('role', 'must be admin, member or viewer')
+    if (!KEY_ROLES.includes(role as KeyRole)) bag.add('role', 'must be admin, member or viewer')
     if (!args.options.name?.trim()) bag.add('name', 'is required')
     bag.throwIfAny()
     const b = await resolveBusiness(deps.db.read, ref)
     return print(
       args,
-      await createApiKey(deps.db, deps.clock, b.id, { name: args.options.name!.trim(), role: role as Role }),
+      await createApiKey(deps.db, deps.clock, b.id, { name: args.options.name!.trim(), role: role as KeyRole }),
     )
   }
   if (sub === 'list') {

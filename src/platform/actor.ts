@@ -1,9 +1,10 @@
 // The Actor: who a request acts as, once a door has resolved its credential (API key, Connected-app token, session).
 // Services, policy and jobs take an Actor and never a door's own credential or request.
 
-export const ROLES = ['admin', 'member', 'viewer'] as const
+import type { KeyRole } from '../shared/roles'
+
 /** What an Actor may do: read (viewer), change records (member), manage settings (admin). An Owner acts as admin. */
-export type Role = (typeof ROLES)[number]
+export { ROLES, KEY_ROLES, type Role, type KeyRole } from '../shared/roles'
 export type Plan = 'free' | 'pro' | 'pro_plus' | 'paused'
 
 /** Which kind of credential stands behind the Actor: the request log and `recorded_by` name it. */
@@ -16,7 +17,8 @@ export interface Actor {
   currency: string
   plan: Plan
   isTest: boolean
-  role: Role
+  /** The Role it acts with: never `owner` (an Owner acts as admin, with `owner` true). */
+  role: KeyRole
   /**
    * True when the person behind the credential is an Owner of the Business (a person signed in as Owner, or a
    * Connected app the Owner connected): the plan rules of the MCP server and the application open more to an Owner.

@@ -3,7 +3,11 @@ import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { says } from '../shared/errors'
-import { apiOpen, apiPlanRefusal, mailDailyLimit, webhooksPlanRefusal, webhooksSend } from './policy'
+import { getTableConfig } from 'drizzle-orm/sqlite-core'
+import { apiKeys, memberships } from '../db/schema'
+import { appRefusal } from '../doors/app/policy'
+import { KEY_ROLES, ROLES } from './actor'
+import { apiOpen, apiPlanRefusal, mailDailyLimit, roleAllows, webhooksPlanRefusal, webhooksSend } from './policy'
 
 const PLANS = ['free', 'pro', 'pro_plus', 'paused'] as const
 
@@ -59,5 +63,31 @@ describe('the plan gate lives in the policy alone', () => {
       .map((f) => relative(SRC, f))
       .filter((f) => f !== 'platform/policy.ts' && !PENDING.has(f) && compares.test(readFileSync(join(SRC, f), 'utf8')))
     expect(bad).toEqual([])
+  })
+})
+
+describe('one Role type, one Role rule', () => {
+  test('the key Roles are the Roles without the Owner, and the tables hold the same lists', () => {
+    expect([...ROLES]).toEqual(['owner', 'admin', 'member', 'viewer'])
+    expect([...KEY_ROLES]).toEqual(ROLES.filter((r) => r !== 'owner'))
+    const enumOf = (table: Parameters<typeof getTableConfig>[0]) =>
+      (getTableConfig(table).columns.find((c) => c.name === 'role') as unknown as { enumValues: string[] }).enumValues
+    expect(enumOf(memberships)).toEqual([...ROLES])
+    expect(enumOf(apiKeys)).toEqual([...KEY_ROLES])
+  })
+
+  test("an Owner reaches what an Admin reaches, and the application's Role rule is roleAllows", () => {
+    for (const access of ['read', 'write', 'admin'] as const) {
+      expect(roleAllows('owner', access)).toBe(roleAllows('admin', access))
+      for (const role of ROLES) {
+        const need = access === 'read' ? 'read' : access === 'write' ? 'change' : 'manage'
+        expect({ role, access, open: appRefusal(role, 'pro', need) === null }).toEqual({
+          role,
+          access,
+          open: roleAllows(role, access),
+        })
+      }
+    }
+    expect(['viewer', 'member', 'admin'].map((r) => roleAllows(r as 'viewer', 'write'))).toEqual([false, true, true])
   })
 })

@@ -10,9 +10,9 @@ export function isPaidPlan(plan: Plan | string): boolean {
   return plan === 'pro' || plan === 'pro_plus'
 }
 
-/** Whether the Role reaches the access (an Owner acts with an Admin's Role). */
+/** Whether the Role reaches the access (an Owner acts with an Admin's Role): the one Role rule of every door. */
 export function roleAllows(role: Role, access: Access): boolean {
-  if (access === 'admin') return role === 'admin'
+  if (access === 'admin') return role === 'admin' || role === 'owner'
   if (access === 'write') return role !== 'viewer'
   return true
 }

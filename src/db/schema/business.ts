@@ -1,5 +1,6 @@
 // The Business aggregate: the tenant, its API keys, bank accounts and numberings.
 import { sqliteTable, integer, text, uniqueIndex, index, primaryKey, blob } from 'drizzle-orm/sqlite-core'
+import { KEY_ROLES } from '../../shared/roles'
 
 export const businesses = sqliteTable('businesses', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -59,7 +60,7 @@ export const apiKeys = sqliteTable(
       .notNull()
       .references(() => businesses.id),
     name: text('name').notNull(),
-    role: text('role', { enum: ['admin', 'member', 'viewer'] }).notNull(),
+    role: text('role', { enum: KEY_ROLES }).notNull(),
     /** The visible start of the key, so a person can tell keys apart; never enough to use it. */
     prefix: text('prefix').notNull(),
     /** SHA-256 of the whole key; the key itself is never stored. */

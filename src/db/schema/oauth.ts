@@ -1,5 +1,6 @@
 // OAuth 2.1 (extensions §10): OAuth apps and their redirect URIs, authorization codes, Connected apps and their tokens.
 import { sqliteTable, integer, text, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core'
+import { KEY_ROLES } from '../../shared/roles'
 import { businesses } from './business'
 
 /**
@@ -50,7 +51,7 @@ export const oauthCodes = sqliteTable(
       .notNull()
       .references(() => businesses.id),
     personId: integer('person_id').notNull(),
-    role: text('role', { enum: ['admin', 'member', 'viewer'] }).notNull(),
+    role: text('role', { enum: KEY_ROLES }).notNull(),
     redirectUri: text('redirect_uri').notNull(),
     /** S256 only: the base64url SHA-256 of the verifier. */
     codeChallenge: text('code_challenge').notNull(),
@@ -78,7 +79,7 @@ export const connectedApps = sqliteTable(
       .references(() => businesses.id),
     personId: integer('person_id').notNull(),
     /** The Role granted at consent; it acts with the lower of this and the person's own Role. */
-    role: text('role', { enum: ['admin', 'member', 'viewer'] }).notNull(),
+    role: text('role', { enum: KEY_ROLES }).notNull(),
     connectedAt: text('connected_at').notNull(),
     /** The last API call or message taken; 90 days after it (or after connected_at) the connection ends. */
     lastUsedAt: text('last_used_at').notNull(),

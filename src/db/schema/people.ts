@@ -2,9 +2,8 @@
 // the failed sign-ins that lock an email out.
 import { sqliteTable, integer, text, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { businesses } from './business'
+import { ROLES } from '../../shared/roles'
 
-export const memberRoles = ['owner', 'admin', 'member', 'viewer'] as const
-export type MemberRole = (typeof memberRoles)[number]
 /** A membership added in the application waits for its person to accept it (extensions §8); pending gives no access. */
 export const membershipStates = ['active', 'pending'] as const
 export type MembershipState = (typeof membershipStates)[number]
@@ -31,7 +30,7 @@ export const memberships = sqliteTable(
     businessId: integer('business_id')
       .notNull()
       .references(() => businesses.id),
-    role: text('role', { enum: memberRoles }).notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
     /** Memberships from before invitations, and those the operator adds, are active. */
     state: text('state', { enum: membershipStates }).notNull().default('active'),
     createdAt: text('created_at').notNull(),

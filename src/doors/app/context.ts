@@ -1,7 +1,7 @@
 // What a page knows about its visitor: the signed-in person and session, and, on a Business's pages, that Business
 // and the person's Role in it.
 import type { Deps } from '../../deps'
-import type { MemberRole } from '../../db/schema'
+import type { Role } from '../../platform/actor'
 import type { BusinessRow } from '../../modules/business'
 import type { PersonRow, SessionRow } from '../../modules/people'
 import type { FieldErrors } from '../../shared/errors'
@@ -11,7 +11,7 @@ import type { Actor } from '../../platform/actor'
 export interface BusinessChoice {
   publicId: string
   name: string
-  role: MemberRole
+  role: Role
 }
 
 export interface Signed {
@@ -33,7 +33,7 @@ export interface Signed {
 
 export interface InBusiness extends Signed {
   business: BusinessRow
-  role: MemberRole
+  role: Role
   /** `/app/b/<business public id>`: every page of this Business lives under it. */
   base: string
   /** The path's named segments (`:id` and so on). */
@@ -52,7 +52,7 @@ export interface InBusiness extends Signed {
 }
 
 /** A signed-in person acting in a Business: an Owner acts with the admin Role and the owner flag. */
-export function personActor(person: PersonRow, business: BusinessRow, role: MemberRole): Actor {
+export function personActor(person: PersonRow, business: BusinessRow, role: Role): Actor {
   return {
     businessId: business.id,
     businessPublicId: business.publicId,

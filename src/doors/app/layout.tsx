@@ -1,6 +1,7 @@
 // The one layout of the application: header with the Business switcher and sign-out, the main navigation, the page.
 import type { InBusiness, Signed } from './context'
 import { Csrf, esc } from './ui'
+import { roleAllows } from '../../platform/policy'
 
 export const STYLESHEET_PATH = '/app/assets/app.css'
 /** htmx, loaded only by pages that ask for it (the document editor's live totals). */
@@ -78,7 +79,7 @@ export function Layout(props: {
   children?: JSX.Element | JSX.Element[]
 }): JSX.Element {
   const { c } = props
-  const mayManage = c.role === 'owner' || c.role === 'admin'
+  const mayManage = c.role !== undefined && roleAllows(c.role, 'admin')
   return (
     <Document title={props.title} scripts={props.scripts}>
       <a class="skip" href="#content">

@@ -1,6 +1,6 @@
 // The application's Role policy (extensions §9): the plan first, through the platform's one plan rule for this door,
 // then the Role. Every page and every change asks it before anything is read or written.
-import type { MemberRole } from '../../db/schema'
+import type { Role } from '../../platform/actor'
 import type { Plan } from '../../modules/business'
 import { Permission } from '../../shared/errors'
 import { appPlanRefusal, roleAllows, type Access } from '../../platform/policy'
@@ -25,7 +25,7 @@ const ACCESS: Record<Need, Access | 'billing'> = {
 }
 
 /** null when the person may go on; else the 403 that the page shows in plain words. */
-export function appRefusal(role: MemberRole, plan: Plan, need: Need): Permission | null {
+export function appRefusal(role: Role, plan: Plan, need: Need): Permission | null {
   // The plan first, through the one plan rule of the application door (platform/policy.ts).
   const planRefusal = appPlanRefusal({ plan, owner: role === 'owner' }, ACCESS[need])
   if (planRefusal) return planRefusal
@@ -42,8 +42,8 @@ const ROLE_ACCESS: Record<Need, Access> = {
 }
 
 /** The Role's refusal in the application's words, judged by the platform's one Role rule (roleAllows). */
-export function appRoleRefusal(role: MemberRole, access: Access): Permission | null {
-  if (roleAllows(role === 'owner' ? 'admin' : role, access)) return null
+export function appRoleRefusal(role: Role, access: Access): Permission | null {
+  if (roleAllows(role, access)) return null
   return new Permission(
     access === 'admin'
       ? 'Only an Owner or an Admin opens and changes the settings of this Business.'

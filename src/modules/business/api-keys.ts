@@ -4,7 +4,7 @@ import type { Database, Db } from '../../db/client'
 import type { HotReader } from '../../db/hot'
 import { NotFound } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
-import type { Actor, Role } from '../../platform/actor'
+import type { Actor, KeyRole } from '../../platform/actor'
 import type { CredentialResolver } from '../../platform/credentials'
 import {
   apiKeysOf,
@@ -15,7 +15,7 @@ import {
   setApiKeyRevoked,
 } from './business.repo'
 
-export { ROLES, type Role, type Plan } from '../../platform/actor'
+export { ROLES, KEY_ROLES, type Role, type KeyRole, type Plan } from '../../platform/actor'
 
 const KEY_PREFIX = 'inv_'
 
@@ -38,7 +38,7 @@ export interface ApiKeyView {
   id: number
   business_id: string
   name: string
-  role: Role
+  role: KeyRole
   prefix: string
   created_at: string
   revoked_at: string | null
@@ -66,8 +66,8 @@ export async function createApiKey(
   db: Database,
   clock: Clock,
   businessId: number,
-  input: { name: string; role: Role },
-): Promise<{ id: number; name: string; role: Role; key: string }> {
+  input: { name: string; role: KeyRole },
+): Promise<{ id: number; name: string; role: KeyRole; key: string }> {
   const key = generateKey()
   const row = await db.write(async (tx) => {
     if (!(await businessExists(tx, businessId))) throw new NotFound('No such Business.')

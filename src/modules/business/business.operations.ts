@@ -16,7 +16,7 @@ import {
   type BusinessInput,
 } from './business.service'
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys'
-import { ROLES, type Role } from '../../platform/actor'
+import { KEY_ROLES, type KeyRole } from '../../platform/actor'
 import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
 
 const tag = 'Business'
@@ -134,9 +134,9 @@ export const businessAppOperations: ApplicationOperation[] = [
       const bag = new FieldErrorBag()
       if (!name) bag.add('name', 'is required')
       else if (name.length > 100) bag.add('name', 'must be at most 100 characters')
-      if (!ROLES.includes(role as Role)) bag.add('role', 'must be admin, member or viewer')
+      if (!KEY_ROLES.includes(role as KeyRole)) bag.add('role', 'must be admin, member or viewer')
       bag.throwIfAny()
-      const k = await createApiKey(deps.db, deps.clock, actor.businessId, { name, role: role as Role })
+      const k = await createApiKey(deps.db, deps.clock, actor.businessId, { name, role: role as KeyRole })
       return json({ name, key: k.key })
     },
   },

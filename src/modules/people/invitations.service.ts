@@ -3,7 +3,7 @@
 // sees is the same whether or not the email has an account, so the form tells nobody who has one.
 import { MailerError, type Mailer, type MailMessage } from '../../adapters/smtp'
 import type { Database, Tx } from '../../db/client'
-import type { MemberRole } from '../../db/schema'
+import type { Role } from '../../platform/actor'
 import type { Clock } from '../../shared/clock'
 import { utcDay } from '../../shared/dates'
 import { FieldErrorBag, NotDelivered, NotFound, Refusal, refusalInfo } from '../../shared/errors'
@@ -40,7 +40,7 @@ export interface InviteDeps {
 /** Who invites: into which Business, with which Role of their own, under which name; and where links point. */
 export interface Inviter {
   businessId: number
-  role: MemberRole
+  role: Role
   name: string
   /** The service's public address (INVOICING_PUBLIC_URL, else the server's own): every link starts with it. */
   publicBase: string
@@ -49,7 +49,7 @@ export interface Inviter {
 /** Where a person accepts (or declines) the invitations waiting for them. */
 export const INVITATIONS_PATH = '/app/invitations'
 
-const ROLE_WORDS: Record<MemberRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' }
+const ROLE_WORDS: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' }
 
 type Connected = Extract<Provider, { connected: true }>
 
@@ -189,7 +189,7 @@ async function undo(deps: InviteDeps, businessId: number, plan: Planned, surelyU
   })
 }
 
-function invitationEmail(businessName: string, by: Inviter, plan: Planned, role: MemberRole, to: string): MailMessage {
+function invitationEmail(businessName: string, by: Inviter, plan: Planned, role: Role, to: string): MailMessage {
   const who = `${by.name} invites you to ${businessName} as ${ROLE_WORDS[role]}`
   const next = plan.token
     ? [
@@ -222,7 +222,7 @@ function invitationEmail(businessName: string, by: Inviter, plan: Planned, role:
 export interface InvitationView {
   publicId: string
   businessName: string
-  role: MemberRole
+  role: Role
   invitedAt: string
 }
 

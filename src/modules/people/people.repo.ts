@@ -8,9 +8,9 @@ import {
   sessions,
   signInFailures,
   signInLinks,
-  type MemberRole,
   type MembershipState,
 } from '../../db/schema'
+import type { Role } from '../../platform/actor'
 
 export type PersonRow = typeof persons.$inferSelect
 export type MembershipRow = typeof memberships.$inferSelect
@@ -41,7 +41,7 @@ export interface MemberView {
   personId: number
   email: string
   name: string
-  role: MemberRole
+  role: Role
   state: MembershipState
   createdAt: string
 }

@@ -1,6 +1,6 @@
 // People and memberships (extensions §8): add a person, one-time sign-in links, members of a Business by Role.
 import type { Database, Tx } from '../../db/client'
-import { memberRoles, type MemberRole } from '../../db/schema'
+import { ROLES, type Role } from '../../platform/actor'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound, Permission, Refusal } from '../../shared/errors'
 import { isEmailAddress } from '../../shared/text'
@@ -117,15 +117,15 @@ export async function findPerson(deps: PeopleDeps, email: string): Promise<Perso
  * Who changes a membership: the operator (CLI) may do anything; in the application an Owner may, and an Admin may
  * manage Admins, Members and Viewers but neither make nor unmake an Owner.
  */
-export type MembershipChanger = 'operator' | MemberRole
+export type MembershipChanger = 'operator' | Role
 
-function mayTouch(by: MembershipChanger, role: MemberRole): boolean {
+function mayTouch(by: MembershipChanger, role: Role): boolean {
   return by === 'operator' || by === 'owner' || (by === 'admin' && role !== 'owner')
 }
 
-export function checkRole(role: string | undefined, bag: FieldErrorBag): MemberRole {
-  if (!memberRoles.includes(role as MemberRole)) bag.add('role', `must be one of ${memberRoles.join(', ')}`)
-  return role as MemberRole
+export function checkRole(role: string | undefined, bag: FieldErrorBag): Role {
+  if (!ROLES.includes(role as Role)) bag.add('role', `must be one of ${ROLES.join(', ')}`)
+  return role as Role
 }
 
 const LAST_OWNER = () => Refusal.say('last_owner')
@@ -148,7 +148,7 @@ export async function changeMemberRole(
   deps: PeopleDeps,
   businessId: number,
   input: { email?: string; role?: string },
-  by: MemberRole,
+  by: Role,
 ): Promise<MemberView> {
   return setRole(deps, businessId, input, by, 'change')
 }
@@ -183,18 +183,13 @@ async function setRole(
 }
 
 /** Who may give `role` to a membership that is `current` now (only an Owner makes or unmakes an Owner). */
-export function checkChange(by: MembershipChanger, role: MemberRole, current: MembershipRow | undefined): void {
+export function checkChange(by: MembershipChanger, role: Role, current: MembershipRow | undefined): void {
   if (!mayTouch(by, role) || (current && !mayTouch(by, current.role)))
     throw new Permission('Only an Owner makes or unmakes an Owner.')
 }
 
 /** A Business keeps an active Owner: the last one is neither removed nor given another Role (`role` null: removed). */
-async function keepsAnOwner(
-  tx: Tx,
-  businessId: number,
-  current: MembershipRow,
-  role: MemberRole | null,
-): Promise<void> {
+async function keepsAnOwner(tx: Tx, businessId: number, current: MembershipRow, role: Role | null): Promise<void> {
   if (
     current.role === 'owner' &&
     current.state === 'active' &&

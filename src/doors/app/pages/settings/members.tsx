@@ -2,7 +2,7 @@
 // Owner; only an Owner makes or unmakes an Owner. An invitation goes by email to the person, never to this page, and
 // the page answers alike whether or not the email has an account (extensions §8); a pending member is listed by email
 // only, since their name would tell that they had one.
-import { memberRoles } from '../../../../db/schema'
+import { ROLES } from '../../../../platform/actor'
 import { listMembers } from '../../../../modules/people'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
@@ -14,7 +14,7 @@ const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: '
 async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
   const members = await listMembers(c.deps, c.business.id)
   // An Admin cannot hand out the Owner Role.
-  const roles = memberRoles.filter((r) => c.role === 'owner' || r !== 'owner').map((r) => [r, ROLE_WORDS[r]] as const)
+  const roles = ROLES.filter((r) => c.role === 'owner' || r !== 'owner').map((r) => [r, ROLE_WORDS[r]] as const)
   return (
     <SettingsLayout c={c} title="Members" path="/members">
       <h1>Members</h1>
