@@ -1,7 +1,11 @@
 // The Role a Connected app acts with: the one granted at consent, lowered to the connecting person's own Role should
 // that fall (an Owner counts as admin). A scope asked for at authorization is a ceiling the same way.
-export type GrantRole = 'admin' | 'member' | 'viewer'
-export type PersonRole = 'owner' | GrantRole
+import { KEY_ROLES, type KeyRole, type Role } from '../../platform/actor'
+
+/** A Connected app's Role: one of the API-key Roles (never owner). */
+export type GrantRole = KeyRole
+/** A person's Role, the Owner included. */
+export type PersonRole = Role
 
 const RANK: Record<GrantRole, number> = { viewer: 0, member: 1, admin: 2 }
 
@@ -23,9 +27,9 @@ export function lowestRole(roles: GrantRole[]): GrantRole {
 /** The Roles a person may grant: their own and every lower one. */
 export function grantable(person: PersonRole): GrantRole[] {
   const p = asGrant(person)
-  return (['admin', 'member', 'viewer'] as const).filter((r) => RANK[r] <= RANK[p])
+  return KEY_ROLES.filter((r) => RANK[r] <= RANK[p])
 }
 
 export function isGrantRole(v: string): v is GrantRole {
-  return v === 'admin' || v === 'member' || v === 'viewer'
+  return (KEY_ROLES as readonly string[]).includes(v)
 }
