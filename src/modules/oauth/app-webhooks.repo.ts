@@ -16,7 +16,7 @@ import {
 } from '../../db/schema'
 import { claimDue, deliveryDueAt } from '../webhooks'
 import { memberOfConnection } from './oauth.repo'
-import { lowerTo } from './roles'
+import { lowerTo, type GrantRole } from './roles'
 
 export type AppWebhookRow = typeof appWebhooks.$inferSelect
 export type AppDeliveryRow = typeof appWebhookDeliveries.$inferSelect
@@ -53,7 +53,7 @@ export async function liveRoles(
   appId: number,
   businessId: number,
   unusedBefore: string,
-): Promise<Array<'admin' | 'member' | 'viewer'>> {
+): Promise<GrantRole[]> {
   const rows = await q
     .select({ role: connectedApps.role, memberRole: memberships.role })
     .from(connectedApps)

@@ -4,6 +4,7 @@
 // app's errors are shown on the page too).
 import { findApp, type AppDeps, type KnownApp } from './apps.service'
 import { redirectUriMatches } from './redirect-uris'
+import { KEY_ROLES } from '../../platform/actor'
 import { isGrantRole, type GrantRole } from './roles'
 
 export interface AuthorizationRequest {
@@ -108,5 +109,5 @@ export async function judgeAuthorization(
 
 /** The Roles the consent page offers: up to the person's own and the app's ceiling. */
 export function offeredRoles(ceiling: GrantRole, own: GrantRole): GrantRole[] {
-  return (['admin', 'member', 'viewer'] as const).filter((r) => RANK[r] <= RANK[ceiling] && RANK[r] <= RANK[own])
+  return KEY_ROLES.filter((r) => RANK[r] <= RANK[ceiling] && RANK[r] <= RANK[own])
 }

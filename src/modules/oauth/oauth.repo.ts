@@ -12,6 +12,7 @@ import {
   oauthRedirectUris,
   oauthTokens,
 } from '../../db/schema'
+import type { GrantRole, PersonRole } from './roles'
 
 export type OAuthAppRow = typeof oauthApps.$inferSelect
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect
@@ -237,9 +238,9 @@ export interface AccessTokenRow {
   resources: string
   expiresAt: string
   connectedAppId: number
-  role: 'admin' | 'member' | 'viewer'
+  role: GrantRole
   /** The connecting person's own Role now: the app never acts above it. */
-  memberRole: 'owner' | 'admin' | 'member' | 'viewer'
+  memberRole: PersonRole
   personId: number
   lastUsedAt: string
   appName: string
