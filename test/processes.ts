@@ -120,3 +120,27 @@ export function newKey(db: string, businessId: number, env: Record<string, strin
   if (k.code !== 0) throw new Error('key create: ' + k.err)
   return JSON.parse(k.out).key as string
 }
+
+/** An API call to a test server with a key; the answer's status and parsed JSON body. */
+export async function call(s: Server, key: string, method: string, path: string, body?: unknown) {
+  const r = await fetch(`${s.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  return { status: r.status, body: (await r.json()) as any }
+}
+
+/** A webhook receiver on loopback that keeps every body and its headers, answering 200. */
+export function startReceiver() {
+  const received: Array<{ body: string; headers: Record<string, string> }> = []
+  const receiver = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      received.push({ body: await req.text(), headers: Object.fromEntries(req.headers) })
+      return new Response('ok')
+    },
+  })
+  return { receiver, received }
+}

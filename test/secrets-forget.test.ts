@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { keyFileOf } from '../src/db/secrets'
-import { cli, seed, startServer, type Server } from './processes'
+import { cli, seed, startServer, type Server, call, startReceiver } from './processes'
 
 const dir = mkdtempSync(join(tmpdir(), 'invoicing-forget-'))
 const running: Server[] = []
@@ -19,15 +19,6 @@ afterAll(async () => {
 const ENV = { INVOICING_WEBHOOK_ALLOW_PRIVATE: '1' }
 const LOST = 'signing secret lost: roll it'
 
-async function call(s: Server, key: string, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${s.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return { status: r.status, body: (await r.json()) as any }
-}
-
 function ok(r: { code: number; out: string; err: string }): any {
   expect(r.code, r.err).toBe(0)
   return JSON.parse(r.out)
@@ -35,15 +26,7 @@ function ok(r: { code: number; out: string; err: string }): any {
 
 describe('invoicing secrets forget', () => {
   test('a backup restored without its key: refused at start naming the command; forget keeps every record, pauses the webhooks, clears the mailbox; rolling signs again', async () => {
-    const received: Array<{ body: string; headers: Record<string, string> }> = []
-    const receiver = Bun.serve({
-      port: 0,
-      hostname: '127.0.0.1',
-      async fetch(req) {
-        received.push({ body: await req.text(), headers: Object.fromEntries(req.headers) })
-        return new Response('ok')
-      },
-    })
+    const { receiver, received } = startReceiver()
     try {
       const db = join(dir, 'restored.db')
       const { businessId, key } = seed(db, ENV)

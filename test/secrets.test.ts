@@ -9,7 +9,7 @@ import Database from 'libsql'
 import { Webhook } from 'standardwebhooks'
 import { keyFileOf } from '../src/db/secrets'
 import { parseKey, secretBox } from '../src/shared/secret-box'
-import { cli, seed, startServer, type Server } from './processes'
+import { cli, seed, startServer, type Server, call, startReceiver } from './processes'
 
 const dir = mkdtempSync(join(tmpdir(), 'invoicing-secrets-'))
 const running: Server[] = []
@@ -26,26 +26,9 @@ function databaseBytes(db: string): Buffer {
   return Buffer.concat([db, `${db}-wal`].filter(existsSync).map((f) => readFileSync(f)))
 }
 
-async function call(s: Server, key: string, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${s.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return { status: r.status, body: (await r.json()) as any }
-}
-
 describe('secrets at rest', () => {
   test('the database file holds no webhook secret or SMTP password in clear, and a delivery still verifies with standardwebhooks', async () => {
-    const received: Array<{ body: string; headers: Record<string, string> }> = []
-    const receiver = Bun.serve({
-      port: 0,
-      hostname: '127.0.0.1',
-      async fetch(req) {
-        received.push({ body: await req.text(), headers: Object.fromEntries(req.headers) })
-        return new Response('ok')
-      },
-    })
+    const { receiver, received } = startReceiver()
     try {
       const db = join(dir, 'sealed.db')
       const { businessId, key } = seed(db, ENV)
