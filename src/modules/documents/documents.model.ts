@@ -177,7 +177,9 @@ export const DocumentSchema = t.Object(
     proforma_id: Nullable(Int()),
     converted_into_id: Nullable(Int()),
     credited_document_id: Nullable(Int()),
-    recurring_invoice_id: Nullable(Int({ description: 'the recurring invoice that made it (extensions §13); null else' })),
+    recurring_invoice_id: Nullable(
+      Int({ description: 'the recurring invoice that made it (extensions §13); null else' }),
+    ),
     is_test: Bool(),
     public_url: Nullable(
       t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' }),

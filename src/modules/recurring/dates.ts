@@ -84,7 +84,10 @@ export function upcoming(s: Schedule, from: number, made: number, n: number): st
 }
 
 /** The period a date covers, for `{{period}}`: from the date to the day before the schedule's following date. */
-export function periodOf(s: Pick<Schedule, 'frequency' | 'interval' | 'startDate'>, k: number): { from: string; to: string } {
+export function periodOf(
+  s: Pick<Schedule, 'frequency' | 'interval' | 'startDate'>,
+  k: number,
+): { from: string; to: string } {
   const from = dateAt(s, k)!
   const following = dateAt(s, k + 1)
   return { from, to: (following && addDays(following, -1)) ?? '9999-12-31' }

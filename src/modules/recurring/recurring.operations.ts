@@ -1,7 +1,14 @@
 // Operations of recurring invoices (extensions §13): list, create, get, update, delete, pause, resume, next dates.
 import { Type as t } from '@sinclair/typebox'
 import { recurringStatuses, type RecurringStatus } from '../../db/schema'
-import { answersFromCommit, idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import {
+  answersFromCommit,
+  idOf,
+  json,
+  listPage,
+  type ApplicationOperation,
+  type Operation,
+} from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { NoBody } from '../../shared/schemas'
 import {
@@ -101,7 +108,8 @@ export const recurringOperations: Operation[] = [
     name: 'recurring_invoices_get',
     tag,
     summary: 'Get a recurring invoice',
-    description: 'One recurring invoice with its `next_date`, `documents_made` and `last_run` (its error, if the last date was refused).',
+    description:
+      'One recurring invoice with its `next_date`, `documents_made` and `last_run` (its error, if the last date was refused).',
     http: { method: 'GET', path: '/v1/recurring-invoices/:id', status: 200 },
     path,
     output: RecurringSchema,

@@ -81,7 +81,11 @@ export async function anythingToDo(q: Queryable, today: string): Promise<boolean
 }
 
 /** Schedules whose date has come and no step is left of the date before, oldest date first. */
-export async function dueSchedules(q: Queryable, today: string, limit: number): Promise<{ id: number; businessId: number }[]> {
+export async function dueSchedules(
+  q: Queryable,
+  today: string,
+  limit: number,
+): Promise<{ id: number; businessId: number }[]> {
   return q
     .select({ id: ri.id, businessId: ri.businessId })
     .from(ri)

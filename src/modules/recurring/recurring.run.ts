@@ -90,8 +90,9 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
       if (taken.made) report.made++
       if (taken.claim) await finishSteps(deps, await businessOf(s.businessId), s.id, taken.claim)
     }
-    // Nothing taken from a whole batch: every one was taken by another process in between; it goes on with them.
-    if (due.length < BATCH || made === 0) break
+    // Read again until nothing is due: a schedule stopped over several dates makes one per pass, oldest first. Nothing
+    // taken from a whole batch: every one was taken by another process in between, which goes on with them.
+    if (due.length === 0 || made === 0) break
   }
   return report
 }
@@ -165,7 +166,12 @@ async function makeDate(
 /** The steps run as an Admin key of the Business would: their events are those of its requests. */
 function actorOf(business: BusinessRow) {
   return systemActor(
-    { businessId: business.id, businessPublicId: business.publicId, currency: business.currency, isTest: business.isTest },
+    {
+      businessId: business.id,
+      businessPublicId: business.publicId,
+      currency: business.currency,
+      isTest: business.isTest,
+    },
     'recurring invoice',
   )
 }

@@ -32,7 +32,9 @@ export interface RecurringDeps {
 
 const today = (deps: RecurringDeps) => utcDay(deps.clock.now())
 
-export function scheduleOf(r: Pick<RecurringRow, 'frequency' | 'interval' | 'startDate' | 'endDate' | 'count'>): Schedule {
+export function scheduleOf(
+  r: Pick<RecurringRow, 'frequency' | 'interval' | 'startDate' | 'endDate' | 'count'>,
+): Schedule {
   return { frequency: r.frequency, interval: r.interval, startDate: r.startDate, endDate: r.endDate, count: r.count }
 }
 
@@ -120,11 +122,13 @@ async function planTemplate(
   if (input.start_date !== undefined) {
     if (!isDate(input.start_date)) bag.add('start_date', 'must be a real date written YYYY-MM-DD')
     // An editor sends the start it shows: only a new start is held to today.
-    else if (input.start_date < day && input.start_date !== current?.startDate) bag.add('start_date', `must not be before today (${day})`)
+    else if (input.start_date < day && input.start_date !== current?.startDate)
+      bag.add('start_date', `must not be before today (${day})`)
     else set.startDate = input.start_date
   }
   if (input.end_date !== undefined) {
-    if (input.end_date !== null && !isDate(input.end_date)) bag.add('end_date', 'must be a real date written YYYY-MM-DD')
+    if (input.end_date !== null && !isDate(input.end_date))
+      bag.add('end_date', 'must be a real date written YYYY-MM-DD')
     else set.endDate = input.end_date
   }
   if (input.count !== undefined) set.count = input.count
@@ -149,11 +153,13 @@ async function planTemplate(
       (id, i) => foreign.has(id) && bag.add(`bank_account_ids.${i}`, "is not one of the Business's bank accounts"),
     )
     set.bankAccountIds = JSON.stringify([...new Set(input.bank_account_ids)].sort((a, b) => a - b))
-  } else if ((!current || input.bank_account_ids === null) && client) set.bankAccountIds = client.preferredBankAccountIds
+  } else if ((!current || input.bank_account_ids === null) && client)
+    set.bankAccountIds = client.preferredBankAccountIds
 
   // Lines as a Draft's rules say, in the template's currency: those sent, or those kept when the currency changes.
   const lines: LineInput[] | undefined =
-    input.lines ?? (current && set.currency && set.currency !== current.currency ? JSON.parse(current.lines) : undefined)
+    input.lines ??
+    (current && set.currency && set.currency !== current.currency ? JSON.parse(current.lines) : undefined)
   if (input.lines !== undefined && input.lines.length === 0) bag.add('lines', 'at least one Line is required')
   else if (lines === undefined && !current) bag.add('lines', 'at least one Line is required')
   else if (lines !== undefined && currency && isCurrency(currency)) {
@@ -168,7 +174,11 @@ async function planTemplate(
  * Where the schedule stands after a change: the first date still to make, counted from the next date it had (or from
  * today when the dates themselves changed, never one already made), and whether it has ended.
  */
-function place(r: RecurringRow, day: string, datesChanged: boolean): Pick<RecurringRow, 'nextIndex' | 'nextDate' | 'status'> {
+function place(
+  r: RecurringRow,
+  day: string,
+  datesChanged: boolean,
+): Pick<RecurringRow, 'nextIndex' | 'nextDate' | 'status'> {
   const s = scheduleOf(r)
   let k = r.nextIndex
   if (datesChanged) {
@@ -184,7 +194,11 @@ function place(r: RecurringRow, day: string, datesChanged: boolean): Pick<Recurr
 // ---------------------------------------------------------------------------------------------------------------
 // Changing
 
-export async function createRecurring(deps: RecurringDeps, c: Actor, input: RecurringCreateInput): Promise<RecurringView> {
+export async function createRecurring(
+  deps: RecurringDeps,
+  c: Actor,
+  input: RecurringCreateInput,
+): Promise<RecurringView> {
   let fields: Fields = input
   if (input.from_document_id !== undefined) {
     const doc = await findDocument(deps.db.read, c.businessId, input.from_document_id)
