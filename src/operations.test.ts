@@ -26,6 +26,8 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  // extensions §13: tools recurring_invoices_*
+  'recurring_invoices',
 ]
 
 describe('the table of operations', () => {
