@@ -481,10 +481,10 @@ export function recurringRoutes(kit: AppKit): void {
     async (c, data) => {
       if (data.has('add_line') || data.has('find'))
         return viewPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
-      const r = await recurringOf(kit, c, c.params.id)
+      const id = idOf(c.params.id, 'No such recurring invoice.')
       const { input, body } = bodyOf(data, false)
-      await kit.operation(c, 'recurring_invoices_update', { path: { id: r.id }, body, form: input })
-      return kit.done(c, `/recurring/${r.id}`, 'saved')
+      await kit.operation(c, 'recurring_invoices_update', { path: { id }, body, form: input })
+      return kit.done(c, `/recurring/${id}`, 'saved')
     },
     (c, state) => viewPage(c, state),
   )
