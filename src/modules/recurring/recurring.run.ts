@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client'
 import { recurringInvoices } from '../../db/schema'
 import { systemActor } from '../../platform/actor'
 import { holderIsGone, thisProcess, type Holder } from '../../platform/idempotency'
+import { isBusy } from '../../db/busy'
 import { utcDay } from '../../shared/dates'
 import { ApiError, Refusal } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
@@ -65,6 +66,20 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
   const report: RunReport = { made: 0, resumed: 0 }
   const today = utcDay(deps.clock.now())
   if (!(await anythingToDo(deps.db.read, today))) return report
+  try {
+    await makeAndFinish(deps, today, report)
+  } catch (e) {
+    // Another process on the database held its write lock past the busy timeout: it is making these dates itself
+    // (each is taken in its own transaction, so nothing is half made), and this process goes on at its next run.
+    if (!isBusy(e)) throw e
+    deps.logger.info('recurring invoices: the database is busy with another process; going on at the next run', {
+      made: report.made,
+    })
+  }
+  return report
+}
+
+async function makeAndFinish(deps: RecurringRunDeps, today: string, report: RunReport): Promise<void> {
   const businesses = new Map<number, BusinessRow>()
   const businessOf = async (id: number) => {
     let b = businesses.get(id)
@@ -94,7 +109,6 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
     // taken from a whole batch: every one was taken by another process in between, which goes on with them.
     if (due.length === 0 || made === 0) break
   }
-  return report
 }
 
 /**
@@ -239,7 +253,7 @@ async function finishSteps(deps: RecurringRunDeps, business: BusinessRow, id: nu
     await settle(deps, id, claim, null)
   } catch (e) {
     if (e instanceof ApiError) return settle(deps, id, claim, errorOf(e))
-    deps.logger.error('recurring invoice step failed', { recurring_invoice_id: id, ...errorFacts(e) })
+    if (!isBusy(e)) deps.logger.error('recurring invoice step failed', { recurring_invoice_id: id, ...errorFacts(e) })
     await deps.db
       .write((tx) =>
         tx
