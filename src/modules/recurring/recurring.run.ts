@@ -80,6 +80,7 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
 }
 
 async function makeAndFinish(deps: RecurringRunDeps, today: string, report: RunReport): Promise<void> {
+  const failed = new Set<number>()
   const businesses = new Map<number, BusinessRow>()
   const businessOf = async (id: number) => {
     let b = businesses.get(id)
@@ -96,10 +97,16 @@ async function makeAndFinish(deps: RecurringRunDeps, today: string, report: RunR
   }
 
   for (;;) {
-    const due = await dueSchedules(deps.db.read, today, BATCH)
+    const due = (await dueSchedules(deps.db.read, today, BATCH + failed.size)).filter((s) => !failed.has(s.id))
     let made = 0
     for (const s of due) {
-      const taken = await makeDate(deps, await businessOf(s.businessId), s.id, today)
+      const taken = await makeDate(deps, await businessOf(s.businessId), s.id, today).catch((e) => {
+        // A fault of one schedule (not a refusal: those are kept in last_run) stops neither the run nor the others.
+        if (isBusy(e)) throw e
+        deps.logger.error('recurring invoice date failed', { recurring_invoice_id: s.id, ...errorFacts(e) })
+        failed.add(s.id)
+        return null
+      })
       if (taken === null) continue
       made++
       if (taken.made) report.made++

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { expectRefusedUnder, harnessForFile, type Harness } from '../../../test/harness'
 import { documents, numberCounters, recurringInvoices } from '../../db/schema'
-import { setNumbering } from '../business'
+import { deleteBusiness, setNumbering } from '../business'
 import { runRecurringInvoices } from '.'
 import { monthName } from './dates'
 
@@ -343,6 +343,16 @@ describe('making the Invoices', () => {
     expect(after.status).toBe('active')
     const row = await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, r.id)).get()
     expect(row!.pendingDocumentId).toBeNull()
+  })
+
+  test('a deleted Business makes nothing more, and its schedules hold up no other Business', async () => {
+    const b = await h.business()
+    const r = await made({ client_id: await h.client(b.key), frequency: 'day' }, b.key)
+    const mine = await made({ frequency: 'day' })
+    await deleteBusiness(h.deps.db, h.clock, b.id)
+    await run()
+    expect(await docsOf(r.id)).toEqual([])
+    expect((await docsOf(mine.id)).length).toBe(1)
   })
 
   test('a step left by a process that died is finished from its Draft, never a second Draft', async () => {
