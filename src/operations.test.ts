@@ -26,6 +26,8 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  // Extensions §14: a Business's payment reminder settings.
+  'reminder_settings',
 ]
 
 describe('the table of operations', () => {

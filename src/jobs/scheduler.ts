@@ -7,6 +7,8 @@ export interface Job {
   /** croner pattern, seconds first when six fields are given, in UTC. */
   pattern: string
   run: () => Promise<unknown>
+  /** Also runs once as the scheduler starts (a restart catches up at once, not at the next tick). */
+  atStart?: boolean
 }
 
 export interface Scheduler {
@@ -41,6 +43,8 @@ export function startScheduler(jobs: Job[], logger: Logger, afterMs = 0): Schedu
           running.delete(run)
         }),
     )
+    // A run begun by trigger() blocks the timetable's own runs like any other (protect), so they never overlap.
+    jobs.forEach((job, i) => job.atStart && void crons[i]!.trigger())
   }
   const later = afterMs > 0 ? setTimeout(start, afterMs) : (start(), null)
   return {

@@ -43,6 +43,7 @@ export const ClientSchema = t.Object(
     buyer_reference: Nullable(
       t.String({ description: 'BT-10, the default buyer reference of its documents (e.g. a Leitweg-ID)' }),
     ),
+    reminders: t.Boolean({ description: "false keeps the Client's documents out of automatic payment reminders" }),
   },
   { title: 'Client' },
 )
@@ -81,6 +82,9 @@ const fields = {
     ),
   ),
   buyer_reference: t.Optional(str(200)),
+  reminders: t.Optional(
+    t.Boolean({ description: "false keeps the Client's documents out of automatic payment reminders" }),
+  ),
 }
 
 export const ClientCreateBody = t.Object(

@@ -184,6 +184,7 @@ export async function createClient(
       electronicAddressScheme: address?.scheme ?? null,
       electronicAddress: address?.value ?? null,
       buyerReference: blank(input.buyer_reference) ?? null,
+      reminders: input.reminders ?? true,
       preferredBankAccountIds: JSON.stringify(
         [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
       ),
@@ -256,6 +257,7 @@ export async function updateClient(
     set.electronicAddress = address?.value ?? null
   }
   if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  if (input.reminders !== undefined) set.reminders = input.reminders
   const currency = set.currency ?? current.currency
   if (input.credit_limit !== undefined && isCurrency(currency)) {
     const limit = creditLimitOf(input.credit_limit, currency, bag)
