@@ -42,6 +42,8 @@ function clientBody(data: URLSearchParams, update: boolean): { input: FormInput;
       credit_limit: update ? f.nullable('credit_limit') : f.text('credit_limit'),
       notes: t('notes'),
       preferred_bank_account_ids: f.ids('preferred_bank_account_ids'),
+      // A checkbox sends nothing when cleared: the marker says the form offered it.
+      reminders: f.data.has('reminders__present') ? f.checked('reminders') : undefined,
     },
   }
 }
@@ -175,6 +177,15 @@ async function ClientForm({
       ) : (
         ''
       )}
+      <label class="check">
+        <input type="hidden" name="reminders__present" value="1" />
+        <input
+          type="checkbox"
+          name="reminders"
+          checked={state.values ? state.values.get('reminders') === 'on' : (v?.reminders ?? true)}
+        />{' '}
+        Payment reminders: email this Client the Business’s reminders of documents overdue
+      </label>
       <Area name="notes" label="Notes" state={state} value={v?.notes} />
       <div class="row">
         <button type="submit">{client ? 'Save the Client' : 'Create the Client'}</button>
@@ -296,7 +307,7 @@ export function clientsRoutes(kit: AppKit): void {
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
       const { input, body } = clientBody(data, true)
-      await kit.operation(c, 'clients_update', { path: { id: client.id }, body, form: input })
+      await kit.operation(c, 'clients_update', { path: { client: client.id }, body, form: input })
       return kit.done(c, `/clients/${client.id}`, 'saved')
     },
     async (c, state) => {
@@ -317,7 +328,7 @@ export function clientsRoutes(kit: AppKit): void {
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
       await kit.operation(c, 'clients_update', {
-        path: { id: client.id },
+        path: { client: client.id },
         body: { is_active: data.get('active') === 'true' },
       })
       return kit.done(
