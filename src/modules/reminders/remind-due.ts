@@ -8,8 +8,11 @@
 import { MailerError } from '../../adapters/smtp'
 import type { Tx } from '../../db/client'
 import { claimToken, holderIsGone, holderOf } from '../../platform/idempotency'
+import { scheduledMailSends } from '../../platform/policy'
 import { utcDay } from '../../shared/dates'
+import { errorFacts } from '../../shared/logger'
 import { ApiError, NotDelivered, NotFound, Refusal } from '../../shared/errors'
+import { getBusiness } from '../business'
 import { findClient } from '../clients'
 import { amountDue, DOCUMENT_TITLES, findDocument, OWING_STATUSES, type DocumentRow } from '../documents'
 import { remindOnSchedule, type MailDeps } from '../mail'
@@ -71,8 +74,17 @@ export async function remindDue(deps: MailDeps): Promise<RemindRun> {
     if (r.state === 'waiting' || stale(r, Date.now())) work.set(r.documentId, r.businessId)
   const run: RemindRun = { sent: 0, refused: 0, waiting: 0 }
   for (const [documentId, businessId] of work) {
-    const outcome = await remindDocumentStep(deps, businessId, documentId)
-    if (outcome) run[outcome]++
+    // One document's fault (the database busy past its wait) must not hold back the others: it is tried next run.
+    try {
+      const outcome = await remindDocumentStep(deps, businessId, documentId)
+      if (outcome) run[outcome]++
+    } catch (e) {
+      deps.logger.error('payment reminder failed', {
+        business_id: businessId,
+        document_id: documentId,
+        ...errorFacts(e),
+      })
+    }
   }
   return run
 }
@@ -99,11 +111,13 @@ async function claimStep(deps: MailDeps, businessId: number, documentId: number)
     const nowIso = now.toISOString()
     const today = utcDay(now)
     const doc = await findDocument(tx, businessId, documentId)
+    const business = await getBusiness(tx, businessId)
     const rows = await stepsOf(tx, documentId)
     const settings = await readReminderSettings(tx, businessId)
     const client = doc ? await findClient(tx, businessId, doc.clientId) : undefined
     const open = rows.filter((r) => r.state === 'waiting' || (r.state === 'sending' && stale(r, Date.now())))
     // Paid, cancelled, converted, or its Client opted out since: no more reminders; what waited is passed.
+    if (business.deletedAt || !scheduledMailSends(business)) return null
     if (!doc || !stillOwing(doc) || !settings.enabled || !client?.reminders || !client.email) {
       for (const r of open) await pass(tx, documentId, r.stepDays, nowIso)
       return null
@@ -260,7 +274,11 @@ export async function remindDocumentStep(
     })
     return 'sent'
   } catch (e) {
-    if (e instanceof NotFound) {
+    // Paid, cancelled or converted between the claim and the judge: the document needs no more reminders.
+    if (
+      e instanceof NotFound ||
+      (e instanceof Refusal && (e.code === 'not_remindable' || e.code === 'converted_proforma'))
+    ) {
       await deps.db.write((tx) => pass(tx, documentId, step.days, deps.clock.now().toISOString()))
       return null
     }

@@ -1,7 +1,15 @@
 // SQL of payment reminders: a Business's settings, each document's steps as handled, and the background task's reads.
-import { and, desc, eq, inArray, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
-import { clients, documents, reminderSettings, reminderSteps, type ReminderStepState } from '../../db/schema'
+import {
+  businesses,
+  clients,
+  documents,
+  reminderSettings,
+  reminderSteps,
+  type ReminderStepState,
+} from '../../db/schema'
+import { SCHEDULED_MAIL_PAUSED_PLANS } from '../../platform/policy'
 import { OWING_STATUSES } from '../documents'
 import type { ReminderStep } from './steps'
 
@@ -43,7 +51,7 @@ export interface Candidate {
 
 /**
  * The one read of each run: issued Invoices and never-converted Proformas still owing, of Businesses with reminders
- * enabled, whose Client takes reminders at an address, and whose earliest step has come. A server with nothing due
+ * enabled (not deleted, not Paused), whose Client takes reminders at an address, and whose earliest step has come. A server with nothing due
  * makes this read and no write.
  */
 export async function dueCandidates(q: Queryable, today: string): Promise<Candidate[]> {
@@ -58,12 +66,16 @@ export async function dueCandidates(q: Queryable, today: string): Promise<Candid
       >`(SELECT max(${reminderSteps.stepDays}) FROM ${reminderSteps} WHERE ${reminderSteps.documentId} = ${documents.id})`,
     })
     .from(reminderSettings)
+    .innerJoin(businesses, eq(businesses.id, reminderSettings.businessId))
     .innerJoin(documents, eq(documents.businessId, reminderSettings.businessId))
     .innerJoin(clients, eq(clients.id, documents.clientId))
     .where(
       and(
         eq(reminderSettings.enabled, true),
         sql`${reminderSettings.firstDays} IS NOT NULL`,
+        // A deleted Business sends nothing; a Paused one waits (platform/policy.ts, scheduledMailSends).
+        isNull(businesses.deletedAt),
+        notInArray(businesses.plan, [...SCHEDULED_MAIL_PAUSED_PLANS]),
         inArray(documents.type, ['invoice', 'proforma']),
         inArray(documents.status, [...OWING_STATUSES]),
         sql`${documents.convertedIntoId} IS NULL`,

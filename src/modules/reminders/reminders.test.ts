@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
-import { reminderSettings, reminderSteps } from '../../db/schema'
+import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { countRecipients } from '../mailbox'
 import { deliverDue, dispatchOutbox } from '../webhooks'
@@ -276,6 +276,16 @@ describe('the background task', () => {
     expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
     expect(smtp.received.length).toBe(0)
     for (const s of [paid, optedOut, disabled, neverSaved, cancelled]) expect(await stepsOf(s.docId)).toEqual([])
+  })
+
+  test('a Paused Business sends no reminders and keeps no refused step; chosen a plan again, it does', async () => {
+    const s = await setup()
+    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'paused' }).where(eq(businesses.id, s.bizId)))
+    at('2026-03-31')
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    expect(await stepsOf(s.docId)).toEqual([])
+    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'pro' }).where(eq(businesses.id, s.bizId)))
+    expect((await remindDue(h.deps)).sent).toBe(1)
   })
 
   test('a run with nothing due opens no write transaction', async () => {
