@@ -116,8 +116,9 @@ async function claimStep(deps: MailDeps, businessId: number, documentId: number)
     const settings = await readReminderSettings(tx, businessId)
     const client = doc ? await findClient(tx, businessId, doc.clientId) : undefined
     const open = rows.filter((r) => r.state === 'waiting' || (r.state === 'sending' && stale(r, Date.now())))
-    // Paid, cancelled, converted, or its Client opted out since: no more reminders; what waited is passed.
+    // A Paused Business's steps wait for it to choose a plan again.
     if (business.deletedAt || !scheduledMailSends(business)) return null
+    // Paid, cancelled, converted, or its Client opted out since: no more reminders; what waited is passed.
     if (!doc || !stillOwing(doc) || !settings.enabled || !client?.reminders || !client.email) {
       for (const r of open) await pass(tx, documentId, r.stepDays, nowIso)
       return null
