@@ -162,7 +162,8 @@ export async function createClient(
   const now = deps.clock.now().toISOString()
   return deps.db.write(async (tx) => {
     const accountCode = await takeAccountCode(tx, businessId, namedCode ?? null)
-    const row: ClientInsert = {
+    const searchText = searchTextOf({ name: name!, legalName, email: email!, vatNumber, accountCode })
+    const row: Omit<ClientRow, 'id'> = {
       businessId,
       name: name!,
       legalName,
@@ -187,17 +188,11 @@ export async function createClient(
       preferredBankAccountIds: JSON.stringify(
         [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
       ),
+      searchText,
       createdAt: now,
       updatedAt: now,
     }
-    row.searchText = searchTextOf({
-      name: row.name,
-      legalName: row.legalName ?? null,
-      email: row.email ?? null,
-      vatNumber,
-      accountCode,
-    })
-    // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+    // Answered from inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
     return insertClient(tx, row)
   })
 }
