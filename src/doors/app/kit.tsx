@@ -27,7 +27,7 @@ import { FormInput } from './form-input'
 import { publicBaseUrl } from '../../config'
 import { resolveBusiness } from '../../modules/business'
 import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
-import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/errors'
+import { ApiError, inAppWords, NotFound, Permission, type FieldErrors } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
@@ -222,7 +222,7 @@ export class AppKit {
             c,
             e.type === 'permission' ? 403 : 422,
             'Not available',
-            e.message,
+            inAppWords((e.extra as { code?: string }).code, e.message),
             (e.extra as { code?: string }).code,
           )
         }
@@ -313,7 +313,7 @@ export class AppKit {
           ? Object.keys(errors).length
             ? 'Please correct the fields marked below.'
             : e.message
-          : e.message
+          : inAppWords(code, e.message)
       const status = e.type === 'permission' ? 403 : e.type === 'not_found' ? 404 : 422
       return this.answer(c, rerender(c, { values: data, errors, message, code }), status)
     }
