@@ -1,0 +1,53 @@
+// Reads by SQL text over one consistent snapshot (a long read that must not see commits made while it runs, such as
+// the journal's verify), or inside a write transaction, through one small interface.
+import Database from 'libsql'
+import { sql } from 'drizzle-orm'
+import type { Database as Db, SqlTx } from './client'
+import { statementCache } from './statements'
+
+/** Rows of a SQL text with `?` placeholders, as objects keyed by column name. */
+export interface RowReader {
+  all<T>(text: string, args?: unknown[]): Promise<T[]>
+}
+
+/** A SQL text with `?` placeholders as a drizzle template, for a SqlTx. */
+function withArgs(text: string, args: unknown[]) {
+  const parts = text.split('?')
+  return sql.join(parts.map((p, i) => (i < args.length ? sql`${sql.raw(p)}${args[i]}` : sql.raw(p))))
+}
+
+/** The reads of an open transaction (a drizzle one or the Payment path's), in RowReader's terms. */
+export function txReader(tx: SqlTx): RowReader {
+  return { all: <T>(text: string, args: unknown[] = []) => tx.all<T>(withArgs(text, args)) }
+}
+
+/**
+ * Runs fn over one read transaction: on a local file, a connection of its own (read-only, BEGIN … COMMIT, so WAL
+ * keeps the snapshot for the whole read while writers go on); on a libSQL server, a read transaction of its client.
+ */
+export async function withSnapshot<T>(db: Db, fn: (r: RowReader) => Promise<T>): Promise<T> {
+  if (db.nativeFile) {
+    const conn = new Database(db.nativeFile, { readonly: true, timeout: 5000 } as never)
+    const stmt = statementCache(conn)
+    try {
+      conn.exec('BEGIN')
+      return await fn({
+        all: async <T>(text: string, args: unknown[] = []) => (stmt(text).all as (...a: unknown[]) => T[])(...args),
+      })
+    } finally {
+      if (conn.inTransaction) conn.exec('COMMIT')
+      conn.close()
+    }
+  }
+  const client = db.connect()
+  const tx = await client.transaction('read')
+  try {
+    return await fn({
+      all: async <T>(text: string, args: unknown[] = []) =>
+        (await tx.execute({ sql: text, args: args as never })).rows as unknown as T[],
+    })
+  } finally {
+    tx.close()
+    client.close()
+  }
+}
