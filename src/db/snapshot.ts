@@ -21,24 +21,27 @@ export function txReader(tx: SqlTx): RowReader {
   return { all: <T>(text: string, args: unknown[] = []) => tx.all<T>(withArgs(text, args)) }
 }
 
+/** Runs fn over one read transaction of a database file that no server need have open (a backup's copy). */
+export async function withFileSnapshot<T>(file: string, fn: (r: RowReader) => Promise<T>): Promise<T> {
+  const conn = new Database(file, { readonly: true, timeout: 5000 } as never)
+  const stmt = statementCache(conn)
+  try {
+    conn.exec('BEGIN')
+    return await fn({
+      all: async <R>(text: string, args: unknown[] = []) => (stmt(text).all as (...a: unknown[]) => R[])(...args),
+    })
+  } finally {
+    if (conn.inTransaction) conn.exec('COMMIT')
+    conn.close()
+  }
+}
+
 /**
  * Runs fn over one read transaction: on a local file, a connection of its own (read-only, BEGIN … COMMIT, so WAL
  * keeps the snapshot for the whole read while writers go on); on a libSQL server, a read transaction of its client.
  */
 export async function withSnapshot<T>(db: Db, fn: (r: RowReader) => Promise<T>): Promise<T> {
-  if (db.nativeFile) {
-    const conn = new Database(db.nativeFile, { readonly: true, timeout: 5000 } as never)
-    const stmt = statementCache(conn)
-    try {
-      conn.exec('BEGIN')
-      return await fn({
-        all: async <T>(text: string, args: unknown[] = []) => (stmt(text).all as (...a: unknown[]) => T[])(...args),
-      })
-    } finally {
-      if (conn.inTransaction) conn.exec('COMMIT')
-      conn.close()
-    }
-  }
+  if (db.nativeFile) return withFileSnapshot(db.nativeFile, fn)
   const client = db.connect()
   const tx = await client.transaction('read')
   try {

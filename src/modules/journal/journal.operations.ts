@@ -33,9 +33,9 @@ export const journalOperations: Operation[] = [
           query,
           'journal',
           async (after, n) =>
-            (
-              await listEntries(ctx.deps.db, actor.businessId, query.cursor === undefined ? from - 1 : after, n)
-            ).map((e) => ({ ...e, id: e.seq })),
+            (await listEntries(ctx.deps.db, actor.businessId, query.cursor === undefined ? from - 1 : after, n)).map(
+              (e) => ({ ...e, id: e.seq }),
+            ),
           ({ id: _cursor, ...e }) => e,
         ),
       )

@@ -64,12 +64,20 @@ export function entryPageWithNewest(
 }
 
 /** The head of every Business's chain (those with entries), by Business. */
-export function allHeads(r: RowReader): Promise<(Head & { business_id: number })[]> {
+export function allHeads(r: RowReader): Promise<(Head & { business_id: number; public_id: string })[]> {
   return r.all(
-    `SELECT e.business_id, e.seq, e.hash, e.at FROM journal_entries e
+    `SELECT e.business_id, b.public_id, e.seq, e.hash, e.at FROM journal_entries e
      JOIN (SELECT business_id, max(seq) AS seq FROM journal_entries GROUP BY business_id) h
        ON h.business_id = e.business_id AND h.seq = e.seq
+     JOIN businesses b ON b.id = e.business_id
      ORDER BY e.business_id`,
+  )
+}
+
+export async function publicIdOf(r: RowReader, businessId: number): Promise<string | null> {
+  return (
+    (await r.all<{ public_id: string }>('SELECT public_id FROM businesses WHERE id = ?', [businessId]))[0]?.public_id ??
+    null
   )
 }
 

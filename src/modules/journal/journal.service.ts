@@ -16,6 +16,7 @@ import {
   headOf,
   insertEntry,
   pastEvents,
+  publicIdOf,
   paymentRecords,
   type DocumentRecord,
   type EntryRow,
@@ -228,11 +229,15 @@ export function verifyBusiness(db: Database, businessId: number): Promise<Verdic
 }
 
 /** Every Business with entries, verified over one snapshot. */
-export function verifyAll(db: Database): Promise<{ business_id: number; verdict: Verdict }[]> {
+export function verifyAll(
+  db: Database,
+  only?: number,
+): Promise<{ business_id: number; public_id: string | null; verdict: Verdict }[]> {
   return withSnapshot(db, async (r) => {
-    const out: { business_id: number; verdict: Verdict }[] = []
-    for (const { business_id } of await businessIdsWithEntries(r))
-      out.push({ business_id, verdict: await verifyChain(r, business_id) })
+    const out: { business_id: number; public_id: string | null; verdict: Verdict }[] = []
+    const ids = only === undefined ? (await businessIdsWithEntries(r)).map((b) => b.business_id) : [only]
+    for (const id of ids)
+      out.push({ business_id: id, public_id: await publicIdOf(r, id), verdict: await verifyChain(r, id) })
     return out
   })
 }
