@@ -22,7 +22,7 @@ export async function journalCommand(deps: Deps, args: Args): Promise<void> {
         business_id: v.public_id,
         ok: v.verdict.ok,
         entries: v.verdict.entries,
-        head: v.verdict.head,
+        head: { seq: v.verdict.head.seq, hash: v.verdict.head.hash },
         first_bad_seq: v.verdict.first_bad_seq,
         reason: v.verdict.reason,
       })),

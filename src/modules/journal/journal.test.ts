@@ -1,11 +1,11 @@
 // The journal over HTTP against a real temp-file database (extensions §17): an entry for every kind of change however
 // it was made, every hash recomputed by this test's own code from the API's answer, verify, the triggers, access.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { createHash } from 'node:crypto'
 import { allPages, makeHarness, type Harness } from '../../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { smtpMailer } from '../../adapters/smtp'
 import { updateBusiness } from '../business'
+import { checkChain } from './journal.testkit'
 
 let smtp: TestSmtpServer
 let h: Harness
@@ -27,35 +27,6 @@ afterAll(async () => {
 })
 // The clock is fixed: each test opens a fresh rate-limit minute for its keys, and entries get distinct times.
 beforeEach(() => h.clock.advance(61_000))
-
-// ------------------------------------------------------------------------------------------------------------
-// This test's own reading of docs/journal.md, written apart from the service's code.
-
-function canon(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`
-  if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canon((v as any)[k])}`)
-      .join(',')}}`
-  return JSON.stringify(v)
-}
-
-/** Checks a whole chain as an outsider would: seq from 1, each prev_hash the last hash, each hash recomputed. */
-function checkChain(entries: any[]): void {
-  let prev = '0'.repeat(64)
-  entries.forEach((e, i) => {
-    expect(e.seq).toBe(i + 1)
-    expect(e.prev_hash).toBe(prev)
-    const { hash, ...rest } = e
-    expect(
-      createHash('sha256')
-        .update(`${e.prev_hash}\n${canon(rest)}`)
-        .digest('hex'),
-    ).toBe(hash)
-    prev = hash
-  })
-}
 
 // ------------------------------------------------------------------------------------------------------------
 
