@@ -2,6 +2,7 @@
 export { ENTRY_KINDS, GENESIS, canonical, entryHash, entryText, type Entry, type EntryKind } from './chain'
 export {
   backfillJournal,
+  chainHead,
   exportEntries,
   headsOf,
   journalDocument,

@@ -1,9 +1,9 @@
 // Operations of the journal (extensions §17): read the chain and verify it. Admin credentials only (the policy
 // refuses other Roles before anything is read).
-import { json, listPage, type Operation } from '../../platform/operation'
+import { json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { EntryList, JournalQuery, VerdictSchema } from './journal.model'
-import { listEntries, verifyBusiness } from './journal.service'
+import { chainHead, listEntries, verifyBusiness } from './journal.service'
 
 /** `from_seq`: a whole number from 1; the entries before it are skipped. */
 function fromSeqOf(raw: string | undefined): number {
@@ -52,6 +52,19 @@ export const journalOperations: Operation[] = [
     async run(actor, _input, { deps }) {
       const v = await verifyBusiness(deps.db, actor.businessId)
       return json({ ...v, head: { seq: v.head.seq, hash: v.head.hash } })
+    },
+  },
+]
+
+/** The application's settings page shows the head for an auditor to note (Owners and Admins). */
+export const journalAppOperations: ApplicationOperation[] = [
+  {
+    name: 'journal_head',
+    description: "The head of the Business's journal: its last seq, hash and time.",
+    access: 'admin',
+    refusals: [],
+    async run(actor, _input, { deps }) {
+      return json(await chainHead(deps.db, actor.businessId))
     },
   },
 ]

@@ -144,6 +144,15 @@ export async function listEntries(db: Database, businessId: number, afterSeq: nu
   return (await withReader(db, (r) => entryPage(r, businessId, afterSeq, limit))).map(entryOf)
 }
 
+/** The head of the Business's chain now: what an auditor notes (seq 0 and 64 zeros while it is empty). */
+export async function chainHead(
+  db: Database,
+  businessId: number,
+): Promise<{ seq: number; hash: string; at: string | null }> {
+  const head = await headOf(db.read as unknown as SqlTx, businessId)
+  return head ?? { seq: 0, hash: GENESIS, at: null }
+}
+
 /** The reader for short reads: the server's own reader, no snapshot of its own. */
 function withReader<T>(db: Database, fn: (r: RowReader) => Promise<T>): Promise<T> {
   return fn(txReader(db.read as unknown as SqlTx))
