@@ -8,6 +8,8 @@ import { statementCache } from './statements'
 /** Rows of a SQL text with `?` placeholders, as objects keyed by column name. */
 export interface RowReader {
   all<T>(text: string, args?: unknown[]): Promise<T[]>
+  /** The same rows as arrays in column order: cheaper for a long walk (no object per row). */
+  rows(text: string, args?: unknown[]): Promise<unknown[][]>
 }
 
 /** A SQL text with `?` placeholders as a drizzle template, for a SqlTx. */
@@ -18,7 +20,8 @@ function withArgs(text: string, args: unknown[]) {
 
 /** The reads of an open transaction (a drizzle one or the Payment path's), in RowReader's terms. */
 export function txReader(tx: SqlTx): RowReader {
-  return { all: <T>(text: string, args: unknown[] = []) => tx.all<T>(withArgs(text, args)) }
+  const all = <T>(text: string, args: unknown[] = []) => tx.all<T>(withArgs(text, args))
+  return { all, rows: async (text, args) => (await all<Record<string, unknown>>(text, args)).map(Object.values) }
 }
 
 /** Runs fn over one read transaction of a database file that no server need have open (a backup's copy). */
@@ -29,6 +32,8 @@ export async function withFileSnapshot<T>(file: string, fn: (r: RowReader) => Pr
     conn.exec('BEGIN')
     return await fn({
       all: async <R>(text: string, args: unknown[] = []) => (stmt(text).all as (...a: unknown[]) => R[])(...args),
+      rows: async (text: string, args: unknown[] = []) =>
+        (stmt(text, true).all as (...a: unknown[]) => unknown[][])(...args),
     })
   } finally {
     if (conn.inTransaction) conn.exec('COMMIT')
@@ -45,9 +50,12 @@ export async function withSnapshot<T>(db: Db, fn: (r: RowReader) => Promise<T>):
   const client = db.connect()
   const tx = await client.transaction('read')
   try {
+    const execute = async (text: string, args: unknown[] = []) =>
+      (await tx.execute({ sql: text, args: args as never })).rows
     return await fn({
-      all: async <T>(text: string, args: unknown[] = []) =>
-        (await tx.execute({ sql: text, args: args as never })).rows as unknown as T[],
+      all: async <T>(text: string, args: unknown[] = []) => (await execute(text, args)) as unknown as T[],
+      rows: async (text: string, args: unknown[] = []) =>
+        (await execute(text, args)).map((r) => Array.from({ length: r.length }, (_, i) => r[i])),
     })
   } finally {
     tx.close()

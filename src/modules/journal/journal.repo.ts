@@ -48,19 +48,32 @@ export function entryPage(r: RowReader, businessId: number, afterSeq: number, li
 }
 
 /** Entries as entryPage reads them, each with the seq of its record's newest entry (one seek of the record index). */
-export function entryPageWithNewest(
+export async function entryPageWithNewest(
   r: RowReader,
   businessId: number,
   afterSeq: number,
   limit: number,
 ): Promise<(EntryRow & { newest: number })[]> {
-  return r.all(
+  // Read as arrays: verify walks every entry, and an object per row was a third of its time.
+  const rows = await r.rows(
     `SELECT ${ENTRY_COLUMNS.replace(/(\w+)/g, 'e.$1')},
        (SELECT max(x.seq) FROM journal_entries x
          WHERE x.business_id = e.business_id AND x.record_type = e.record_type AND x.record_id = e.record_id) AS newest
      FROM journal_entries e WHERE e.business_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?`,
     [businessId, afterSeq, limit],
   )
+  return rows.map((c) => ({
+    seq: c[0] as number,
+    at: c[1] as string,
+    kind: c[2] as string,
+    record_type: c[3] as string,
+    record_id: c[4] as number,
+    record_number: c[5] as string | null,
+    data: c[6] as string,
+    prev_hash: c[7] as string,
+    hash: c[8] as string,
+    newest: c[9] as number,
+  }))
 }
 
 /** The head of every Business's chain (those with entries), by Business. */

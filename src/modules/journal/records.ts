@@ -151,14 +151,15 @@ export function documentData(doc: DocumentRecordRow, lines: LineRecordRow[], ban
 
 /** `data` of a Payment's entry: as it stands after the change the entry records. */
 export function paymentData(p: PaymentRecordRow) {
+  // Keys in sorted order, as canonical() writes them (it then need not sort).
   return {
     amount: p.amount,
     currency: p.currency,
-    payment_date: p.payment_date,
-    method: p.payment_method,
-    status: p.status,
     document: { id: p.document_id, number: p.document_number },
+    method: p.payment_method,
+    payment_date: p.payment_date,
     receipt_number: p.receipt_number,
+    status: p.status,
   }
 }
 
