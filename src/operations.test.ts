@@ -26,6 +26,8 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  // §17: the journal's reads are tools too (§11: every API operation but webhooks, Connected apps, the request log).
+  'journal',
 ]
 
 describe('the table of operations', () => {
