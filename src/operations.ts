@@ -15,6 +15,7 @@ import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
 import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
+import { recurringOperations } from './modules/recurring/recurring.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -32,6 +33,7 @@ export const operations: readonly Operation[] = [
   ...connectedAppsOperations,
   ...requestLogOperations,
   ...journalOperations,
+  ...recurringOperations,
 ]
 
 /**

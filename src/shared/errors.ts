@@ -362,6 +362,22 @@ export const CODES = {
     means: 'a Business keeps at least one Owner',
     says: 'A Business keeps at least one Owner: make another member Owner first.',
   },
+  // Recurring invoices (extensions §13)
+  recurring_paused: {
+    type: 'refusal',
+    means: 'the recurring invoice is paused already',
+    says: 'This recurring invoice is paused already; resume it to make its next dates.',
+  },
+  recurring_active: {
+    type: 'refusal',
+    means: 'the recurring invoice is active already',
+    says: 'This recurring invoice is active already; only a paused one is resumed.',
+  },
+  recurring_ended: {
+    type: 'refusal',
+    means: 'the recurring invoice has ended',
+    says: 'This recurring invoice has ended: it makes no more dates. Change its end_date or count to go on.',
+  },
   // Plan codes: 403 permission
   paid_plan_required: {
     type: 'permission',

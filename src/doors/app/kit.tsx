@@ -89,6 +89,10 @@ export const NOTICES: Record<string, string> = {
   payment_amended: 'The Payment is amended; its Receipt keeps its number.',
   payment_reversed: 'The Payment is reversed; its Receipt is void.',
   receipt_emailed: 'The Receipt is emailed to the Client.',
+  recurring_created: 'The recurring invoice is created: it makes an Invoice on each of its dates.',
+  recurring_paused: 'The recurring invoice is paused: no date is made until you resume it.',
+  recurring_resumed: 'The recurring invoice is resumed from its next date; the dates that passed are not made.',
+  recurring_deleted: 'The recurring invoice is deleted; the Invoices it made stay.',
 }
 
 /** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */
