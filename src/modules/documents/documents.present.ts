@@ -148,9 +148,21 @@ export interface PresentInput {
   facts: Facts
   role: Role
   today: string
+  /** The language a Draft follows: its Client's, else the Business's (an issued document keeps its own). */
+  draftLanguage: string
 }
 
-export function presentDocument({ doc, lines, bands, client, seller, facts, role, today }: PresentInput) {
+export function presentDocument({
+  doc,
+  lines,
+  bands,
+  client,
+  seller,
+  facts,
+  role,
+  today,
+  draftLanguage,
+}: PresentInput) {
   const scale = currencyScale(doc.currency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
@@ -227,6 +239,7 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.
     buyer_reference: doc.buyerReference ?? snapshot.buyer_reference ?? null,
     order_reference: doc.orderReference,
+    language: doc.language ?? draftLanguage,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   }
