@@ -7,14 +7,13 @@ import type { BandRow, DocumentRow, LineRow } from './documents.repo'
 import { actionsOf, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
+import { words } from '../words'
 
-/** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
-export const DOCUMENT_TITLES: Record<string, string> = {
-  invoice: 'Invoice',
-  proforma: 'Proforma Invoice',
-  credit_note: 'Credit Note',
-  quote: 'Quote',
-}
+/**
+ * A document type as people read it in English (the application's words); what a Client reads takes the document's
+ * language: `words(doc.language).titles`.
+ */
+export const DOCUMENT_TITLES: Record<string, string> = words('en').titles
 
 export interface ClientSnapshot {
   name: string
