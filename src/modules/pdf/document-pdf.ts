@@ -73,13 +73,16 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
     doc.delivery_date ? `${t.deliveryDate} ${t.date(doc.delivery_date)}` : null,
     credited ? t.credits(credited.documentNumber ?? '', credited.issueDate ? t.date(credited.issueDate) : null) : null,
   ].filter((x): x is string => !!x)
-  // Every seller line is wrapped, never cut: a long address takes as many rows as it needs.
+  // Every seller line is wrapped, never cut: a long address takes as many rows as it needs; so is every heading line
+  // (a Credit Note's reference to its Invoice is longer than the column in some languages).
   const wrapped = sellerLines.flatMap((x) => w.wrap(x, 9, 280))
-  const rows = Math.max(wrapped.length, heading.length)
+  const headed = heading.flatMap((x, i) => w.wrap(x, 10, 240, i === 0).map((line) => ({ line, bold: i === 0 })))
+  const rows = Math.max(wrapped.length, headed.length)
   for (let i = 0; i < rows; i++) {
     w.ensure(13)
     if (wrapped[i]) w.text(wrapped[i]!, MARGIN, { size: 9 })
-    if (heading[i]) w.text(heading[i]!, right, { size: 10, right: true, bold: i === 0, maxWidth: 240 })
+    const h = headed[i]
+    if (h) w.text(h.line, right, { size: 10, right: true, bold: h.bold, maxWidth: 240 })
     w.down(13)
     await w.breathe()
   }
