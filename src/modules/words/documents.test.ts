@@ -246,7 +246,7 @@ describe.each([...LANGUAGES])('%s', (lang) => {
     // Nothing is cut short, and no English is left in another language's document.
     expect(text).not.toContain('…')
     if (lang !== 'en') for (const s of ['Bill to', 'Please pay', 'Due date', 'Net total']) expect(read).not.toContain(s)
-  })
+  }, 30_000) // the first PDF of a file starts the PDF engine; pdftotext runs: seconds on a loaded machine
 
   test('the Credit Note PDF names the Invoice it credits in the language, with no due date', async () => {
     const { b, clientId, inv } = await invoiceIn(lang)
@@ -278,7 +278,7 @@ describe.each([...LANGUAGES])('%s', (lang) => {
       expect(flat).toContain(squashed(s))
     expect(flat).not.toContain(squashed(t.dueDate))
     expect(flat).not.toContain(squashed(t.pleasePay('', '').slice(0, 8)))
-  })
+  }, 30_000)
 
   test('the Receipt PDF, and the voided Receipt, are written in the paid document’s language', async () => {
     const { b, inv, accountId } = await invoiceIn(lang)
@@ -322,7 +322,7 @@ describe.each([...LANGUAGES])('%s', (lang) => {
     expect(voided).toContain(squashed(t.void))
     expect(voided).toContain(squashed(t.receiptVoid(t.date(h.clock.now().toISOString()))))
     expect(voided).not.toContain(squashed(t.paidInFull))
-  })
+  }, 30_000)
 
   test('a Draft’s PDF says DRAFT, and the public page its words, in the language', async () => {
     const { b, clientId, inv } = await invoiceIn(lang)
@@ -342,7 +342,7 @@ describe.each([...LANGUAGES])('%s', (lang) => {
       t.short.reverseCharge,
     ])
       expect(html).toContain(spaced(s.replace(/'/g, '&#39;')))
-  })
+  }, 30_000)
 })
 
 describe('the language of a document', () => {
@@ -374,7 +374,7 @@ describe('the language of a document', () => {
     expect(later.language).toBe('it')
     await updateBusiness(h.deps.db, h.clock, b.id, { language: 'en' })
     expect((await ok('GET', `/v1/documents/${later.id}`, b.key)).language).toBe('it')
-  })
+  }, 30_000)
 
   test('a language not among the eight is 422 invalid_request naming language, and changes nothing', async () => {
     const b = await h.business(SELLER)
