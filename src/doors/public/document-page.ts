@@ -47,12 +47,12 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
         .join('')
       const html = `<!doctype html><html lang="${w.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} ${esc(doc.documentNumber)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
+<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}.scroll{overflow-x:auto}</style></head>
 <body>${business.isTest || doc.isTest ? `<p><strong>${esc(w.sample)}</strong> — ${esc(w.sampleNote)}</p>` : ''}
 <h1>${esc(title)} ${esc(doc.documentNumber)}</h1>
 <p>${esc(w.from)} <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> ${esc(w.to)} <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
 <p>${esc(w.issuedOn(w.date(doc.issueDate ?? '')))}${doc.dueDate ? `, ${esc(w.dueOn(w.date(doc.dueDate)))}` : ''}${doc.status === 'cancelled' ? ` — <strong>${esc(w.cancelled)}</strong>` : ''}</p>
-<table><tr><th>${esc(w.description)}</th><th class=n>${esc(w.quantity)}</th><th class=n>${esc(w.unitPrice)}</th><th class=n>${esc(w.vat)}</th><th class=n>${esc(w.net)}</th></tr>${rows}</table>
+<div class=scroll><table><tr><th>${esc(w.description)}</th><th class=n>${esc(w.quantity)}</th><th class=n>${esc(w.unitPrice)}</th><th class=n>${esc(w.vat)}</th><th class=n>${esc(w.net)}</th></tr>${rows}</table></div>
 <p class=n>${esc(w.netTotal)} ${esc(w.number(doc.netTotal))} · ${esc(w.vatTotal)} ${esc(w.number(doc.vatTotal))} · <strong>${esc(w.total)} ${esc(w.money(doc.total, doc.currency))}</strong></p>
 </body></html>`
       return new Response(html, { headers: PAGE_HEADERS })
