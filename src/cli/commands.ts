@@ -83,7 +83,7 @@ export const COMMANDS: Command[] = [
     usage: [
       'business create --name N --country CC --currency CUR [--legal-name L] [--vat-number V] [--company-id C] [--non-vat-payer]',
       '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
-      '                [--owner EMAIL]',
+      '                [--owner EMAIL] [--language en|de|fr|es|it|nl|pl|pt]',
       'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
       'e-invoices: [--electronic-address SCHEME:VALUE] [--contact-name N] [--contact-phone P] [--contact-email E]',
       '            [--tax-registration-id T] [--einvoice-format ubl|cii|xrechnung-ubl|xrechnung-cii|peppol|facturx]',
@@ -93,6 +93,7 @@ export const COMMANDS: Command[] = [
       'BUSINESS_ID is the numeric id `business create` prints, or the business_id UUID.',
       'An option given blank (--email "") clears it; --logo "" removes the logo. A logo is a PNG or JPEG of at most 1 MB.',
       'Issued documents keep the seller as it stood at issue; a change shows on Drafts and documents issued after it.',
+      '--language: of its documents and emails where a Client names none (default en).',
       "--owner makes a person (added with `person add`) the new Business's Owner.",
       'delete: its API keys, sessions and Connected apps stop at once and nothing more is sent about it; its records stay',
       'in the file (legal retention).',

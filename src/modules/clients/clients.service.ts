@@ -11,6 +11,7 @@ import { electronicAddressFault } from '../../shared/einvoice-formats'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { accountCodeNumbering, judge, render, take, type Numbering } from '../numbering'
 import { foreignBankAccountIds } from '../business'
+import { isLanguage, LANGUAGE_FAULT } from '../words'
 import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from './clients.model'
 import {
   findClient,
@@ -47,6 +48,17 @@ function electronicAddressIn(
     return null
   }
   return { scheme, value }
+}
+
+/** A Client's language as sent: null or blank takes the Business's (extensions §18); undefined when not sent. */
+function languageIn(v: string | null | undefined, bag: FieldErrorBag): string | null | undefined {
+  if (v === undefined) return undefined
+  const lang = blank(v)?.toLowerCase() ?? null
+  if (lang !== null && !isLanguage(lang)) {
+    bag.add('language', LANGUAGE_FAULT)
+    return undefined
+  }
+  return lang
 }
 
 /** VIES is asked only for EU VAT numbers of the right shape; the number may carry its country prefix or not. */
@@ -150,6 +162,7 @@ export async function createClient(
   if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
   const address = electronicAddressIn(input.electronic_address, bag)
+  const language = languageIn(input.language, bag)
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
   // An explicit code is judged now; a blank one is taken inside the transaction.
   const namedCode = blank(input.account_code)
@@ -185,6 +198,7 @@ export async function createClient(
       electronicAddressScheme: address?.scheme ?? null,
       electronicAddress: address?.value ?? null,
       buyerReference: blank(input.buyer_reference) ?? null,
+      language: language ?? null,
       preferredBankAccountIds: JSON.stringify(
         [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
       ),
@@ -251,6 +265,8 @@ export async function updateClient(
     set.electronicAddress = address?.value ?? null
   }
   if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  const language = languageIn(input.language, bag)
+  if (language !== undefined) set.language = language
   const currency = set.currency ?? current.currency
   if (input.credit_limit !== undefined && isCurrency(currency)) {
     const limit = creditLimitOf(input.credit_limit, currency, bag)

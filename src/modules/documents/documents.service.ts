@@ -168,6 +168,7 @@ export async function viewDocumentsWithFacts(
       facts,
       role,
       today: day,
+      draftLanguage: client?.language ?? business.language,
     })
     out.push({ view, facts, client, mail })
   }
@@ -490,6 +491,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
     sellerSnapshot,
+    // Written in the Client's language (else the Business's) as they stand now, and so from here on.
+    language: client?.language ?? seller.language,
     // The number and the Client name as issued become searchable with the issue.
     searchText: documentSearchText({ documentNumber: taken.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
