@@ -1,6 +1,6 @@
 // Client use cases: create, update, get, list; every rule of the contract's Client sections.
 import { blank, isEmailAddress } from '../../shared/text'
-import type { Database, Tx } from '../../db/client'
+import type { Database, SqlTx, Tx } from '../../db/client'
 import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal, type RefusalCode } from '../../shared/errors'
@@ -15,6 +15,7 @@ import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from '.
 import {
   findClient,
   insertClient,
+  insertClientId,
   listClients,
   searchTextOf,
   updateClientRow,
@@ -124,7 +125,7 @@ function accountCodeFault(numbering: Numbering, code: RefusalCode): string {
  * the next one of the pattern, so two creates never share one.
  */
 async function takeAccountCode(
-  tx: Tx,
+  tx: SqlTx,
   businessId: number,
   code: string | null,
   exceptId?: number,
@@ -211,13 +212,14 @@ export async function planClient(
 }
 
 /** The account code pattern of a Business, read once by a caller writing many Clients in one transaction. */
-export const clientNumbering = (tx: Tx, businessId: number): Promise<Numbering> => accountCodeNumbering(tx, businessId)
+export const clientNumbering = (tx: SqlTx, businessId: number): Promise<Numbering> =>
+  accountCodeNumbering(tx, businessId)
 
 /**
- * Writes a judged Client inside the caller's transaction, taking its account code there (a concurrent request, or an
+ * The row of a judged Client, its account code taken inside the caller's transaction (a concurrent request, or an
  * earlier row of the same import, may have taken a named one: 422 under `account_code`).
  */
-export async function writeClient(tx: Tx, plan: ClientPlan, numbering?: Numbering): Promise<ClientRow> {
+async function rowOf(tx: SqlTx, plan: ClientPlan, numbering?: Numbering): Promise<ClientInsert> {
   const accountCode = await takeAccountCode(tx, plan.row.businessId, plan.namedCode, undefined, numbering)
   const row: ClientInsert = { ...plan.row, accountCode }
   row.searchText = searchTextOf({
@@ -227,7 +229,20 @@ export async function writeClient(tx: Tx, plan: ClientPlan, numbering?: Numberin
     vatNumber: row.vatNumber ?? null,
     accountCode,
   })
-  return insertClient(tx, row)
+  return row
+}
+
+/** Writes a judged Client inside the caller's transaction and answers it as stored. */
+export async function writeClient(tx: Tx, plan: ClientPlan): Promise<ClientRow> {
+  return insertClient(tx, await rowOf(tx, plan))
+}
+
+/**
+ * Writes a judged Client and answers its id only, on any SqlTx (an import's rows go through the prepared writer, and
+ * are not read back), with the Business's account code pattern read once by the caller.
+ */
+export async function writeClientId(tx: SqlTx, plan: ClientPlan, numbering: Numbering): Promise<number> {
+  return insertClientId(tx, await rowOf(tx, plan, numbering))
 }
 
 export async function createClient(

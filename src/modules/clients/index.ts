@@ -4,7 +4,7 @@ export {
   createClient,
   updateClient,
   planClient,
-  writeClient,
+  writeClientId,
   clientNumbering,
   type ClientDeps,
   type ClientPlan,

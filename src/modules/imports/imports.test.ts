@@ -108,16 +108,17 @@ describe('every row or none', () => {
       'name,email,country,payment_terms',
       'Good One,one@good.example,DE,30',
       'Bad Mail,not-an-email,DE,30',
-      'Bad Country,c@bad.example,XX,thirty',
+      'Bad Country,c@bad.example,XX,30',
       ',,DE,',
+      'Bad Terms,t@bad.example,DE,thirty',
       'Good Two,two@good.example,FR,',
     ].join('\n')
     const errors = refusedUnder(await importClients(biz.key, csv), [
       'rows.2.email',
       'rows.3.country',
-      'rows.3.payment_terms',
       'rows.4.email',
       'rows.4.name',
+      'rows.5.payment_terms',
     ])
     // The create endpoint's own words.
     expect(errors['rows.2.email']).toEqual(['must be an email address'])

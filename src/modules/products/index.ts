@@ -4,7 +4,7 @@ export {
   createProduct,
   updateProduct,
   planProduct,
-  writeProduct,
+  writeProductId,
   type ProductDeps,
   type ProductPlan,
 } from './products.service'

@@ -1,6 +1,6 @@
 // Product use cases: create, update, get, list, delete (hidden at once, erased 30 days later).
 import { blank } from '../../shared/text'
-import type { Database, Tx } from '../../db/client'
+import type { Database, SqlTx, Tx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
@@ -12,6 +12,7 @@ import {
   eraseDeletedBefore,
   findProduct,
   insertProduct,
+  insertProductId,
   listProducts,
   markDeleted,
   nextProductId,
@@ -121,10 +122,10 @@ export async function planProduct(
 }
 
 /**
- * Writes a judged Product inside the caller's transaction: a named code is judged again there (a concurrent create,
- * or an earlier row of the same import, may hold it: 422 under `code`); no code takes one made from its id.
+ * The row of a judged Product inside the caller's transaction: a named code is judged again there (a concurrent
+ * create, or an earlier row of the same import, may hold it: 422 under `code`); no code takes one made from its id.
  */
-export async function writeProduct(tx: Tx, plan: ProductPlan): Promise<ProductRow> {
+async function rowOf(tx: SqlTx, plan: ProductPlan): Promise<ProductInsert> {
   const { businessId } = plan.row
   const code = plan.code
   if (code && (await codeHolder(tx, businessId, code))) {
@@ -147,7 +148,17 @@ export async function writeProduct(tx: Tx, plan: ProductPlan): Promise<ProductRo
     sku: row.sku ?? null,
     description: row.description ?? null,
   })
-  return insertProduct(tx, row)
+  return row
+}
+
+/** Writes a judged Product inside the caller's transaction and answers it as stored. */
+export async function writeProduct(tx: Tx, plan: ProductPlan): Promise<ProductRow> {
+  return insertProduct(tx, await rowOf(tx, plan))
+}
+
+/** Writes a judged Product and answers its id only, on any SqlTx (an import's rows, through the prepared writer). */
+export async function writeProductId(tx: SqlTx, plan: ProductPlan): Promise<number> {
+  return insertProductId(tx, await rowOf(tx, plan))
 }
 
 export async function createProduct(
