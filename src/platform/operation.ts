@@ -202,6 +202,8 @@ export function inputSchema(op: Operation): TObject {
   for (const [name, schema] of Object.entries(op.query?.properties ?? {})) props[name] = schema as TSchema
   const body = bodyObject(op)
   for (const [name, schema] of Object.entries(body?.properties ?? {})) props[name] = schema as TSchema
+  // A file body (an import's CSV) is one text argument.
+  if (op.upload && op.body) props[op.upload.arg] = op.body
   if (op.idempotent) {
     props[IDEMPOTENCY_ARG] = Type.Optional(
       Type.String({
