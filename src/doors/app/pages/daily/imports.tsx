@@ -87,7 +87,7 @@ function Refusals({ state }: { state: FormState }): JSX.Element {
             <tbody>
               {rows.map((r) => (
                 <tr>
-                  <td class="key">{String(r.row)}</td>
+                  <td class="key">Row {String(r.row)}</td>
                   <td data-label="Field">
                     <code>{esc(r.field || '(the row)')}</code>
                   </td>
