@@ -16,6 +16,7 @@ import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
 import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
 import { recurringOperations } from './modules/recurring/recurring.operations'
+import { importsOperations } from './modules/imports/imports.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -34,6 +35,7 @@ export const operations: readonly Operation[] = [
   ...requestLogOperations,
   ...journalOperations,
   ...recurringOperations,
+  ...importsOperations,
 ]
 
 /**
