@@ -151,6 +151,8 @@ try {
   await deps.db.write((tx) => tx.run(sql`UPDATE reminder_settings SET enabled = 0`))
   const scheduled = await business('Scheduled', SENDS)
   const byHand = await business('ByHand', SENDS)
+  // Reminded by hand only: the task must not send these.
+  await api(byHand.key, 'PUT', '/v1/reminder-settings', { enabled: false, steps: [] })
   clock.set('2026-03-31T08:00:00.000Z')
   smtp.received.length = 0
   let t0 = performance.now()

@@ -7,7 +7,7 @@ export interface Job {
   /** croner pattern, seconds first when six fields are given, in UTC. */
   pattern: string
   run: () => Promise<unknown>
-  /** Also runs once as the scheduler starts (a restart catches up at once, not at the next tick). */
+  /** Also run once when the scheduler starts (a job that catches up on what came while the server was stopped). */
   atStart?: boolean
 }
 
@@ -43,7 +43,7 @@ export function startScheduler(jobs: Job[], logger: Logger, afterMs = 0): Schedu
           running.delete(run)
         }),
     )
-    // A run begun by trigger() blocks the timetable's own runs like any other (protect), so they never overlap.
+    // trigger() runs the job as its timetable would, under the same protection against overlapping runs.
     jobs.forEach((job, i) => job.atStart && void crons[i]!.trigger())
   }
   const later = afterMs > 0 ? setTimeout(start, afterMs) : (start(), null)

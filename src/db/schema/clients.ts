@@ -38,6 +38,8 @@ export const clients = sqliteTable(
     reminders: integer('reminders', { mode: 'boolean' }).notNull().default(true),
     /** Lower-cased name, legal name, email, VAT number and account code, for case-blind search in any script. */
     searchText: text('search_text').notNull().default(''),
+    /** The language of its documents and emails (extensions §18); null takes the Business's. */
+    language: text('language'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -38,5 +38,6 @@ export function presentClient(c: ClientRow) {
     electronic_address: electronicAddressOf(c),
     buyer_reference: c.buyerReference,
     reminders: c.reminders,
+    language: c.language,
   }
 }

@@ -14,12 +14,12 @@ import { errorFacts } from '../../shared/logger'
 import { ApiError, NotDelivered, NotFound, Refusal } from '../../shared/errors'
 import { getBusiness } from '../business'
 import { findClient } from '../clients'
-import { amountDue, DOCUMENT_TITLES, findDocument, OWING_STATUSES, type DocumentRow } from '../documents'
+import { amountDue, findDocument, OWING_STATUSES, type DocumentRow } from '../documents'
 import { remindOnSchedule, type MailDeps } from '../mail'
 import { Dec } from '../../shared/money'
 import { dueCandidates, insertStep, openSteps, stepsOf, updateStep, type ReminderStepRow } from './reminders.repo'
 import { readReminderSettings } from './reminders.service'
-import { daysOverdue, defaultWords, fillPlaceholders, latestStepDue, type ReminderStep } from './steps'
+import { daysOverdue, fillPlaceholders, latestStepDue, type ReminderStep } from './steps'
 
 /** A claim of another machine is taken over after this long: nothing here can tell whether its process lives. */
 export const CLAIM_LEASE_MS = 10 * 60_000
@@ -178,11 +178,13 @@ async function claimStep(deps: MailDeps, businessId: number, documentId: number)
   })
 }
 
-/** The subject and text of a step for a document: the step's own words or the service's, placeholders filled. */
+/**
+ * The subject and text of a step for a document: the step's own words with their placeholders filled, or null where
+ * the step has none (the mail module then writes a reminder's default words in the document's language).
+ */
 export function stepWords(
   step: ReminderStep,
   doc: {
-    type: string
     document_number: string | null
     amount_due: string
     currency: string
@@ -192,12 +194,7 @@ export function stepWords(
   pageUrl: string | null,
   businessName: string,
   today: string,
-): { subject: string; text: string } {
-  const title = DOCUMENT_TITLES[doc.type as keyof typeof DOCUMENT_TITLES] ?? doc.type
-  const defaults = defaultWords(step, title)
-  const message =
-    step.message ??
-    (pageUrl ? defaults.message : defaults.message.replace(/\n\nYou can view it online: \{\{link\}\}/, ''))
+): { subject: string | null; text: string | null } {
   const values = {
     number: doc.document_number ?? '',
     amount_due: `${doc.amount_due} ${doc.currency}`,
@@ -207,10 +204,8 @@ export function stepWords(
     business: businessName,
     link: pageUrl ?? '',
   }
-  return {
-    subject: fillPlaceholders(step.subject ?? defaults.subject, values),
-    text: fillPlaceholders(message, values),
-  }
+  const fill = (text: string | null) => (text === null ? null : fillPlaceholders(text, values))
+  return { subject: fill(step.subject), text: fill(step.message) }
 }
 
 /** What a failed step keeps: the error, and whether and when it is tried again. */

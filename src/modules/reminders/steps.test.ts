@@ -1,15 +1,7 @@
 // The step rules of a reminder schedule (extensions §14), pure: which step is due on a day, across month ends and
-// leap years; days overdue; placeholders filled once and unknown ones found; the service's own words.
+// leap years; days overdue; placeholders filled once and unknown ones found.
 import { describe, expect, test } from 'bun:test'
-import {
-  daysOverdue,
-  defaultWords,
-  fillPlaceholders,
-  latestStepDue,
-  stepDate,
-  unknownPlaceholders,
-  type ReminderStep,
-} from './steps'
+import { daysOverdue, fillPlaceholders, latestStepDue, stepDate, unknownPlaceholders, type ReminderStep } from './steps'
 
 const steps = (...days: number[]): ReminderStep[] => days.map((d) => ({ days: d, subject: null, message: null }))
 
@@ -74,15 +66,5 @@ describe('placeholders', () => {
   test('unknown placeholders are found once each, known ones are not', () => {
     expect(unknownPlaceholders('{{number}} {{amount}} {{amount}} {{total}} {{link}}')).toEqual(['amount', 'total'])
     expect(unknownPlaceholders('no placeholders, {single} braces')).toEqual([])
-  })
-
-  test('the default words name the document and say due or overdue by the step', () => {
-    expect(defaultWords({ days: 7 }, 'Invoice').subject).toBe('Reminder: Invoice {{number}} from {{business}}')
-    expect(defaultWords({ days: 7 }, 'Invoice').message).toContain(
-      'was due on {{due_date}} ({{days_overdue}} days ago)',
-    )
-    expect(defaultWords({ days: -3 }, 'Proforma Invoice').message).toContain('Proforma Invoice {{number}} is due on')
-    expect(defaultWords({ days: 0 }, 'Invoice').message).toContain('is due today')
-    expect(unknownPlaceholders(defaultWords({ days: 7 }, 'Invoice').message)).toEqual([])
   })
 })

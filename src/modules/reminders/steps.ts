@@ -1,5 +1,6 @@
 // The rules of a reminder schedule (extensions §14), pure: the default steps, when a step comes, which step a
-// document is due now (only the latest that has come: a catch-up never sends a burst), and the placeholders.
+// document is due now (only the latest that has come: a catch-up never sends a burst), and the placeholders. The
+// default words of a step are a reminder's, in the document's language (mail module, extensions §18).
 import { addDays } from '../../shared/dates'
 
 export interface ReminderStep {
@@ -78,29 +79,4 @@ export function fillPlaceholders(text: string, values: Record<Placeholder, strin
   return text.replace(PLACEHOLDER_RE, (whole, name: string) =>
     Object.hasOwn(values, name) ? values[name as Placeholder] : whole,
   )
-}
-
-/** The service's own words of a step, in English (the words of other languages come with extensions §18). */
-export function defaultWords(step: { days: number }, title: string): { subject: string; message: string } {
-  const when =
-    step.days < 0
-      ? 'is due on {{due_date}}'
-      : step.days === 0
-        ? 'is due today, {{due_date}}'
-        : 'was due on {{due_date}} ({{days_overdue}} days ago)'
-  return {
-    subject: `Reminder: ${title} {{number}} from {{business}}`,
-    message: [
-      'Hello {{client}},',
-      '',
-      `a friendly reminder: ${title} {{number}} ${when}; {{amount_due}} is still open.`,
-      'If you have paid it already, please disregard this message. The document is attached.',
-      '',
-      'You can view it online: {{link}}',
-      '',
-      'Kind regards,',
-      '{{business}}',
-      '',
-    ].join('\n'),
-  }
 }

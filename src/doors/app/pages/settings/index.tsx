@@ -14,6 +14,7 @@ import { bankAccountsSettings } from './bank-accounts'
 import { numberingSettings } from './numbering'
 import { billingSettings } from './billing'
 import { remindersSettings } from './reminders'
+import { journalSettings } from './journal'
 
 /** The settings pages in the order the side menu shows them. */
 export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
@@ -27,6 +28,7 @@ export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
   { path: '/numbering', label: 'Numbering' },
   { path: '/billing', label: 'Billing' },
   { path: '/reminders', label: 'Reminders' },
+  { path: '/journal', label: 'Journal' },
 ]
 
 export function SettingsLayout(props: {
@@ -105,4 +107,5 @@ export function settingsRoutes(kit: AppKit): void {
   numberingSettings(kit)
   billingSettings(kit)
   remindersSettings(kit)
+  journalSettings(kit)
 }
