@@ -12,6 +12,7 @@ import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
 import { openingMailer } from './modules/mailbox'
 import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
+import { backfillJournal } from './modules/journal'
 
 export interface Deps {
   config: Config
@@ -46,6 +47,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   try {
     await applyMigrations(db)
     db.secrets = await unlockSecrets(db, config.secretKey)
+    // A database from before the journal: what it had issued and recorded gets its entries before anything more is.
+    await backfillJournal(db, overrides.clock ?? systemClock)
   } catch (e) {
     db.close()
     throw e

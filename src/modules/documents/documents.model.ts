@@ -188,6 +188,10 @@ export const DocumentSchema = t.Object(
     notes: Nullable(t.String()),
     buyer_reference: Nullable(t.String({ description: "BT-10; default the Client's" })),
     order_reference: Nullable(t.String({ description: 'BT-13, the purchase order reference' })),
+    language: t.String({
+      description:
+        "the language of its PDF, page and emails: the Client's (else the Business's) as it stood at issue; a Draft follows the Client",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -50,6 +50,7 @@ import { paidState } from './paid'
 import { stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
 import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mailbox'
+import { journalDocument } from '../journal'
 
 export interface DocumentDeps {
   db: Database
@@ -167,6 +168,7 @@ export async function viewDocumentsWithFacts(
       facts,
       role,
       today: day,
+      draftLanguage: client?.language ?? business.language,
     })
     out.push({ view, facts, client, mail })
   }
@@ -489,6 +491,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
     sellerSnapshot,
+    // Written in the Client's language (else the Business's) as they stand now, and so from here on.
+    language: client?.language ?? seller.language,
     // The number and the Client name as issued become searchable with the issue.
     searchText: documentSearchText({ documentNumber: taken.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
@@ -506,6 +510,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   }
   const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')
   if (!issued) throw Refusal.say('draft_deleted')
+  // Every way a document is issued (Issue, Send, conversion, a schedule) passes here: its journal entry commits with it.
+  await journalDocument(tx, deps.clock, business.id, 'document.issued', id)
   // document.issued carries the document already paid; document.paid follows it.
   await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
   if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)
@@ -546,6 +552,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): 
     if (!doc) throw new NotFound('No such document.')
     await judge(deps, tx, business, doc, 'cancel')
     await updateDocumentRow(tx, c.businessId, id, { status: 'cancelled', updatedAt: deps.clock.now().toISOString() })
+    await journalDocument(tx, deps.clock, c.businessId, 'document.cancelled', id)
     await raiseEvent(tx, deps.clock, c.businessId, 'document.cancelled', id)
   })
   return viewDocument(deps, deps.db.read, c, id)

@@ -5,6 +5,7 @@ import { clientsRoutes } from './clients'
 import { dashboardRoutes } from './dashboard'
 import { documentsRoutes } from './documents'
 import { editorRoutes } from './editor'
+import { importRoutes } from './imports'
 import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
@@ -17,6 +18,7 @@ export function dailyRoutes(kit: AppKit): void {
   pickerRoutes(kit)
   documentsRoutes(kit)
   paymentsRoutes(kit)
+  importRoutes(kit)
   clientsRoutes(kit)
   productsRoutes(kit)
   reportsRoutes(kit)
