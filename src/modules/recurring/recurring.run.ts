@@ -11,6 +11,8 @@ import { utcDay } from '../../shared/dates'
 import { ApiError, Refusal } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { getBusiness, type BusinessRow } from '../business'
+import { findClient } from '../clients'
+import { words } from '../words'
 import { findDocument, insertDraftInTx, issueInTx } from '../documents'
 import { sendDocument, type MailDeps } from '../mail'
 import { fillPlaceholders, nextAt, periodOf } from './dates'
@@ -137,7 +139,9 @@ async function makeDate(
     const s = scheduleOf(r)
     const k = r.nextIndex
     const date = r.nextDate
-    const at = { date, period: periodOf(s, k) }
+    // {{month}} in the language the Invoice is written in: its Client's, else the Business's (extensions §18).
+    const client = await findClient(tx, business.id, r.clientId)
+    const at = { date, period: periodOf(s, k), month: words(client?.language ?? business.language).month }
     const lines = (JSON.parse(r.lines) as TemplateLine[]).map((l) => ({
       ...l,
       description: fillPlaceholders(l.description, at),
