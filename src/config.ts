@@ -47,8 +47,14 @@ export interface Config {
    * long before it commits (db/commit-marker.ts), so the crash tests can kill a server with keys surely in flight.
    */
   testHoldCommitMs?: number
+  /** INVOICING_FX_URL: the ECB reference rates XML fetched daily (extensions §16); default the ECB's daily file. */
+  fxUrl: string
+  /** INVOICING_FX_ALLOW_PRIVATE=1: INVOICING_FX_URL may be http:// or name a loopback or private host (tests, a mirror). */
+  fxAllowPrivate: boolean
 }
 
+/** The ECB's daily euro reference rates (modules/fx keeps the same address; config.ts imports no module). */
+const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'
 const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
 
 export class ConfigError extends Error {}
@@ -89,6 +95,8 @@ export function loadConfig(
     throw new ConfigError(
       `INVOICING_TRUSTED_PROXIES must be addresses or CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), not "${notProxy}"`,
     )
+  const fxUrl = env.INVOICING_FX_URL?.trim() || ECB_DAILY_URL
+  if (!/^https?:\/\//.test(fxUrl)) throw new ConfigError('INVOICING_FX_URL must be an http(s) URL')
   return {
     port,
     host,
@@ -109,6 +117,8 @@ export function loadConfig(
       env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS
         ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0)
         : 0,
+    fxUrl,
+    fxAllowPrivate: env.INVOICING_FX_ALLOW_PRIVATE === '1',
     ...overrides,
   }
 }

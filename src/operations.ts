@@ -14,6 +14,7 @@ import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
+import { fxOperations } from './modules/fx/fx.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -30,6 +31,7 @@ export const operations: readonly Operation[] = [
   ...webhooksOperations,
   ...connectedAppsOperations,
   ...requestLogOperations,
+  ...fxOperations,
 ]
 
 /**

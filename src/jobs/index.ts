@@ -10,6 +10,7 @@ import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks
 import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
+import { fetchReferenceRates } from '../modules/fx'
 
 /** What the jobs need of the running service: the platform's request-log buffer and rate count that the app holds. */
 export interface RunningPlatform {
@@ -53,5 +54,20 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
       run: () =>
         pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
     },
+    // The ECB publishes its reference rates around 16:00 CET on working days; fetched after that (extensions §16).
+    { name: 'exchange-rates-fetch', pattern: '0 5 16 * * *', run: () => fetchReferenceRates(fxFetchDeps(deps)) },
   ]
+}
+
+/** What the daily exchange-rate fetch needs of the service. */
+export function fxFetchDeps(deps: Deps) {
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    logger: deps.logger,
+    fetcher: deps.fetcher,
+    resolve: deps.resolve,
+    url: deps.config.fxUrl,
+    allowPrivate: deps.config.fxAllowPrivate,
+  }
 }

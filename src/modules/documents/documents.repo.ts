@@ -30,11 +30,15 @@ const documentColumns = {
   vatMinor: asText(documents.vatMinor),
   totalMinor: asText(documents.totalMinor),
   paidMinor: asText(documents.paidMinor),
+  netAccountingMinor: sql<string | null>`CAST(${documents.netAccountingMinor} AS TEXT)`,
+  vatAccountingMinor: sql<string | null>`CAST(${documents.vatAccountingMinor} AS TEXT)`,
 }
 const bandColumns = {
   ...getTableColumns(documentVatBands),
   netMinor: asText(documentVatBands.netMinor),
   vatMinor: asText(documentVatBands.vatMinor),
+  netAccountingMinor: sql<string | null>`CAST(${documentVatBands.netAccountingMinor} AS TEXT)`,
+  vatAccountingMinor: sql<string | null>`CAST(${documentVatBands.vatAccountingMinor} AS TEXT)`,
 }
 
 // The same reads through the hot reader (db/hot-shape.ts), for the reads outside a transaction: a list page, one document.
