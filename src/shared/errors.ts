@@ -357,6 +357,13 @@ export const CODES = {
     means: 'a Business keeps at least one Owner',
     says: 'A Business keeps at least one Owner: make another member Owner first.',
   },
+  // Documents in another currency (extensions §16)
+  exchange_rate_missing: {
+    type: 'refusal',
+    means: "a document in another currency than the Business's has no exchange rate and no reference rate is held",
+    says: (p: { currency: string; accounting: string; date: string }) =>
+      `No exchange rate from ${p.currency} to ${p.accounting} is held for ${p.date} or any day before it; send exchange_rate on the Draft, or import the ECB's rates ("invoicing fx import FILE").`,
+  },
   // Plan codes: 403 permission
   paid_plan_required: {
     type: 'permission',

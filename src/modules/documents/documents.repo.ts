@@ -236,6 +236,30 @@ export async function replaceLines(tx: Tx, documentId: number, lines: ResolvedLi
   if (totals.bands.length > 0) await tx.insert(documentVatBands).values(totals.bands.map((b) => ({ ...b, documentId })))
 }
 
+/** Writes the bands' figures in the accounting currency (extensions §16), at issue, before the document turns issued. */
+export async function setBandsAccounting(
+  tx: Tx,
+  documentId: number,
+  bands: { category: string; rate: string; vatAccounting: string; netAccountingMinor: string; vatAccountingMinor: string }[],
+): Promise<void> {
+  for (const b of bands) {
+    await tx
+      .update(documentVatBands)
+      .set({
+        vatAccounting: b.vatAccounting,
+        netAccountingMinor: b.netAccountingMinor,
+        vatAccountingMinor: b.vatAccountingMinor,
+      })
+      .where(
+        and(
+          eq(documentVatBands.documentId, documentId),
+          eq(documentVatBands.category, b.category),
+          eq(documentVatBands.rate, b.rate),
+        ),
+      )
+  }
+}
+
 export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Promise<boolean> {
   const r = await tx
     .delete(documents)
