@@ -161,7 +161,8 @@ export const DocumentSchema = t.Object(
         vat_accounting: Nullable(
           t.String({
             pattern: AMOUNT_PATTERN,
-            description: "the band's VAT × exchange_rate in the accounting currency; null when the currencies are the same",
+            description:
+              "the band's VAT × exchange_rate in the accounting currency; null when the currencies are the same",
           }),
         ),
       }),
@@ -173,11 +174,14 @@ export const DocumentSchema = t.Object(
       t.String({
         pattern: '^[0-9]+(\\.[0-9]+)?$',
         description:
-          "units of accounting_currency for one unit of currency: the one sent on a Draft, fixed at issue; null when the currencies are the same",
+          'units of accounting_currency for one unit of currency: the one sent on a Draft, fixed at issue; null when the currencies are the same',
       }),
     ),
     accounting_currency: Nullable(
-      t.String({ pattern: '^[A-Z]{3}$', description: "the Business's currency, when the document's is another; else null" }),
+      t.String({
+        pattern: '^[A-Z]{3}$',
+        description: "the Business's currency, when the document's is another; else null",
+      }),
     ),
     vat_total_accounting: Nullable(
       t.String({

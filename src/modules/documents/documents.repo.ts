@@ -240,7 +240,13 @@ export async function replaceLines(tx: Tx, documentId: number, lines: ResolvedLi
 export async function setBandsAccounting(
   tx: Tx,
   documentId: number,
-  bands: { category: string; rate: string; vatAccounting: string; netAccountingMinor: string; vatAccountingMinor: string }[],
+  bands: {
+    category: string
+    rate: string
+    vatAccounting: string
+    netAccountingMinor: string
+    vatAccountingMinor: string
+  }[],
 ): Promise<void> {
   for (const b of bands) {
     await tx

@@ -167,7 +167,9 @@ async function rateRefusal(
   const held = await memo.once(`fx:${date}:${doc.currency}`, () =>
     referenceRate(q, date, doc.currency, business.currency),
   )
-  return held ? null : refusalInfo('exchange_rate_missing', { currency: doc.currency, accounting: business.currency, date })
+  return held
+    ? null
+    : refusalInfo('exchange_rate_missing', { currency: doc.currency, accounting: business.currency, date })
 }
 
 /** The Receipt numbering matters only where a Payment could otherwise be recorded. */
