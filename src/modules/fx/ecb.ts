@@ -42,10 +42,12 @@ export function parseEcbXml(text: string): EcbDay[] {
   } catch (e) {
     throw new EcbFileError(`the file is not well-formed XML (${firstLine(e)})`)
   }
-  const envelope = doc.Envelope as { Cube?: Cube[] } | undefined
-  const outer = envelope?.Cube?.[0]
-  if (!envelope || !outer)
+  const envelope = doc.Envelope as { Cube?: (Cube | string)[] } | undefined
+  if (!envelope || !Array.isArray(envelope.Cube))
     throw new EcbFileError('the file is not an ECB reference rates file (no gesmes:Envelope with a Cube)')
+  // An empty Cube reads as text.
+  const first = envelope.Cube[0]
+  const outer: Cube = typeof first === 'object' ? first : {}
   const days: EcbDay[] = []
   const seen = new Set<string>()
   for (const cube of outer.Cube ?? []) {
