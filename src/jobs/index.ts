@@ -10,7 +10,7 @@ import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks
 import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
-import { fetchReferenceRates } from '../modules/fx'
+import { fetchDue, fetchReferenceRates } from '../modules/fx'
 
 /** What the jobs need of the running service: the platform's request-log buffer and rate count that the app holds. */
 export interface RunningPlatform {
@@ -54,8 +54,15 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
       run: () =>
         pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
     },
-    // The ECB publishes its reference rates around 16:00 CET on working days; fetched after that (extensions §16).
-    { name: 'exchange-rates-fetch', pattern: '0 5 16 * * *', run: () => fetchReferenceRates(fxFetchDeps(deps)) },
+    // The ECB's reference rates (extensions §16): checked hourly, fetched while none is held and each afternoon
+    // until the day's are in (fetchDue says when).
+    {
+      name: 'exchange-rates-fetch',
+      pattern: '0 5 * * * *',
+      run: async () => {
+        if (await fetchDue(deps.db.read, deps.clock.now())) await fetchReferenceRates(fxFetchDeps(deps))
+      },
+    },
   ]
 }
 

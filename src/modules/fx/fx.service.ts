@@ -76,6 +76,17 @@ export function historyUrlOf(url: string): string {
   return url.endsWith(DAILY_FILE) ? url.slice(0, -DAILY_FILE.length) + HISTORY_FILE : url
 }
 
+/**
+ * Whether the hourly check fetches now: while no rate is held at all (a new service), and each afternoon from 16:00
+ * UTC (the ECB publishes around 16:00 CET) until the day's rates are in. On a day the ECB publishes none (weekends,
+ * its holidays) that is one small fetch an hour until midnight.
+ */
+export async function fetchDue(q: Queryable, now: Date): Promise<boolean> {
+  const latest = await dayOnOrBefore(q, '9999-12-31')
+  if (latest === null) return true
+  return now.getUTCHours() >= 16 && latest < utcDay(now)
+}
+
 export type FetchOutcome = { ok: true; url: string; result: ImportResult } | { ok: false; url: string; error: string }
 
 /**

@@ -4,6 +4,7 @@ export { EcbFileError, parseEcbXml, type EcbDay } from './ecb'
 export {
   ECB_DAILY_URL,
   exchangeRatesOn,
+  fetchDue,
   fetchReferenceRates,
   historyUrlOf,
   importRates,
