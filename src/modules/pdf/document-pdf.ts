@@ -5,7 +5,7 @@ import { businessLogo, type BusinessRow } from '../business'
 import { DOCUMENT_TITLES, findDocument, type DocumentView } from '../documents'
 import { drawBand, drawLogo, drawTitle, type Branding } from './branding'
 import { A4, MARGIN, PageWriter } from './layout'
-import { lineVatWords, vatWords } from './vat-words'
+import { accountingVatWords, lineVatWords, vatWords } from './vat-words'
 
 /** SAMPLE across every page of a Test business's document; DRAFT on a Draft. */
 export function watermarkOf(isTest: boolean, status: string): string | null {
@@ -153,6 +153,13 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
     w.text(label, 420, { size: 10, right: true, bold: strong })
     w.text(value, right, { size: 10, right: true, bold: strong })
     w.down(15)
+  }
+  // A document in another currency states its VAT in the Business's too, with the rate (extensions §16).
+  const inAccounting = accountingVatWords(doc)
+  if (inAccounting) {
+    w.ensure(16)
+    w.text(inAccounting, right, { size: 9, right: true, maxWidth: right - MARGIN })
+    w.down(14)
   }
   if (doc.vat_breakdown.some((b) => b.category === 'AE')) {
     w.ensure(16)

@@ -49,3 +49,17 @@ export function lineVatWords(category: string, rate: string): string {
       return `${rateWords(rate)}%`
   }
 }
+
+/**
+ * The VAT in the Business's currency with the rate (extensions §16, EU VAT Directive Art. 230): "VAT in EUR: 19.45
+ * (1 USD = 0.9123 EUR)". Null when the document states none (same currency, or no rate yet on a Draft).
+ */
+export function accountingVatWords(doc: {
+  currency: string
+  exchange_rate: string | null
+  accounting_currency: string | null
+  vat_total_accounting: string | null
+}): string | null {
+  if (!doc.exchange_rate || !doc.accounting_currency || doc.vat_total_accounting === null) return null
+  return `VAT in ${doc.accounting_currency}: ${doc.vat_total_accounting} (1 ${doc.currency} = ${doc.exchange_rate} ${doc.accounting_currency})`
+}
