@@ -355,3 +355,31 @@ describe('GET /v1/exchange-rates', () => {
     expect((await h.request('GET', '/v1/exchange-rates')).status).toBe(401)
   })
 })
+
+describe('the PDF', () => {
+  async function pdfText(key: string, id: number): Promise<string> {
+    const res = await h.app.fetch(
+      new Request(`http://localhost/v1/documents/${id}/pdf`, { headers: { authorization: `Bearer ${key}` } }),
+    )
+    expect(res.status).toBe(200)
+    const file = `${h.dir}/fx-${id}.pdf`
+    await Bun.write(file, new Uint8Array(await res.arrayBuffer()))
+    const out = Bun.spawnSync(['/usr/bin/pdftotext', '-raw', file, '-'])
+    expect(out.exitCode).toBe(0)
+    return out.stdout.toString()
+  }
+
+  test('states the VAT in the Business’s currency with the rate; a document in the Business’s own currency does not', async () => {
+    await importRates(h.deps.db, ECB_HISTORY)
+    const s = await setup('EUR')
+    const d = await draft(s, { currency: 'USD', exchange_rate: '0.9123', lines: USD_LINES })
+    await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
+    expect(await pdfText(s.key, d.id)).toContain('VAT in EUR: 194.62 (1 USD = 0.9123 EUR)')
+    const same = await draft(s, { currency: 'EUR', lines: USD_LINES })
+    expect(await pdfText(s.key, same.id)).not.toContain('VAT in')
+    // A Draft without a rate yet states nothing it does not know.
+    const open = await draft(s, { currency: 'USD', lines: USD_LINES })
+    expect(await pdfText(s.key, open.id)).not.toContain('VAT in')
+    // The first PDF starts the PDF engine's realm: seconds on a loaded machine.
+  }, 30_000)
+})
