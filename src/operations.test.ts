@@ -26,6 +26,8 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  // GET /v1/exchange-rates (extensions §16), an API operation like the others and so a tool.
+  'exchange_rates',
 ]
 
 describe('the table of operations', () => {
