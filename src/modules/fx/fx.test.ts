@@ -324,6 +324,24 @@ describe('no rate at all', () => {
     expect((await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })).status).toBe(200)
   })
 
+  test('a Proforma converts into an Invoice at today’s reference rate, else at the Proforma’s own', async () => {
+    await clearRates()
+    const s = await setup('EUR')
+    const pf = await draft(s, { type: 'proforma', currency: 'USD', exchange_rate: '0.9', lines: USD_LINES })
+    await h.request('POST', `/v1/documents/${pf.id}/issue`, { key: s.key })
+    const proforma = (await h.request('GET', `/v1/documents/${pf.id}`, { key: s.key })).body
+    expect(proforma.actions.convert).toEqual({ open: true })
+    const inv = await h.request('POST', `/v1/documents/${pf.id}/convert`, { key: s.key })
+    expect(inv.status).toBe(201)
+    expect(inv.body).toMatchObject({ type: 'invoice', exchange_rate: '0.9', accounting_currency: 'EUR' })
+    // With the ECB's rates held, the Invoice (issued today, 2026-03-10) takes Monday's.
+    await importRates(h.deps.db, ECB_HISTORY)
+    const pf2 = await draft(s, { type: 'proforma', currency: 'USD', exchange_rate: '0.9', lines: USD_LINES })
+    await h.request('POST', `/v1/documents/${pf2.id}/issue`, { key: s.key })
+    const inv2 = await h.request('POST', `/v1/documents/${pf2.id}/convert`, { key: s.key })
+    expect(inv2.body.exchange_rate).toBe('0.9216589862')
+  })
+
   test('a rate published only after the issue date does not count', async () => {
     await clearRates()
     await importRates(h.deps.db, ecbXml([DAY_2026_03_06]))
