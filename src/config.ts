@@ -51,6 +51,11 @@ export interface Config {
   fxUrl: string
   /** INVOICING_FX_ALLOW_PRIVATE=1: INVOICING_FX_URL may be http:// or name a loopback or private host (tests, a mirror). */
   fxAllowPrivate: boolean
+  /**
+   * INVOICING_TEST_NOW (an ISO timestamp), honoured only under NODE_ENV=test: the server's clock starts there and runs
+   * on, so the process tests of recurring invoices can stop a server and start it again days later.
+   */
+  testNow?: string | null
 }
 
 /** The ECB's daily euro reference rates (modules/fx keeps the same address; config.ts imports no module). */
@@ -119,6 +124,7 @@ export function loadConfig(
         : 0,
     fxUrl,
     fxAllowPrivate: env.INVOICING_FX_ALLOW_PRIVATE === '1',
+    testNow: env.NODE_ENV === 'test' && env.INVOICING_TEST_NOW ? env.INVOICING_TEST_NOW : null,
     ...overrides,
   }
 }

@@ -15,6 +15,9 @@ import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
 import { fxOperations } from './modules/fx/fx.operations'
+import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
+import { recurringOperations } from './modules/recurring/recurring.operations'
+import { importsOperations } from './modules/imports/imports.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -32,6 +35,9 @@ export const operations: readonly Operation[] = [
   ...connectedAppsOperations,
   ...requestLogOperations,
   ...fxOperations,
+  ...journalOperations,
+  ...recurringOperations,
+  ...importsOperations,
 ]
 
 /**
@@ -47,6 +53,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...clientsAppOperations,
   ...productsAppOperations,
   ...paymentsAppOperations,
+  ...journalAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

@@ -11,6 +11,7 @@ import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
 import { fetchDue, fetchReferenceRates } from '../modules/fx'
+import { recurringJob } from './recurring'
 
 /** What the jobs need of the running service: the platform's request-log buffer and rate count that the app holds. */
 export interface RunningPlatform {
@@ -63,6 +64,8 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
         if (await fetchDue(deps.db.read, deps.clock.now())) await fetchReferenceRates(fxFetchDeps(deps))
       },
     },
+    // Recurring invoices: each date that has come makes its Invoice (extensions §13).
+    recurringJob(deps),
   ]
 }
 

@@ -36,6 +36,8 @@ export const clients = sqliteTable(
     preferredBankAccountIds: text('preferred_bank_account_ids').notNull().default('[]'),
     /** Lower-cased name, legal name, email, VAT number and account code, for case-blind search in any script. */
     searchText: text('search_text').notNull().default(''),
+    /** The language of its documents and emails (extensions §18); null takes the Business's. */
+    language: text('language'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

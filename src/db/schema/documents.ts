@@ -87,6 +87,10 @@ export const documents = sqliteTable(
     /** Net and VAT in the accounting currency's minor units, for the reports' `converted` block; set at issue. */
     netAccountingMinor: numeric('net_accounting_minor'),
     vatAccountingMinor: numeric('vat_accounting_minor'),
+    /** The recurring invoice (extensions §13) that made this document; kept as a plain id when the schedule is deleted. */
+    recurringInvoiceId: integer('recurring_invoice_id'),
+    /** The language it is written in, fixed at issue (extensions §18); null on a Draft, which follows its Client. */
+    language: text('language'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -8,14 +8,13 @@ import { actionsOf, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
 import { accountingFigures } from '../fx'
+import { words } from '../words'
 
-/** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
-export const DOCUMENT_TITLES: Record<string, string> = {
-  invoice: 'Invoice',
-  proforma: 'Proforma Invoice',
-  credit_note: 'Credit Note',
-  quote: 'Quote',
-}
+/**
+ * A document type as people read it in English (the application's words); what a Client reads takes the document's
+ * language: `words(doc.language).titles`.
+ */
+export const DOCUMENT_TITLES: Record<string, string> = words('en').titles
 
 export interface ClientSnapshot {
   name: string
@@ -151,6 +150,8 @@ export interface PresentInput {
   today: string
   /** The Business's currency now: a Draft in another currency states its VAT in it (extensions §16). */
   businessCurrency: string
+  /** The language a Draft follows: its Client's, else the Business's (an issued document keeps its own). */
+  draftLanguage: string
 }
 
 /**
@@ -185,6 +186,7 @@ export function presentDocument({
   role,
   today,
   businessCurrency,
+  draftLanguage,
 }: PresentInput) {
   const scale = currencyScale(doc.currency)
   const sortedBands = [...bands].sort(
@@ -266,6 +268,7 @@ export function presentDocument({
     proforma_id: doc.proformaId,
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
+    recurring_invoice_id: doc.recurringInvoiceId,
     is_test: doc.isTest,
     public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
@@ -273,6 +276,7 @@ export function presentDocument({
     // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.
     buyer_reference: doc.buyerReference ?? snapshot.buyer_reference ?? null,
     order_reference: doc.orderReference,
+    language: doc.language ?? draftLanguage,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   }

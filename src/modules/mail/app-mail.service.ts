@@ -1,4 +1,5 @@
-// The application-only emails to a Client: remind of a document that is due (and remind again), and email a Receipt.
+// The application-only emails to a Client: remind of a document that is due (and remind again), and email a Receipt,
+// each in the document's language (extensions §18).
 // Each judges in one transaction (refusals write nothing), counts its one recipient against the service's daily
 // limit like a Send, sends outside the transaction, and gives the count back when the email surely did not go out.
 import { MailerError, type MailMessage } from '../../adapters/smtp'
@@ -8,7 +9,6 @@ import { utcDay } from '../../shared/dates'
 import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import {
-  DOCUMENT_TITLES,
   findDocument,
   gatherAppFacts,
   receiptEmailRefusal,
@@ -24,7 +24,8 @@ import { paymentWithReceipt, receiptPdfOf } from '../payments'
 import { documentPdf } from '../pdf'
 import { countRecipients, mailStateOf, type Provider } from '../mailbox'
 import type { MailDeps } from './send.service'
-import { fileBase } from './message'
+import { fileBase, signature, titleOf } from './message'
+import { words } from '../words'
 
 type Connected = Extract<Provider, { connected: true }>
 
@@ -93,20 +94,30 @@ async function emailClient<T>(
   return plan.it
 }
 
-function signature(businessName: string): string[] {
-  return ['', 'Kind regards,', businessName, '']
+/** A reminder's default subject in the document's language (the scheduled reminders of §14 say the same). */
+export function reminderSubject(doc: DocumentView, businessName: string): string {
+  const w = words(doc.language)
+  return w.reminderSubject(titleOf(w, doc.type), doc.document_number ?? '', businessName)
 }
 
-function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
-  const title = DOCUMENT_TITLES[doc.type] ?? doc.type
-  const due = doc.due_date ? (doc.is_overdue ? ` was due on ${doc.due_date}` : ` is due on ${doc.due_date}`) : ' is due'
+/** A reminder's default text in the document's language. */
+export function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
+  const w = words(doc.language)
   return [
-    'Hello,',
+    w.hello,
     '',
-    `a friendly reminder: ${title} ${doc.document_number} of ${doc.issue_date} for ${doc.total} ${doc.currency}${due}; ${doc.amount_due} ${doc.currency} is still open.`,
-    'If you have paid it already, please disregard this message. The document is attached.',
-    ...(pageUrl ? ['', `You can also view it online: ${pageUrl}`] : []),
-    ...signature(businessName),
+    w.reminderText(
+      titleOf(w, doc.type),
+      doc.document_number ?? '',
+      doc.issue_date ? w.date(doc.issue_date) : '',
+      w.money(doc.total, doc.currency),
+      doc.due_date ? w.date(doc.due_date) : null,
+      doc.is_overdue,
+      w.money(doc.amount_due, doc.currency),
+    ),
+    w.reminderAttached,
+    ...(pageUrl ? ['', w.viewOnline(pageUrl)] : []),
+    ...signature(w, businessName),
   ].join('\n')
 }
 
@@ -154,13 +165,12 @@ export async function remindDocument(
         (await findDocument(deps.db.read, who.businessId, id))!,
       ])
       const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
-      const title = DOCUMENT_TITLES[view!.type] ?? view!.type
       return {
         from: { name: business.name, address: provider.from },
         to: to.to,
         cc: to.cc,
         bcc: to.bcc,
-        subject: opts.subject ?? `Reminder: ${title} ${view!.document_number} from ${business.name}`,
+        subject: opts.subject ?? reminderSubject(view!, business.name),
         text: opts.message ?? reminderText(view!, business.name, pageUrl),
         attachments: [
           {
@@ -213,22 +223,27 @@ export async function emailReceipt(
     },
     async (provider, to, it) => {
       const pdf = await receiptPdfOf(deps.db, who, it.receiptId)
-      const title = DOCUMENT_TITLES[it.doc.type] ?? it.doc.type
+      // The paid document's language, as its Receipt PDF is written in.
+      const w = words(it.doc.language ?? business.language)
       return {
         from: { name: business.name, address: provider.from },
         to: to.to,
         cc: [],
         bcc: [],
-        subject: `Receipt ${it.receipt_number} from ${business.name}`,
+        subject: w.receiptSubject(it.receipt_number, business.name),
         text: [
-          'Hello,',
+          w.hello,
           '',
-          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(
-            / +\./,
-            '.',
-          ),
-          'The Receipt is attached.',
-          ...signature(business.name),
+          w
+            .receiptThanks(
+              w.money(it.amount, it.currency),
+              w.date(it.date),
+              titleOf(w, it.doc.type),
+              it.doc.documentNumber ?? '',
+            )
+            .replace(/ +\./, '.'),
+          w.receiptAttached,
+          ...signature(w, business.name),
         ].join('\n'),
         attachments: [{ filename: `${pdf.name}.pdf`, content: pdf.bytes, contentType: 'application/pdf' }],
       }
