@@ -368,6 +368,8 @@ export const CODES = {
     means: "a document in another currency than the Business's has no exchange rate and no reference rate is held",
     says: (p: { currency: string; accounting: string; date: string }) =>
       `No exchange rate from ${p.currency} to ${p.accounting} is held for ${p.date} or any day before it; send exchange_rate on the Draft, or import the ECB's rates ("invoicing fx import FILE").`,
+    inApp:
+      "No exchange rate into the Business's currency is held for this document's issue date: set the exchange rate on the Draft, or have the ECB's rates imported.",
   },
   // Recurring invoices (extensions §13)
   recurring_paused: {
