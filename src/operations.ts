@@ -14,6 +14,9 @@ import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
+import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
+import { recurringOperations } from './modules/recurring/recurring.operations'
+import { importsOperations } from './modules/imports/imports.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -30,6 +33,9 @@ export const operations: readonly Operation[] = [
   ...webhooksOperations,
   ...connectedAppsOperations,
   ...requestLogOperations,
+  ...journalOperations,
+  ...recurringOperations,
+  ...importsOperations,
 ]
 
 /**
@@ -45,6 +51,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...clientsAppOperations,
   ...productsAppOperations,
   ...paymentsAppOperations,
+  ...journalAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

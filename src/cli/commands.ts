@@ -13,6 +13,7 @@ import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
+import { journalCommand, JOURNAL_USAGE } from './journal'
 
 export const COMMANDS: Command[] = [
   {
@@ -220,6 +221,18 @@ export const COMMANDS: Command[] = [
     database: (args) => (args.words[1] === 'forget' ? 'existing' : 'none'),
     // Opens the database itself: the usual opening checks the key, which is what is lost.
     run: ({ config, args }) => secretsCommand(config, args),
+  },
+  {
+    name: 'journal',
+    summary: "verify each Business's journal (the hash chain of issued records), or export one as JSON Lines",
+    usage: JOURNAL_USAGE,
+    details: [
+      "verify: every chain (or one Business's) recomputed and compared with the records as they stand; exit 0 when all",
+      'hold, else 1 and one line naming the Business, the first bad seq and why. export: one entry a line, checkable',
+      'without the service (docs/journal.md); a new FILE only.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => journalCommand(await open(), args),
   },
 ]
 

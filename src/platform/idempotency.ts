@@ -84,7 +84,7 @@ function bodyOf(req: IdempotentRequest): unknown {
 }
 
 /** This process as a claim names it: its machine, its id, and when it started (so a reused id is not mistaken for it). */
-interface Holder {
+export interface Holder {
   machine: string
   pid: number
   start: string
@@ -114,7 +114,7 @@ function startOf(pid: number): string | null | undefined {
 }
 
 let self: Holder | null = null
-function thisProcess(): Holder {
+export function thisProcess(): Holder {
   return (self ??= { machine: machineId(), pid: process.pid, start: startOf(process.pid) ?? '' })
 }
 

@@ -11,6 +11,7 @@ import { isCountry } from '../../shared/countries'
 import { isCurrency } from '../../shared/currencies'
 import { isLanguage, LANGUAGE_FAULT } from '../words'
 import { EINVOICE_FORMATS, electronicAddressFault, isEInvoiceFormat } from '../../shared/einvoice-formats'
+import { journalSellerChange, sellerDetails } from '../journal'
 import type { Plan } from './api-keys'
 import {
   bankAccountIdsOf,
@@ -151,8 +152,11 @@ export async function updateBusiness(
   return db.write(async (tx) => {
     const set: Partial<BusinessRow> = { updatedAt: clock.now().toISOString() }
     for (const [k, v] of Object.entries(input)) if (v !== undefined) (set as Record<string, unknown>)[k] = v
+    // The seller's details before and after: a change of them is a journal entry in this transaction (§17).
+    const before = await sellerDetails(tx, id)
     const row = await updateBusinessRow(tx, id, set)
     if (!row) throw new NotFound(`No Business with id ${id}.`)
+    await journalSellerChange(tx, clock, id, before)
     return row
   })
 }

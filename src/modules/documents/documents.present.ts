@@ -231,6 +231,7 @@ export function presentDocument({
     proforma_id: doc.proformaId,
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
+    recurring_invoice_id: doc.recurringInvoiceId,
     is_test: doc.isTest,
     public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],

@@ -214,9 +214,12 @@ export function clientsRoutes(kit: AppKit): void {
           {changeBlocked(c) ? (
             ''
           ) : (
-            <a class="button" href={esc(`${c.base}/clients/new`)}>
-              New client
-            </a>
+            <span class="row">
+              <a href={esc(`${c.base}/clients/import`)}>Import from CSV</a>
+              <a class="button" href={esc(`${c.base}/clients/new`)}>
+                New client
+              </a>
+            </span>
           )}
         </div>
         <form method="get" action={esc(`${c.base}/clients`)} class="row filters" role="search">

@@ -13,6 +13,7 @@ import { mailboxSettings } from './mailbox'
 import { bankAccountsSettings } from './bank-accounts'
 import { numberingSettings } from './numbering'
 import { billingSettings } from './billing'
+import { journalSettings } from './journal'
 
 /** The settings pages in the order the side menu shows them. */
 export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
@@ -25,6 +26,7 @@ export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
   { path: '/bank-accounts', label: 'Bank accounts' },
   { path: '/numbering', label: 'Numbering' },
   { path: '/billing', label: 'Billing' },
+  { path: '/journal', label: 'Journal' },
 ]
 
 export function SettingsLayout(props: {
@@ -102,4 +104,5 @@ export function settingsRoutes(kit: AppKit): void {
   bankAccountsSettings(kit)
   numberingSettings(kit)
   billingSettings(kit)
+  journalSettings(kit)
 }
