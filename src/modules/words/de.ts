@@ -47,6 +47,7 @@ export const de: Catalog = {
   },
   reverseChargeNote: 'Steuerschuldnerschaft des Leistungsempfängers: Der Leistungsempfänger schuldet die Umsatzsteuer.',
   pleasePay: (amount, date) => `Bitte zahlen Sie ${amount} bis zum ${date}.`,
+  vatIn: (currency, amount, rate) => `USt. in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Quittungsnummer',
   issued: 'Ausgestellt am',

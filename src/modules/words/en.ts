@@ -46,6 +46,7 @@ export const en: Catalog = {
   },
   reverseChargeNote: 'Reverse charge: the customer accounts for the VAT.',
   pleasePay: (amount, date) => `Please pay ${amount} by ${date}.`,
+  vatIn: (currency, amount, rate) => `VAT in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Receipt number',
   issued: 'Issued',

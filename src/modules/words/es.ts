@@ -51,6 +51,7 @@ export const es: Catalog = {
   },
   reverseChargeNote: 'Inversión del sujeto pasivo: el destinatario es el sujeto pasivo del IVA.',
   pleasePay: (amount, date) => `Por favor, pague ${amount} antes del ${date}.`,
+  vatIn: (currency, amount, rate) => `IVA en ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Número de recibo',
   issued: 'Emitido',

@@ -46,6 +46,7 @@ export const fr: Catalog = {
   },
   reverseChargeNote: 'Autoliquidation : la TVA est due par le preneur.',
   pleasePay: (amount, date) => `Merci de régler ${amount} avant le ${date}.`,
+  vatIn: (currency, amount, rate) => `TVA en ${currency} : ${amount} (${rate})`,
 
   receiptNumber: 'Numéro du reçu',
   issued: 'Émis le',

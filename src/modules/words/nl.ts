@@ -46,6 +46,7 @@ export const nl: Catalog = {
   },
   reverseChargeNote: 'Btw verlegd: de btw wordt verlegd naar de afnemer.',
   pleasePay: (amount, date) => `Gelieve ${amount} te betalen vóór ${date}.`,
+  vatIn: (currency, amount, rate) => `Btw in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Kwitantienummer',
   issued: 'Uitgegeven op',

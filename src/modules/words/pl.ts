@@ -46,6 +46,7 @@ export const pl: Catalog = {
   },
   reverseChargeNote: 'Odwrotne obciążenie: podatek rozlicza nabywca.',
   pleasePay: (amount, date) => `Prosimy o zapłatę ${amount} do dnia ${date}.`,
+  vatIn: (currency, amount, rate) => `VAT w ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Numer pokwitowania',
   issued: 'Wystawiono',

@@ -46,6 +46,7 @@ export const pt: Catalog = {
   },
   reverseChargeNote: 'Autoliquidação: o IVA é devido pelo adquirente.',
   pleasePay: (amount, date) => `Por favor, pague ${amount} até ${date}.`,
+  vatIn: (currency, amount, rate) => `IVA em ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Número do recibo',
   issued: 'Emitido em',
