@@ -1,8 +1,10 @@
 // words(lang): a language's catalog with its formats of dates, numbers, money, rates and country names.
 //
-// Dates and numbers are the platform's Intl (CLDR) in the catalog's locale, fed decimal strings so that no amount
-// passes through a float (Intl formats a numeric string exactly). Country names are i18n-iso-countries', with only
-// these eight languages registered: every other language file stays out of the binary.
+// Dates and numbers are written as the platform's Intl (CLDR) writes them in the catalog's locale: its signs, grouping,
+// currency and percent patterns and date order are read from Intl once, and each figure is then written from its
+// decimal string, so no amount passes through a float (a negative one goes to Intl itself, which formats a numeric
+// string exactly). Country names are i18n-iso-countries', with only these eight languages registered: every other
+// language file stays out of the binary.
 import countries from 'i18n-iso-countries/index'
 import deNames from 'i18n-iso-countries/langs/de.json'
 import esNames from 'i18n-iso-countries/langs/es.json'
