@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { allPages, makeHarness, type Harness } from '../../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { smtpMailer } from '../../adapters/smtp'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { updateBusiness } from '../business'
 import { checkChain } from './journal.testkit'
 
@@ -292,5 +294,34 @@ describe('who reads the journal', () => {
       first_bad_seq: null,
       reason: null,
     })
+  })
+})
+
+describe('through MCP', () => {
+  test("an Admin key's journal_verify and journal_list tools answer what the API answers; a Viewer's list has neither", async () => {
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+    const connect = async (key: string) => {
+      const client = new Client({ name: 'journal-test', version: '1.0.0' })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      )
+      return client
+    }
+    try {
+      const admin = await connect(biz.key)
+      const verdict = (await admin.callTool({ name: 'journal_verify', arguments: {} })) as any
+      expect(verdict.structuredContent).toEqual(await verify())
+      const page = (await admin.callTool({ name: 'journal_list', arguments: { from_seq: '2', limit: '1' } })) as any
+      expect(page.structuredContent.data.map((e: any) => e.seq)).toEqual([2])
+      const viewer = await connect(await h.key(biz.id, 'viewer'))
+      const names = (await viewer.listTools()).tools.map((t) => t.name)
+      expect(names.filter((n) => n.startsWith('journal_'))).toEqual([])
+      await admin.close()
+      await viewer.close()
+    } finally {
+      server.stop(true)
+    }
   })
 })
