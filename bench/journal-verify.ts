@@ -18,7 +18,7 @@ import { createDeps } from '../src/deps'
 import { buildApp } from '../src/app'
 import { createApiKey, createBusiness } from '../src/modules/business'
 import { canonical, entryHash, entryText, GENESIS } from '../src/modules/journal'
-import { documentData, paymentData } from '../src/modules/journal/records'
+import { documentData, paymentDataText } from '../src/modules/journal/records'
 
 const ROOT = resolve(import.meta.dir, '..')
 const BIN = join(ROOT, 'dist/invoicing')
@@ -221,10 +221,9 @@ function seed(file: string, businessId: number, docs: number, perDoc: number): v
   const append = (
     kind: string,
     record: { type: 'document' | 'payment'; id: number; number: string | null },
-    data: unknown,
+    text: string,
   ) => {
     seq++
-    const text = canonical(data)
     const hash = entryHash(prev, entryText(seq, at, kind, record, text, prev))
     insert.run(businessId, seq, at, kind, record.type, record.id, record.number, text, prev, hash)
     prev = hash
@@ -235,9 +234,9 @@ function seed(file: string, businessId: number, docs: number, perDoc: number): v
     if (rows.length === 0) break
     for (const d of rows) {
       const data = documentData(d, linesOf.all(d.id) as any[], bandsOf.all(d.id) as any[])
-      append('document.issued', { type: 'document', id: d.id, number: d.document_number }, data)
+      append('document.issued', { type: 'document', id: d.id, number: d.document_number }, canonical(data))
       for (const pay of paysOf.all(d.id) as any[])
-        append('payment.recorded', { type: 'payment', id: pay.id, number: pay.receipt_number }, paymentData(pay))
+        append('payment.recorded', { type: 'payment', id: pay.id, number: pay.receipt_number }, paymentDataText(pay))
     }
     after = rows[rows.length - 1].id
   }
