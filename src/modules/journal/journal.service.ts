@@ -12,9 +12,10 @@ import {
   claimBackfill,
   documentRecords,
   entryPage,
-  entryPageWithNewest,
+  entryRows,
   headOf,
   insertEntry,
+  newestOfRecordsWithSeveral,
   pastEvents,
   publicIdOf,
   paymentRecords,
@@ -188,8 +189,9 @@ export async function verifyChain(r: RowReader, businessId: number): Promise<Ver
   let head: Verdict['head'] = { seq: 0, hash: GENESIS, at: null }
   let bad: { seq: number; reason: VerifyReason } | null = null
   let after = 0
+  const several = await newestOfRecordsWithSeveral(r, businessId)
   for (;;) {
-    const page = await entryPageWithNewest(r, businessId, after, VERIFY_PAGE)
+    const page = await entryRows(r, businessId, after, VERIFY_PAGE)
     if (page.length === 0) break
     const newest: EntryRow[] = []
     for (const e of page) {
@@ -201,7 +203,7 @@ export async function verifyChain(r: RowReader, businessId: number): Promise<Ver
           const record = { type: e.record_type as RecordType, id: e.record_id, number: e.record_number }
           if (entryHash(e.prev_hash, entryText(e.seq, e.at, e.kind, record, e.data, e.prev_hash)) !== e.hash)
             bad = { seq: e.seq, reason: 'entry_changed' }
-          else if (e.newest === e.seq) newest.push(e)
+          else if ((several.get(`${e.record_type}:${e.record_id}`) ?? e.seq) === e.seq) newest.push(e)
         }
       }
       prev = e.hash

@@ -247,6 +247,24 @@ describe('the chain', () => {
   })
 })
 
+describe('verify compares a record with its newest entry', () => {
+  test('a Payment amended, then changed behind the service: found at the amend entry; its older entry is no fault', async () => {
+    const other = await h.business({ currency: 'EUR' })
+    const c = await h.client(other.key, { name: 'Gamma', email: 'g@gamma.example', country: 'DE' })
+    const d = await draft({}, other.key, c)
+    expect((await post(`/v1/documents/${d.id}/issue`, undefined, other.key)).status).toBe(200)
+    const cash = { payment_date: '2026-03-10', payment_method: 'cash' }
+    const p = (await post(`/v1/documents/${d.id}/payments`, { amount: '10.00', ...cash }, other.key)).body
+    const amend = await h.request('PATCH', `/v1/payments/${p.id}`, { key: other.key, body: { amount: '20.00' } })
+    expect(amend.status).toBe(200)
+    await post(`/v1/documents/${d.id}/payments`, { amount: '1.00', ...cash }, other.key)
+    // seq 1 issue, 2 recorded (10.00), 3 amended (20.00), 4 the second Payment: the amend is newest for the Payment.
+    expect(await verify(other.key)).toMatchObject({ ok: true, entries: 4 })
+    await h.deps.db.writerClient.execute({ sql: "UPDATE payments SET amount = '30.00' WHERE id = ?", args: [p.id] })
+    expect(await verify(other.key)).toMatchObject({ ok: false, first_bad_seq: 3, reason: 'record_changed' })
+  })
+})
+
 describe('the database refuses changes to entries', () => {
   test('UPDATE and DELETE of a journal row are refused by triggers; the row stays as it was', async () => {
     const [first] = await journal()
