@@ -47,6 +47,11 @@ export interface Config {
    * long before it commits (db/commit-marker.ts), so the crash tests can kill a server with keys surely in flight.
    */
   testHoldCommitMs?: number
+  /**
+   * INVOICING_TEST_NOW (an ISO timestamp), honoured only under NODE_ENV=test: the server's clock starts there and runs
+   * on, so the process tests of recurring invoices can stop a server and start it again days later.
+   */
+  testNow?: string | null
 }
 
 const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
@@ -109,6 +114,7 @@ export function loadConfig(
       env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS
         ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0)
         : 0,
+    testNow: env.NODE_ENV === 'test' && env.INVOICING_TEST_NOW ? env.INVOICING_TEST_NOW : null,
     ...overrides,
   }
 }

@@ -4,7 +4,7 @@ import { openDatabase, type Database } from './db/client'
 import { holdMarkedTransactions } from './db/commit-marker'
 import { applyMigrations } from './db/migrate'
 import { unlockSecrets } from './db/secrets'
-import { systemClock, type Clock } from './shared/clock'
+import { clockFrom, systemClock, type Clock } from './shared/clock'
 import { httpViesClient, type ViesClient } from './adapters/vies'
 import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
@@ -56,7 +56,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   return {
     config,
     db,
-    clock: overrides.clock ?? systemClock,
+    clock: overrides.clock ?? (config.testNow ? clockFrom(config.testNow) : systemClock),
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
     mailer: openingMailer(overrides.mailer ?? smtpMailer(), db, {
       relay: config.mailRelay,

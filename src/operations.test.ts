@@ -26,8 +26,12 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  // Extensions §14: a Business's payment reminder settings.
+  'reminder_settings',
   // §17: the journal's reads are tools too (§11: every API operation but webhooks, Connected apps, the request log).
   'journal',
+  // extensions §13: tools recurring_invoices_*
+  'recurring_invoices',
 ]
 
 describe('the table of operations', () => {

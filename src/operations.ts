@@ -14,7 +14,10 @@ import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
+import { remindersAppOperations, remindersOperations } from './modules/reminders/reminders.operations'
 import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
+import { recurringOperations } from './modules/recurring/recurring.operations'
+import { importsOperations } from './modules/imports/imports.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -31,7 +34,10 @@ export const operations: readonly Operation[] = [
   ...webhooksOperations,
   ...connectedAppsOperations,
   ...requestLogOperations,
+  ...remindersOperations,
   ...journalOperations,
+  ...recurringOperations,
+  ...importsOperations,
 ]
 
 /**
@@ -47,6 +53,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...clientsAppOperations,
   ...productsAppOperations,
   ...paymentsAppOperations,
+  ...remindersAppOperations,
   ...journalAppOperations,
 ]
 

@@ -13,6 +13,7 @@ import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
+import { remindersCommand, REMINDERS_USAGE } from './reminders'
 import { journalCommand, JOURNAL_USAGE } from './journal'
 
 export const COMMANDS: Command[] = [
@@ -83,7 +84,7 @@ export const COMMANDS: Command[] = [
     usage: [
       'business create --name N --country CC --currency CUR [--legal-name L] [--vat-number V] [--company-id C] [--non-vat-payer]',
       '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
-      '                [--owner EMAIL]',
+      '                [--owner EMAIL] [--language en|de|fr|es|it|nl|pl|pt]',
       'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
       'e-invoices: [--electronic-address SCHEME:VALUE] [--contact-name N] [--contact-phone P] [--contact-email E]',
       '            [--tax-registration-id T] [--einvoice-format ubl|cii|xrechnung-ubl|xrechnung-cii|peppol|facturx]',
@@ -93,6 +94,7 @@ export const COMMANDS: Command[] = [
       'BUSINESS_ID is the numeric id `business create` prints, or the business_id UUID.',
       'An option given blank (--email "") clears it; --logo "" removes the logo. A logo is a PNG or JPEG of at most 1 MB.',
       'Issued documents keep the seller as it stood at issue; a change shows on Drafts and documents issued after it.',
+      '--language: of its documents and emails where a Client names none (default en).',
       "--owner makes a person (added with `person add`) the new Business's Owner.",
       'delete: its API keys, sessions and Connected apps stop at once and nothing more is sent about it; its records stay',
       'in the file (legal retention).',
@@ -158,6 +160,17 @@ export const COMMANDS: Command[] = [
     ],
     database: 'existing',
     run: async ({ args, open }) => mailCommand(await open(), args),
+  },
+  {
+    name: 'reminders',
+    summary: "show or set a Business's payment reminders, or send the reminder steps due now",
+    usage: REMINDERS_USAGE,
+    details: [
+      'Steps are days from the due date (-30 to 365, at most 5); a step kept keeps its subject and message.',
+      'The server sends due steps every minute; `run` does it once, as the server would.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => remindersCommand(await open(), args),
   },
   {
     name: 'webhook',

@@ -10,6 +10,8 @@ import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks
 import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
+import { reminderJobs } from './reminders'
+import { recurringJob } from './recurring'
 
 /** What the jobs need of the running service: the platform's request-log buffer and rate count that the app holds. */
 export interface RunningPlatform {
@@ -53,5 +55,8 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
       run: () =>
         pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
     },
+    ...reminderJobs(deps),
+    // Recurring invoices: each date that has come makes its Invoice (extensions §13).
+    recurringJob(deps),
   ]
 }

@@ -75,6 +75,10 @@ export const documents = sqliteTable(
     lastReminded: text('last_reminded'),
     /** How many reminders went out for the document, by hand and on schedule. */
     remindersSent: integer('reminders_sent').notNull().default(0),
+    /** The recurring invoice (extensions §13) that made this document; kept as a plain id when the schedule is deleted. */
+    recurringInvoiceId: integer('recurring_invoice_id'),
+    /** The language it is written in, fixed at issue (extensions §18); null on a Draft, which follows its Client. */
+    language: text('language'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

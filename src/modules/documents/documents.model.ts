@@ -8,7 +8,7 @@ const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal(
 
 // Line texts count characters as stored (trimmed), not UTF-16 units: see Text. lines.ts holds the same limits for
 // values a Product fills in.
-const LineInputSchema = t.Object(
+export const LineInputSchema = t.Object(
   {
     product_id: t.Optional(Nullable(Int({ minimum: 1 }))),
     description: t.Optional(Nullable(Text({ maxLength: 1000 }))),
@@ -177,6 +177,9 @@ export const DocumentSchema = t.Object(
     proforma_id: Nullable(Int()),
     converted_into_id: Nullable(Int()),
     credited_document_id: Nullable(Int()),
+    recurring_invoice_id: Nullable(
+      Int({ description: 'the recurring invoice that made it (extensions §13); null else' }),
+    ),
     is_test: Bool(),
     public_url: Nullable(
       t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' }),
@@ -185,6 +188,10 @@ export const DocumentSchema = t.Object(
     notes: Nullable(t.String()),
     buyer_reference: Nullable(t.String({ description: "BT-10; default the Client's" })),
     order_reference: Nullable(t.String({ description: 'BT-13, the purchase order reference' })),
+    language: t.String({
+      description:
+        "the language of its PDF, page and emails: the Client's (else the Business's) as it stood at issue; a Draft follows the Client",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

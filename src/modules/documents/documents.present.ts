@@ -7,14 +7,13 @@ import type { BandRow, DocumentRow, LineRow } from './documents.repo'
 import { actionsOf, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
+import { words } from '../words'
 
-/** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
-export const DOCUMENT_TITLES: Record<string, string> = {
-  invoice: 'Invoice',
-  proforma: 'Proforma Invoice',
-  credit_note: 'Credit Note',
-  quote: 'Quote',
-}
+/**
+ * A document type as people read it in English (the application's words); what a Client reads takes the document's
+ * language: `words(doc.language).titles`.
+ */
+export const DOCUMENT_TITLES: Record<string, string> = words('en').titles
 
 export interface ClientSnapshot {
   name: string
@@ -148,9 +147,21 @@ export interface PresentInput {
   facts: Facts
   role: Role
   today: string
+  /** The language a Draft follows: its Client's, else the Business's (an issued document keeps its own). */
+  draftLanguage: string
 }
 
-export function presentDocument({ doc, lines, bands, client, seller, facts, role, today }: PresentInput) {
+export function presentDocument({
+  doc,
+  lines,
+  bands,
+  client,
+  seller,
+  facts,
+  role,
+  today,
+  draftLanguage,
+}: PresentInput) {
   const scale = currencyScale(doc.currency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
@@ -220,6 +231,7 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     proforma_id: doc.proformaId,
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
+    recurring_invoice_id: doc.recurringInvoiceId,
     is_test: doc.isTest,
     public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
@@ -227,6 +239,7 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.
     buyer_reference: doc.buyerReference ?? snapshot.buyer_reference ?? null,
     order_reference: doc.orderReference,
+    language: doc.language ?? draftLanguage,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   }

@@ -168,6 +168,7 @@ export async function viewDocumentsWithFacts(
       facts,
       role,
       today: day,
+      draftLanguage: client?.language ?? business.language,
     })
     out.push({ view, facts, client, mail })
   }
@@ -490,6 +491,8 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
     sellerSnapshot,
+    // Written in the Client's language (else the Business's) as they stand now, and so from here on.
+    language: client?.language ?? seller.language,
     // The number and the Client name as issued become searchable with the issue.
     searchText: documentSearchText({ documentNumber: taken.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
@@ -609,4 +612,72 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
     return viewDocument(deps, tx, c, draft.id)
   })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Drafts made by a recurring invoice (extensions §13)
+
+/** A Draft as a recurring invoice's template writes it for one date: Lines already resolved and filled in. */
+export interface DraftFromTemplate {
+  clientId: number
+  currency: string
+  /** null: the Client's terms as they stand now. */
+  paymentTerms: number | null
+  bankAccountIds: string
+  notes: string | null
+  buyerReference: string | null
+  orderReference: string | null
+  deliveryDate: string
+  lines: LineInput[]
+  recurringInvoiceId: number
+}
+
+/**
+ * Writes the Draft of one date inside `tx`, the transaction that also moves the schedule on, so that the date and its
+ * Draft commit together. The Lines are judged again (a Product's rules, the currency's scale); a fault is thrown as
+ * the request's would be.
+ */
+export async function insertDraftInTx(
+  deps: DocumentDeps,
+  tx: Tx,
+  business: BusinessRow,
+  t: DraftFromTemplate,
+): Promise<DocumentRow> {
+  const client = await findClient(tx, business.id, t.clientId)
+  if (!client) throw new InvalidRequest({ client_id: ['is not a Client of this Business'] })
+  // The template holds each Line whole (a Product's values were filled in when it was saved): judged again here with
+  // the Product left out, so a Product deleted since costs no date, and its id put back, as a Draft keeps it.
+  const bag = new FieldErrorBag()
+  const free = t.lines.map((l) => ({ ...l, product_id: null }))
+  const lines = await resolveLines(tx, business.id, t.currency, currencyScale(t.currency), free, bag)
+  bag.throwIfAny()
+  lines.forEach((l, i) => (l.productId = t.lines[i]!.product_id ?? null))
+  const now = deps.clock.now().toISOString()
+  const row: DocumentInsert = {
+    businessId: business.id,
+    type: 'invoice',
+    status: 'draft',
+    clientId: client.id,
+    currency: t.currency,
+    paymentTerms: t.paymentTerms ?? client.paymentTerms,
+    deliveryDate: t.deliveryDate,
+    notes: t.notes,
+    buyerReference: t.buyerReference,
+    orderReference: t.orderReference,
+    bankAccountIds: t.bankAccountIds,
+    recurringInvoiceId: t.recurringInvoiceId,
+    isTest: business.isTest,
+    createdAt: now,
+    updatedAt: now,
+    netTotal: '0',
+    vatTotal: '0',
+    total: '0',
+    netMinor: '0',
+    vatMinor: '0',
+    totalMinor: '0',
+  }
+  const totals = applyTotals(row, row.currency, lines)
+  const doc = await insertDocument(tx, row)
+  await replaceLines(tx, doc.id, lines, totals)
+  return doc
 }
