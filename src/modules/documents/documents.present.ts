@@ -172,6 +172,7 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     type: doc.type,
     status: doc.status,
     document_number: doc.documentNumber,
+    payment_reference: doc.paymentReference,
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
     client: {
