@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { DOCUMENT_TITLES, openPublicDocument } from '../../modules/documents'
+import { payByTransfer } from './pay-by-transfer'
 
 function esc(s: string | null | undefined): string {
   return (s ?? '').replace(
@@ -49,6 +50,7 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
 <p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
 <table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
 <p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
+${payByTransfer(doc, seller, business.name, esc)}
 </body></html>`
       return new Response(html, { headers: PAGE_HEADERS })
     },
