@@ -45,10 +45,6 @@ CREATE TABLE `bank_statements` (
 	`statement_ref` text,
 	`from_date` text,
 	`to_date` text,
-	`matched` integer DEFAULT 0 NOT NULL,
-	`unmatched` integer DEFAULT 0 NOT NULL,
-	`duplicates` integer DEFAULT 0 NOT NULL,
-	`ignored` integer DEFAULT 0 NOT NULL,
 	`created_at` text NOT NULL,
 	FOREIGN KEY (`business_id`) REFERENCES `businesses`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`bank_account_id`) REFERENCES `bank_accounts`(`id`) ON UPDATE no action ON DELETE no action

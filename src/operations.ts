@@ -14,6 +14,7 @@ import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
+import { bankingAppOperations, bankingOperations } from './modules/banking/banking.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -30,6 +31,7 @@ export const operations: readonly Operation[] = [
   ...webhooksOperations,
   ...connectedAppsOperations,
   ...requestLogOperations,
+  ...bankingOperations,
 ]
 
 /**
@@ -45,6 +47,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...clientsAppOperations,
   ...productsAppOperations,
   ...paymentsAppOperations,
+  ...bankingAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

@@ -18,6 +18,16 @@ export interface OperationInput {
   body: any
 }
 
+/** A request body the API takes as a file (extensions §15: a bank statement as application/xml). */
+export interface FileBody {
+  mimeType: 'application/xml'
+  maxBytes: number
+  /** The body field the file's text becomes. */
+  field: string
+  /** The words of a file over `maxBytes`, answered as 422 naming `field`'s file. */
+  tooLarge: string
+}
+
 /** A file answer (PDF, XML): the API sends it as an attachment, MCP as an embedded resource. */
 export interface FileAnswer {
   bytes: Uint8Array | string
@@ -59,6 +69,11 @@ export interface Operation {
   output: TSchema | null
   /** The media type of a file answer. */
   file?: 'application/pdf' | 'application/xml'
+  /**
+   * The API takes the body as a file of this type rather than JSON (a bank statement): the door reads at most
+   * `maxBytes` of it and hands it to the operation as the body's `field`, which is how MCP sends it too.
+   */
+  fileBody?: FileBody
   access: Access
   /** Takes an Idempotency-Key (header on the API, `idempotency_key` on MCP). */
   idempotent: boolean

@@ -4,7 +4,8 @@ import { credentialKey, type Actor } from '../../platform/actor'
 import { bearerOf } from '../../platform/credentials'
 import type { DoorRunner } from '../../platform/door-runner'
 import { apiPlanRefusal, type Access } from '../../platform/policy'
-import { BadRequest, Unauthenticated, type ApiError } from '../../shared/errors'
+import { BadRequest, InvalidRequest, Unauthenticated, type ApiError } from '../../shared/errors'
+import type { FileBody } from '../../platform/operation'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
 import { setContext, type RequestContext } from '../../platform/request-context'
@@ -13,6 +14,11 @@ import { MAX_BODY_BYTES } from '../../platform/request-body'
 import type { RateCount, RateDecision } from '../../platform/rate-count'
 
 export { MAX_BODY_BYTES }
+
+/** The type of a file body (a bank statement): application/xml, or text/xml as some clients name it. */
+export function isXmlType(contentType: string | null): boolean {
+  return /^(application|text)\/xml\s*(;|$)/i.test(contentType ?? '')
+}
 
 /** Bodies are JSON only; the pipeline (by header) and the body parser (for bodies it did not see announced) ask this. */
 export function isJsonType(contentType: string | null): boolean {
@@ -24,6 +30,8 @@ export interface KnownRoute {
   method: string
   path: string
   access?: Access
+  /** The operation takes its body as a file of this type, not JSON. */
+  fileBody?: FileBody
 }
 
 interface RoutePattern {
@@ -32,15 +40,19 @@ interface RoutePattern {
   methods: Map<string, Access | undefined>
   /** No operation lives here: the document, /docs, /health, a document's public page. */
   public: boolean
+  /** The methods whose operation takes its body as a file. */
+  fileBodies: Map<string, FileBody>
 }
 
 /** Builds the table of known paths (Elysia's `:param` syntax), the methods each answers and what each needs. */
 function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
   const byPath = new Map<string, Map<string, Access | undefined>>()
+  const files = new Map<string, Map<string, FileBody>>()
   for (const r of routes) {
     const methods = byPath.get(r.path) ?? new Map<string, Access | undefined>()
     methods.set(r.method.toUpperCase(), r.access)
     byPath.set(r.path, methods)
+    if (r.fileBody) files.set(r.path, (files.get(r.path) ?? new Map()).set(r.method.toUpperCase(), r.fileBody))
   }
   return [...byPath].map(([path, methods]) => {
     const re = new RegExp(
@@ -53,7 +65,12 @@ function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
     )
     // A /v1 route outside the table of operations fails closed: Admin keys only.
     if (path.startsWith('/v1/')) for (const [m, a] of methods) if (a === undefined) methods.set(m, 'admin')
-    return { re, methods, public: [...methods.values()].every((a) => a === undefined) }
+    return {
+      re,
+      methods,
+      public: [...methods.values()].every((a) => a === undefined),
+      fileBodies: files.get(path) ?? new Map(),
+    }
   })
 }
 
@@ -153,7 +170,9 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
     const { rate, refused } = await p.runner.admit(credential, access, apiPlanRefusal(credential), notAllowed)
     const headers = { ...base, 'Cache-Control': 'no-store', ...rateHeaders(rate) }
     let res: Response
-    const refusal = refused ?? bodyRefusal(req, access)
+    const fileBody = route.fileBodies.get(method)
+    if (fileBody) ctx.fileBody = fileBody
+    const refusal = refused ?? bodyRefusal(req, access, fileBody)
     if (refusal) res = errorResponse(refusal, headers)
     else {
       try {
@@ -182,13 +201,21 @@ function methodNotAllowed(method: string, route: RoutePattern): ApiError {
   return new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`, { Allow: allow })
 }
 
-/** A changing request's body, judged by its headers before a byte of it is read: JSON, and no more than 1 MiB. */
-function bodyRefusal(req: Request, access: Access): ApiError | null {
+/**
+ * A changing request's body, judged by its headers before a byte of it is read: JSON, and no more than 1 MiB; or the
+ * file an operation takes instead (a bank statement: XML, up to its own limit, answered 422 naming `file` past it).
+ */
+function bodyRefusal(req: Request, access: Access, fileBody?: FileBody): ApiError | null {
   if (access === 'read') return null
   const len = req.headers.get('content-length')
   const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
   if (!hasBody) return null
   const type = req.headers.get('content-type') ?? ''
+  if (fileBody) {
+    if (!isXmlType(type)) return new BadRequest(415, `Send the body as ${fileBody.mimeType}.`)
+    if (len !== null && Number(len) > fileBody.maxBytes) return new InvalidRequest({ file: [fileBody.tooLarge] })
+    return null
+  }
   if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
   // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
   if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')

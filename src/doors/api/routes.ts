@@ -86,6 +86,15 @@ export function operationRoutes(ops: readonly Operation[], runner: DoorRunner) {
         'x-refusal-codes': [...op.refusals],
         ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
         ...(op.idempotent ? { parameters: [idempotencyHeader] } : {}),
+        // A file body is published as its media type (the route's TypeBox body is how the door hands it on).
+        ...(op.fileBody
+          ? {
+              requestBody: {
+                required: true,
+                content: { [op.fileBody.mimeType]: { schema: { type: 'string', description: op.fileBody.tooLarge } } },
+              },
+            }
+          : {}),
       },
     }
     if (op.path) hook.params = op.path
