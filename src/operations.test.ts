@@ -26,6 +26,8 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  'bank_statements',
+  'bank_statement_entries',
 ]
 
 describe('the table of operations', () => {
