@@ -89,6 +89,8 @@ export const NOTICES: Record<string, string> = {
   payment_amended: 'The Payment is amended; its Receipt keeps its number.',
   payment_reversed: 'The Payment is reversed; its Receipt is void.',
   receipt_emailed: 'The Receipt is emailed to the Client.',
+  statement_imported: 'The bank statement is imported: matched entries recorded their Payments.',
+  entry_matched: 'The entry is matched: its Payment is recorded, with its Receipt.',
 }
 
 /** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */
@@ -175,14 +177,15 @@ export class AppKit {
 
   /**
    * A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. With
-   * `upload`, the form may be multipart/form-data carrying a file (at most MAX_UPLOAD_BYTES in all).
+   * `upload`, the form may be multipart/form-data carrying a file (at most MAX_UPLOAD_BYTES in all, or the number of
+   * bytes `upload` gives for its file).
    */
   action(
     path: string,
     need: Need,
     handler: Handler<InBusiness>,
     rerender: Render<InBusiness>,
-    opts: { upload?: boolean } = {},
+    opts: { upload?: boolean | number } = {},
   ): void {
     this.router.add('POST', `/app/b/:business${path}`, (req, params) =>
       this.guard(req, async () => {
@@ -427,7 +430,7 @@ export class AppKit {
   }
 
   /** The form of a change, once its CSRF token (and the browser's Origin) prove it came from this session's page. */
-  private async checkedForm(req: Request, c: Signed, upload = false): Promise<PostedForm | Response> {
+  private async checkedForm(req: Request, c: Signed, upload: boolean | number = false): Promise<PostedForm | Response> {
     const data = await formOrNull(req, upload)
     if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
       return this.problem(

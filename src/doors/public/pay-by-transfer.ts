@@ -23,11 +23,11 @@ export function payByTransfer(
     name: seller?.name ?? businessName,
     accounts: seller?.bank_accounts ?? [],
   })
-  const reference = `<p>Payment reference <strong class="ref">${esc(printedReference(doc.paymentReference))}</strong></p>`
+  const reference = `<p>Payment reference <strong class="ref" style="white-space:nowrap">${esc(printedReference(doc.paymentReference))}</strong></p>`
   if (!payment) return `<section class="pay">${reference}</section>`
   const code = qrSvg(qrMatrix(epcPayload(payment)), 180, 'EPC QR code to pay by SEPA transfer')
   return `<section class="pay" style="display:flex;flex-wrap:wrap;gap:1em;align-items:center;border:1px solid #ddd;padding:1em;margin:1em 0">
 <div class="qr">${code}</div>
-<div>${reference}<p>Scan the code with a banking app to pay <strong>${esc(payment.amount)} EUR</strong> to ${esc(payment.iban)}.</p></div>
+<div style="min-width:0;flex:1 1 12em;overflow-wrap:anywhere">${reference}<p>Scan the code with a banking app to pay <strong>${esc(payment.amount)} EUR</strong> to ${esc(payment.iban)}.</p></div>
 </section>`
 }

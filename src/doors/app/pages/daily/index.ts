@@ -9,6 +9,7 @@ import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
+import { bankRoutes } from './bank'
 
 export function dailyRoutes(kit: AppKit): void {
   dashboardRoutes(kit)
@@ -19,4 +20,5 @@ export function dailyRoutes(kit: AppKit): void {
   clientsRoutes(kit)
   productsRoutes(kit)
   reportsRoutes(kit)
+  bankRoutes(kit)
 }
