@@ -110,7 +110,7 @@ function isRecordRefusal(e: unknown): boolean {
 }
 
 export async function importStatement(deps: PaymentDeps, c: Actor, xml: string): Promise<StatementView> {
-  const file = parseCamt(xml)
+  const file = await parseCamt(xml)
   const accounts = await listBankAccounts(deps.db.read, c.businessId, 0, 1000)
   const account = accounts.find((a) => a.iban === file.iban)
   if (!account)
