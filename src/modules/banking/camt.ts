@@ -147,7 +147,7 @@ function entryOf(ntry: Node): CamtEntry {
 const NTRY = /<((?:[A-Za-z_][\w.-]*:)?)Ntry\b[^>]*>[\s\S]*?<\/\1Ntry\s*>/g
 
 /** How long reading may hold the thread before it lets other requests in. */
-const SLICE_MS = 8
+const SLICE_MS = 5
 
 function wellFormed(xml: string, where: string): void {
   const valid = XMLValidator.validate(xml)
