@@ -15,6 +15,11 @@ import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
 import { bankingAppOperations, bankingOperations } from './modules/banking/banking.operations'
+import { remindersAppOperations, remindersOperations } from './modules/reminders/reminders.operations'
+import { fxOperations } from './modules/fx/fx.operations'
+import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
+import { recurringOperations } from './modules/recurring/recurring.operations'
+import { importsOperations } from './modules/imports/imports.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -32,6 +37,11 @@ export const operations: readonly Operation[] = [
   ...connectedAppsOperations,
   ...requestLogOperations,
   ...bankingOperations,
+  ...remindersOperations,
+  ...fxOperations,
+  ...journalOperations,
+  ...recurringOperations,
+  ...importsOperations,
 ]
 
 /**
@@ -48,6 +58,8 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...productsAppOperations,
   ...paymentsAppOperations,
   ...bankingAppOperations,
+  ...remindersAppOperations,
+  ...journalAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

@@ -1,7 +1,6 @@
 // What a door learned about a request (id, Actor, raw body), shared with its handlers and with the access log of
 // `serve` (which names who asked): platform, so the CLI reads it without reaching into a door.
 import type { Actor } from './actor'
-import type { ApiError } from '../shared/errors'
 
 /** Why a body was not read as JSON: past its size or time, not JSON by its type, or not parsable. */
 export type ParseFailure = 'too_large' | 'timeout' | 'not_json' | 'malformed'
@@ -14,10 +13,8 @@ export interface RequestContext {
   /** The body exactly as received, for idempotency hashing. */
   rawBody?: string
   parseFailure?: ParseFailure
-  /** The route takes its body as a file (platform/operation.ts FileBody): set by the pipeline, read by the parser. */
-  fileBody?: { mimeType: string; maxBytes: number; field: string; tooLarge: string }
-  /** An error the body parser answers in the operation's own words (a file body over its size). */
-  parseError?: ApiError
+  /** The route takes a file rather than JSON (an import's CSV): its media type and size limit. */
+  upload?: { mediaType: string; maxBytes: number; limitWords: string }
 }
 
 const contexts = new WeakMap<Request, RequestContext>()

@@ -2,7 +2,7 @@
 // the request pipeline. Each operation's call is counted, judged, run and logged by the door runner.
 import { Elysia, type AnyElysia } from 'elysia'
 import type { Deps } from '../../deps'
-import { BadRequest, InvalidRequest } from '../../shared/errors'
+import { InvalidRequest } from '../../shared/errors'
 import { bodyFault } from '../../shared/body-fault'
 import { contextOf } from '../../platform/request-context'
 import type { Actor } from '../../platform/actor'
@@ -15,7 +15,7 @@ import { openApiWebhooks } from './openapi-webhooks'
 import { API_DESCRIPTION } from './openapi-description'
 import { errorResponse, toApiError } from './errors'
 import { readBody } from '../../platform/request-body'
-import { createPipeline, isJsonType, isXmlType } from './pipeline'
+import { createPipeline, isJsonType, isMediaType } from './pipeline'
 import { operationRoutes } from './routes'
 import { HEALTH_ANSWER, healthy } from './health'
 
@@ -42,7 +42,7 @@ function knownRoutes(operations: readonly Operation[], routes: ReadonlyArray<{ m
   const byRoute = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op]))
   return routes.map((r) => {
     const op = byRoute.get(`${r.method.toUpperCase()} ${r.path}`)
-    return { method: r.method, path: r.path, access: op?.access, fileBody: op?.fileBody }
+    return { method: r.method, path: r.path, access: op?.access, upload: op?.upload }
   })
 }
 
@@ -51,31 +51,23 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
     .onParse(async ({ request }) => {
       const ctx = contextOf(request)
-      // A file body (a bank statement) is read within its own size and handed on as its operation's body field; the
-      // pipeline let it through only with its type.
-      const file = ctx.fileBody
-      if (file) {
-        // A body the pipeline could not see announced (no length) is held to the file's type here.
-        if (!isXmlType(request.headers.get('content-type'))) {
-          ctx.parseError = new BadRequest(415, `Send the body as ${file.mimeType}.`)
-          throw new Error('not xml')
-        }
-        const read = await readBody(request, { ...deps.config.bodyLimits, maxBytes: file.maxBytes })
-        if ('fault' in read) {
-          if (read.fault === 'too_large') ctx.parseError = new InvalidRequest({ file: [file.tooLarge] })
-          else ctx.parseFailure = read.fault
-          throw new Error(read.fault)
-        }
-        ctx.rawBody = read.text
-        return { [file.field]: read.text }
-      }
+      const upload = ctx.upload
       // Read within bounds: past 1 MiB or past its time the rest is never read (413 or 408, connection closed).
-      const read = await readBody(request, deps.config.bodyLimits)
+      const read = await readBody(request, { ...deps.config.bodyLimits, maxBytes: upload?.maxBytes })
       if ('fault' in read) {
         ctx.parseFailure = read.fault
         throw new Error(read.fault)
       }
       const text = read.text
+      // A route that takes a file (an import's CSV) gets its text as the body, empty included.
+      if (upload) {
+        if (!isMediaType(request.headers.get('content-type'), upload.mediaType)) {
+          ctx.parseFailure = 'not_json'
+          throw new Error('not the upload type')
+        }
+        ctx.rawBody = text
+        return text
+      }
       if (text.length === 0) return undefined
       if (!isJsonType(request.headers.get('content-type'))) {
         ctx.parseFailure = 'not_json'
@@ -95,17 +87,18 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
     .onTransform({ as: 'global' }, ({ body, request }) => {
       if (
         contextOf(request).rawBody !== undefined &&
+        !contextOf(request).upload &&
         (body === null || typeof body !== 'object' || Array.isArray(body))
       ) {
         throw new InvalidRequest({ body: ['must be a JSON object'] })
       }
-      const fault = bodyFault(body)
+      // A file's text (an import's CSV) is judged row by row, each fault under its row and field.
+      const fault = contextOf(request).upload ? null : bodyFault(body)
       if (fault !== null) throw new InvalidRequest({ [fault.at]: [fault.message] })
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const ctx = contextOf(request)
-      const err =
-        code === 'PARSE' && ctx.parseError ? ctx.parseError : toApiError(code, error, deps.logger, ctx.parseFailure)
+      const err = toApiError(code, error, deps.logger, ctx.parseFailure, ctx.upload)
       return errorResponse(err)
     })
     .use(

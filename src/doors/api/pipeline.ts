@@ -4,8 +4,7 @@ import { credentialKey, type Actor } from '../../platform/actor'
 import { bearerOf } from '../../platform/credentials'
 import type { DoorRunner } from '../../platform/door-runner'
 import { apiPlanRefusal, type Access } from '../../platform/policy'
-import { BadRequest, InvalidRequest, Unauthenticated, type ApiError } from '../../shared/errors'
-import type { FileBody } from '../../platform/operation'
+import { BadRequest, Unauthenticated, type ApiError } from '../../shared/errors'
 import type { Clock } from '../../shared/clock'
 import type { Logger } from '../../shared/logger'
 import { setContext, type RequestContext } from '../../platform/request-context'
@@ -15,14 +14,14 @@ import type { RateCount, RateDecision } from '../../platform/rate-count'
 
 export { MAX_BODY_BYTES }
 
-/** The type of a file body (a bank statement): application/xml, or text/xml as some clients name it. */
-export function isXmlType(contentType: string | null): boolean {
-  return /^(application|text)\/xml\s*(;|$)/i.test(contentType ?? '')
-}
-
 /** Bodies are JSON only; the pipeline (by header) and the body parser (for bodies it did not see announced) ask this. */
 export function isJsonType(contentType: string | null): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? '')
+}
+
+/** Whether a Content-Type header names `media` (parameters such as charset aside). */
+export function isMediaType(contentType: string | null, media: string): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === media
 }
 
 /** A route as the pipeline sees it: its method and path, and the access its operation needs (none: a public page). */
@@ -30,8 +29,8 @@ export interface KnownRoute {
   method: string
   path: string
   access?: Access
-  /** The operation takes its body as a file of this type, not JSON. */
-  fileBody?: FileBody
+  /** The route takes a file rather than JSON (an import's CSV): its media type and size limit. */
+  upload?: RequestContext['upload']
 }
 
 interface RoutePattern {
@@ -40,19 +39,19 @@ interface RoutePattern {
   methods: Map<string, Access | undefined>
   /** No operation lives here: the document, /docs, /health, a document's public page. */
   public: boolean
-  /** The methods whose operation takes its body as a file. */
-  fileBodies: Map<string, FileBody>
+  /** The methods whose body is a file, with its media type and size limit. */
+  uploads: Map<string, NonNullable<RequestContext['upload']>>
 }
 
 /** Builds the table of known paths (Elysia's `:param` syntax), the methods each answers and what each needs. */
 function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
   const byPath = new Map<string, Map<string, Access | undefined>>()
-  const files = new Map<string, Map<string, FileBody>>()
+  const uploads = new Map<string, Map<string, NonNullable<RequestContext['upload']>>>()
   for (const r of routes) {
     const methods = byPath.get(r.path) ?? new Map<string, Access | undefined>()
     methods.set(r.method.toUpperCase(), r.access)
     byPath.set(r.path, methods)
-    if (r.fileBody) files.set(r.path, (files.get(r.path) ?? new Map()).set(r.method.toUpperCase(), r.fileBody))
+    if (r.upload) uploads.set(r.path, (uploads.get(r.path) ?? new Map()).set(r.method.toUpperCase(), r.upload))
   }
   return [...byPath].map(([path, methods]) => {
     const re = new RegExp(
@@ -69,7 +68,7 @@ function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
       re,
       methods,
       public: [...methods.values()].every((a) => a === undefined),
-      fileBodies: files.get(path) ?? new Map(),
+      uploads: uploads.get(path) ?? new Map(),
     }
   })
 }
@@ -164,15 +163,14 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
     const credential = key ? await p.lookup(key) : null
     if (!credential) return errorResponse(new Unauthenticated(), { ...base, 'Cache-Control': 'no-store' })
     ctx.actor = credential
+    ctx.upload = route.uploads.get(method)
 
     // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
     const access: Access = route.methods.get(method) ?? 'read'
     const { rate, refused } = await p.runner.admit(credential, access, apiPlanRefusal(credential), notAllowed)
     const headers = { ...base, 'Cache-Control': 'no-store', ...rateHeaders(rate) }
     let res: Response
-    const fileBody = route.fileBodies.get(method)
-    if (fileBody) ctx.fileBody = fileBody
-    const refusal = refused ?? bodyRefusal(req, access, fileBody)
+    const refusal = refused ?? bodyRefusal(req, access, ctx.upload)
     if (refusal) res = errorResponse(refusal, headers)
     else {
       try {
@@ -202,22 +200,19 @@ function methodNotAllowed(method: string, route: RoutePattern): ApiError {
 }
 
 /**
- * A changing request's body, judged by its headers before a byte of it is read: JSON, and no more than 1 MiB; or the
- * file an operation takes instead (a bank statement: XML, up to its own limit, answered 422 naming `file` past it).
+ * A changing request's body, judged by its headers before a byte of it is read: JSON of no more than 1 MiB, or the
+ * file a route takes (an import's text/csv, at most its own limit).
  */
-function bodyRefusal(req: Request, access: Access, fileBody?: FileBody): ApiError | null {
+function bodyRefusal(req: Request, access: Access, upload?: RequestContext['upload']): ApiError | null {
   if (access === 'read') return null
   const len = req.headers.get('content-length')
   const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
   if (!hasBody) return null
   const type = req.headers.get('content-type') ?? ''
-  if (fileBody) {
-    if (!isXmlType(type)) return new BadRequest(415, `Send the body as ${fileBody.mimeType}.`)
-    if (len !== null && Number(len) > fileBody.maxBytes) return new InvalidRequest({ file: [fileBody.tooLarge] })
-    return null
-  }
-  if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
+  if (upload ? !isMediaType(type, upload.mediaType) : !isJsonType(type))
+    return new BadRequest(415, `Send the body as ${upload?.mediaType ?? 'application/json'}.`)
   // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
-  if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')
+  if (len !== null && Number(len) > (upload?.maxBytes ?? MAX_BODY_BYTES))
+    return bodyReadError('too_large', upload?.limitWords)
   return null
 }

@@ -7,6 +7,7 @@ import { answerResponse } from './answer'
 import { errorAnswers, idempotencyHeader } from '../../shared/schemas'
 import { codesOf, type Operation, type Result } from '../../platform/operation'
 import type { DoorRunner } from '../../platform/door-runner'
+import { BODY_MEDIA_TYPE } from './openapi-document'
 
 const ACCESS_WORDS = {
   read: 'every Role (Admin, Member, Viewer)',
@@ -85,16 +86,8 @@ export function operationRoutes(ops: readonly Operation[], runner: DoorRunner) {
         'x-access': op.access,
         'x-refusal-codes': [...op.refusals],
         ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
+        ...(op.upload ? { [BODY_MEDIA_TYPE]: op.upload.mediaType } : {}),
         ...(op.idempotent ? { parameters: [idempotencyHeader] } : {}),
-        // A file body is published as its media type (the route's TypeBox body is how the door hands it on).
-        ...(op.fileBody
-          ? {
-              requestBody: {
-                required: true,
-                content: { [op.fileBody.mimeType]: { schema: { type: 'string', description: op.fileBody.tooLarge } } },
-              },
-            }
-          : {}),
       },
     }
     if (op.path) hook.params = op.path

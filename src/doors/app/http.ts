@@ -72,11 +72,12 @@ export class PostedForm extends URLSearchParams {
 
 /**
  * The posted form: application/x-www-form-urlencoded, as every form of the application posts, or, where the page
- * takes a file (`upload`), multipart/form-data of at most MAX_UPLOAD_BYTES. A file input left empty is no file.
+ * takes a file (`upload`), multipart/form-data of at most MAX_UPLOAD_BYTES (or the page's own file limit, and room for
+ * its fields). A file input left empty is no file.
  * Read through the API's bounded reader: never more than the limit (and one chunk) is held, nor waited for forever.
  */
 export async function readForm(req: Request, upload: boolean | number = false): Promise<PostedForm> {
-  // A number is the page's own file limit (a bank statement's 10 MB), with room for the form's fields.
+  // A number is the page's own file limit (an import's CSV, 10 MB), with room for the form's fields.
   const maxBytes = typeof upload === 'number' ? upload + MAX_FORM_BYTES : upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES
   const read = await readBodyBytes(req, { maxBytes })
   if ('fault' in read) throw read.fault === 'too_large' ? new FormTooLarge() : new FormStalled()

@@ -27,7 +27,7 @@ import { FormInput } from './form-input'
 import { publicBaseUrl } from '../../config'
 import { resolveBusiness } from '../../modules/business'
 import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
-import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/errors'
+import { ApiError, inAppWords, NotFound, Permission, type FieldErrors } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
@@ -71,6 +71,10 @@ export const NOTICES: Record<string, string> = {
     'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
   password_changed: 'Your password is changed; every other session has ended.',
   client_created: 'The Client is created.',
+  clients_imported: 'The Clients of the file are imported.',
+  products_imported: 'The Products of the file are imported.',
+  statement_imported: 'The bank statement is imported: matched entries recorded their Payments.',
+  entry_matched: 'The entry is matched: its Payment is recorded, with its Receipt.',
   client_activated: 'The Client is active again.',
   client_deactivated: 'The Client is deactivated: it stays on its documents and can be activated again.',
   product_created: 'The Product is created.',
@@ -89,8 +93,10 @@ export const NOTICES: Record<string, string> = {
   payment_amended: 'The Payment is amended; its Receipt keeps its number.',
   payment_reversed: 'The Payment is reversed; its Receipt is void.',
   receipt_emailed: 'The Receipt is emailed to the Client.',
-  statement_imported: 'The bank statement is imported: matched entries recorded their Payments.',
-  entry_matched: 'The entry is matched: its Payment is recorded, with its Receipt.',
+  recurring_created: 'The recurring invoice is created: it makes an Invoice on each of its dates.',
+  recurring_paused: 'The recurring invoice is paused: no date is made until you resume it.',
+  recurring_resumed: 'The recurring invoice is resumed from its next date; the dates that passed are not made.',
+  recurring_deleted: 'The recurring invoice is deleted; the Invoices it made stay.',
 }
 
 /** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */
@@ -103,6 +109,8 @@ export interface PageInput {
   body?: Record<string, unknown>
   /** The form the body was read from: its own field errors (a number that is not one) join the schema's. */
   form?: FormInput
+  /** A file's text as the body, for an operation that takes a file (an import's CSV). */
+  text?: string
 }
 
 export type Render<C> = (c: C, form: FormState) => JSX.Element
@@ -177,8 +185,7 @@ export class AppKit {
 
   /**
    * A change to a Business: CSRF, membership and policy first, then the handler; refusals show `rerender`. With
-   * `upload`, the form may be multipart/form-data carrying a file (at most MAX_UPLOAD_BYTES in all, or the number of
-   * bytes `upload` gives for its file).
+   * `upload`, the form may be multipart/form-data carrying a file (at most MAX_UPLOAD_BYTES in all).
    */
   action(
     path: string,
@@ -225,7 +232,7 @@ export class AppKit {
             c,
             e.type === 'permission' ? 403 : 422,
             'Not available',
-            e.message,
+            inAppWords((e.extra as { code?: string }).code, e.message),
             (e.extra as { code?: string }).code,
           )
         }
@@ -246,7 +253,7 @@ export class AppKit {
     if (refused) throw refused
     const path: Record<string, string> = {}
     for (const [k, v] of Object.entries(input.path ?? {})) path[k] = v === undefined ? '' : String(v)
-    let body: unknown = undefined
+    let body: unknown = input.text
     if (input.body !== undefined) {
       const clean = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined))
       body = input.form ? input.form.body(op.body ?? Type.Any(), clean) : op.body ? checked(op.body, clean) : clean
@@ -316,7 +323,7 @@ export class AppKit {
           ? Object.keys(errors).length
             ? 'Please correct the fields marked below.'
             : e.message
-          : e.message
+          : inAppWords(code, e.message)
       const status = e.type === 'permission' ? 403 : e.type === 'not_found' ? 404 : 422
       return this.answer(c, rerender(c, { values: data, errors, message, code }), status)
     }

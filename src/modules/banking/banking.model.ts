@@ -1,5 +1,5 @@
 // TypeBox models of bank statements (extensions §15): the import's answer, a statement in a list, an entry, the
-// manual match body, and the MCP import's arguments (the API takes the file itself as application/xml).
+// manual match body, and the statement file the import takes.
 import { Type as t } from '@sinclair/typebox'
 import { Amount, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
@@ -50,10 +50,9 @@ export const MatchBody = t.Object(
   { additionalProperties: false, title: 'BankEntryMatch' },
 )
 
-/** MCP has no body of its own type: the statement's XML travels as an argument. */
-export const ImportArguments = t.Object(
-  { xml: t.String({ description: 'the CAMT.053 or CAMT.054 file, as text (at most 10 MB)' }) },
-  { additionalProperties: false, title: 'BankStatementImport' },
-)
+/** The statement file's text: the API's body (`application/xml`), MCP's `xml` argument. */
+export const StatementFile = t.String({
+  description: 'an ISO 20022 CAMT.053 statement or CAMT.054 notification, versions 001.02 to 001.08, at most 10 MB',
+})
 
 export type MatchInput = typeof MatchBody.static

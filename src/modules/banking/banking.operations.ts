@@ -12,7 +12,7 @@ import {
 import { MAX_STATEMENT_BYTES } from './camt'
 import {
   EntrySchema,
-  ImportArguments,
+  StatementFile,
   MatchBody,
   StatementList,
   StatementListQuery,
@@ -32,13 +32,8 @@ export const bankingOperations: Operation[] = [
     description:
       "The body is the file itself (`Content-Type: application/xml`; over MCP its text as `xml`): a CAMT.053 statement or CAMT.054 notification of versions 001.02 to 001.08, at most 10 MB, of one of the Business's bank accounts (by its IBAN; another is 422 naming `account`). Each booked credit whose structured reference, or a `payment_reference` or document number in its remittance text, names an issued document in its currency with at least its amount due records a Payment (`bank_transfer`, Receipt and events as Record a Payment); one an earlier import holds is a `duplicate`; the rest are `unmatched`; debits and entries not booked are `ignored`. The whole file is one transaction: nothing of it is recorded unless all of it is. DTDs and entities are refused, never read.",
     http: { method: 'POST', path: '/v1/bank-statements', status: 201 },
-    body: ImportArguments,
-    fileBody: {
-      mimeType: 'application/xml',
-      maxBytes: MAX_STATEMENT_BYTES,
-      field: 'xml',
-      tooLarge: 'a CAMT.053 or CAMT.054 file of at most 10 MB',
-    },
+    body: StatementFile,
+    upload: { mediaType: 'application/xml', maxBytes: MAX_STATEMENT_BYTES, limitWords: '10 MB', arg: 'xml' },
     output: StatementSchema,
     access: 'write',
     idempotent: true,
@@ -46,7 +41,7 @@ export const bankingOperations: Operation[] = [
     refusals: [],
     mcp: true,
     async run(actor, { body }, { deps }) {
-      return json(await importStatement(deps, actor, body.xml), 201)
+      return json(await importStatement(deps, actor, body as string), 201)
     },
   },
   {

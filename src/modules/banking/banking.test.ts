@@ -331,7 +331,7 @@ describe('refused files record nothing', () => {
     await nothingRecorded(s)
   })
 
-  test('a file over 10 MB is 422 naming file (declared or not), another content type 415', async () => {
+  test('a file over 10 MB is 413 (declared or not, as every body over its limit: the door never reads past it), another content type 415', async () => {
     const s = await setup()
     const big = camtFile({
       version: 2,
@@ -339,8 +339,9 @@ describe('refused files record nothing', () => {
       entries: [{ amount: '1.00', text: ['x'.repeat(10 * 1024 * 1024)] }],
     })
     const declared = await post(s, big)
-    expect(declared.status).toBe(422)
-    expect(Object.keys(declared.body.error.errors)).toEqual(['file'])
+    expect(declared.status).toBe(413)
+    expect(declared.body.error.type).toBe('invalid_request')
+    expect(declared.body.error.message).toContain('10 MB')
     // Streamed without a length: read up to the limit and no further.
     const stream = new ReadableStream({
       start(c) {
@@ -355,7 +356,7 @@ describe('refused files record nothing', () => {
         body: stream,
       }),
     )
-    expect(res.status).toBe(422)
+    expect(res.status).toBe(413)
     const wrongType = await post(s, camtFile({ version: 2, iban: IBAN, entries: [] }), {
       'content-type': 'application/json',
     })

@@ -5,11 +5,13 @@ import { clientsRoutes } from './clients'
 import { dashboardRoutes } from './dashboard'
 import { documentsRoutes } from './documents'
 import { editorRoutes } from './editor'
+import { importRoutes } from './imports'
 import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
 import { bankRoutes } from './bank'
+import { recurringRoutes } from './recurring'
 
 export function dailyRoutes(kit: AppKit): void {
   dashboardRoutes(kit)
@@ -17,8 +19,10 @@ export function dailyRoutes(kit: AppKit): void {
   pickerRoutes(kit)
   documentsRoutes(kit)
   paymentsRoutes(kit)
+  importRoutes(kit)
   clientsRoutes(kit)
   productsRoutes(kit)
   reportsRoutes(kit)
   bankRoutes(kit)
+  recurringRoutes(kit)
 }
