@@ -136,7 +136,7 @@ export function bankRoutes(kit: AppKit): void {
       const file = data.files.get('statement')
       // No file chosen, or one that is not text, is the import's own refusal of the file.
       const xml = file ? new TextDecoder().decode(file) : ''
-      await kit.operation(c, 'bank_statements_import', { body: { xml } })
+      await kit.operation(c, 'bank_statements_import', { text: xml })
       return kit.done(c, '/bank', 'statement_imported')
     },
     render,
