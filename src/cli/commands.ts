@@ -13,6 +13,7 @@ import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
+import { remindersCommand, REMINDERS_USAGE } from './reminders'
 import { fxCommand } from './fx'
 import { journalCommand, JOURNAL_USAGE } from './journal'
 
@@ -160,6 +161,17 @@ export const COMMANDS: Command[] = [
     ],
     database: 'existing',
     run: async ({ args, open }) => mailCommand(await open(), args),
+  },
+  {
+    name: 'reminders',
+    summary: "show or set a Business's payment reminders, or send the reminder steps due now",
+    usage: REMINDERS_USAGE,
+    details: [
+      'Steps are days from the due date (-30 to 365, at most 5); a step kept keeps its subject and message.',
+      'The server sends due steps every minute; `run` does it once, as the server would.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => remindersCommand(await open(), args),
   },
   {
     name: 'fx',

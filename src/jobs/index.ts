@@ -10,6 +10,7 @@ import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks
 import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
+import { reminderJobs } from './reminders'
 import { fetchDue, fetchReferenceRates } from '../modules/fx'
 import { recurringJob } from './recurring'
 
@@ -55,6 +56,7 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
       run: () =>
         pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
     },
+    ...reminderJobs(deps),
     // The ECB's reference rates (extensions §16): checked hourly, fetched while none is held and each afternoon
     // until the day's are in (fetchDue says when).
     {

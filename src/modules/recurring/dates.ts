@@ -1,6 +1,7 @@
 // The date rules of a recurring invoice (extensions §13): its dates, where it ends, what resuming skips. Pure.
 import { addDays } from '../../shared/dates'
 import type { RecurringFrequency } from '../../db/schema'
+import { words } from '../words'
 
 /** What the dates of a schedule depend on. */
 export interface Schedule {
@@ -93,9 +94,9 @@ export function periodOf(
   return { from, to: (following && addDays(following, -1)) ?? '9999-12-31' }
 }
 
-/** The month's name for `{{month}}`, in the document's language (English until a document carries another). */
+/** The month's name for `{{month}}`, in the document's language (extensions §18): the words module's. */
 export function monthName(date: string, language = 'en'): string {
-  return new Intl.DateTimeFormat(language, { month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))
+  return words(language).month(date)
 }
 
 /** Fills `{{date}}`, `{{month}}`, `{{year}}` and `{{period}}` of a Line's description or the notes for one date. */

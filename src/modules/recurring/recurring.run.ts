@@ -10,6 +10,7 @@ import { utcDay } from '../../shared/dates'
 import { ApiError, Refusal } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { getBusiness, type BusinessRow } from '../business'
+import { findClient } from '../clients'
 import { findDocument, insertDraftInTx, issueInTx } from '../documents'
 import { sendDocument, type MailDeps } from '../mail'
 import { fillPlaceholders, nextAt, periodOf } from './dates'
@@ -116,7 +117,9 @@ async function makeDate(
     const s = scheduleOf(r)
     const k = r.nextIndex
     const date = r.nextDate
-    const at = { date, period: periodOf(s, k) }
+    // `{{month}}` is named in the language the Draft is written in: its Client's, else the Business's (§18).
+    const client = await findClient(tx, business.id, r.clientId)
+    const at = { date, period: periodOf(s, k), language: client?.language ?? business.language }
     const lines = (JSON.parse(r.lines) as TemplateLine[]).map((l) => ({
       ...l,
       description: fillPlaceholders(l.description, at),

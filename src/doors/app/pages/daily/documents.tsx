@@ -259,6 +259,9 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             <dt>Reminded</dt>
             <dd id="last-reminded">
               <When at={v.last_reminded_at} />
+              {d.last_reminded
+                ? ` (${d.last_reminded.step_days === null ? 'by hand' : `on schedule, step of ${d.last_reminded.step_days} days`}; ${d.reminders_sent} in all)`
+                : ''}
             </dd>
             {d.proforma_id ? (
               <>
