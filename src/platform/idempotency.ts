@@ -137,12 +137,12 @@ export function holderIsGone(h: Holder): boolean {
 }
 
 /** The claim token: unique, with the time of the claim and the process that holds it. */
-function claimToken(): string {
+export function claimToken(): string {
   const me = thisProcess()
   return `claim:${randomUUID()}:${Date.now()}:${me.machine}:${me.pid}:${me.start}`
 }
 
-function holderOf(token: string): { claimedAt: number; holder: Holder | null } {
+export function holderOf(token: string): { claimedAt: number; holder: Holder | null } {
   const [, , at, machine, pid, start] = token.split(':')
   return { claimedAt: Number(at), holder: machine && pid ? { machine, pid: Number(pid), start: start ?? '' } : null }
 }

@@ -216,6 +216,7 @@ export async function planClient(
       electronicAddressScheme: address?.scheme ?? null,
       electronicAddress: address?.value ?? null,
       buyerReference: blank(input.buyer_reference) ?? null,
+      reminders: input.reminders ?? true,
       language: language ?? null,
       preferredBankAccountIds: JSON.stringify(
         [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
@@ -319,6 +320,7 @@ export async function updateClient(
     set.electronicAddress = address?.value ?? null
   }
   if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  if (input.reminders !== undefined) set.reminders = input.reminders
   const language = languageIn(input.language, bag)
   if (language !== undefined) set.language = language
   const currency = set.currency ?? current.currency

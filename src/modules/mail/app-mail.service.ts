@@ -88,7 +88,8 @@ async function emailClient<T>(
       e.reason === 'interrupted'
         ? 'It may have gone out: check with the Client before sending again.'
         : 'Nothing was sent; it may succeed later.'
-    throw new NotDelivered(`Not delivered: ${e.message}. ${tail}`)
+    // The mail server's own failure stays on the error (not in the answer): a reminder step reads whether to retry.
+    throw Object.assign(new NotDelivered(`Not delivered: ${e.message}. ${tail}`), { cause: e })
   }
   if (after) await deps.db.write((tx) => after(tx, plan.it))
   return plan.it
@@ -185,6 +186,74 @@ export async function remindDocument(
   )
   const doc = (await findDocument(deps.db.read, who.businessId, id))!
   return (await viewDocuments(deps, deps.db.read, business, who.role, [doc]))[0]!
+}
+
+/** A step of a Business's reminder schedule (extensions §14): its days and its words, placeholders filled. */
+export interface ScheduledReminder {
+  stepDays: number
+  /** The subject and text for the document as it stands (its view, and its public page's full address or null). */
+  /** null: the reminder's default words in the document's language, as a reminder by hand says them. */
+  words: (
+    doc: DocumentView,
+    pageUrl: string | null,
+    businessName: string,
+  ) => { subject: string | null; text: string | null }
+  /** Writes, in the transaction that records the reminder, that the step went out. */
+  recordStep: (tx: Tx) => Promise<void>
+}
+
+/**
+ * Sends one step of the reminder schedule to the Client's email, judged and counted as a reminder by hand (the same
+ * refusals: no address, no way to send, a lost mailbox, the daily limit), the PDF attached; then records it on the
+ * document with the step's days, raising document.reminded, and the step as sent, in one transaction.
+ */
+export async function remindOnSchedule(
+  deps: MailDeps,
+  businessId: number,
+  id: number,
+  step: ScheduledReminder,
+): Promise<string[]> {
+  const business = await getBusiness(deps.db.read, businessId)
+  const sent = await emailClient(
+    deps,
+    business,
+    async (tx, mail) => {
+      const doc = await findDocument(tx, businessId, id)
+      if (!doc) throw new NotFound('No such document.')
+      const facts = await gatherAppFacts(tx, business, doc, deps.config.mailRelay, utcDay(deps.clock.now()))
+      facts.mailVia = mail.via
+      facts.send = mail
+      const to = facts.clientEmail ? [facts.clientEmail] : []
+      return { refusal: remindRefusal(facts, false), to: to.length ? { to, cc: [], bcc: [] } : null, it: to }
+    },
+    async (provider, to) => {
+      const [view] = await viewDocuments(deps, deps.db.read, business, 'admin', [
+        (await findDocument(deps.db.read, businessId, id))!,
+      ])
+      const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
+      const words = step.words(view!, pageUrl, business.name)
+      return {
+        from: { name: business.name, address: provider.from },
+        to: to.to,
+        cc: [],
+        bcc: [],
+        subject: (words.subject ?? reminderSubject(view!, business.name)).replace(/[\r\n\t]+/g, ' ').trim(),
+        text: words.text ?? reminderText(view!, business.name, pageUrl),
+        attachments: [
+          {
+            filename: `${fileBase(view!)}.pdf`,
+            content: await documentPdf(deps.db.read, business, view!),
+            contentType: 'application/pdf',
+          },
+        ],
+      }
+    },
+    async (tx, to) => {
+      await recordRemindedInTx(deps, tx, businessId, id, to, step.stepDays)
+      await step.recordStep(tx)
+    },
+  )
+  return sent
 }
 
 /**

@@ -1,7 +1,6 @@
 // The date rules of a recurring invoice (extensions §13): its dates, where it ends, what resuming skips. Pure.
 import { addDays } from '../../shared/dates'
 import type { RecurringFrequency } from '../../db/schema'
-import { words } from '../words'
 
 /** What the dates of a schedule depend on. */
 export interface Schedule {
@@ -94,20 +93,18 @@ export function periodOf(
   return { from, to: (following && addDays(following, -1)) ?? '9999-12-31' }
 }
 
-/** The month's name for `{{month}}`, in the document's language (extensions §18): the words module's. */
-export function monthName(date: string, language = 'en'): string {
-  return words(language).month(date)
-}
-
-/** Fills `{{date}}`, `{{month}}`, `{{year}}` and `{{period}}` of a Line's description or the notes for one date. */
+/**
+ * Fills `{{date}}`, `{{month}}`, `{{year}}` and `{{period}}` of a Line's description or the notes for one date; `month`
+ * names a date's month in the document's language (the words module's).
+ */
 export function fillPlaceholders(
   text: string,
-  at: { date: string; period: { from: string; to: string }; language?: string },
+  at: { date: string; period: { from: string; to: string }; month: (iso: string) => string },
 ): string {
   if (!text.includes('{{')) return text
   return text
     .replaceAll('{{date}}', at.date)
-    .replaceAll('{{month}}', monthName(at.date, at.language))
+    .replaceAll('{{month}}', at.month(at.date))
     .replaceAll('{{year}}', at.date.slice(0, 4))
     .replaceAll('{{period}}', `${at.period.from} – ${at.period.to}`)
 }

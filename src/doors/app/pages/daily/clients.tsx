@@ -48,6 +48,8 @@ function clientBody(data: URLSearchParams, update: boolean): { input: FormInput;
       credit_limit: update ? f.nullable('credit_limit') : f.text('credit_limit'),
       notes: t('notes'),
       preferred_bank_account_ids: f.ids('preferred_bank_account_ids'),
+      // A checkbox sends nothing when cleared: the marker says the form offered it.
+      reminders: f.data.has('reminders__present') ? f.checked('reminders') : undefined,
       // Blank: the Business's language (cleared to null on update).
       language: update ? f.nullable('language') : f.text('language'),
     },
@@ -192,6 +194,15 @@ async function ClientForm({
       ) : (
         ''
       )}
+      <label class="check">
+        <input type="hidden" name="reminders__present" value="1" />
+        <input
+          type="checkbox"
+          name="reminders"
+          checked={state.values ? state.values.get('reminders') === 'on' : (v?.reminders ?? true)}
+        />{' '}
+        Payment reminders: email this Client the Business’s reminders of documents overdue
+      </label>
       <Area name="notes" label="Notes" state={state} value={v?.notes} />
       <div class="row">
         <button type="submit">{client ? 'Save the Client' : 'Create the Client'}</button>

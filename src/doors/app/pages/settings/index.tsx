@@ -13,6 +13,7 @@ import { mailboxSettings } from './mailbox'
 import { bankAccountsSettings } from './bank-accounts'
 import { numberingSettings } from './numbering'
 import { billingSettings } from './billing'
+import { remindersSettings } from './reminders'
 import { journalSettings } from './journal'
 
 /** The settings pages in the order the side menu shows them. */
@@ -26,6 +27,7 @@ export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
   { path: '/bank-accounts', label: 'Bank accounts' },
   { path: '/numbering', label: 'Numbering' },
   { path: '/billing', label: 'Billing' },
+  { path: '/reminders', label: 'Reminders' },
   { path: '/journal', label: 'Journal' },
 ]
 
@@ -104,5 +106,6 @@ export function settingsRoutes(kit: AppKit): void {
   bankAccountsSettings(kit)
   numberingSettings(kit)
   billingSettings(kit)
+  remindersSettings(kit)
   journalSettings(kit)
 }
