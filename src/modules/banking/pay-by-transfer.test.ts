@@ -142,6 +142,25 @@ describe('the PDF', () => {
     expect(await textOfPdf(h.dir, paid)).toContain('Payment reference RF')
   })
 
+  test("the reference and the code's words are in the document's language (a German Client's PDF and page)", async () => {
+    const s = await seller()
+    const patched = await h.request('PATCH', `/v1/clients/${s.clientId}`, { key: s.key, body: { language: 'de' } })
+    expect(patched.status).toBe(200)
+    const inv = await issuedFor(h, s, { lines: [LINE] })
+    expect(inv.language).toBe('de')
+    const text = (await textOfPdf(h.dir, await pdfOf(s, inv.id))).replace(/\s+/g, ' ')
+    expect(text).toContain(`Verwendungszweck ${printedReference(inv.payment_reference)}`)
+    expect(text).toContain('Scannen Sie den Code mit Ihrer Banking-App, um per SEPA-Überweisung zu zahlen.')
+    expect(text).not.toContain('Payment reference')
+    // Intl writes a no-break space between an amount and its currency sign.
+    const page = (await (await h.app.fetch(new Request(new URL(inv.public_url, 'http://127.0.0.1')))).text()).replace(
+      /\u00a0/g,
+      ' ',
+    )
+    expect(page).toContain('Verwendungszweck')
+    expect(page).toContain(`um 1.190,00 € an ${IBAN} zu zahlen.`)
+  }, 30_000)
+
   test('no code on another currency, without an account, on a cancelled document or a Quote', async () => {
     const s = await seller()
     const usd = await issuedFor(h, s, { lines: [LINE], currency: 'USD' })

@@ -199,7 +199,7 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
       w.down(13)
     }
   }
-  if (doc.payment_reference) drawPayByTransfer(w, doc, right)
+  if (doc.payment_reference) drawPayByTransfer(w, doc, right, t)
   if (doc.notes) {
     w.down(6)
     w.ensure(14)
@@ -215,7 +215,7 @@ const QR_SIZE = 112
  * The reference to quote with a transfer and, where extensions §15 puts one, the EPC QR code for the amount due as
  * this PDF is made (banking apps scan it and fill the transfer).
  */
-function drawPayByTransfer(w: PageWriter, doc: DocumentView, right: number): void {
+function drawPayByTransfer(w: PageWriter, doc: DocumentView, right: number, t: Words): void {
   const payment = epcPaymentOf({
     type: doc.type,
     status: doc.status,
@@ -227,7 +227,7 @@ function drawPayByTransfer(w: PageWriter, doc: DocumentView, right: number): voi
   })
   w.ensure(payment ? QR_SIZE + 8 : 20)
   w.down(4)
-  w.text(`Payment reference ${printedReference(doc.payment_reference!)}`, MARGIN, { size: 10, bold: true })
+  w.text(`${t.paymentReference} ${printedReference(doc.payment_reference!)}`, MARGIN, { size: 10, bold: true })
   if (!payment) {
     w.down(16)
     return
@@ -235,6 +235,6 @@ function drawPayByTransfer(w: PageWriter, doc: DocumentView, right: number): voi
   // The code sits at the right margin beside the reference; its quiet zone is part of QR_SIZE.
   w.qr(qrMatrix(epcPayload(payment)), right - QR_SIZE, w.y + 10, QR_SIZE)
   w.down(14)
-  w.text('Scan the code with a banking app to pay by SEPA transfer.', MARGIN, { size: 8 })
+  w.text(t.scanToPay, MARGIN, { size: 8 })
   w.down(QR_SIZE - 4)
 }

@@ -75,6 +75,10 @@ export interface Catalog {
    */
   vatInAccounting: (currency: string, vat: string, from: string, rate: string) => string
   pleasePay: (amount: string, date: string) => string
+  /** Paying by bank transfer (extensions §15): the reference's label, and what the EPC QR code is for (PDF, page). */
+  paymentReference: string
+  scanToPay: string
+  scanToPayAmount: (amount: string, iban: string) => string
 
   // The Receipt PDF.
   receiptNumber: string

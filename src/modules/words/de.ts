@@ -48,6 +48,9 @@ export const de: Catalog = {
   reverseChargeNote: 'Steuerschuldnerschaft des Leistungsempfängers: Der Leistungsempfänger schuldet die Umsatzsteuer.',
   vatInAccounting: (currency, vat, from, rate) => `USt. in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Bitte zahlen Sie ${amount} bis zum ${date}.`,
+  paymentReference: 'Verwendungszweck',
+  scanToPay: 'Scannen Sie den Code mit Ihrer Banking-App, um per SEPA-Überweisung zu zahlen.',
+  scanToPayAmount: (amount, iban) => `Scannen Sie den Code mit Ihrer Banking-App, um ${amount} an ${iban} zu zahlen.`,
 
   receiptNumber: 'Quittungsnummer',
   issued: 'Ausgestellt am',

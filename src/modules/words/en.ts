@@ -47,6 +47,9 @@ export const en: Catalog = {
   reverseChargeNote: 'Reverse charge: the customer accounts for the VAT.',
   vatInAccounting: (currency, vat, from, rate) => `VAT in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Please pay ${amount} by ${date}.`,
+  paymentReference: 'Payment reference',
+  scanToPay: 'Scan the code with a banking app to pay by SEPA transfer.',
+  scanToPayAmount: (amount, iban) => `Scan the code with a banking app to pay ${amount} to ${iban}.`,
 
   receiptNumber: 'Receipt number',
   issued: 'Issued',

@@ -52,6 +52,9 @@ export const es: Catalog = {
   reverseChargeNote: 'Inversión del sujeto pasivo: el destinatario es el sujeto pasivo del IVA.',
   vatInAccounting: (currency, vat, from, rate) => `IVA en ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Por favor, pague ${amount} antes del ${date}.`,
+  paymentReference: 'Referencia de pago',
+  scanToPay: 'Escanee el código con una aplicación bancaria para pagar por transferencia SEPA.',
+  scanToPayAmount: (amount, iban) => `Escanee el código con una aplicación bancaria para pagar ${amount} a ${iban}.`,
 
   receiptNumber: 'Número de recibo',
   issued: 'Emitido',

@@ -47,6 +47,9 @@ export const fr: Catalog = {
   reverseChargeNote: 'Autoliquidation : la TVA est due par le preneur.',
   vatInAccounting: (currency, vat, from, rate) => `TVA en ${currency} : ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Merci de régler ${amount} avant le ${date}.`,
+  paymentReference: 'Référence de paiement',
+  scanToPay: 'Scannez le code avec une application bancaire pour payer par virement SEPA.',
+  scanToPayAmount: (amount, iban) => `Scannez le code avec une application bancaire pour payer ${amount} sur ${iban}.`,
 
   receiptNumber: 'Numéro du reçu',
   issued: 'Émis le',

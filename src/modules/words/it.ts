@@ -47,6 +47,9 @@ export const it: Catalog = {
   reverseChargeNote: "Inversione contabile: l'IVA è dovuta dal committente.",
   vatInAccounting: (currency, vat, from, rate) => `IVA in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Si prega di pagare ${amount} entro il ${date}.`,
+  paymentReference: 'Riferimento di pagamento',
+  scanToPay: "Scansioni il codice con un'app bancaria per pagare con bonifico SEPA.",
+  scanToPayAmount: (amount, iban) => `Scansioni il codice con un'app bancaria per pagare ${amount} a ${iban}.`,
 
   receiptNumber: 'Numero ricevuta',
   issued: 'Emessa il',

@@ -47,6 +47,9 @@ export const nl: Catalog = {
   reverseChargeNote: 'Btw verlegd: de btw wordt verlegd naar de afnemer.',
   vatInAccounting: (currency, vat, from, rate) => `Btw in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Gelieve ${amount} te betalen vóór ${date}.`,
+  paymentReference: 'Betalingskenmerk',
+  scanToPay: 'Scan de code met een bankapp om per SEPA-overboeking te betalen.',
+  scanToPayAmount: (amount, iban) => `Scan de code met een bankapp om ${amount} te betalen aan ${iban}.`,
 
   receiptNumber: 'Kwitantienummer',
   issued: 'Uitgegeven op',

@@ -47,6 +47,9 @@ export const pl: Catalog = {
   reverseChargeNote: 'Odwrotne obciążenie: podatek rozlicza nabywca.',
   vatInAccounting: (currency, vat, from, rate) => `VAT w ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Prosimy o zapłatę ${amount} do dnia ${date}.`,
+  paymentReference: 'Tytuł płatności',
+  scanToPay: 'Zeskanuj kod aplikacją bankową, aby zapłacić przelewem SEPA.',
+  scanToPayAmount: (amount, iban) => `Zeskanuj kod aplikacją bankową, aby zapłacić ${amount} na ${iban}.`,
 
   receiptNumber: 'Numer pokwitowania',
   issued: 'Wystawiono',

@@ -47,6 +47,9 @@ export const pt: Catalog = {
   reverseChargeNote: 'Autoliquidação: o IVA é devido pelo adquirente.',
   vatInAccounting: (currency, vat, from, rate) => `IVA em ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Por favor, pague ${amount} até ${date}.`,
+  paymentReference: 'Referência de pagamento',
+  scanToPay: 'Leia o código com uma aplicação bancária para pagar por transferência SEPA.',
+  scanToPayAmount: (amount, iban) => `Leia o código com uma aplicação bancária para pagar ${amount} a ${iban}.`,
 
   receiptNumber: 'Número do recibo',
   issued: 'Emitido em',
