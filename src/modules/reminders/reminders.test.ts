@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { clearMailbox, countRecipients, setMailbox } from '../mailbox'
@@ -66,7 +67,14 @@ async function setup(settings: unknown = { enabled: true, steps: [{ days: 7 }, {
   const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
   expect(issued.body.due_date).toBe('2026-03-24')
   if (settings) expect((await putSettings(b.key, settings)).status).toBe(200)
-  return { bizId: b.id, key: b.key, docId: d.body.id as number, clientId: client, number: issued.body.document_number }
+  return {
+    bizId: b.id,
+    publicId: b.publicId,
+    key: b.key,
+    docId: d.body.id as number,
+    clientId: client,
+    number: issued.body.document_number,
+  }
 }
 
 const putSettings = (key: string, body: unknown) => h.request('PUT', '/v1/reminder-settings', { key, body })
@@ -232,6 +240,13 @@ describe('the background task', () => {
       [7, 'sent'],
       [14, 'sent'],
     ])
+    // The application's document page says the last reminder was a step of the schedule, and how many went out.
+    const owner = await person(h, { email: `owner-${s.bizId}@shop.example`, businessId: s.bizId, role: 'owner' })
+    const browser = new AppClient(h)
+    expect((await browser.signIn(owner.email, owner.password)).status).toBe(303)
+    const page = await browser.get(`/app/b/${s.publicId}/documents/${s.docId}`)
+    expect(page.status).toBe(200)
+    expect(page.text).toMatch(/id="last-reminded">[^]*?on schedule, step of 14 days; 2 in all/)
     // The first PDF starts the PDF engine's realm.
   }, 30_000)
 
