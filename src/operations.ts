@@ -15,6 +15,7 @@ import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
 import { remindersAppOperations, remindersOperations } from './modules/reminders/reminders.operations'
+import { fxOperations } from './modules/fx/fx.operations'
 import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
 import { recurringOperations } from './modules/recurring/recurring.operations'
 import { importsOperations } from './modules/imports/imports.operations'
@@ -35,6 +36,7 @@ export const operations: readonly Operation[] = [
   ...connectedAppsOperations,
   ...requestLogOperations,
   ...remindersOperations,
+  ...fxOperations,
   ...journalOperations,
   ...recurringOperations,
   ...importsOperations,

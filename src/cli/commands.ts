@@ -14,6 +14,7 @@ import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
 import { remindersCommand, REMINDERS_USAGE } from './reminders'
+import { fxCommand } from './fx'
 import { journalCommand, JOURNAL_USAGE } from './journal'
 
 export const COMMANDS: Command[] = [
@@ -171,6 +172,19 @@ export const COMMANDS: Command[] = [
     ],
     database: 'existing',
     run: async ({ args, open }) => remindersCommand(await open(), args),
+  },
+  {
+    name: 'fx',
+    summary: 'load the ECB euro reference rates from a file, or fetch them now (extensions §16)',
+    usage: ['fx import FILE   (an ECB XML file: the daily one or a history)', 'fx fetch'],
+    details: [
+      "Documents in another currency than the Business's take the rate of their issue date at issue. serve checks hourly",
+      "and fetches INVOICING_FX_URL (default the ECB's daily file; its 90-day history while none is held) from 16:05 UTC;",
+      'on a machine without internet, import a file downloaded elsewhere. A malformed file changes nothing.',
+      'INVOICING_FX_ALLOW_PRIVATE=1 lets INVOICING_FX_URL be http:// or name a loopback or private host (a mirror).',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => fxCommand(await open(), args),
   },
   {
     name: 'webhook',

@@ -362,6 +362,15 @@ export const CODES = {
     means: 'a Business keeps at least one Owner',
     says: 'A Business keeps at least one Owner: make another member Owner first.',
   },
+  // Documents in another currency (extensions §16)
+  exchange_rate_missing: {
+    type: 'refusal',
+    means: "a document in another currency than the Business's has no exchange rate and no reference rate is held",
+    says: (p: { currency: string; accounting: string; date: string }) =>
+      `No exchange rate from ${p.currency} to ${p.accounting} is held for ${p.date} or any day before it; send exchange_rate on the Draft, or import the ECB's rates ("invoicing fx import FILE").`,
+    inApp:
+      "No exchange rate into the Business's currency is held for this document's issue date: set the exchange rate on the Draft, or have the ECB's rates imported.",
+  },
   // Recurring invoices (extensions §13)
   recurring_paused: {
     type: 'refusal',

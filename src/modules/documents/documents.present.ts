@@ -7,6 +7,7 @@ import type { BandRow, DocumentRow, LineRow } from './documents.repo'
 import { actionsOf, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
+import { accountingFigures } from '../fx'
 import { words } from '../words'
 
 /**
@@ -147,8 +148,32 @@ export interface PresentInput {
   facts: Facts
   role: Role
   today: string
+  /** The Business's currency now: a Draft in another currency states its VAT in it (extensions §16). */
+  businessCurrency: string
   /** The language a Draft follows: its Client's, else the Business's (an issued document keeps its own). */
   draftLanguage: string
+}
+
+/**
+ * A document's figures in the Business's currency (extensions §16): fixed at issue and read as stored; on a Draft,
+ * computed from the rate sent (none sent: the rate and amounts are null until issue fixes them). All null when the
+ * currencies are the same, or for a document issued before rates existed.
+ */
+function accountingOf(doc: DocumentRow, bands: BandRow[], businessCurrency: string) {
+  const none = { rate: null, currency: null, vat: null, bands: bands.map(() => null) }
+  if (doc.status !== 'draft') {
+    if (!doc.accountingCurrency) return none
+    return {
+      rate: doc.exchangeRate,
+      currency: doc.accountingCurrency,
+      vat: doc.vatTotalAccounting,
+      bands: bands.map((b) => b.vatAccounting),
+    }
+  }
+  if (doc.currency === businessCurrency) return none
+  if (!doc.exchangeRate) return { ...none, currency: businessCurrency }
+  const f = accountingFigures(doc, bands, doc.exchangeRate, businessCurrency)
+  return { rate: doc.exchangeRate, currency: businessCurrency, vat: f.vatTotal, bands: f.bands.map((b) => b.vat) }
 }
 
 export function presentDocument({
@@ -160,9 +185,14 @@ export function presentDocument({
   facts,
   role,
   today,
+  businessCurrency,
   draftLanguage,
 }: PresentInput) {
   const scale = currencyScale(doc.currency)
+  const sortedBands = [...bands].sort(
+    (a, b) => stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category),
+  )
+  const accounting = accountingOf(doc, sortedBands, businessCurrency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
     : client
@@ -211,12 +241,19 @@ export function presentDocument({
       notes: l.notes,
       net_amount: l.netAmount,
     })),
-    vat_breakdown: [...bands]
-      .sort((a, b) => stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category))
-      .map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })),
+    vat_breakdown: sortedBands.map((b, i) => ({
+      category: b.category,
+      rate: b.rate,
+      net: b.net,
+      vat: b.vat,
+      vat_accounting: accounting.bands[i] ?? null,
+    })),
     net_total: doc.netTotal,
     vat_total: doc.vatTotal,
     total: doc.total,
+    exchange_rate: accounting.rate,
+    accounting_currency: accounting.currency,
+    vat_total_accounting: accounting.vat,
     amount_paid: format(stored(doc.amountPaid), scale),
     amount_due: format(amountDue(doc), scale),
     still_takes_payment: refusalFor('record_payment', facts) === null,

@@ -28,6 +28,7 @@ import {
   linesOf,
   listDocuments,
   replaceLines,
+  setBandsAccounting,
   updateDocumentRow,
   type DocumentFilter,
   type DocumentInsert,
@@ -49,6 +50,7 @@ import { computeTotals } from './totals'
 import { paidState } from './paid'
 import { stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
+import { accountingFigures, parseRate, referenceRate } from '../fx'
 import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mailbox'
 import { journalDocument } from '../journal'
 
@@ -168,6 +170,7 @@ export async function viewDocumentsWithFacts(
       facts,
       role,
       today: day,
+      businessCurrency: business.currency,
       draftLanguage: client?.language ?? business.language,
     })
     out.push({ view, facts, client, mail })
@@ -267,6 +270,18 @@ async function planDraft(
     )
     set.bankAccountIds = JSON.stringify([...new Set(input.bank_account_ids)].sort((a, b) => a - b))
   } else if (!current && client) set.bankAccountIds = client.preferredBankAccountIds
+
+  // The rate (extensions §16) is only for a document in another currency than the Business's; a kept rate goes with
+  // a change of currency, which it no longer describes.
+  if (input.exchange_rate !== undefined && input.exchange_rate !== null) {
+    const r = parseRate(input.exchange_rate)
+    if (!r.ok) bag.add('exchange_rate', r.message)
+    else if (currency === business.currency)
+      bag.add('exchange_rate', `is only for a document in another currency than the Business's (${business.currency})`)
+    else set.exchangeRate = r.rate
+  } else if (input.exchange_rate === null) set.exchangeRate = null
+  else if (current?.exchangeRate && set.currency !== undefined && set.currency !== current.currency)
+    set.exchangeRate = null
 
   if (input.document_number !== undefined) set.requestedDocumentNumber = blank(input.document_number) ?? null
   if (input.notes !== undefined) set.notes = blank(input.notes) ?? null
@@ -499,6 +514,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     publicToken: randomBytes(24).toString('base64url'),
     updatedAt: deps.clock.now().toISOString(),
   }
+  Object.assign(set, await fixAccounting(tx, business, doc, issueDate))
   const linked = doc.type === 'invoice' && doc.proformaId !== null
   if (linked) {
     // The conversion completes here: the Proforma's Payments count on the Invoice from now on.
@@ -516,6 +532,47 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
   if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)
   return issued
+}
+
+/**
+ * Fixes a document's exchange rate at issue (extensions §16): the one sent, else the reference rate of the issue date;
+ * writes its bands' VAT in the Business's currency and answers the document's columns. Nothing for the same currency.
+ * The bands are written first, while the document is still a Draft, so the report triggers read them at the issue.
+ */
+async function fixAccounting(
+  tx: Tx,
+  business: BusinessRow,
+  doc: DocumentRow,
+  issueDate: string,
+): Promise<Partial<DocumentInsert>> {
+  if (doc.currency === business.currency) return { exchangeRate: null, accountingCurrency: null }
+  const rate = doc.exchangeRate ?? (await referenceRate(tx, issueDate, doc.currency, business.currency))?.rate
+  if (!rate)
+    throw Refusal.say('exchange_rate_missing', {
+      currency: doc.currency,
+      accounting: business.currency,
+      date: issueDate,
+    })
+  const bands = (await bandsOf(tx, [doc.id])).get(doc.id) ?? []
+  const figures = accountingFigures(doc, bands, rate, business.currency)
+  await setBandsAccounting(
+    tx,
+    doc.id,
+    bands.map((b, i) => ({
+      category: b.category,
+      rate: b.rate,
+      vatAccounting: figures.bands[i]!.vat,
+      netAccountingMinor: figures.bands[i]!.netMinor,
+      vatAccountingMinor: figures.bands[i]!.vatMinor,
+    })),
+  )
+  return {
+    exchangeRate: rate,
+    accountingCurrency: business.currency,
+    vatTotalAccounting: figures.vatTotal,
+    netAccountingMinor: figures.netMinor,
+    vatAccountingMinor: figures.vatMinor,
+  }
 }
 
 /**
@@ -581,6 +638,12 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
       bankAccountIds: proforma.bankAccountIds,
       proformaId: proforma.id,
       isTest: business.isTest,
+      // The Invoice takes today's reference rate at its issue; the Proforma's own where none is held.
+      exchangeRate:
+        proforma.currency === business.currency ||
+        (await referenceRate(tx, today(deps), proforma.currency, business.currency))
+          ? null
+          : proforma.exchangeRate,
       netTotal: proforma.netTotal,
       vatTotal: proforma.vatTotal,
       total: proforma.total,

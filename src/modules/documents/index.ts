@@ -27,6 +27,7 @@ export {
   paidShareMinor,
   paidShareSql,
   paidShareOutOfSql,
+  SQL_SHARE_LIMIT,
   dueMinorSql,
 } from './paid'
 export { settleDocument } from './settlement'

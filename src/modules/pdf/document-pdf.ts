@@ -163,6 +163,18 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
     w.text(t.number(value), right, { size: 10, right: true, bold: strong })
     w.down(15)
   }
+  // A document in another currency states its VAT in the Business's too, with the rate (extensions §16).
+  if (doc.exchange_rate && doc.accounting_currency && doc.vat_total_accounting !== null) {
+    w.ensure(16)
+    const line = t.vatInAccounting(
+      doc.accounting_currency,
+      t.number(doc.vat_total_accounting),
+      doc.currency,
+      t.number(doc.exchange_rate),
+    )
+    w.text(line, right, { size: 9, right: true, maxWidth: right - MARGIN })
+    w.down(14)
+  }
   if (doc.vat_breakdown.some((b) => b.category === 'AE')) {
     w.ensure(16)
     // Wrapped, never cut: the wording some languages' law asks for is longer than a line.

@@ -69,6 +69,11 @@ export interface Catalog {
   /** The short forms of a Line's VAT column. */
   short: { exempt: string; reverseCharge: string; intraEu: string; export: string; notSubject: string }
   reverseChargeNote: string
+  /**
+   * A document in another currency states its VAT in the Business's (extensions §16): "VAT in EUR: 19.45 (1 USD =
+   * 0.9123 EUR)"; `vat` and `rate` already formatted.
+   */
+  vatInAccounting: (currency: string, vat: string, from: string, rate: string) => string
   pleasePay: (amount: string, date: string) => string
 
   // The Receipt PDF.

@@ -46,6 +46,7 @@ export const de: Catalog = {
     notSubject: 'Nicht steuerb.',
   },
   reverseChargeNote: 'Steuerschuldnerschaft des Leistungsempfängers: Der Leistungsempfänger schuldet die Umsatzsteuer.',
+  vatInAccounting: (currency, vat, from, rate) => `USt. in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Bitte zahlen Sie ${amount} bis zum ${date}.`,
 
   receiptNumber: 'Quittungsnummer',

@@ -45,6 +45,7 @@ export const en: Catalog = {
     notSubject: 'No VAT',
   },
   reverseChargeNote: 'Reverse charge: the customer accounts for the VAT.',
+  vatInAccounting: (currency, vat, from, rate) => `VAT in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Please pay ${amount} by ${date}.`,
 
   receiptNumber: 'Receipt number',

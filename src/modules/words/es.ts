@@ -50,6 +50,7 @@ export const es: Catalog = {
     notSubject: 'No sujeto',
   },
   reverseChargeNote: 'Inversión del sujeto pasivo: el destinatario es el sujeto pasivo del IVA.',
+  vatInAccounting: (currency, vat, from, rate) => `IVA en ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Por favor, pague ${amount} antes del ${date}.`,
 
   receiptNumber: 'Número de recibo',

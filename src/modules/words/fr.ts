@@ -45,6 +45,7 @@ export const fr: Catalog = {
     notSubject: 'Hors TVA',
   },
   reverseChargeNote: 'Autoliquidation : la TVA est due par le preneur.',
+  vatInAccounting: (currency, vat, from, rate) => `TVA en ${currency} : ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Merci de régler ${amount} avant le ${date}.`,
 
   receiptNumber: 'Numéro du reçu',

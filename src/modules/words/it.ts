@@ -45,6 +45,7 @@ export const it: Catalog = {
     notSubject: 'Fuori campo',
   },
   reverseChargeNote: "Inversione contabile: l'IVA è dovuta dal committente.",
+  vatInAccounting: (currency, vat, from, rate) => `IVA in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Si prega di pagare ${amount} entro il ${date}.`,
 
   receiptNumber: 'Numero ricevuta',

@@ -45,6 +45,7 @@ export const nl: Catalog = {
     notSubject: 'Geen btw',
   },
   reverseChargeNote: 'Btw verlegd: de btw wordt verlegd naar de afnemer.',
+  vatInAccounting: (currency, vat, from, rate) => `Btw in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Gelieve ${amount} te betalen vóór ${date}.`,
 
   receiptNumber: 'Kwitantienummer',

@@ -45,6 +45,7 @@ export const pl: Catalog = {
     notSubject: 'np.',
   },
   reverseChargeNote: 'Odwrotne obciążenie: podatek rozlicza nabywca.',
+  vatInAccounting: (currency, vat, from, rate) => `VAT w ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Prosimy o zapłatę ${amount} do dnia ${date}.`,
 
   receiptNumber: 'Numer pokwitowania',

@@ -45,6 +45,7 @@ export const pt: Catalog = {
     notSubject: 'Não sujeito',
   },
   reverseChargeNote: 'Autoliquidação: o IVA é devido pelo adquirente.',
+  vatInAccounting: (currency, vat, from, rate) => `IVA em ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Por favor, pague ${amount} até ${date}.`,
 
   receiptNumber: 'Número do recibo',

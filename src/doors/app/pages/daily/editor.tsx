@@ -131,6 +131,7 @@ function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; b
       notes: creating ? f.text('notes') : f.nullable('notes'),
       bank_account_ids: f.ids('bank_account_ids'),
       credited_document_id: f.id('credited_document_id'),
+      exchange_rate: creating ? f.text('exchange_rate') : f.nullable('exchange_rate'),
       lines,
     },
   }
@@ -176,6 +177,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           'delivery_date',
           'payment_terms',
           'document_number',
+          'exchange_rate',
           'notes',
           ...Object.keys(state.errors).filter((k) => k.startsWith('lines.')),
         ]}
@@ -282,6 +284,15 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           state={state}
           value={doc?.requested_document_number}
           hint="Blank: the next number."
+        />
+        {/* Extensions §16: a document in another currency states its VAT in the Business's too, at this rate. */}
+        <Field
+          name="exchange_rate"
+          label={`Exchange rate (${c.business.currency} for 1 ${currency || '…'})`}
+          state={state}
+          value={doc?.exchange_rate}
+          placeholder="e.g. 0.9123"
+          hint={`Only for a currency other than ${c.business.currency}. Blank: the ECB rate of the issue date, fixed at issue.`}
         />
         {type === 'credit_note' ? (
           <div class={err('credited_document_id') ? 'field picker bad' : 'field picker'}>
