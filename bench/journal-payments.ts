@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argNumber, argValue } from './args'
-import { mustRun } from './processes'
+import { mustRun, run } from './processes'
 
 const ROOT = resolve(import.meta.dir, '..')
 /** The commit this branch started from, before the journal (9c488d5: "Dependencies for this round's features"). */
@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i++) {
       for (const name of (i % 2 === 0 ? ['without', 'journal'] : ['journal', 'without']) as (keyof typeof binaries)[]) {
         const json = join(dir, `${name}-${i}.json`)
-        await mustRun(
+        // payments.ts exits 1 when its own counts disagree (on a loaded machine, more than one Payment per connection
+        // committed after wrk hung up); its figures are written first and shown here with those problems.
+        const out = await run(
           [
             bun,
             join(import.meta.dir, 'payments.ts'),
@@ -45,7 +47,10 @@ async function main(): Promise<void> {
           ],
           { cwd: ROOT, timeoutMs: (duration * 6 + 120) * 1000 },
         )
-        const r = JSON.parse(readFileSync(json, 'utf8')) as { apiRps: number; directTps: number }
+        if (!existsSync(json))
+          throw new Error(`payments.ts wrote no figures: ${out.stderr.trim() || out.stdout.trim()}`)
+        const r = JSON.parse(readFileSync(json, 'utf8')) as { apiRps: number; directTps: number; apiProblems: string[] }
+        if (r.apiProblems.length) console.log(`  (payments.ts sanity: ${r.apiProblems.join('; ')})`)
         rps[name].push(r.apiRps)
         console.log(
           `run ${i + 1} ${name.padEnd(8)} API ${Math.round(r.apiRps)} payments/s (direct ${Math.round(r.directTps)} tx/s)`,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { call, cli, seed, startServer, type Server } from './processes'
+import { call, cli, ROOT, seed, startServer, type Server } from './processes'
 import { checkChain } from '../src/modules/journal/journal.testkit'
 
 const dir = mkdtempSync(join(tmpdir(), 'invoicing-journal-'))
@@ -151,7 +151,7 @@ describe('tampering with the stopped server’s file', () => {
   }
 })
 
-test('export writes one entry a line that an outsider’s code checks whole; the file is never overwritten', async () => {
+test('export writes one entry a line that an outsider’s code (and docs/journal.md’s Python, as written) checks whole; the file is never overwritten', async () => {
   const file = copyOfBase()
   const out = join(dir, 'export.jsonl')
   const r = cli(['journal', 'export', businessPublicId, out, '--db', file, '--json'])
@@ -169,6 +169,10 @@ test('export writes one entry a line that an outsider’s code checks whole; the
     'payment.recorded',
     'document.issued',
   ])
+  // The check docs/journal.md prints, run as written (Python), holds on this export too.
+  const python = /```python\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/journal.md'), 'utf8'))![1]!
+  const checked = Bun.spawnSync(['python3', '-c', python.replace('"journal.jsonl"', JSON.stringify(out))])
+  expect(checked.stdout.toString().trim()).toBe(`ok, head 5 ${entries[4].hash}`)
   const again = cli(['journal', 'export', businessPublicId, out, '--db', file])
   expect(again.code).toBe(1)
   expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(5)

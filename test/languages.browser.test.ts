@@ -53,11 +53,11 @@ describe('languages in the application', () => {
 
     // The Business: German.
     await page.goto(`${origin}/app/b/${b.publicId}/settings/business`)
-    await page.getByLabel('Language of documents and emails').selectOption('de')
+    await page.getByLabel('Language of documents').selectOption('de')
     await page.locator('#business-form').getByRole('button', { name: 'Save' }).click()
     await page.waitForURL(/settings\/business\?/)
     expect((await api('/v1/business')).language).toBe('de')
-    expect(await page.getByLabel('Language of documents and emails').inputValue()).toBe('de')
+    expect(await page.getByLabel('Language of documents').inputValue()).toBe('de')
     await shootBothWidths(page, SHOTS, 'settings-language')
 
     // A Client: French; then back to the Business's.
@@ -66,7 +66,7 @@ describe('languages in the application', () => {
     await page.getByLabel('Name', { exact: true }).fill('Client Paris')
     await page.getByLabel('Email', { exact: true }).fill('compta@paris.example')
     await page.getByLabel('Country (2 letters)').fill('FR')
-    const language = page.getByLabel('Language of documents and emails')
+    const language = page.getByLabel('Language of documents')
     expect(await language.locator('option').first().innerText()).toBe('The Business’s (German (Deutsch))')
     await language.selectOption('fr')
     await shootBothWidths(page, SHOTS, 'client-language')
@@ -93,7 +93,7 @@ describe('languages in the application', () => {
 
     // Back to the Business's language: the Client's is cleared, the issued Invoice keeps French.
     await page.goto(`${origin}/app/b/${b.publicId}/clients/${clientId}/edit`)
-    await page.getByLabel('Language of documents and emails').selectOption('')
+    await page.getByLabel('Language of documents').selectOption('')
     await page.getByRole('button', { name: /save/i }).click()
     await page.waitForURL(/\/clients\/\d+\?/)
     expect((await api(`/v1/clients/${clientId}`)).language).toBeNull()

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { canonical, entryAt, entryHash, entryText, GENESIS } from './chain'
 import { canon } from './journal.testkit'
+import { paymentDataText } from './records'
 
 const awkward = {
   z: 'ünïcödé “quotes” \\ back\nslash \u2028',
@@ -46,5 +47,23 @@ describe('an entry', () => {
 
   test('at is UTC with six decimals of the second', () => {
     expect(entryAt(new Date('2026-03-10T09:00:01.234Z'))).toBe('2026-03-10T09:00:01.234000Z')
+  })
+})
+
+describe("a Payment's data", () => {
+  test('is written as canonical JSON whatever its values hold (quotes, unicode, nulls)', () => {
+    const text = paymentDataText({
+      id: 1,
+      amount: '1234567890.123',
+      currency: 'KWD',
+      payment_date: '2026-03-10',
+      payment_method: 'bank "transfer" ✓',
+      status: 'completed',
+      document_id: 9,
+      document_number: null,
+      receipt_number: 'R\\n-ü-\u2028',
+    })
+    expect(canon(JSON.parse(text))).toBe(text)
+    expect(JSON.parse(text).document).toEqual({ id: 9, number: null })
   })
 })

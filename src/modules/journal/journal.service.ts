@@ -12,16 +12,17 @@ import {
   claimBackfill,
   documentRecords,
   entryPage,
-  entryPageWithNewest,
+  entryRows,
   headOf,
   insertEntry,
+  newestOfRecordsWithSeveral,
   pastEvents,
   publicIdOf,
   paymentRecords,
   type DocumentRecord,
   type EntryRow,
 } from './journal.repo'
-import { businessData, documentData, paymentData, type PaymentRecordRow } from './records'
+import { businessData, documentData, paymentDataText, type PaymentRecordRow } from './records'
 
 /**
  * Appends one entry at the head of the Business's chain. Inside the write transaction (BEGIN IMMEDIATE), so no
@@ -33,12 +34,11 @@ async function append(
   at: string,
   kind: EntryKind,
   record: { type: RecordType; id: number; number: string | null },
-  data: unknown,
+  text: string,
 ): Promise<void> {
   const head = await headOf(tx, businessId)
   const seq = (head?.seq ?? 0) + 1
   const prev = head?.hash ?? GENESIS
-  const text = canonical(data)
   const hash = entryHash(prev, entryText(seq, at, kind, record, text, prev))
   await insertEntry(tx, businessId, {
     seq,
@@ -64,7 +64,14 @@ export async function journalDocument(
   const found = (await documentRecords(txReader(tx), businessId, [id])).get(id)
   if (!found) throw new Error(`journal: document ${id} is not issued`)
   const data = documentData(found.doc, found.lines, found.bands)
-  await append(tx, businessId, entryAt(clock.now()), kind, { type: 'document', id, number: data.number }, data)
+  await append(
+    tx,
+    businessId,
+    entryAt(clock.now()),
+    kind,
+    { type: 'document', id, number: data.number },
+    canonical(data),
+  )
 }
 
 /** The entry of a Payment recorded, from what the caller has just written (the Payment path reads nothing more). */
@@ -81,7 +88,7 @@ export async function journalPayment(
     entryAt(clock.now()),
     kind,
     { type: 'payment', id: payment.id, number: payment.receipt_number },
-    paymentData(payment),
+    paymentDataText(payment),
   )
 }
 
@@ -113,15 +120,15 @@ export async function journalSellerChange(
 ): Promise<void> {
   const b = await businessRecord(txReader(tx), businessId)
   if (!b) return
-  const data = businessData(b)
-  if (canonical(data) === before) return
+  const text = canonical(businessData(b))
+  if (text === before) return
   await append(
     tx,
     businessId,
     entryAt(clock.now()),
     'business.changed',
     { type: 'business', id: businessId, number: null },
-    data,
+    text,
   )
 }
 
@@ -182,8 +189,9 @@ export async function verifyChain(r: RowReader, businessId: number): Promise<Ver
   let head: Verdict['head'] = { seq: 0, hash: GENESIS, at: null }
   let bad: { seq: number; reason: VerifyReason } | null = null
   let after = 0
+  const several = await newestOfRecordsWithSeveral(r, businessId)
   for (;;) {
-    const page = await entryPageWithNewest(r, businessId, after, VERIFY_PAGE)
+    const page = await entryRows(r, businessId, after, VERIFY_PAGE)
     if (page.length === 0) break
     const newest: EntryRow[] = []
     for (const e of page) {
@@ -195,7 +203,7 @@ export async function verifyChain(r: RowReader, businessId: number): Promise<Ver
           const record = { type: e.record_type as RecordType, id: e.record_id, number: e.record_number }
           if (entryHash(e.prev_hash, entryText(e.seq, e.at, e.kind, record, e.data, e.prev_hash)) !== e.hash)
             bad = { seq: e.seq, reason: 'entry_changed' }
-          else if (e.newest === e.seq) newest.push(e)
+          else if ((several.get(`${e.record_type}:${e.record_id}`) ?? e.seq) === e.seq) newest.push(e)
         }
       }
       prev = e.hash
@@ -220,17 +228,18 @@ async function firstChangedRecord(r: RowReader, businessId: number, newest: Entr
   const pays = await paymentRecords(r, businessId, ids('payment'))
   const seller = newest.some((e) => e.record_type === 'business') ? await businessRecord(r, businessId) : undefined
   for (const e of newest) {
-    let now: unknown
+    // What the record says now, as the canonical text its entry holds; undefined when the record is gone.
+    let now: string | undefined
     if (e.record_type === 'document') {
       const d = docs.get(e.record_id)
-      now = d && documentData(d.doc, d.lines, d.bands)
+      now = d && canonical(documentData(d.doc, d.lines, d.bands))
     } else if (e.record_type === 'payment') {
       const p = pays.get(e.record_id)
-      now = p && paymentData(p)
+      now = p && paymentDataText(p)
     } else if (e.record_type === 'business') {
-      now = e.record_id === businessId && seller ? businessData(seller) : undefined
+      now = e.record_id === businessId && seller ? canonical(businessData(seller)) : undefined
     }
-    if (now === undefined || canonical(now) !== e.data) return e.seq
+    if (now !== e.data) return e.seq
   }
   return null
 }
@@ -307,7 +316,7 @@ export async function backfillJournal(db: Database, clock: Clock): Promise<numbe
         if (e.kind === 'document.issued' || e.kind === 'document.cancelled') {
           const d = docs.get(e.id)!
           const data = documentData(d.doc, d.lines, d.bands)
-          await append(tx, businessId, at, e.kind, { type: 'document', id: e.id, number: data.number }, data)
+          await append(tx, businessId, at, e.kind, { type: 'document', id: e.id, number: data.number }, canonical(data))
         } else {
           const p = pays.get(e.id)!
           const asThen = e.kind === 'payment.recorded' ? { ...p, status: 'completed' } : p
@@ -317,7 +326,7 @@ export async function backfillJournal(db: Database, clock: Clock): Promise<numbe
             at,
             e.kind as EntryKind,
             { type: 'payment', id: p.id, number: p.receipt_number },
-            paymentData(asThen),
+            paymentDataText(asThen),
           )
         }
       }

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { allPages, makeHarness, type Harness } from '../../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { smtpMailer } from '../../adapters/smtp'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { updateBusiness } from '../business'
 import { checkChain } from './journal.testkit'
 
@@ -245,6 +247,24 @@ describe('the chain', () => {
   })
 })
 
+describe('verify compares a record with its newest entry', () => {
+  test('a Payment amended, then changed behind the service: found at the amend entry; its older entry is no fault', async () => {
+    const other = await h.business({ currency: 'EUR' })
+    const c = await h.client(other.key, { name: 'Gamma', email: 'g@gamma.example', country: 'DE' })
+    const d = await draft({}, other.key, c)
+    expect((await post(`/v1/documents/${d.id}/issue`, undefined, other.key)).status).toBe(200)
+    const cash = { payment_date: '2026-03-10', payment_method: 'cash' }
+    const p = (await post(`/v1/documents/${d.id}/payments`, { amount: '10.00', ...cash }, other.key)).body
+    const amend = await h.request('PATCH', `/v1/payments/${p.id}`, { key: other.key, body: { amount: '20.00' } })
+    expect(amend.status).toBe(200)
+    await post(`/v1/documents/${d.id}/payments`, { amount: '1.00', ...cash }, other.key)
+    // seq 1 issue, 2 recorded (10.00), 3 amended (20.00), 4 the second Payment: the amend is newest for the Payment.
+    expect(await verify(other.key)).toMatchObject({ ok: true, entries: 4 })
+    await h.deps.db.writerClient.execute({ sql: "UPDATE payments SET amount = '30.00' WHERE id = ?", args: [p.id] })
+    expect(await verify(other.key)).toMatchObject({ ok: false, first_bad_seq: 3, reason: 'record_changed' })
+  })
+})
+
 describe('the database refuses changes to entries', () => {
   test('UPDATE and DELETE of a journal row are refused by triggers; the row stays as it was', async () => {
     const [first] = await journal()
@@ -292,5 +312,34 @@ describe('who reads the journal', () => {
       first_bad_seq: null,
       reason: null,
     })
+  })
+})
+
+describe('through MCP', () => {
+  test("an Admin key's journal_verify and journal_list tools answer what the API answers; a Viewer's list has neither", async () => {
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+    const connect = async (key: string) => {
+      const client = new Client({ name: 'journal-test', version: '1.0.0' })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      )
+      return client
+    }
+    try {
+      const admin = await connect(biz.key)
+      const verdict = (await admin.callTool({ name: 'journal_verify', arguments: {} })) as any
+      expect(verdict.structuredContent).toEqual(await verify())
+      const page = (await admin.callTool({ name: 'journal_list', arguments: { from_seq: '2', limit: '1' } })) as any
+      expect(page.structuredContent.data.map((e: any) => e.seq)).toEqual([2])
+      const viewer = await connect(await h.key(biz.id, 'viewer'))
+      const names = (await viewer.listTools()).tools.map((t) => t.name)
+      expect(names.filter((n) => n.startsWith('journal_'))).toEqual([])
+      await admin.close()
+      await viewer.close()
+    } finally {
+      server.stop(true)
+    }
   })
 })

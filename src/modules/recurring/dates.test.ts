@@ -1,5 +1,6 @@
 // The date rules of a recurring invoice (extensions §13), pure: month ends, leap years, intervals, ends, resuming.
 import { describe, expect, test } from 'bun:test'
+import { words } from '../words'
 import { dateAt, fillPlaceholders, firstIndexFrom, nextAt, periodOf, upcoming, type Schedule } from './dates'
 
 const monthly = (startDate: string, more: Partial<Schedule> = {}): Schedule => ({
@@ -87,10 +88,11 @@ describe('the dates of a schedule', () => {
 describe('placeholders', () => {
   test('{{date}}, {{month}}, {{year}} and {{period}} are filled in for the date, the period ending the day before the next date', () => {
     const s = monthly('2026-01-31')
-    const at = { date: '2026-02-28', period: periodOf(s, 1) }
+    const at = { date: '2026-02-28', period: periodOf(s, 1), month: words('en').month }
     expect(fillPlaceholders('Retainer {{month}} {{year}} ({{period}}), dated {{date}}', at)).toBe(
       'Retainer February 2026 (2026-02-28 – 2026-03-30), dated 2026-02-28',
     )
     expect(fillPlaceholders('no placeholder {{other}}', at)).toBe('no placeholder {{other}}')
+    expect(fillPlaceholders('{{month}}', { ...at, month: words('de').month })).toBe('Februar')
   })
 })

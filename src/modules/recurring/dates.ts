@@ -93,20 +93,18 @@ export function periodOf(
   return { from, to: (following && addDays(following, -1)) ?? '9999-12-31' }
 }
 
-/** The month's name for `{{month}}`, in the document's language (English until a document carries another). */
-export function monthName(date: string, language = 'en'): string {
-  return new Intl.DateTimeFormat(language, { month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))
-}
-
-/** Fills `{{date}}`, `{{month}}`, `{{year}}` and `{{period}}` of a Line's description or the notes for one date. */
+/**
+ * Fills `{{date}}`, `{{month}}`, `{{year}}` and `{{period}}` of a Line's description or the notes for one date; `month`
+ * names a date's month in the document's language (the words module's).
+ */
 export function fillPlaceholders(
   text: string,
-  at: { date: string; period: { from: string; to: string }; language?: string },
+  at: { date: string; period: { from: string; to: string }; month: (iso: string) => string },
 ): string {
   if (!text.includes('{{')) return text
   return text
     .replaceAll('{{date}}', at.date)
-    .replaceAll('{{month}}', monthName(at.date, at.language))
+    .replaceAll('{{month}}', at.month(at.date))
     .replaceAll('{{year}}', at.date.slice(0, 4))
     .replaceAll('{{period}}', `${at.period.from} – ${at.period.to}`)
 }

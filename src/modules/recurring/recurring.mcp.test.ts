@@ -70,7 +70,7 @@ describe('recurring invoices through MCP', () => {
     const gone = await call(c, 'recurring_invoices_get', { id })
     expect(gone.structuredContent.error.type).toBe('not_found')
     await c.close()
-  })
+  }, 30_000)
 
   test("a bad argument is the API's 422 naming its field; another Business's schedule is not found", async () => {
     const b = await h.business()

@@ -20,7 +20,7 @@ const templateFields = {
   order_reference: t.Optional(Nullable(Text({ maxLength: 200 }))),
   interval: t.Optional(Int({ minimum: 1, maximum: 366, description: 'every `interval` frequencies; default 1' })),
   end_date: t.Optional(Nullable(DateString)),
-  count: t.Optional(Nullable(Int({ minimum: 1, maximum: 100000, description: 'how many Invoices in all' }))),
+  count: t.Optional(Nullable(Int({ minimum: 1, description: 'how many Invoices in all' }))),
   action: t.Optional(Action),
 }
 

@@ -80,6 +80,9 @@ export async function anythingToDo(q: Queryable, today: string): Promise<boolean
   return rows.length > 0
 }
 
+/** A deleted Business makes nothing more: nothing acts for it and nothing more is sent about it. */
+const live = sql`${ri.businessId} IN (SELECT id FROM businesses WHERE deleted_at IS NULL)`
+
 /** Schedules whose date has come and no step is left of the date before, oldest date first. */
 export async function dueSchedules(
   q: Queryable,
@@ -89,14 +92,19 @@ export async function dueSchedules(
   return q
     .select({ id: ri.id, businessId: ri.businessId })
     .from(ri)
-    .where(and(eq(ri.status, 'active'), lte(ri.nextDate, today), sql`${ri.pendingDocumentId} IS NULL`))
+    .where(and(eq(ri.status, 'active'), lte(ri.nextDate, today), sql`${ri.pendingDocumentId} IS NULL`, live))
     .orderBy(asc(ri.nextDate), asc(ri.id))
     .limit(limit)
 }
 
 /** Schedules with a step left after their Draft was made (issue or send), whoever holds it. */
 export async function pendingSchedules(q: Queryable, limit: number): Promise<RecurringRow[]> {
-  return q.select().from(ri).where(isNotNull(ri.pendingDocumentId)).orderBy(asc(ri.id)).limit(limit)
+  return q
+    .select()
+    .from(ri)
+    .where(and(isNotNull(ri.pendingDocumentId), live))
+    .orderBy(asc(ri.id))
+    .limit(limit)
 }
 
 /** Takes the pending step for this process if the claim is still `seen` (compare and set, in one statement). */

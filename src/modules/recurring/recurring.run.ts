@@ -6,10 +6,13 @@ import type { Tx } from '../../db/client'
 import { recurringInvoices } from '../../db/schema'
 import { systemActor } from '../../platform/actor'
 import { holderIsGone, thisProcess, type Holder } from '../../platform/idempotency'
+import { isBusy } from '../../db/busy'
 import { utcDay } from '../../shared/dates'
 import { ApiError, Refusal } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { getBusiness, type BusinessRow } from '../business'
+import { findClient } from '../clients'
+import { words } from '../words'
 import { findDocument, insertDraftInTx, issueInTx } from '../documents'
 import { sendDocument, type MailDeps } from '../mail'
 import { fillPlaceholders, nextAt, periodOf } from './dates'
@@ -65,6 +68,21 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
   const report: RunReport = { made: 0, resumed: 0 }
   const today = utcDay(deps.clock.now())
   if (!(await anythingToDo(deps.db.read, today))) return report
+  try {
+    await makeAndFinish(deps, today, report)
+  } catch (e) {
+    // Another process on the database held its write lock past the busy timeout: it is making these dates itself
+    // (each is taken in its own transaction, so nothing is half made), and this process goes on at its next run.
+    if (!isBusy(e)) throw e
+    deps.logger.info('recurring invoices: the database is busy with another process; going on at the next run', {
+      made: report.made,
+    })
+  }
+  return report
+}
+
+async function makeAndFinish(deps: RecurringRunDeps, today: string, report: RunReport): Promise<void> {
+  const failed = new Set<number>()
   const businesses = new Map<number, BusinessRow>()
   const businessOf = async (id: number) => {
     let b = businesses.get(id)
@@ -81,10 +99,16 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
   }
 
   for (;;) {
-    const due = await dueSchedules(deps.db.read, today, BATCH)
+    const due = (await dueSchedules(deps.db.read, today, BATCH + failed.size)).filter((s) => !failed.has(s.id))
     let made = 0
     for (const s of due) {
-      const taken = await makeDate(deps, await businessOf(s.businessId), s.id, today)
+      const taken = await makeDate(deps, await businessOf(s.businessId), s.id, today).catch((e) => {
+        // A fault of one schedule (not a refusal: those are kept in last_run) stops neither the run nor the others.
+        if (isBusy(e)) throw e
+        deps.logger.error('recurring invoice date failed', { recurring_invoice_id: s.id, ...errorFacts(e) })
+        failed.add(s.id)
+        return null
+      })
       if (taken === null) continue
       made++
       if (taken.made) report.made++
@@ -94,7 +118,6 @@ export async function runRecurringInvoices(deps: RecurringRunDeps): Promise<RunR
     // taken from a whole batch: every one was taken by another process in between, which goes on with them.
     if (due.length === 0 || made === 0) break
   }
-  return report
 }
 
 /**
@@ -116,7 +139,9 @@ async function makeDate(
     const s = scheduleOf(r)
     const k = r.nextIndex
     const date = r.nextDate
-    const at = { date, period: periodOf(s, k) }
+    // {{month}} in the language the Invoice is written in: its Client's, else the Business's (extensions §18).
+    const client = await findClient(tx, business.id, r.clientId)
+    const at = { date, period: periodOf(s, k), month: words(client?.language ?? business.language).month }
     const lines = (JSON.parse(r.lines) as TemplateLine[]).map((l) => ({
       ...l,
       description: fillPlaceholders(l.description, at),
@@ -239,7 +264,7 @@ async function finishSteps(deps: RecurringRunDeps, business: BusinessRow, id: nu
     await settle(deps, id, claim, null)
   } catch (e) {
     if (e instanceof ApiError) return settle(deps, id, claim, errorOf(e))
-    deps.logger.error('recurring invoice step failed', { recurring_invoice_id: id, ...errorFacts(e) })
+    if (!isBusy(e)) deps.logger.error('recurring invoice step failed', { recurring_invoice_id: id, ...errorFacts(e) })
     await deps.db
       .write((tx) =>
         tx

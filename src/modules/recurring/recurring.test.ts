@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { expectRefusedUnder, harnessForFile, type Harness } from '../../../test/harness'
 import { documents, numberCounters, recurringInvoices } from '../../db/schema'
-import { setNumbering } from '../business'
+import { deleteBusiness, setNumbering } from '../business'
 import { runRecurringInvoices } from '.'
-import { monthName } from './dates'
+import { words } from '../words'
 
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
@@ -278,12 +278,21 @@ describe('making the Invoices', () => {
       order_reference: 'PO-1',
       total: '1190.00',
     })
-    expect(view.lines[0].description).toBe(`Retainer ${monthName(today())} ${today().slice(0, 4)}`)
+    expect(view.lines[0].description).toBe(`Retainer ${words('en').month(today())} ${today().slice(0, 4)}`)
     expect((await get(r.id)).body).toMatchObject({
       documents_made: 1,
       next_date: second,
       last_run: { date: today(), document_id: doc!.id, error: null },
     })
+  })
+
+  test("{{month}} is written in the Client's language (extensions §18)", async () => {
+    const c = await h.client(key, { name: 'Kunde GmbH', language: 'de' })
+    const r = await made({ client_id: c, action: 'draft' })
+    await run()
+    const [doc] = await docsOf(r.id)
+    const view = (await h.request('GET', `/v1/documents/${doc!.id}`, { key })).body
+    expect(view.lines[0].description).toBe(`Retainer ${words('de').month(today())} ${today().slice(0, 4)}`)
   })
 
   test('action draft makes a Draft only; the issued event is raised only when a date issues', async () => {
@@ -343,6 +352,16 @@ describe('making the Invoices', () => {
     expect(after.status).toBe('active')
     const row = await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, r.id)).get()
     expect(row!.pendingDocumentId).toBeNull()
+  })
+
+  test('a deleted Business makes nothing more, and its schedules hold up no other Business', async () => {
+    const b = await h.business()
+    const r = await made({ client_id: await h.client(b.key), frequency: 'day' }, b.key)
+    const mine = await made({ frequency: 'day' })
+    await deleteBusiness(h.deps.db, h.clock, b.id)
+    await run()
+    expect(await docsOf(r.id)).toEqual([])
+    expect((await docsOf(mine.id)).length).toBe(1)
   })
 
   test('a step left by a process that died is finished from its Draft, never a second Draft', async () => {

@@ -3,6 +3,8 @@
 // amounts, country names and the VAT wording each country's law expects; the language fixed at issue; `language`
 // refused naming the field.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { pdfText, spaced, squashed } from '../../../test/pdf-text'
 import { updateBusiness } from '../business'
@@ -413,4 +415,39 @@ describe('the language of a document', () => {
     })
     expect((await ok('GET', '/v1/business', b.key)).language).toBe('en')
   })
+
+  test('over MCP the same: a Client created and changed with a language, documents and the Business answer theirs, a wrong one is isError naming language', async () => {
+    const b = await h.business(SELLER)
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+    const mcp = new Client({ name: 'test-assistant', version: '1.0.0' })
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${b.key}` } },
+      }),
+    )
+    try {
+      const call = async (name: string, args: Record<string, unknown>) =>
+        (await mcp.callTool({ name, arguments: args })) as any
+      const created = await call('clients_create', {
+        name: 'Cliente Roma',
+        email: 'conti@roma.example',
+        country: 'IT',
+        language: 'it',
+      })
+      expect(created.isError ?? false).toBe(false)
+      expect(created.structuredContent.language).toBe('it')
+      const id = created.structuredContent.id
+      const wrong = await call('clients_update', { id, language: 'la' })
+      expect(wrong.isError).toBe(true)
+      expect(JSON.stringify(wrong.content)).toContain('invalid_request')
+      expect(JSON.stringify(wrong.content)).toContain('language')
+      expect((await ok('GET', `/v1/clients/${id}`, b.key)).language).toBe('it')
+      expect((await call('business_get', {})).structuredContent.language).toBe('en')
+      const draft = await ok('POST', '/v1/documents', b.key, { type: 'invoice', client_id: id, lines: [LINES[0]] }, 201)
+      expect((await call('documents_get', { id: draft.id })).structuredContent.language).toBe('it')
+    } finally {
+      await mcp.close()
+      server.stop(true)
+    }
+  }, 30_000)
 })

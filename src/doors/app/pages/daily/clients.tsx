@@ -168,7 +168,7 @@ async function ClientForm({
         />
         <Select
           name="language"
-          label="Language of documents and emails"
+          label="Language of documents"
           state={state}
           value={v?.language ?? ''}
           options={[['', `The Business’s (${languageName(c.business.language)})`], ...LANGUAGE_OPTIONS]}

@@ -216,7 +216,7 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
           />
           <Select
             name="language"
-            label="Language of documents and emails"
+            label="Language of documents"
             state={form}
             value={b.language}
             options={LANGUAGE_OPTIONS}
