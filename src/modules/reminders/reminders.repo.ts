@@ -83,6 +83,11 @@ export async function dueCandidates(q: Queryable, today: string): Promise<Candid
         sql`${documents.dueDate} <= date(${today}, (-${reminderSettings.firstDays}) || ' days')`,
         eq(clients.reminders, true),
         sql`coalesce(${clients.email}, '') <> ''`,
+        // Only a document whose latest step that has come is above every step it has: the rows of documents already
+        // reminded of it never leave the database (a server with thousands of them reminded reads none of them).
+        sql`coalesce((SELECT max(r.step_days) FROM ${reminderSteps} r WHERE r.document_id = ${documents.id}), -100000) <
+          (SELECT max(json_extract(j.value, '$.days')) FROM json_each(${reminderSettings.steps}) j
+           WHERE date(${documents.dueDate}, json_extract(j.value, '$.days') || ' days') <= ${today})`,
       ),
     )
     .orderBy(documents.id)

@@ -8,9 +8,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { countRecipients } from '../mailbox'
+import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import { clearMailbox, countRecipients, setMailbox } from '../mailbox'
 import { deliverDue, dispatchOutbox } from '../webhooks'
 import { deliveryContext } from '../../jobs/webhooks'
 import { runOperation } from '../../platform/operation'
@@ -26,7 +27,13 @@ const PUBLIC = 'https://invoices.shop.example'
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
   h = await makeHarness({
-    config: { mailRelay: smtp.url, rateLimit: 1_000_000, publicUrl: PUBLIC, webhookAllowPrivate: true },
+    config: {
+      mailRelay: smtp.url,
+      rateLimit: 1_000_000,
+      publicUrl: PUBLIC,
+      webhookAllowPrivate: true,
+      smtpAllowPrivate: true,
+    },
   })
   server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
 })
@@ -60,7 +67,14 @@ async function setup(settings: unknown = { enabled: true, steps: [{ days: 7 }, {
   const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
   expect(issued.body.due_date).toBe('2026-03-24')
   if (settings) expect((await putSettings(b.key, settings)).status).toBe(200)
-  return { bizId: b.id, key: b.key, docId: d.body.id as number, clientId: client, number: issued.body.document_number }
+  return {
+    bizId: b.id,
+    publicId: b.publicId,
+    key: b.key,
+    docId: d.body.id as number,
+    clientId: client,
+    number: issued.body.document_number,
+  }
 }
 
 const putSettings = (key: string, body: unknown) => h.request('PUT', '/v1/reminder-settings', { key, body })
@@ -226,6 +240,13 @@ describe('the background task', () => {
       [7, 'sent'],
       [14, 'sent'],
     ])
+    // The application's document page says the last reminder was a step of the schedule, and how many went out.
+    const owner = await person(h, { email: `owner-${s.bizId}@shop.example`, businessId: s.bizId, role: 'owner' })
+    const browser = new AppClient(h)
+    expect((await browser.signIn(owner.email, owner.password)).status).toBe(303)
+    const page = await browser.get(`/app/b/${s.publicId}/documents/${s.docId}`)
+    expect(page.status).toBe(200)
+    expect(page.text).toMatch(/id="last-reminded">[^]*?on schedule, step of 14 days; 2 in all/)
     // The first PDF starts the PDF engine's realm.
   }, 30_000)
 
@@ -371,6 +392,34 @@ describe('the background task', () => {
     expect(smtp.received.length).toBe(1)
     expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', error: null })
   })
+
+  test('a mail server that cannot be reached leaves the step waiting; it is tried again 15 minutes later and goes out', async () => {
+    const s = await setup()
+    await setMailbox(
+      h.deps.db,
+      h.clock,
+      s.bizId,
+      { kind: 'smtp', smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'office@shop.example' },
+      { allowPrivate: true },
+    )
+    at('2026-03-31')
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    const [row] = await stepsOf(s.docId)
+    expect({ state: row!.state, attempts: row!.attempts, type: JSON.parse(row!.error!).type }).toEqual({
+      state: 'waiting',
+      attempts: 0,
+      type: 'not_delivered',
+    })
+    expect(row!.nextTryAt).toBe('2026-03-31T08:15:00.000Z')
+    // The Business's own mailbox removed: the service's mail server sends for it, at the next try.
+    await clearMailbox(h.deps.db, s.bizId)
+    h.clock.advance(14 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(0)
+    h.clock.advance(60_000)
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', error: null, attempts: 1 })
+    expect(smtp.received.length).toBe(1)
+  }, 30_000)
 
   test('a claim left by a process that is gone is taken over once; a second time it is not sent again', async () => {
     const s = await setup()
