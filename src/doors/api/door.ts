@@ -117,6 +117,13 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
         },
         security: [{ bearer: [] }],
         webhooks: openApiWebhooks,
+        // Every tag in the table's order; the operations that manage webhooks read as such, so the reference lists
+        // "Webhooks" once, for the events the document's `webhooks` describe.
+        tags: [...new Set(['Service', ...operations.map((op) => op.tag)])].map((name) =>
+          name === 'Webhooks'
+            ? { name, 'x-displayName': 'Webhook endpoints', description: 'Where events are sent.' }
+            : { name, description: `The operations of ${name}.` },
+        ),
       }),
     )
     .use(docsRoutes())

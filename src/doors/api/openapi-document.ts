@@ -183,8 +183,11 @@ function nameSchemas(doc: Document): void {
       const body = op.requestBody?.content?.['application/json'] as { schema?: Node } | undefined
       if (body?.schema) body.schema = visit(body.schema) as Node
     }
-  // The webhooks' payloads name their shapes too (the Document a document event carries).
-  for (const hook of Object.values((doc as { webhooks?: Record<string, Record<string, Operation>> }).webhooks ?? {}))
+  // The webhooks' payloads name their shapes too (the Document a document event carries): on a copy, since they are
+  // the models' own TypeBox objects, which the routes' validators compile.
+  const withHooks = doc as { webhooks?: Record<string, Record<string, Operation>> }
+  withHooks.webhooks = withHooks.webhooks && JSON.parse(JSON.stringify(withHooks.webhooks))
+  for (const hook of Object.values(withHooks.webhooks ?? {}))
     for (const op of Object.values(hook)) {
       const body = op.requestBody?.content?.['application/json'] as { schema?: Node } | undefined
       if (body?.schema) body.schema = visit(body.schema) as Node

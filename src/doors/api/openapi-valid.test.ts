@@ -94,6 +94,22 @@ describe('the OpenAPI document', () => {
       expect(types).toMatch(new RegExp(`^\\s+${name}: \\{`, 'm'))
   }, 60_000)
 
+  test('the reference lists "Webhooks" once: the events are the webhooks, the operations managing them another tag', () => {
+    const shown = (doc.tags as Array<{ name: string; 'x-displayName'?: string }>).map(
+      (t) => t['x-displayName'] ?? t.name,
+    )
+    expect(shown).not.toContain('Webhooks')
+    expect(shown).toContain('Webhook endpoints')
+    expect(Object.keys(doc.webhooks).length).toBeGreaterThan(0)
+    // Every tag an operation uses is declared, in the table's order.
+    const used = new Set(
+      Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((ops) =>
+        Object.values(ops).flatMap((op) => op.tags ?? []),
+      ),
+    )
+    expect([...used].every((t) => doc.tags.some((d: { name: string }) => d.name === t))).toBe(true)
+  })
+
   test('declares /health, servers, and a description of authentication, roles, errors, paging, money, idempotency and the rate limit', () => {
     expect(doc.paths['/health'].get.responses['200']).toBeDefined()
     expect(doc.servers.length).toBeGreaterThan(0)
