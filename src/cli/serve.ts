@@ -38,7 +38,7 @@ export async function serve(
     afterMs: 2000,
     againMs: 10_000,
     first: async () => {
-      app.http.pages?.clear()
+      app.releaseIdle()
       releasePdfMemory()
       await deps.db.shrinkMemory()
     },

@@ -9,7 +9,7 @@ import { parseLimit, toPage, type Cursors, type Page } from './cursors'
 import type { PageCache } from './page-cache'
 import type { Access } from './policy'
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** The request as an operation reads it, whichever door it came through: path ids, query parameters, body. */
 export interface OperationInput {

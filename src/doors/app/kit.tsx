@@ -27,7 +27,7 @@ import { FormInput } from './form-input'
 import { publicBaseUrl } from '../../config'
 import { resolveBusiness } from '../../modules/business'
 import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
-import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/errors'
+import { ApiError, inAppWords, NotFound, Permission, type FieldErrors } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
@@ -91,6 +91,10 @@ export const NOTICES: Record<string, string> = {
   payment_amended: 'The Payment is amended; its Receipt keeps its number.',
   payment_reversed: 'The Payment is reversed; its Receipt is void.',
   receipt_emailed: 'The Receipt is emailed to the Client.',
+  recurring_created: 'The recurring invoice is created: it makes an Invoice on each of its dates.',
+  recurring_paused: 'The recurring invoice is paused: no date is made until you resume it.',
+  recurring_resumed: 'The recurring invoice is resumed from its next date; the dates that passed are not made.',
+  recurring_deleted: 'The recurring invoice is deleted; the Invoices it made stay.',
 }
 
 /** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */
@@ -226,7 +230,7 @@ export class AppKit {
             c,
             e.type === 'permission' ? 403 : 422,
             'Not available',
-            e.message,
+            inAppWords((e.extra as { code?: string }).code, e.message),
             (e.extra as { code?: string }).code,
           )
         }
@@ -317,7 +321,7 @@ export class AppKit {
           ? Object.keys(errors).length
             ? 'Please correct the fields marked below.'
             : e.message
-          : e.message
+          : inAppWords(code, e.message)
       const status = e.type === 'permission' ? 403 : e.type === 'not_found' ? 404 : 422
       return this.answer(c, rerender(c, { values: data, errors, message, code }), status)
     }

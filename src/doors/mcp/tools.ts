@@ -73,7 +73,7 @@ export function buildTools(ops: readonly Operation[]): Map<string, Tool> {
         title: op.summary,
         readOnlyHint: !write,
         ...(write ? { destructiveHint: DESTRUCTIVE.test(op.name) } : {}),
-        idempotentHint: !write || op.http.method === 'PATCH',
+        idempotentHint: !write || op.http.method === 'PATCH' || op.http.method === 'PUT',
         openWorldHint: false,
       },
       path: Object.keys(op.path?.properties ?? {}).map((param) => ({ param, arg: op.args?.[param] ?? param })),

@@ -1,8 +1,10 @@
-// The public door: a document's page, opened by its Client through an unguessable link (no credential, no Actor).
+// The public door: a document's page, opened by its Client through an unguessable link (no credential, no Actor),
+// written in the document's language (extensions §18).
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
-import { DOCUMENT_TITLES, openPublicDocument } from '../../modules/documents'
+import { openPublicDocument } from '../../modules/documents'
+import { words, type Words } from '../../modules/words'
 
 function esc(s: string | null | undefined): string {
   return (s ?? '').replace(
@@ -34,21 +36,24 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
       const found = await openPublicDocument(deps, params.token)
       if (!found) return notFound()
       const { doc, business, lines, client, seller } = found
+      // An issued document's language is fixed; one issued before languages existed reads as English.
+      const w = words(doc.language)
+      const title = w.titles[doc.type as keyof Words['titles']] ?? doc.type
       const rows = lines
         .map(
           (l) =>
-            `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`,
+            `<tr><td>${esc(l.description)}</td><td class=n>${esc(w.number(l.quantity))} ${esc(l.unit)}</td><td class=n>${esc(w.number(l.unitPrice))}</td><td class=n>${esc(w.lineVat(l.vatCategory, l.vatRate))}</td><td class=n>${esc(w.number(l.netAmount))}</td></tr>`,
         )
         .join('')
-      const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
-<body>${business.isTest || doc.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
-<h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
-<p>From <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
-<p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
-<table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
-<p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
+      const html = `<!doctype html><html lang="${w.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} ${esc(doc.documentNumber)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}.scroll{overflow-x:auto}</style></head>
+<body>${business.isTest || doc.isTest ? `<p><strong>${esc(w.sample)}</strong> — ${esc(w.sampleNote)}</p>` : ''}
+<h1>${esc(title)} ${esc(doc.documentNumber)}</h1>
+<p>${esc(w.from)} <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> ${esc(w.to)} <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
+<p>${esc(w.issuedOn(w.date(doc.issueDate ?? '')))}${doc.dueDate ? `, ${esc(w.dueOn(w.date(doc.dueDate)))}` : ''}${doc.status === 'cancelled' ? ` — <strong>${esc(w.cancelled)}</strong>` : ''}</p>
+<div class=scroll><table><tr><th>${esc(w.description)}</th><th class=n>${esc(w.quantity)}</th><th class=n>${esc(w.unitPrice)}</th><th class=n>${esc(w.vat)}</th><th class=n>${esc(w.net)}</th></tr>${rows}</table></div>
+<p class=n>${esc(w.netTotal)} ${esc(w.number(doc.netTotal))} · ${esc(w.vatTotal)} ${esc(w.number(doc.vatTotal))} · <strong>${esc(w.total)} ${esc(w.money(doc.total, doc.currency))}</strong></p>
 </body></html>`
       return new Response(html, { headers: PAGE_HEADERS })
     },

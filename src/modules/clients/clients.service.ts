@@ -11,6 +11,7 @@ import { electronicAddressFault } from '../../shared/einvoice-formats'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { accountCodeNumbering, judge, render, take, type Numbering } from '../numbering'
 import { foreignBankAccountIds } from '../business'
+import { isLanguage, LANGUAGE_FAULT } from '../words'
 import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from './clients.model'
 import {
   findClient,
@@ -48,6 +49,17 @@ function electronicAddressIn(
     return null
   }
   return { scheme, value }
+}
+
+/** A Client's language as sent: null or blank takes the Business's (extensions §18); undefined when not sent. */
+function languageIn(v: string | null | undefined, bag: FieldErrorBag): string | null | undefined {
+  if (v === undefined) return undefined
+  const lang = blank(v)?.toLowerCase() ?? null
+  if (lang !== null && !isLanguage(lang)) {
+    bag.add('language', LANGUAGE_FAULT)
+    return undefined
+  }
+  return lang
 }
 
 /** VIES is asked only for EU VAT numbers of the right shape; the number may carry its country prefix or not. */
@@ -140,7 +152,8 @@ async function takeAccountCode(
 
 /** A create request judged by every rule of the contract's Client, ready to be written: its row but for the account code. */
 export interface ClientPlan {
-  row: Omit<ClientInsert, 'accountCode' | 'searchText'>
+  /** Every column but those taken when it is written (so a new column must be judged here). */
+  row: Omit<ClientRow, 'id' | 'accountCode' | 'searchText'>
   /** The account code the request named (judged again when taken), or null for the next one of the pattern. */
   namedCode: string | null
 }
@@ -169,6 +182,7 @@ export async function planClient(
   if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
   const address = electronicAddressIn(input.electronic_address, bag)
+  const language = languageIn(input.language, bag)
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
   // An explicit code is judged now; a blank one is taken inside the transaction.
   const namedCode = blank(input.account_code) ?? null
@@ -202,6 +216,8 @@ export async function planClient(
       electronicAddressScheme: address?.scheme ?? null,
       electronicAddress: address?.value ?? null,
       buyerReference: blank(input.buyer_reference) ?? null,
+      reminders: input.reminders ?? true,
+      language: language ?? null,
       preferredBankAccountIds: JSON.stringify(
         [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
       ),
@@ -219,17 +235,10 @@ export const clientNumbering = (tx: SqlTx, businessId: number): Promise<Numberin
  * The row of a judged Client, its account code taken inside the caller's transaction (a concurrent request, or an
  * earlier row of the same import, may have taken a named one: 422 under `account_code`).
  */
-async function rowOf(tx: SqlTx, plan: ClientPlan, numbering?: Numbering): Promise<ClientInsert> {
+async function rowOf(tx: SqlTx, plan: ClientPlan, numbering?: Numbering): Promise<Omit<ClientRow, 'id'>> {
   const accountCode = await takeAccountCode(tx, plan.row.businessId, plan.namedCode, undefined, numbering)
-  const row: ClientInsert = { ...plan.row, accountCode }
-  row.searchText = searchTextOf({
-    name: row.name,
-    legalName: row.legalName ?? null,
-    email: row.email ?? null,
-    vatNumber: row.vatNumber ?? null,
-    accountCode,
-  })
-  return row
+  const { name, legalName, email, vatNumber } = plan.row
+  return { ...plan.row, accountCode, searchText: searchTextOf({ name, legalName, email, vatNumber, accountCode }) }
 }
 
 /** Writes a judged Client inside the caller's transaction and answers it as stored. */
@@ -311,6 +320,9 @@ export async function updateClient(
     set.electronicAddress = address?.value ?? null
   }
   if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  if (input.reminders !== undefined) set.reminders = input.reminders
+  const language = languageIn(input.language, bag)
+  if (language !== undefined) set.language = language
   const currency = set.currency ?? current.currency
   if (input.credit_limit !== undefined && isCurrency(currency)) {
     const limit = creditLimitOf(input.credit_limit, currency, bag)

@@ -10,6 +10,7 @@ import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
+import { recurringRoutes } from './recurring'
 
 export function dailyRoutes(kit: AppKit): void {
   dashboardRoutes(kit)
@@ -21,4 +22,5 @@ export function dailyRoutes(kit: AppKit): void {
   clientsRoutes(kit)
   productsRoutes(kit)
   reportsRoutes(kit)
+  recurringRoutes(kit)
 }

@@ -1,0 +1,117 @@
+// Recurring invoices with `action: send` over a real SMTP server (extensions §13): each date's Invoice is issued and
+// emailed to the Client once, PDF attached, with the events of the steps; a refused email is kept in last_run.error
+// and the schedule goes on; a step left after the issue is finished by sending, never by a second Draft or email.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import { documents, outbox, recurringInvoices } from '../../db/schema'
+import { makeHarness, type Harness } from '../../../test/harness'
+import { runRecurringInvoices } from '.'
+
+let smtp: TestSmtpServer
+let h: Harness
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer()
+  h = await makeHarness({ config: { mailRelay: smtp.url, rateLimit: 1_000_000 } })
+})
+afterAll(async () => {
+  await h.close()
+  await smtp.close()
+})
+beforeEach(() => {
+  smtp.received.length = 0
+  smtp.refuse.clear()
+})
+
+const DAY = 86_400_000
+let made = 0
+
+/** A schedule of its own Business and Client: each test's emails are told apart by the Client's address. */
+async function schedule(): Promise<{ bizId: number; key: string; id: number; email: string }> {
+  const email = `ap-${++made}@retainer.example`
+  const b = await h.business({ email: 'office@studio.example', name: 'Studio Ltd' })
+  const client = await h.client(b.key, { name: 'Retainer Ltd', email })
+  const r = await h.request('POST', '/v1/recurring-invoices', {
+    key: b.key,
+    body: {
+      client_id: client,
+      frequency: 'month',
+      start_date: h.clock.now().toISOString().slice(0, 10),
+      action: 'send',
+      lines: [{ description: 'Retainer {{month}}', quantity: '1', unit_price: '500.00', vat_rate: '19' }],
+    },
+  })
+  expect(r.status).toBe(201)
+  return { bizId: b.id, key: b.key, id: r.body.id, email }
+}
+
+const docsOf = (id: number) =>
+  h.deps.db.read.select().from(documents).where(eq(documents.recurringInvoiceId, id)).orderBy(documents.id).all()
+
+describe('action send', () => {
+  test('the date makes one Invoice, issued and emailed once to the Client with its PDF; document.issued and document.sent are raised', async () => {
+    const s = await schedule()
+    await runRecurringInvoices(h.deps)
+    await runRecurringInvoices(h.deps)
+    const [doc, ...more] = await docsOf(s.id)
+    expect(more).toEqual([])
+    expect(doc!.status).toBe('issued')
+    expect(smtp.received.length).toBe(1)
+    const mail = smtp.received[0]!
+    expect(mail.envelope.to).toEqual([s.email])
+    expect(mail.mail.attachments.some((a) => a.contentType === 'application/pdf')).toBe(true)
+    const view = (await h.request('GET', `/v1/documents/${doc!.id}`, { key: s.key })).body
+    expect(view.last_sent.recipients).toEqual([s.email])
+    const events = await h.deps.db.read
+      .select({ type: outbox.type })
+      .from(outbox)
+      .where(and(eq(outbox.businessId, s.bizId), eq(outbox.subjectId, doc!.id)))
+      .all()
+    expect(events.map((e) => e.type).sort()).toEqual(['document.issued', 'document.sent'])
+    expect((await h.request('GET', `/v1/recurring-invoices/${s.id}`, { key: s.key })).body.last_run.error).toBeNull()
+  })
+
+  test('a refused email keeps the issued Invoice, says not_delivered in last_run.error, and the next date is made and sent', async () => {
+    const s = await schedule()
+    smtp.refuse.add(s.email)
+    await runRecurringInvoices(h.deps)
+    const after = (await h.request('GET', `/v1/recurring-invoices/${s.id}`, { key: s.key })).body
+    expect(after.last_run.error).toMatchObject({ type: 'not_delivered', code: 'not_delivered' })
+    expect(after.status).toBe('active')
+    expect((await docsOf(s.id)).map((d) => d.status)).toEqual(['issued'])
+    smtp.refuse.clear()
+    h.clock.advance(31 * DAY)
+    await runRecurringInvoices(h.deps)
+    const docs = await docsOf(s.id)
+    expect(docs.length).toBe(2)
+    // Other tests' schedules send on this date too: this schedule's emails are those to its Client.
+    const mine = smtp.received.filter((m) => m.envelope.to.includes(s.email))
+    expect(mine.map((m) => m.mail.subject?.includes(docs[1]!.documentNumber!))).toEqual([true])
+    expect(docs[0]!.lastSent).toBeNull()
+    expect(docs[1]!.lastSent).not.toBeNull()
+  })
+
+  test('a send left by a process that died after the issue is finished by sending the same Invoice, once', async () => {
+    const s = await schedule()
+    smtp.refuse.add(s.email)
+    await runRecurringInvoices(h.deps)
+    smtp.refuse.clear()
+    const [doc] = await docsOf(s.id)
+    // As a kill -9 after the issue committed and before the email left: the send step claimed by a dead process.
+    await h.deps.db.write((tx) =>
+      tx
+        .update(recurringInvoices)
+        .set({
+          pendingDocumentId: doc!.id,
+          pendingStep: 'send',
+          pendingClaim: JSON.stringify({ token: 'x', at: 0, holder: { machine: 'gone', pid: 1, start: '' } }),
+        })
+        .where(eq(recurringInvoices.id, s.id)),
+    )
+    await runRecurringInvoices(h.deps)
+    await runRecurringInvoices(h.deps)
+    expect((await docsOf(s.id)).length).toBe(1)
+    expect(smtp.received.filter((m) => m.envelope.to.includes(s.email)).length).toBe(1)
+  })
+})
