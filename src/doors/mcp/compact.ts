@@ -100,7 +100,7 @@ function sayOnce(schema: Json, said: Set<string>): void {
 
 /**
  * A named shape of an answer (a schema with a `title`: Document, Client, Line, the Error object) is declared whole at
- * the first tool whose answer holds it; a later tool names it (`title`, its type, and where it is declared), as
+ * the first tool whose schema holds it; a later tool names it (its `title` and type), as
  * OpenAPI names a component: a Document is described once, not at each of the nine tools that answer one.
  */
 function nameOnce(schema: Node, tool: string, declaredBy: Map<string, string>): void {
@@ -111,7 +111,7 @@ function nameOnce(schema: Node, tool: string, declaredBy: Map<string, string>): 
     if (typeof title === 'string' && set) {
       const first = declaredBy.get(title)
       if (first && first !== tool) {
-        set({ title, type: node.type, description: `as declared by ${first}` })
+        set({ title, type: node.type })
         return
       }
       if (!first) seen.add(title)
@@ -184,6 +184,7 @@ export function compactList(
   const declaredBy = new Map<string, string>()
   return tools.map((t) => {
     const input = structuredClone(t.inputSchema)
+    nameOnce(input, t.name, declaredBy)
     plainWords(input)
     mergeNullable(input)
     sayOnce(input, said)
