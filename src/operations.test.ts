@@ -26,6 +26,8 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  'bank_statements',
+  'bank_statement_entries',
   // Extensions §14: a Business's payment reminder settings.
   'reminder_settings',
   // GET /v1/exchange-rates (extensions §16), an API operation like the others and so a tool.

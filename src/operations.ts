@@ -14,6 +14,7 @@ import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
+import { bankingAppOperations, bankingOperations } from './modules/banking/banking.operations'
 import { remindersAppOperations, remindersOperations } from './modules/reminders/reminders.operations'
 import { fxOperations } from './modules/fx/fx.operations'
 import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
@@ -35,6 +36,7 @@ export const operations: readonly Operation[] = [
   ...webhooksOperations,
   ...connectedAppsOperations,
   ...requestLogOperations,
+  ...bankingOperations,
   ...remindersOperations,
   ...fxOperations,
   ...journalOperations,
@@ -55,6 +57,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...clientsAppOperations,
   ...productsAppOperations,
   ...paymentsAppOperations,
+  ...bankingAppOperations,
   ...remindersAppOperations,
   ...journalAppOperations,
 ]

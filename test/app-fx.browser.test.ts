@@ -75,6 +75,10 @@ describe('the exchange rate in a real browser', () => {
     expect(await page.locator('#doc-rate').innerText()).toBe('1 USD = 0.9123 EUR')
     expect(await page.locator('#doc-vat-accounting').innerText()).toContain('173.34')
     await shootBothWidths(page, SHOTS, 'fx-document')
+    // The reports page states the converted block beside the other currencies.
+    await page.goto(`${origin}/app/b/${b.publicId}/reports?from=2026-03-01&to=2026-03-31`)
+    expect(await page.locator('#report-income-converted').innerText()).toContain('173.34')
+    await shootBothWidths(page, SHOTS, 'fx-reports')
     expect(problems).toEqual([])
     await context.close()
   }, 90_000)

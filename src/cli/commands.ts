@@ -14,6 +14,7 @@ import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
 import { importCommand, IMPORT_USAGE } from './import'
+import { bankStatementCommand, BANK_STATEMENT_USAGE } from './bank-statement'
 import { remindersCommand, REMINDERS_USAGE } from './reminders'
 import { fxCommand } from './fx'
 import { journalCommand, JOURNAL_USAGE } from './journal'
@@ -261,6 +262,20 @@ export const COMMANDS: Command[] = [
     database: (args) => (args.words[1] === 'forget' ? 'existing' : 'none'),
     // Opens the database itself: the usual opening checks the key, which is what is lost.
     run: ({ config, args }) => secretsCommand(config, args),
+  },
+  {
+    name: 'bank-statement',
+    summary:
+      "import a bank statement (CAMT.053 or CAMT.054): matched credits record Payments on the Business's documents",
+    usage: [BANK_STATEMENT_USAGE],
+    details: [
+      'FILE is an ISO 20022 CAMT.053 statement or CAMT.054 notification, versions 001.02 to 001.08, at most 10 MB, of one',
+      "of the Business's bank accounts (by its IBAN). Each booked credit naming an issued document by its payment",
+      'reference or number records a Payment as `POST /v1/documents/{id}/payments` would; entries already imported are',
+      'duplicates and record nothing. Prints the statement with every entry and its status.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => bankStatementCommand(await open(), args),
   },
   {
     name: 'journal',

@@ -74,7 +74,7 @@ export interface Operation {
    * A body sent as a file rather than JSON (an import's CSV, extensions §19): its media type and size limit. The run
    * reads `input.body` as the file's text; the API takes it as the request body, MCP as the text argument `arg`.
    */
-  upload?: { mediaType: 'text/csv'; maxBytes: number; limitWords: string; arg: string }
+  upload?: { mediaType: 'text/csv' | 'application/xml'; maxBytes: number; limitWords: string; arg: string }
   /** The MCP argument name of each path parameter: the record's own id is `id`, a Payment's document `document_id`. */
   args?: Record<string, string>
   /** What an idempotent answer stores for replays when the first answer holds something shown once (a secret). */

@@ -362,6 +362,12 @@ export const CODES = {
     means: 'a Business keeps at least one Owner',
     says: 'A Business keeps at least one Owner: make another member Owner first.',
   },
+  // Bank statements (extensions §15)
+  bank_entry_not_unmatched: {
+    type: 'refusal',
+    means: 'the bank statement entry is matched, a duplicate or ignored; only an unmatched one is matched by hand',
+    says: (p: { status: string }) => `This entry is ${p.status}; only an unmatched entry is matched by hand.`,
+  },
   // Documents in another currency (extensions §16)
   exchange_rate_missing: {
     type: 'refusal',
@@ -386,6 +392,7 @@ export const CODES = {
     type: 'refusal',
     means: 'the recurring invoice has ended',
     says: 'This recurring invoice has ended: it makes no more dates. Change its end_date or count to go on.',
+    inApp: 'This recurring invoice has ended: it makes no more dates. Move its end date or raise its count to go on.',
   },
   // Plan codes: 403 permission
   paid_plan_required: {

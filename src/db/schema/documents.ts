@@ -75,6 +75,8 @@ export const documents = sqliteTable(
     lastReminded: text('last_reminded'),
     /** How many reminders went out for the document, by hand and on schedule. */
     remindersSent: integer('reminders_sent').notNull().default(0),
+    /** ISO 11649 RF reference of an issued Invoice or Proforma (extensions §15), set at issue; null otherwise. */
+    paymentReference: text('payment_reference'),
     /**
      * Units of the Business's currency for one unit of the document's (extensions §16): the one sent on a Draft, fixed
      * at issue (else the reference rate of the issue date); null when the currencies are the same.
@@ -97,6 +99,9 @@ export const documents = sqliteTable(
   (t) => [
     index('documents_business').on(t.businessId, t.id),
     uniqueIndex('documents_number').on(t.businessId, t.documentNumber).where(sql`document_number IS NOT NULL`),
+    uniqueIndex('documents_payment_reference')
+      .on(t.businessId, t.paymentReference)
+      .where(sql`payment_reference IS NOT NULL`),
     // The reports read the next three without touching the table (src/modules/reports): the columns after the
     // search keys make them covering. By Client for statements; by issue date for income and VAT (status, type
     // and currency right after the day, so one day's documents are found by seeks); the open documents alone

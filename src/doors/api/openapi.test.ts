@@ -62,8 +62,12 @@ describe('GET /openapi.json', () => {
   })
 
   test("every operation that takes a body publishes it as application/json with the route's own fields and rules", () => {
-    // An import's body is its CSV file (extensions §19), published as text/csv below; every other body is JSON.
-    const files = new Set(operations.filter((op) => op.upload).map((op) => `${op.http.method} ${op.http.path}`))
+    // An import's body is its file, published as its media type below (a CSV, extensions §19: text/csv; a bank
+    // statement, §15: application/xml); every other body is JSON.
+    const mediaOf = new Map(
+      operations.filter((op) => op.upload).map((op) => [`${op.http.method} ${op.http.path}`, op.upload!.mediaType]),
+    )
+    const files = new Set(mediaOf.keys())
     const writes = h.app.elysia.routes.filter(
       (r: { path: string; method: string; hooks?: { body?: unknown } }) =>
         r.path.startsWith('/v1/') && r.hooks?.body && !files.has(`${r.method} ${r.path}`),
@@ -72,8 +76,9 @@ describe('GET /openapi.json', () => {
     for (const route of files) {
       const [method, path] = route.split(' ')
       const op = doc.paths[path!][method!.toLowerCase()]
-      expect(Object.keys(op.requestBody.content)).toEqual(['text/csv'])
-      expect(op.requestBody.content['text/csv'].schema.type).toBe('string')
+      const media = mediaOf.get(route)!
+      expect(Object.keys(op.requestBody.content)).toEqual([media])
+      expect(op.requestBody.content[media].schema.type).toBe('string')
     }
     for (const r of writes as Array<{ path: string; method: string }>) {
       const op = doc.paths[r.path.replace(/:([^/]+)/g, '{$1}')][r.method.toLowerCase()]

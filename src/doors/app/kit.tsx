@@ -73,6 +73,8 @@ export const NOTICES: Record<string, string> = {
   client_created: 'The Client is created.',
   clients_imported: 'The Clients of the file are imported.',
   products_imported: 'The Products of the file are imported.',
+  statement_imported: 'The bank statement is imported: matched entries recorded their Payments.',
+  entry_matched: 'The entry is matched: its Payment is recorded, with its Receipt.',
   client_activated: 'The Client is active again.',
   client_deactivated: 'The Client is deactivated: it stays on its documents and can be activated again.',
   product_created: 'The Product is created.',

@@ -67,6 +67,7 @@ export const NAV: ReadonlyArray<{ section: Section; label: string; path: string;
   { section: 'clients', label: 'Clients', path: '/clients' },
   { section: 'products', label: 'Products', path: '/products' },
   { section: 'receipts', label: 'Receipts', path: '/receipts' },
+  { section: 'bank', label: 'Bank', path: '/bank' },
   { section: 'reports', label: 'Reports', path: '/reports' },
   { section: 'settings', label: 'Settings', path: '/settings', settings: true },
 ]

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { openPublicDocument } from '../../modules/documents'
 import { words, type Words } from '../../modules/words'
+import { payByTransfer } from './pay-by-transfer'
 
 function esc(s: string | null | undefined): string {
   return (s ?? '').replace(
@@ -54,6 +55,7 @@ export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
 <p>${esc(w.issuedOn(w.date(doc.issueDate ?? '')))}${doc.dueDate ? `, ${esc(w.dueOn(w.date(doc.dueDate)))}` : ''}${doc.status === 'cancelled' ? ` — <strong>${esc(w.cancelled)}</strong>` : ''}</p>
 <div class=scroll><table><tr><th>${esc(w.description)}</th><th class=n>${esc(w.quantity)}</th><th class=n>${esc(w.unitPrice)}</th><th class=n>${esc(w.vat)}</th><th class=n>${esc(w.net)}</th></tr>${rows}</table></div>
 <p class=n>${esc(w.netTotal)} ${esc(w.number(doc.netTotal))} · ${esc(w.vatTotal)} ${esc(w.number(doc.vatTotal))} · <strong>${esc(w.total)} ${esc(w.money(doc.total, doc.currency))}</strong></p>
+${payByTransfer(doc, seller, business.name, esc)}
 </body></html>`
       return new Response(html, { headers: PAGE_HEADERS })
     },

@@ -99,6 +99,13 @@ export const DocumentSchema = t.Object(
     type: t.String({ description: 'invoice, proforma, credit_note or quote' }),
     status: t.String({ description: 'draft, issued, partially_paid, paid or cancelled' }),
     document_number: Nullable(t.String()),
+    payment_reference: Nullable(
+      t.String({
+        pattern: '^RF[0-9]{2}[A-Z0-9]{1,21}$',
+        description:
+          'ISO 11649 structured creditor reference to pay an issued Invoice or Proforma by; null on Drafts, Quotes and Credit Notes',
+      }),
+    ),
     requested_document_number: Nullable(t.String()),
     client_id: Int(),
     client: t.Object({

@@ -213,6 +213,7 @@ export function presentDocument({
     type: doc.type,
     status: doc.status,
     document_number: doc.documentNumber,
+    payment_reference: doc.paymentReference,
     requested_document_number: doc.requestedDocumentNumber,
     client_id: doc.clientId,
     client: {

@@ -352,3 +352,41 @@ export async function writeSettlement(
     sql`UPDATE documents SET amount_paid = ${amountPaid}, paid_minor = ${paidMinor}, status = ${status}, updated_at = ${updatedAt} WHERE id = ${id}`,
   )
 }
+
+/** Whether another document of the Business holds this payment reference already (references are unique in it). */
+export async function paymentReferenceTaken(tx: Tx, businessId: number, ref: string): Promise<boolean> {
+  const row = await tx
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.businessId, businessId), eq(documents.paymentReference, ref)))
+    .get()
+  return row !== undefined
+}
+
+/**
+ * Issued documents of the Business named by any of these payment references or document numbers (a bank entry's
+ * remittance read for them): at most a few per entry, found through the two unique indexes.
+ */
+export async function documentsNamed(
+  q: SqlTx,
+  businessId: number,
+  references: string[],
+  numbers: string[],
+): Promise<Array<{ id: number; paymentReference: string | null; documentNumber: string | null }>> {
+  if (references.length === 0 && numbers.length === 0) return []
+  const byRef = references.length
+    ? sql`payment_reference IN (${sql.join(
+        references.map((r) => sql`${r}`),
+        sql`, `,
+      )})`
+    : sql`0`
+  const byNumber = numbers.length
+    ? sql`document_number IN (${sql.join(
+        numbers.map((n) => sql`${n}`),
+        sql`, `,
+      )})`
+    : sql`0`
+  return q.all(
+    sql`SELECT id, payment_reference AS paymentReference, document_number AS documentNumber FROM documents WHERE business_id = ${businessId} AND (${byRef} OR ${byNumber})`,
+  )
+}

@@ -27,6 +27,7 @@ import {
   insertDocument,
   linesOf,
   listDocuments,
+  paymentReferenceTaken,
   replaceLines,
   setBandsAccounting,
   updateDocumentRow,
@@ -49,6 +50,7 @@ import { numberingFor, take } from '../numbering'
 import { computeTotals } from './totals'
 import { paidState } from './paid'
 import { stored } from '../../shared/money'
+import { creditorReference, referenceBodyOf } from '../../shared/creditor-reference'
 import { raiseEvent } from '../webhooks'
 import { accountingFigures, parseRate, referenceRate } from '../fx'
 import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mailbox'
@@ -501,6 +503,7 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   const set: Partial<DocumentInsert> = {
     status: 'issued',
     documentNumber: taken.number,
+    paymentReference: await paymentReferenceFor(tx, business.id, doc, taken.number),
     issueDate,
     dueDate,
     deliveryDate: doc.deliveryDate ?? issueDate,
@@ -532,6 +535,24 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
   if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)
   return issued
+}
+
+/**
+ * The ISO 11649 reference an issued Invoice or Proforma is paid by (extensions §15): made from its number's letters and
+ * digits; when another document of the Business gives the same (INV-1 and INV1), from its number and its id, which no
+ * other document has. Quotes and Credit Notes take no Payment and carry none.
+ */
+async function paymentReferenceFor(
+  tx: Tx,
+  businessId: number,
+  doc: DocumentRow,
+  number: string,
+): Promise<string | null> {
+  if (doc.type !== 'invoice' && doc.type !== 'proforma') return null
+  const plain = creditorReference(referenceBodyOf(number))
+  if (!(await paymentReferenceTaken(tx, businessId, plain))) return plain
+  const id = `D${doc.id}`
+  return creditorReference(`${referenceBodyOf(number).slice(0, 21 - id.length)}${id}`)
 }
 
 /**

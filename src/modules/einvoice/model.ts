@@ -249,7 +249,8 @@ function addressOf(
 function paymentOf(view: DocumentView): EInvoiceModel['payment'] {
   // The accounts the document shows (its PDF names the same): those it names, else the Business's in its currency.
   const chosen = view.seller.bank_accounts
-  const paymentId = view.document_number
+  // BT-83, the remittance information: the RF reference the money is matched by (extensions §15), else the number.
+  const paymentId = view.payment_reference ?? view.document_number
   if (chosen.length === 0) return { code: '1', paymentId, accounts: [] }
   // SEPA carries euros between SEPA countries; any other transfer to an IBAN is a plain credit transfer.
   const sepa = view.currency === 'EUR' && chosen.every((a) => SEPA_COUNTRIES.has(a.iban.slice(0, 2)))

@@ -400,4 +400,12 @@ describe('the PDF', () => {
     expect(await pdfText(s.key, open.id)).not.toContain('VAT in')
     // The first PDF starts the PDF engine's realm: seconds on a loaded machine.
   }, 30_000)
+
+  test('says it in the document’s language (§18): a German document writes USt. and German numbers', async () => {
+    const b = await h.business({ currency: 'EUR' })
+    const clientId = await h.client(b.key, { language: 'de' })
+    const d = await draft({ key: b.key, clientId }, { currency: 'USD', exchange_rate: '0.9123', lines: USD_LINES })
+    await h.request('POST', `/v1/documents/${d.id}/issue`, { key: b.key })
+    expect(await pdfText(b.key, d.id)).toContain('USt. in EUR: 194,62 (1 USD = 0,9123 EUR)')
+  }, 30_000)
 })

@@ -1,5 +1,12 @@
 // The payments module's public face: jobs build webhook messages from a Payment; the OpenAPI document describes it.
-export { getPayment, type PaymentDeps } from './payments.service'
+export {
+  getPayment,
+  planPayment,
+  recordPlannedPayment,
+  type PaymentDeps,
+  type PlannedPayment,
+} from './payments.service'
+export type { RecordInput } from './payments.model'
 export { PaymentSchema } from './payments.model'
 export { receiptPdfOf, paymentWithReceipt } from './receipts.service'
 export type { PaymentRow, ReceiptRow } from './payments.repo'

@@ -129,25 +129,36 @@ async function view(
   return presentPayment(p, await receiptOfPayment(q, p.id))
 }
 
-export async function recordPayment(
+/** A Payment judged on its fields and ready to record: what `recordPlannedPayment` writes inside a transaction. */
+export interface PlannedPayment {
+  documentId: number
+  row: PaymentInsert
+  amount: Decimal
+  currency: string | undefined
+  today: string
+}
+
+/**
+ * The Record body's own rules (422 invalid_request) and the document's existence, judged outside any transaction:
+ * what Record a Payment and a bank statement's matched entry (the banking module) both do first.
+ */
+export async function planPayment(
   deps: PaymentDeps,
   c: Actor,
   documentId: number,
   input: RecordInput,
-): Promise<PaymentView> {
+): Promise<PlannedPayment> {
   const target = await readPaymentTarget(deps.db, c.businessId, documentId)
   if (!target) throw new NotFound('No such document.')
   const fields = await checkFields(deps.db, c.businessId, target, input, input.payment_method, input.bank_account_id)
   const now = deps.clock.now()
   const nowIso = now.toISOString()
-  const today = utcDay(now)
   const scale = currencyScale(target.currency)
-  const amount = format(fields.amount!, scale)
   const row: PaymentInsert = {
     businessId: c.businessId,
     documentId,
     status: COUNTED_PAYMENT_STATUS,
-    amount,
+    amount: format(fields.amount!, scale),
     amountMinor: toMinor(fields.amount!, scale),
     currency: target.currency,
     paymentDate: fields.paymentDate!,
@@ -159,50 +170,75 @@ export async function recordPayment(
     createdAt: nowIso,
     updatedAt: nowIso,
   }
+  return { documentId, row, amount: fields.amount!, currency: fields.currency, today: utcDay(now) }
+}
+
+export async function recordPayment(
+  deps: PaymentDeps,
+  c: Actor,
+  documentId: number,
+  input: RecordInput,
+): Promise<PaymentView> {
+  const planned = await planPayment(deps, c, documentId, input)
   // The prepared-statement writer: every statement below is a plain `sql` template (about 0.25 ms a Payment saved).
-  return deps.db.writePrepared(async (tx) => {
-    const doc = await findPaymentTarget(tx, c.businessId, documentId)
-    if (!doc) throw new NotFound('No such document.')
-    // The same judge as `actions.record_payment`; the Receipt numbering is judged where its number is taken below.
-    const refusal = refusalFor('record_payment', await paymentFacts(tx, c, doc, today))
-    if (refusal) throwRefusal(refusal)
-    checkCurrency(doc, fields.currency)
-    exceeds(doc, fields.amount!, new Dec('0'))
-    const paymentId = await addPayment(tx, row)
-    // The Receipt is numbered in the same transaction: no Payment without its Receipt, no number without a Payment.
-    const number = await takeReceiptNumber(tx, { id: c.businessId, isTest: c.isTest }, today)
-    if (!number.ok) throwRefusal(number.refusal)
-    const receipt = {
-      businessId: c.businessId,
-      paymentId,
-      documentId,
-      receiptNumber: number.number,
-      issueDate: today,
-      createdAt: nowIso,
-      updatedAt: nowIso,
-    }
-    const receiptId = await addReceipt(tx, receipt)
-    // The journal's entry from what was just written: the Payment path reads nothing more for it.
-    await journalPayment(tx, deps.clock, c.businessId, 'payment.recorded', {
-      id: paymentId,
-      amount: row.amount,
-      currency: row.currency,
-      payment_date: row.paymentDate,
-      payment_method: row.paymentMethod,
-      status: row.status,
-      document_id: documentId,
-      document_number: doc.documentNumber,
-      receipt_number: number.number,
-    })
-    await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
-    await settleDocument(tx, deps.clock, c.businessId, doc)
-    // The answer is what was just written (reading it back would cost more than writing it), built before the commit
-    // so a keyed request's answer commits with it (platform/idempotency.ts).
-    return presentPayment(
-      { ...row, id: paymentId, amendedBy: null } as PaymentRow,
-      { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } as ReceiptRow,
-    )
+  return deps.db.writePrepared((tx) => recordPlannedPayment(deps, tx, c, planned))
+}
+
+/**
+ * Records a planned Payment inside the caller's transaction: the document judged as it stands in it, the Payment, its
+ * Receipt numbered, payment.recorded and the document settled. Record a Payment and a bank statement's entries (which
+ * commit the entry with its Payment) are this one function; it throws the Record refusals before writing anything
+ * but the Receipt number's, which the caller's rollback undoes.
+ */
+export async function recordPlannedPayment(
+  deps: PaymentDeps,
+  tx: SqlTx,
+  c: Actor,
+  planned: PlannedPayment,
+): Promise<PaymentView> {
+  const { documentId, row, today } = planned
+  const doc = await findPaymentTarget(tx, c.businessId, documentId)
+  if (!doc) throw new NotFound('No such document.')
+  // The same judge as `actions.record_payment`; the Receipt numbering is judged where its number is taken below.
+  const refusal = refusalFor('record_payment', await paymentFacts(tx, c, doc, today))
+  if (refusal) throwRefusal(refusal)
+  checkCurrency(doc, planned.currency)
+  exceeds(doc, planned.amount, new Dec('0'))
+  const paymentId = await addPayment(tx, row)
+  // The Receipt is numbered in the same transaction: no Payment without its Receipt, no number without a Payment.
+  const number = await takeReceiptNumber(tx, { id: c.businessId, isTest: c.isTest }, today)
+  if (!number.ok) throwRefusal(number.refusal)
+  const nowIso = row.createdAt
+  const receipt = {
+    businessId: c.businessId,
+    paymentId,
+    documentId,
+    receiptNumber: number.number,
+    issueDate: today,
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  }
+  const receiptId = await addReceipt(tx, receipt)
+  // The journal's entry from what was just written: the Payment path reads nothing more for it.
+  await journalPayment(tx, deps.clock, c.businessId, 'payment.recorded', {
+    id: paymentId,
+    amount: row.amount,
+    currency: row.currency,
+    payment_date: row.paymentDate,
+    payment_method: row.paymentMethod,
+    status: row.status,
+    document_id: documentId,
+    document_number: doc.documentNumber,
+    receipt_number: number.number,
   })
+  await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
+  await settleDocument(tx, deps.clock, c.businessId, doc)
+  // The answer is what was just written (reading it back would cost more than writing it), built before the commit
+  // so a keyed request's answer commits with it (platform/idempotency.ts).
+  return presentPayment(
+    { ...row, id: paymentId, amendedBy: null } as PaymentRow,
+    { ...receipt, id: receiptId, voidedAt: null, voidedBy: null } as ReceiptRow,
+  )
 }
 
 /** The facts the judge reads for Record: the document and, for a converted Proforma, the Invoice to record on. */

@@ -6,6 +6,8 @@ import { findDocument, type DocumentView } from '../documents'
 import { words, type Words } from '../words'
 import { drawBand, drawLogo, drawTitle, type Branding } from './branding'
 import { A4, MARGIN, PageWriter } from './layout'
+import { printedReference } from '../../shared/creditor-reference'
+import { epcPayload, epcPaymentOf, qrMatrix } from '../../shared/epc-qr'
 
 /** SAMPLE across every page of a Test business's document; DRAFT on a Draft (in the document's language). */
 export function watermarkOf(isTest: boolean, status: string, w: Words = words('en')): string | null {
@@ -197,10 +199,42 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
       w.down(13)
     }
   }
+  if (doc.payment_reference) drawPayByTransfer(w, doc, right)
   if (doc.notes) {
     w.down(6)
     w.ensure(14)
     await w.paragraph(doc.notes, MARGIN, { size: 9, maxWidth: right - MARGIN, lineHeight: 12 })
   }
   return w.save()
+}
+
+/** Side of the EPC QR code on the page, in points (quiet zone included): about 4 cm, as banking apps scan it well. */
+const QR_SIZE = 112
+
+/**
+ * The reference to quote with a transfer and, where extensions §15 puts one, the EPC QR code for the amount due as
+ * this PDF is made (banking apps scan it and fill the transfer).
+ */
+function drawPayByTransfer(w: PageWriter, doc: DocumentView, right: number): void {
+  const payment = epcPaymentOf({
+    type: doc.type,
+    status: doc.status,
+    currency: doc.currency,
+    amountDue: doc.amount_due,
+    reference: doc.payment_reference,
+    name: doc.seller.name,
+    accounts: doc.seller.bank_accounts,
+  })
+  w.ensure(payment ? QR_SIZE + 8 : 20)
+  w.down(4)
+  w.text(`Payment reference ${printedReference(doc.payment_reference!)}`, MARGIN, { size: 10, bold: true })
+  if (!payment) {
+    w.down(16)
+    return
+  }
+  // The code sits at the right margin beside the reference; its quiet zone is part of QR_SIZE.
+  w.qr(qrMatrix(epcPayload(payment)), right - QR_SIZE, w.y + 10, QR_SIZE)
+  w.down(14)
+  w.text('Scan the code with a banking app to pay by SEPA transfer.', MARGIN, { size: 8 })
+  w.down(QR_SIZE - 4)
 }

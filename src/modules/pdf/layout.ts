@@ -649,6 +649,22 @@ export class PageWriter {
     }
   }
 
+  /**
+   * A QR code's modules as filled squares, `size` points wide with its quiet zone of four modules, its top left corner
+   * at (x, top): one path of rectangles, so a scanner sees sharp edges at any zoom.
+   */
+  qr(m: { size: number; dark(row: number, col: number): boolean }, x: number, top: number, size: number): void {
+    const unit = size / (m.size + 8)
+    const rects: string[] = []
+    for (let r = 0; r < m.size; r++)
+      for (let c = 0; c < m.size; c++)
+        if (m.dark(r, c))
+          rects.push(`${num(x + (c + 4) * unit)} ${num(top - (r + 5) * unit)} ${num(unit)} ${num(unit)} re`)
+    this.ops.push(
+      `q 1 1 1 rg ${num(x)} ${num(top - size)} ${num(size)} ${num(size)} re f 0 0 0 rg ${rects.join(' ')} f Q`,
+    )
+  }
+
   rule(): void {
     this.ops.push(`q 0.6 0.6 0.6 RG 0.5 w ${MARGIN} ${num(this.y)} m ${num(A4[0] - MARGIN)} ${num(this.y)} l S Q`)
   }

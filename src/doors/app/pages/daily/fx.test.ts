@@ -61,6 +61,13 @@ describe('the exchange rate in the application', () => {
     expect((await s.browser.get(`${s.base}/documents/${id}/edit`)).text).toMatch(
       /name="exchange_rate"[^>]*value="0.9123"/,
     )
+    // Issued, it counts in the reports' converted block, which the reports page shows beside the other currencies.
+    expect((await h.request('POST', `/v1/documents/${id}/issue`, { key: s.key })).status).toBe(200)
+    const reports = await s.browser.get(`${s.base}/reports?from=2026-03-01&to=2026-03-31`)
+    expect(reports.status).toBe(200)
+    // 1000.00 USD × 0.9123 = 912.30 EUR net; VAT 173.34 EUR.
+    expect(reports.text).toMatch(/id="report-income-converted"[\s\S]*?912\.30[\s\S]*?173\.34/)
+    expect(reports.text).toMatch(/id="report-vat-converted"[\s\S]*?912\.30[\s\S]*?173\.34/)
   })
 
   test('a bad rate is shown on its field and nothing is saved; a blank one clears it', async () => {

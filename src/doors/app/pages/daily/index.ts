@@ -10,6 +10,7 @@ import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
+import { bankRoutes } from './bank'
 import { recurringRoutes } from './recurring'
 
 export function dailyRoutes(kit: AppKit): void {
@@ -22,5 +23,6 @@ export function dailyRoutes(kit: AppKit): void {
   clientsRoutes(kit)
   productsRoutes(kit)
   reportsRoutes(kit)
+  bankRoutes(kit)
   recurringRoutes(kit)
 }

@@ -60,6 +60,18 @@ function Other({ n, what }: { n: number; what: string }): JSX.Element {
   )
 }
 
+/** The period's documents in other currencies at their own exchange rates, fixed at issue (extensions §16). */
+function Converted({ c, id }: { c: { net: string; vat: string; documents: number; currency: string }; id: string }) {
+  return c.documents ? (
+    <p class="hint" id={id}>
+      At their own exchange rates, fixed at issue, they come to a net of <Money amount={c.net} currency={c.currency} />{' '}
+      and VAT of <Money amount={c.vat} currency={c.currency} />: stated apart, and their VAT is declared too.
+    </p>
+  ) : (
+    ''
+  )
+}
+
 export function reportsRoutes(kit: AppKit): void {
   kit.page('/reports', 'read', async (c) => {
     const { period, error } = periodOf(c)
@@ -111,6 +123,7 @@ export function reportsRoutes(kit: AppKit): void {
             </dd>
           </dl>
           <Other n={income.other_currency_documents} what="documents" />
+          <Converted c={income.converted} id="report-income-converted" />
         </section>
         <section class="card" aria-labelledby="r-vat">
           <div class="row spread">
@@ -163,6 +176,7 @@ export function reportsRoutes(kit: AppKit): void {
             </table>
           </div>
           <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" />
+          <Converted c={vat.converted} id="report-vat-converted" />
         </section>
         <section class="card" aria-labelledby="r-overdue">
           <div class="row spread">
