@@ -208,10 +208,13 @@ async function idleCommits(db: string): Promise<{ seconds: number; commits: numb
   const q = createClient({ url: `file:${db}` })
   const version = async () => Number((await q.execute('PRAGMA data_version')).rows[0]![0])
   let last = await version()
-  // First the work the making left is done (the outbox of document.issued events dispatched): until no commit for 3 s.
+  // First the work the making left is done: every document.issued event of the outbox dispatched (the webhook job's
+  // writes, not the schedules'), then no commit for 3 s.
+  const undispatched = async () =>
+    Number((await q.execute('SELECT count(*) AS n FROM outbox WHERE dispatched_at IS NULL')).rows[0]!.n)
   let quietSince = performance.now()
-  const settleBy = performance.now() + 300_000
-  while (performance.now() - quietSince < 3000 && performance.now() < settleBy) {
+  const settleBy = performance.now() + 900_000
+  while ((performance.now() - quietSince < 3000 || (await undispatched()) > 0) && performance.now() < settleBy) {
     await Bun.sleep(50)
     const v = await version()
     if (v !== last) quietSince = performance.now()

@@ -392,7 +392,8 @@ export const CODES = {
     type: 'refusal',
     means: 'the recurring invoice has ended',
     says: 'This recurring invoice has ended: it makes no more dates. Change its end_date or count to go on.',
-    inApp: 'This recurring invoice has ended: it makes no more dates. Move its end date or raise its count to go on.',
+    inApp:
+      'This recurring invoice has ended: it makes no more dates. Change its last date or number of Invoices to go on.',
   },
   // Plan codes: 403 permission
   paid_plan_required: {

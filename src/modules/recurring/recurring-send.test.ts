@@ -70,7 +70,7 @@ describe('action send', () => {
       .all()
     expect(events.map((e) => e.type).sort()).toEqual(['document.issued', 'document.sent'])
     expect((await h.request('GET', `/v1/recurring-invoices/${s.id}`, { key: s.key })).body.last_run.error).toBeNull()
-  })
+  }, 30_000)
 
   test('a refused email keeps the issued Invoice, says not_delivered in last_run.error, and the next date is made and sent', async () => {
     const s = await schedule()
@@ -90,7 +90,7 @@ describe('action send', () => {
     expect(mine.map((m) => m.mail.subject?.includes(docs[1]!.documentNumber!))).toEqual([true])
     expect(docs[0]!.lastSent).toBeNull()
     expect(docs[1]!.lastSent).not.toBeNull()
-  })
+  }, 30_000)
 
   test('a send left by a process that died after the issue is finished by sending the same Invoice, once', async () => {
     const s = await schedule()
@@ -113,5 +113,5 @@ describe('action send', () => {
     await runRecurringInvoices(h.deps)
     expect((await docsOf(s.id)).length).toBe(1)
     expect(smtp.received.filter((m) => m.envelope.to.includes(s.email)).length).toBe(1)
-  })
+  }, 30_000)
 })

@@ -75,11 +75,6 @@ export interface Catalog {
    */
   vatInAccounting: (currency: string, vat: string, from: string, rate: string) => string
   pleasePay: (amount: string, date: string) => string
-  /**
-   * A document in another currency states its VAT in the Business's (extensions §16): "VAT in EUR: 19,45
-   * (1 USD = 0,9123 EUR)", `amount` and `rate` already written as the language writes them.
-   */
-  vatIn: (currency: string, amount: string, rate: string) => string
 
   // The Receipt PDF.
   receiptNumber: string

@@ -48,7 +48,6 @@ export const de: Catalog = {
   reverseChargeNote: 'Steuerschuldnerschaft des Leistungsempfängers: Der Leistungsempfänger schuldet die Umsatzsteuer.',
   vatInAccounting: (currency, vat, from, rate) => `USt. in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Bitte zahlen Sie ${amount} bis zum ${date}.`,
-  vatIn: (currency, amount, rate) => `USt. in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Quittungsnummer',
   issued: 'Ausgestellt am',

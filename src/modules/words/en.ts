@@ -47,7 +47,6 @@ export const en: Catalog = {
   reverseChargeNote: 'Reverse charge: the customer accounts for the VAT.',
   vatInAccounting: (currency, vat, from, rate) => `VAT in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Please pay ${amount} by ${date}.`,
-  vatIn: (currency, amount, rate) => `VAT in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Receipt number',
   issued: 'Issued',

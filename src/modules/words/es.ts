@@ -52,7 +52,6 @@ export const es: Catalog = {
   reverseChargeNote: 'Inversión del sujeto pasivo: el destinatario es el sujeto pasivo del IVA.',
   vatInAccounting: (currency, vat, from, rate) => `IVA en ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Por favor, pague ${amount} antes del ${date}.`,
-  vatIn: (currency, amount, rate) => `IVA en ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Número de recibo',
   issued: 'Emitido',

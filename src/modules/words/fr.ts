@@ -47,7 +47,6 @@ export const fr: Catalog = {
   reverseChargeNote: 'Autoliquidation : la TVA est due par le preneur.',
   vatInAccounting: (currency, vat, from, rate) => `TVA en ${currency} : ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Merci de régler ${amount} avant le ${date}.`,
-  vatIn: (currency, amount, rate) => `TVA en ${currency} : ${amount} (${rate})`,
 
   receiptNumber: 'Numéro du reçu',
   issued: 'Émis le',

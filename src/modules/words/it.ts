@@ -47,7 +47,6 @@ export const it: Catalog = {
   reverseChargeNote: "Inversione contabile: l'IVA è dovuta dal committente.",
   vatInAccounting: (currency, vat, from, rate) => `IVA in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Si prega di pagare ${amount} entro il ${date}.`,
-  vatIn: (currency, amount, rate) => `IVA in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Numero ricevuta',
   issued: 'Emessa il',

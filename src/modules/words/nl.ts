@@ -47,7 +47,6 @@ export const nl: Catalog = {
   reverseChargeNote: 'Btw verlegd: de btw wordt verlegd naar de afnemer.',
   vatInAccounting: (currency, vat, from, rate) => `Btw in ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Gelieve ${amount} te betalen vóór ${date}.`,
-  vatIn: (currency, amount, rate) => `Btw in ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Kwitantienummer',
   issued: 'Uitgegeven op',

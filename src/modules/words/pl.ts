@@ -47,7 +47,6 @@ export const pl: Catalog = {
   reverseChargeNote: 'Odwrotne obciążenie: podatek rozlicza nabywca.',
   vatInAccounting: (currency, vat, from, rate) => `VAT w ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Prosimy o zapłatę ${amount} do dnia ${date}.`,
-  vatIn: (currency, amount, rate) => `VAT w ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Numer pokwitowania',
   issued: 'Wystawiono',

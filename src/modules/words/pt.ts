@@ -47,7 +47,6 @@ export const pt: Catalog = {
   reverseChargeNote: 'Autoliquidação: o IVA é devido pelo adquirente.',
   vatInAccounting: (currency, vat, from, rate) => `IVA em ${currency}: ${vat} (1 ${from} = ${rate} ${currency})`,
   pleasePay: (amount, date) => `Por favor, pague ${amount} até ${date}.`,
-  vatIn: (currency, amount, rate) => `IVA em ${currency}: ${amount} (${rate})`,
 
   receiptNumber: 'Número do recibo',
   issued: 'Emitido em',

@@ -51,7 +51,7 @@ describe('the catalogs', () => {
       says('vatRate', c.vatRate('P-1'), 'P-1')
       says('zeroRated', c.zeroRated('P-1'), 'P-1')
       says('pleasePay', c.pleasePay('A-1', 'D-1'), 'A-1', 'D-1')
-      says('vatIn', c.vatIn('C-1', 'A-1', 'R-1'), 'C-1', 'A-1', 'R-1')
+      says('vatInAccounting', c.vatInAccounting('C-1', 'A-1', 'F-1', 'R-1'), 'C-1', 'A-1', 'F-1', 'R-1')
       says('receiptFor', c.receiptFor('T-1', 'N-1', 'A-1'), 'T-1', 'N-1', 'A-1')
       says('receiptVoid', c.receiptVoid('D-1'), 'D-1')
       says('issuedOn', c.issuedOn('D-1'), 'D-1')

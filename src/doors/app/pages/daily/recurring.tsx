@@ -6,6 +6,7 @@ import { findClient, findClients } from '../../../../modules/clients'
 import { listProducts } from '../../../../modules/products'
 import type { RecurringView } from '../../../../modules/recurring'
 import { ID_RULE, idOf } from '../../../../platform/operation'
+import { inAppWords } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
@@ -92,7 +93,7 @@ function LastRun({ c, r }: { c: InBusiness; r: RecurringView }): JSX.Element {
       {run.error ? (
         <span class="err" data-code={esc(run.error.code ?? '')}>
           {' '}
-          {esc(run.error.message)}
+          {esc(inAppWords(run.error.code, run.error.message))}
         </span>
       ) : (
         ''
