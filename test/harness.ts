@@ -234,6 +234,8 @@ export async function contractValidator(app: App): Promise<Validate> {
     ops,
   }))
   const compiled = new Map<string, ReturnType<typeof ajv.compile>>()
+  // Named shapes (`$ref: #/components/schemas/Client`) resolve inside each compiled answer schema, closed like it.
+  const components = closeObjects(doc.components ?? {})
   return (method, fullPath, status, _headers, body) => {
     const path = fullPath.split('?')[0]!
     const route = routes.find((r) => r.re.test(path))
@@ -253,7 +255,7 @@ export async function contractValidator(app: App): Promise<Validate> {
     const id = `${method} ${route.re.source} ${status}`
     let validate = compiled.get(id)
     if (!validate) {
-      validate = ajv.compile(closeObjects(schema))
+      validate = ajv.compile({ ...closeObjects(schema), components })
       compiled.set(id, validate)
     }
     if (!validate(body)) {

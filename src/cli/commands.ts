@@ -13,6 +13,7 @@ import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
+import { importCommand, IMPORT_USAGE } from './import'
 import { bankStatementCommand, BANK_STATEMENT_USAGE } from './bank-statement'
 import { remindersCommand, REMINDERS_USAGE } from './reminders'
 import { fxCommand } from './fx'
@@ -210,6 +211,19 @@ export const COMMANDS: Command[] = [
     ],
     database: 'existing',
     run: async ({ args, open }) => appCommand(await open(), args),
+  },
+  {
+    name: 'import',
+    summary: 'create Clients or Products from a CSV file: every row, or none',
+    usage: [IMPORT_USAGE],
+    details: [
+      "The file's header row names fields of the create body (POST /v1/clients or /v1/products; electronic_address.scheme",
+      'and electronic_address.value for the nested one); comma or semicolon separated, UTF-8, at most 10,000 rows and 10 MB.',
+      'Any refused row refuses the whole file, named as rows.N.field (N counted from 1 after the header); nothing is created.',
+      'Prints {created, ids}.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => importCommand(await open(), args),
   },
   {
     name: 'numbering',

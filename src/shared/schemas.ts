@@ -98,4 +98,6 @@ export const idempotencyHeader = {
  * The body of an action that takes none: absent, empty or `{}`. A field sent anyway is 422 naming it (extensions §7),
  * so a caller who thinks the action takes options learns it does not.
  */
-export const NoBody = t.Optional(t.Object({}, { additionalProperties: false, description: 'no body, or {}' }))
+export const NoBody = t.Optional(
+  t.Object({}, { additionalProperties: false, description: 'no body, or {}', title: 'NoBody' }),
+)

@@ -107,6 +107,8 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
           title: 'invoicing API',
           version: API_VERSION,
           description: API_DESCRIPTION,
+          // The service's own terms: the operator who runs it serves its API.
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         },
         // Relative: the document describes the service that serves it, wherever it is reached.
         servers: [{ url: '/', description: 'this service' }],
@@ -115,6 +117,13 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
         },
         security: [{ bearer: [] }],
         webhooks: openApiWebhooks,
+        // Every tag in the table's order; the operations that manage webhooks read as such, so the reference lists
+        // "Webhooks" once, for the events the document's `webhooks` describe.
+        tags: [...new Set(['Service', ...operations.map((op) => op.tag)])].map((name) =>
+          name === 'Webhooks'
+            ? { name, 'x-displayName': 'Webhook endpoints', description: 'Where events are sent.' }
+            : { name, description: `The operations of ${name}.` },
+        ),
       }),
     )
     .use(docsRoutes())
@@ -130,6 +139,8 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
         security: [],
         responses: {
           200: { description: 'the service answers', content: { 'application/json': { schema: HEALTH_ANSWER } } },
+          // Never for a plain GET; the server's HTTP layer refuses a request it cannot take before the route.
+          '4XX': { description: 'the HTTP request itself is refused, such as a body declared over 16 MiB (413)' },
         },
       },
     })

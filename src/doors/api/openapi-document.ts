@@ -108,6 +108,92 @@ function completeDocument(doc: Document, routes: AnyElysia['routes']): Document 
   return doc
 }
 
+type Node = Record<string, unknown>
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v)
+const SCHEMAS = '#/components/schemas/'
+
+/**
+ * A schema's text with its keys in order, so one shape built two ways reads the same: the generator writes a nullable
+ * field as `type: [T, null]` in one place and `anyOf: [T, null]` in another.
+ */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
+  if (!isNode(v)) return JSON.stringify(v)
+  const list = v.anyOf
+  if (Array.isArray(list) && list.length === 2 && Object.keys(v).length === 1) {
+    const [a, b] = list
+    if (isNode(a) && isNode(b) && typeof a.type === 'string' && canonical(b) === '{"type":"null"}')
+      return canonical({ ...a, type: [a.type, 'null'] })
+  }
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+    .join(',')}}`
+}
+
+/**
+ * Names the document's shapes (issue 32): every schema with a title (a resource such as Client or Document, a request
+ * body such as ClientCreate, a list, a report) moves to `components.schemas` under its title and is used by `$ref`,
+ * inner ones first, so generators (openapi-typescript, ...) give each its type. Every error answer names `Error`, its
+ * status's words kept in the answer's description. A title met again with other content keeps a numbered name.
+ */
+function nameSchemas(doc: Document): void {
+  const schemas = (doc.components ??= {}).schemas ?? {}
+  doc.components.schemas = schemas
+  const byText = new Map<string, string>()
+  const name = (schema: Node): Node => {
+    // A nullable shape (the generator writes `type: [object, null]`) is the shape's name or null.
+    if (Array.isArray(schema.type) && schema.type.includes('null')) {
+      const type = schema.type.filter((t) => t !== 'null')
+      return { anyOf: [name({ ...schema, type: type.length === 1 ? type[0] : type }), { type: 'null' }] }
+    }
+    const title = schema.title as string
+    const text = canonical(schema)
+    let named = byText.get(text)
+    if (!named) {
+      named = title
+      for (let n = 2; named in schemas && canonical(schemas[named]) !== text; n++) named = `${title}${n}`
+      schemas[named] = schema
+      byText.set(text, named)
+    }
+    return { $ref: `${SCHEMAS}${named}` }
+  }
+  // Post-order: a Document's Lines are named before the Document that holds them.
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit)
+    if (!isNode(node)) return node
+    for (const [k, v] of Object.entries(node)) node[k] = k === 'properties' && isNode(v) ? visitMap(v) : visit(v)
+    return typeof node.title === 'string' && ('type' in node || 'anyOf' in node) ? name(node) : node
+  }
+  const visitMap = (props: Node): Node => {
+    for (const [k, v] of Object.entries(props)) props[k] = visit(v)
+    return props
+  }
+  for (const ops of Object.values(doc.paths))
+    for (const op of Object.values(ops)) {
+      for (const [status, answer] of Object.entries(op.responses ?? {})) {
+        const json = answer.content?.['application/json'] as { schema?: Node } | undefined
+        if (!json?.schema) continue
+        if (Number(status) >= 400) {
+          // Every error answer is the one Error object; what the status means stays in the answer's description.
+          const { description: _words, ...error } = json.schema
+          json.schema = name({ ...error, title: 'Error' })
+        } else json.schema = visit(json.schema) as Node
+      }
+      const body = op.requestBody?.content?.['application/json'] as { schema?: Node } | undefined
+      if (body?.schema) body.schema = visit(body.schema) as Node
+    }
+  // The webhooks' payloads name their shapes too (the Document a document event carries): on a copy, since they are
+  // the models' own TypeBox objects, which the routes' validators compile.
+  const withHooks = doc as { webhooks?: Record<string, Record<string, Operation>> }
+  withHooks.webhooks = withHooks.webhooks && JSON.parse(JSON.stringify(withHooks.webhooks))
+  for (const hook of Object.values(withHooks.webhooks ?? {}))
+    for (const op of Object.values(hook)) {
+      const body = op.requestBody?.content?.['application/json'] as { schema?: Node } | undefined
+      if (body?.schema) body.schema = visit(body.schema) as Node
+    }
+}
+
 /** The document's route; it is built on first request, once every route of `app()` is registered, and kept. */
 export function openApiDocumentRoutes(
   app: () => AnyElysia,
@@ -130,7 +216,9 @@ export function openApiDocumentRoutes(
           paths: generated.paths,
           components: { ...documentation.components, schemas: { ...generated.components?.schemas } },
         } as Document
-        kept = { routes: a.routes.length, doc: completeDocument(doc, a.routes) }
+        const complete = completeDocument(doc, a.routes)
+        nameSchemas(complete)
+        kept = { routes: a.routes.length, doc: complete }
       }
       return kept.doc
     },

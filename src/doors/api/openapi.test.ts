@@ -1,5 +1,6 @@
 // The published OpenAPI document and the browsable reference: public, complete, and served without any CDN.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import SwaggerParser from '@apidevtools/swagger-parser'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { operations } from '../../operations'
 
@@ -9,7 +10,8 @@ let doc: any
 beforeAll(async () => {
   h = await makeHarness()
   const r = await h.request('GET', '/openapi.json')
-  doc = r.body
+  // Read through its named shapes (`$ref: #/components/schemas/…`), as a reader of the document follows them.
+  doc = await SwaggerParser.dereference(structuredClone(r.body))
 })
 afterAll(() => h.close())
 

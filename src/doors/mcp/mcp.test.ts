@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { operations } from '../../operations'
+import { inputSchema } from '../../platform/operation'
 import { updateBusiness } from '../../modules/business'
 import { connectApp } from '../../../test/oauth'
 
@@ -434,6 +435,55 @@ describe('imports as tools (extensions §19)', () => {
     expect(client).toMatchObject({ id: r.structuredContent.ids[0], name: 'Acme, GmbH' })
     const missing = await call(c, 'products_import', {})
     expect(missing.structuredContent.error.errors).toEqual({ csv: ['is required'] })
+    await c.close()
+  })
+})
+
+describe('the weight of the tool list (issue 32)', () => {
+  test('tools/list for an Admin key weighs under 1.6 KB a tool (it was 5 KB: 177 KB for 35), and each input schema keeps every argument', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const { tools } = await c.listTools()
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }))
+    // Issue 32 asked under 60 KB for its 35 tools; the table grows, so the bound is per tool (35 tools: 56 KB).
+    expect(bytes / tools.length).toBeLessThan(1_600)
+    const offered = operations.filter((op) => op.mcp)
+    expect(tools).toHaveLength(offered.length)
+    // Complete: every argument the operation takes is listed, and the required ones are required.
+    for (const op of offered) {
+      const full = inputSchema(op)
+      const listed = tools.find((t) => t.name === op.name)!.inputSchema as {
+        properties: Record<string, unknown>
+        required?: string[]
+      }
+      expect(Object.keys(listed.properties).sort(), op.name).toEqual(Object.keys(full.properties).sort())
+      expect([...(listed.required ?? [])].sort(), op.name).toEqual([...(full.required ?? [])].sort())
+    }
+    // A Document is declared whole once; the tools answering one after it name it.
+    const issue = tools.find((t) => t.name === 'documents_issue')!.outputSchema as unknown as {
+      anyOf: Array<{ title: string }>
+    }
+    expect(issue.anyOf.map((s) => s.title)).toEqual(['Document', 'Error'])
+    await c.close()
+  })
+
+  test('the SDK client checks each answer against the compact output schemas: a Document, a list, a refusal', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    await c.listTools()
+    const client = await call(c, 'clients_create', { name: 'Acme', email: 'a@acme.example', country: 'DE' })
+    expect(client.isError).toBeUndefined()
+    const draft = await call(c, 'documents_create', {
+      type: 'invoice',
+      client_id: client.structuredContent.id,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19' }],
+    })
+    expect(draft.structuredContent.total).toBe('11.90')
+    const issued = await call(c, 'documents_issue', { id: draft.structuredContent.id })
+    expect(issued.structuredContent.status).toBe('issued')
+    expect((await call(c, 'documents_list')).structuredContent.data).toHaveLength(1)
+    const refused = await call(c, 'documents_issue', { id: draft.structuredContent.id })
+    expect(refused.isError).toBe(true)
     await c.close()
   })
 })

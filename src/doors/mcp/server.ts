@@ -19,6 +19,7 @@ import { ApiError } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { type Admitted, jsonResponse } from './gate'
 import { buildTools, errorResult, listedFor, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
+import { compactList, type ListedTool } from './compact'
 import type { Operation } from '../../platform/operation'
 
 const MCP_SERVER_NAME = 'invoicing'
@@ -123,6 +124,15 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     return new ApiError('server_error', 'The service failed to answer; the fault is ours.')
   }
 
+  // A compact list per set of tools listed (they differ by Role and plan only), made once.
+  const compacted = new Map<string, ListedTool[]>()
+  function compactListOf(listed: Tool[]): ListedTool[] {
+    const key = listed.map((t) => t.name).join(' ')
+    let list = compacted.get(key)
+    if (!list) compacted.set(key, (list = compactList(listed)))
+    return list
+  }
+
   function server(actorOf: () => Promise<Actor | null>, ipOf: () => string | null): Server {
     const s = new Server(
       { name: MCP_SERVER_NAME, version: '1.0.0' },
@@ -131,16 +141,7 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     s.setRequestHandler(ListToolsRequestSchema, async () => {
       const actor = await actorOf()
       const listed = actor ? listedFor(actor, tools) : []
-      return {
-        tools: listed.map((t) => ({
-          name: t.name,
-          title: t.title,
-          description: t.description,
-          inputSchema: t.inputSchema as { type: 'object' },
-          ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
-          annotations: t.annotations,
-        })),
-      }
+      return { tools: compactListOf(listed) }
     })
     s.setRequestHandler(CallToolRequestSchema, async (request) => {
       const actor = await actorOf()

@@ -7,7 +7,7 @@ import { importClients, importProducts } from './imports.service'
 const upload = { mediaType: 'text/csv', maxBytes: MAX_IMPORT_BYTES, limitWords: MAX_IMPORT_WORDS, arg: 'csv' } as const
 
 const rules = (what: string, create: string) =>
-  `Creates every row as \`${create}\` would, in one transaction, or none: any refused row makes the whole import 422 \`invalid_request\` with \`errors\` keyed \`rows.N.field\` (N counted from 1 after the header), and nothing is created. A column naming no field of the ${what} create body is 422 under \`header.<column>\`; more than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows is 422 under \`rows\`; a file over ${MAX_IMPORT_WORDS} is 413. The body is the CSV file itself (\`Content-Type: text/csv\`); MCP takes it as the \`csv\` argument.`
+  `Creates every row as \`${create}\` would, in one transaction, or none: a refused row makes the whole import 422 \`invalid_request\` with \`errors\` keyed \`rows.N.field\` (N from 1 after the header). A column naming no ${what} create field is 422 under \`header.<column>\`; over ${MAX_IMPORT_ROWS.toLocaleString('en')} rows 422 under \`rows\`; over ${MAX_IMPORT_WORDS} 413. The body is the CSV file (\`Content-Type: text/csv\`); MCP takes it as \`csv\`.`
 
 export const importsOperations: Operation[] = [
   {

@@ -3,7 +3,6 @@
 import { ClientCreateBody } from '../../../../modules/clients'
 import { ProductCreateBody } from '../../../../modules/products'
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_WORDS } from '../../../../modules/imports'
-import { InvalidRequest } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
@@ -150,9 +149,9 @@ export function importRoutes(kit: AppKit): void {
       `/${kind.section}/import`,
       'change',
       async (c, data) => {
+        // No file chosen is an empty file: the operation refuses it in its own words.
         const file = data.files.get('file')
-        if (!file) throw new InvalidRequest({ file: ['choose a CSV file to import'] })
-        await kit.operation(c, kind.operation, { text: new TextDecoder().decode(file) })
+        await kit.operation(c, kind.operation, { text: file ? new TextDecoder().decode(file) : '' })
         return kit.done(c, `/${kind.section}`, kind.notice)
       },
       page,
