@@ -89,7 +89,7 @@ describe('daily work in a real browser', () => {
     await page.getByRole('link', { name: 'Clients', exact: true }).click()
     await page.getByRole('link', { name: 'New client' }).click()
     await page.getByLabel('Name', { exact: true }).fill('Acme GmbH')
-    await page.getByLabel('Email').fill('billing@acme.example')
+    await page.getByLabel('Email', { exact: true }).fill('billing@acme.example')
     await page.getByLabel('Country (2 letters)').fill('DE')
     await page.getByRole('button', { name: 'Create the Client' }).click()
     await page.waitForURL(/\/clients\/\d+\?/)

@@ -252,7 +252,15 @@ export class AppKit {
     const refused = appPlanRefusal(c.actor, op.access) ?? appRoleRefusal(c.role, op.access)
     if (refused) throw refused
     const path: Record<string, string> = {}
-    for (const [k, v] of Object.entries(input.path ?? {})) path[k] = v === undefined ? '' : String(v)
+    // A route's parameters are its names (`/v1/products/:product`): a page naming another key would run the operation
+    // on no id at all, and every such form would answer "No such record." (it did, for Clients and Products).
+    const route = 'http' in op ? (op as { http?: { path: string } }).http?.path : undefined
+    const named = route ? [...route.matchAll(/:([a-z_]+)/g)].map((m) => m[1]) : null
+    for (const [k, v] of Object.entries(input.path ?? {})) {
+      if (named && !named.includes(k))
+        throw new Error(`the application ran ${name} with path.${k}; ${route} names ${named}`)
+      path[k] = v === undefined ? '' : String(v)
+    }
     let body: unknown = input.text
     if (input.body !== undefined) {
       const clean = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined))

@@ -312,7 +312,7 @@ export function productsRoutes(kit: AppKit): void {
     async (c, data) => {
       const product = await productOf(c, c.params.id)
       const { input, body } = productBody(data, true)
-      await kit.operation(c, 'products_update', { path: { id: product.id }, body, form: input })
+      await kit.operation(c, 'products_update', { path: { product: product.id }, body, form: input })
       return kit.done(c, '/products', 'saved')
     },
     editPage,
@@ -322,7 +322,10 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const product = await productOf(c, c.params.id)
-      await kit.operation(c, 'products_update', { path: { id: product.id }, body: { is_active: !product.isActive } })
+      await kit.operation(c, 'products_update', {
+        path: { product: product.id },
+        body: { is_active: !product.isActive },
+      })
       return kit.done(c, '/products', 'saved')
     },
     list,
@@ -332,7 +335,7 @@ export function productsRoutes(kit: AppKit): void {
     'change',
     async (c) => {
       const product = await productOf(c, c.params.id)
-      await kit.operation(c, 'products_update', { path: { id: product.id }, body: { is_archived: true } })
+      await kit.operation(c, 'products_update', { path: { product: product.id }, body: { is_archived: true } })
       return kit.done(c, '/products', 'product_archived')
     },
     list,
