@@ -1,8 +1,13 @@
 // The EPC QR code to pay by SEPA credit transfer (EPC069-12 "SCT", version 002, UTF-8): when a document carries one
 // (extensions §15), what it says, and its module matrix, drawn by the PDF writer and the public page alike.
 // The matrix comes from the `qrcode` library's encoder core (its renderers, which pull in a PNG writer, are not loaded).
-// @ts-expect-error: the core module has no types of its own; its one function is typed below.
-import { create } from 'qrcode/lib/core/qrcode.js'
+// The encoder is required on the first code drawn, not at start: a server that draws none never evaluates it.
+type Encode = (segments: Array<{ data: string; mode: 'byte' }>, options: { errorCorrectionLevel: 'M' }) => unknown
+let create: Encode | undefined
+const encode: Encode = (segments, options) => {
+  create ??= (require('qrcode/lib/core/qrcode.js') as { create: Encode }).create
+  return create(segments, options)
+}
 import { Dec } from './money'
 
 /** What a banking app fills the transfer with. */
@@ -79,7 +84,7 @@ export interface QrMatrix {
 
 /** The matrix of the code, error correction level M as EPC069-12 asks, the text in byte mode (UTF-8). */
 export function qrMatrix(text: string): QrMatrix {
-  const qr = create([{ data: text, mode: 'byte' }], { errorCorrectionLevel: 'M' }) as {
+  const qr = encode([{ data: text, mode: 'byte' }], { errorCorrectionLevel: 'M' }) as {
     modules: { size: number; data: Uint8Array }
   }
   const { size, data } = qr.modules

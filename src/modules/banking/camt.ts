@@ -2,7 +2,7 @@
 // the same versions) into the entries the import matches (extensions §15). The parser is fast-xml-parser, which never
 // fetches anything; a file that declares a DTD or an entity is refused before it is parsed at all, so neither an
 // external entity (XXE) nor an entity expansion ("billion laughs") is ever read.
-import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { lazyXmlParser, validateXml } from '../../shared/xml-parser'
 import { InvalidRequest } from '../../shared/errors'
 
 /** The largest file taken (extensions §15). */
@@ -40,7 +40,7 @@ export interface CamtFile {
 const KINDS: Record<string, string> = { '053': 'BkToCstmrStmt', '054': 'BkToCstmrDbtCdtNtfctn' }
 const REPEATED = new Set(['Stmt', 'Ntfctn', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'CdtrRefInf'])
 
-const parser = new XMLParser({
+const parser = lazyXmlParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   textNodeName: '#text',
@@ -152,7 +152,7 @@ const SLICE_MS = 5
 const BATCH = 25
 
 function wellFormed(xml: string, where: string): void {
-  const valid = XMLValidator.validate(xml)
+  const valid = validateXml(xml)
   if (valid !== true) fileFault(`is not well-formed XML (${where}line ${valid.err.line}: ${valid.err.msg})`)
 }
 
@@ -171,7 +171,7 @@ export async function parseCamt(xml: string): Promise<CamtFile> {
     return ''
   })
   wellFormed(skeleton, '')
-  const doc = at(parser.parse(skeleton), 'Document') as Node | undefined
+  const doc = at(parser().parse(skeleton), 'Document') as Node | undefined
   if (!doc) fileFault('is not an ISO 20022 Document')
   // The parser drops namespace declarations with their prefixes: the message is read from the Document's start tag.
   const tag = /<(?:[A-Za-z_][\w.-]*:)?Document\b[^>]*>/.exec(skeleton)?.[0] ?? ''
@@ -203,7 +203,7 @@ export async function parseCamt(xml: string): Promise<CamtFile> {
   for (let i = 0; i < chunks.length; i += BATCH) {
     const batch = `<Ntries>${chunks.slice(i, i + BATCH).join('')}</Ntries>`
     wellFormed(batch, `entries ${i + 1} to ${Math.min(i + BATCH, chunks.length)}: `)
-    const parsed = parser.parse(batch) as Node
+    const parsed = parser().parse(batch) as Node
     for (const ntry of list((parsed.Ntries as Node | undefined)?.Ntry)) entries.push(entryOf(ntry))
     if (performance.now() - slice > SLICE_MS) {
       await new Promise((r) => setImmediate(r))

@@ -1,5 +1,5 @@
 // Reads the ECB's euro reference rates XML (the daily file and the 90- day or full history): day, currency, rate.
-import { XMLParser } from 'fast-xml-parser'
+import { lazyXmlParser } from '../../shared/xml-parser'
 import { isCurrency } from '../../shared/currencies'
 import { isDate } from '../../shared/dates'
 
@@ -17,7 +17,7 @@ const RATE_RE = /^[0-9]{1,10}(\.[0-9]{1,10})?$/
 /** The largest file read: the full history since 1999 is about 7 MB; the daily file about 2 KB. */
 export const ECB_MAX_BYTES = 16 * 1024 * 1024
 
-const parser = new XMLParser({
+const parser = lazyXmlParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
   removeNSPrefix: true,
@@ -38,7 +38,7 @@ export function parseEcbXml(text: string): EcbDay[] {
     throw new EcbFileError('the file declares a DOCTYPE or entities, which ECB files never do')
   let doc: Record<string, unknown>
   try {
-    doc = parser.parse(text, true) as Record<string, unknown>
+    doc = parser().parse(text, true) as Record<string, unknown>
   } catch (e) {
     throw new EcbFileError(`the file is not well-formed XML (${firstLine(e)})`)
   }

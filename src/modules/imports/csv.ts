@@ -1,6 +1,6 @@
 // Reads an import's CSV file (extensions §19) into its header and rows: csv-parse for the quoting (quoted fields,
 // separators and line breaks inside them, doubled quotes), a BOM dropped, comma or semicolon as the header row uses.
-import { parse } from 'csv-parse/sync'
+import type { parse as Parse } from 'csv-parse/sync'
 import { InvalidRequest } from '../../shared/errors'
 
 /** At most this many rows after the header (extensions §19); more is 422 naming `rows`. */
@@ -55,6 +55,8 @@ export function readCsv(text: string): CsvFile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   let records: string[][]
   try {
+    // Required on the first import, not at start: a server that imports nothing never evaluates csv-parse.
+    const parse = (require('csv-parse/sync') as { parse: typeof Parse }).parse
     records = parse(body, {
       delimiter: separatorOf(body),
       relax_column_count: true,
