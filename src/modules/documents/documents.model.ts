@@ -179,7 +179,9 @@ export const DocumentSchema = t.Object(
     credited_document_id: Nullable(Int()),
     is_test: Bool(),
     public_url: Nullable(
-      t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' }),
+      t.String({
+        description: "the page the Client opens, an absolute URL under the service's public address; null on a Draft",
+      }),
     ),
     bank_account_ids: t.Array(Int()),
     notes: Nullable(t.String()),

@@ -4,7 +4,7 @@ import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
-import { actionsOf, refusalFor, type Facts } from './lifecycle'
+import { actionsOf, LINK_BASE, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
 
@@ -221,7 +221,8 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
     is_test: doc.isTest,
-    public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
+    // Always absolute (extensions §8): a Client is sent it as is.
+    public_url: doc.publicToken ? `${LINK_BASE.url}/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
     notes: doc.notes,
     // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.

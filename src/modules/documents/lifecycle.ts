@@ -19,8 +19,12 @@ export const REMEDY_URLS: { connect_mail_provider: string; choose_plan: string }
   choose_plan: 'http://localhost:8080/app/settings/billing',
 }
 
-/** Points the remedy URLs at this service's public URL (INVOICING_PUBLIC_URL, else http://localhost:PORT). */
+/** The service's public URL that links in answers start with (`public_url`, remedies); set with setRemedyBase. */
+export const LINK_BASE = { url: 'http://127.0.0.1:8080' }
+
+/** Points the remedy URLs and `public_url` at this service's public URL (config.ts publicBaseUrl, extensions §8). */
 export function setRemedyBase(base: string): void {
+  LINK_BASE.url = base
   REMEDY_URLS.connect_mail_provider = `${base}/app/settings/mailbox`
   REMEDY_URLS.choose_plan = `${base}/app/settings/billing`
 }

@@ -153,7 +153,7 @@ export async function remindDocument(
       const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [
         (await findDocument(deps.db.read, who.businessId, id))!,
       ])
-      const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
+      const pageUrl = view!.public_url
       const title = DOCUMENT_TITLES[view!.type] ?? view!.type
       return {
         from: { name: business.name, address: provider.from },
