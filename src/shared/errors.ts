@@ -373,6 +373,23 @@ export const CODES = {
     means: 'on the Free plan only reads are open (MCP server and application)',
     remedy: 'choose_plan',
   },
+  // Refunds of Credit Notes (extensions §20)
+  not_a_credit_note: {
+    type: 'refusal',
+    means: 'only a Credit Note takes Refunds',
+    says: 'Only a Credit Note takes Refunds; record a Payment on an Invoice.',
+  },
+  refund_exceeds_credit: {
+    type: 'refusal',
+    means: "the amount is above the Credit Note's total less what was refunded before",
+    says: (p: { amount: string; left: string; currency: string }) =>
+      `The amount ${p.amount} is above the ${p.left} ${p.currency} left to refund on this Credit Note.`,
+  },
+  refund_reversed: {
+    type: 'refusal',
+    means: 'the Refund is reversed already',
+    says: 'The Refund was reversed already.',
+  },
 } as const satisfies Record<
   string,
   | { type: 'refusal'; means: string; remedy?: string; says: string | ((p: never) => string) }

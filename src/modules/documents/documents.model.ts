@@ -177,6 +177,8 @@ export const DocumentSchema = t.Object(
     proforma_id: Nullable(Int()),
     converted_into_id: Nullable(Int()),
     credited_document_id: Nullable(Int()),
+    credit_note_ids: t.Array(Int(), { description: 'the Credit Notes that credit this document (Drafts included)' }),
+    amount_refunded: Amount,
     is_test: Bool(),
     public_url: Nullable(
       t.String({

@@ -148,9 +148,21 @@ export interface PresentInput {
   facts: Facts
   role: Role
   today: string
+  /** The Credit Notes that credit this document (extensions §20). */
+  creditNoteIds?: number[]
 }
 
-export function presentDocument({ doc, lines, bands, client, seller, facts, role, today }: PresentInput) {
+export function presentDocument({
+  doc,
+  lines,
+  bands,
+  client,
+  seller,
+  facts,
+  role,
+  today,
+  creditNoteIds = [],
+}: PresentInput) {
   const scale = currencyScale(doc.currency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
@@ -220,6 +232,8 @@ export function presentDocument({ doc, lines, bands, client, seller, facts, role
     proforma_id: doc.proformaId,
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
+    credit_note_ids: creditNoteIds,
+    amount_refunded: format(stored(doc.amountRefunded), scale),
     is_test: doc.isTest,
     // Always absolute (extensions §8): a Client is sent it as is.
     public_url: doc.publicToken ? `${LINK_BASE.url}/p/${doc.publicToken}` : null,

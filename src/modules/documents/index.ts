@@ -1,7 +1,7 @@
 // The documents module's public face for payments, reports, mail, e-invoices and the PDF writer.
 export type { DocumentView, SellerSnapshot, ShownBankAccount } from './documents.present'
 export type { DocumentRow } from './documents.repo'
-export { findDocument } from './documents.repo'
+export { findDocument, writeAmountRefunded } from './documents.repo'
 export {
   issueInTx,
   sellerOfDocument,
