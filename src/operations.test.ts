@@ -26,6 +26,7 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  'refunds',
 ]
 
 describe('the table of operations', () => {

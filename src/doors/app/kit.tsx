@@ -89,6 +89,8 @@ export const NOTICES: Record<string, string> = {
   payment_amended: 'The Payment is amended; its Receipt keeps its number.',
   payment_reversed: 'The Payment is reversed; its Receipt is void.',
   receipt_emailed: 'The Receipt is emailed to the Client.',
+  refund_recorded: 'The refund is recorded.',
+  refund_reversed: 'The refund is reversed.',
 }
 
 /** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */

@@ -111,8 +111,15 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
     for (let i = 0; i < 500 && LINE_FIELDS.some((f) => typed.has(`lines.${i}.${f}`)); i++) {
       rows.push(Object.fromEntries([...LINE_FIELDS, 'product_q'].map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
     }
-  } else if (doc) {
-    for (const l of doc.lines) {
+  } else if (doc || type === 'credit_note') {
+    // A new Credit Note made from an Invoice starts with that Invoice's Lines (extensions §20), as the API's does.
+    const credited = idIn(c.url.searchParams.get('credited_document_id'))
+    const from =
+      doc ??
+      (credited !== null
+        ? await c.operation<DocumentView>('documents_get', { path: { id: credited } }).catch(() => null)
+        : null)
+    for (const l of from?.lines ?? []) {
       rows.push({
         product_id: l.product_id === null ? '' : String(l.product_id),
         description: l.description,

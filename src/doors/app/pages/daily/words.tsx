@@ -26,6 +26,14 @@ export const METHOD_WORDS: Record<string, string> = {
   other: 'Other',
 }
 
+/**
+ * Whether a document has an amount the Client owes: an Invoice or Proforma Invoice not cancelled. A Quote owes
+ * nothing, a Credit Note is owed to the Client (its refunds say how much went back), a cancelled document is void.
+ */
+export function owesAmount(d: { type: string; status: string }): boolean {
+  return (d.type === 'invoice' || d.type === 'proforma') && d.status !== 'cancelled'
+}
+
 /** "1234567.5" → "1,234,567.5": the exact decimal string, its integer digits grouped for reading; never a float. */
 export function grouped(amount: string): string {
   const neg = amount.startsWith('-')
