@@ -2,6 +2,7 @@
 // from an Invoice starts with its Lines and the two link each other; refunds are recorded and reversed with their
 // refusals, events and amount_refunded; the Client's statement reaches zero.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { outbox, refunds } from '../../db/schema'
@@ -78,6 +79,30 @@ describe('a Credit Note made from an Invoice', () => {
       },
     })
     expect(d.body.lines.map((l: any) => l.description)).toEqual(['Discount'])
+  })
+
+  test('its PDF names the credited Invoice whole: "Credits Invoice <number> of <date>" is wrapped, never cut', async () => {
+    // A Test business's numbers are the longest (TEST-INV-2026-0001), as the issue met them.
+    const t = await h.business({ isTest: true, currency: 'EUR' })
+    const tc = await h.client(t.key)
+    const d = await h.request('POST', '/v1/documents', {
+      key: t.key,
+      body: { type: 'invoice', client_id: tc, lines: LINES },
+    })
+    const invoice = (await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: t.key })).body
+    expect(invoice.document_number).toStartWith('TEST-INV-')
+    const cn = await h.request('POST', '/v1/documents', {
+      key: t.key,
+      body: { type: 'credit_note', client_id: tc, credited_document_id: invoice.id },
+    })
+    expect((await h.request('POST', `/v1/documents/${cn.body.id}/issue`, { key: t.key })).status).toBe(200)
+    const res = await h.app.fetch(
+      new Request(`http://localhost/v1/documents/${cn.body.id}/pdf`, { headers: { authorization: `Bearer ${t.key}` } }),
+    )
+    const file = join(h.dir, 'credit-note.pdf')
+    await Bun.write(file, new Uint8Array(await res.arrayBuffer()))
+    const text = Bun.spawnSync(['pdftotext', '-raw', '-enc', 'UTF-8', file, '-']).stdout.toString()
+    expect(text.replace(/\s+/g, ' ')).toContain(`Credits Invoice ${invoice.document_number} of ${invoice.issue_date}`)
   })
 
   test('the Invoice answers credit_note_ids naming it; other documents answer an empty list', async () => {

@@ -73,11 +73,14 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   ].filter((x): x is string => !!x)
   // Every seller line is wrapped, never cut: a long address takes as many rows as it needs.
   const wrapped = sellerLines.flatMap((x) => w.wrap(x, 9, 280))
-  const rows = Math.max(wrapped.length, heading.length)
+  // So is each heading line ("Credits Invoice TEST-INV-2026-0006 of 2026-03-10" is wider than its column).
+  const headingRows = heading.flatMap((x, i) => w.wrap(x, 10, 240).map((t) => ({ t, bold: i === 0 })))
+  const rows = Math.max(wrapped.length, headingRows.length)
   for (let i = 0; i < rows; i++) {
     w.ensure(13)
     if (wrapped[i]) w.text(wrapped[i]!, MARGIN, { size: 9 })
-    if (heading[i]) w.text(heading[i]!, right, { size: 10, right: true, bold: i === 0, maxWidth: 240 })
+    const h = headingRows[i]
+    if (h) w.text(h.t, right, { size: 10, right: true, bold: h.bold, maxWidth: 240 })
     w.down(13)
     await w.breathe()
   }
