@@ -1,8 +1,9 @@
 // The public door: a document's page, opened by its Client through an unguessable link (no credential, no Actor).
 import { Elysia, t } from 'elysia'
-import type { Database } from '../../db/client'
-import type { Clock } from '../../shared/clock'
-import { DOCUMENT_TITLES, openPublicDocument } from '../../modules/documents'
+import { currencyScale } from '../../shared/currencies'
+import { format } from '../../shared/money'
+import { amountDue, DOCUMENT_TITLES, openPublicDocument, owesAmount, publicDocumentPdf } from '../../modules/documents'
+import type { OperationContext } from '../../platform/operation'
 
 function esc(s: string | null | undefined): string {
   return (s ?? '').replace(
@@ -27,31 +28,82 @@ const notFound = () =>
     headers: PAGE_HEADERS,
   })
 
-export function publicPageRoutes(deps: { db: Database; clock: Clock }) {
-  return new Elysia({ name: 'public-page' }).get(
-    '/p/:token',
-    async ({ params }) => {
-      const found = await openPublicDocument(deps, params.token)
-      if (!found) return notFound()
-      const { doc, business, lines, client, seller } = found
-      const rows = lines
-        .map(
-          (l) =>
-            `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`,
-        )
-        .join('')
-      const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+/** The status as the Client reads it. */
+const STATUS_WORDS: Record<string, string> = {
+  issued: 'Open',
+  partially_paid: 'Partly paid',
+  paid: 'Paid',
+  cancelled: 'Cancelled',
+}
+
+// Fits a phone (390 px): the Lines scroll inside their own box, long words (an IBAN, a number) break.
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:760px;margin:1.5em auto;padding:0 1em;color:#222;overflow-wrap:anywhere}
+table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}
+.lines{overflow-x:auto}.status{display:inline-block;padding:.1em .6em;border-radius:1em;background:#eef;font-size:.9em}
+.status.paid{background:#e3f5e3}.status.cancelled{background:#eee;color:#555}.due{font-size:1.3em}
+.box{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}.button{display:inline-block;padding:.4em 1em;border:1px solid #335;border-radius:4px;color:#224;text-decoration:none}
+@media (max-width:480px){td,th{font-size:.85em;padding:.25em}}`
+
+export function publicPageRoutes(deps: OperationContext['deps']) {
+  return new Elysia({ name: 'public-page' })
+    .get(
+      '/p/:token',
+      async ({ params }) => {
+        const found = await openPublicDocument(deps, params.token)
+        if (!found) return notFound()
+        const { doc, business, lines, client, seller } = found
+        const scale = currencyScale(doc.currency)
+        const rows = lines
+          .map(
+            (l) =>
+              `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`,
+          )
+          .join('')
+        const owes = owesAmount(doc)
+        const due = format(amountDue(doc), scale)
+        const accounts = seller?.bank_accounts ?? []
+        const bank =
+          owes && doc.status !== 'paid' && accounts.length > 0
+            ? `<section class=box id=bank-details><h2>Pay by bank transfer</h2>${accounts
+                .map(
+                  (a) =>
+                    `<p><strong>${esc(a.name)}</strong><br>IBAN ${esc(a.iban)}${a.bic ? `<br>BIC ${esc(a.bic)}` : ''}</p>`,
+                )
+                .join('')}<p>Reference: ${esc(doc.documentNumber)}</p>` +
+              // Room for the payment reference and the EPC QR code of extensions §15 (a component of its own).
+              `<div id=pay-by-transfer></div></section>`
+            : ''
+        const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}</style></head>
+<style>${STYLE}</style></head>
 <body>${business.isTest || doc.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
 <h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
+<p><span class="status ${esc(doc.status)}" id=status>${esc(STATUS_WORDS[doc.status] ?? doc.status)}</span></p>
 <p>From <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
-<p>Issued ${esc(doc.issueDate)}${doc.dueDate ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
-<table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table>
+<p>Issued ${esc(doc.issueDate)}${doc.dueDate && owes ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
+${owes ? `<p class=due id=amount-due>Amount due <strong>${esc(due)} ${esc(doc.currency)}</strong></p>` : ''}
+<p><a class=button id=pdf href="/p/${esc(params.token)}/pdf">Download the PDF</a></p>
+<div class=lines><table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table></div>
 <p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
+${bank}
 </body></html>`
-      return new Response(html, { headers: PAGE_HEADERS })
-    },
-    { params: t.Object({ token: t.String() }), detail: { hide: true } },
-  )
+        return new Response(html, { headers: PAGE_HEADERS })
+      },
+      { params: t.Object({ token: t.String() }), detail: { hide: true } },
+    )
+    .get(
+      '/p/:token/pdf',
+      async ({ params }) => {
+        const pdf = await publicDocumentPdf(deps, params.token)
+        if (!pdf) return notFound()
+        return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
+          headers: {
+            ...PAGE_HEADERS,
+            'content-type': 'application/pdf',
+            'content-disposition': `attachment; filename="${pdf.filename}"`,
+          },
+        })
+      },
+      { params: t.Object({ token: t.String() }), detail: { hide: true } },
+    )
 }

@@ -333,6 +333,39 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
         </section>
       </div>
 
+      {d.public_url ? (
+        <section class="card" aria-labelledby="h-link">
+          <h2 id="h-link" class="flush-top">
+            The Client's link
+          </h2>
+          <p class="hint flush">
+            Copy it and give it to the Client: it opens this document's page (status, amount due, the PDF, your bank
+            details) with no sign-in. Anyone holding it can open the page.
+          </p>
+          <div class="row">
+            <input
+              type="text"
+              readonly
+              id="client-link"
+              class="grow"
+              aria-labelledby="h-link"
+              value={esc(d.public_url)}
+            />
+            <a
+              class="button quiet"
+              href={esc(new URL(d.public_url).pathname)}
+              target="_blank"
+              rel="noopener"
+              id="open-client-link"
+            >
+              Open
+            </a>
+          </div>
+        </section>
+      ) : (
+        ''
+      )}
+
       <section class="card" aria-labelledby="h-lines">
         <h2 id="h-lines" class="flush-top">
           Lines

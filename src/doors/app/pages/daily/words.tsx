@@ -4,6 +4,8 @@ import type { FormState, InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
 import { Csrf, esc } from '../../ui'
 
+export { owesAmount } from '../../../../modules/documents'
+
 export const TYPE_WORDS: Record<string, string> = {
   invoice: 'Invoice',
   proforma: 'Proforma Invoice',
@@ -24,14 +26,6 @@ export const METHOD_WORDS: Record<string, string> = {
   credit_card: 'Credit card',
   debit_card: 'Debit card',
   other: 'Other',
-}
-
-/**
- * Whether a document has an amount the Client owes: an Invoice or Proforma Invoice not cancelled. A Quote owes
- * nothing, a Credit Note is owed to the Client (its refunds say how much went back), a cancelled document is void.
- */
-export function owesAmount(d: { type: string; status: string }): boolean {
-  return (d.type === 'invoice' || d.type === 'proforma') && d.status !== 'cancelled'
 }
 
 /** "1234567.5" → "1,234,567.5": the exact decimal string, its integer digits grouped for reading; never a float. */
