@@ -38,7 +38,8 @@ const STATUS_WORDS: Record<string, string> = {
 
 // Fits a phone (390 px): the Lines scroll inside their own box, long words (an IBAN, a number) break.
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:760px;margin:1.5em auto;padding:0 1em;color:#222;overflow-wrap:anywhere}
-table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}
+table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}td.n{white-space:nowrap}
+td{overflow-wrap:normal}
 .lines{overflow-x:auto}.status{display:inline-block;padding:.1em .6em;border-radius:1em;background:#eef;font-size:.9em}
 .status.paid{background:#e3f5e3}.status.cancelled{background:#eee;color:#555}.due{font-size:1.3em}
 .box{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}.button{display:inline-block;padding:.4em 1em;border:1px solid #335;border-radius:4px;color:#224;text-decoration:none}
