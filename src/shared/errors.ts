@@ -98,7 +98,13 @@ export const CODES = {
     remedy: 'connect_mail_provider',
     // Either the Business has no address of its own, or it has one and this service runs no mail server to send it
     // through (INVOICING_MAIL_RELAY unset): the message covers both, and a mailbox of its own cures both.
-    says: 'This Business has no way to send email: it needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox. Nothing was sent.',
+    // The words name the real cause when it is known (issue 32): the relay the operator has not set, or the address.
+    says: (p: { why?: 'no_relay' | 'no_address' | null } = {}) =>
+      p.why === 'no_relay'
+        ? 'This Business has no way to send email: this service runs no mail server of its own (its operator has not set INVOICING_MAIL_RELAY) and the Business has no mailbox of its own; connect a mailbox. Nothing was sent.'
+        : p.why === 'no_address'
+          ? "This Business has no way to send email: it has no email address of its own for this service's mail server to send from, and no mailbox of its own; add its email address or connect a mailbox. Nothing was sent."
+          : 'This Business has no way to send email: it needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox. Nothing was sent.',
   },
   mail_account_lost: {
     type: 'refusal',

@@ -16,6 +16,7 @@ import {
   duplicateRefusal,
   lastSentOf,
   markSentRefusal,
+  receiptEmailRefusal,
   unmarkSentRefusal,
   type AppFacts,
 } from './app-actions'
@@ -114,6 +115,8 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
     reasons,
     last_reminded_at: doc.lastRemindedAt,
     business,
+    // Why "Email the Receipt" cannot send now, whatever the Receipt (the button is closed with it, not failing after).
+    receipt_mail_closed: receiptEmailRefusal({ voidedAt: null }, facts)?.message ?? null,
     credited_number: doc.creditedDocumentId ? (numbers[String(doc.creditedDocumentId)] ?? null) : null,
     credit_note_numbers: numbers,
   }

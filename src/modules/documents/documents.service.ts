@@ -90,6 +90,7 @@ export function sendFactsOf(mail: MailState): FactsOptions['send'] {
     sentToday: mail.sentToday,
     dailyLimit: mail.dailyLimit,
     resumesOn: mail.resumesOn,
+    noMail: mail.noMail,
   }
 }
 

@@ -51,6 +51,8 @@ export interface SendFacts {
   recipients: number
   /** The Send names its own `to`, so the Client's email is not needed. */
   toGiven: boolean
+  /** With nothing to send through, why (the refusal names the real cause); unknown where not gathered. */
+  noMail?: 'no_relay' | 'no_address' | null
 }
 
 /** Everything the judge needs, fetched beforehand (inside the transaction when a change follows). */
@@ -161,7 +163,7 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.status === 'cancelled') return r('cancelled_not_sent')
       if (!f.clientEmail && !f.send.toGiven) return r('no_client_address')
       const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
-      if (!f.mailVia) return { ...r('no_mail_provider'), ...mailRemedy }
+      if (!f.mailVia) return { ...r('no_mail_provider', { why: f.send.noMail ?? null }), ...mailRemedy }
       if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
       const s = f.send
       if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {

@@ -634,7 +634,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                               ? 'This Payment has no Receipt.'
                               : r.voidedAt
                                 ? 'The Receipt is void: its Payment was reversed.'
-                                : null
+                                : v.receipt_mail_closed
                           }
                           id={`email-receipt-${p.id}`}
                         />
