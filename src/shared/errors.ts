@@ -125,7 +125,7 @@ export const CODES = {
   draft_not_cancelled: {
     type: 'refusal',
     means: 'a Draft is deleted, not cancelled',
-    says: 'A Draft is deleted (DELETE /v1/documents/{id}), not cancelled.',
+    says: 'A Draft is deleted, not cancelled: delete the Draft instead.',
   },
   paid_not_cancelled: {
     type: 'refusal',

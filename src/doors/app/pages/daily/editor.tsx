@@ -228,6 +228,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         />
         <Field
           name="issue_date"
+          type="date"
           label="Issue date"
           state={state}
           value={doc?.issue_date}
@@ -236,6 +237,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         />
         <Field
           name="due_date"
+          type="date"
           label="Due date"
           state={state}
           value={doc?.due_date}
@@ -250,6 +252,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         />
         <Field
           name="delivery_date"
+          type="date"
           label="Delivery date"
           state={state}
           value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date}

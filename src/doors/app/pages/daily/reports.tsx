@@ -50,10 +50,10 @@ function csvResponse(name: string, body: string): Response {
   })
 }
 
-function Other({ n, what }: { n: number; what: string }): JSX.Element {
+function Other({ n, what, one }: { n: number; what: string; one: string }): JSX.Element {
   return n ? (
     <p class="hint">
-      {n} {what} in other currencies not included.
+      {n} {n === 1 ? one : what} in other currencies not included.
     </p>
   ) : (
     ''
@@ -110,7 +110,7 @@ export function reportsRoutes(kit: AppKit): void {
               <Money amount={income.vat} currency={cur} />
             </dd>
           </dl>
-          <Other n={income.other_currency_documents} what="documents" />
+          <Other n={income.other_currency_documents} what="documents" one="document" />
         </section>
         <section class="card" aria-labelledby="r-vat">
           <div class="row spread">
@@ -162,7 +162,7 @@ export function reportsRoutes(kit: AppKit): void {
               </tbody>
             </table>
           </div>
-          <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" />
+          <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" one="Invoice or Credit Note" />
         </section>
         <section class="card" aria-labelledby="r-overdue">
           <div class="row spread">
@@ -211,7 +211,7 @@ export function reportsRoutes(kit: AppKit): void {
           ) : (
             ''
           )}
-          <Other n={overdue.other_currency_documents} what="overdue documents" />
+          <Other n={overdue.other_currency_documents} what="overdue documents" one="overdue document" />
         </section>
         <p class="muted">A Client's statement is on the Client's page, with its own period and CSV.</p>
       </Layout>
