@@ -1,7 +1,7 @@
 // Payments recorded per second through the API (each with its Receipt and outbox row) against the same transaction
 // written by hand on @libsql/client (bench/payments-direct.ts), in the same run, over loopback, with wrk.
 //
-//   bun bench/payments.ts [--no-build] [--duration 10] [--warmup 2] [--threads 2] [--connections 32] [--rounds 2]
+//   bun bench/payments.ts [--no-build] [--bin BINARY] [--duration 10] [--warmup 2] [--threads 2] [--connections 32] [--rounds 2]
 //                         [--json FILE] [--keep]
 //
 // Target (issue #5): API payments/s >= 50% of the direct transactions/s. See bench/README.md.
@@ -14,7 +14,8 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dir, '..')
-const BIN = join(ROOT, 'dist/invoicing')
+/** `--bin` measures another build (bench/journal-payments.ts: the binary from before the journal); never rebuilt. */
+const BIN = argValue('bin') ? resolve(argValue('bin')!) : join(ROOT, 'dist/invoicing')
 const REPO_BUN = join(ROOT, 'node_modules/.bin/bun')
 const BUN = existsSync(REPO_BUN) ? REPO_BUN : process.execPath
 const LUA = join(import.meta.dir, 'payments.lua')
@@ -32,7 +33,7 @@ const TARGET_RATIO = 0.5
 // ---------------------------------------------------------------- options
 
 const opts = {
-  build: !process.argv.includes('--no-build'),
+  build: !process.argv.includes('--no-build') && argValue('bin') === undefined,
   duration: argNumber('duration', 10),
   warmup: argNumber('warmup', 2),
   threads: argNumber('threads', 2),

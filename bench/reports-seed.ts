@@ -23,7 +23,20 @@ export interface SeedReportsOptions {
 /** What the seeder knows the reports must answer, summed as it wrote (EUR, the Business's currency). */
 export interface Expected {
   /** Per year: income and VAT in minor units and other-currency Reportable documents. */
-  years: Record<string, { income: number; vat: number; other: number; vatOther: number }>
+  years: Record<
+    string,
+    {
+      income: number
+      vat: number
+      other: number
+      vatOther: number
+      /**
+       * The `converted` blocks (extensions §16), in EUR minor units: income's net and VAT (each document's VAT total
+       * converted), the VAT report's VAT (each band's VAT converted), and the documents counted in each.
+       */
+      conv: { net: number; vat: number; bandVat: number; documents: number; vatDocuments: number }
+    }
+  >
   /** Overdue as of `asOf` (EUR): count and amount due in minor units; other-currency overdue documents. */
   overdue: { asOf: string; count: number; due: number; other: number }
   /** Per Client, the EUR balance over all time (debits less credits), in minor units. */
@@ -51,6 +64,17 @@ function prng(seed: number) {
 }
 
 const DAY_MS = 86_400_000
+/** The exchange rates the other-currency documents carry, fixed at issue (extensions §16): exact as num / den. */
+const FX: Record<string, { text: string; num: bigint; den: bigint }> = {
+  USD: { text: '0.9123', num: 9123n, den: 10000n },
+  GBP: { text: '1.1712', num: 11712n, den: 10000n },
+}
+/** minor × rate, half away from zero (non-negative amounts), exactly. */
+const convert = (minor: number, currency: string) => {
+  const r = FX[currency]!
+  return Number((2n * BigInt(minor) * r.num + r.den) / (2n * r.den))
+}
+
 const money = (minor: number) => `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`
 const DESCRIPTIONS = [
   'Consulting hours',
@@ -152,6 +176,11 @@ const DOC_COLUMNS = [
   'paid_minor',
   'created_at',
   'updated_at',
+  'exchange_rate',
+  'accounting_currency',
+  'vat_total_accounting',
+  'net_accounting_minor',
+  'vat_accounting_minor',
 ]
 const LINE_COLUMNS = [
   'document_id',
@@ -165,7 +194,18 @@ const LINE_COLUMNS = [
   'vat_exemption_code',
   'net_amount',
 ]
-const BAND_COLUMNS = ['document_id', 'category', 'rate', 'net', 'vat', 'net_minor', 'vat_minor']
+const BAND_COLUMNS = [
+  'document_id',
+  'category',
+  'rate',
+  'net',
+  'vat',
+  'net_minor',
+  'vat_minor',
+  'vat_accounting',
+  'net_accounting_minor',
+  'vat_accounting_minor',
+]
 const PAYMENT_COLUMNS = [
   'id',
   'business_id',
@@ -257,7 +297,13 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
 
   const expected: Expected = { years: {}, overdue: { asOf, count: 0, due: 0, other: 0 }, balances: new Map() }
   const yearOf = (day: number) =>
-    (expected.years[dateOf(day).slice(0, 4)] ??= { income: 0, vat: 0, other: 0, vatOther: 0 })
+    (expected.years[dateOf(day).slice(0, 4)] ??= {
+      income: 0,
+      vat: 0,
+      other: 0,
+      vatOther: 0,
+      conv: { net: 0, vat: 0, bandVat: 0, documents: 0, vatDocuments: 0 },
+    })
   const counts = { documents: 0, lines: 0, bands: 0, payments: 0 }
   let docs: Doc[] = []
   let pays: Payment[] = []
@@ -274,6 +320,7 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
       const draft = d.status === 'draft'
       const issue = draft ? null : dateOf(d.day)
       const at = `${dateOf(d.day)}T09:00:00.000Z`
+      const fx = !draft && d.currency !== 'EUR'
       docRows.push([
         d.id,
         business.id,
@@ -302,6 +349,16 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
         d.paid,
         at,
         at,
+        // Another currency than EUR: its rate and VAT in EUR, fixed at issue.
+        ...(fx
+          ? [
+              FX[d.currency]!.text,
+              'EUR',
+              money(convert(t.vat, d.currency)),
+              convert(t.net, d.currency),
+              convert(t.vat, d.currency),
+            ]
+          : [null, null, null, null, null]),
       ])
       d.lines.forEach((l, i) =>
         lineRows.push([
@@ -318,7 +375,18 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
         ]),
       )
       for (const b of t.bands)
-        bandRows.push([d.id, b.category, `${b.rate}.00`, money(b.net), money(b.vat), b.net, b.vat])
+        bandRows.push([
+          d.id,
+          b.category,
+          `${b.rate}.00`,
+          money(b.net),
+          money(b.vat),
+          b.net,
+          b.vat,
+          ...(fx
+            ? [money(convert(b.vat, d.currency)), convert(b.net, d.currency), convert(b.vat, d.currency)]
+            : [null, null, null]),
+        ])
     }
     const payRows = pays.map((p) => {
       const at = `${dateOf(p.day)}T12:00:00.000Z`
@@ -406,6 +474,19 @@ export async function seedReports(o: SeedReportsOptions): Promise<SeedReportsRes
     if (!home) {
       y.other++
       if (d.type !== 'proforma') y.vatOther++
+      // The converted block: each at its own rate, by the income report's rules.
+      const netAcc = convert(t.net, d.currency)
+      const sign = d.type === 'credit_note' ? -1 : 1
+      y.conv.documents++
+      if (d.type === 'proforma')
+        y.conv.net +=
+          d.paid <= 0 ? 0 : d.paid >= t.total ? netAcc : Math.floor((2 * netAcc * d.paid + t.total) / (2 * t.total))
+      else {
+        y.conv.vatDocuments++
+        y.conv.net += sign * netAcc
+        y.conv.vat += sign * convert(t.vat, d.currency)
+        for (const b of t.bands) y.conv.bandVat += sign * convert(b.vat, d.currency)
+      }
     } else if (d.type === 'invoice') {
       y.income += t.net
       y.vat += t.vat

@@ -1,5 +1,7 @@
 // Times the four reports on a large Business: 1,000,000 documents and 1,000,000 Payments over 1,000 Clients and
 // three years (bench/reports-seed.ts), each report for one year, a statement for one Client; checks the answers.
+// A tenth of the documents are in USD or GBP with an exchange rate fixed at issue, so the income and VAT reports
+// answer their `converted` block (extensions §16), checked against the seeder's own sums too.
 //
 //   bun bench/reports.ts                      seeds a fresh temp database (about a minute), then times
 //   bun bench/reports.ts --db FILE --keep     seeds FILE (kept afterwards); with --reuse, times an existing FILE
@@ -130,6 +132,12 @@ try {
     `income: ${income.income} ${income.currency}, VAT ${income.vat}, other currencies ${income.other_currency_documents}`,
   )
   console.log(
+    `income converted (other currencies at their rates, extensions §16): net ${income.converted.net} ${income.converted.currency}, VAT ${income.converted.vat}, ${income.converted.documents} documents`,
+  )
+  console.log(
+    `vat converted: net ${vat.converted.net}, VAT ${vat.converted.vat}, ${vat.converted.documents} documents, bands ${vat.converted.bands.map((b: any) => `${b.category} ${b.rate}: ${b.vat}`).join('; ')}`,
+  )
+  console.log(
     `vat: net ${vat.net}, VAT ${vat.vat}, bands ${vat.bands.map((b: any) => `${b.category} ${b.rate}: ${b.vat}`).join('; ')}, other ${vat.other_currency_documents}`,
   )
   console.log(
@@ -150,6 +158,11 @@ try {
       ['income other currencies', income.other_currency_documents, y.other],
       ['vat', vat.vat, cents(y.vat)],
       ['vat other currencies', vat.other_currency_documents, y.vatOther],
+      ['income converted net', income.converted.net, cents(y.conv.net)],
+      ['income converted vat', income.converted.vat, cents(y.conv.vat)],
+      ['income converted documents', income.converted.documents, y.conv.documents],
+      ['vat converted vat', vat.converted.vat, cents(y.conv.bandVat)],
+      ['vat converted documents', vat.converted.documents, y.conv.vatDocuments],
       ['overdue count', overdue.count, expected.overdue.count],
       ['overdue amount', overdue.amount_due, cents(expected.overdue.due)],
       ['overdue other currencies', overdue.other_currency_documents, expected.overdue.other],

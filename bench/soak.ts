@@ -40,10 +40,12 @@ const opts = {
 
 process.on('SIGINT', () => void stopAll().then(() => process.exit(130)))
 
-function memoryOf(pid: number): { rss: number; hwm: number } {
+/** RSS, its peak, and what it is made of: anonymous memory (heaps, caches) and file pages (the binary's code, mapped). */
+function memoryOf(pid: number): { rss: number; hwm: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0)
-  return { rss: (kb('VmRSS') * 1024) / 1e6, hwm: (kb('VmHWM') * 1024) / 1e6 }
+  const mbOf = (field: string) => (kb(field) * 1024) / 1e6
+  return { rss: mbOf('VmRSS'), hwm: mbOf('VmHWM'), anon: mbOf('RssAnon'), file: mbOf('RssFile') }
 }
 
 const mb = (n: number) => `${n.toFixed(0)} MB`
@@ -239,7 +241,7 @@ async function main(): Promise<void> {
     )
     const peak = Math.max(afterLoad.hwm, ...samples)
     console.log(
-      `RSS: ${mb(startRss)} at start; under load min ${mb(Math.min(...samples))}, max ${mb(Math.max(...samples))}, peak (VmHWM) ${mb(peak)}; ${mb(afterLoad.rss)} at the end of the load; ${mb(idle.rss)} after ${opts.idle} s idle`,
+      `RSS: ${mb(startRss)} at start; under load min ${mb(Math.min(...samples))}, max ${mb(Math.max(...samples))}, peak (VmHWM) ${mb(peak)}; ${mb(afterLoad.rss)} at the end of the load; ${mb(idle.rss)} after ${opts.idle} s idle (${mb(idle.anon)} anonymous, ${mb(idle.file)} file pages)`,
     )
     const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
     console.log(`${pass(errors.length === 0)} no errors`)

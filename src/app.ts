@@ -23,6 +23,7 @@ import { apiDoor, type ApiDoor } from './doors/api/door'
 import { healthy } from './doors/api/health'
 import { pathOf, type Fetch } from './doors/api/pipeline'
 import type { HttpServices } from './doors/api/route-helpers'
+import { mcpGate } from './doors/mcp/gate'
 import type { McpDoor } from './doors/mcp/server'
 import { isAppPath } from './doors/app/paths'
 import type { AppDoor } from './doors/app'
@@ -46,6 +47,8 @@ export interface App {
   mcp: () => Promise<McpDoor>
   /** Connected apps' last use, written in the background; flushed on shutdown. */
   connectionUsage: ConnectionUsage
+  /** What the doors keep only to answer a burst faster (cached pages, the MCP door's spare servers): let go when idle. */
+  releaseIdle: () => void
 }
 
 /** Whether the URL's path is /mcp (the `/mcp` found at `at` starts the path and ends it, before any query). */
@@ -122,7 +125,12 @@ export async function buildApp(deps: Deps): Promise<App> {
       rateCount: rateLimiter,
       publicPages: publicPageRoutes(deps),
     }))
-  const mcp = lazily(() => import('./doors/mcp/server').then((m) => m.mcpDoor({ deps, operations, lookup, runner })))
+  // What /mcp refuses (origin, credential, method, body size) is answered before the SDK is loaded.
+  const mcpGated = mcpGate(deps, lookup)
+  let mcpBuilt: McpDoor | null = null
+  const mcp = lazily(() =>
+    import('./doors/mcp/server').then((m) => (mcpBuilt = m.mcpDoor({ deps, operations, lookup, runner }))),
+  )
   const oauthDoor = lazily(() =>
     import('./doors/oauth/server').then((m) =>
       m.oauthDoor({
@@ -141,7 +149,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   const fetch: Fetch = (req, server) => {
     const ip = clientAddress(server?.requestIP(req)?.address ?? null, req.headers.get('x-forwarded-for'), trusted)
     const at = req.url.indexOf('/mcp', req.url.indexOf('//') + 2)
-    if (at > 0 && isMcpPath(req.url, at)) return mcp().then((door) => door.handle(req, ip))
+    if (at > 0 && isMcpPath(req.url, at))
+      return mcpGated(req).then((gated) =>
+        gated instanceof Response ? gated : mcp().then((door) => door.handle(req, gated, ip)),
+      )
     const path = pathOf(req.url)
     if (path === '/health' && req.method === 'GET') return Promise.resolve(healthy())
     if (isAppPath(path)) {
@@ -163,5 +174,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     http,
     runner,
     mcp,
+    releaseIdle() {
+      http.pages?.clear()
+      mcpBuilt?.releaseIdle()
+    },
   }
 }

@@ -50,8 +50,19 @@ export interface Config {
    * long before it commits (db/commit-marker.ts), so the crash tests can kill a server with keys surely in flight.
    */
   testHoldCommitMs?: number
+  /** INVOICING_FX_URL: the ECB reference rates XML fetched daily (extensions §16); default the ECB's daily file. */
+  fxUrl: string
+  /** INVOICING_FX_ALLOW_PRIVATE=1: INVOICING_FX_URL may be http:// or name a loopback or private host (tests, a mirror). */
+  fxAllowPrivate: boolean
+  /**
+   * INVOICING_TEST_NOW (an ISO timestamp), honoured only under NODE_ENV=test: the server's clock starts there and runs
+   * on, so the process tests of recurring invoices can stop a server and start it again days later.
+   */
+  testNow?: string | null
 }
 
+/** The ECB's daily euro reference rates (modules/fx keeps the same address; config.ts imports no module). */
+const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'
 const DEFAULT_VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'
 
 export class ConfigError extends Error {}
@@ -90,6 +101,8 @@ export function loadConfig(
     throw new ConfigError(
       `INVOICING_TRUSTED_PROXIES must be addresses or CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), not "${notProxy}"`,
     )
+  const fxUrl = env.INVOICING_FX_URL?.trim() || ECB_DAILY_URL
+  if (!/^https?:\/\//.test(fxUrl)) throw new ConfigError('INVOICING_FX_URL must be an http(s) URL')
   return {
     port,
     host,
@@ -110,6 +123,9 @@ export function loadConfig(
       env.NODE_ENV === 'test' && env.INVOICING_TEST_HOLD_COMMIT_MS
         ? Math.max(0, Number(env.INVOICING_TEST_HOLD_COMMIT_MS) || 0)
         : 0,
+    fxUrl,
+    fxAllowPrivate: env.INVOICING_FX_ALLOW_PRIVATE === '1',
+    testNow: env.NODE_ENV === 'test' && env.INVOICING_TEST_NOW ? env.INVOICING_TEST_NOW : null,
     ...overrides,
   }
 }

@@ -4,7 +4,7 @@ import { openDatabase, type Database } from './db/client'
 import { holdMarkedTransactions } from './db/commit-marker'
 import { applyMigrations } from './db/migrate'
 import { unlockSecrets } from './db/secrets'
-import { systemClock, type Clock } from './shared/clock'
+import { clockFrom, systemClock, type Clock } from './shared/clock'
 import { httpViesClient, type ViesClient } from './adapters/vies'
 import { smtpMailer, type Mailer } from './adapters/smtp'
 import { createLogger, type Logger } from './shared/logger'
@@ -12,6 +12,7 @@ import { httpSender, type WebhookSender } from './adapters/http'
 import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
 import { openingMailer } from './modules/mailbox'
 import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
+import { backfillJournal } from './modules/journal'
 
 export interface Deps {
   config: Config
@@ -46,6 +47,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   try {
     await applyMigrations(db)
     db.secrets = await unlockSecrets(db, config.secretKey)
+    // A database from before the journal: what it had issued and recorded gets its entries before anything more is.
+    await backfillJournal(db, overrides.clock ?? systemClock)
   } catch (e) {
     db.close()
     throw e
@@ -53,7 +56,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   return {
     config,
     db,
-    clock: overrides.clock ?? systemClock,
+    clock: overrides.clock ?? (config.testNow ? clockFrom(config.testNow) : systemClock),
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
     mailer: openingMailer(overrides.mailer ?? smtpMailer(), db, {
       relay: config.mailRelay,

@@ -26,6 +26,14 @@ const MCP_RESOURCES = [
   'payments',
   'receipts',
   'reports',
+  // Extensions §14: a Business's payment reminder settings.
+  'reminder_settings',
+  // GET /v1/exchange-rates (extensions §16), an API operation like the others and so a tool.
+  'exchange_rates',
+  // §17: the journal's reads are tools too (§11: every API operation but webhooks, Connected apps, the request log).
+  'journal',
+  // extensions §13: tools recurring_invoices_*
+  'recurring_invoices',
   'refunds',
 ]
 

@@ -14,6 +14,11 @@ import type { ApplicationOperation, Operation } from './platform/operation'
 import { requestLogOperations } from './platform/request-log.operations'
 import { mailboxAppOperations } from './modules/mailbox/mailbox.operations'
 import { peopleAppOperations } from './modules/people/people.operations'
+import { remindersAppOperations, remindersOperations } from './modules/reminders/reminders.operations'
+import { fxOperations } from './modules/fx/fx.operations'
+import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
+import { recurringOperations } from './modules/recurring/recurring.operations'
+import { importsOperations } from './modules/imports/imports.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -30,6 +35,11 @@ export const operations: readonly Operation[] = [
   ...webhooksOperations,
   ...connectedAppsOperations,
   ...requestLogOperations,
+  ...remindersOperations,
+  ...fxOperations,
+  ...journalOperations,
+  ...recurringOperations,
+  ...importsOperations,
   ...refundsOperations,
 ]
 
@@ -46,6 +56,8 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...clientsAppOperations,
   ...productsAppOperations,
   ...paymentsAppOperations,
+  ...remindersAppOperations,
+  ...journalAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../src/config'
 import { createDeps, type Deps, type DepsOverrides } from '../src/deps'
 import { FakeVies } from '../src/adapters/vies'
 import { FixedClock } from '../src/shared/clock'
+import { seedStandingRates } from './fx-rates'
 import { silentLogger } from '../src/shared/logger'
 import { createApiKey, createBusiness, addBankAccount, type BusinessInput, type KeyRole } from '../src/modules/business'
 
@@ -126,6 +127,8 @@ export async function makeHarness(
     config?: Partial<Config>
     validVat?: string[] /** Passed through to createDeps, e.g. a webhook sender or resolver. */
     overrides?: Partial<DepsOverrides>
+    /** false: the database holds no reference rates (the fx tests); else the standing test rates (test/fx-rates.ts). */
+    referenceRates?: boolean
   } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-test-'))
@@ -140,6 +143,7 @@ export async function makeHarness(
   // INVOICING_TEST_DB_DRIVER=client runs a test file through @libsql/client alone, the paths a libSQL server takes.
   const native = process.env.INVOICING_TEST_DB_DRIVER === 'client' ? false : undefined
   const deps = await createDeps(config, { clock, vies, logger, native, ...opts.overrides })
+  if (opts.referenceRates !== false) await seedStandingRates(deps.db)
   const app = await buildApp(deps)
   const validator = await contractValidator(app)
 

@@ -9,6 +9,8 @@ export interface DocumentRequest {
   address: string
   timeoutMs: number
   maxBytes: number
+  /** The Accept header; JSON unless told (the ECB's rates are XML). */
+  accept?: string
 }
 
 export type DocumentResult =
@@ -37,7 +39,7 @@ export const httpDocumentFetcher: DocumentFetcher = {
         r.url,
         {
           method: 'GET',
-          headers: { accept: 'application/json' },
+          headers: { accept: r.accept ?? 'application/json' },
           lookup: ((_host: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
             opts?.all ? cb(null, [{ address: r.address, family }]) : cb(null, r.address, family)) as never,
         },

@@ -164,3 +164,30 @@ describe('invoicing business update --logo --brand-color', () => {
     expect((await h.request('GET', '/v1/business', { key })).body).toMatchObject({ has_logo: false, city: null })
   }, 60_000)
 })
+
+describe('invoicing business --language (extensions §18)', () => {
+  test('create and update take a language, GET /v1/business answers it; one not among the eight fails naming language and changes nothing', async () => {
+    const created = cli([
+      'business',
+      'create',
+      '--name',
+      'Sprache GmbH',
+      '--country',
+      'DE',
+      '--currency',
+      'EUR',
+      '--language',
+      'de',
+    ])
+    expect(created.code, created.err).toBe(0)
+    const id = JSON.parse(created.out).id as number
+    const key = await h.key(id, 'admin')
+    expect((await h.request('GET', '/v1/business', { key })).body.language).toBe('de')
+    expect(cli(['business', 'update', String(id), '--language', 'FR']).code).toBe(0)
+    expect((await h.request('GET', '/v1/business', { key })).body.language).toBe('fr')
+    const bad = cli(['business', 'update', String(id), '--language', 'xx'])
+    expect(bad.code).not.toBe(0)
+    expect(bad.err).toContain('language')
+    expect((await h.request('GET', '/v1/business', { key })).body.language).toBe('fr')
+  }, 30_000) // three CLI processes: seconds on a loaded machine
+})

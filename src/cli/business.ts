@@ -48,6 +48,7 @@ const BUSINESS_OPTIONS = [
   'contact-email',
   'tax-registration-id',
   'einvoice-format',
+  'language',
 ]
 
 /** An optional text option: not given keeps the value, given blank (`--email ""`) clears it to null. */
@@ -76,6 +77,7 @@ function businessInput(args: Args): BusinessInput {
     contactEmail: clearable(o['contact-email']),
     taxRegistrationId: clearable(o['tax-registration-id']),
     einvoiceFormat: o['einvoice-format']?.trim().toLowerCase(),
+    language: o.language?.trim().toLowerCase(),
   }
   const address = clearable(o['electronic-address'])
   if (address === null) input.electronicAddressScheme = input.electronicAddress = null

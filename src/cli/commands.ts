@@ -14,6 +14,9 @@ import { webhookCommand } from './webhook'
 import { backupCommand } from './backup'
 import { appCommand, APP_USAGE } from './app'
 import { secretsCommand, SECRETS_USAGE } from './secrets'
+import { remindersCommand, REMINDERS_USAGE } from './reminders'
+import { fxCommand } from './fx'
+import { journalCommand, JOURNAL_USAGE } from './journal'
 
 export const COMMANDS: Command[] = [
   {
@@ -90,7 +93,7 @@ export const COMMANDS: Command[] = [
     usage: [
       'business create --name N --country CC --currency CUR [--legal-name L] [--vat-number V] [--company-id C] [--non-vat-payer]',
       '                [--email E] [--address A --city C --postal-code P] [--plan free|pro|pro_plus|paused] [--test]',
-      '                [--owner EMAIL]',
+      '                [--owner EMAIL] [--language en|de|fr|es|it|nl|pl|pt]',
       'business update BUSINESS_ID [same options] [--vat-payer] [--logo FILE.png|FILE.jpg] [--brand-color #RRGGBB]',
       'e-invoices: [--electronic-address SCHEME:VALUE] [--contact-name N] [--contact-phone P] [--contact-email E]',
       '            [--tax-registration-id T] [--einvoice-format ubl|cii|xrechnung-ubl|xrechnung-cii|peppol|facturx]',
@@ -100,6 +103,7 @@ export const COMMANDS: Command[] = [
       'BUSINESS_ID is the numeric id `business create` prints, or the business_id UUID.',
       'An option given blank (--email "") clears it; --logo "" removes the logo. A logo is a PNG or JPEG of at most 1 MB.',
       'Issued documents keep the seller as it stood at issue; a change shows on Drafts and documents issued after it.',
+      '--language: of its documents and emails where a Client names none (default en).',
       "--owner makes a person (added with `person add`) the new Business's Owner.",
       'delete: its API keys, sessions and Connected apps stop at once and nothing more is sent about it; its records stay',
       'in the file (legal retention).',
@@ -172,6 +176,30 @@ export const COMMANDS: Command[] = [
     run: async ({ args, open }) => mailCommand(await open(), args),
   },
   {
+    name: 'reminders',
+    summary: "show or set a Business's payment reminders, or send the reminder steps due now",
+    usage: REMINDERS_USAGE,
+    details: [
+      'Steps are days from the due date (-30 to 365, at most 5); a step kept keeps its subject and message.',
+      'The server sends due steps every minute; `run` does it once, as the server would.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => remindersCommand(await open(), args),
+  },
+  {
+    name: 'fx',
+    summary: 'load the ECB euro reference rates from a file, or fetch them now (extensions §16)',
+    usage: ['fx import FILE   (an ECB XML file: the daily one or a history)', 'fx fetch'],
+    details: [
+      "Documents in another currency than the Business's take the rate of their issue date at issue. serve checks hourly",
+      "and fetches INVOICING_FX_URL (default the ECB's daily file; its 90-day history while none is held) from 16:05 UTC;",
+      'on a machine without internet, import a file downloaded elsewhere. A malformed file changes nothing.',
+      'INVOICING_FX_ALLOW_PRIVATE=1 lets INVOICING_FX_URL be http:// or name a loopback or private host (a mirror).',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => fxCommand(await open(), args),
+  },
+  {
     name: 'webhook',
     summary: 'add, list, roll the secret of, or delete webhooks',
     usage: [
@@ -232,6 +260,18 @@ export const COMMANDS: Command[] = [
     database: (args) => (args.words[1] === 'forget' ? 'existing' : 'none'),
     // Opens the database itself: the usual opening checks the key, which is what is lost.
     run: ({ config, args }) => secretsCommand(config, args),
+  },
+  {
+    name: 'journal',
+    summary: "verify each Business's journal (the hash chain of issued records), or export one as JSON Lines",
+    usage: JOURNAL_USAGE,
+    details: [
+      "verify: every chain (or one Business's) recomputed and compared with the records as they stand; exit 0 when all",
+      'hold, else 1 and one line naming the Business, the first bad seq and why. export: one entry a line, checkable',
+      'without the service (docs/journal.md); a new FILE only.',
+    ],
+    database: 'existing',
+    run: async ({ args, open }) => journalCommand(await open(), args),
   },
 ]
 

@@ -44,7 +44,7 @@ export async function serve(
     afterMs: 2000,
     againMs: 10_000,
     first: async () => {
-      served?.http.pages?.clear()
+      served?.releaseIdle()
       releasePdfMemory()
       await deps.db.shrinkMemory()
     },

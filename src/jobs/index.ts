@@ -10,6 +10,9 @@ import { deliverDue, dispatchOutbox, pruneDeliveries } from '../modules/webhooks
 import type { Job } from './scheduler'
 import { appDeliveryContext, deliveryContext } from './webhooks'
 import { findPersonById } from '../modules/people'
+import { reminderJobs } from './reminders'
+import { fetchDue, fetchReferenceRates } from '../modules/fx'
+import { recurringJob } from './recurring'
 
 /** What the jobs need of the running service: the platform's request-log buffer and rate count that the app holds. */
 export interface RunningPlatform {
@@ -53,5 +56,30 @@ export function serviceJobs(deps: Deps, app: RunningPlatform): Job[] {
       run: () =>
         pruneRequestLog(deps.db, new Date(deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()),
     },
+    ...reminderJobs(deps),
+    // The ECB's reference rates (extensions §16): checked hourly, fetched while none is held and each afternoon
+    // until the day's are in (fetchDue says when).
+    {
+      name: 'exchange-rates-fetch',
+      pattern: '0 5 * * * *',
+      run: async () => {
+        if (await fetchDue(deps.db.read, deps.clock.now())) await fetchReferenceRates(fxFetchDeps(deps))
+      },
+    },
+    // Recurring invoices: each date that has come makes its Invoice (extensions §13).
+    recurringJob(deps),
   ]
+}
+
+/** What the daily exchange-rate fetch needs of the service. */
+export function fxFetchDeps(deps: Deps) {
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    logger: deps.logger,
+    fetcher: deps.fetcher,
+    resolve: deps.resolve,
+    url: deps.config.fxUrl,
+    allowPrivate: deps.config.fxAllowPrivate,
+  }
 }

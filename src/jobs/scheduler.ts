@@ -7,6 +7,8 @@ export interface Job {
   /** croner pattern, seconds first when six fields are given, in UTC. */
   pattern: string
   run: () => Promise<unknown>
+  /** Also run once when the scheduler starts (a job that catches up on what came while the server was stopped). */
+  atStart?: boolean
 }
 
 export interface Scheduler {
@@ -41,6 +43,8 @@ export function startScheduler(jobs: Job[], logger: Logger, afterMs = 0): Schedu
           running.delete(run)
         }),
     )
+    // trigger() runs the job as its timetable would, under the same protection against overlapping runs.
+    jobs.forEach((job, i) => job.atStart && void crons[i]!.trigger())
   }
   const later = afterMs > 0 ? setTimeout(start, afterMs) : (start(), null)
   return {

@@ -84,7 +84,7 @@ function bodyOf(req: IdempotentRequest): unknown {
 }
 
 /** This process as a claim names it: its machine, its id, and when it started (so a reused id is not mistaken for it). */
-interface Holder {
+export interface Holder {
   machine: string
   pid: number
   start: string
@@ -114,7 +114,7 @@ function startOf(pid: number): string | null | undefined {
 }
 
 let self: Holder | null = null
-function thisProcess(): Holder {
+export function thisProcess(): Holder {
   return (self ??= { machine: machineId(), pid: process.pid, start: startOf(process.pid) ?? '' })
 }
 
@@ -137,12 +137,12 @@ export function holderIsGone(h: Holder): boolean {
 }
 
 /** The claim token: unique, with the time of the claim and the process that holds it. */
-function claimToken(): string {
+export function claimToken(): string {
   const me = thisProcess()
   return `claim:${randomUUID()}:${Date.now()}:${me.machine}:${me.pid}:${me.start}`
 }
 
-function holderOf(token: string): { claimedAt: number; holder: Holder | null } {
+export function holderOf(token: string): { claimedAt: number; holder: Holder | null } {
   const [, , at, machine, pid, start] = token.split(':')
   return { claimedAt: Number(at), holder: machine && pid ? { machine, pid: Number(pid), start: start ?? '' } : null }
 }

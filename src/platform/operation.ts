@@ -9,7 +9,7 @@ import { parseLimit, toPage, type Cursors, type Page } from './cursors'
 import type { PageCache } from './page-cache'
 import type { Access } from './policy'
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** The request as an operation reads it, whichever door it came through: path ids, query parameters, body. */
 export interface OperationInput {
@@ -70,6 +70,11 @@ export interface Operation {
   notDelivered?: boolean
   /** Offered as an MCP tool (every operation but webhook management, Connected apps and the request log). */
   mcp: boolean
+  /**
+   * A body sent as a file rather than JSON (an import's CSV, extensions §19): its media type and size limit. The run
+   * reads `input.body` as the file's text; the API takes it as the request body, MCP as the text argument `arg`.
+   */
+  upload?: { mediaType: 'text/csv'; maxBytes: number; limitWords: string; arg: string }
   /** The MCP argument name of each path parameter: the record's own id is `id`, a Payment's document `document_id`. */
   args?: Record<string, string>
   /** What an idempotent answer stores for replays when the first answer holds something shown once (a secret). */
@@ -197,6 +202,8 @@ export function inputSchema(op: Operation): TObject {
   for (const [name, schema] of Object.entries(op.query?.properties ?? {})) props[name] = schema as TSchema
   const body = bodyObject(op)
   for (const [name, schema] of Object.entries(body?.properties ?? {})) props[name] = schema as TSchema
+  // A file body (an import's CSV) is one text argument.
+  if (op.upload && op.body) props[op.upload.arg] = op.body
   if (op.idempotent) {
     props[IDEMPOTENCY_ARG] = Type.Optional(
       Type.String({

@@ -117,3 +117,12 @@ export function mailDailyLimit(b: { plan: Plan | string; isTest: boolean }): num
   if (b.isTest || !isPaidPlan(b.plan)) return 20
   return b.plan === 'pro_plus' ? 200 : 100
 }
+
+/**
+ * Whether a Business's scheduled emails (payment reminders, extensions §14) go out: not while it is Paused, when
+ * nobody but its Owner opens it. `SCHEDULED_MAIL_PAUSED_PLANS` is the same rule for a query that filters in SQL.
+ */
+export const SCHEDULED_MAIL_PAUSED_PLANS = ['paused'] as const
+export function scheduledMailSends(b: { plan: Plan | string }): boolean {
+  return !(SCHEDULED_MAIL_PAUSED_PLANS as readonly string[]).includes(b.plan)
+}

@@ -13,6 +13,8 @@ export interface RequestContext {
   /** The body exactly as received, for idempotency hashing. */
   rawBody?: string
   parseFailure?: ParseFailure
+  /** The route takes a file rather than JSON (an import's CSV): its media type and size limit. */
+  upload?: { mediaType: string; maxBytes: number; limitWords: string }
 }
 
 const contexts = new WeakMap<Request, RequestContext>()

@@ -22,3 +22,9 @@ export class FixedClock implements Clock {
     this.ms += ms
   }
 }
+
+/** A clock that starts at `start` and runs at the pace of real time (a test server started "days later"). */
+export function clockFrom(start: Date | string): Clock {
+  const offset = new Date(start).getTime() - Date.now()
+  return { now: () => new Date(Date.now() + offset) }
+}

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { CODES, Refusal, refusalInfo, says, type RefusalCode } from './errors'
+import { CODES, inAppWords, Refusal, refusalInfo, says, type RefusalCode } from './errors'
 
 const SRC = join(import.meta.dir, '..')
 
@@ -47,5 +47,29 @@ describe('the refusal catalog', () => {
       .filter((f) => own.test(readFileSync(f, 'utf8')))
       .map((f) => relative(SRC, f))
     expect(bad).toEqual([])
+  })
+})
+
+describe("the application's own words", () => {
+  // What only the API speaks: a route, a JSON member in code type, a field's wire name, a JSON value.
+  const apiSpeak = /\/v1\/|`|\b[a-z]+_[a-z_]+\b|: (?:true|false)\b/
+
+  test('a refusal whose words speak the API has words of its own for the application, and they speak none of it', () => {
+    const missing = refusalCodes.filter((code) => {
+      const entry = CODES[code] as { says: unknown; inApp?: string }
+      return typeof entry.says === 'string' && apiSpeak.test(entry.says) && !entry.inApp
+    })
+    expect(missing).toEqual([])
+    const speaking = refusalCodes.filter((code) => apiSpeak.test((CODES[code] as { inApp?: string }).inApp ?? ''))
+    expect(speaking).toEqual([])
+  })
+
+  test("the application shows its own words where the catalog has them, and the refusal's message elsewhere", () => {
+    expect(says('draft_not_cancelled')).toContain('DELETE /v1/documents/{id}')
+    expect(inAppWords('draft_not_cancelled', says('draft_not_cancelled'))).toBe(
+      'A Draft is not cancelled: delete it instead.',
+    )
+    expect(inAppWords('payment_reversed', 'as answered')).toBe('as answered')
+    expect(inAppWords(null, 'as answered')).toBe('as answered')
   })
 })

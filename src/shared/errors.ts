@@ -91,6 +91,8 @@ export const CODES = {
     type: 'refusal',
     means: 'the Client has no email address; nothing issued',
     says: 'The Client has no email address; add one to the Client (a Send may also name its own `to`). Nothing was sent or issued.',
+    inApp:
+      'The Client has no email address; add one to the Client, or name a recipient in the Send form. Nothing was sent or issued.',
   },
   no_mail_provider: {
     type: 'refusal',
@@ -125,7 +127,8 @@ export const CODES = {
   draft_not_cancelled: {
     type: 'refusal',
     means: 'a Draft is deleted, not cancelled',
-    says: 'A Draft is deleted, not cancelled: delete the Draft instead.',
+    says: 'A Draft is deleted (DELETE /v1/documents/{id}), not cancelled.',
+    inApp: 'A Draft is not cancelled: delete it instead.',
   },
   paid_not_cancelled: {
     type: 'refusal',
@@ -167,6 +170,7 @@ export const CODES = {
     type: 'refusal',
     means: 'the linked Proforma Invoice was deleted',
     says: 'The linked Proforma Invoice was deleted; clear proforma_id.',
+    inApp: 'The linked Proforma Invoice was deleted; remove the link to it.',
   },
   only_into_an_invoice: {
     type: 'refusal',
@@ -269,6 +273,7 @@ export const CODES = {
     type: 'refusal',
     means: 'the webhook is paused',
     says: 'The webhook is paused; turn it on (paused: false) first.',
+    inApp: 'The webhook is paused; resume it first.',
   },
   webhooks_need_a_paid_plan: {
     type: 'refusal',
@@ -363,6 +368,31 @@ export const CODES = {
     means: 'a Business keeps at least one Owner',
     says: 'A Business keeps at least one Owner: make another member Owner first.',
   },
+  // Documents in another currency (extensions §16)
+  exchange_rate_missing: {
+    type: 'refusal',
+    means: "a document in another currency than the Business's has no exchange rate and no reference rate is held",
+    says: (p: { currency: string; accounting: string; date: string }) =>
+      `No exchange rate from ${p.currency} to ${p.accounting} is held for ${p.date} or any day before it; send exchange_rate on the Draft, or import the ECB's rates ("invoicing fx import FILE").`,
+    inApp:
+      "No exchange rate into the Business's currency is held for this document's issue date: set the exchange rate on the Draft, or have the ECB's rates imported.",
+  },
+  // Recurring invoices (extensions §13)
+  recurring_paused: {
+    type: 'refusal',
+    means: 'the recurring invoice is paused already',
+    says: 'This recurring invoice is paused already; resume it to make its next dates.',
+  },
+  recurring_active: {
+    type: 'refusal',
+    means: 'the recurring invoice is active already',
+    says: 'This recurring invoice is active already; only a paused one is resumed.',
+  },
+  recurring_ended: {
+    type: 'refusal',
+    means: 'the recurring invoice has ended',
+    says: 'This recurring invoice has ended: it makes no more dates. Change its end_date or count to go on.',
+  },
   // Plan codes: 403 permission
   paid_plan_required: {
     type: 'permission',
@@ -398,7 +428,14 @@ export const CODES = {
   },
 } as const satisfies Record<
   string,
-  | { type: 'refusal'; means: string; remedy?: string; says: string | ((p: never) => string) }
+  | {
+      type: 'refusal'
+      means: string
+      remedy?: string
+      says: string | ((p: never) => string)
+      /** The application's own words, where `says` speaks the API's (a path, a field name, a JSON value). */
+      inApp?: string
+    }
   | { type: 'permission'; means: string; remedy: string }
 >
 
@@ -416,6 +453,15 @@ export function says<C extends RefusalCode>(code: C, ...figures: SaysWith<C>): s
   // The figures' type is held at the call by SaysWith; here every `says` is called alike.
   const s = CODES[code].says as string | ((p: unknown) => string)
   return typeof s === 'string' ? s : s(figures[0])
+}
+
+/**
+ * A refusal's words as the application shows them to a person: the catalog's own words for the application where it
+ * has them (the API's name a path or a field a person never sees), else the message the refusal was answered with.
+ */
+export function inAppWords(code: string | null | undefined, message: string): string {
+  const entry = code ? (CODES as Record<string, { inApp?: string }>)[code] : undefined
+  return entry?.inApp ?? message
 }
 
 /** A refusal of the catalog as judged (its code and message); a judge adds the remedy and members the case carries. */

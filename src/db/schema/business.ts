@@ -37,6 +37,8 @@ export const businesses = sqliteTable('businesses', {
   logoType: text('logo_type'),
   /** Invoices a Test business (or Free plan) may issue per calendar year. */
   issuingLimit: integer('issuing_limit').notNull().default(100),
+  /** The language of its documents and emails (extensions §18) where a Client names none. */
+  language: text('language').notNull().default('en'),
   /** Set by `invoicing business delete`: no credential or session acts for it and nothing more is sent about it; its
    * records stay in the file (legal retention). */
   deletedAt: text('deleted_at'),

@@ -34,8 +34,12 @@ export const clients = sqliteTable(
     notes: text('notes'),
     /** JSON array of the Business's bank account ids, ascending. */
     preferredBankAccountIds: text('preferred_bank_account_ids').notNull().default('[]'),
+    /** false keeps every document of the Client out of automatic payment reminders (extensions §14). */
+    reminders: integer('reminders', { mode: 'boolean' }).notNull().default(true),
     /** Lower-cased name, legal name, email, VAT number and account code, for case-blind search in any script. */
     searchText: text('search_text').notNull().default(''),
+    /** The language of its documents and emails (extensions §18); null takes the Business's. */
+    language: text('language'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -77,6 +77,22 @@ export const documents = sqliteTable(
     lastReminded: text('last_reminded'),
     /** How many reminders went out for the document, by hand and on schedule. */
     remindersSent: integer('reminders_sent').notNull().default(0),
+    /**
+     * Units of the Business's currency for one unit of the document's (extensions §16): the one sent on a Draft, fixed
+     * at issue (else the reference rate of the issue date); null when the currencies are the same.
+     */
+    exchangeRate: text('exchange_rate'),
+    /** The Business's currency the VAT is stated in, fixed at issue; null on a Draft and when the currencies are the same. */
+    accountingCurrency: text('accounting_currency'),
+    /** The VAT total × rate at the accounting currency's scale, fixed at issue. */
+    vatTotalAccounting: text('vat_total_accounting'),
+    /** Net and VAT in the accounting currency's minor units, for the reports' `converted` block; set at issue. */
+    netAccountingMinor: numeric('net_accounting_minor'),
+    vatAccountingMinor: numeric('vat_accounting_minor'),
+    /** The recurring invoice (extensions §13) that made this document; kept as a plain id when the schedule is deleted. */
+    recurringInvoiceId: integer('recurring_invoice_id'),
+    /** The language it is written in, fixed at issue (extensions §18); null on a Draft, which follows its Client. */
+    language: text('language'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -165,6 +181,10 @@ export const documentVatBands = sqliteTable(
     vat: text('vat').notNull(),
     netMinor: numeric('net_minor').notNull(),
     vatMinor: numeric('vat_minor').notNull(),
+    /** The band's VAT × the document's rate (extensions §16), and its net and VAT in minor units: set at issue. */
+    vatAccounting: text('vat_accounting'),
+    netAccountingMinor: numeric('net_accounting_minor'),
+    vatAccountingMinor: numeric('vat_accounting_minor'),
   },
   // Covering for the VAT report, which sums bands per document without reading the rows.
   (t) => [index('document_vat_bands_document').on(t.documentId, t.category, t.rate, t.netMinor, t.vatMinor)],

@@ -64,3 +64,45 @@ export const reportOpenClients = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.businessId, t.clientId, t.currency] })],
 )
+
+/**
+ * Per Business, issue day and accounting currency: the income report's figures of the documents in another currency,
+ * each at its own rate fixed at issue (extensions §16, the `converted` block). Rows only for documents with a rate.
+ */
+export const reportFxDays = sqliteTable(
+  'report_fx_days',
+  {
+    businessId: integer('business_id').notNull(),
+    day: text('day').notNull(),
+    /** The accounting currency (the Business's at issue). */
+    currency: text('currency').notNull(),
+    documents: integer('documents').notNull().default(0),
+    vatDocuments: integer('vat_documents').notNull().default(0),
+    netHi: numeric('net_hi').notNull().default('0'),
+    netLo: numeric('net_lo').notNull().default('0'),
+    vatHi: numeric('vat_hi').notNull().default('0'),
+    vatLo: numeric('vat_lo').notNull().default('0'),
+    /** Partly paid standalone Proformas whose converted paid share SQLite cannot take exactly: computed apart. */
+    large: integer('large').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.day, t.currency] })],
+)
+
+/** Per Business, issue day, accounting currency, type and VAT band: the VAT report's `converted` bands. */
+export const reportFxVatDays = sqliteTable(
+  'report_fx_vat_days',
+  {
+    businessId: integer('business_id').notNull(),
+    day: text('day').notNull(),
+    currency: text('currency').notNull(),
+    type: text('type').notNull(),
+    category: text('category').notNull(),
+    rate: text('rate').notNull(),
+    bands: integer('bands').notNull().default(0),
+    netHi: numeric('net_hi').notNull().default('0'),
+    netLo: numeric('net_lo').notNull().default('0'),
+    vatHi: numeric('vat_hi').notNull().default('0'),
+    vatLo: numeric('vat_lo').notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.day, t.currency, t.type, t.category, t.rate] })],
+)

@@ -15,7 +15,7 @@ import { openApiWebhooks } from './openapi-webhooks'
 import { API_DESCRIPTION } from './openapi-description'
 import { errorResponse, toApiError } from './errors'
 import { readBody } from '../../platform/request-body'
-import { createPipeline, isJsonType } from './pipeline'
+import { createPipeline, isJsonType, isMediaType } from './pipeline'
 import { operationRoutes } from './routes'
 import { HEALTH_ANSWER, healthy } from './health'
 
@@ -39,12 +39,11 @@ export interface ApiDoor {
 
 /** Every route the app answers, each operation's with the access it needs (the others are public pages). */
 function knownRoutes(operations: readonly Operation[], routes: ReadonlyArray<{ method: string; path: string }>) {
-  const access = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op.access]))
-  return routes.map((r) => ({
-    method: r.method,
-    path: r.path,
-    access: access.get(`${r.method.toUpperCase()} ${r.path}`),
-  }))
+  const byRoute = new Map(operations.map((op) => [`${op.http.method} ${op.http.path}`, op]))
+  return routes.map((r) => {
+    const op = byRoute.get(`${r.method.toUpperCase()} ${r.path}`)
+    return { method: r.method, path: r.path, access: op?.access, upload: op?.upload }
+  })
 }
 
 export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPages }: ApiDoorDeps): ApiDoor {
@@ -52,13 +51,23 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
     // JSON only, read once: the raw text is kept for idempotency hashing; failures are told apart for the error mapper.
     .onParse(async ({ request }) => {
       const ctx = contextOf(request)
+      const upload = ctx.upload
       // Read within bounds: past 1 MiB or past its time the rest is never read (413 or 408, connection closed).
-      const read = await readBody(request, deps.config.bodyLimits)
+      const read = await readBody(request, { ...deps.config.bodyLimits, maxBytes: upload?.maxBytes })
       if ('fault' in read) {
         ctx.parseFailure = read.fault
         throw new Error(read.fault)
       }
       const text = read.text
+      // A route that takes a file (an import's CSV) gets its text as the body, empty included.
+      if (upload) {
+        if (!isMediaType(request.headers.get('content-type'), upload.mediaType)) {
+          ctx.parseFailure = 'not_json'
+          throw new Error('not the upload type')
+        }
+        ctx.rawBody = text
+        return text
+      }
       if (text.length === 0) return undefined
       if (!isJsonType(request.headers.get('content-type'))) {
         ctx.parseFailure = 'not_json'
@@ -78,15 +87,18 @@ export function apiDoor({ deps, operations, runner, lookup, rateCount, publicPag
     .onTransform({ as: 'global' }, ({ body, request }) => {
       if (
         contextOf(request).rawBody !== undefined &&
+        !contextOf(request).upload &&
         (body === null || typeof body !== 'object' || Array.isArray(body))
       ) {
         throw new InvalidRequest({ body: ['must be a JSON object'] })
       }
-      const fault = bodyFault(body)
+      // A file's text (an import's CSV) is judged row by row, each fault under its row and field.
+      const fault = contextOf(request).upload ? null : bodyFault(body)
       if (fault !== null) throw new InvalidRequest({ [fault.at]: [fault.message] })
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
-      const err = toApiError(code, error, deps.logger, contextOf(request).parseFailure)
+      const ctx = contextOf(request)
+      const err = toApiError(code, error, deps.logger, ctx.parseFailure, ctx.upload)
       return errorResponse(err)
     })
     .use(

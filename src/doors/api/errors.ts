@@ -1,11 +1,11 @@
 // The one error mapper: every failure becomes the contract's {error: {...}} JSON with its status.
-import { Kind } from '@sinclair/typebox'
 import type { ValueError } from '@sinclair/typebox/errors'
-import { ApiError, BadRequest, InvalidRequest, NotFound, type FieldErrors } from '../../shared/errors'
+import { ApiError, BadRequest, InvalidRequest, NotFound } from '../../shared/errors'
 import { errorFacts, type Logger } from '../../shared/logger'
-import { bodyRuleOf } from '../../shared/body-rules'
 import type { ParseFailure } from '../../platform/request-context'
-import { lengthFault, TEXT_KIND, textFault } from '../../shared/text-schema'
+import { fromValidation, withRulesOf } from '../../shared/schema-faults'
+
+export { fromValidation }
 
 function errorBody(err: ApiError): string {
   return JSON.stringify({ error: { type: err.type, message: err.message, ...err.extra } })
@@ -18,159 +18,28 @@ export function errorResponse(err: ApiError, headers: Record<string, string> = {
   })
 }
 
-/** `/lines/0/unit` → `lines.0.unit`; the body itself is `body`. */
-function fieldKey(path: string, on: string): string {
-  const key = path.replace(/^\//, '').replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~')
-  return key === '' ? (on === 'body' ? 'body' : on) : key
-}
-
-function typeWords(schema: any): string {
-  if (!schema) return 'a value'
-  if (schema.anyOf) return [...new Set(members(schema).map(typeWords))].join(' or ')
-  if (schema.const !== undefined) return JSON.stringify(schema.const)
-  switch (schema.type) {
-    case 'string':
-      return schema['x-decimal'] ? 'a decimal string' : 'a string'
-    case 'integer':
-      return 'a whole number'
-    case 'number':
-      return 'a number'
-    case 'boolean':
-      return 'true or false'
-    case 'null':
-      return 'null'
-    case 'array':
-      return 'a list'
-    case 'object':
-      return 'a JSON object'
-    default:
-      return 'a value of the documented type'
-  }
-}
-
-function jsonType(v: unknown): string {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number'
-  return typeof v
-}
-
-/** Members of a union, nested unions (a Nullable of a union) flattened. */
-function members(s: any): any[] {
-  return s.anyOf ? s.anyOf.flatMap(members) : [s]
-}
-
-/** Plain words for why `value` does not fit `schema`; never echoes the refused value back. */
-function explain(s: any, value: unknown): string {
-  if (!s) return 'is not valid'
-  if (s.anyOf) {
-    s = { ...s, anyOf: members(s) }
-    if (s['x-decimal'] || s.anyOf.some((o: any) => o['x-decimal'])) {
-      if (typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
-    }
-    if (s.anyOf.every((o: any) => o.const !== undefined))
-      return `must be one of ${s.anyOf.map((o: any) => o.const).join(', ')}`
-    const t = jsonType(value)
-    const member = s.anyOf.find((o: any) => o.type === t || (t === 'integer' && o.type === 'number'))
-    return member ? explain(member, value) : `must be ${typeWords(s)}`
-  }
-  if (s['x-decimal'] && typeof value === 'number') return 'must be a decimal string such as "12.50", not a JSON number'
-  if (s.const !== undefined) return `must be ${JSON.stringify(s.const)}`
-  if (s.type === 'string' && typeof value === 'string') {
-    const length = s[Kind] === TEXT_KIND ? textFault(s, value) : lengthFault(s, value.length)
-    if (length) return length
-    if (s[Kind] === TEXT_KIND) return 'is not valid'
-    if (s.format === 'email') return 'must be an email address'
-    if (s.format === 'date') return 'must be a date written YYYY-MM-DD'
-    if (s.format === 'date-time') return 'must be a UTC timestamp such as 2026-01-31T12:00:00Z'
-    if (s.pattern) return s['x-pattern-words'] ?? 'is not in the expected format'
-    if (s.enum) return `must be one of ${s.enum.join(', ')}`
-  }
-  if ((s.type === 'integer' || s.type === 'number') && typeof value === 'number') {
-    if (s.type === 'integer' && !Number.isInteger(value)) return 'must be a whole number'
-    if (s.minimum !== undefined && value < s.minimum) return `must be at least ${s.minimum}`
-    if (s.maximum !== undefined && value > s.maximum) return `must be at most ${s.maximum}`
-  }
-  if (s.type === 'array' && Array.isArray(value)) {
-    if (s.maxItems !== undefined && value.length > s.maxItems) return `must hold at most ${s.maxItems} items`
-    if (s.minItems !== undefined && value.length < s.minItems)
-      return `must hold at least ${s.minItems} item${s.minItems > 1 ? 's' : ''}`
-    if (s.uniqueItems) return 'must not repeat an item'
-  }
-  return `must be ${typeWords(s)}`
-}
-
-function messageFor(e: ValueError): string {
-  if (/Unexpected property/.test(e.message)) return 'is not a field this endpoint takes'
-  // TypeBox reports a missing required property as a type error on an undefined value.
-  if (e.value === undefined) return 'is required'
-  return explain(e.schema, e.value)
-}
-
-/**
- * A union reports only itself; when the value has the JSON type of one member (a list for a nullable list),
- * that member's own errors name the exact place (`preferred_bank_account_ids.1`) and say what is wrong there.
- */
-function throughUnion(e: ValueError): ValueError[] {
-  const anyOf: any[] | undefined = (e.schema as any)?.anyOf
-  if (!anyOf || !Array.isArray(e.errors) || e.value === undefined) return [e]
-  // A choice of fixed values reads best as the whole list of them.
-  if (anyOf.every((o) => o.const !== undefined)) return [e]
-  const t = jsonType(e.value)
-  const i = anyOf.findIndex((o) => o.type === t || (t === 'integer' && o.type === 'number'))
-  if (i < 0 || !e.errors[i]) return [e]
-  const inner = [...e.errors[i]!]
-  return inner.length > 0 ? inner.flatMap(throughUnion) : [e]
-}
-
-/** Errors about a Line name it by its place counted from 1, as lines.ts words its own: "Line 1: ...". */
-function withLinePlace(key: string, message: string): string {
-  const m = /^lines\.(\d+)(\.|$)/.exec(key)
-  if (!m) return message
-  const place = `Line ${Number(m[1]) + 1}: `
-  return message.startsWith(place) ? message : place + message
-}
-
-/** Turns Elysia's validation error into 422 invalid_request with errors keyed by field. */
-export function fromValidation(on: string, all: ValueError[]): InvalidRequest {
-  // A Map, not an object: a body key such as "__proto__" must be a key like any other, not the object's prototype.
-  const errors = new Map<string, string[]>()
-  for (const e of all.flatMap(throughUnion)) {
-    // A union reports each failed member too (paths under the union's own); the first word per field is enough.
-    const key = fieldKey(e.path, on)
-    if (errors.has(key)) continue
-    errors.set(key, [withLinePlace(key, messageFor(e))])
-  }
-  if (errors.size === 0) errors.set(on, ['is not valid'])
-  // fromEntries defines each key as an own property, "__proto__" included, so it is answered by name.
-  return new InvalidRequest(Object.fromEntries(errors) as FieldErrors)
-}
-
-// Rules of a body its schema cannot state (shared/body-rules.ts) are asked too when the schema already failed, so that
-// one answer names every missing field: an empty Client create body is told about email, country and name at once,
-// not about name only after the first two are fixed.
-
-/** The schema's faults and the body rules' together; a field the schema already named keeps its own words. */
+/** The schema's faults and the body rules' together (shared/schema-faults.ts), for a body Elysia refused. */
 function withBodyRules(error: any, invalid: InvalidRequest): InvalidRequest {
-  const rule = error?.type === 'body' ? bodyRuleOf(error?.validator?.schema?.title) : undefined
-  const body = error?.value
-  if (!rule || !body || typeof body !== 'object' || Array.isArray(body)) return invalid
-  const extra = Object.entries(rule(body)).filter(([field]) => !Object.hasOwn(invalid.errors, field))
-  if (extra.length === 0) return invalid
-  return new InvalidRequest(Object.fromEntries([...Object.entries(invalid.errors), ...extra]) as FieldErrors)
+  return error?.type === 'body' ? withRulesOf(error?.validator?.schema?.title, error?.value, invalid) : invalid
 }
 
 /** The answer to a body the bounded reader (body.ts) gave up on, for the API and the MCP server alike. */
-export function bodyReadError(fault: 'too_large' | 'timeout'): ApiError {
+export function bodyReadError(fault: 'too_large' | 'timeout', limitWords = '1 MiB'): ApiError {
   // The rest of a body too large is not read by us: Bun drops it as it comes (at most its served cap, serve.ts). The
   // connection is not closed under it: a close with the client's bytes still arriving resets the connection, and the
   // reset loses the 413 the client had not yet read. A stalled body's connection is closed after the answer.
-  if (fault === 'too_large') return new BadRequest(413, 'The request body is larger than 1 MiB.')
+  if (fault === 'too_large') return new BadRequest(413, `The request body is larger than ${limitWords}.`)
   return new BadRequest(408, 'The request body stopped arriving; send it again.', { Connection: 'close' })
 }
 
 /** Maps whatever reached Elysia's onError to an ApiError; anything unexpected is a 500 that tells nothing. */
-export function toApiError(code: string | number, error: any, logger: Logger, parseFailure?: ParseFailure): ApiError {
+export function toApiError(
+  code: string | number,
+  error: any,
+  logger: Logger,
+  parseFailure?: ParseFailure,
+  upload?: { mediaType: string; limitWords: string },
+): ApiError {
   if (error instanceof ApiError) return error
   if (code === 'VALIDATION') {
     if (error?.type === 'response') {
@@ -180,8 +49,10 @@ export function toApiError(code: string | number, error: any, logger: Logger, pa
     return withBodyRules(error, fromValidation(String(error?.type ?? 'body'), (error?.all ?? []) as ValueError[]))
   }
   if (code === 'PARSE') {
-    if (parseFailure === 'too_large' || parseFailure === 'timeout') return bodyReadError(parseFailure)
-    if (parseFailure === 'not_json') return new BadRequest(415, 'Send the body as application/json.')
+    if (parseFailure === 'too_large' || parseFailure === 'timeout')
+      return bodyReadError(parseFailure, upload?.limitWords)
+    if (parseFailure === 'not_json')
+      return new BadRequest(415, `Send the body as ${upload?.mediaType ?? 'application/json'}.`)
     return new BadRequest(400, 'The request body is not valid JSON.')
   }
   if (code === 'NOT_FOUND') return new NotFound('No such endpoint.')

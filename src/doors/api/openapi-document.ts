@@ -17,6 +17,9 @@ type Document = { paths: Record<string, Record<string, Operation>>; components?:
 /** The TypeBox Optional marker: a body that may be left out (actions such as Reverse). */
 const OPTIONAL = Symbol.for('TypeBox.Optional')
 
+/** The detail key by which a route says its body is a file of this media type (an import's text/csv), not JSON. */
+export const BODY_MEDIA_TYPE = 'x-body-media-type'
+
 /** Answers that are files, by the last segment of their path: declared with their own media type, not as JSON. */
 const FILE_ANSWERS: Record<string, string> = { pdf: 'application/pdf', xml: 'application/xml' }
 
@@ -78,6 +81,12 @@ function completeDocument(doc: Document, routes: AnyElysia['routes']): Document 
         required: body[OPTIONAL] !== 'Optional',
         content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) } },
       }
+    }
+    const bodyMedia = (op as Record<string, unknown>)[BODY_MEDIA_TYPE]
+    if (typeof bodyMedia === 'string' && op.requestBody?.content) {
+      const [schema] = Object.values(op.requestBody.content)
+      op.requestBody.content = { [bodyMedia]: schema }
+      delete (op as Record<string, unknown>)[BODY_MEDIA_TYPE]
     }
     if (!route.path.startsWith('/v1/')) continue
     // A 204 has no content at all (the generator writes its Void schema as a media type).

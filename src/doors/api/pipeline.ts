@@ -19,11 +19,18 @@ export function isJsonType(contentType: string | null): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? '')
 }
 
+/** Whether a Content-Type header names `media` (parameters such as charset aside). */
+export function isMediaType(contentType: string | null, media: string): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === media
+}
+
 /** A route as the pipeline sees it: its method and path, and the access its operation needs (none: a public page). */
 export interface KnownRoute {
   method: string
   path: string
   access?: Access
+  /** The route takes a file rather than JSON (an import's CSV): its media type and size limit. */
+  upload?: RequestContext['upload']
 }
 
 interface RoutePattern {
@@ -32,15 +39,19 @@ interface RoutePattern {
   methods: Map<string, Access | undefined>
   /** No operation lives here: the document, /docs, /health, a document's public page. */
   public: boolean
+  /** The methods whose body is a file, with its media type and size limit. */
+  uploads: Map<string, NonNullable<RequestContext['upload']>>
 }
 
 /** Builds the table of known paths (Elysia's `:param` syntax), the methods each answers and what each needs. */
 function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
   const byPath = new Map<string, Map<string, Access | undefined>>()
+  const uploads = new Map<string, Map<string, NonNullable<RequestContext['upload']>>>()
   for (const r of routes) {
     const methods = byPath.get(r.path) ?? new Map<string, Access | undefined>()
     methods.set(r.method.toUpperCase(), r.access)
     byPath.set(r.path, methods)
+    if (r.upload) uploads.set(r.path, (uploads.get(r.path) ?? new Map()).set(r.method.toUpperCase(), r.upload))
   }
   return [...byPath].map(([path, methods]) => {
     const re = new RegExp(
@@ -53,7 +64,12 @@ function routeTable(routes: ReadonlyArray<KnownRoute>): RoutePattern[] {
     )
     // A /v1 route outside the table of operations fails closed: Admin keys only.
     if (path.startsWith('/v1/')) for (const [m, a] of methods) if (a === undefined) methods.set(m, 'admin')
-    return { re, methods, public: [...methods.values()].every((a) => a === undefined) }
+    return {
+      re,
+      methods,
+      public: [...methods.values()].every((a) => a === undefined),
+      uploads: uploads.get(path) ?? new Map(),
+    }
   })
 }
 
@@ -147,13 +163,14 @@ export function createPipeline(p: PipelineDeps): (req: Request, ip: string | nul
     const credential = key ? await p.lookup(key) : null
     if (!credential) return errorResponse(new Unauthenticated(), { ...base, 'Cache-Control': 'no-store' })
     ctx.actor = credential
+    ctx.upload = route.uploads.get(method)
 
     // A known path with a method it lacks is still a request of a live key: counted, gated and logged like any other.
     const access: Access = route.methods.get(method) ?? 'read'
     const { rate, refused } = await p.runner.admit(credential, access, apiPlanRefusal(credential), notAllowed)
     const headers = { ...base, 'Cache-Control': 'no-store', ...rateHeaders(rate) }
     let res: Response
-    const refusal = refused ?? bodyRefusal(req, access)
+    const refusal = refused ?? bodyRefusal(req, access, ctx.upload)
     if (refusal) res = errorResponse(refusal, headers)
     else {
       try {
@@ -182,15 +199,20 @@ function methodNotAllowed(method: string, route: RoutePattern): ApiError {
   return new BadRequest(405, `${method} is not allowed here; this path answers ${allow}.`, { Allow: allow })
 }
 
-/** A changing request's body, judged by its headers before a byte of it is read: JSON, and no more than 1 MiB. */
-function bodyRefusal(req: Request, access: Access): ApiError | null {
+/**
+ * A changing request's body, judged by its headers before a byte of it is read: JSON of no more than 1 MiB, or the
+ * file a route takes (an import's text/csv, at most its own limit).
+ */
+function bodyRefusal(req: Request, access: Access, upload?: RequestContext['upload']): ApiError | null {
   if (access === 'read') return null
   const len = req.headers.get('content-length')
   const hasBody = (len !== null && len !== '0') || req.headers.has('transfer-encoding')
   if (!hasBody) return null
   const type = req.headers.get('content-type') ?? ''
-  if (!isJsonType(type)) return new BadRequest(415, 'Send the body as application/json.')
+  if (upload ? !isMediaType(type, upload.mediaType) : !isJsonType(type))
+    return new BadRequest(415, `Send the body as ${upload?.mediaType ?? 'application/json'}.`)
   // Refused before a byte of it is read (Bun drops the rest as it comes, up to its served cap).
-  if (len !== null && Number(len) > MAX_BODY_BYTES) return bodyReadError('too_large')
+  if (len !== null && Number(len) > (upload?.maxBytes ?? MAX_BODY_BYTES))
+    return bodyReadError('too_large', upload?.limitWords)
   return null
 }

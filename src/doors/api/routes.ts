@@ -7,6 +7,7 @@ import { answerResponse } from './answer'
 import { errorAnswers, idempotencyHeader } from '../../shared/schemas'
 import { codesOf, type Operation, type Result } from '../../platform/operation'
 import type { DoorRunner } from '../../platform/door-runner'
+import { BODY_MEDIA_TYPE } from './openapi-document'
 
 const ACCESS_WORDS = {
   read: 'every Role (Admin, Member, Viewer)',
@@ -85,6 +86,7 @@ export function operationRoutes(ops: readonly Operation[], runner: DoorRunner) {
         'x-access': op.access,
         'x-refusal-codes': [...op.refusals],
         ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
+        ...(op.upload ? { [BODY_MEDIA_TYPE]: op.upload.mediaType } : {}),
         ...(op.idempotent ? { parameters: [idempotencyHeader] } : {}),
       },
     }

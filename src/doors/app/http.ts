@@ -72,11 +72,14 @@ export class PostedForm extends URLSearchParams {
 
 /**
  * The posted form: application/x-www-form-urlencoded, as every form of the application posts, or, where the page
- * takes a file (`upload`), multipart/form-data of at most MAX_UPLOAD_BYTES. A file input left empty is no file.
+ * takes a file (`upload`), multipart/form-data of at most MAX_UPLOAD_BYTES (or the page's own file limit, and room for
+ * its fields). A file input left empty is no file.
  * Read through the API's bounded reader: never more than the limit (and one chunk) is held, nor waited for forever.
  */
-export async function readForm(req: Request, upload = false): Promise<PostedForm> {
-  const read = await readBodyBytes(req, { maxBytes: upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES })
+export async function readForm(req: Request, upload: boolean | number = false): Promise<PostedForm> {
+  // A number is the page's own file limit (an import's CSV, 10 MB), with room for the form's fields.
+  const maxBytes = typeof upload === 'number' ? upload + MAX_FORM_BYTES : upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES
+  const read = await readBodyBytes(req, { maxBytes })
   if ('fault' in read) throw read.fault === 'too_large' ? new FormTooLarge() : new FormStalled()
   const bytes = read.bytes
   const type = req.headers.get('content-type') ?? ''
@@ -101,7 +104,7 @@ export async function readForm(req: Request, upload = false): Promise<PostedForm
  * The posted form, or null when it is not a form (the page answers that as a refused form); a body too large or
  * stalled is left to the kit's guard, which answers 413 or 408.
  */
-export function formOrNull(req: Request, upload = false): Promise<PostedForm | null> {
+export function formOrNull(req: Request, upload: boolean | number = false): Promise<PostedForm | null> {
   return readForm(req, upload).catch((e) =>
     e instanceof FormTooLarge || e instanceof FormStalled ? Promise.reject(e) : null,
   )

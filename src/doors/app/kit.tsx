@@ -27,7 +27,7 @@ import { FormInput } from './form-input'
 import { publicBaseUrl } from '../../config'
 import { resolveBusiness } from '../../modules/business'
 import { businessesOfPerson, resolveSession, type LiveSession } from '../../modules/people'
-import { ApiError, NotFound, Permission, type FieldErrors } from '../../shared/errors'
+import { ApiError, inAppWords, NotFound, Permission, type FieldErrors } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { EMPTY_FORM, personActor, type FormState, type InBusiness, type Signed } from './context'
 import { CSRF_FIELD, foreignOrigin, sameToken, sessionCsrf } from './csrf'
@@ -71,6 +71,8 @@ export const NOTICES: Record<string, string> = {
     'The mailbox is removed: the service’s own mail server sends for this Business when it has an email address.',
   password_changed: 'Your password is changed; every other session has ended.',
   client_created: 'The Client is created.',
+  clients_imported: 'The Clients of the file are imported.',
+  products_imported: 'The Products of the file are imported.',
   client_activated: 'The Client is active again.',
   client_deactivated: 'The Client is deactivated: it stays on its documents and can be activated again.',
   product_created: 'The Product is created.',
@@ -89,6 +91,10 @@ export const NOTICES: Record<string, string> = {
   payment_amended: 'The Payment is amended; its Receipt keeps its number.',
   payment_reversed: 'The Payment is reversed; its Receipt is void.',
   receipt_emailed: 'The Receipt is emailed to the Client.',
+  recurring_created: 'The recurring invoice is created: it makes an Invoice on each of its dates.',
+  recurring_paused: 'The recurring invoice is paused: no date is made until you resume it.',
+  recurring_resumed: 'The recurring invoice is resumed from its next date; the dates that passed are not made.',
+  recurring_deleted: 'The recurring invoice is deleted; the Invoices it made stay.',
   refund_recorded: 'The refund is recorded.',
   refund_reversed: 'The refund is reversed.',
 }
@@ -103,6 +109,8 @@ export interface PageInput {
   body?: Record<string, unknown>
   /** The form the body was read from: its own field errors (a number that is not one) join the schema's. */
   form?: FormInput
+  /** A file's text as the body, for an operation that takes a file (an import's CSV). */
+  text?: string
 }
 
 export type Render<C> = (c: C, form: FormState) => JSX.Element
@@ -184,7 +192,7 @@ export class AppKit {
     need: Need,
     handler: Handler<InBusiness>,
     rerender: Render<InBusiness>,
-    opts: { upload?: boolean } = {},
+    opts: { upload?: boolean | number } = {},
   ): void {
     this.router.add('POST', `/app/b/:business${path}`, (req, params) =>
       this.guard(req, async () => {
@@ -224,7 +232,7 @@ export class AppKit {
             c,
             e.type === 'permission' ? 403 : 422,
             'Not available',
-            e.message,
+            inAppWords((e.extra as { code?: string }).code, e.message),
             (e.extra as { code?: string }).code,
           )
         }
@@ -245,7 +253,7 @@ export class AppKit {
     if (refused) throw refused
     const path: Record<string, string> = {}
     for (const [k, v] of Object.entries(input.path ?? {})) path[k] = v === undefined ? '' : String(v)
-    let body: unknown = undefined
+    let body: unknown = input.text
     if (input.body !== undefined) {
       const clean = Object.fromEntries(Object.entries(input.body).filter(([, v]) => v !== undefined))
       body = input.form ? input.form.body(op.body ?? Type.Any(), clean) : op.body ? checked(op.body, clean) : clean
@@ -315,7 +323,7 @@ export class AppKit {
           ? Object.keys(errors).length
             ? 'Please correct the fields marked below.'
             : e.message
-          : e.message
+          : inAppWords(code, e.message)
       const status = e.type === 'permission' ? 403 : e.type === 'not_found' ? 404 : 422
       return this.answer(c, rerender(c, { values: data, errors, message, code }), status)
     }
@@ -429,7 +437,7 @@ export class AppKit {
   }
 
   /** The form of a change, once its CSRF token (and the browser's Origin) prove it came from this session's page. */
-  private async checkedForm(req: Request, c: Signed, upload = false): Promise<PostedForm | Response> {
+  private async checkedForm(req: Request, c: Signed, upload: boolean | number = false): Promise<PostedForm | Response> {
     const data = await formOrNull(req, upload)
     if (!data || foreignOrigin(req, this.publicBase) || !sameToken(data.get(CSRF_FIELD), c.csrf)) {
       return this.problem(

@@ -63,6 +63,7 @@ export type Section = 'home' | 'settings' | 'profile' | (string & {})
 export const NAV: ReadonlyArray<{ section: Section; label: string; path: string; settings?: true }> = [
   { section: 'home', label: 'Home', path: '/' },
   { section: 'documents', label: 'Documents', path: '/documents' },
+  { section: 'recurring', label: 'Recurring', path: '/recurring' },
   { section: 'clients', label: 'Clients', path: '/clients' },
   { section: 'products', label: 'Products', path: '/products' },
   { section: 'receipts', label: 'Receipts', path: '/receipts' },

@@ -257,3 +257,21 @@ describe('an id read from a form field or a query follows the API rule', () => {
     }
   })
 })
+
+describe("the application's words for refusals", () => {
+  test("a Draft's page says why Cancel is closed in the application's words, never the API's route", async () => {
+    const draft = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: {
+        type: 'invoice',
+        client_id: s.ids.clients,
+        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
+      },
+    })
+    expect(draft.status).toBe(201)
+    const page = await s.browser.get(`${s.base}/documents/${draft.body.id}`)
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('A Draft is not cancelled: delete it instead.')
+    expect(page.text).not.toContain('/v1/documents')
+  })
+})

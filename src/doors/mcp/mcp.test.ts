@@ -412,3 +412,28 @@ describe('the HTTP door', () => {
     expect(refused.status).toBe(406)
   })
 })
+
+describe('imports as tools (extensions §19)', () => {
+  test('clients_import takes the CSV file as its `csv` argument: every row created, or none with faults keyed rows.N.field', async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const refused = await call(c, 'clients_import', {
+      csv: 'name,email,country\n"Acme, GmbH",a@acme.example,DE\nBad,not-an-email,DE\n',
+    })
+    expect(refused.isError).toBe(true)
+    expect(refused.structuredContent.error.type).toBe('invalid_request')
+    expect(Object.keys(refused.structuredContent.error.errors)).toEqual(['rows.2.email'])
+    expect((await call(c, 'clients_list')).structuredContent.data).toHaveLength(0)
+    const r = await call(c, 'clients_import', {
+      csv: 'name;email;country\n"Acme, GmbH";a@acme.example;DE\n',
+      idempotency_key: 'mcp-import-1',
+    })
+    expect(r.isError).toBeUndefined()
+    expect(r.structuredContent.created).toBe(1)
+    const [client] = (await call(c, 'clients_list')).structuredContent.data
+    expect(client).toMatchObject({ id: r.structuredContent.ids[0], name: 'Acme, GmbH' })
+    const missing = await call(c, 'products_import', {})
+    expect(missing.structuredContent.error.errors).toEqual({ csv: ['is required'] })
+    await c.close()
+  })
+})

@@ -11,14 +11,13 @@ import {
 import { publicBaseUrl } from '../../config'
 import type { Deps } from '../../deps'
 import type { Actor } from '../../platform/actor'
-import { bearerOf, type BearerLookup } from '../../platform/credentials'
+import type { BearerLookup } from '../../platform/credentials'
 import { statusOf, type DoorRunner } from '../../platform/door-runner'
 import { mcpPlanRefusal } from '../../platform/policy'
 import type { Result } from '../../platform/operation'
 import { ApiError } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
-import { readBody } from '../../platform/request-body'
-import { bodyReadError, errorResponse } from '../api/errors'
+import { type Admitted, jsonResponse } from './gate'
 import { buildTools, errorResult, listedFor, readArguments, toolResult, type Tool, type ToolAnswer } from './tools'
 import type { Operation } from '../../platform/operation'
 
@@ -37,12 +36,14 @@ const INSTRUCTIONS = [
 ].join('\n')
 
 export interface McpDoor {
-  /** The HTTP door at /mcp. */
-  handle(req: Request, ip: string | null): Promise<Response>
+  /** The HTTP door at /mcp, for a request its gate (./gate.ts) admitted. */
+  handle(req: Request, admitted: Admitted, ip: string | null): Promise<Response>
   /** A server for one Actor source: the HTTP door keeps a few, each serving one request at a time; stdio one for its life. */
   server(actor: () => Promise<Actor | null>, ip: () => string | null): Server
   /** The Actor a credential stands for now (stdio resolves its key on every call, so a revocation acts at once). */
   resolve(credential: string): Promise<Actor | null>
+  /** Lets the spare servers go (each holds the SDK's handlers and schemas): an idle server keeps none. */
+  releaseIdle(): void
 }
 
 export interface McpDoorDeps {
@@ -91,14 +92,8 @@ function toolCallOf(
   return { id: m.id, name: params.name, args: (args ?? {}) as Record<string, unknown> }
 }
 
-function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', ...headers } })
-}
-
 export function mcpDoor(d: McpDoorDeps): McpDoor {
   const tools = buildTools(d.operations)
-  const origin = new URL(publicBaseUrl(d.deps.config)).origin
-  const resourceMetadata = `${publicBaseUrl(d.deps.config)}/.well-known/oauth-protected-resource/mcp`
 
   /** One tools/call: counted, judged by plan and Role, its arguments read, run (under its key), answered and logged. */
   async function call(actor: Actor, tool: Tool, args: Record<string, unknown>, ip: string | null): Promise<ToolAnswer> {
@@ -160,53 +155,9 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     return s
   }
 
-  async function handle(req: Request, ip: string | null): Promise<Response> {
-    const requestId = crypto.randomUUID()
+  async function handle(req: Request, admitted: Admitted, ip: string | null): Promise<Response> {
+    const { requestId, actor, text, parsed } = admitted
     const base = { 'X-Request-Id': requestId }
-    // A browser page elsewhere must not drive the server with a person's credential: refused before anything else.
-    const from = req.headers.get('origin')
-    if (from !== null && from !== origin) {
-      return jsonResponse(
-        403,
-        { error: { type: 'permission', message: 'Requests from another origin are refused.' } },
-        base,
-      )
-    }
-    const credential = bearerOf(req)
-    const actor = credential ? await d.lookup(credential, 'mcp') : null
-    if (!actor) {
-      return jsonResponse(
-        401,
-        {
-          error: {
-            type: 'authentication',
-            message: 'Send a valid API key or access token as "Authorization: Bearer <credential>".',
-          },
-        },
-        {
-          ...base,
-          'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadata}"`,
-        },
-      )
-    }
-    if (req.method !== 'POST') {
-      // Stateless and JSON only: there is no stream to open (GET) and no session to end (DELETE).
-      return jsonResponse(
-        405,
-        { error: { type: 'invalid_request', message: `${req.method} is not allowed here; /mcp answers POST.` } },
-        { ...base, Allow: 'POST' },
-      )
-    }
-    // Read within the API's bounds: past 1 MiB or past its time the rest is never read (413 or 408).
-    const read = await readBody(req, d.deps.config.bodyLimits)
-    if ('fault' in read) return errorResponse(bodyReadError(read.fault), base)
-    const text = read.text
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
     const fast = toolCallOf(req, parsed)
     if (fast) {
       const tool = tools.get(fast.name)
@@ -255,5 +206,12 @@ export function mcpDoor(d: McpDoorDeps): McpDoor {
     return entry
   }
 
-  return { handle, server, resolve: (credential) => d.lookup(credential, 'mcp') }
+  return {
+    handle,
+    server,
+    resolve: (credential) => d.lookup(credential, 'mcp'),
+    releaseIdle: () => {
+      idle.length = 0
+    },
+  }
 }

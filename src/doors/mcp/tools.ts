@@ -46,6 +46,8 @@ export interface Tool {
   path: Array<{ param: string; arg: string }>
   query: { names: Set<string>; check: TypeCheck<TObject> } | null
   body: { names: Set<string>; check: TypeCheck<TSchema>; optional: boolean } | null
+  /** The argument carrying a file body as text (an import's `csv`), or null. */
+  upload: string | null
 }
 
 const DESTRUCTIVE = /_(delete|cancel|reverse)$/
@@ -71,7 +73,7 @@ export function buildTools(ops: readonly Operation[]): Map<string, Tool> {
         title: op.summary,
         readOnlyHint: !write,
         ...(write ? { destructiveHint: DESTRUCTIVE.test(op.name) } : {}),
-        idempotentHint: !write || op.http.method === 'PATCH',
+        idempotentHint: !write || op.http.method === 'PATCH' || op.http.method === 'PUT',
         openWorldHint: false,
       },
       path: Object.keys(op.path?.properties ?? {}).map((param) => ({ param, arg: op.args?.[param] ?? param })),
@@ -86,6 +88,7 @@ export function buildTools(ops: readonly Operation[]): Map<string, Tool> {
               optional: op.body !== bodyObj || isOptional(op.body),
             }
           : null,
+      upload: op.upload?.arg ?? null,
     })
   }
   return tools
@@ -120,6 +123,7 @@ export function readArguments(
   const query: Record<string, string | undefined> = {}
   const body: Record<string, unknown> = {}
   let idempotencyKey: string | null = null
+  let upload: string | undefined
   const pathArgs = new Map(tool.path.map((p) => [p.arg, p.param]))
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue
@@ -131,11 +135,15 @@ export function readArguments(
     } else if (name === IDEMPOTENCY_ARG && tool.op.idempotent) {
       if (typeof value !== 'string') errors[name] = ['must be a string']
       else idempotencyKey = value
+    } else if (name === tool.upload) {
+      if (typeof value !== 'string') errors[name] = ['must be a string']
+      else upload = value
     } else if (tool.query?.names.has(name)) query[name] = asQueryText(value) as string
     else if (tool.body?.names.has(name)) body[name] = value
     else errors[name] = ['is not an argument this tool takes']
   }
   for (const p of tool.path) if (path[p.param] === undefined && !errors[p.arg]) errors[p.arg] = ['is required']
+  if (tool.upload && upload === undefined && !errors[tool.upload]) errors[tool.upload] = ['is required']
   if (Object.keys(errors).length > 0) throw new InvalidRequest(errors)
   if (tool.query && !tool.query.check.Check(query)) throw fromValidation('query', [...tool.query.check.Errors(query)])
   const hasBody = Object.keys(body).length > 0
@@ -146,7 +154,7 @@ export function readArguments(
     if (!tool.body.check.Check(body)) throw fromValidation('body', [...tool.body.check.Errors(body)])
     input = body
   }
-  return { input: { path, query, body: input }, idempotencyKey }
+  return { input: { path, query, body: upload ?? input }, idempotencyKey }
 }
 
 export interface ToolAnswer {

@@ -1,8 +1,10 @@
-// The public door: a document's page, opened by its Client through an unguessable link (no credential, no Actor).
+// The public door: a document's page, opened by its Client through an unguessable link (no credential, no Actor),
+// written in the document's language (extensions §18): its status, the amount due, the PDF and the bank details.
 import { Elysia, t } from 'elysia'
 import { currencyScale } from '../../shared/currencies'
 import { format } from '../../shared/money'
-import { amountDue, DOCUMENT_TITLES, openPublicDocument, owesAmount, publicDocumentPdf } from '../../modules/documents'
+import { amountDue, openPublicDocument, owesAmount, publicDocumentPdf } from '../../modules/documents'
+import { words, type Words } from '../../modules/words'
 import type { OperationContext } from '../../platform/operation'
 
 function esc(s: string | null | undefined): string {
@@ -28,7 +30,7 @@ const notFound = () =>
     headers: PAGE_HEADERS,
   })
 
-/** The status as the Client reads it. */
+/** The status as the Client reads it (English for now: the words catalog of §18 has no status words yet). */
 const STATUS_WORDS: Record<string, string> = {
   issued: 'Open',
   partially_paid: 'Partly paid',
@@ -40,7 +42,7 @@ const STATUS_WORDS: Record<string, string> = {
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:760px;margin:1.5em auto;padding:0 1em;color:#222;overflow-wrap:anywhere}
 table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}td.n{white-space:nowrap}
 td{overflow-wrap:normal}
-.lines{overflow-x:auto}.status{display:inline-block;padding:.1em .6em;border-radius:1em;background:#eef;font-size:.9em}
+.scroll{overflow-x:auto}.status{display:inline-block;padding:.1em .6em;border-radius:1em;background:#eef;font-size:.9em}
 .status.paid{background:#e3f5e3}.status.cancelled{background:#eee;color:#555}.due{font-size:1.3em}
 .box{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}.button{display:inline-block;padding:.4em 1em;border:1px solid #335;border-radius:4px;color:#224;text-decoration:none}
 @media (max-width:480px){td,th{font-size:.85em;padding:.25em}}`
@@ -53,15 +55,17 @@ export function publicPageRoutes(deps: OperationContext['deps']) {
         const found = await openPublicDocument(deps, params.token)
         if (!found) return notFound()
         const { doc, business, lines, client, seller } = found
-        const scale = currencyScale(doc.currency)
+        // An issued document's language is fixed; one issued before languages existed reads as English.
+        const w = words(doc.language)
+        const title = w.titles[doc.type as keyof Words['titles']] ?? doc.type
         const rows = lines
           .map(
             (l) =>
-              `<tr><td>${esc(l.description)}</td><td class=n>${esc(l.quantity)} ${esc(l.unit)}</td><td class=n>${esc(l.unitPrice)}</td><td class=n>${esc(l.vatRate)}%</td><td class=n>${esc(l.netAmount)}</td></tr>`,
+              `<tr><td>${esc(l.description)}</td><td class=n>${esc(w.number(l.quantity))} ${esc(l.unit)}</td><td class=n>${esc(w.number(l.unitPrice))}</td><td class=n>${esc(w.lineVat(l.vatCategory, l.vatRate))}</td><td class=n>${esc(w.number(l.netAmount))}</td></tr>`,
           )
           .join('')
         const owes = owesAmount(doc)
-        const due = format(amountDue(doc), scale)
+        const due = format(amountDue(doc), currencyScale(doc.currency))
         const accounts = seller?.bank_accounts ?? []
         const bank =
           owes && doc.status !== 'paid' && accounts.length > 0
@@ -74,18 +78,18 @@ export function publicPageRoutes(deps: OperationContext['deps']) {
               // Room for the payment reference and the EPC QR code of extensions §15 (a component of its own).
               `<div id=pay-by-transfer></div></section>`
             : ''
-        const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</title>
+        const html = `<!doctype html><html lang="${w.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} ${esc(doc.documentNumber)}</title>
 <style>${STYLE}</style></head>
-<body>${business.isTest || doc.isTest ? '<p><strong>SAMPLE</strong> — a Test business document</p>' : ''}
-<h1>${esc(DOCUMENT_TITLES[doc.type])} ${esc(doc.documentNumber)}</h1>
+<body>${business.isTest || doc.isTest ? `<p><strong>${esc(w.sample)}</strong> — ${esc(w.sampleNote)}</p>` : ''}
+<h1>${esc(title)} ${esc(doc.documentNumber)}</h1>
 <p><span class="status ${esc(doc.status)}" id=status>${esc(STATUS_WORDS[doc.status] ?? doc.status)}</span></p>
-<p>From <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> to <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
-<p>Issued ${esc(doc.issueDate)}${doc.dueDate && owes ? `, due ${esc(doc.dueDate)}` : ''}${doc.status === 'cancelled' ? ' — <strong>cancelled</strong>' : ''}</p>
-${owes ? `<p class=due id=amount-due>Amount due <strong>${esc(due)} ${esc(doc.currency)}</strong></p>` : ''}
-<p><a class=button id=pdf href="/p/${esc(params.token)}/pdf">Download the PDF</a></p>
-<div class=lines><table><tr><th>Description</th><th class=n>Quantity</th><th class=n>Unit price</th><th class=n>VAT</th><th class=n>Net</th></tr>${rows}</table></div>
-<p class=n>Net ${esc(doc.netTotal)} · VAT ${esc(doc.vatTotal)} · <strong>Total ${esc(doc.total)} ${esc(doc.currency)}</strong></p>
+<p>${esc(w.from)} <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> ${esc(w.to)} <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
+<p>${esc(w.issuedOn(w.date(doc.issueDate ?? '')))}${doc.dueDate && owes ? `, ${esc(w.dueOn(w.date(doc.dueDate)))}` : ''}${doc.status === 'cancelled' ? ` — <strong>${esc(w.cancelled)}</strong>` : ''}</p>
+${owes ? `<p class=due id=amount-due>Amount due <strong>${esc(w.money(due, doc.currency))}</strong></p>` : ''}
+<p><a class=button id=pdf href="/p/${esc(params.token)}/pdf">PDF</a></p>
+<div class=scroll><table><tr><th>${esc(w.description)}</th><th class=n>${esc(w.quantity)}</th><th class=n>${esc(w.unitPrice)}</th><th class=n>${esc(w.vat)}</th><th class=n>${esc(w.net)}</th></tr>${rows}</table></div>
+<p class=n>${esc(w.netTotal)} ${esc(w.number(doc.netTotal))} · ${esc(w.vatTotal)} ${esc(w.number(doc.vatTotal))} · <strong>${esc(w.total)} ${esc(w.money(doc.total, doc.currency))}</strong></p>
 ${bank}
 </body></html>`
         return new Response(html, { headers: PAGE_HEADERS })

@@ -49,6 +49,10 @@ export const BusinessSchema = t.Object(
     ),
     has_logo: Bool(),
     brand_color: Nullable(t.String({ pattern: '^#[0-9A-Fa-f]{6}$' })),
+    language: t.String({
+      description:
+        'the language of its documents and emails where a Client names none: en, de, fr, es, it, nl, pl or pt',
+    }),
     created_at: Timestamp,
   },
   { title: 'Business' },

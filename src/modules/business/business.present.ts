@@ -33,6 +33,7 @@ export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; ad
     mail_provider: mailProvider,
     has_logo: b.logoType !== null,
     brand_color: b.brandColor,
+    language: b.language,
     created_at: b.createdAt,
   }
 }

@@ -9,7 +9,9 @@ import { logoFault, logoTypeOf } from './logo'
 import type { Clock } from '../../shared/clock'
 import { isCountry } from '../../shared/countries'
 import { isCurrency } from '../../shared/currencies'
+import { isLanguage, LANGUAGE_FAULT } from '../words'
 import { EINVOICE_FORMATS, electronicAddressFault, isEInvoiceFormat } from '../../shared/einvoice-formats'
+import { journalSellerChange, sellerDetails } from '../journal'
 import type { Plan } from './api-keys'
 import {
   bankAccountIdsOf,
@@ -54,6 +56,8 @@ export interface BusinessInput {
   einvoiceFormat?: string
   /** `#RRGGBB`, or null to go back to the plain look. */
   brandColor?: string | null
+  /** The language of its documents and emails where a Client names none (extensions §18). */
+  language?: string
 }
 
 export const BRAND_COLOR_RE = /^#[0-9A-Fa-f]{6}$/
@@ -89,6 +93,7 @@ function check(input: BusinessInput, creating: boolean): void {
     bag.add('einvoice_format', `must be one of ${EINVOICE_FORMATS.join(', ')}`)
   if (input.brandColor != null && !BRAND_COLOR_RE.test(input.brandColor))
     bag.add('brand_color', 'must be a colour written #RRGGBB, such as #1F6FEB')
+  if (input.language !== undefined && !isLanguage(input.language)) bag.add('language', LANGUAGE_FAULT)
   if (input.issuingLimit !== undefined && (!Number.isInteger(input.issuingLimit) || input.issuingLimit < 0))
     bag.add('issuing_limit', 'must be a whole number, 0 or more')
   bag.throwIfAny()
@@ -128,6 +133,7 @@ export async function createBusiness(
       taxRegistrationId: input.taxRegistrationId ?? null,
       einvoiceFormat: input.einvoiceFormat ?? 'ubl',
       brandColor: input.brandColor ?? null,
+      language: input.language ?? 'en',
       createdAt: now,
       updatedAt: now,
     })
@@ -146,8 +152,11 @@ export async function updateBusiness(
   return db.write(async (tx) => {
     const set: Partial<BusinessRow> = { updatedAt: clock.now().toISOString() }
     for (const [k, v] of Object.entries(input)) if (v !== undefined) (set as Record<string, unknown>)[k] = v
+    // The seller's details before and after: a change of them is a journal entry in this transaction (§17).
+    const before = await sellerDetails(tx, id)
     const row = await updateBusinessRow(tx, id, set)
     if (!row) throw new NotFound(`No Business with id ${id}.`)
+    await journalSellerChange(tx, clock, id, before)
     return row
   })
 }

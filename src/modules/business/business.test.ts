@@ -29,6 +29,8 @@ const BUSINESS_FIELDS = [
   'mail_provider',
   'has_logo',
   'brand_color',
+  // extensions §18
+  'language',
   'created_at',
 ]
 
@@ -74,6 +76,7 @@ describe('GET /v1/business', () => {
       mail_provider: null,
       has_logo: false,
       brand_color: null,
+      language: 'en',
       created_at: '2026-03-10T09:00:00.000Z',
     })
     expect(r.body.business_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)

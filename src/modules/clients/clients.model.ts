@@ -43,6 +43,12 @@ export const ClientSchema = t.Object(
     buyer_reference: Nullable(
       t.String({ description: 'BT-10, the default buyer reference of its documents (e.g. a Leitweg-ID)' }),
     ),
+    reminders: t.Boolean({ description: "false keeps the Client's documents out of automatic payment reminders" }),
+    language: Nullable(
+      t.String({
+        description: "the language of its documents and emails (en, de, fr, es, it, nl, pl, pt); null: the Business's",
+      }),
+    ),
   },
   { title: 'Client' },
 )
@@ -81,6 +87,19 @@ const fields = {
     ),
   ),
   buyer_reference: t.Optional(str(200)),
+  reminders: t.Optional(
+    t.Boolean({ description: "false keeps the Client's documents out of automatic payment reminders" }),
+  ),
+  // A code, judged by the service (422 naming language); its limit stays a plain one.
+  language: t.Optional(
+    Nullable(
+      t.String({
+        maxLength: 10,
+        description:
+          "the language of its documents and emails: en, de, fr, es, it, nl, pl or pt; null takes the Business's",
+      }),
+    ),
+  ),
 }
 
 export const ClientCreateBody = t.Object(

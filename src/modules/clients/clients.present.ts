@@ -37,5 +37,7 @@ export function presentClient(c: ClientRow) {
     preferred_bank_account_ids: JSON.parse(c.preferredBankAccountIds) as number[],
     electronic_address: electronicAddressOf(c),
     buyer_reference: c.buyerReference,
+    reminders: c.reminders,
+    language: c.language,
   }
 }

@@ -1,6 +1,6 @@
 // Client use cases: create, update, get, list; every rule of the contract's Client sections.
 import { blank, isEmailAddress } from '../../shared/text'
-import type { Database, Tx } from '../../db/client'
+import type { Database, SqlTx, Tx } from '../../db/client'
 import type { ViesClient } from '../../adapters/vies'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, InvalidRequest, NotFound, Refusal, type RefusalCode } from '../../shared/errors'
@@ -11,10 +11,12 @@ import { electronicAddressFault } from '../../shared/einvoice-formats'
 import { parseDecimal, type Decimal } from '../../shared/money'
 import { accountCodeNumbering, judge, render, take, type Numbering } from '../numbering'
 import { foreignBankAccountIds } from '../business'
+import { isLanguage, LANGUAGE_FAULT } from '../words'
 import { NAME_REQUIRED, type ClientCreateInput, type ClientUpdateInput } from './clients.model'
 import {
   findClient,
   insertClient,
+  insertClientId,
   listClients,
   searchTextOf,
   updateClientRow,
@@ -47,6 +49,17 @@ function electronicAddressIn(
     return null
   }
   return { scheme, value }
+}
+
+/** A Client's language as sent: null or blank takes the Business's (extensions §18); undefined when not sent. */
+function languageIn(v: string | null | undefined, bag: FieldErrorBag): string | null | undefined {
+  if (v === undefined) return undefined
+  const lang = blank(v)?.toLowerCase() ?? null
+  if (lang !== null && !isLanguage(lang)) {
+    bag.add('language', LANGUAGE_FAULT)
+    return undefined
+  }
+  return lang
 }
 
 /** VIES is asked only for EU VAT numbers of the right shape; the number may carry its country prefix or not. */
@@ -123,21 +136,40 @@ function accountCodeFault(numbering: Numbering, code: RefusalCode): string {
  * Takes the code the request named (judged again inside the transaction: a concurrent request may have taken it) or
  * the next one of the pattern, so two creates never share one.
  */
-async function takeAccountCode(tx: Tx, businessId: number, code: string | null, exceptId?: number): Promise<string> {
-  const numbering = await accountCodeNumbering(tx, businessId)
+async function takeAccountCode(
+  tx: SqlTx,
+  businessId: number,
+  code: string | null,
+  exceptId?: number,
+  read?: Numbering,
+): Promise<string> {
+  const numbering = read ?? (await accountCodeNumbering(tx, businessId))
   const j = await take(tx, numbering, code, exceptId)
   if (j.ok) return j.number
   if (j.refusal.code === 'numbering_at_its_end') throw new Refusal(j.refusal.code, j.refusal.message)
   throw new InvalidRequest({ account_code: [accountCodeFault(numbering, j.refusal.code)] })
 }
 
-export async function createClient(
+/** A create request judged by every rule of the contract's Client, ready to be written: its row but for the account code. */
+export interface ClientPlan {
+  /** Every column but those taken when it is written (so a new column must be judged here). */
+  row: Omit<ClientRow, 'id' | 'accountCode' | 'searchText'>
+  /** The account code the request named (judged again when taken), or null for the next one of the pattern. */
+  namedCode: string | null
+}
+
+/**
+ * Judges a create request: its field errors go into `bag` (keyed as the create endpoint keys them) and the answer is
+ * null; otherwise VIES is asked, outside any transaction, and the plan is ready for writeClient. One judge for the
+ * create endpoint and the import of many rows (extensions §19).
+ */
+export async function planClient(
   deps: ClientDeps,
   business: { id: number; currency: string },
   input: ClientCreateInput,
-): Promise<ClientRow> {
+  bag: FieldErrorBag,
+): Promise<ClientPlan | null> {
   const businessId = business.id
-  const bag = new FieldErrorBag()
   const email = blank(input.email)
   if (!email) bag.add('email', 'is required')
   else if (!isEmailAddress(email)) bag.add('email', 'must be an email address')
@@ -150,19 +182,20 @@ export async function createClient(
   if (!isCurrency(currency)) bag.add('currency', 'must be an ISO 4217 currency code such as EUR')
   const creditLimit = isCurrency(currency) ? creditLimitOf(input.credit_limit, currency, bag) : null
   const address = electronicAddressIn(input.electronic_address, bag)
+  const language = languageIn(input.language, bag)
   await checkBankAccounts(deps.db, businessId, input.preferred_bank_account_ids, bag)
   // An explicit code is judged now; a blank one is taken inside the transaction.
-  const namedCode = blank(input.account_code)
+  const namedCode = blank(input.account_code) ?? null
   if (namedCode) await checkAccountCode(deps.db, businessId, namedCode, undefined, bag)
-  bag.throwIfAny()
+  if (!bag.empty) return null
 
   const vatNumber = blank(input.vat_number) ?? null
   // Network I/O stays outside the transaction.
   const vatVerified = await verifyVat(deps.vies, country, vatNumber)
   const now = deps.clock.now().toISOString()
-  return deps.db.write(async (tx) => {
-    const accountCode = await takeAccountCode(tx, businessId, namedCode ?? null)
-    const row: ClientInsert = {
+  return {
+    namedCode,
+    row: {
       businessId,
       name: name!,
       legalName,
@@ -175,7 +208,6 @@ export async function createClient(
       country,
       vatNumber,
       vatVerified,
-      accountCode,
       currency,
       paymentTerms: input.payment_terms ?? 30,
       isActive: true,
@@ -184,22 +216,54 @@ export async function createClient(
       electronicAddressScheme: address?.scheme ?? null,
       electronicAddress: address?.value ?? null,
       buyerReference: blank(input.buyer_reference) ?? null,
+      reminders: input.reminders ?? true,
+      language: language ?? null,
       preferredBankAccountIds: JSON.stringify(
         [...new Set(input.preferred_bank_account_ids ?? [])].sort((a, b) => a - b),
       ),
       createdAt: now,
       updatedAt: now,
-    }
-    row.searchText = searchTextOf({
-      name: row.name,
-      legalName: row.legalName ?? null,
-      email: row.email ?? null,
-      vatNumber,
-      accountCode,
-    })
-    // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
-    return insertClient(tx, row)
-  })
+    },
+  }
+}
+
+/** The account code pattern of a Business, read once by a caller writing many Clients in one transaction. */
+export const clientNumbering = (tx: SqlTx, businessId: number): Promise<Numbering> =>
+  accountCodeNumbering(tx, businessId)
+
+/**
+ * The row of a judged Client, its account code taken inside the caller's transaction (a concurrent request, or an
+ * earlier row of the same import, may have taken a named one: 422 under `account_code`).
+ */
+async function rowOf(tx: SqlTx, plan: ClientPlan, numbering?: Numbering): Promise<Omit<ClientRow, 'id'>> {
+  const accountCode = await takeAccountCode(tx, plan.row.businessId, plan.namedCode, undefined, numbering)
+  const { name, legalName, email, vatNumber } = plan.row
+  return { ...plan.row, accountCode, searchText: searchTextOf({ name, legalName, email, vatNumber, accountCode }) }
+}
+
+/** Writes a judged Client inside the caller's transaction and answers it as stored. */
+export async function writeClient(tx: Tx, plan: ClientPlan): Promise<ClientRow> {
+  return insertClient(tx, await rowOf(tx, plan))
+}
+
+/**
+ * Writes a judged Client and answers its id only, on any SqlTx (an import's rows go through the prepared writer, and
+ * are not read back), with the Business's account code pattern read once by the caller.
+ */
+export async function writeClientId(tx: SqlTx, plan: ClientPlan, numbering: Numbering): Promise<number> {
+  return insertClientId(tx, await rowOf(tx, plan, numbering))
+}
+
+export async function createClient(
+  deps: ClientDeps,
+  business: { id: number; currency: string },
+  input: ClientCreateInput,
+): Promise<ClientRow> {
+  const bag = new FieldErrorBag()
+  const plan = await planClient(deps, business, input, bag)
+  bag.throwIfAny()
+  // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
+  return deps.db.write((tx) => writeClient(tx, plan!))
 }
 
 export async function updateClient(
@@ -256,6 +320,9 @@ export async function updateClient(
     set.electronicAddress = address?.value ?? null
   }
   if (input.buyer_reference !== undefined) set.buyerReference = blank(input.buyer_reference) ?? null
+  if (input.reminders !== undefined) set.reminders = input.reminders
+  const language = languageIn(input.language, bag)
+  if (language !== undefined) set.language = language
   const currency = set.currency ?? current.currency
   if (input.credit_limit !== undefined && isCurrency(currency)) {
     const limit = creditLimitOf(input.credit_limit, currency, bag)

@@ -1,7 +1,7 @@
 // The application-only document actions that send no email: mark sent, take the mark back, duplicate into a Draft.
 // Each judges the document inside its one transaction and writes nothing when refused (see app-actions.ts).
 import type { Queryable, Tx } from '../../db/client'
-import { FieldErrorBag, NotFound } from '../../shared/errors'
+import { FieldErrorBag, inAppWords, NotFound } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
 import { utcDay } from '../../shared/dates'
 import type { Actor } from '../../platform/actor'
@@ -95,14 +95,15 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
       resumesOn: mail.resumesOn,
     },
   }
+  // Why each closed action is closed, in the application's words (a person reads them beside the button).
   const reasons: Record<string, string> = {}
   for (const a of ACTIONS) {
     const r = refusalFor(a, apiFacts)
-    if (r) reasons[a] = r.message
+    if (r) reasons[a] = inAppWords(r.code, r.message)
   }
   for (const a of APP_ACTIONS) {
     const r = appRefusalFor(a, facts)
-    if (r) reasons[a] = r.message
+    if (r) reasons[a] = inAppWords(r.code, r.message)
   }
   // The numbers of the documents it links (the credited Invoice, its Credit Notes), for the links' words.
   const linked = [...(doc.creditedDocumentId ? [doc.creditedDocumentId] : []), ...view.credit_note_ids]

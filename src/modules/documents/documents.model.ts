@@ -1,6 +1,7 @@
 // TypeBox models of documents: the create/update bodies, Lines, the answer with its actions, the list query.
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
+import { AMOUNT_PATTERN } from '../../shared/money'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
@@ -8,7 +9,7 @@ const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal(
 
 // Line texts count characters as stored (trimmed), not UTF-16 units: see Text. lines.ts holds the same limits for
 // values a Product fills in.
-const LineInputSchema = t.Object(
+export const LineInputSchema = t.Object(
   {
     product_id: t.Optional(Nullable(Int({ minimum: 1 }))),
     description: t.Optional(Nullable(Text({ maxLength: 1000 }))),
@@ -47,6 +48,15 @@ const fields = {
     ),
   ),
   order_reference: t.Optional(Nullable(Text({ maxLength: 200, description: 'BT-13, the purchase order reference' }))),
+  exchange_rate: t.Optional(
+    Nullable(
+      t.String({
+        'x-decimal': true,
+        description:
+          "units of the Business's currency for one unit of the document's (a decimal string above 0, at most 10 significant digits); fixed at issue, where the ECB reference rate of the issue date is taken when none is sent. Only for a document in another currency than the Business's",
+      }),
+    ),
+  ),
 }
 
 export const DocumentCreateBody = t.Object(
@@ -143,11 +153,42 @@ export const DocumentSchema = t.Object(
     payment_terms: Int({ minimum: 0 }),
     lines: t.Array(LineSchema),
     vat_breakdown: t.Array(
-      t.Object({ category: t.String(), rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }), net: Amount, vat: Amount }),
+      t.Object({
+        category: t.String(),
+        rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }),
+        net: Amount,
+        vat: Amount,
+        vat_accounting: Nullable(
+          t.String({
+            pattern: AMOUNT_PATTERN,
+            description:
+              "the band's VAT × exchange_rate in the accounting currency; null when the currencies are the same",
+          }),
+        ),
+      }),
     ),
     net_total: Amount,
     vat_total: Amount,
     total: Amount,
+    exchange_rate: Nullable(
+      t.String({
+        pattern: '^[0-9]+(\\.[0-9]+)?$',
+        description:
+          'units of accounting_currency for one unit of currency: the one sent on a Draft, fixed at issue; null when the currencies are the same',
+      }),
+    ),
+    accounting_currency: Nullable(
+      t.String({
+        pattern: '^[A-Z]{3}$',
+        description: "the Business's currency, when the document's is another; else null",
+      }),
+    ),
+    vat_total_accounting: Nullable(
+      t.String({
+        pattern: AMOUNT_PATTERN,
+        description: 'vat_total × exchange_rate, rounded half away from zero at the accounting currency scale',
+      }),
+    ),
     amount_paid: Amount,
     amount_due: Amount,
     still_takes_payment: Bool(),
@@ -177,6 +218,9 @@ export const DocumentSchema = t.Object(
     proforma_id: Nullable(Int()),
     converted_into_id: Nullable(Int()),
     credited_document_id: Nullable(Int()),
+    recurring_invoice_id: Nullable(
+      Int({ description: 'the recurring invoice that made it (extensions §13); null else' }),
+    ),
     credit_note_ids: t.Array(Int(), { description: 'the Credit Notes that credit this document (Drafts included)' }),
     amount_refunded: Amount,
     is_test: Bool(),
@@ -189,6 +233,10 @@ export const DocumentSchema = t.Object(
     notes: Nullable(t.String()),
     buyer_reference: Nullable(t.String({ description: "BT-10; default the Client's" })),
     order_reference: Nullable(t.String({ description: 'BT-13, the purchase order reference' })),
+    language: t.String({
+      description:
+        "the language of its PDF, page and emails: the Client's (else the Business's) as it stood at issue; a Draft follows the Client",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -53,6 +53,7 @@ const path = t.Object({ id: t.String({ description: 'document id' }) })
 /** The issuing refusals: Issue, and a Send or Convert that issues. */
 export const ISSUE_REFUSALS = [
   'already_issued',
+  'exchange_rate_missing',
   'number_taken',
   'number_skips_ahead',
   'number_beyond_the_counter',
@@ -263,6 +264,7 @@ export const documentsOperations: Operation[] = [
       'already_converted',
       'issuing_limit_reached',
       'numbering_at_its_end',
+      'exchange_rate_missing',
     ],
     mcp: true,
     async run(actor, { path }, { deps }) {

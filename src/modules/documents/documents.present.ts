@@ -7,14 +7,14 @@ import type { BandRow, DocumentRow, LineRow } from './documents.repo'
 import { actionsOf, LINK_BASE, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
+import { accountingFigures } from '../fx'
+import { words } from '../words'
 
-/** A document type as people read it: the PDF, the Client's page and the email subject all say it this way. */
-export const DOCUMENT_TITLES: Record<string, string> = {
-  invoice: 'Invoice',
-  proforma: 'Proforma Invoice',
-  credit_note: 'Credit Note',
-  quote: 'Quote',
-}
+/**
+ * A document type as people read it in English (the application's words); what a Client reads takes the document's
+ * language: `words(doc.language).titles`.
+ */
+export const DOCUMENT_TITLES: Record<string, string> = words('en').titles
 
 export interface ClientSnapshot {
   name: string
@@ -150,6 +150,32 @@ export interface PresentInput {
   today: string
   /** The Credit Notes that credit this document (extensions §20). */
   creditNoteIds?: number[]
+  /** The Business's currency now: a Draft in another currency states its VAT in it (extensions §16). */
+  businessCurrency: string
+  /** The language a Draft follows: its Client's, else the Business's (an issued document keeps its own). */
+  draftLanguage: string
+}
+
+/**
+ * A document's figures in the Business's currency (extensions §16): fixed at issue and read as stored; on a Draft,
+ * computed from the rate sent (none sent: the rate and amounts are null until issue fixes them). All null when the
+ * currencies are the same, or for a document issued before rates existed.
+ */
+function accountingOf(doc: DocumentRow, bands: BandRow[], businessCurrency: string) {
+  const none = { rate: null, currency: null, vat: null, bands: bands.map(() => null) }
+  if (doc.status !== 'draft') {
+    if (!doc.accountingCurrency) return none
+    return {
+      rate: doc.exchangeRate,
+      currency: doc.accountingCurrency,
+      vat: doc.vatTotalAccounting,
+      bands: bands.map((b) => b.vatAccounting),
+    }
+  }
+  if (doc.currency === businessCurrency) return none
+  if (!doc.exchangeRate) return { ...none, currency: businessCurrency }
+  const f = accountingFigures(doc, bands, doc.exchangeRate, businessCurrency)
+  return { rate: doc.exchangeRate, currency: businessCurrency, vat: f.vatTotal, bands: f.bands.map((b) => b.vat) }
 }
 
 export function presentDocument({
@@ -161,9 +187,15 @@ export function presentDocument({
   facts,
   role,
   today,
+  businessCurrency,
+  draftLanguage,
   creditNoteIds = [],
 }: PresentInput) {
   const scale = currencyScale(doc.currency)
+  const sortedBands = [...bands].sort(
+    (a, b) => stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category),
+  )
+  const accounting = accountingOf(doc, sortedBands, businessCurrency)
   const snapshot: ClientSnapshot = doc.clientSnapshot
     ? (JSON.parse(doc.clientSnapshot) as ClientSnapshot)
     : client
@@ -212,12 +244,19 @@ export function presentDocument({
       notes: l.notes,
       net_amount: l.netAmount,
     })),
-    vat_breakdown: [...bands]
-      .sort((a, b) => stored(b.rate).cmp(stored(a.rate)) || categoryRank(a.category) - categoryRank(b.category))
-      .map((b) => ({ category: b.category, rate: b.rate, net: b.net, vat: b.vat })),
+    vat_breakdown: sortedBands.map((b, i) => ({
+      category: b.category,
+      rate: b.rate,
+      net: b.net,
+      vat: b.vat,
+      vat_accounting: accounting.bands[i] ?? null,
+    })),
     net_total: doc.netTotal,
     vat_total: doc.vatTotal,
     total: doc.total,
+    exchange_rate: accounting.rate,
+    accounting_currency: accounting.currency,
+    vat_total_accounting: accounting.vat,
     amount_paid: format(stored(doc.amountPaid), scale),
     amount_due: format(amountDue(doc), scale),
     still_takes_payment: refusalFor('record_payment', facts) === null,
@@ -232,6 +271,7 @@ export function presentDocument({
     proforma_id: doc.proformaId,
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
+    recurring_invoice_id: doc.recurringInvoiceId,
     credit_note_ids: creditNoteIds,
     amount_refunded: format(stored(doc.amountRefunded), scale),
     is_test: doc.isTest,
@@ -242,6 +282,7 @@ export function presentDocument({
     // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.
     buyer_reference: doc.buyerReference ?? snapshot.buyer_reference ?? null,
     order_reference: doc.orderReference,
+    language: doc.language ?? draftLanguage,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   }

@@ -30,11 +30,15 @@ const documentColumns = {
   vatMinor: asText(documents.vatMinor),
   totalMinor: asText(documents.totalMinor),
   paidMinor: asText(documents.paidMinor),
+  netAccountingMinor: sql<string | null>`CAST(${documents.netAccountingMinor} AS TEXT)`,
+  vatAccountingMinor: sql<string | null>`CAST(${documents.vatAccountingMinor} AS TEXT)`,
 }
 const bandColumns = {
   ...getTableColumns(documentVatBands),
   netMinor: asText(documentVatBands.netMinor),
   vatMinor: asText(documentVatBands.vatMinor),
+  netAccountingMinor: sql<string | null>`CAST(${documentVatBands.netAccountingMinor} AS TEXT)`,
+  vatAccountingMinor: sql<string | null>`CAST(${documentVatBands.vatAccountingMinor} AS TEXT)`,
 }
 
 // The same reads through the hot reader (db/hot-shape.ts), for the reads outside a transaction: a list page, one document.
@@ -230,6 +234,36 @@ export async function replaceLines(tx: Tx, documentId: number, lines: ResolvedLi
     await tx.insert(documentLines).values(lines.map((l, i) => ({ ...l, documentId, netAmount: totals.lineNets[i]! })))
   }
   if (totals.bands.length > 0) await tx.insert(documentVatBands).values(totals.bands.map((b) => ({ ...b, documentId })))
+}
+
+/** Writes the bands' figures in the accounting currency (extensions §16), at issue, before the document turns issued. */
+export async function setBandsAccounting(
+  tx: Tx,
+  documentId: number,
+  bands: {
+    category: string
+    rate: string
+    vatAccounting: string
+    netAccountingMinor: string
+    vatAccountingMinor: string
+  }[],
+): Promise<void> {
+  for (const b of bands) {
+    await tx
+      .update(documentVatBands)
+      .set({
+        vatAccounting: b.vatAccounting,
+        netAccountingMinor: b.netAccountingMinor,
+        vatAccountingMinor: b.vatAccountingMinor,
+      })
+      .where(
+        and(
+          eq(documentVatBands.documentId, documentId),
+          eq(documentVatBands.category, b.category),
+          eq(documentVatBands.rate, b.rate),
+        ),
+      )
+  }
 }
 
 export async function deleteDraftRow(tx: Tx, businessId: number, id: number): Promise<boolean> {

@@ -29,6 +29,7 @@ import {
   linesOf,
   listDocuments,
   replaceLines,
+  setBandsAccounting,
   updateDocumentRow,
   type DocumentFilter,
   type DocumentInsert,
@@ -50,7 +51,9 @@ import { computeTotals } from './totals'
 import { paidState } from './paid'
 import { stored } from '../../shared/money'
 import { raiseEvent } from '../webhooks'
+import { accountingFigures, parseRate, referenceRate } from '../fx'
 import { mailStateOf, providerOf, type MailboxInfo, type MailState } from '../mailbox'
+import { journalDocument } from '../journal'
 
 export interface DocumentDeps {
   db: Database
@@ -173,6 +176,8 @@ export async function viewDocumentsWithFacts(
       facts,
       role,
       today: day,
+      businessCurrency: business.currency,
+      draftLanguage: client?.language ?? business.language,
       creditNoteIds: credits.get(doc.id),
     })
     out.push({ view, facts, client, mail })
@@ -272,6 +277,18 @@ async function planDraft(
     )
     set.bankAccountIds = JSON.stringify([...new Set(input.bank_account_ids)].sort((a, b) => a - b))
   } else if (!current && client) set.bankAccountIds = client.preferredBankAccountIds
+
+  // The rate (extensions §16) is only for a document in another currency than the Business's; a kept rate goes with
+  // a change of currency, which it no longer describes.
+  if (input.exchange_rate !== undefined && input.exchange_rate !== null) {
+    const r = parseRate(input.exchange_rate)
+    if (!r.ok) bag.add('exchange_rate', r.message)
+    else if (currency === business.currency)
+      bag.add('exchange_rate', `is only for a document in another currency than the Business's (${business.currency})`)
+    else set.exchangeRate = r.rate
+  } else if (input.exchange_rate === null) set.exchangeRate = null
+  else if (current?.exchangeRate && set.currency !== undefined && set.currency !== current.currency)
+    set.exchangeRate = null
 
   if (input.document_number !== undefined) set.requestedDocumentNumber = blank(input.document_number) ?? null
   if (input.notes !== undefined) set.notes = blank(input.notes) ?? null
@@ -506,12 +523,15 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
     deliveryDate: doc.deliveryDate ?? issueDate,
     clientSnapshot,
     sellerSnapshot,
+    // Written in the Client's language (else the Business's) as they stand now, and so from here on.
+    language: client?.language ?? seller.language,
     // The number and the Client name as issued become searchable with the issue.
     searchText: documentSearchText({ documentNumber: taken.number, notes: doc.notes, clientSnapshot }),
     // The Client's page link: unguessable, 192 random bits.
     publicToken: randomBytes(24).toString('base64url'),
     updatedAt: deps.clock.now().toISOString(),
   }
+  Object.assign(set, await fixAccounting(tx, business, doc, issueDate))
   const linked = doc.type === 'invoice' && doc.proformaId !== null
   if (linked) {
     // The conversion completes here: the Proforma's Payments count on the Invoice from now on.
@@ -523,10 +543,53 @@ export async function issueInTx(deps: DocumentDeps, tx: Tx, business: BusinessRo
   }
   const issued = await updateDocumentRow(tx, business.id, id, set, 'draft')
   if (!issued) throw Refusal.say('draft_deleted')
+  // Every way a document is issued (Issue, Send, conversion, a schedule) passes here: its journal entry commits with it.
+  await journalDocument(tx, deps.clock, business.id, 'document.issued', id)
   // document.issued carries the document already paid; document.paid follows it.
   await raiseEvent(tx, deps.clock, business.id, 'document.issued', id)
   if (issued.status === 'paid') await raiseEvent(tx, deps.clock, business.id, 'document.paid', id)
   return issued
+}
+
+/**
+ * Fixes a document's exchange rate at issue (extensions §16): the one sent, else the reference rate of the issue date;
+ * writes its bands' VAT in the Business's currency and answers the document's columns. Nothing for the same currency.
+ * The bands are written first, while the document is still a Draft, so the report triggers read them at the issue.
+ */
+async function fixAccounting(
+  tx: Tx,
+  business: BusinessRow,
+  doc: DocumentRow,
+  issueDate: string,
+): Promise<Partial<DocumentInsert>> {
+  if (doc.currency === business.currency) return { exchangeRate: null, accountingCurrency: null }
+  const rate = doc.exchangeRate ?? (await referenceRate(tx, issueDate, doc.currency, business.currency))?.rate
+  if (!rate)
+    throw Refusal.say('exchange_rate_missing', {
+      currency: doc.currency,
+      accounting: business.currency,
+      date: issueDate,
+    })
+  const bands = (await bandsOf(tx, [doc.id])).get(doc.id) ?? []
+  const figures = accountingFigures(doc, bands, rate, business.currency)
+  await setBandsAccounting(
+    tx,
+    doc.id,
+    bands.map((b, i) => ({
+      category: b.category,
+      rate: b.rate,
+      vatAccounting: figures.bands[i]!.vat,
+      netAccountingMinor: figures.bands[i]!.netMinor,
+      vatAccountingMinor: figures.bands[i]!.vatMinor,
+    })),
+  )
+  return {
+    exchangeRate: rate,
+    accountingCurrency: business.currency,
+    vatTotalAccounting: figures.vatTotal,
+    netAccountingMinor: figures.netMinor,
+    vatAccountingMinor: figures.vatMinor,
+  }
 }
 
 /**
@@ -563,6 +626,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): 
     if (!doc) throw new NotFound('No such document.')
     await judge(deps, tx, business, doc, 'cancel')
     await updateDocumentRow(tx, c.businessId, id, { status: 'cancelled', updatedAt: deps.clock.now().toISOString() })
+    await journalDocument(tx, deps.clock, c.businessId, 'document.cancelled', id)
     await raiseEvent(tx, deps.clock, c.businessId, 'document.cancelled', id)
   })
   return viewDocument(deps, deps.db.read, c, id)
@@ -591,6 +655,12 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
       bankAccountIds: proforma.bankAccountIds,
       proformaId: proforma.id,
       isTest: business.isTest,
+      // The Invoice takes today's reference rate at its issue; the Proforma's own where none is held.
+      exchangeRate:
+        proforma.currency === business.currency ||
+        (await referenceRate(tx, today(deps), proforma.currency, business.currency))
+          ? null
+          : proforma.exchangeRate,
       netTotal: proforma.netTotal,
       vatTotal: proforma.vatTotal,
       total: proforma.total,
@@ -622,4 +692,72 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
     return viewDocument(deps, tx, c, draft.id)
   })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Drafts made by a recurring invoice (extensions §13)
+
+/** A Draft as a recurring invoice's template writes it for one date: Lines already resolved and filled in. */
+export interface DraftFromTemplate {
+  clientId: number
+  currency: string
+  /** null: the Client's terms as they stand now. */
+  paymentTerms: number | null
+  bankAccountIds: string
+  notes: string | null
+  buyerReference: string | null
+  orderReference: string | null
+  deliveryDate: string
+  lines: LineInput[]
+  recurringInvoiceId: number
+}
+
+/**
+ * Writes the Draft of one date inside `tx`, the transaction that also moves the schedule on, so that the date and its
+ * Draft commit together. The Lines are judged again (a Product's rules, the currency's scale); a fault is thrown as
+ * the request's would be.
+ */
+export async function insertDraftInTx(
+  deps: DocumentDeps,
+  tx: Tx,
+  business: BusinessRow,
+  t: DraftFromTemplate,
+): Promise<DocumentRow> {
+  const client = await findClient(tx, business.id, t.clientId)
+  if (!client) throw new InvalidRequest({ client_id: ['is not a Client of this Business'] })
+  // The template holds each Line whole (a Product's values were filled in when it was saved): judged again here with
+  // the Product left out, so a Product deleted since costs no date, and its id put back, as a Draft keeps it.
+  const bag = new FieldErrorBag()
+  const free = t.lines.map((l) => ({ ...l, product_id: null }))
+  const lines = await resolveLines(tx, business.id, t.currency, currencyScale(t.currency), free, bag)
+  bag.throwIfAny()
+  lines.forEach((l, i) => (l.productId = t.lines[i]!.product_id ?? null))
+  const now = deps.clock.now().toISOString()
+  const row: DocumentInsert = {
+    businessId: business.id,
+    type: 'invoice',
+    status: 'draft',
+    clientId: client.id,
+    currency: t.currency,
+    paymentTerms: t.paymentTerms ?? client.paymentTerms,
+    deliveryDate: t.deliveryDate,
+    notes: t.notes,
+    buyerReference: t.buyerReference,
+    orderReference: t.orderReference,
+    bankAccountIds: t.bankAccountIds,
+    recurringInvoiceId: t.recurringInvoiceId,
+    isTest: business.isTest,
+    createdAt: now,
+    updatedAt: now,
+    netTotal: '0',
+    vatTotal: '0',
+    total: '0',
+    netMinor: '0',
+    vatMinor: '0',
+    totalMinor: '0',
+  }
+  const totals = applyTotals(row, row.currency, lines)
+  const doc = await insertDocument(tx, row)
+  await replaceLines(tx, doc.id, lines, totals)
+  return doc
 }

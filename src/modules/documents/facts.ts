@@ -4,7 +4,9 @@ import type { Queryable } from '../../db/client'
 import type { BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { findDocument, invoicesIssuedInYear, type DocumentRow } from './documents.repo'
-import type { ConvertIssueFacts, Facts, LinkedProforma, SendFacts } from './lifecycle'
+import type { ConvertIssueFacts, Facts, LinkedProforma, RefusalInfo, SendFacts } from './lifecycle'
+import { refusalInfo } from '../../shared/errors'
+import { referenceRate } from '../fx'
 import { judge, numberingFor, receiptNumbering } from '../numbering'
 
 export interface FactsOptions {
@@ -94,6 +96,7 @@ export async function gatherFacts(
     invoicesIssuedInYear: limited ? await issuedInYear(q, memo, business, year) : 0,
     year,
     numbering,
+    exchangeRate: draft ? await rateRefusal(q, memo, business, doc, doc.issueDate ?? o.today) : null,
     receiptNumbering: await receiptRefusal(q, memo, business, doc, o.today),
     convertIssue: await convertIssueFacts(q, memo, business, doc, o.today),
   }
@@ -144,7 +147,29 @@ async function convertIssueFacts(
     invoicesIssuedInYear: limited ? await issuedInYear(q, memo, business, year) : 0,
     year,
     numbering: j.ok ? null : j.refusal,
+    // The new Invoice takes today's reference rate, else the Proforma's own (documents.service.ts convertDocument).
+    exchangeRate: await rateRefusal(q, memo, business, doc, today),
   }
+}
+
+/**
+ * exchange_rate_missing for a document in another currency than the Business's that carries no rate of its own when
+ * no reference rate is held for `date` or before (extensions §16); null otherwise.
+ */
+async function rateRefusal(
+  q: Queryable,
+  memo: Pick<FactsMemo, 'once'>,
+  business: BusinessRow,
+  doc: DocumentRow,
+  date: string,
+): Promise<RefusalInfo | null> {
+  if (doc.currency === business.currency || doc.exchangeRate !== null) return null
+  const held = await memo.once(`fx:${date}:${doc.currency}`, () =>
+    referenceRate(q, date, doc.currency, business.currency),
+  )
+  return held
+    ? null
+    : refusalInfo('exchange_rate_missing', { currency: doc.currency, accounting: business.currency, date })
 }
 
 /** The Receipt numbering matters only where a Payment could otherwise be recorded. */

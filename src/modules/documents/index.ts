@@ -27,6 +27,7 @@ export {
   paidShareMinor,
   paidShareSql,
   paidShareOutOfSql,
+  SQL_SHARE_LIMIT,
   dueMinorSql,
 } from './paid'
 export { settleDocument } from './settlement'
@@ -71,5 +72,10 @@ export { VAT_CATEGORIES, type LineInput } from './lines'
 export { documentTypes, documentStatuses } from '../../db/schema'
 export { documentLabels, type DocumentLabel } from './labels.repo'
 export { documentFilterOf } from './list-filter'
+// Recurring invoices (extensions §13) hold a Draft's Lines and make Drafts from them.
+export { LineInputSchema } from './documents.model'
+export { resolveLines, type ResolvedLine } from './lines'
+export { insertDraftInTx, type DraftFromTemplate } from './documents.service'
+export { linesOf } from './documents.repo'
 export { owesAmount } from './paid'
 export { publicDocumentPdf } from './documents.operations'

@@ -83,6 +83,11 @@ export interface Facts {
   year: number
   /** What taking the document's number would answer (requested number checks, numbering_at_its_end). */
   numbering: RefusalInfo | null
+  /**
+   * exchange_rate_missing when a Draft in another currency than the Business's has no rate sent and no reference rate
+   * is held for its issue date or before (extensions §16); null otherwise. Absent where no issue is judged.
+   */
+  exchangeRate?: RefusalInfo | null
   /** What taking the next Receipt number would answer. */
   receiptNumbering: RefusalInfo | null
   /**
@@ -100,6 +105,8 @@ export interface ConvertIssueFacts {
   year: number
   /** What taking the next Invoice number would answer (numbering_at_its_end). */
   numbering: RefusalInfo | null
+  /** exchange_rate_missing for the new Invoice: no reference rate today and none on the Proforma. */
+  exchangeRate?: RefusalInfo | null
 }
 
 import { refusalInfo as r } from '../../shared/errors'
@@ -136,7 +143,7 @@ function issueRefusal(f: Facts): RefusalInfo | null {
     const limit = issuingLimitRefusal(f.business, f.invoicesIssuedInYear, f.year)
     if (limit) return limit
   }
-  return f.numbering
+  return f.exchangeRate ?? f.numbering
 }
 
 /** The yearly issuing limit binds a Test business and the Free plan, on Invoices (Issue, Send of a Draft, Convert). */
@@ -194,6 +201,7 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (!f.convertIssue) return null
       return (
         issuingLimitRefusal(f.business, f.convertIssue.invoicesIssuedInYear, f.convertIssue.year) ??
+        f.convertIssue.exchangeRate ??
         f.convertIssue.numbering
       )
     case 'record_payment': {

@@ -138,6 +138,8 @@ export async function writeCii(m: EInvoiceModel): Promise<string> {
 
   const settlement = el(tx, 'ApplicableHeaderTradeSettlement')
   val(settlement, 'PaymentReference', m.payment.paymentId)
+  // BT-6 comes before BT-5 in CII's order.
+  val(settlement, 'TaxCurrencyCode', m.taxCurrency?.code)
   val(settlement, 'InvoiceCurrencyCode', m.currency)
   const means = m.payment.accounts.length ? m.payment.accounts : [null]
   for (const account of means) {
@@ -168,6 +170,8 @@ export async function writeCii(m: EInvoiceModel): Promise<string> {
   val(totals, 'TaxBasisTotalAmount', m.totals.taxExclusive)
   // Only the VAT total carries its currency in CII: the rules find the document currency's total by it.
   val(totals, 'TaxTotalAmount', m.taxTotal, money)
+  // BT-111: a second VAT total, in the accounting currency (BR-53).
+  if (m.taxCurrency) val(totals, 'TaxTotalAmount', m.taxCurrency.taxTotal, { currencyID: m.taxCurrency.code })
   val(totals, 'RoundingAmount', m.totals.rounding)
   val(totals, 'GrandTotalAmount', m.totals.taxInclusive)
   val(totals, 'TotalPrepaidAmount', m.totals.prepaid)

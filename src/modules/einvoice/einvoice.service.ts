@@ -6,8 +6,9 @@ import type { Clock } from '../../shared/clock'
 import { InvalidRequest, Refusal, refusalInfo } from '../../shared/errors'
 import { XML_FORMATS, isXmlFormat, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessRow } from '../business'
-import { DOCUMENT_TITLES, findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
+import { findDocument, viewDocument, type DocumentView, type RefusalInfo } from '../documents'
 import { documentPdf, facturxPdf } from '../pdf'
+import { words } from '../words'
 import { writeCii } from './cii'
 import { buildModel, FORMAT_PROFILE, type EInvoiceModel } from './model'
 import { checkModel, rulesFor, type RuleFailure } from './rules'
@@ -146,7 +147,9 @@ async function facturxOf(
   model: EInvoiceModel,
 ): Promise<Uint8Array> {
   const pdf = await documentPdf(q, business, view)
-  const title = `${DOCUMENT_TITLES[view.type] ?? view.type} ${view.document_number ?? ''}`.trim()
+  // The PDF's title in the document's language, as the page itself says it.
+  const titles = words(view.language).titles
+  const title = `${titles[view.type as keyof typeof titles] ?? view.type} ${view.document_number ?? ''}`.trim()
   // Stamped with the document's last change, so the same document gives the same file.
   return facturxPdf(pdf, await writeXml(model), { title, date: new Date(view.updated_at) })
 }

@@ -89,6 +89,35 @@ const CASES: Case[] = [
     client: { currency: 'KWD' },
     body: { currency: 'KWD', lines: [line({ quantity: '4', unit_price: '1.250', vat_rate: '5.00' })] },
   },
+  // Documents in another currency (extensions §16): BT-6 and BT-111 in every format.
+  {
+    name: 'USD for a EUR seller at a rate sent (BT-6 EUR, BT-111 194.62)',
+    client: { currency: 'USD' },
+    body: {
+      currency: 'USD',
+      exchange_rate: '0.9123',
+      lines: [
+        line({ unit_price: '1000.00' }),
+        line({ description: 'Hosting', unit_price: '333.33', vat_rate: '7.00' }),
+      ],
+    },
+  },
+  {
+    name: 'a Credit Note in USD at the reference rate (BT-6, BT-111)',
+    client: { currency: 'USD' },
+    body: { currency: 'USD', lines: [line({ quantity: '2' })] },
+    creditNote: true,
+  },
+  {
+    name: 'JPY for a GBP seller at a rate sent (BT-111 in GBP)',
+    seller: { currency: 'GBP' },
+    client: { currency: 'JPY' },
+    body: {
+      currency: 'JPY',
+      exchange_rate: '0.005197380614',
+      lines: [line({ unit_price: '123457', vat_rate: '10.00' })],
+    },
+  },
   {
     name: '100 Lines',
     body: {
@@ -344,6 +373,39 @@ describe('every format × every case: an export passes its official rule sets wi
       })
     }
   }
+})
+
+describe('documents in another currency (extensions §16): BT-6 and BT-111 in every format', () => {
+  const cases: [string, string, string][] = [
+    ['USD for a EUR seller at a rate sent (BT-6 EUR, BT-111 194.62)', 'EUR', '194.62'],
+    // 2 × 100.00 at 19%: VAT 38.00 USD at the harness's standing 0.5.
+    ['a Credit Note in USD at the reference rate (BT-6, BT-111)', 'EUR', '19.00'],
+    // VAT 12345.7 → 12346 JPY × 0.005197380614 = 64.167…
+    ['JPY for a GBP seller at a rate sent (BT-111 in GBP)', 'GBP', '64.17'],
+  ]
+  for (const [name, currency, amount] of cases) {
+    test(`${name}: the accounting currency and the VAT total in it, written in each format's own place`, () => {
+      for (const format of XML_FORMATS) {
+        const xml = cells.get(`${name} / ${format}`)!.text
+        if (format.includes('cii')) {
+          expect(xml).toContain(`<ram:TaxCurrencyCode>${currency}</ram:TaxCurrencyCode>`)
+          expect(xml).toContain(`<ram:TaxTotalAmount currencyID="${currency}">${amount}</ram:TaxTotalAmount>`)
+        } else {
+          expect(xml).toContain(`<cbc:TaxCurrencyCode>${currency}</cbc:TaxCurrencyCode>`)
+          expect(xml).toMatch(
+            new RegExp(
+              `<cac:TaxTotal>\\s*<cbc:TaxAmount currencyID="${currency}">${amount.replace('.', '\\.')}</cbc:TaxAmount>\\s*</cac:TaxTotal>`,
+            ),
+          )
+        }
+      }
+      expect(facturxCells.get(name)!.xml).toBe(cells.get(`${name} / cii`)!.text)
+    })
+  }
+  test("a document in the seller's own currency carries neither", () => {
+    for (const format of XML_FORMATS)
+      expect(cells.get(cellName(CASES[0]!, format))!.text).not.toContain('TaxCurrencyCode')
+  })
 })
 
 describe('Factur-X of every case: the PDF carries exactly the cii XML, which passes the CII rules; refused as that XML is', () => {

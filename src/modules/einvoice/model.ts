@@ -153,6 +153,11 @@ export interface EInvoiceModel {
   charges: DocumentLevelAmount[]
   /** BT-110 */
   taxTotal: string
+  /**
+   * BT-6 and BT-111 (extensions §16): the VAT accounting currency (the Business's) and the VAT total in it, for a
+   * document in another currency; null when the currencies are the same.
+   */
+  taxCurrency: { code: string; taxTotal: string } | null
   breakdown: Breakdown[]
   /** BG-22 */
   totals: {
@@ -405,6 +410,10 @@ export function buildModel({ view, business, credited, format = 'ubl' }: ModelSo
     allowances: [],
     charges: [],
     taxTotal: money(view.vat_total),
+    taxCurrency:
+      view.accounting_currency && view.vat_total_accounting !== null
+        ? { code: view.accounting_currency, taxTotal: amountText(view.vat_total_accounting, view.accounting_currency) }
+        : null,
     breakdown: breakdownOf(view, format, business.country),
     totals: {
       lineNet: money(view.net_total),

@@ -50,6 +50,7 @@ function business(over: Partial<BusinessRow> = {}): BusinessRow {
     deletedAt: null,
     brandColor: null,
     logoType: null,
+    language: 'en',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...over,

@@ -145,6 +145,11 @@ const CORE: Rule[] = [
   rule('BR-03', 'An e-invoice has an issue date.', (m) => filled(m.issueDate)),
   rule('BR-04', 'An e-invoice has a type code.', (m) => filled(m.typeCode)),
   rule('BR-05', 'An e-invoice has a currency code.', (m) => filled(m.currency)),
+  rule(
+    'BR-53',
+    'With a VAT accounting currency (BT-6), the total VAT in it (BT-111) is stated.',
+    (m) => m.taxCurrency === null || filled(m.taxCurrency.taxTotal),
+  ),
   rule('BR-06', 'The Seller has a name: set the Business name or legal name.', (m) => filled(m.seller.name)),
   rule('BR-07', 'The Buyer has a name: set the Client name or legal name.', (m) => filled(m.buyer.name)),
   rule('BR-08', 'The Seller has a postal address.', (m) => m.seller.address !== null),
@@ -333,11 +338,15 @@ const DEC: Rule[] = [
       'BR-DEC-13',
       'The total VAT has at most two decimals; an amount with a third decimal (a currency of three), or one its binary floating point cannot hold to the cent (beyond about 10^13), is not exported.',
       (m) => {
+        // The official test passes when any TaxTotalAmount is not in the document's currency: with BT-111 beside it
+        // (extensions §16) it never fires, and the rules here say what the official set says.
+        if (m.taxCurrency !== null) return true
         const total = xsDouble(m.taxTotal)
         return total === Math.round(total * 100) / 100
       },
     ),
   ),
+  decimalsRule('BR-DEC-15', 'The total VAT in the accounting currency', (m) => [m.taxCurrency?.taxTotal ?? null]),
   decimalsRule('BR-DEC-14', 'The total with VAT', (m) => [m.totals.taxInclusive]),
   decimalsRule('BR-DEC-16', 'The paid amount', (m) => [m.totals.prepaid]),
   decimalsRule('BR-DEC-17', 'The rounding amount', (m) => [m.totals.rounding]),
@@ -376,6 +385,11 @@ const CL: Rule[] = [
     ['380', '381'].includes(m.typeCode),
   ),
   rule('BR-CL-04', 'The currency is an ISO 4217 code.', (m) => isCurrency(m.currency)),
+  rule(
+    'BR-CL-05',
+    'The VAT accounting currency is an ISO 4217 code.',
+    (m) => m.taxCurrency === null || isCurrency(m.taxCurrency.code),
+  ),
   rule('BR-CL-14', 'Every country is an ISO 3166-1 alpha-2 code.', (m) =>
     countriesOf(m).every((c) => c === null || c === '' || isCountry(c)),
   ),

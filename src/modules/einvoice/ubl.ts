@@ -111,6 +111,7 @@ export async function writeUbl(m: EInvoiceModel): Promise<string> {
   basic(root, credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode', m.typeCode)
   basic(root, 'Note', m.note)
   basic(root, 'DocumentCurrencyCode', m.currency)
+  basic(root, 'TaxCurrencyCode', m.taxCurrency?.code)
   basic(root, 'BuyerReference', m.buyerReference)
   if (m.invoicingPeriod) {
     const period = agg(root, 'InvoicePeriod')
@@ -145,6 +146,9 @@ export async function writeUbl(m: EInvoiceModel): Promise<string> {
     basic(sub, 'TaxAmount', b.tax, money)
     taxCategory(sub, 'TaxCategory', b.category, b.rate, b.exemptionCode, b.exemptionText)
   }
+  // BT-111: the VAT total in the accounting currency, a TaxTotal of its own with no subtotals (BR-53, PEPPOL R054).
+  if (m.taxCurrency)
+    basic(agg(root, 'TaxTotal'), 'TaxAmount', m.taxCurrency.taxTotal, { currencyID: m.taxCurrency.code })
 
   const totals = agg(root, 'LegalMonetaryTotal')
   basic(totals, 'LineExtensionAmount', m.totals.lineNet, money)

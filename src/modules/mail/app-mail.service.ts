@@ -1,4 +1,5 @@
-// The application-only emails to a Client: remind of a document that is due (and remind again), and email a Receipt.
+// The application-only emails to a Client: remind of a document that is due (and remind again), and email a Receipt,
+// each in the document's language (extensions §18).
 // Each judges in one transaction (refusals write nothing), counts its one recipient against the service's daily
 // limit like a Send, sends outside the transaction, and gives the count back when the email surely did not go out.
 import { MailerError, type MailMessage } from '../../adapters/smtp'
@@ -8,7 +9,6 @@ import { utcDay } from '../../shared/dates'
 import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import {
-  DOCUMENT_TITLES,
   findDocument,
   gatherAppFacts,
   receiptEmailRefusal,
@@ -24,7 +24,8 @@ import { paymentWithReceipt, receiptPdfOf } from '../payments'
 import { documentPdf } from '../pdf'
 import { countRecipients, mailStateOf, type Provider } from '../mailbox'
 import type { MailDeps } from './send.service'
-import { fileBase } from './message'
+import { fileBase, signature, titleOf } from './message'
+import { words } from '../words'
 
 type Connected = Extract<Provider, { connected: true }>
 
@@ -87,26 +88,37 @@ async function emailClient<T>(
       e.reason === 'interrupted'
         ? 'It may have gone out: check with the Client before sending again.'
         : 'Nothing was sent; it may succeed later.'
-    throw new NotDelivered(`Not delivered: ${e.message}. ${tail}`)
+    // The mail server's own failure stays on the error (not in the answer): a reminder step reads whether to retry.
+    throw Object.assign(new NotDelivered(`Not delivered: ${e.message}. ${tail}`), { cause: e })
   }
   if (after) await deps.db.write((tx) => after(tx, plan.it))
   return plan.it
 }
 
-function signature(businessName: string): string[] {
-  return ['', 'Kind regards,', businessName, '']
+/** A reminder's default subject in the document's language (the scheduled reminders of §14 say the same). */
+export function reminderSubject(doc: DocumentView, businessName: string): string {
+  const w = words(doc.language)
+  return w.reminderSubject(titleOf(w, doc.type), doc.document_number ?? '', businessName)
 }
 
-function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
-  const title = DOCUMENT_TITLES[doc.type] ?? doc.type
-  const due = doc.due_date ? (doc.is_overdue ? ` was due on ${doc.due_date}` : ` is due on ${doc.due_date}`) : ' is due'
+/** A reminder's default text in the document's language. */
+export function reminderText(doc: DocumentView, businessName: string, pageUrl: string | null): string {
+  const w = words(doc.language)
   return [
-    'Hello,',
+    w.hello,
     '',
-    `a friendly reminder: ${title} ${doc.document_number} of ${doc.issue_date} for ${doc.total} ${doc.currency}${due}; ${doc.amount_due} ${doc.currency} is still open.`,
-    'If you have paid it already, please disregard this message. The document is attached.',
-    ...(pageUrl ? ['', `You can also view it online: ${pageUrl}`] : []),
-    ...signature(businessName),
+    w.reminderText(
+      titleOf(w, doc.type),
+      doc.document_number ?? '',
+      doc.issue_date ? w.date(doc.issue_date) : '',
+      w.money(doc.total, doc.currency),
+      doc.due_date ? w.date(doc.due_date) : null,
+      doc.is_overdue,
+      w.money(doc.amount_due, doc.currency),
+    ),
+    w.reminderAttached,
+    ...(pageUrl ? ['', w.viewOnline(pageUrl)] : []),
+    ...signature(w, businessName),
   ].join('\n')
 }
 
@@ -154,13 +166,12 @@ export async function remindDocument(
         (await findDocument(deps.db.read, who.businessId, id))!,
       ])
       const pageUrl = view!.public_url
-      const title = DOCUMENT_TITLES[view!.type] ?? view!.type
       return {
         from: { name: business.name, address: provider.from },
         to: to.to,
         cc: to.cc,
         bcc: to.bcc,
-        subject: opts.subject ?? `Reminder: ${title} ${view!.document_number} from ${business.name}`,
+        subject: opts.subject ?? reminderSubject(view!, business.name),
         text: opts.message ?? reminderText(view!, business.name, pageUrl),
         attachments: [
           {
@@ -175,6 +186,74 @@ export async function remindDocument(
   )
   const doc = (await findDocument(deps.db.read, who.businessId, id))!
   return (await viewDocuments(deps, deps.db.read, business, who.role, [doc]))[0]!
+}
+
+/** A step of a Business's reminder schedule (extensions §14): its days and its words, placeholders filled. */
+export interface ScheduledReminder {
+  stepDays: number
+  /** The subject and text for the document as it stands (its view, and its public page's full address or null). */
+  /** null: the reminder's default words in the document's language, as a reminder by hand says them. */
+  words: (
+    doc: DocumentView,
+    pageUrl: string | null,
+    businessName: string,
+  ) => { subject: string | null; text: string | null }
+  /** Writes, in the transaction that records the reminder, that the step went out. */
+  recordStep: (tx: Tx) => Promise<void>
+}
+
+/**
+ * Sends one step of the reminder schedule to the Client's email, judged and counted as a reminder by hand (the same
+ * refusals: no address, no way to send, a lost mailbox, the daily limit), the PDF attached; then records it on the
+ * document with the step's days, raising document.reminded, and the step as sent, in one transaction.
+ */
+export async function remindOnSchedule(
+  deps: MailDeps,
+  businessId: number,
+  id: number,
+  step: ScheduledReminder,
+): Promise<string[]> {
+  const business = await getBusiness(deps.db.read, businessId)
+  const sent = await emailClient(
+    deps,
+    business,
+    async (tx, mail) => {
+      const doc = await findDocument(tx, businessId, id)
+      if (!doc) throw new NotFound('No such document.')
+      const facts = await gatherAppFacts(tx, business, doc, deps.config.mailRelay, utcDay(deps.clock.now()))
+      facts.mailVia = mail.via
+      facts.send = mail
+      const to = facts.clientEmail ? [facts.clientEmail] : []
+      return { refusal: remindRefusal(facts, false), to: to.length ? { to, cc: [], bcc: [] } : null, it: to }
+    },
+    async (provider, to) => {
+      const [view] = await viewDocuments(deps, deps.db.read, business, 'admin', [
+        (await findDocument(deps.db.read, businessId, id))!,
+      ])
+      const pageUrl = view!.public_url
+      const words = step.words(view!, pageUrl, business.name)
+      return {
+        from: { name: business.name, address: provider.from },
+        to: to.to,
+        cc: [],
+        bcc: [],
+        subject: (words.subject ?? reminderSubject(view!, business.name)).replace(/[\r\n\t]+/g, ' ').trim(),
+        text: words.text ?? reminderText(view!, business.name, pageUrl),
+        attachments: [
+          {
+            filename: `${fileBase(view!)}.pdf`,
+            content: await documentPdf(deps.db.read, business, view!),
+            contentType: 'application/pdf',
+          },
+        ],
+      }
+    },
+    async (tx, to) => {
+      await recordRemindedInTx(deps, tx, businessId, id, to, step.stepDays)
+      await step.recordStep(tx)
+    },
+  )
+  return sent
 }
 
 /**
@@ -213,22 +292,27 @@ export async function emailReceipt(
     },
     async (provider, to, it) => {
       const pdf = await receiptPdfOf(deps.db, who, it.receiptId)
-      const title = DOCUMENT_TITLES[it.doc.type] ?? it.doc.type
+      // The paid document's language, as its Receipt PDF is written in.
+      const w = words(it.doc.language ?? business.language)
       return {
         from: { name: business.name, address: provider.from },
         to: to.to,
         cc: [],
         bcc: [],
-        subject: `Receipt ${it.receipt_number} from ${business.name}`,
+        subject: w.receiptSubject(it.receipt_number, business.name),
         text: [
-          'Hello,',
+          w.hello,
           '',
-          `thank you for your payment of ${it.amount} ${it.currency} on ${it.date} for ${title} ${it.doc.documentNumber ?? ''}.`.replace(
-            / +\./,
-            '.',
-          ),
-          'The Receipt is attached.',
-          ...signature(business.name),
+          w
+            .receiptThanks(
+              w.money(it.amount, it.currency),
+              w.date(it.date),
+              titleOf(w, it.doc.type),
+              it.doc.documentNumber ?? '',
+            )
+            .replace(/ +\./, '.'),
+          w.receiptAttached,
+          ...signature(w, business.name),
         ].join('\n'),
         attachments: [{ filename: `${pdf.name}.pdf`, content: pdf.bytes, contentType: 'application/pdf' }],
       }

@@ -1,6 +1,7 @@
-// The email of a Send: From, recipients, subject and text (defaults in plain words), the PDF and the XML attached.
+// The email of a Send: From, recipients, subject and text (defaults in the document's language), the PDF and XML attached.
 import type { MailAttachment, MailMessage } from '../../adapters/smtp'
-import { DOCUMENT_TITLES, type DocumentView } from '../documents'
+import type { DocumentView } from '../documents'
+import { words, type Words } from '../words'
 import type { XmlFile } from '../einvoice'
 import type { Provider } from '../mailbox'
 
@@ -28,28 +29,38 @@ function oneLine(s: string): string {
   return s.replace(/[\r\n\t]+/g, ' ').trim()
 }
 
+/** The document's type as its title in the language ("Rechnung"). */
+export function titleOf(w: Words, type: string): string {
+  return w.titles[type as keyof Words['titles']] ?? type
+}
+
+/** The closing lines of every email to a Client: the greeting and the Business's name. */
+export function signature(w: Words, businessName: string): string[] {
+  return ['', w.kindRegards, businessName, '']
+}
+
 function defaultSubject(doc: DocumentView, businessName: string): string {
-  return `${DOCUMENT_TITLES[doc.type] ?? doc.type} ${doc.document_number ?? ''} from ${businessName}`.replace(
-    /\s+/g,
-    ' ',
-  )
+  const w = words(doc.language)
+  return w.sendSubject(titleOf(w, doc.type), doc.document_number ?? '', businessName).replace(/\s+/g, ' ')
 }
 
 function defaultText(doc: DocumentView, businessName: string, pageUrl: string | null = null): string {
-  const title = DOCUMENT_TITLES[doc.type] ?? doc.type
-  const due = (doc.type === 'invoice' || doc.type === 'proforma') && doc.due_date ? `, due ${doc.due_date}` : ''
+  const w = words(doc.language)
+  const due = (doc.type === 'invoice' || doc.type === 'proforma') && doc.due_date ? w.date(doc.due_date) : null
   return [
-    'Hello,',
+    w.hello,
     '',
-    `please find attached ${title} ${doc.document_number ?? ''} of ${doc.issue_date ?? ''} for ${doc.total} ${doc.currency}${due}.`.replace(
-      / +/g,
-      ' ',
-    ),
-    ...(pageUrl ? ['', `You can also view it online: ${pageUrl}`] : []),
-    '',
-    'Kind regards,',
-    businessName,
-    '',
+    w
+      .sendText(
+        titleOf(w, doc.type),
+        doc.document_number ?? '',
+        doc.issue_date ? w.date(doc.issue_date) : '',
+        w.money(doc.total, doc.currency),
+        due,
+      )
+      .replace(/ +/g, ' '),
+    ...(pageUrl ? ['', w.viewOnline(pageUrl)] : []),
+    ...signature(w, businessName),
   ].join('\n')
 }
 

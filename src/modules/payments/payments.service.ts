@@ -24,6 +24,7 @@ import {
 } from '../documents'
 import { takeReceiptNumber } from '../numbering'
 import { raiseEvent } from '../webhooks'
+import { journalPayment, journalPaymentChange } from '../journal'
 import type { AmendInput, RecordInput } from './payments.model'
 import { presentPayment, type PaymentView } from './payments.present'
 import {
@@ -181,6 +182,18 @@ export async function recordPayment(
       updatedAt: nowIso,
     }
     const receiptId = await addReceipt(tx, receipt)
+    // The journal's entry from what was just written: the Payment path reads nothing more for it.
+    await journalPayment(tx, deps.clock, c.businessId, 'payment.recorded', {
+      id: paymentId,
+      amount: row.amount,
+      currency: row.currency,
+      payment_date: row.paymentDate,
+      payment_method: row.paymentMethod,
+      status: row.status,
+      document_id: documentId,
+      document_number: doc.documentNumber,
+      receipt_number: number.number,
+    })
     await raiseEvent(tx, deps.clock, c.businessId, 'payment.recorded', paymentId)
     await settleDocument(tx, deps.clock, c.businessId, doc)
     // The answer is what was just written (reading it back would cost more than writing it), built before the commit
@@ -261,6 +274,7 @@ export async function amendPayment(deps: PaymentDeps, c: Actor, id: number, inpu
     if (input.notes !== undefined) set.notes = input.notes?.trim() || null
     await updatePaymentRow(tx, id, set)
     await touchReceipt(tx, id, { updatedAt: now })
+    await journalPaymentChange(tx, deps.clock, c.businessId, 'payment.amended', id)
     // Amending raises none of the events (contract: Events rule 5), document.paid included.
     await settleDocument(tx, deps.clock, c.businessId, d.id, { raisePaid: false })
   })
@@ -276,6 +290,7 @@ export async function reversePayment(deps: PaymentDeps, c: Actor, id: number): P
     await updatePaymentRow(tx, id, { status: 'voided', updatedAt: now })
     // The Receipt keeps its number and says when and by whom it was voided.
     await touchReceipt(tx, id, { voidedAt: now, voidedBy: actorOf(c), updatedAt: now })
+    await journalPaymentChange(tx, deps.clock, c.businessId, 'payment.reversed', id)
     await raiseEvent(tx, deps.clock, c.businessId, 'payment.reversed', id)
     await settleDocument(tx, deps.clock, c.businessId, current.documentId)
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).

@@ -47,6 +47,8 @@ export async function receiptPdfOf(
     receipt: view,
     document: { type: doc.type, document_number: doc.documentNumber, total: doc.total, client_name: clientName },
     paidInFull: paymentCounts(found.payment) && paidState({ status: 'issued', total: doc.total }, upTo).inFull,
+    // The paid document's language, fixed at its issue (a Receipt is only ever of an issued document).
+    language: doc.language ?? business.language,
   })
   return { name: view.receipt_number.replace(/[^A-Za-z0-9._-]/g, '_'), bytes }
 }

@@ -1,6 +1,7 @@
 // SQL for Products; every query is scoped by the Business and skips deleted Products.
 import { and, asc, eq, gt, isNull, isNotNull, lt, ne, sql } from 'drizzle-orm'
-import type { Database, Queryable, Tx } from '../../db/client'
+import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
+import { insertReturningId } from '../../db/insert-sql'
 import { products } from '../../db/schema'
 
 export type ProductRow = typeof products.$inferSelect
@@ -38,24 +39,20 @@ export async function listProducts(
 }
 
 export async function codeHolder(
-  q: Queryable,
+  q: SqlTx,
   businessId: number,
   code: string,
-  exceptId?: number,
+  exceptId = 0,
 ): Promise<number | undefined> {
-  const conds = [live(businessId), eq(products.code, code)]
-  if (exceptId !== undefined) conds.push(ne(products.id, exceptId))
-  return (
-    await q
-      .select({ id: products.id })
-      .from(products)
-      .where(and(...conds))
-      .get()
-  )?.id
+  // Plain SQL, so an import's rows ask it through the prepared writer too (drizzle's builder needs its own session).
+  const rows = await q.all<{ id: number }>(
+    sql`SELECT id FROM products WHERE business_id = ${businessId} AND deleted_at IS NULL AND code = ${code} AND id <> ${exceptId} LIMIT 1`,
+  )
+  return rows[0]?.id
 }
 
 /** The id the next insert will get: AUTOINCREMENT ids come from sqlite_sequence; read inside the writing transaction. */
-export async function nextProductId(tx: Tx): Promise<number> {
+export async function nextProductId(tx: SqlTx): Promise<number> {
   // .all, not .get: drizzle's libSQL get() throws on an empty result for raw SQL.
   const rows = await tx.all<{ seq: number }>(sql`SELECT seq FROM sqlite_sequence WHERE name = 'products'`)
   return (rows[0]?.seq ?? 0) + 1
@@ -63,6 +60,11 @@ export async function nextProductId(tx: Tx): Promise<number> {
 
 export async function insertProduct(tx: Tx, row: ProductInsert): Promise<ProductRow> {
   return tx.insert(products).values(row).returning().get()
+}
+
+/** Inserts a Product and answers its id only: an import's rows are not read back. */
+export async function insertProductId(tx: SqlTx, row: ProductInsert): Promise<number> {
+  return (await tx.all<{ id: number }>(insertReturningId(products, row)))[0]!.id
 }
 
 export async function updateProductRow(

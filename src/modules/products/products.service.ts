@@ -1,6 +1,6 @@
 // Product use cases: create, update, get, list, delete (hidden at once, erased 30 days later).
 import { blank } from '../../shared/text'
-import type { Database } from '../../db/client'
+import type { Database, SqlTx, Tx } from '../../db/client'
 import type { Clock } from '../../shared/clock'
 import { FieldErrorBag, NotFound } from '../../shared/errors'
 import { currencyScale, isCurrency } from '../../shared/currencies'
@@ -12,6 +12,7 @@ import {
   eraseDeletedBefore,
   findProduct,
   insertProduct,
+  insertProductId,
   listProducts,
   markDeleted,
   nextProductId,
@@ -67,41 +68,37 @@ async function checkCode(
     bag.add('code', 'is held by another Product of the Business')
 }
 
-export async function createProduct(
+/** A create request judged by every rule of the contract's Product, ready to be written: its row but for the code. */
+export interface ProductPlan {
+  row: Omit<ProductInsert, 'code' | 'searchText'>
+  /** The code the request named (judged again when written), or null for one made from the Product's id. */
+  code: string | null
+}
+
+/**
+ * Judges a create request: its field errors go into `bag` (keyed as the create endpoint keys them) and the answer is
+ * null; otherwise the plan is ready for writeProduct. One judge for the create endpoint and the import (extensions §19).
+ */
+export async function planProduct(
   deps: ProductDeps,
   businessId: number,
   input: ProductCreateInput,
-): Promise<ProductRow> {
-  const bag = new FieldErrorBag()
+  bag: FieldErrorBag,
+): Promise<ProductPlan | null> {
   const name = blank(input.name)
   if (!name) bag.add('name', 'is required')
   const currency = currencyOf(input.currency, bag)
   const price = currency ? priceOf(input.price, currency, bag) : null
   const vatRate = input.vat_rate === undefined || input.vat_rate === null ? '0.00' : vatRateOf(input.vat_rate, bag)
-  const code = blank(input.code)
+  const code = blank(input.code) ?? null
   await checkCode(deps.db, businessId, code, undefined, bag)
-  bag.throwIfAny()
-
+  if (!bag.empty) return null
   const now = deps.clock.now().toISOString()
-  return deps.db.write(async (tx) => {
-    // Checked again inside the transaction: a concurrent create may have taken the code since the check above.
-    if (code && (await codeHolder(tx, businessId, code))) {
-      const again = new FieldErrorBag()
-      again.add('code', 'is held by another Product of the Business')
-      again.throwIfAny()
-    }
-    // A Product sent without a code gets one from the id it is about to receive.
-    let assigned = code
-    if (!assigned) {
-      const id = await nextProductId(tx)
-      assigned = `P${String(id).padStart(5, '0')}`
-      // A code typed by hand may already hold that shape; step aside rather than collide.
-      for (let n = 2; await codeHolder(tx, businessId, assigned); n++) assigned = `P${String(id).padStart(5, '0')}-${n}`
-    }
-    const row: ProductInsert = {
+  return {
+    code,
+    row: {
       businessId,
       name: name!,
-      code: assigned,
       description: blank(input.description) ?? null,
       type: input.type,
       price: price!,
@@ -120,15 +117,59 @@ export async function createProduct(
       notes: blank(input.notes) ?? null,
       createdAt: now,
       updatedAt: now,
-    }
-    row.searchText = searchTextOf({
-      name: row.name,
-      code: assigned,
-      sku: row.sku ?? null,
-      description: row.description ?? null,
-    })
-    return insertProduct(tx, row)
+    },
+  }
+}
+
+/**
+ * The row of a judged Product inside the caller's transaction: a named code is judged again there (a concurrent
+ * create, or an earlier row of the same import, may hold it: 422 under `code`); no code takes one made from its id.
+ */
+async function rowOf(tx: SqlTx, plan: ProductPlan): Promise<ProductInsert> {
+  const { businessId } = plan.row
+  const code = plan.code
+  if (code && (await codeHolder(tx, businessId, code))) {
+    const again = new FieldErrorBag()
+    again.add('code', 'is held by another Product of the Business')
+    again.throwIfAny()
+  }
+  // A Product sent without a code gets one from the id it is about to receive.
+  let assigned = code
+  if (!assigned) {
+    const id = await nextProductId(tx)
+    assigned = `P${String(id).padStart(5, '0')}`
+    // A code typed by hand may already hold that shape; step aside rather than collide.
+    for (let n = 2; await codeHolder(tx, businessId, assigned); n++) assigned = `P${String(id).padStart(5, '0')}-${n}`
+  }
+  const row: ProductInsert = { ...plan.row, code: assigned }
+  row.searchText = searchTextOf({
+    name: row.name,
+    code: assigned,
+    sku: row.sku ?? null,
+    description: row.description ?? null,
   })
+  return row
+}
+
+/** Writes a judged Product inside the caller's transaction and answers it as stored. */
+export async function writeProduct(tx: Tx, plan: ProductPlan): Promise<ProductRow> {
+  return insertProduct(tx, await rowOf(tx, plan))
+}
+
+/** Writes a judged Product and answers its id only, on any SqlTx (an import's rows, through the prepared writer). */
+export async function writeProductId(tx: SqlTx, plan: ProductPlan): Promise<number> {
+  return insertProductId(tx, await rowOf(tx, plan))
+}
+
+export async function createProduct(
+  deps: ProductDeps,
+  businessId: number,
+  input: ProductCreateInput,
+): Promise<ProductRow> {
+  const bag = new FieldErrorBag()
+  const plan = await planProduct(deps, businessId, input, bag)
+  bag.throwIfAny()
+  return deps.db.write((tx) => writeProduct(tx, plan!))
 }
 
 export async function updateProduct(

@@ -19,6 +19,8 @@ export interface DocSpec {
   due_date?: string
   lines: LineSpec[]
   credited_document_id?: number
+  /** Extensions §16: the rate fixed at issue for a document in another currency. */
+  exchange_rate?: string
 }
 
 function ok(r: TestResponse, status: number, what: string): any {

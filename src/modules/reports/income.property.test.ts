@@ -27,11 +27,24 @@ function show(m: bigint): string {
   return `${neg ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`
 }
 
+/** amount × rate (both decimal text) in minor units, half away from zero: the test's own exact arithmetic. */
+function times(amountMinor: bigint, rate: string): bigint {
+  const [int, frac = ''] = rate.split('.')
+  const num = BigInt(int! + frac)
+  const den = 10n ** BigInt(frac.length)
+  const neg = amountMinor < 0n
+  const a = neg ? -amountMinor : amountMinor
+  const v = (2n * a * num + den) / (2n * den)
+  return neg ? -v : v
+}
+
 /** The contract's income, summed from documents as the API answers them. */
 function expectedIncome(docs: any[], from: string, to: string) {
   let income = 0n
   let vat = 0n
   let other = 0
+  // The `converted` block (extensions §16): the other-currency documents at their own rate, from their answers.
+  const conv = { net: 0n, vat: 0n, documents: 0 }
   for (const d of docs) {
     if (!['issued', 'partially_paid', 'paid'].includes(d.status)) continue
     if (d.issue_date < from || d.issue_date > to) continue
@@ -39,6 +52,20 @@ function expectedIncome(docs: any[], from: string, to: string) {
     if (d.type !== 'invoice' && d.type !== 'credit_note' && !standalone) continue
     if (d.currency !== 'EUR') {
       other++
+      if (d.exchange_rate === null || d.accounting_currency !== 'EUR') continue
+      conv.documents++
+      const net = times(minor(d.net_total), d.exchange_rate)
+      if (d.type === 'invoice') {
+        conv.net += net
+        conv.vat += minor(d.vat_total_accounting)
+      } else if (d.type === 'credit_note') {
+        conv.net -= net
+        conv.vat -= minor(d.vat_total_accounting)
+      } else {
+        const paid = minor(d.amount_paid)
+        const total = minor(d.total)
+        conv.net += paid <= 0n ? 0n : paid >= total ? net : (2n * net * paid + total) / (2n * total)
+      }
       continue
     }
     const net = minor(d.net_total)
@@ -55,7 +82,12 @@ function expectedIncome(docs: any[], from: string, to: string) {
       income += paid <= 0n ? 0n : paid >= total ? net : (2n * net * paid + total) / (2n * total)
     }
   }
-  return { income: show(income), vat: show(vat), other_currency_documents: other }
+  return {
+    income: show(income),
+    vat: show(vat),
+    other_currency_documents: other,
+    converted: { currency: 'EUR', net: show(conv.net), vat: show(conv.vat), documents: conv.documents },
+  }
 }
 
 async function randomBusiness(seed: number, count: number) {

@@ -99,6 +99,8 @@ describe('income report', () => {
       income: '610.02',
       vat: '84.90',
       other_currency_documents: 2,
+      // At the harness's standing rate of 0.5 (test/fx-rates.ts): the Invoice's 1000.00 USD; the unpaid Proforma adds nothing.
+      converted: { currency: 'EUR', net: '500.00', vat: '0.00', documents: 2 },
     })
     // One day, the edges alone: the period holds both its first and last day.
     expect((await api.report('/v1/reports/income?from=2026-02-01&to=2026-02-01')).income).toBe('100.00')

@@ -14,11 +14,16 @@
 // - `vat` is the VAT of the Invoices less that of the Credit Notes: the VAT report's `vat` for the same period.
 // - Documents in another currency than the Business's are counted in other_currency_documents (each Reportable
 //   document once, a standalone Proforma whether paid or not) and summed into neither figure.
+// - `converted` (extensions §16): those of them issued with an exchange rate into the Business's currency, each at
+//   its own rate fixed at issue, by the same rules: an Invoice adds its net × rate, a Credit Note subtracts it, a
+//   standalone Proforma adds its paid share of that converted net (net × rate × paid ÷ total, rounded half away from
+//   zero once); `vat` is the Invoices' VAT × rate less the Credit Notes'. Documents issued before rates existed carry
+//   none and are only counted in other_currency_documents.
 import { sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { currencyScale } from '../../shared/currencies'
 import { Dec } from '../../shared/money'
-import { paidShareMinor, paidShareOutOfSql } from '../documents'
+import { paidShareMinor, paidShareOutOfSql, SQL_SHARE_LIMIT } from '../documents'
 import type { IncomeReport } from './reports.model'
 import type { Period } from './period'
 import { amountOf, rows, splitSum, STANDING } from './sums'
@@ -81,6 +86,47 @@ export async function incomeReport(
     income: amountOf(income, scale),
     vat: amountOf(new Dec(joinSplit(home?.vat_hi, home?.vat_lo).toString()), scale),
     other_currency_documents: other,
+    converted: await convertedIncome(q, business, period),
+  }
+}
+
+interface FxRow {
+  documents: number | null
+  net_hi: string
+  net_lo: string
+  vat_hi: string
+  vat_lo: string
+  large: number | null
+}
+
+/**
+ * The `converted` block: the running sums of report_fx_days (kept by the triggers of migrations/0023_exchange_rates.sql)
+ * for the Business's currency; the few partly paid Proformas whose converted share SQL cannot take exactly are
+ * read from their own days and computed here in big.js, as above.
+ */
+async function convertedIncome(q: Queryable, business: { id: number; currency: string }, period: Period) {
+  const cur = business.currency
+  const [sums] = await rows<FxRow>(
+    q,
+    sql`SELECT sum(documents) AS documents, ${splitSum('net')}, ${splitSum('vat')}, sum(large) AS large
+      FROM report_fx_days WHERE business_id = ${business.id} AND day >= ${period.from} AND day <= ${period.to} AND currency = ${cur}`,
+  )
+  let net = new Dec(joinSplit(sums?.net_hi, sums?.net_lo).toString())
+  if ((sums?.large ?? 0) > 0) {
+    const big = await rows<{ net: string; paid: string; total: string }>(
+      q,
+      sql`SELECT CAST(net_accounting_minor AS TEXT) AS net, CAST(paid_minor AS TEXT) AS paid, CAST(total_minor AS TEXT) AS total
+        FROM documents WHERE ${reportable(business.id, period)} AND accounting_currency = ${cur} AND type = 'proforma'
+          AND paid_minor > 0 AND paid_minor < total_minor AND (total_minor > ${SQL_SHARE_LIMIT} OR net_accounting_minor > ${SQL_SHARE_LIMIT})`,
+    )
+    for (const d of big) net = net.plus(paidShareMinor(new Dec(d.net), new Dec(d.paid), new Dec(d.total)))
+  }
+  const scale = currencyScale(cur)
+  return {
+    currency: cur,
+    net: amountOf(net, scale),
+    vat: amountOf(new Dec(joinSplit(sums?.vat_hi, sums?.vat_lo).toString()), scale),
+    documents: sums?.documents ?? 0,
   }
 }
 

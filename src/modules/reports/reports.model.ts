@@ -6,6 +6,19 @@ const Currency = t.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' })
 const DateOut = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const Count = Int({ minimum: 0 })
 
+const convertedWords =
+  "the period's documents in other currencies, each at its own exchange rate fixed at issue, in the Business's currency (extensions §16); never summed into the figures above"
+
+const ConvertedIncomeSchema = t.Object(
+  {
+    currency: Currency,
+    net: Amount,
+    vat: Amount,
+    documents: Int({ minimum: 0, description: 'the documents converted (those issued with an exchange rate)' }),
+  },
+  { title: 'ConvertedIncome', description: convertedWords },
+)
+
 export const IncomeReportSchema = t.Object(
   {
     currency: Currency,
@@ -14,6 +27,7 @@ export const IncomeReportSchema = t.Object(
     income: Amount,
     vat: Amount,
     other_currency_documents: Count,
+    converted: ConvertedIncomeSchema,
   },
   {
     title: 'IncomeReport',
@@ -40,6 +54,16 @@ export const VatReportSchema = t.Object(
     vat: Amount,
     bands: t.Array(VatBandSchema, { description: 'highest rate first; each 0% category is its own band' }),
     other_currency_documents: Count,
+    converted: t.Object(
+      {
+        currency: Currency,
+        net: Amount,
+        vat: Amount,
+        documents: Int({ minimum: 0, description: 'the Invoices and Credit Notes converted' }),
+        bands: t.Array(VatBandSchema, { description: 'highest rate first, as above' }),
+      },
+      { title: 'ConvertedVat', description: `${convertedWords}; vat + converted.vat is the VAT to declare` },
+    ),
   },
   { title: 'VatReport' },
 )

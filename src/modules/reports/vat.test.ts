@@ -109,6 +109,15 @@ describe('VAT report', () => {
         { category: 'AE', rate: '0.00', net: '80.00', vat: '0.00' },
       ],
       other_currency_documents: 2,
+      // At the harness's standing rate of 0.5 (test/fx-rates.ts): the Invoice's 100.00 and 19.00 USD give 50.00 and
+      // 9.50; the Credit Note's 1.00 and 0.19 give 0.50 and 0.095 → 0.10 (half away from zero).
+      converted: {
+        currency: 'EUR',
+        net: '49.50',
+        vat: '9.40',
+        documents: 2,
+        bands: [{ category: 'S', rate: '19.00', net: '49.50', vat: '9.40' }],
+      },
     })
     // The income report beside it: the same VAT; income adds the paid Proforma's whole net.
     expect(await api.report(`/v1/reports/income?${FEB}`)).toMatchObject({

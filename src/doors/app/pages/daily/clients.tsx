@@ -9,7 +9,8 @@ import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
 import { Layout } from '../../layout'
-import { esc, Field, Notice, PostForm, Refused } from '../../ui'
+import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
+import { LANGUAGE_OPTIONS } from '../../../../modules/words'
 import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 import { yearPeriod } from './period'
 
@@ -17,6 +18,11 @@ export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
   const row = ID_RULE.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
   if (!row) throw new NotFound('No such Client.')
   return row
+}
+
+/** A language as the list offers it ("German (Deutsch)"). */
+function languageName(lang: string): string {
+  return LANGUAGE_OPTIONS.find(([l]) => l === lang)?.[1] ?? lang
 }
 
 /** The form's fields as the API's create or update body (blank fields: not sent on create, cleared on update). */
@@ -42,6 +48,10 @@ function clientBody(data: URLSearchParams, update: boolean): { input: FormInput;
       credit_limit: update ? f.nullable('credit_limit') : f.text('credit_limit'),
       notes: t('notes'),
       preferred_bank_account_ids: f.ids('preferred_bank_account_ids'),
+      // A checkbox sends nothing when cleared: the marker says the form offered it.
+      reminders: f.data.has('reminders__present') ? f.checked('reminders') : undefined,
+      // Blank: the Business's language (cleared to null on update).
+      language: update ? f.nullable('language') : f.text('language'),
     },
   }
 }
@@ -83,6 +93,7 @@ async function ClientForm({
           'payment_terms',
           'credit_limit',
           'notes',
+          'language',
         ]}
       />
       <div class="grid2">
@@ -155,6 +166,14 @@ async function ClientForm({
           value={v?.credit_limit}
           hint="In the Client's currency; blank for none."
         />
+        <Select
+          name="language"
+          label="Language of documents"
+          state={state}
+          value={v?.language ?? ''}
+          options={[['', `The Business’s (${languageName(c.business.language)})`], ...LANGUAGE_OPTIONS]}
+          hint="Its PDFs, page and emails are written in it; issued documents keep the language they were issued in."
+        />
       </div>
       {accounts.length ? (
         <fieldset class="checks">
@@ -175,6 +194,15 @@ async function ClientForm({
       ) : (
         ''
       )}
+      <label class="check">
+        <input type="hidden" name="reminders__present" value="1" />
+        <input
+          type="checkbox"
+          name="reminders"
+          checked={state.values ? state.values.get('reminders') === 'on' : (v?.reminders ?? true)}
+        />{' '}
+        Payment reminders: email this Client the Business’s reminders of documents overdue
+      </label>
       <Area name="notes" label="Notes" state={state} value={v?.notes} />
       <div class="row">
         <button type="submit">{client ? 'Save the Client' : 'Create the Client'}</button>
@@ -197,9 +225,12 @@ export function clientsRoutes(kit: AppKit): void {
           {changeBlocked(c) ? (
             ''
           ) : (
-            <a class="button" href={esc(`${c.base}/clients/new`)}>
-              New client
-            </a>
+            <span class="row">
+              <a href={esc(`${c.base}/clients/import`)}>Import from CSV</a>
+              <a class="button" href={esc(`${c.base}/clients/new`)}>
+                New client
+              </a>
+            </span>
           )}
         </div>
         <form method="get" action={esc(`${c.base}/clients`)} class="row filters" role="search">
@@ -296,7 +327,7 @@ export function clientsRoutes(kit: AppKit): void {
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
       const { input, body } = clientBody(data, true)
-      await kit.operation(c, 'clients_update', { path: { id: client.id }, body, form: input })
+      await kit.operation(c, 'clients_update', { path: { client: client.id }, body, form: input })
       return kit.done(c, `/clients/${client.id}`, 'saved')
     },
     async (c, state) => {
@@ -317,7 +348,7 @@ export function clientsRoutes(kit: AppKit): void {
     async (c, data) => {
       const client = await clientOf(c, c.params.id!)
       await kit.operation(c, 'clients_update', {
-        path: { id: client.id },
+        path: { client: client.id },
         body: { is_active: data.get('active') === 'true' },
       })
       return kit.done(

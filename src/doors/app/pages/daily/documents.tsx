@@ -279,6 +279,9 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             <dt>Reminded</dt>
             <dd id="last-reminded">
               <When at={v.last_reminded_at} />
+              {d.last_reminded
+                ? ` (${d.last_reminded.step_days === null ? 'by hand' : `on schedule, step of ${d.last_reminded.step_days} days`}; ${d.reminders_sent} in all)`
+                : ''}
             </dd>
             {d.proforma_id ? (
               <>
@@ -441,6 +444,22 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               <Money amount={d.total} currency={d.currency} />
             </strong>
           </dd>
+          {d.accounting_currency ? (
+            <>
+              <dt>Exchange rate</dt>
+              <dd class="num" id="doc-rate">
+                {d.exchange_rate
+                  ? esc(`1 ${d.currency} = ${d.exchange_rate} ${d.accounting_currency}`)
+                  : esc(`the ECB rate of the issue date, fixed at issue`)}
+              </dd>
+              <dt>VAT in {esc(d.accounting_currency)}</dt>
+              <dd class="num" id="doc-vat-accounting">
+                <Money amount={d.vat_total_accounting} currency={d.accounting_currency} />
+              </dd>
+            </>
+          ) : (
+            ''
+          )}
           {owesAmount(d) ? (
             <>
               <dt>Paid</dt>

@@ -61,6 +61,58 @@ export function linesOf(data: URLSearchParams): LineInput[] | undefined {
   return rows
 }
 
+/** A Line of the editor's form as its inputs hold it (strings). */
+export type LineRow = Record<string, string>
+
+/**
+ * The editor's Line rows: as typed after a refusal, else the stored Lines; then spare blank rows (and `extra` more
+ * asked for with "Add a line"). The Draft editor and the recurring invoice editor share them.
+ */
+export function lineRowsOf(
+  typed: URLSearchParams | null | undefined,
+  lines: readonly LineShown[] | null,
+  extra = 0,
+): LineRow[] {
+  const rows: LineRow[] = []
+  if (typed && typed.has('lines__present')) {
+    for (let i = 0; i < 500 && LINE_FIELDS.some((f) => typed.has(`lines.${i}.${f}`)); i++) {
+      rows.push(Object.fromEntries([...LINE_FIELDS, 'product_q'].map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
+    }
+  } else if (lines) {
+    for (const l of lines) {
+      rows.push({
+        product_id: l.product_id === null ? '' : String(l.product_id),
+        description: l.description,
+        quantity: l.quantity,
+        unit: l.unit,
+        unit_price: l.unit_price,
+        vat_rate: l.vat_rate,
+        vat_category: l.vat_category,
+        vat_exemption_code: l.vat_exemption_code ?? '',
+        notes: l.notes ?? '',
+      })
+    }
+  }
+  const blanks =
+    Math.max(SPARE_ROWS - rows.filter((r) => !r.description && !r.unit_price && !r.product_id).length, 0) + extra
+  for (let i = 0; i < blanks; i++)
+    rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : ''])))
+  return rows
+}
+
+/** A stored Line as the editor shows it: a Draft's, or a recurring invoice template's. */
+interface LineShown {
+  product_id: number | null
+  description: string
+  quantity: string
+  unit: string
+  unit_price: string
+  vat_rate: string
+  vat_category: string
+  vat_exemption_code: string | null
+  notes: string | null
+}
+
 function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
   const lines = linesOf(data)?.map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)))
@@ -79,6 +131,7 @@ function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; b
       notes: creating ? f.text('notes') : f.nullable('notes'),
       bank_account_ids: f.ids('bank_account_ids'),
       credited_document_id: f.id('credited_document_id'),
+      exchange_rate: creating ? f.text('exchange_rate') : f.nullable('exchange_rate'),
       lines,
     },
   }
@@ -105,38 +158,14 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   const clientId =
     typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
   const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
-  // Rows: as typed after a refusal, else the Draft's Lines; then spare blank rows.
-  const rows: Record<string, string>[] = []
-  if (typed && typed.has('lines__present')) {
-    for (let i = 0; i < 500 && LINE_FIELDS.some((f) => typed.has(`lines.${i}.${f}`)); i++) {
-      rows.push(Object.fromEntries([...LINE_FIELDS, 'product_q'].map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
-    }
-  } else if (doc || type === 'credit_note') {
-    // A new Credit Note made from an Invoice starts with that Invoice's Lines (extensions §20), as the API's does.
-    const credited = idIn(c.url.searchParams.get('credited_document_id'))
-    const from =
-      doc ??
-      (credited !== null
-        ? await c.operation<DocumentView>('documents_get', { path: { id: credited } }).catch(() => null)
-        : null)
-    for (const l of from?.lines ?? []) {
-      rows.push({
-        product_id: l.product_id === null ? '' : String(l.product_id),
-        description: l.description,
-        quantity: l.quantity,
-        unit: l.unit,
-        unit_price: l.unit_price,
-        vat_rate: l.vat_rate,
-        vat_category: l.vat_category,
-        vat_exemption_code: l.vat_exemption_code ?? '',
-        notes: l.notes ?? '',
-      })
-    }
-  }
-  const blanks =
-    Math.max(SPARE_ROWS - rows.filter((r) => !r.description && !r.unit_price && !r.product_id).length, 0) + extra
-  for (let i = 0; i < blanks; i++)
-    rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : ''])))
+  // A new Credit Note made from an Invoice starts with that Invoice's Lines (extensions §20), as the API's does.
+  const credited = !doc && type === 'credit_note' ? idIn(c.url.searchParams.get('credited_document_id')) : null
+  const from =
+    doc ??
+    (credited !== null
+      ? await c.operation<DocumentView>('documents_get', { path: { id: credited } }).catch(() => null)
+      : null)
+  const rows = lineRowsOf(typed, from?.lines ?? null, extra)
   const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (doc?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
   const action = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
@@ -155,6 +184,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           'delivery_date',
           'payment_terms',
           'document_number',
+          'exchange_rate',
           'notes',
           ...Object.keys(state.errors).filter((k) => k.startsWith('lines.')),
         ]}
@@ -265,6 +295,15 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           value={doc?.requested_document_number}
           hint="Blank: the next number."
         />
+        {/* Extensions §16: a document in another currency states its VAT in the Business's too, at this rate. */}
+        <Field
+          name="exchange_rate"
+          label={`Exchange rate (${c.business.currency} for 1 ${currency || '…'})`}
+          state={state}
+          value={doc?.exchange_rate}
+          placeholder="e.g. 0.9123"
+          hint={`Only for a currency other than ${c.business.currency}. Blank: the ECB rate of the issue date, fixed at issue.`}
+        />
         {type === 'credit_note' ? (
           <div class={err('credited_document_id') ? 'field picker bad' : 'field picker'}>
             <label for="f-credited_document_id">Credited Invoice</label>
@@ -312,105 +351,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         )}
       </div>
 
-      <fieldset class="lines">
-        <legend class="legend">Lines</legend>
-        <datalist id="vatex">
-          <option value="VATEX-EU-AE" />
-          <option value="VATEX-EU-IC" />
-          <option value="VATEX-EU-G" />
-          <option value="VATEX-EU-O" />
-          <option value="VATEX-EU-132" />
-        </datalist>
-        {rows.map((r, i) => {
-          const n = (f: string) => `lines.${i}.${f}`
-          const lineErr = LINE_FIELDS.map((f) => err(n(f)))
-            .filter(Boolean)
-            .join('; ')
-          return (
-            <div class={lineErr ? 'line bad' : 'line'} data-line={String(i)}>
-              <span class="line-no" aria-hidden="true">
-                {i + 1}
-              </span>
-              <div class="l-product">
-                <label for={`f-line-${i}-product`}>Product</label>
-                <PickerSearch
-                  c={c}
-                  kind="products"
-                  name={n('product_q')}
-                  target={`f-line-${i}-product`}
-                  value={r.product_q || undefined}
-                  label={`Find a Product for line ${i + 1}`}
-                  id={`f-line-${i}-product-q`}
-                />
-                <select id={`f-line-${i}-product`} name={n('product_id')}>
-                  <ProductOptions
-                    q={q}
-                    businessId={c.business.id}
-                    search={r.product_q?.trim() || undefined}
-                    chosenId={idIn(r.product_id)}
-                    rows={products}
-                  />
-                </select>
-              </div>
-              <label class="l-desc">
-                <span>Description</span>
-                <input type="text" name={n('description')} value={esc(r.description)} maxlength={1000} />
-              </label>
-              <label class="l-qty">
-                <span>Quantity</span>
-                <input type="text" name={n('quantity')} value={esc(r.quantity)} inputmode="decimal" />
-              </label>
-              <label class="l-unit">
-                <span>Unit</span>
-                <input type="text" name={n('unit')} value={esc(r.unit)} maxlength={50} placeholder="pcs" />
-              </label>
-              <label class="l-price">
-                <span>Unit price</span>
-                <input
-                  type="text"
-                  name={n('unit_price')}
-                  value={esc(r.unit_price)}
-                  inputmode="decimal"
-                  placeholder="from the Product"
-                />
-              </label>
-              <label class="l-rate">
-                <span>VAT %</span>
-                <input type="text" name={n('vat_rate')} value={esc(r.vat_rate)} inputmode="decimal" />
-              </label>
-              <label class="l-cat">
-                <span>Category</span>
-                <select name={n('vat_category')}>
-                  <option value="">Auto</option>
-                  {VAT_CATEGORIES.map((k) => (
-                    <option value={k} selected={r.vat_category === k}>
-                      {k}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label class="l-code">
-                <span>Exemption code</span>
-                <input
-                  type="text"
-                  name={n('vat_exemption_code')}
-                  value={esc(r.vat_exemption_code)}
-                  list="vatex"
-                  maxlength={40}
-                />
-              </label>
-              <label class="l-notes">
-                <span>Line notes</span>
-                <input type="text" name={n('notes')} value={esc(r.notes)} maxlength={500} />
-              </label>
-              {lineErr ? <p class="err l-err">{esc(`Line ${i + 1}: ${lineErr}`)}</p> : ''}
-            </div>
-          )
-        })}
-        <button type="submit" name="add_line" value="1" class="quiet" formnovalidate>
-          Add a line
-        </button>
-      </fieldset>
+      <LinesFieldset c={c} rows={rows} products={products} err={err} />
 
       <div
         id="totals"
@@ -453,6 +394,123 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         <a href={esc(doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`)}>Cancel</a>
       </div>
     </PostForm>
+  )
+}
+
+/** The Lines of an editor: a Product or free text, quantity, unit, price, VAT rate, category, exemption code, notes. */
+export function LinesFieldset({
+  c,
+  rows,
+  products,
+  err,
+}: {
+  c: InBusiness
+  rows: LineRow[]
+  products: Awaited<ReturnType<typeof listProducts>>
+  err: (k: string) => string | undefined
+}): JSX.Element {
+  const q = c.deps.db.read
+  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
+  return (
+    <fieldset class="lines">
+      <legend class="legend">Lines</legend>
+      <datalist id="vatex">
+        <option value="VATEX-EU-AE" />
+        <option value="VATEX-EU-IC" />
+        <option value="VATEX-EU-G" />
+        <option value="VATEX-EU-O" />
+        <option value="VATEX-EU-132" />
+      </datalist>
+      {rows.map((r, i) => {
+        const n = (f: string) => `lines.${i}.${f}`
+        const lineErr = LINE_FIELDS.map((f) => err(n(f)))
+          .filter(Boolean)
+          .join('; ')
+        return (
+          <div class={lineErr ? 'line bad' : 'line'} data-line={String(i)}>
+            <span class="line-no" aria-hidden="true">
+              {i + 1}
+            </span>
+            <div class="l-product">
+              <label for={`f-line-${i}-product`}>Product</label>
+              <PickerSearch
+                c={c}
+                kind="products"
+                name={n('product_q')}
+                target={`f-line-${i}-product`}
+                value={r.product_q || undefined}
+                label={`Find a Product for line ${i + 1}`}
+                id={`f-line-${i}-product-q`}
+              />
+              <select id={`f-line-${i}-product`} name={n('product_id')}>
+                <ProductOptions
+                  q={q}
+                  businessId={c.business.id}
+                  search={r.product_q?.trim() || undefined}
+                  chosenId={idIn(r.product_id)}
+                  rows={products}
+                />
+              </select>
+            </div>
+            <label class="l-desc">
+              <span>Description</span>
+              <input type="text" name={n('description')} value={esc(r.description)} maxlength={1000} />
+            </label>
+            <label class="l-qty">
+              <span>Quantity</span>
+              <input type="text" name={n('quantity')} value={esc(r.quantity)} inputmode="decimal" />
+            </label>
+            <label class="l-unit">
+              <span>Unit</span>
+              <input type="text" name={n('unit')} value={esc(r.unit)} maxlength={50} placeholder="pcs" />
+            </label>
+            <label class="l-price">
+              <span>Unit price</span>
+              <input
+                type="text"
+                name={n('unit_price')}
+                value={esc(r.unit_price)}
+                inputmode="decimal"
+                placeholder="from the Product"
+              />
+            </label>
+            <label class="l-rate">
+              <span>VAT %</span>
+              <input type="text" name={n('vat_rate')} value={esc(r.vat_rate)} inputmode="decimal" />
+            </label>
+            <label class="l-cat">
+              <span>Category</span>
+              <select name={n('vat_category')}>
+                <option value="">Auto</option>
+                {VAT_CATEGORIES.map((k) => (
+                  <option value={k} selected={r.vat_category === k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="l-code">
+              <span>Exemption code</span>
+              <input
+                type="text"
+                name={n('vat_exemption_code')}
+                value={esc(r.vat_exemption_code)}
+                list="vatex"
+                maxlength={40}
+              />
+            </label>
+            <label class="l-notes">
+              <span>Line notes</span>
+              <input type="text" name={n('notes')} value={esc(r.notes)} maxlength={500} />
+            </label>
+            {lineErr ? <p class="err l-err">{esc(`Line ${i + 1}: ${lineErr}`)}</p> : ''}
+          </div>
+        )
+      })}
+      <button type="submit" name="add_line" value="1" class="quiet" formnovalidate>
+        Add a line
+      </button>
+    </fieldset>
   )
 }
 

@@ -5,10 +5,12 @@ import { clientsRoutes } from './clients'
 import { dashboardRoutes } from './dashboard'
 import { documentsRoutes } from './documents'
 import { editorRoutes } from './editor'
+import { importRoutes } from './imports'
 import { pickerRoutes } from './picker'
 import { paymentsRoutes } from './payments'
 import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
+import { recurringRoutes } from './recurring'
 
 export function dailyRoutes(kit: AppKit): void {
   dashboardRoutes(kit)
@@ -16,7 +18,9 @@ export function dailyRoutes(kit: AppKit): void {
   pickerRoutes(kit)
   documentsRoutes(kit)
   paymentsRoutes(kit)
+  importRoutes(kit)
   clientsRoutes(kit)
   productsRoutes(kit)
   reportsRoutes(kit)
+  recurringRoutes(kit)
 }

@@ -166,9 +166,12 @@ export function productsRoutes(kit: AppKit): void {
           {changeBlocked(c) ? (
             ''
           ) : (
-            <a class="button" href={esc(`${c.base}/products/new`)}>
-              New product
-            </a>
+            <span class="row">
+              <a href={esc(`${c.base}/products/import`)}>Import from CSV</a>
+              <a class="button" href={esc(`${c.base}/products/new`)}>
+                New product
+              </a>
+            </span>
           )}
         </div>
         <form method="get" action={esc(`${c.base}/products`)} class="row filters" role="search">

@@ -3,6 +3,7 @@
 // change goes through the same services as the CLI (updateBusiness, setBusinessLogo), whose field errors are shown
 // under their fields.
 import { businessLogo, type BusinessInput } from '../../../../modules/business'
+import { LANGUAGE_OPTIONS } from '../../../../modules/words'
 import { EAS_CODES, EINVOICE_FORMATS } from '../../../../shared/einvoice-formats'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
@@ -31,6 +32,7 @@ const FIELDS = [
   'contact.email',
   'tax_registration_id',
   'einvoice_format',
+  'language',
 ] as const
 
 /** EAS codes people look for most, named; every other code of the list follows by its number. */
@@ -212,6 +214,14 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
             required
             maxlength={3}
           />
+          <Select
+            name="language"
+            label="Language of documents"
+            state={form}
+            value={b.language}
+            options={LANGUAGE_OPTIONS}
+            hint="PDFs, the Client’s page and emails are written in it, unless a Client has a language of its own."
+          />
 
           <h2 class="flush">Brand colour</h2>
           <div class="with-swatch">
@@ -320,6 +330,7 @@ function businessInput(d: PostedForm): BusinessInput {
     contactEmail: blankIsNull(d.get('contact.email')),
     taxRegistrationId: blankIsNull(d.get('tax_registration_id')),
     einvoiceFormat: d.get('einvoice_format')?.trim() || undefined,
+    language: d.get('language')?.trim() || undefined,
   }
   // Scheme and identifier are set and cleared together (the service refuses one without the other); both blank clear.
   const scheme = blankIsNull(d.get('electronic_address_scheme'))

@@ -13,6 +13,8 @@ import { mailboxSettings } from './mailbox'
 import { bankAccountsSettings } from './bank-accounts'
 import { numberingSettings } from './numbering'
 import { billingSettings } from './billing'
+import { remindersSettings } from './reminders'
+import { journalSettings } from './journal'
 
 /** The settings pages in the order the side menu shows them. */
 export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
@@ -25,6 +27,8 @@ export const SETTINGS_PAGES: ReadonlyArray<{ path: string; label: string }> = [
   { path: '/bank-accounts', label: 'Bank accounts' },
   { path: '/numbering', label: 'Numbering' },
   { path: '/billing', label: 'Billing' },
+  { path: '/reminders', label: 'Reminders' },
+  { path: '/journal', label: 'Journal' },
 ]
 
 export function SettingsLayout(props: {
@@ -102,4 +106,6 @@ export function settingsRoutes(kit: AppKit): void {
   bankAccountsSettings(kit)
   numberingSettings(kit)
   billingSettings(kit)
+  remindersSettings(kit)
+  journalSettings(kit)
 }

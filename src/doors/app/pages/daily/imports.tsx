@@ -1,0 +1,162 @@
+// Importing Clients and Products from a CSV file (extensions §19): the upload form, and the refused rows of a file that
+// was not imported, row by row in the words the API gives. The import itself is the table's operation.
+import { ClientCreateBody } from '../../../../modules/clients'
+import { ProductCreateBody } from '../../../../modules/products'
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_WORDS } from '../../../../modules/imports'
+import { InvalidRequest } from '../../../../shared/errors'
+import type { FormState, InBusiness } from '../../context'
+import type { AppKit } from '../../kit'
+import { Layout } from '../../layout'
+import { esc, PostForm } from '../../ui'
+
+interface ImportKind {
+  /** The list's path and the Layout's section. */
+  section: 'clients' | 'products'
+  operation: 'clients_import' | 'products_import'
+  /** "Clients", "Products". */
+  plural: string
+  notice: 'clients_imported' | 'products_imported'
+  /** The create body whose field names the header row uses. */
+  body: { properties: Record<string, unknown>; required?: string[] }
+}
+
+const KINDS: ImportKind[] = [
+  {
+    section: 'clients',
+    operation: 'clients_import',
+    plural: 'Clients',
+    notice: 'clients_imported',
+    body: ClientCreateBody,
+  },
+  {
+    section: 'products',
+    operation: 'products_import',
+    plural: 'Products',
+    notice: 'products_imported',
+    body: ProductCreateBody,
+  },
+]
+
+/** A refused file's faults: those of its rows (row, field, words) and those of the file as a whole. */
+function faultsOf(errors: Record<string, string[]>) {
+  const rows: Array<{ row: number; field: string; words: string }> = []
+  const file: Array<{ at: string; words: string }> = []
+  for (const [key, words] of Object.entries(errors)) {
+    const m = /^rows\.(\d+)(?:\.(.+))?$/.exec(key)
+    if (m) rows.push({ row: Number(m[1]), field: m[2] ?? '', words: words.join('; ') })
+    else file.push({ at: key.replace(/^header\./, 'column '), words: words.join('; ') })
+  }
+  return { rows, file }
+}
+
+function Refusals({ state }: { state: FormState }): JSX.Element {
+  if (!state.message && Object.keys(state.errors).length === 0) return ''
+  const { rows, file } = faultsOf(state.errors)
+  const refusedRows = new Set(rows.map((r) => r.row)).size
+  return (
+    <div class="notice bad" role="alert" id="import-refused" data-code={state.code ? esc(state.code) : undefined}>
+      <p class="flush-top">
+        <strong>Nothing was imported.</strong>{' '}
+        {refusedRows
+          ? `${refusedRows} ${refusedRows === 1 ? 'row is' : 'rows are'} refused; correct ${refusedRows === 1 ? 'it' : 'them'} in the file and upload it again. Rows are counted from 1 after the header.`
+          : file.length
+            ? 'Correct the file and upload it again.'
+            : esc(state.message ?? '')}
+      </p>
+      {file.length ? (
+        <ul class="flush">
+          {file.map((f) => (
+            <li>
+              {f.at === 'body' ? 'The file' : f.at === 'file' ? 'File' : esc(f.at)}: {esc(f.words)}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        ''
+      )}
+      {rows.length ? (
+        <div class="table-wrap">
+          <table class="stacked" id="refused-rows">
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Field</th>
+                <th scope="col">What is wrong</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr>
+                  <td class="key">Row {String(r.row)}</td>
+                  <td data-label="Field">
+                    <code>{esc(r.field || '(the row)')}</code>
+                  </td>
+                  <td data-label="What is wrong">{esc(r.words)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        ''
+      )}
+    </div>
+  )
+}
+
+function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind: ImportKind }): JSX.Element {
+  const required = kind.body.required ?? []
+  const optional = Object.keys(kind.body.properties).filter((f) => !required.includes(f))
+  return (
+    <Layout c={c} title={`Import ${kind.plural}`} section={kind.section}>
+      <h1>Import {kind.plural} from a CSV file</h1>
+      <Refusals state={state} />
+      <div class="card">
+        <PostForm
+          action={`${c.base}/${kind.section}/import`}
+          token={c.csrf}
+          enctype="multipart/form-data"
+          id="import-form"
+        >
+          <p class="flush-top">
+            The first row names the fields; each row after it is one {kind.plural.slice(0, -1)}. Commas or semicolons
+            separate the cells, as your spreadsheet saves them. Every row is imported, or none: a refused row is listed
+            here and nothing changes. At most {MAX_IMPORT_ROWS.toLocaleString('en')} rows and {MAX_IMPORT_WORDS}.
+          </p>
+          <p>
+            Required: {required.map((f) => <code>{esc(f)}</code>).join(', ')}. Optional:{' '}
+            {optional
+              .map((f) => <code>{esc(f === 'electronic_address' ? `${f}.scheme, ${f}.value` : f)}</code>)
+              .join(', ')}
+            . An empty cell leaves its field out.
+          </p>
+          <label for="import-file">CSV file</label>
+          <input id="import-file" type="file" name="file" accept=".csv,text/csv" required />
+          <div class="row">
+            <button type="submit">Import {kind.plural}</button>
+            <a href={esc(`${c.base}/${kind.section}`)}>Cancel</a>
+          </div>
+        </PostForm>
+      </div>
+    </Layout>
+  )
+}
+
+export function importRoutes(kit: AppKit): void {
+  for (const kind of KINDS) {
+    const page = (c: InBusiness, state: FormState) => <ImportPage c={c} state={state} kind={kind} />
+    kit.page(`/${kind.section}/import`, 'change', page)
+    kit.action(
+      `/${kind.section}/import`,
+      'change',
+      async (c, data) => {
+        const file = data.files.get('file')
+        if (!file) throw new InvalidRequest({ file: ['choose a CSV file to import'] })
+        await kit.operation(c, kind.operation, { text: new TextDecoder().decode(file) })
+        return kit.done(c, `/${kind.section}`, kind.notice)
+      },
+      page,
+      { upload: MAX_IMPORT_BYTES },
+    )
+  }
+}

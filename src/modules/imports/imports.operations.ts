@@ -1,0 +1,49 @@
+// Operations of imports (extensions §19): Clients and Products created from a CSV file, every row or none.
+import { answersFromCommit, json, type Operation } from '../../platform/operation'
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_WORDS } from './csv'
+import { ImportCsv, ImportResult } from './imports.model'
+import { importClients, importProducts } from './imports.service'
+
+const upload = { mediaType: 'text/csv', maxBytes: MAX_IMPORT_BYTES, limitWords: MAX_IMPORT_WORDS, arg: 'csv' } as const
+
+const rules = (what: string, create: string) =>
+  `Creates every row as \`${create}\` would, in one transaction, or none: any refused row makes the whole import 422 \`invalid_request\` with \`errors\` keyed \`rows.N.field\` (N counted from 1 after the header), and nothing is created. A column naming no field of the ${what} create body is 422 under \`header.<column>\`; more than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows is 422 under \`rows\`; a file over ${MAX_IMPORT_WORDS} is 413. The body is the CSV file itself (\`Content-Type: text/csv\`); MCP takes it as the \`csv\` argument.`
+
+export const importsOperations: Operation[] = [
+  {
+    name: 'clients_import',
+    tag: 'Clients',
+    summary: 'Import Clients from a CSV file',
+    description: rules('Client', 'POST /v1/clients'),
+    http: { method: 'POST', path: '/v1/imports/clients', status: 201 },
+    body: ImportCsv,
+    upload,
+    output: ImportResult,
+    access: 'write',
+    idempotent: true,
+    committed: answersFromCommit,
+    refusals: ['numbering_at_its_end'],
+    mcp: true,
+    async run(actor, { body }, { deps }) {
+      return json(await importClients(deps, { id: actor.businessId, currency: actor.currency }, body as string), 201)
+    },
+  },
+  {
+    name: 'products_import',
+    tag: 'Products',
+    summary: 'Import Products from a CSV file',
+    description: rules('Product', 'POST /v1/products'),
+    http: { method: 'POST', path: '/v1/imports/products', status: 201 },
+    body: ImportCsv,
+    upload,
+    output: ImportResult,
+    access: 'write',
+    idempotent: true,
+    committed: answersFromCommit,
+    refusals: [],
+    mcp: true,
+    async run(actor, { body }, { deps }) {
+      return json(await importProducts(deps, actor.businessId, body as string), 201)
+    },
+  },
+]
