@@ -39,7 +39,7 @@ describe('the smaller points', () => {
       },
     })
     const page = await browser.get(`${base}/documents/${d.body.id}`)
-    expect(page.text).toContain('A Draft is deleted, not cancelled')
+    expect(page.text).toContain('A Draft is not cancelled: delete it instead.')
     expect(page.text).not.toContain('/v1/documents')
   })
 
