@@ -26,7 +26,10 @@ export interface Config {
   smtpAllowPlainLogin: boolean
   /** Requests per minute per key; the contract's 120. Raised only for load benchmarks. */
   rateLimit: number
-  /** Where Clients reach this service (e.g. https://invoices.example.com); emails link the document's page under it. */
+  /**
+   * INVOICING_PUBLIC_URL (or the CLI's --public-url): where people and Clients reach this service (e.g.
+   * https://invoices.example.com). Unset, links name the address the server prints (see publicBaseUrl).
+   */
   publicUrl: string | null
   /** How long a request body may stall and take in all (src/platform/request-body.ts); set only by tests. */
   bodyLimits?: { idleMs: number; totalMs: number }
@@ -88,9 +91,7 @@ export function loadConfig(
   const rateLimit = env.INVOICING_RATE_LIMIT ? Number(env.INVOICING_RATE_LIMIT) : 120
   if (!Number.isInteger(rateLimit) || rateLimit < 1)
     throw new ConfigError('INVOICING_RATE_LIMIT must be a whole number above 0')
-  const publicUrl = env.INVOICING_PUBLIC_URL?.trim().replace(/\/+$/, '') || null
-  if (publicUrl && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(publicUrl))
-    throw new ConfigError('INVOICING_PUBLIC_URL must be an http(s) URL with no query or fragment')
+  const publicUrl = publicUrlOf(env.INVOICING_PUBLIC_URL, 'INVOICING_PUBLIC_URL')
   const trustedProxies = (env.INVOICING_TRUSTED_PROXIES ?? '')
     .split(',')
     .map((p) => p.trim())
@@ -129,7 +130,25 @@ export function loadConfig(
   }
 }
 
-/** Where people and Clients reach this service: INVOICING_PUBLIC_URL, else http://localhost:PORT (the port bound). */
-export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port'>, port: number = config.port): string {
-  return config.publicUrl ?? `http://localhost:${port}`
+/** A public URL as given (INVOICING_PUBLIC_URL, --public-url): http(s), no query or fragment, no trailing slash. */
+export function publicUrlOf(given: string | undefined, name: string): string | null {
+  const url = given?.trim().replace(/\/+$/, '') || null
+  if (url && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(url))
+    throw new ConfigError(`${name} must be an http(s) URL with no query or fragment`)
+  return url
+}
+
+/** The address a person opens for a listen address: a wildcard one is reached through localhost. */
+export function reachableUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${shown}:${port}`
+}
+
+/**
+ * Where people and Clients reach this service (extensions §8): INVOICING_PUBLIC_URL, else the address the server
+ * prints at start, `http://HOST:PORT` with the host and port it listens on (`serve` writes the bound ones into the
+ * config before the doors are built), so that a client on this machine reaches every link it is given.
+ */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port' | 'host'>): string {
+  return config.publicUrl ?? reachableUrl(config.host, config.port)
 }

@@ -36,6 +36,7 @@ const MCP_RESOURCES = [
   'journal',
   // extensions §13: tools recurring_invoices_*
   'recurring_invoices',
+  'refunds',
 ]
 
 describe('the table of operations', () => {

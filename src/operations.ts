@@ -6,7 +6,7 @@ import { documentsAppOperations, documentsOperations } from './modules/documents
 import { einvoiceOperations } from './modules/einvoice/einvoice.operations'
 import { mailAppOperations, mailOperations } from './modules/mail/mail.operations'
 import { connectedAppsOperations } from './modules/oauth/connected-apps.operations'
-import { paymentsAppOperations, paymentsOperations } from './modules/payments/payments.operations'
+import { paymentsAppOperations, paymentsOperations, refundsOperations } from './modules/payments/payments.operations'
 import { productsAppOperations, productsOperations } from './modules/products/products.operations'
 import { reportsOperations } from './modules/reports/reports.operations'
 import { webhooksOperations } from './modules/webhooks/webhooks.operations'
@@ -42,6 +42,7 @@ export const operations: readonly Operation[] = [
   ...journalOperations,
   ...recurringOperations,
   ...importsOperations,
+  ...refundsOperations,
 ]
 
 /**

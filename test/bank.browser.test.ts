@@ -97,7 +97,7 @@ describe('the Bank page', () => {
     // The Client's page of the open Invoice: its reference and a code a banking app scans.
     // The page around the block is the public door's (its Lines table may run wider than a phone): the block itself
     // fits the window at both widths.
-    await page.goto(`${origin}${open.public_url}`)
+    await page.goto(`${origin}${new URL(open.public_url, origin).pathname}`)
     for (const [width, label] of [
       [1280, 'wide'],
       [390, 'narrow'],

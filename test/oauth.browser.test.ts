@@ -11,6 +11,7 @@ import { makeHarness, type Harness } from './harness'
 import { person } from './app-client'
 import { createApp } from '../src/modules/oauth'
 import { addMember } from '../src/modules/people'
+import { publicBaseUrl } from '../src/config'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 let h: Harness
@@ -57,7 +58,7 @@ describe('connecting an app in a real browser', () => {
       public: true,
     })
     const redirect = `http://127.0.0.1:${callback.port}/cb`
-    const issuer = new URL(`http://localhost:${h.deps.config.port}`)
+    const issuer = new URL(publicBaseUrl(h.deps.config))
     const opts: any = {
       [oauth.customFetch]: (url: string, init: RequestInit) => h.app.fetch(new Request(url, init)),
       [oauth.allowInsecureRequests]: true,

@@ -2,6 +2,7 @@
 // endpoint), for tests of what a token does on the API and MCP.
 import { createHash, randomBytes } from 'node:crypto'
 import type { Harness } from './harness'
+import { publicBaseUrl } from '../src/config'
 import { createApp, issueCode, type GrantRole } from '../src/modules/oauth'
 import { addMember, addPerson, findPerson } from '../src/modules/people'
 
@@ -35,7 +36,7 @@ export async function connectApp(
     (await findPerson(h.deps, email)) ?? (await addPerson(h.deps, { email, name: `Person ${email}` })).person
   await addMember(h.deps, o.businessId, { email, role: o.memberRole ?? 'admin' })
   const personId = person.id
-  const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
+  const issuer = publicBaseUrl(h.deps.config)
   const clientId =
     o.clientId ??
     (
@@ -90,7 +91,7 @@ export async function refreshAt(
   h: Harness,
   c: Pick<Connection, 'clientId' | 'refresh'>,
 ): Promise<{ status: number; body: any }> {
-  const issuer = h.deps.config.publicUrl ?? `http://localhost:${h.deps.config.port}`
+  const issuer = publicBaseUrl(h.deps.config)
   const res = await h.app.fetch(
     new Request(`${issuer}/oauth/token`, {
       method: 'POST',

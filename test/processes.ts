@@ -39,9 +39,9 @@ export function cli(
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() }
 }
 
-/** Starts `invoicing serve --port 0 --db FILE` and waits until it says where it listens (or exits). */
-export async function startServer(db: string, env: Record<string, string> = {}): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--db', db], {
+/** Starts `invoicing serve --port PORT --db FILE` (PORT 0: a free one) and waits until it says where it listens (or exits). */
+export async function startServer(db: string, env: Record<string, string> = {}, port = 0): Promise<Server> {
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--db', db], {
     cwd: ROOT,
     env: testEnv(env),
     stdout: 'ignore',
@@ -59,7 +59,7 @@ export async function startServer(db: string, env: Record<string, string> = {}):
     }
   })()
   const deadline = Date.now() + 20_000
-  let port = 0
+  port = 0
   while (Date.now() < deadline) {
     const m = /"msg":"listening","port":(\d+)/.exec(text)
     if (m) {

@@ -7,6 +7,7 @@ import { memberCommand, personCommand } from './person'
 import { mailCommand } from './mail'
 import { mcpStdio } from './mcp'
 import { allowOnly, hostOption, portOption } from './args'
+import { publicUrlOf } from '../config'
 import { sandbox } from './sandbox'
 import { serveForever } from './serve'
 import { webhookCommand } from './webhook'
@@ -23,8 +24,10 @@ export const COMMANDS: Command[] = [
   {
     name: 'serve',
     summary: 'serve the API (the default with no command); migrates the database first',
-    usage: ['serve [--port 8080] [--host 127.0.0.1] [--db FILE_OR_URL]'],
+    usage: ['serve [--port 8080] [--host 127.0.0.1] [--db FILE_OR_URL] [--public-url URL]'],
     details: [
+      'Every link it gives (OAuth issuer and metadata, sign-in links, remedy_url, public_url) names the address it',
+      'prints at start, unless --public-url (or $INVOICING_PUBLIC_URL) names another (behind a reverse proxy).',
       'Listens on 127.0.0.1 unless --host (or $HOST) says otherwise; 0.0.0.0 listens on every interface.',
       'The port is --port, else $PORT, else 8080. Stop with Ctrl+C (SIGINT) or SIGTERM.',
       'Environment: INVOICING_DB, INVOICING_MAIL_RELAY, INVOICING_PUBLIC_URL, INVOICING_VIES_URL,',
@@ -38,22 +41,27 @@ export const COMMANDS: Command[] = [
     database: 'creates',
     serves: true,
     async run({ config, args, open }) {
-      allowOnly(args, ['port', 'host'])
+      allowOnly(args, ['port', 'host', 'public-url'])
       const port = portOption(args, config.port)
       const host = hostOption(args, config.host)
+      config.publicUrl = publicUrlOf(args.options['public-url'], '--public-url') ?? config.publicUrl
       await serveForever(await open(), port, host, { announce: true })
     },
   },
   {
     name: 'sandbox',
     summary: 'a throwaway Test business with sample data and an Admin key, served until stopped',
-    usage: ['sandbox [--port 8080] [--host 127.0.0.1]'],
-    details: ['Its database lives in a temporary folder, removed when the sandbox stops; --db is not read.'],
+    usage: ['sandbox [--port 8080] [--host 127.0.0.1] [--public-url URL]'],
+    details: [
+      'Its database lives in a temporary folder, removed when the sandbox stops; --db is not read.',
+      "Links (sign-in, OAuth, the Client's pages) name the address it prints, or --public-url when given.",
+    ],
     database: 'none',
     serves: true,
     async run({ config, args }) {
-      allowOnly(args, ['port', 'host'])
-      await sandbox(config, args, portOption(args, config.port), hostOption(args, config.host))
+      allowOnly(args, ['port', 'host', 'public-url'])
+      const publicUrl = publicUrlOf(args.options['public-url'], '--public-url') ?? config.publicUrl
+      await sandbox({ ...config, publicUrl }, args, portOption(args, config.port), hostOption(args, config.host))
     },
   },
   {
@@ -108,10 +116,15 @@ export const COMMANDS: Command[] = [
   {
     name: 'person',
     summary: 'add a person who signs in to the application, give them a new one-time sign-in link, or delete them',
-    usage: ['person add --email E --name N', 'person link --email E', 'person delete --email E'],
+    usage: [
+      'person add --email E --name N [--public-url URL]',
+      'person link --email E [--public-url URL]',
+      'person delete --email E',
+    ],
     details: [
       'Prints the person with `sign_in_link`: one use, 30 minutes, to choose a password (at least 10 characters).',
-      '`person link` is the forgotten-password way back. Links start with $INVOICING_PUBLIC_URL, else http://localhost:$PORT.',
+      '`person link` is the forgotten-password way back. Links start with --public-url, else $INVOICING_PUBLIC_URL, else',
+      'the address `serve` prints with the same $HOST and $PORT (http://127.0.0.1:8080 by default).',
       '`person delete` (refused while they are the last Owner of a Business) ends every app they connected and deletes the OAuth apps they own, with their webhooks.',
     ],
     database: 'creates',

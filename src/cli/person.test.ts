@@ -56,7 +56,7 @@ describe('invoicing person and member', () => {
 
     const browser = new AppClient(h)
     const link = cli(['person', 'link', '--email', 'olga@example.com']).json().sign_in_link as string
-    expect(link).toStartWith('http://localhost:8080/app/sign-in/link/')
+    expect(link).toStartWith('http://127.0.0.1:8080/app/sign-in/link/')
     expect((await browser.choosePassword(link, 'olga chose this')).status).toBe(303)
     expect((await browser.get('/app')).location).toBe(`/app/b/${b.business_id}`)
   }, 30_000)

@@ -1,5 +1,5 @@
 // `invoicing person add|link` and `invoicing member add|list|remove` (extensions §8).
-import { publicBaseUrl } from '../config'
+import { publicBaseUrl, publicUrlOf } from '../config'
 import type { Deps } from '../deps'
 import { resolveBusiness } from '../modules/business'
 import {
@@ -17,9 +17,10 @@ import { print } from './output'
 
 export async function personCommand(deps: Deps, args: Args): Promise<void> {
   const [, sub] = args.words
-  const base = publicBaseUrl(deps.config)
+  // --public-url wins over INVOICING_PUBLIC_URL (extensions §8): the operator names the address people will open.
+  const base = publicUrlOf(args.options['public-url'], '--public-url') ?? publicBaseUrl(deps.config)
   if (sub === 'add') {
-    allowOnly(args, ['email', 'name'])
+    allowOnly(args, ['email', 'name', 'public-url'])
     const { person, token } = await addPerson(deps, { email: args.options.email, name: args.options.name })
     return print(args, {
       id: person.id,
@@ -29,7 +30,7 @@ export async function personCommand(deps: Deps, args: Args): Promise<void> {
     })
   }
   if (sub === 'link') {
-    allowOnly(args, ['email'])
+    allowOnly(args, ['email', 'public-url'])
     const { person, token } = await newSignInLink(deps, args.options.email)
     return print(args, { id: person.id, email: person.email, sign_in_link: base + signInLinkPath(token) })
   }
@@ -38,7 +39,7 @@ export async function personCommand(deps: Deps, args: Args): Promise<void> {
     return print(args, { ...(await deletePerson(deps, args.options.email)), deleted: true })
   }
   throw new UsageError(
-    'usage: invoicing person add --email E --name N | invoicing person link --email E | invoicing person delete --email E',
+    'usage: invoicing person add --email E --name N [--public-url URL] | invoicing person link --email E [--public-url URL] | invoicing person delete --email E',
   )
 }
 

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Config } from '../config'
+import { publicBaseUrl, type Config } from '../config'
 import { createDeps } from '../deps'
 import { createApiKey, createBusiness, addBankAccount } from '../modules/business'
 import { createClient } from '../modules/clients'
@@ -87,7 +87,7 @@ export async function sandbox(config: Config, args: Args, port: number, host = '
     removeDir()
     throw e
   }
-  const signInLink = (deps.config.publicUrl ?? reachableUrl(host, bound)) + signInLinkPath(owner.token)
+  const signInLink = publicBaseUrl(deps.config) + signInLinkPath(owner.token)
   const info = {
     database: deps.config.dbPath,
     business_id: business.publicId,

@@ -1,5 +1,6 @@
 // `invoicing serve`: migrate, build the app, listen, run the scheduler, shut down cleanly.
-import { buildApp } from '../app'
+import { buildApp, type App } from '../app'
+import { reachableUrl } from '../config'
 import type { Deps } from '../deps'
 import { serviceJobs } from '../jobs'
 import { startScheduler } from '../jobs/scheduler'
@@ -31,14 +32,19 @@ export async function serve(
   port: number,
   host = '127.0.0.1',
 ): Promise<{ stop: () => Promise<void>; port: number }> {
-  const app = await buildApp(deps)
+  // The server listens before the app is built: the port it bound (`--port 0` takes a free one) and the host go into the
+  // config first, so that every link the doors write (OAuth issuer, metadata, remedy_url, public_url) names the address
+  // printed at start (extensions §8). A request arriving meanwhile waits for the app.
+  let built: (app: App) => void = () => {}
+  const ready = new Promise<App>((resolve) => (built = resolve))
+  let served: App | undefined
   // Once the server falls idle, the memory a burst of load took goes back to the system (kept pages, SQLite caches,
   // heap); while it stays idle, the heap again now and then.
   const idle = idleHandBack({
     afterMs: 2000,
     againMs: 10_000,
     first: async () => {
-      app.releaseIdle()
+      served?.releaseIdle()
       releasePdfMemory()
       await deps.db.shrinkMemory()
     },
@@ -55,6 +61,7 @@ export async function serve(
     // by the body reader first.
     idleTimeout: IDLE_TIMEOUT_S,
     fetch: async (req, srv) => {
+      const app = served ?? (await ready)
       idle.seen()
       // Bun's idle timeout also runs while a request is being handled: a Send to a slow mail server (its timeouts are
       // 10 to 20 s a step) was cut with no answer, and a client's retry could email twice. The connection is not idle
@@ -78,6 +85,17 @@ export async function serve(
         { status: 500, headers: { 'content-type': 'application/json' } },
       ),
   })
+  deps.config.port = server.port ?? port
+  deps.config.host = host
+  let app: App
+  try {
+    app = await buildApp(deps)
+  } catch (e) {
+    server.stop(true)
+    throw e
+  }
+  served = app
+  built(app)
   const idleGc = { name: 'idle-gc', pattern: '*/2 * * * * *', run: async () => void (await idle.tick()) }
   const scheduler = startScheduler([...serviceJobs(deps, app), idleGc], deps.logger, JOBS_AFTER_MS)
   // driver: whether the libSQL driver's local fast paths are in use, or every path goes through @libsql/client (a libSQL server).
@@ -105,11 +123,7 @@ export async function serve(
   return { stop, port: server.port ?? port }
 }
 
-/** The address a person opens: a wildcard listen address is reached through localhost. */
-export function reachableUrl(host: string, port: number): string {
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-  return `http://${shown}:${port}`
-}
+export { reachableUrl }
 
 export interface ServeForeverOptions {
   /** Print on stdout where the server listens and how to stop it (a person started it). */

@@ -2,7 +2,7 @@
 import type { Deps } from '../deps'
 import { systemActor, type Actor } from '../platform/actor'
 import { viewDocument } from '../modules/documents'
-import { getPayment } from '../modules/payments'
+import { getPayment, getRefund } from '../modules/payments'
 import type { DeliveryContext } from '../modules/webhooks'
 import { issuerOf, type AppDeliveryContext, type GrantRole } from '../modules/oauth'
 
@@ -22,7 +22,9 @@ export function deliveryContext(deps: Deps): DeliveryContext {
     build: (kind, businessId, id) =>
       kind === 'document'
         ? viewDocument(deps, deps.db.read, adminOf(businessId), id)
-        : getPayment(deps, adminOf(businessId), id),
+        : kind === 'refund'
+          ? getRefund(deps, adminOf(businessId), id)
+          : getPayment(deps, adminOf(businessId), id),
   }
 }
 
@@ -49,6 +51,8 @@ export function appDeliveryContext(
     build: (kind, businessId, id, role) =>
       kind === 'document'
         ? viewDocument(deps, deps.db.read, appActorOf(businessId, role), id)
-        : getPayment(deps, appActorOf(businessId, role), id),
+        : kind === 'refund'
+          ? getRefund(deps, appActorOf(businessId, role), id)
+          : getPayment(deps, appActorOf(businessId, role), id),
   }
 }

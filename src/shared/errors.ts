@@ -100,7 +100,13 @@ export const CODES = {
     remedy: 'connect_mail_provider',
     // Either the Business has no address of its own, or it has one and this service runs no mail server to send it
     // through (INVOICING_MAIL_RELAY unset): the message covers both, and a mailbox of its own cures both.
-    says: 'This Business has no way to send email: it needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox. Nothing was sent.',
+    // The words name the real cause when it is known (issue 32): the relay the operator has not set, or the address.
+    says: (p: { why?: 'no_relay' | 'no_address' | null } = {}) =>
+      p.why === 'no_relay'
+        ? 'This Business has no way to send email: this service runs no mail server of its own (its operator has not set INVOICING_MAIL_RELAY) and the Business has no mailbox of its own; connect a mailbox. Nothing was sent.'
+        : p.why === 'no_address'
+          ? "This Business has no way to send email: it has no email address of its own for this service's mail server to send from, and no mailbox of its own; add its email address or connect a mailbox. Nothing was sent."
+          : 'This Business has no way to send email: it needs an email address of its own on a service that runs a mail server, or a mailbox of its own; connect a mailbox. Nothing was sent.',
   },
   mail_account_lost: {
     type: 'refusal',
@@ -410,6 +416,23 @@ export const CODES = {
     type: 'permission',
     means: 'on the Free plan only reads are open (MCP server and application)',
     remedy: 'choose_plan',
+  },
+  // Refunds of Credit Notes (extensions §20)
+  not_a_credit_note: {
+    type: 'refusal',
+    means: 'only a Credit Note takes Refunds',
+    says: 'Only a Credit Note takes Refunds; record a Payment on an Invoice.',
+  },
+  refund_exceeds_credit: {
+    type: 'refusal',
+    means: "the amount is above the Credit Note's total less what was refunded before",
+    says: (p: { amount: string; left: string; currency: string }) =>
+      `The amount ${p.amount} is above the ${p.left} ${p.currency} left to refund on this Credit Note.`,
+  },
+  refund_reversed: {
+    type: 'refusal',
+    means: 'the Refund is reversed already',
+    says: 'The Refund was reversed already.',
   },
 } as const satisfies Record<
   string,

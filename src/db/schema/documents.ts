@@ -58,6 +58,8 @@ export const documents = sqliteTable(
     /** Completed Payments counted on this document (its Proforma's included), kept by the payments module. */
     amountPaid: text('amount_paid').notNull().default('0'),
     paidMinor: numeric('paid_minor').notNull().default('0'),
+    /** A Credit Note's completed Refunds (extensions §20), kept by the payments module; '0' on other types. */
+    amountRefunded: text('amount_refunded').notNull().default('0'),
     /** Opens the document's public page (GET /p/{token}); random, set at issue. */
     publicToken: text('public_token'),
     /** When the Client first opened the public page (document.viewed is raised then, once). */
@@ -143,6 +145,8 @@ export const documents = sqliteTable(
       )
       .where(sql`status IN ('issued', 'partially_paid')`),
     uniqueIndex('documents_public_token').on(t.publicToken),
+    // An Invoice's Credit Notes (credit_note_ids).
+    index('documents_credited').on(t.creditedDocumentId),
   ],
 )
 

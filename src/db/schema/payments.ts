@@ -65,3 +65,36 @@ export const receipts = sqliteTable(
     index('receipts_document').on(t.documentId),
   ],
 )
+
+/** Money a Credit Note owed its Client, recorded as gone back (extensions §20); a reversed Refund is voided, kept. */
+export const refunds = sqliteTable(
+  'refunds',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id),
+    /** completed or voided. */
+    status: text('status').notNull(),
+    amount: text('amount').notNull(),
+    amountMinor: numeric('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    refundDate: text('refund_date').notNull(),
+    method: text('method').notNull(),
+    bankAccountId: integer('bank_account_id').references(() => bankAccounts.id),
+    reference: text('reference'),
+    notes: text('notes'),
+    recordedBy: text('recorded_by'),
+    voidedAt: text('voided_at'),
+    voidedBy: text('voided_by'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('refunds_business').on(t.businessId, t.id),
+    index('refunds_document').on(t.documentId, t.status, t.refundDate, t.amountMinor),
+  ],
+)

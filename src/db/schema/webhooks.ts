@@ -12,7 +12,7 @@ export const outbox = sqliteTable(
     /** document.issued, document.paid, payment.recorded, ... */
     type: text('type').notNull(),
     /** What the message carries, built after commit as the API answers it: a document or a Payment. */
-    subjectType: text('subject_type', { enum: ['document', 'payment'] }).notNull(),
+    subjectType: text('subject_type', { enum: ['document', 'payment', 'refund'] }).notNull(),
     subjectId: integer('subject_id').notNull(),
     /** `msg_` + 26 characters: the webhook-id every delivery of this event carries. */
     messageId: text('message_id').notNull().unique(),

@@ -1,9 +1,9 @@
 // The OpenAPI `webhooks` section: each event a Business's webhook hears, with its DocumentEvent or PaymentEvent body.
 import { t } from 'elysia'
 import { DocumentSchema } from '../../modules/documents'
-import { PaymentSchema } from '../../modules/payments'
+import { PaymentSchema, RefundSchema } from '../../modules/payments'
 
-const envelope = (title: string, key: 'document' | 'payment', subject: unknown) =>
+const envelope = (title: string, key: 'document' | 'payment' | 'refund', subject: unknown) =>
   t.Object(
     {
       type: t.String({ description: 'the event name; ignore an unknown one and answer 2xx' }),
@@ -16,6 +16,7 @@ const envelope = (title: string, key: 'document' | 'payment', subject: unknown) 
 
 const DocumentEvent = envelope('DocumentEvent', 'document', DocumentSchema)
 const PaymentEvent = envelope('PaymentEvent', 'payment', PaymentSchema)
+const RefundEvent = envelope('RefundEvent', 'refund', RefundSchema)
 
 const HEADERS = {
   'webhook-id': {
@@ -70,4 +71,6 @@ export const openApiWebhooks = {
     PaymentEvent,
     'A Payment was reversed: voided, its Receipt kept with voided_at',
   ),
+  'refund.recorded': operation('refund.recorded', RefundEvent, 'A Refund of a Credit Note was recorded'),
+  'refund.reversed': operation('refund.reversed', RefundEvent, 'A Refund was reversed: voided, kept'),
 }

@@ -97,6 +97,8 @@ export const NOTICES: Record<string, string> = {
   recurring_paused: 'The recurring invoice is paused: no date is made until you resume it.',
   recurring_resumed: 'The recurring invoice is resumed from its next date; the dates that passed are not made.',
   recurring_deleted: 'The recurring invoice is deleted; the Invoices it made stay.',
+  refund_recorded: 'The refund is recorded.',
+  refund_reversed: 'The refund is reversed.',
 }
 
 /** Hears the name of every operation a page runs (tests hold each changing form to the runner with it). */

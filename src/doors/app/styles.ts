@@ -119,6 +119,7 @@ td .action{display:inline-flex;width:auto}
 td .action button{width:auto;padding:4px 10px;font-size:.9rem}
 td .action .why{max-width:12rem}
 td .row{gap:6px}
+.row .grow{flex:1;min-width:0}
 fieldset.lines{border:1px solid var(--line);border-radius:var(--radius);padding:12px;margin:0;display:flex;flex-direction:column;gap:10px}
 .line{display:grid;grid-template-columns:1.5rem minmax(12rem,1.6fr) minmax(9rem,1.7fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
 .line label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:2px;min-width:0}

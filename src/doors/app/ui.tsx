@@ -36,7 +36,7 @@ interface FieldProps {
   state: FormState
   /** The stored value, shown when the form was not just refused. */
   value?: string | null
-  type?: 'text' | 'email' | 'password' | 'url' | 'number'
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date'
   hint?: string
   required?: boolean
   autocomplete?: string

@@ -5,19 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { MemoryProvider as SharedProvider, REDIRECT } from '../../../test/mcp-oauth'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import { disconnectConnectedApp } from '../../modules/oauth'
 
 const ISSUER = 'https://invoices.example'
 const MCP_URL = `${ISSUER}/mcp`
-const REDIRECT = 'http://127.0.0.1:47123/callback'
 let h: Harness
 let biz: { id: number; publicId: string; key: string }
 let owner: { email: string; password: string }
@@ -63,57 +58,10 @@ async function consentOverHttp(authorizationUrl: URL, role: string): Promise<URL
   return new URL(answer.location!)
 }
 
-/** An OAuthClientProvider as an assistant keeps one: in memory; the redirect is the person consenting over HTTP. */
-class MemoryProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined
-  saved: OAuthTokens | undefined
-  verifier = ''
-  readonly sentState = 'st-' + crypto.randomUUID()
-  authorizationUrl: URL | null = null
-  arrived: URL | null = null
-  constructor(private readonly role: string) {}
-  get redirectUrl() {
-    return REDIRECT
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Desk Assistant',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }
-  }
-  state() {
-    return this.sentState
-  }
-  clientInformation() {
-    return this.info
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  async redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-    this.arrived = await consentOverHttp(url, this.role)
-  }
-  /** What the SDK asks a provider to forget after invalid_grant (tokens) or invalid_client (everything). */
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
-    if (scope === 'all' || scope === 'tokens') this.saved = undefined
-    if (scope === 'all' || scope === 'client') this.info = undefined
-    if (scope === 'all' || scope === 'verifier') this.verifier = ''
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v
-  }
-  codeVerifier() {
-    return this.verifier
+/** The shared in-memory provider (test/mcp-oauth.ts), whose person consents over HTTP with `role`. */
+class MemoryProvider extends SharedProvider {
+  constructor(role: string) {
+    super((url) => consentOverHttp(url, role))
   }
 }
 

@@ -289,7 +289,7 @@ describe('the HTTP door', () => {
       businessId: b.id,
       role: 'viewer',
       name: 'Assistant App',
-      resources: ['http://localhost:8080/mcp'],
+      resources: ['http://127.0.0.1:8080/mcp'],
     })
     const c = await connect(forMcp.access)
     expect(
@@ -297,7 +297,7 @@ describe('the HTTP door', () => {
     ).toBe(true)
     expect((await call(c, 'business_get')).structuredContent.business_id).toBe(b.publicId)
     await c.close()
-    const forApi = await connectApp(h, { businessId: b.id, role: 'viewer', resources: ['http://localhost:8080/v1'] })
+    const forApi = await connectApp(h, { businessId: b.id, role: 'viewer', resources: ['http://127.0.0.1:8080/v1'] })
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: {
@@ -323,13 +323,13 @@ describe('the HTTP door', () => {
       })
       expect(res.status).toBe(401)
       expect(res.headers.get('www-authenticate')).toBe(
-        'Bearer resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"',
+        'Bearer resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp"',
       )
     }
     const meta = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)
     expect(await meta.json()).toMatchObject({
-      resource: 'http://localhost:8080/mcp',
-      authorization_servers: ['http://localhost:8080'],
+      resource: 'http://127.0.0.1:8080/mcp',
+      authorization_servers: ['http://127.0.0.1:8080'],
     })
   })
 
@@ -349,7 +349,7 @@ describe('the HTTP door', () => {
     const ok = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: {
-        origin: 'http://localhost:8080',
+        origin: 'http://127.0.0.1:8080',
         authorization: `Bearer ${b.key}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',

@@ -16,6 +16,7 @@ import {
   duplicateRefusal,
   lastSentOf,
   markSentRefusal,
+  receiptEmailRefusal,
   unmarkSentRefusal,
   type AppFacts,
 } from './app-actions'
@@ -104,12 +105,21 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
     const r = appRefusalFor(a, facts)
     if (r) reasons[a] = inAppWords(r.code, r.message)
   }
+  // The numbers of the documents it links (the credited Invoice, its Credit Notes), for the links' words.
+  const linked = [...(doc.creditedDocumentId ? [doc.creditedDocumentId] : []), ...view.credit_note_ids]
+  const numbers: Record<string, string> = {}
+  for (const other of await Promise.all(linked.map((l) => findDocument(q, who.businessId, l))))
+    if (other?.documentNumber) numbers[String(other.id)] = other.documentNumber
   return {
     document: view,
     app_actions: appActionsOf(facts, who.role),
     reasons,
     last_reminded_at: doc.lastRemindedAt,
     business,
+    // Why "Email the Receipt" cannot send now, whatever the Receipt (the button is closed with it, not failing after).
+    receipt_mail_closed: receiptEmailRefusal({ voidedAt: null }, facts)?.message ?? null,
+    credited_number: doc.creditedDocumentId ? (numbers[String(doc.creditedDocumentId)] ?? null) : null,
+    credit_note_numbers: numbers,
   }
 }
 

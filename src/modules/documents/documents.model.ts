@@ -228,9 +228,13 @@ export const DocumentSchema = t.Object(
     recurring_invoice_id: Nullable(
       Int({ description: 'the recurring invoice that made it (extensions §13); null else' }),
     ),
+    credit_note_ids: t.Array(Int(), { description: 'the Credit Notes that credit this document (Drafts included)' }),
+    amount_refunded: Amount,
     is_test: Bool(),
     public_url: Nullable(
-      t.String({ description: 'path of the page the Client opens (relative to the service); null on a Draft' }),
+      t.String({
+        description: "the page the Client opens, an absolute URL under the service's public address; null on a Draft",
+      }),
     ),
     bank_account_ids: t.Array(Int()),
     notes: Nullable(t.String()),

@@ -8,7 +8,9 @@ import {
   listPage,
   type ApplicationOperation,
   type Operation,
+  type OperationContext,
 } from '../../platform/operation'
+import { systemActor } from '../../platform/actor'
 import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
@@ -22,7 +24,7 @@ import {
   DocumentSchema,
   DocumentUpdateBody,
 } from './documents.model'
-import type { DocumentFilter } from './documents.repo'
+import { findByPublicToken, type DocumentFilter } from './documents.repo'
 import {
   documentSummaries,
   duplicateDocument,
@@ -305,6 +307,28 @@ export const documentsOperations: Operation[] = [
     },
   },
 ]
+
+/**
+ * The PDF of the issued document behind a public page link, as its Business's own PDF (the Client's page offers it);
+ * null for no such link. Opening the PDF is not the page's first view: document.viewed stays the page's.
+ */
+export async function publicDocumentPdf(
+  deps: OperationContext['deps'],
+  token: string,
+): Promise<{ bytes: Uint8Array; filename: string } | null> {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null
+  const doc = await findByPublicToken(deps.db.read, token)
+  if (!doc || doc.status === 'draft') return null
+  const view = await viewDocument(
+    deps,
+    deps.db.read,
+    systemActor({ businessId: doc.businessId }, 'public page'),
+    doc.id,
+  )
+  const business = await getBusiness(deps.db.read, doc.businessId)
+  const bytes = await documentPdf(deps.db.read, business, view)
+  return { bytes, filename: `${(view.document_number ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.pdf` }
+}
 
 /** The application's own document actions (extensions §9): no API route; their refusal codes are the contract's. */
 export const documentsAppOperations: ApplicationOperation[] = [

@@ -4,7 +4,7 @@ import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
-import { actionsOf, refusalFor, type Facts } from './lifecycle'
+import { actionsOf, LINK_BASE, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
 import { categoryRank } from './totals'
 import { accountingFigures } from '../fx'
@@ -148,6 +148,8 @@ export interface PresentInput {
   facts: Facts
   role: Role
   today: string
+  /** The Credit Notes that credit this document (extensions §20). */
+  creditNoteIds?: number[]
   /** The Business's currency now: a Draft in another currency states its VAT in it (extensions §16). */
   businessCurrency: string
   /** The language a Draft follows: its Client's, else the Business's (an issued document keeps its own). */
@@ -187,6 +189,7 @@ export function presentDocument({
   today,
   businessCurrency,
   draftLanguage,
+  creditNoteIds = [],
 }: PresentInput) {
   const scale = currencyScale(doc.currency)
   const sortedBands = [...bands].sort(
@@ -270,8 +273,11 @@ export function presentDocument({
     converted_into_id: doc.convertedIntoId,
     credited_document_id: doc.creditedDocumentId,
     recurring_invoice_id: doc.recurringInvoiceId,
+    credit_note_ids: creditNoteIds,
+    amount_refunded: format(stored(doc.amountRefunded), scale),
     is_test: doc.isTest,
-    public_url: doc.publicToken ? `/p/${doc.publicToken}` : null,
+    // Always absolute (extensions §8): a Client is sent it as is.
+    public_url: doc.publicToken ? `${LINK_BASE.url}/p/${doc.publicToken}` : null,
     bank_account_ids: JSON.parse(doc.bankAccountIds) as number[],
     notes: doc.notes,
     // BT-10 defaults to the Client's: as it stood at issue, or as it now stands on a Draft.

@@ -390,3 +390,26 @@ export async function documentsNamed(
     sql`SELECT id, payment_reference AS paymentReference, document_number AS documentNumber FROM documents WHERE business_id = ${businessId} AND (${byRef} OR ${byNumber})`,
   )
 }
+
+/** A Credit Note's amount refunded (extensions §20), as its completed Refunds now sum. */
+export async function writeAmountRefunded(
+  tx: Tx,
+  id: number,
+  amountRefunded: string,
+  updatedAt: string,
+): Promise<void> {
+  await tx.update(documents).set({ amountRefunded, updatedAt }).where(eq(documents.id, id))
+}
+
+/** The Credit Notes (Drafts included) that credit each of `ids`, oldest first. */
+export async function creditNoteIdsOf(q: Queryable, businessId: number, ids: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>()
+  if (ids.length === 0) return out
+  const rows = await q
+    .select({ id: documents.id, of: documents.creditedDocumentId })
+    .from(documents)
+    .where(and(eq(documents.businessId, businessId), inArray(documents.creditedDocumentId, ids)))
+    .orderBy(asc(documents.id))
+  for (const r of rows) (out.get(r.of!) ?? out.set(r.of!, []).get(r.of!)!).push(r.id)
+  return out
+}

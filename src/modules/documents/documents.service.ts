@@ -21,6 +21,7 @@ import { findClient, findClients, type ClientRow } from '../clients'
 import type { DocumentCreateInput, DocumentUpdateInput } from './documents.model'
 import {
   bandsOf,
+  creditNoteIdsOf,
   deleteDraftRow,
   documentSearchText,
   findDocument,
@@ -94,6 +95,7 @@ export function sendFactsOf(mail: MailState): FactsOptions['send'] {
     sentToday: mail.sentToday,
     dailyLimit: mail.dailyLimit,
     resumesOn: mail.resumesOn,
+    noMail: mail.noMail,
   }
 }
 
@@ -138,7 +140,11 @@ export async function viewDocumentsWithFacts(
 ) {
   const ids = docs.map((d) => d.id)
   const hot = hotFor(deps.db, q)
-  const [lines, bands] = await Promise.all([linesOf(q, ids, hot), bandsOf(q, ids, hot)])
+  const [lines, bands, credits] = await Promise.all([
+    linesOf(q, ids, hot),
+    bandsOf(q, ids, hot),
+    creditNoteIdsOf(q, business.id, ids),
+  ])
   const day = today(deps)
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
   const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
@@ -174,6 +180,7 @@ export async function viewDocumentsWithFacts(
       today: day,
       businessCurrency: business.currency,
       draftLanguage: client?.language ?? business.language,
+      creditNoteIds: credits.get(doc.id),
     })
     out.push({ view, facts, client, mail })
   }
@@ -335,28 +342,11 @@ async function planDraft(
 
   // A changed currency re-prices nothing by itself, but its scale must fit the Lines kept.
   if (lines === null && current && set.currency && set.currency !== current.currency) {
-    const kept = (await linesOf(q, [current.id])).get(current.id) ?? []
-    const again = new FieldErrorBag()
-    lines = await resolveLines(
-      q,
-      business.id,
-      set.currency,
-      currencyScale(set.currency),
-      kept.map((l) => ({
-        product_id: null,
-        description: l.description,
-        quantity: l.quantity,
-        unit: l.unit,
-        unit_price: l.unitPrice,
-        vat_rate: l.vatRate,
-        vat_category: l.vatCategory,
-        vat_exemption_code: l.vatExemptionCode,
-        notes: l.notes,
-      })),
-      again,
-    )
-    kept.forEach((l, i) => lines && (lines[i]!.productId = l.productId))
-    again.throwIfAny()
+    lines = await copiedLines(q, business.id, current.id, set.currency)
+  }
+  // A new Credit Note made from an Invoice with no Lines of its own starts with that Invoice's Lines (extensions §20).
+  if (lines === null && !current && type === 'credit_note' && credited && input.lines === undefined && currency) {
+    lines = await copiedLines(q, business.id, credited.id, currency)
   }
 
   // A Draft linked to a Proforma is saved only while the link holds.
@@ -366,6 +356,33 @@ async function planDraft(
     if (link) throwRefusal(link)
   }
   return { set, lines }
+}
+
+/** A document's Lines resolved again as a Draft's, in `currency` (whose scale they must fit), Products kept. */
+async function copiedLines(q: Queryable, businessId: number, fromId: number, currency: string) {
+  const kept = (await linesOf(q, [fromId])).get(fromId) ?? []
+  const again = new FieldErrorBag()
+  const lines = await resolveLines(
+    q,
+    businessId,
+    currency,
+    currencyScale(currency),
+    kept.map((l) => ({
+      product_id: null,
+      description: l.description,
+      quantity: l.quantity,
+      unit: l.unit,
+      unit_price: l.unitPrice,
+      vat_rate: l.vatRate,
+      vat_category: l.vatCategory,
+      vat_exemption_code: l.vatExemptionCode,
+      notes: l.notes,
+    })),
+    again,
+  )
+  kept.forEach((l, i) => (lines[i]!.productId = l.productId))
+  again.throwIfAny()
+  return lines
 }
 
 function applyTotals(set: Partial<DocumentInsert>, currency: string, lines: DraftPlan['lines']) {

@@ -1,7 +1,7 @@
 // The documents module's public face for payments, reports, mail, e-invoices and the PDF writer.
 export type { DocumentView, SellerSnapshot, ShownBankAccount } from './documents.present'
 export type { DocumentRow } from './documents.repo'
-export { findDocument, documentsNamed } from './documents.repo'
+export { findDocument, documentsNamed, writeAmountRefunded } from './documents.repo'
 export {
   issueInTx,
   sellerOfDocument,
@@ -77,3 +77,5 @@ export { LineInputSchema } from './documents.model'
 export { resolveLines, type ResolvedLine } from './lines'
 export { insertDraftInTx, type DraftFromTemplate } from './documents.service'
 export { linesOf } from './documents.repo'
+export { owesAmount } from './paid'
+export { publicDocumentPdf } from './documents.operations'

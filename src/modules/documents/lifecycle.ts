@@ -19,8 +19,12 @@ export const REMEDY_URLS: { connect_mail_provider: string; choose_plan: string }
   choose_plan: 'http://localhost:8080/app/settings/billing',
 }
 
-/** Points the remedy URLs at this service's public URL (INVOICING_PUBLIC_URL, else http://localhost:PORT). */
+/** The service's public URL that links in answers start with (`public_url`, remedies); set with setRemedyBase. */
+export const LINK_BASE = { url: 'http://127.0.0.1:8080' }
+
+/** Points the remedy URLs and `public_url` at this service's public URL (config.ts publicBaseUrl, extensions §8). */
 export function setRemedyBase(base: string): void {
+  LINK_BASE.url = base
   REMEDY_URLS.connect_mail_provider = `${base}/app/settings/mailbox`
   REMEDY_URLS.choose_plan = `${base}/app/settings/billing`
 }
@@ -47,6 +51,8 @@ export interface SendFacts {
   recipients: number
   /** The Send names its own `to`, so the Client's email is not needed. */
   toGiven: boolean
+  /** With nothing to send through, why (the refusal names the real cause); unknown where not gathered. */
+  noMail?: 'no_relay' | 'no_address' | null
 }
 
 /** Everything the judge needs, fetched beforehand (inside the transaction when a change follows). */
@@ -164,7 +170,7 @@ export function refusalFor(action: ActionName, f: Facts): RefusalInfo | null {
       if (d.status === 'cancelled') return r('cancelled_not_sent')
       if (!f.clientEmail && !f.send.toGiven) return r('no_client_address')
       const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
-      if (!f.mailVia) return { ...r('no_mail_provider'), ...mailRemedy }
+      if (!f.mailVia) return { ...r('no_mail_provider', { why: f.send.noMail ?? null }), ...mailRemedy }
       if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
       const s = f.send
       if (s.dailyLimit !== null && s.sentToday + s.recipients > s.dailyLimit) {

@@ -106,3 +106,11 @@ export function dueMinorSql(row = ''): string {
 
 /** The amount due over the documents table, for the reports. */
 export const DUE_MINOR_SQL = sql.raw(dueMinorSql())
+
+/**
+ * Whether a document has an amount its Client owes: an Invoice or Proforma Invoice not cancelled. A Quote owes
+ * nothing, a Credit Note is owed to the Client (its refunds say how much went back), a cancelled document is void.
+ */
+export function owesAmount(d: { type: string; status: string }): boolean {
+  return (d.type === 'invoice' || d.type === 'proforma') && d.status !== 'cancelled'
+}

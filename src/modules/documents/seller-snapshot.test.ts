@@ -169,7 +169,7 @@ describe('the seller snapshot of an issued document', () => {
     expect(JSON.parse(rows[0]!.body).data.document.seller).toEqual(issued.body.seller)
 
     // The public page names the seller at issue.
-    const page = await h.app.fetch(new Request(`http://localhost${issued.body.public_url}`))
+    const page = await h.app.fetch(new Request(issued.body.public_url))
     const html = await page.text()
     expect(html).toContain('Old Legal GmbH')
     expect(html).not.toContain('New Legal SE')

@@ -165,7 +165,7 @@ export async function remindDocument(
       const [view] = await viewDocuments(deps, deps.db.read, business, who.role, [
         (await findDocument(deps.db.read, who.businessId, id))!,
       ])
-      const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
+      const pageUrl = view!.public_url
       return {
         from: { name: business.name, address: provider.from },
         to: to.to,
@@ -230,7 +230,7 @@ export async function remindOnSchedule(
       const [view] = await viewDocuments(deps, deps.db.read, business, 'admin', [
         (await findDocument(deps.db.read, businessId, id))!,
       ])
-      const pageUrl = deps.config.publicUrl && view!.public_url ? deps.config.publicUrl + view!.public_url : null
+      const pageUrl = view!.public_url
       const words = step.words(view!, pageUrl, business.name)
       return {
         from: { name: business.name, address: provider.from },

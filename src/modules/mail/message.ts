@@ -16,7 +16,7 @@ export interface ComposeInput {
   text?: string | null
   pdf: Uint8Array
   xml: XmlFile | null
-  /** The document's page as the Client opens it (INVOICING_PUBLIC_URL + public_url), or null when not configured. */
+  /** The document's page as the Client opens it (its absolute public_url), or null on a Draft. */
   pageUrl: string | null
 }
 

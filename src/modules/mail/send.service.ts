@@ -121,7 +121,7 @@ export async function sendDocument(
       // The e-invoice the Business chose goes along where the document exports in it (not a Draft, Proforma, Quote
       // or Test business's, nor one its rules refuse): Factur-X in place of the PDF, any other format beside it.
       ...(await attachmentsOf(deps.db.read, business, view)),
-      pageUrl: deps.config.publicUrl && view.public_url ? deps.config.publicUrl + view.public_url : null,
+      pageUrl: view.public_url,
     })
     await deps.mailer.send(plan.provider.transportUrl, message)
   } catch (e) {

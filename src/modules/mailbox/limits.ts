@@ -30,6 +30,8 @@ export interface MailState {
   dailyLimit: number | null
   /** The UTC day the count starts again. */
   resumesOn: string
+  /** With no provider, why: this service runs no mail server (no relay), or the Business has no address to send from. */
+  noMail: 'no_relay' | 'no_address' | null
 }
 
 export async function mailStateOf(
@@ -47,5 +49,6 @@ export async function mailStateOf(
     sentToday: service ? await recipientsSent(q, business.id, day) : 0,
     dailyLimit: service ? dailyRecipientLimit(business) : null,
     resumesOn: nextUtcDay(day),
+    noMail: provider ? null : !mailRelay ? 'no_relay' : 'no_address',
   }
 }

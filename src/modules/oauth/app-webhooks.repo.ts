@@ -140,7 +140,7 @@ export interface ClaimedAppDelivery {
   plan: 'free' | 'pro' | 'pro_plus' | 'paused'
   appName: string
   ownerPersonId: number | null
-  subjectType: 'document' | 'payment'
+  subjectType: 'document' | 'payment' | 'refund'
   subjectId: number
   occurredAt: string
   businessPublicId: string

@@ -94,7 +94,7 @@ export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: 
 
 export interface AppDeliveryContext extends AppWebhookDeps, EngineContext {
   /** What a message carries, as the API answers it to a token of this Role. */
-  build: (kind: 'document' | 'payment', businessId: number, id: number, role: GrantRole) => Promise<unknown>
+  build: (kind: 'document' | 'payment' | 'refund', businessId: number, id: number, role: GrantRole) => Promise<unknown>
   /** The failure email to the app's owner goes through the service's own mail server (INVOICING_MAIL_RELAY). */
   mailRelay: string | null
   mailer: Mailer

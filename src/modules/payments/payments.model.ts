@@ -3,7 +3,7 @@ import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
-const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'credit_card', 'debit_card', 'other'] as const
+export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'credit_card', 'debit_card', 'other'] as const
 
 const Method = t.Union(PAYMENT_METHODS.map((m) => t.Literal(m)))
 const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })

@@ -23,6 +23,9 @@ import { presentPayment, presentReceipt } from './payments.present'
 import { listPayments, listReceipts } from './payments.repo'
 import { amendPayment, getPayment, recordPayment, reversePayment } from './payments.service'
 import { getReceipt, receiptPdfOf } from './receipts.service'
+import { RefundBody, RefundList, RefundQuery, RefundSchema } from './refunds.model'
+import { listRefunds } from './refunds.repo'
+import { presentRefund, recordRefund, reverseRefund } from './refunds.service'
 
 const path = t.Object({ id: t.String() })
 const TAKES_PAYMENTS = ['type_takes_no_payments', 'draft_takes_no_payments', 'cancelled_takes_no_payments'] as const
@@ -237,6 +240,74 @@ export const paymentsAppOperations: ApplicationOperation[] = [
     refusals: [],
     async run(actor, { path }, { deps }) {
       return json(await listPayments(deps.db.read, actor.businessId, 0, 100, idOf(path.id, 'No such document.')))
+    },
+  },
+]
+
+/** Refunds of Credit Notes (extensions §20): the money a Credit Note owed the Client, recorded as gone back. */
+export const refundsOperations: Operation[] = [
+  {
+    name: 'refunds_record',
+    tag: 'Refunds',
+    summary: 'Record a Refund on a Credit Note',
+    description:
+      "Records that money a Credit Note owed the Client went back: at most the Credit Note's total less what was refunded before. The Client's statement shows it as a debit; income and VAT reports are unchanged.",
+    http: { method: 'POST', path: '/v1/documents/:id/refunds', status: 201 },
+    path: t.Object({ id: t.String({ description: 'the Credit Note' }) }),
+    args: { id: 'document_id' },
+    body: RefundBody,
+    output: RefundSchema,
+    access: 'write',
+    idempotent: true,
+    committed: answersFromCommit,
+    refusals: ['not_a_credit_note', 'draft_takes_no_payments', 'cancelled_takes_no_payments', 'refund_exceeds_credit'],
+    mcp: true,
+    async run(actor, { path, body }, { deps }) {
+      return json(await recordRefund(deps, actor, idOf(path.id), body), 201)
+    },
+  },
+  {
+    name: 'refunds_list',
+    tag: 'Refunds',
+    summary: 'List Refunds (reversed ones included)',
+    description: 'Refunds oldest first, paged; `document_id` keeps those of one Credit Note.',
+    http: { method: 'GET', path: '/v1/refunds', status: 200 },
+    query: RefundQuery,
+    output: RefundList,
+    access: 'read',
+    idempotent: false,
+    refusals: [],
+    mcp: true,
+    async run(actor, { query }, ctx) {
+      const documentId = documentIdOf(query.document_id)
+      return json(
+        await listPage(
+          ctx,
+          actor,
+          query,
+          'refunds',
+          (after, n) => listRefunds(ctx.deps.db.read, actor.businessId, after, n, documentId),
+          presentRefund,
+        ),
+      )
+    },
+  },
+  {
+    name: 'refunds_reverse',
+    tag: 'Refunds',
+    summary: 'Reverse a Refund: voided, kept',
+    description: "The Refund is voided and no longer counts in the Credit Note's amount_refunded.",
+    http: { method: 'POST', path: '/v1/refunds/:id/reverse', status: 200 },
+    path,
+    body: NoBody,
+    output: RefundSchema,
+    access: 'write',
+    idempotent: true,
+    committed: answersFromCommit,
+    refusals: ['refund_reversed'],
+    mcp: true,
+    async run(actor, { path }, { deps }) {
+      return json(await reverseRefund(deps, actor, idOf(path.id)))
     },
   },
 ]

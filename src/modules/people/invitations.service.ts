@@ -95,7 +95,7 @@ export async function inviteMember(
     const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
     // The Send's refusals, in the catalog's words: the page shows them, and nobody is added.
     const mailRemedy = { remedy: 'connect_mail_provider' }
-    if (!mail.provider) throw Refusal.of({ ...refusalInfo('no_mail_provider'), ...mailRemedy })
+    if (!mail.provider) throw Refusal.of({ ...refusalInfo('no_mail_provider', { why: mail.noMail }), ...mailRemedy })
     if (!mail.provider.connected)
       throw Refusal.of({ ...refusalInfo('mail_account_lost', { via: mail.provider.kind }), ...mailRemedy })
     if (mail.dailyLimit !== null && mail.sentToday + 1 > mail.dailyLimit) {

@@ -88,7 +88,7 @@ export const OverdueReportSchema = t.Object(
 const StatementLineSchema = t.Object(
   {
     date: DateOut,
-    kind: t.String({ description: 'document or payment; others may be added' }),
+    kind: t.String({ description: 'document, payment or refund; others may be added' }),
     document_type: Nullable(t.String({ description: 'invoice, proforma or credit_note on a document line' })),
     number: t.String({ description: "document number, or the Payment's reference, - when none" }),
     description: t.String({ description: "a document's one Line, or how many Lines it has; a Payment's method" }),

@@ -16,7 +16,10 @@
 //   cancelled. Each is a credit of its amount.
 // - opening_balance: debits less credits dated before `from` (the balance the day before); closing_balance:
 //   the opening balance and every line of [from, to]. Both days of the period are included.
-// - Lines are ordered by date; on one day documents come before Payments, each kind in the order recorded (id).
+// - Refunds (extensions §20): completed ones only, on their refund date, of this Client's standing Credit Notes.
+//   Each is a debit of its amount: the balance the Business owed the Client goes back towards zero.
+// - Lines are ordered by date; on one day documents come before Payments, Payments before Refunds, each kind in the
+//   order recorded (id).
 // - One block per currency with a line in the period or a non-zero opening balance; blocks ordered by the
 //   number of document lines in the period, most first, then by currency code.
 // - number: the document number, or the Payment's reference, "-" when it has none. description: a document's
@@ -77,8 +80,10 @@ export async function clientStatement(
   // Business's Payments by date, every Client's.
   const pays = sql`${countedPaymentSql('p')} AND d.business_id = ${businessId} AND d.client_id = ${clientId}
     AND d.status IN ${STANDING} AND d.type IN ('invoice', 'proforma')`
+  const refunds = sql`r.status = 'completed' AND d.business_id = ${businessId} AND d.client_id = ${clientId}
+    AND d.status IN ${STANDING} AND d.type = 'credit_note'`
 
-  const [openDocs, openPays] = await withExactSums((split) =>
+  const [openDocs, openPays, openRefunds] = await withExactSums((split) =>
     Promise.all([
       rows<{ currency: string; minor: string }>(
         q,
@@ -91,9 +96,15 @@ export async function clientStatement(
           FROM documents d CROSS JOIN payments p ON p.document_id = d.id
           WHERE ${pays} AND p.payment_date < ${period.from} GROUP BY d.currency`,
       ),
+      rows<{ currency: string; minor: string }>(
+        q,
+        sql`SELECT d.currency AS currency, ${sumMinor(sql`r.amount_minor`, split)} AS minor
+          FROM documents d CROSS JOIN refunds r ON r.document_id = d.id
+          WHERE ${refunds} AND r.refund_date < ${period.from} GROUP BY d.currency`,
+      ),
     ]),
   )
-  const [periodDocs, periodPays] = await Promise.all([
+  const [periodDocs, periodPays, periodRefunds] = await Promise.all([
     rows<DocRow>(
       q,
       sql`SELECT d.id AS id, d.type AS type, d.document_number AS number, d.issue_date AS date, d.currency AS currency,
@@ -109,11 +120,19 @@ export async function clientStatement(
         FROM documents d CROSS JOIN payments p ON p.document_id = d.id
         WHERE ${pays} AND p.payment_date >= ${period.from} AND p.payment_date <= ${period.to}`,
     ),
+    rows<Omit<PaymentRow, 'prepaid'>>(
+      q,
+      sql`SELECT r.id AS id, r.refund_date AS date, r.reference AS reference, r.method AS method, d.currency AS currency,
+          CAST(r.amount_minor AS TEXT) AS amount
+        FROM documents d CROSS JOIN refunds r ON r.document_id = d.id
+        WHERE ${refunds} AND r.refund_date >= ${period.from} AND r.refund_date <= ${period.to}`,
+    ),
   ])
 
   const opening = new Map<string, Decimal>()
   for (const r of openDocs) opening.set(r.currency, (opening.get(r.currency) ?? new Dec('0')).plus(minorOf(r.minor)))
   for (const r of openPays) opening.set(r.currency, (opening.get(r.currency) ?? new Dec('0')).minus(minorOf(r.minor)))
+  for (const r of openRefunds) opening.set(r.currency, (opening.get(r.currency) ?? new Dec('0')).plus(minorOf(r.minor)))
 
   const entries: Entry[] = [
     ...periodDocs.map((d): Entry => {
@@ -149,6 +168,23 @@ export async function clientStatement(
           number: p.reference?.trim() || '-',
           description: p.method,
           prepaid: p.prepaid === 1,
+        },
+      }),
+    ),
+    ...periodRefunds.map(
+      (r): Entry => ({
+        date: r.date,
+        order: 2,
+        id: r.id,
+        currency: r.currency,
+        minor: new Dec(r.amount),
+        line: {
+          date: r.date,
+          kind: 'refund',
+          document_type: null,
+          number: r.reference?.trim() || '-',
+          description: r.method,
+          prepaid: false,
         },
       }),
     ),

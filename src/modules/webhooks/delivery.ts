@@ -24,7 +24,11 @@ import {
 } from './webhooks.repo'
 
 /** Builds what a message carries, as the API answers it (for an Admin key), from a fresh read after commit. */
-export type SubjectBuilder = (kind: 'document' | 'payment', businessId: number, id: number) => Promise<unknown>
+export type SubjectBuilder = (
+  kind: 'document' | 'payment' | 'refund',
+  businessId: number,
+  id: number,
+) => Promise<unknown>
 
 export interface DeliveryContext extends EngineContext {
   /** What a message carries, built once at dispatch. */

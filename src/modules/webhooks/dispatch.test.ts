@@ -41,7 +41,7 @@ test('events of a Business without webhooks are closed without a body being buil
   const ctx = deliveryContext(h.deps)
   const counted = {
     ...ctx,
-    build: async (kind: 'document' | 'payment', businessId: number, sid: number) => (
+    build: async (kind: 'document' | 'payment' | 'refund', businessId: number, sid: number) => (
       built.push(kind), ctx.build(kind, businessId, sid)
     ),
   }

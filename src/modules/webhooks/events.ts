@@ -8,9 +8,13 @@ export const EVENT_TYPES = [
   'document.reminded',
   'payment.recorded',
   'payment.reversed',
+  'refund.recorded',
+  'refund.reversed',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
-export function subjectOf(type: EventType): 'document' | 'payment' {
-  return type.startsWith('payment.') ? 'payment' : 'document'
+export type SubjectKind = 'document' | 'payment' | 'refund'
+
+export function subjectOf(type: EventType): SubjectKind {
+  return type.startsWith('payment.') ? 'payment' : type.startsWith('refund.') ? 'refund' : 'document'
 }

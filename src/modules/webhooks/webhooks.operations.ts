@@ -25,9 +25,9 @@ import {
 const Events = t.Array(
   t.String({
     description:
-      'document.issued, document.sent, document.viewed, document.paid, document.cancelled, document.reminded, payment.recorded, payment.reversed',
+      'document.issued, document.sent, document.viewed, document.paid, document.cancelled, document.reminded, payment.recorded, payment.reversed, refund.recorded, refund.reversed',
   }),
-  { maxItems: 8 },
+  { maxItems: 10 },
 )
 
 const WebhookSchema = t.Object(

@@ -331,7 +331,7 @@ describe.each([...LANGUAGES])('%s', (lang) => {
     const draft = await ok('POST', '/v1/documents', b.key, { type: 'invoice', client_id: clientId, lines: LINES }, 201)
     const raw = squashed(pdfText(await bytesOf(b.key, `/v1/documents/${draft.id}/pdf`), h.dir, 'raw'))
     expect(raw).toContain(squashed(`${t.no} ${t.draft}`))
-    const res = await h.app.fetch(new Request(`http://localhost${inv.public_url}`))
+    const res = await h.app.fetch(new Request(new URL(inv.public_url, 'http://localhost')))
     expect(res.status).toBe(200)
     const html = spaced(await res.text())
     expect(html).toContain(`<html lang="${lang}">`)

@@ -13,7 +13,8 @@ import {
 } from '../../../../modules/documents'
 import { listBankAccounts } from '../../../../modules/business'
 import { idOf } from '../../../../platform/operation'
-import type { PaymentRow, ReceiptRow } from '../../../../modules/payments'
+import type { PaymentRow, ReceiptRow, RefundView } from '../../../../modules/payments'
+import { format, stored } from '../../../../shared/money'
 import { utcDay } from '../../../../shared/dates'
 import { says } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
@@ -21,7 +22,18 @@ import { FormInput } from '../../form-input'
 import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
-import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, StatusTag, TYPE_WORDS } from './words'
+import {
+  ActionButton,
+  Area,
+  changeBlocked,
+  METHOD_WORDS,
+  Money,
+  owesAmount,
+  Pager,
+  STATUS_WORDS,
+  StatusTag,
+  TYPE_WORDS,
+} from './words'
 
 export function docId(c: InBusiness, raw?: string): number {
   const id = raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? ''
@@ -83,7 +95,7 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
           Status
           <select name="status">
             {opt('', 'Any', filter.status)}
-            {documentStatuses.map((s) => opt(s, s.replace('_', ' '), filter.status))}
+            {documentStatuses.map((s) => opt(s, STATUS_WORDS[s] ?? s, filter.status))}
           </select>
         </label>
         <label>
@@ -138,7 +150,7 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
                     <Money amount={d.total} currency={d.currency} />
                   </td>
                   <td class="num" data-label="Due now">
-                    <Money amount={d.amount_due} currency={d.currency} />
+                    <Money amount={owesAmount(d) ? d.amount_due : null} currency={d.currency} />
                   </td>
                   <td data-label="Status">
                     <StatusTag status={d.status} overdue={d.is_overdue} />
@@ -164,6 +176,14 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
     listBankAccounts(c.deps.db.read, c.business.id, 0, 100),
   ])
   const d = v.document
+  const refunds =
+    d.type === 'credit_note' && d.status !== 'draft'
+      ? (
+          await c.operation<{ data: RefundView[] }>('refunds_list', {
+            query: { document_id: String(d.id), limit: '100' },
+          })
+        ).data
+      : null
   const a = d.actions
   const why = (k: string, entry: { open: boolean; code?: string }) =>
     entry.open
@@ -283,9 +303,71 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             ) : (
               ''
             )}
+            {d.credited_document_id ? (
+              <>
+                <dt>Credits</dt>
+                <dd id="credits-invoice">
+                  <a href={esc(`${c.base}/documents/${d.credited_document_id}`)}>
+                    {esc(v.credited_number ? `Invoice ${v.credited_number}` : 'its Invoice')}
+                  </a>
+                </dd>
+              </>
+            ) : (
+              ''
+            )}
+            {d.credit_note_ids.length > 0 ? (
+              <>
+                <dt>Credit Notes</dt>
+                <dd id="credit-notes">
+                  {d.credit_note_ids.map((cn, i) => (
+                    <>
+                      {i > 0 ? ', ' : ''}
+                      <a href={esc(`${c.base}/documents/${cn}`)}>
+                        {esc(v.credit_note_numbers[String(cn)] ?? `Credit Note (Draft)`)}
+                      </a>
+                    </>
+                  ))}
+                </dd>
+              </>
+            ) : (
+              ''
+            )}
           </dl>
         </section>
       </div>
+
+      {d.public_url ? (
+        <section class="card" aria-labelledby="h-link">
+          <h2 id="h-link" class="flush-top">
+            The Client's link
+          </h2>
+          <p class="hint flush">
+            Copy it and give it to the Client: it opens this document's page (status, amount due, the PDF, your bank
+            details) with no sign-in. Anyone holding it can open the page.
+          </p>
+          <div class="row">
+            <input
+              type="text"
+              readonly
+              id="client-link"
+              class="grow"
+              aria-labelledby="h-link"
+              value={esc(d.public_url)}
+            />
+            <a
+              class="button quiet"
+              href={esc(new URL(d.public_url).pathname)}
+              target="_blank"
+              rel="noopener"
+              id="open-client-link"
+            >
+              Open
+            </a>
+          </div>
+        </section>
+      ) : (
+        ''
+      )}
 
       <section class="card" aria-labelledby="h-lines">
         <h2 id="h-lines" class="flush-top">
@@ -378,14 +460,34 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           ) : (
             ''
           )}
-          <dt>Paid</dt>
-          <dd class="num" id="doc-paid">
-            <Money amount={d.amount_paid} currency={d.currency} />
-          </dd>
-          <dt>Due</dt>
-          <dd class="num" id="doc-due">
-            <Money amount={d.amount_due} currency={d.currency} />
-          </dd>
+          {owesAmount(d) ? (
+            <>
+              <dt>Paid</dt>
+              <dd class="num" id="doc-paid">
+                <Money amount={d.amount_paid} currency={d.currency} />
+              </dd>
+              <dt>Due</dt>
+              <dd class="num" id="doc-due">
+                <Money amount={d.amount_due} currency={d.currency} />
+              </dd>
+            </>
+          ) : (
+            ''
+          )}
+          {d.type === 'credit_note' && d.status !== 'draft' && d.status !== 'cancelled' ? (
+            <>
+              <dt>Refunded</dt>
+              <dd class="num" id="doc-refunded">
+                <Money amount={d.amount_refunded} currency={d.currency} />
+              </dd>
+              <dt>Owed to the Client</dt>
+              <dd class="num" id="doc-owed">
+                <Money amount={leftToRefund(d)} currency={d.currency} />
+              </dd>
+            </>
+          ) : (
+            ''
+          )}
         </dl>
         {d.notes ? <p class="muted">{esc(d.notes)}</p> : ''}
       </section>
@@ -478,7 +580,9 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
         </div>
       </section>
 
-      <section class="card" aria-labelledby="h-payments">
+      {refunds ? <RefundsSection c={c} state={state} d={d} refunds={refunds} accounts={accounts} /> : ''}
+
+      <section class="card" aria-labelledby="h-payments" hidden={d.type === 'credit_note' || d.type === 'quote'}>
         <h2 id="h-payments" class="flush-top">
           Payments
         </h2>
@@ -549,7 +653,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                               ? 'This Payment has no Receipt.'
                               : r.voidedAt
                                 ? 'The Receipt is void: its Payment was reversed.'
-                                : null
+                                : v.receipt_mail_closed
                           }
                           id={`email-receipt-${p.id}`}
                         />
@@ -607,6 +711,134 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
         )}
       </section>
     </Layout>
+  )
+}
+
+/** What a Credit Note still owes its Client: its total less its completed refunds (exact decimals). */
+function leftToRefund(d: Pick<DocumentView, 'total' | 'amount_refunded'>): string {
+  return format(stored(d.total).minus(stored(d.amount_refunded)), d.total.split('.')[1]?.length ?? 0)
+}
+
+/** A Credit Note's refunds (extensions §20): each with its reverse button, and the form that records one. */
+function RefundsSection(p: {
+  c: InBusiness
+  state: FormState
+  d: DocumentView
+  refunds: RefundView[]
+  accounts: Array<{ id: number; name: string; iban: string }>
+}): JSX.Element {
+  const { c, state, d, refunds, accounts } = p
+  const left = leftToRefund(d)
+  const open = d.status !== 'cancelled' && stored(left).gt(stored('0'))
+  return (
+    <section class="card" aria-labelledby="h-refunds">
+      <h2 id="h-refunds" class="flush-top">
+        Refunds
+      </h2>
+      <p class="hint">A Credit Note says the Business owes its Client money; a refund records that it went back.</p>
+      {refunds.length === 0 ? (
+        <p class="muted">No refunds.</p>
+      ) : (
+        <div class="table-wrap">
+          <table id="refunds" class="stacked">
+            <thead>
+              <tr>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col">Date</th>
+                <th scope="col">Method</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {refunds.map((r) => (
+                <tr data-refund={String(r.id)}>
+                  <td class="key">
+                    <Money amount={r.amount} currency={r.currency} />
+                  </td>
+                  <td data-label="Date" class="nowrap">
+                    {esc(r.refund_date)}
+                  </td>
+                  <td data-label="Method">
+                    {esc(METHOD_WORDS[r.method] ?? r.method)}
+                    {r.reference ? <div class="hint">{esc(r.reference)}</div> : ''}
+                  </td>
+                  <td data-label="Status">
+                    {r.status === 'completed' ? (
+                      <span class="tag ok">Completed</span>
+                    ) : (
+                      <span class="tag">Reversed</span>
+                    )}
+                  </td>
+                  <td>
+                    <ActionButton
+                      c={c}
+                      path={`/refunds/${r.id}/reverse`}
+                      label="Reverse"
+                      danger
+                      closed={r.status === 'completed' ? null : says('refund_reversed')}
+                      id={`reverse-refund-${r.id}`}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {open && !changeBlocked(c) ? (
+        <PostForm action={`${c.base}/documents/${d.id}/refunds`} token={c.csrf} class="stack payment-form">
+          <h3 class="flush">Record a refund</h3>
+          <Refused state={state} shown={['amount', 'refund_date', 'method', 'bank_account_id', 'reference', 'notes']} />
+          <div class="grid3">
+            <Field name="amount" label={`Amount (${d.currency})`} state={state} value={left} required />
+            <Field
+              name="refund_date"
+              label="Date paid back"
+              type="date"
+              state={state}
+              value={utcDay(c.deps.clock.now())}
+              required
+            />
+            <Select
+              name="method"
+              label="Method"
+              state={state}
+              value="bank_transfer"
+              options={Object.entries(METHOD_WORDS) as [string, string][]}
+            />
+            <Select
+              name="bank_account_id"
+              label="Bank account (bank transfer)"
+              state={state}
+              value={accounts[0] ? String(accounts[0].id) : ''}
+              options={[
+                ['', 'None'] as const,
+                ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const),
+              ]}
+            />
+            <Field name="reference" label="Reference" state={state} maxlength={255} />
+            <Field name="notes" label="Notes" state={state} />
+          </div>
+          <div class="row">
+            <button type="submit" id="record-refund">
+              Record the refund
+            </button>
+          </div>
+        </PostForm>
+      ) : (
+        <p class="muted" id="refund-closed">
+          {esc(
+            changeBlocked(c) ??
+              (d.status === 'cancelled' ? says('cancelled_takes_no_payments') : 'Nothing is left to refund.'),
+          )}
+        </p>
+      )}
+    </section>
   )
 }
 

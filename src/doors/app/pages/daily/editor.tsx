@@ -158,7 +158,14 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   const clientId =
     typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
   const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
-  const rows = lineRowsOf(typed, doc?.lines ?? null, extra)
+  // A new Credit Note made from an Invoice starts with that Invoice's Lines (extensions §20), as the API's does.
+  const credited = !doc && type === 'credit_note' ? idIn(c.url.searchParams.get('credited_document_id')) : null
+  const from =
+    doc ??
+    (credited !== null
+      ? await c.operation<DocumentView>('documents_get', { path: { id: credited } }).catch(() => null)
+      : null)
+  const rows = lineRowsOf(typed, from?.lines ?? null, extra)
   const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (doc?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
   const action = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
@@ -251,6 +258,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         />
         <Field
           name="issue_date"
+          type="date"
           label="Issue date"
           state={state}
           value={doc?.issue_date}
@@ -259,6 +267,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         />
         <Field
           name="due_date"
+          type="date"
           label="Due date"
           state={state}
           value={doc?.due_date}
@@ -273,6 +282,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         />
         <Field
           name="delivery_date"
+          type="date"
           label="Delivery date"
           state={state}
           value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date}

@@ -1,6 +1,6 @@
 // Payments and Receipts: record on the document page, amend, reverse, email a Receipt to the Client, the Receipt list
 // and a Receipt's PDF. A Payment recorded here has `recorded_by: null` (the person's Actor; extensions §9).
-import { paymentWithReceipt, type PaymentRow, type ReceiptRow } from '../../../../modules/payments'
+import { getRefund, paymentWithReceipt, type PaymentRow, type ReceiptRow } from '../../../../modules/payments'
 import { listBankAccounts } from '../../../../modules/business'
 import { documentLabels, findDocument } from '../../../../modules/documents'
 import { idOf } from '../../../../platform/operation'
@@ -96,6 +96,42 @@ export function paymentsRoutes(kit: AppKit): void {
       return kit.done(c, `/documents/${id}`, 'payment_recorded')
     },
     (c, state) => <DocumentPage c={c} state={state} id={docId(c)} />,
+  )
+
+  // Refunds of a Credit Note (extensions §20), recorded and reversed on its page.
+  kit.action(
+    '/documents/:id/refunds',
+    'change',
+    async (c, data) => {
+      const id = docId(c, c.params.id)
+      const f = new FormInput(data)
+      const method = f.text('method') ?? ''
+      const body = {
+        amount: f.text('amount') ?? '',
+        refund_date: f.text('refund_date') ?? '',
+        method,
+        bank_account_id: method === 'bank_transfer' ? f.id('bank_account_id') : undefined,
+        reference: f.text('reference'),
+        notes: f.text('notes'),
+      }
+      await kit.operation(c, 'refunds_record', { path: { id }, body, form: f })
+      return kit.done(c, `/documents/${id}`, 'refund_recorded')
+    },
+    (c, state) => <DocumentPage c={c} state={state} id={docId(c)} />,
+  )
+  const refundIdOf = (c: InBusiness, raw?: string) =>
+    idOf(raw ?? c.url.pathname.split('/').filter(Boolean)[4] ?? '', 'No such Refund.')
+  kit.action(
+    '/refunds/:id/reverse',
+    'change',
+    async (c) => {
+      const r = await kit.operation(c, 'refunds_reverse', { path: { id: refundIdOf(c, c.params.id) } })
+      return kit.done(c, `/documents/${r.document_id}`, 'refund_reversed')
+    },
+    async (c, state) => {
+      const r = await getRefund(c.deps, c.actor, refundIdOf(c))
+      return <DocumentPage c={c} state={state} id={r.document_id} />
+    },
   )
 
   kit.page('/payments/:id', 'change', (c, state) => <AmendPage c={c} state={state} />)

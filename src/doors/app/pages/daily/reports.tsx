@@ -50,10 +50,10 @@ function csvResponse(name: string, body: string): Response {
   })
 }
 
-function Other({ n, what }: { n: number; what: string }): JSX.Element {
+function Other({ n, what, one }: { n: number; what: string; one: string }): JSX.Element {
   return n ? (
     <p class="hint">
-      {n} {what} in other currencies not included.
+      {n} {n === 1 ? one : what} in other currencies not included.
     </p>
   ) : (
     ''
@@ -122,7 +122,7 @@ export function reportsRoutes(kit: AppKit): void {
               <Money amount={income.vat} currency={cur} />
             </dd>
           </dl>
-          <Other n={income.other_currency_documents} what="documents" />
+          <Other n={income.other_currency_documents} what="documents" one="document" />
           <Converted c={income.converted} id="report-income-converted" />
         </section>
         <section class="card" aria-labelledby="r-vat">
@@ -175,7 +175,7 @@ export function reportsRoutes(kit: AppKit): void {
               </tbody>
             </table>
           </div>
-          <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" />
+          <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" one="Invoice or Credit Note" />
           <Converted c={vat.converted} id="report-vat-converted" />
         </section>
         <section class="card" aria-labelledby="r-overdue">
@@ -225,7 +225,7 @@ export function reportsRoutes(kit: AppKit): void {
           ) : (
             ''
           )}
-          <Other n={overdue.other_currency_documents} what="overdue documents" />
+          <Other n={overdue.other_currency_documents} what="overdue documents" one="overdue document" />
         </section>
         <p class="muted">A Client's statement is on the Client's page, with its own period and CSV.</p>
       </Layout>

@@ -4,6 +4,8 @@ import type { FormState, InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
 import { Csrf, esc } from '../../ui'
 
+export { owesAmount } from '../../../../modules/documents'
+
 export const TYPE_WORDS: Record<string, string> = {
   invoice: 'Invoice',
   proforma: 'Proforma Invoice',

@@ -1,0 +1,48 @@
+// TypeBox models of Refunds of Credit Notes (extensions §20): the record body, the answer, the list query.
+import { Type as t } from '@sinclair/typebox'
+import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { Text } from '../../shared/text-schema'
+import { PAYMENT_METHODS } from './payments.model'
+
+const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
+
+export const RefundSchema = t.Object(
+  {
+    id: Int(),
+    document_id: Int({ description: 'the Credit Note' }),
+    amount: Amount,
+    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    refund_date: DateString,
+    method: t.String({
+      description: 'bank_transfer, cash, check, credit_card, debit_card, other; others may be added',
+    }),
+    bank_account_id: Nullable(Int()),
+    reference: Nullable(t.String()),
+    notes: Nullable(t.String()),
+    status: t.String({ description: 'completed or voided; keep an unknown value' }),
+    created_at: Timestamp,
+  },
+  { title: 'Refund' },
+)
+
+/** A Refund's body has a Payment's rules (amount above zero in the currency's decimals, a bank account for a transfer). */
+export const RefundBody = t.Object(
+  {
+    amount: DecimalInput,
+    refund_date: DateString,
+    method: t.Union(PAYMENT_METHODS.map((m) => t.Literal(m))),
+    bank_account_id: t.Optional(Nullable(Int({ minimum: 1 }))),
+    reference: t.Optional(Nullable(Text({ maxLength: 255 }))),
+    notes: t.Optional(Nullable(Text({ maxLength: 5000 }))),
+  },
+  { additionalProperties: false, title: 'RefundRecord' },
+)
+
+export const RefundQuery = t.Object({
+  ...ListQuery,
+  document_id: t.Optional(t.String({ description: 'only the Refunds of this Credit Note' })),
+})
+
+export const RefundList = Paged(RefundSchema, 'RefundList')
+
+export type RefundInput = typeof RefundBody.static
