@@ -307,7 +307,8 @@ describe('payment means', () => {
     expect(count(xml, "/Invoice/PaymentMeans[PaymentMeansCode='58']")).toBe(2)
     expect(text(xml, '/Invoice/PaymentMeans[1]/PayeeFinancialAccount/ID')).toBe('DE89370400440532013000')
     expect(text(xml, '/Invoice/PaymentMeans[2]/PayeeFinancialAccount/Name')).toBe('Savings')
-    expect(text(xml, '/Invoice/PaymentMeans[1]/PaymentID')).toBe(doc.document_number)
+    // BT-83, the remittance the transfer quotes: the document's ISO 11649 payment reference (extensions §15).
+    expect(text(xml, '/Invoice/PaymentMeans[1]/PaymentID')).toBe(doc.payment_reference)
   })
 
   test('a document naming no account is paid into the Business accounts', async () => {

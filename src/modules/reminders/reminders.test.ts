@@ -213,8 +213,10 @@ describe('the background task', () => {
     expect(m.envelope.to).toEqual([CLIENT_EMAIL])
     expect(m.mail.subject).toBe(`Invoice ${s.number}: 119.00 EUR open`)
     const view = await doc(s)
+    // The link is the document's public page on the service's public address.
+    expect(view.public_url).toStartWith(`${PUBLIC}/p/`)
     expect(m.mail.text?.trim()).toBe(
-      `Dear Acme GmbH, ${s.number} was due on 2026-03-24, 7 days ago. See ${PUBLIC}${view.public_url}. Shop Ltd`,
+      `Dear Acme GmbH, ${s.number} was due on 2026-03-24, 7 days ago. See ${view.public_url}. Shop Ltd`,
     )
     expect(m.mail.attachments.map((a) => [a.contentType, a.filename])).toEqual([
       ['application/pdf', `${s.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`],
@@ -233,7 +235,7 @@ describe('the background task', () => {
     expect(d.text).toContain(`a friendly reminder: Invoice ${s.number} of`)
     expect(d.text).toContain(' was due on ')
     expect(d.text).toContain('is still open.')
-    expect(d.text).toContain(`You can also view it online: ${PUBLIC}${view.public_url}`)
+    expect(d.text).toContain(`You can also view it online: ${view.public_url}`)
     expect((await doc(s)).last_reminded.step_days).toBe(14)
     expect((await doc(s)).reminders_sent).toBe(2)
     expect((await stepsOf(s.docId)).map((r) => [r.stepDays, r.state])).toEqual([
