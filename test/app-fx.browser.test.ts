@@ -3,33 +3,26 @@
 // (extensions §16). Every outcome is checked through the API; the editor and the document page are shot wide (1280)
 // and narrow (390) into test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchChromium, shootBothWidths } from './browser'
-import { makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import type { Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 import { person } from './app-client'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 }, referenceRates: false })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS, { config: { rateLimit: 1_000_000 }, referenceRates: false })
+  ;({ h, origin, browser } = served)
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 describe('the exchange rate in a real browser', () => {
   test('set in the editor, fixed at issue, shown on the document with the VAT in EUR', async () => {

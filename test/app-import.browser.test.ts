@@ -3,33 +3,26 @@
 // every row, checked through the API. Screenshots of the upload form and of the refused rows, wide (1280) and
 // narrow (390), go to test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchChromium, shootBothWidths } from './browser'
-import { allPages, makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import { allPages, type Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 import { person } from './app-client'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS)
+  ;({ h, origin, browser } = served)
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 const file = (text: string) => ({ name: 'clients.csv', mimeType: 'text/csv', buffer: Buffer.from(text) })
 

@@ -3,11 +3,12 @@
 // hand; every outcome is checked through the API. The public page's EPC QR code is screenshotted and read back with
 // zbarimg. Screenshots of the Bank page and the public page, wide (1280) and narrow (390), go to test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Browser } from 'playwright-core'
-import { launchChromium, shootBothWidths } from './browser'
-import { issuedFor, makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import { issuedFor, type Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 import { person } from './app-client'
 import { addBankAccount } from '../src/modules/business'
 import { camtFile } from '../src/modules/banking/camt.testkit'
@@ -17,23 +18,16 @@ const SHOTS = join(import.meta.dir, 'screenshots')
 const IBAN = 'DE89370400440532013000'
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS)
+  ;({ h, origin, browser } = served)
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 describe('the Bank page', () => {
   test('a statement uploaded records the matched Payment; the unmatched entry is matched by hand; the QR code of the public page scans', async () => {

@@ -3,38 +3,31 @@
 // linked, refunds, the Client's link) fits both widths. Screenshots, wide (1280) and narrow (390), go to
 // test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchChromium, shootBothWidths } from './browser'
-import { makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import type { Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 import { person } from './app-client'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 let biz: { id: number; publicId: string; key: string }
 let clientId: number
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS)
+  ;({ h, origin, browser } = served)
   // A Test business: its numbers (TEST-INV-…) are the longest a page shows.
   biz = await h.business({ name: 'Friedrichstraße Werkstatt Gesellschaft mbH', isTest: true })
   await h.bankAccount(biz.id, 'Hauptkonto bei der Commerzbank')
   clientId = await h.client(biz.key, { name: 'Kunde mit einem recht langen Namen AG' })
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 async function issuedInvoice(): Promise<any> {
   const d = await h.request('POST', '/v1/documents', {

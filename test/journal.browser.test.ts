@@ -2,33 +2,26 @@
 // notes, the newest entries, and a check run on request, wide (1280) and narrow (390); screenshots go to
 // test/screenshots/.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchChromium, shootBothWidths } from './browser'
-import { makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import type { Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 import { person } from './app-client'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS)
+  ;({ h, origin, browser } = served)
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 test('an Admin sees the head (entry, full hash, date) and the newest entries; the check says the chain holds', async () => {
   const b = await h.business({ name: 'Journal Shop', currency: 'EUR' })

@@ -2,33 +2,26 @@
 // Client's on its form (extensions §18), each checked through the API; the Client then reads its document's page in
 // its language. Screenshots of the setup page, the Client form and the page, wide and narrow, go to test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Browser } from 'playwright-core'
-import { launchChromium, shootBothWidths } from './browser'
-import { makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import type { Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 import { person } from './app-client'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS)
+  ;({ h, origin, browser } = served)
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 describe('languages in the application', () => {
   test("the Business's and a Client's language are chosen from a list, saved as the API answers them, and the Client's page speaks it", async () => {

@@ -3,34 +3,27 @@
 // see the last run and a refused step's error, pause and resume. Every outcome is checked through the API.
 // Screenshots of the editor, the schedule and the list, wide (1280) and narrow (390), go to test/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { runRecurringInvoices } from '../src/modules/recurring'
 import { person } from './app-client'
-import { launchChromium, shootBothWidths } from './browser'
-import { makeHarness, type Harness } from './harness'
+import { shootBothWidths } from './browser'
+import type { Harness } from './harness'
+import { type ServedBrowser, servedInBrowser } from './served-browser'
 
 const SHOTS = join(import.meta.dir, 'screenshots')
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ServedBrowser
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  h = await makeHarness({ config: { rateLimit: 1_000_000 } })
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => h.app.fetch(req) })
-  origin = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(SHOTS)
+  ;({ h, origin, browser } = served)
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h?.close()
-})
+afterAll(() => served?.close())
 
 describe('recurring invoices in a real browser', () => {
   test('create in the editor, next dates shown, the task makes the Invoice, a refused send shown, pause and resume', async () => {
