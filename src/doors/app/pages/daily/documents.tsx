@@ -166,6 +166,35 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
   )
 }
 
+/** How money moved, for a Payment and a refund alike: the method, the bank account it went through, its reference. */
+function MoneyMovedFields(p: {
+  state: FormState
+  accounts: Array<{ id: number; name: string; iban: string }>
+  /** The method's field name: the Payment body's `payment_method`, the refund body's `method`. */
+  method: string
+}): JSX.Element {
+  return (
+    <>
+      <Select
+        name={p.method}
+        label="Method"
+        state={p.state}
+        value="bank_transfer"
+        options={Object.entries(METHOD_WORDS) as [string, string][]}
+      />
+      <Select
+        name="bank_account_id"
+        label="Bank account (bank transfer)"
+        state={p.state}
+        value={p.accounts[0] ? String(p.accounts[0].id) : ''}
+        options={[['', 'None'] as const, ...p.accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+      />
+      <Field name="reference" label="Reference" state={p.state} maxlength={255} />
+      <Field name="notes" label="Notes" state={p.state} />
+    </>
+  )
+}
+
 /** The document's page; `state` carries a refused action's words (and a refused Payment form's fields). */
 export async function DocumentPage({ c, state, id }: { c: InBusiness; state: FormState; id: number }): Promise<string> {
   const [v, payments, accounts] = await Promise.all([
@@ -678,25 +707,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                 required
                 placeholder="YYYY-MM-DD"
               />
-              <Select
-                name="payment_method"
-                label="Method"
-                state={state}
-                value="bank_transfer"
-                options={Object.entries(METHOD_WORDS) as [string, string][]}
-              />
-              <Select
-                name="bank_account_id"
-                label="Bank account (bank transfer)"
-                state={state}
-                value={accounts[0] ? String(accounts[0].id) : ''}
-                options={[
-                  ['', 'None'] as const,
-                  ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const),
-                ]}
-              />
-              <Field name="reference" label="Reference" state={state} maxlength={255} />
-              <Field name="notes" label="Notes" state={state} />
+              <MoneyMovedFields state={state} accounts={accounts} method="payment_method" />
             </div>
             <div class="row">
               <button type="submit" id="record-payment">
@@ -804,25 +815,7 @@ function RefundsSection(p: {
               value={utcDay(c.deps.clock.now())}
               required
             />
-            <Select
-              name="method"
-              label="Method"
-              state={state}
-              value="bank_transfer"
-              options={Object.entries(METHOD_WORDS) as [string, string][]}
-            />
-            <Select
-              name="bank_account_id"
-              label="Bank account (bank transfer)"
-              state={state}
-              value={accounts[0] ? String(accounts[0].id) : ''}
-              options={[
-                ['', 'None'] as const,
-                ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const),
-              ]}
-            />
-            <Field name="reference" label="Reference" state={state} maxlength={255} />
-            <Field name="notes" label="Notes" state={state} />
+            <MoneyMovedFields state={state} accounts={accounts} method="method" />
           </div>
           <div class="row">
             <button type="submit" id="record-refund">
