@@ -161,7 +161,8 @@ function seed(file: string, businessId: number, docs: number, perDoc: number): v
     (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])
       .map((c) => c.name)
       .filter((c) => !skip.includes(c))
-  const docCols = cols('documents', ['id', 'document_number', 'public_token'])
+  // A copy takes no payment reference (each is unique in its Business, extensions §15); the journal does not hash it.
+  const docCols = cols('documents', ['id', 'document_number', 'public_token', 'payment_reference'])
   db.prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
      INSERT INTO documents (${docCols.join(', ')}, document_number, public_token)
