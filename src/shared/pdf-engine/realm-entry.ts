@@ -6,11 +6,16 @@ import fontkit from '@pdf-lib/fontkit'
 import pako from 'pako'
 import * as pdf from 'pdf-lib'
 
-/** What of fontkit's TrueType subset evenGlyphs reaches: its glyphs' bytes and the running offset of the next. */
+/** What of fontkit's TrueType subset the patches below reach: its font, its glyphs' bytes and the next one's offset. */
 interface TrueTypeSubset {
+  font: { getGlyph(gid: number): GlyfGlyph; _variationProcessor?: unknown }
   glyf: { length: number; constructor: { concat(parts: unknown[]): unknown; alloc(n: number): unknown } }[]
   offset: number
   _addGlyph(gid: number): number
+}
+/** A TrueType glyph of fontkit: `_decode` reads its outline (every point, or a composite's parts) from the font file. */
+interface GlyfGlyph {
+  _decode(): unknown
 }
 
 /**
@@ -33,6 +38,25 @@ function evenGlyphs(subsetClass: TrueTypeSubset): void {
   }
 }
 
+/**
+ * fontkit's subset decodes each glyph's whole outline again in every document, point by point, only to learn whether
+ * it is made of other glyphs (an ä is an a and a diaeresis): most of what embedding a subset cost, and the more so the
+ * more letters a language's text uses. The parsed font is shared by every document (layout.ts), and so are its glyph
+ * objects; the outline of a glyph of a font without variations never changes, so it is decoded once for the font's
+ * life. The subset writes exactly the bytes it wrote before.
+ */
+function decodedOnce(subsetClass: TrueTypeSubset): void {
+  const add = subsetClass._addGlyph
+  subsetClass._addGlyph = function (this: TrueTypeSubset, gid: number): number {
+    const glyph = this.font.getGlyph(gid)
+    if (!this.font._variationProcessor && !Object.hasOwn(glyph, '_decode')) {
+      const decoded = glyph._decode()
+      glyph._decode = () => decoded
+    }
+    return add.call(this, gid)
+  }
+}
+
 // The subset classes are not exported: each is patched through the first subset made of it.
 const patched = new WeakSet<object>()
 const create = fontkit.create.bind(fontkit)
@@ -47,6 +71,7 @@ fontkit.create = ((...args: Parameters<typeof fontkit.create>) => {
       if (!patched.has(proto) && Object.prototype.hasOwnProperty.call(proto, '_addGlyph')) {
         patched.add(proto)
         evenGlyphs(proto)
+        decodedOnce(proto)
       }
       return subset
     }
