@@ -68,7 +68,8 @@ describe('languages in the application', () => {
     const clientId = Number(/\/clients\/(\d+)/.exec(page.url())![1])
     expect((await api(`/v1/clients/${clientId}`)).language).toBe('fr')
 
-    // Its Invoice's page speaks French.
+    // Its Invoice's page speaks French, the status, the bank details and the QR code's label too.
+    await h.bankAccount(b.id, 'Compte principal')
     const d = await h.request('POST', '/v1/documents', {
       key: b.key,
       body: {
@@ -82,6 +83,10 @@ describe('languages in the application', () => {
     await page.goto(`${origin}${new URL(inv.body.public_url, origin).pathname}`)
     expect(await page.locator('h1').innerText()).toBe(`Facture ${inv.body.document_number}`)
     expect((await page.locator('body').innerText()).replace(/\s+/g, ' ')).toContain('Total TTC 1 481,40 €')
+    expect(await page.locator('#status').innerText()).toBe('En cours')
+    expect(await page.locator('#pdf').innerText()).toBe('Télécharger le PDF')
+    expect(await page.locator('#bank-details h2').innerText()).toBe('Payer par virement bancaire')
+    expect(await page.getByRole('img', { name: 'Code QR EPC pour payer par virement SEPA' }).count()).toBe(1)
     await shootBothWidths(page, SHOTS, 'public-page-fr')
 
     // Back to the Business's language: the Client's is cleared, the issued Invoice keeps French.

@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia'
 import { currencyScale } from '../../shared/currencies'
 import { format } from '../../shared/money'
 import { amountDue, openPublicDocument, owesAmount, publicDocumentPdf } from '../../modules/documents'
-import { words, type Words } from '../../modules/words'
+import { readerLanguage, words, type PageStatus, type Words } from '../../modules/words'
 import type { OperationContext } from '../../platform/operation'
 import { payByTransfer } from './pay-by-transfer'
 
@@ -25,24 +25,22 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   'x-robots-tag': 'noindex, nofollow',
 }
-const notFound = () =>
-  new Response('<!doctype html><title>Not found</title><p>No such document.</p>', {
-    status: 404,
-    headers: PAGE_HEADERS,
-  })
-
-/** The status as the Client reads it (English for now: the words catalog of §18 has no status words yet). */
-const STATUS_WORDS: Record<string, string> = {
-  issued: 'Open',
-  partially_paid: 'Partly paid',
-  paid: 'Paid',
-  cancelled: 'Cancelled',
+/** A link that opens no document: there is no document's language, so the page speaks the browser's (§18). */
+function notFound(request: Request): Response {
+  const w = words(readerLanguage(request.headers.get('accept-language')))
+  return new Response(
+    `<!doctype html><html lang="${w.language}"><title>${esc(w.notFoundTitle)}</title><p>${esc(w.notFound)}</p></html>`,
+    { status: 404, headers: { ...PAGE_HEADERS, 'content-language': w.language } },
+  )
 }
+
+const isPageStatus = (status: string): status is PageStatus =>
+  status === 'issued' || status === 'partially_paid' || status === 'paid' || status === 'cancelled'
 
 // Fits a phone (390 px): the Lines scroll inside their own box, long words (an IBAN, a number) break.
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:760px;margin:1.5em auto;padding:0 1em;color:#222;overflow-wrap:anywhere}
 table{width:100%;border-collapse:collapse}td,th{padding:.3em;border-bottom:1px solid #ddd;text-align:left}.n{text-align:right}td.n{white-space:nowrap}
-td{overflow-wrap:normal}
+td,th{overflow-wrap:normal}
 .scroll{overflow-x:auto}.status{display:inline-block;padding:.1em .6em;border-radius:1em;background:#eef;font-size:.9em}
 .status.paid{background:#e3f5e3}.status.cancelled{background:#eee;color:#555}.due{font-size:1.3em}
 .box{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}.button{display:inline-block;padding:.4em 1em;border:1px solid #335;border-radius:4px;color:#224;text-decoration:none}
@@ -52,9 +50,9 @@ export function publicPageRoutes(deps: OperationContext['deps']) {
   return new Elysia({ name: 'public-page' })
     .get(
       '/p/:token',
-      async ({ params }) => {
+      async ({ params, request }) => {
         const found = await openPublicDocument(deps, params.token)
-        if (!found) return notFound()
+        if (!found) return notFound(request)
         const { doc, business, lines, client, seller } = found
         // An issued document's language is fixed; one issued before languages existed reads as English.
         const w = words(doc.language)
@@ -73,7 +71,7 @@ export function publicPageRoutes(deps: OperationContext['deps']) {
         const transfer = payByTransfer(doc, seller, business.name, esc, w)
         const bank =
           owes && doc.status !== 'paid' && accounts.length > 0
-            ? `<section class=box id=bank-details><h2>Pay by bank transfer</h2>${accounts
+            ? `<section class=box id=bank-details><h2>${esc(w.payByTransfer)}</h2>${accounts
                 .map(
                   (a) =>
                     `<p><strong>${esc(a.name)}</strong><br>IBAN ${esc(a.iban)}${a.bic ? `<br>BIC ${esc(a.bic)}` : ''}</p>`,
@@ -89,24 +87,24 @@ export function publicPageRoutes(deps: OperationContext['deps']) {
 <style>${STYLE}</style></head>
 <body>${business.isTest || doc.isTest ? `<p><strong>${esc(w.sample)}</strong> — ${esc(w.sampleNote)}</p>` : ''}
 <h1>${esc(title)} ${esc(doc.documentNumber)}</h1>
-<p><span class="status ${esc(doc.status)}" id=status>${esc(STATUS_WORDS[doc.status] ?? doc.status)}</span></p>
+<p><span class="status ${esc(doc.status)}" id=status>${esc(isPageStatus(doc.status) ? w.statuses[doc.status] : doc.status)}</span></p>
 <p>${esc(w.from)} <strong>${esc(seller ? (seller.legal_name ?? seller.name) : (business.legalName ?? business.name))}</strong> ${esc(w.to)} <strong>${esc(client?.legal_name ?? client?.name)}</strong></p>
 <p>${esc(w.issuedOn(w.date(doc.issueDate ?? '')))}${doc.dueDate && owes ? `, ${esc(w.dueOn(w.date(doc.dueDate)))}` : ''}${doc.status === 'cancelled' ? ` — <strong>${esc(w.cancelled)}</strong>` : ''}</p>
 ${owes ? `<p class=due id=amount-due>${esc(w.amountDue)} <strong>${esc(w.money(due, doc.currency))}</strong></p>` : ''}
-<p><a class=button id=pdf href="/p/${esc(params.token)}/pdf">PDF</a></p>
+<p><a class=button id=pdf href="/p/${esc(params.token)}/pdf">${esc(w.downloadPdf)}</a></p>
 <div class=scroll><table><tr><th>${esc(w.description)}</th><th class=n>${esc(w.quantity)}</th><th class=n>${esc(w.unitPrice)}</th><th class=n>${esc(w.vat)}</th><th class=n>${esc(w.net)}</th></tr>${rows}</table></div>
 <p class=n>${esc(w.netTotal)} ${esc(w.number(doc.netTotal))} · ${esc(w.vatTotal)} ${esc(w.number(doc.vatTotal))} · <strong>${esc(w.total)} ${esc(w.money(doc.total, doc.currency))}</strong></p>
 ${bank}
 </body></html>`
-        return new Response(html, { headers: PAGE_HEADERS })
+        return new Response(html, { headers: { ...PAGE_HEADERS, 'content-language': w.language } })
       },
       { params: t.Object({ token: t.String() }), detail: { hide: true } },
     )
     .get(
       '/p/:token/pdf',
-      async ({ params }) => {
+      async ({ params, request }) => {
         const pdf = await publicDocumentPdf(deps, params.token)
-        if (!pdf) return notFound()
+        if (!pdf) return notFound(request)
         return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
           headers: {
             ...PAGE_HEADERS,

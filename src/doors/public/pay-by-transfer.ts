@@ -27,7 +27,7 @@ export function payByTransfer(
   })
   const reference = `<p>${esc(w.paymentReference)} <strong class="ref" style="white-space:nowrap">${esc(printedReference(doc.paymentReference))}</strong></p>`
   if (!payment) return `<section class="pay">${reference}</section>`
-  const code = qrSvg(qrMatrix(epcPayload(payment)), 180, 'EPC QR code to pay by SEPA transfer')
+  const code = qrSvg(qrMatrix(epcPayload(payment)), 180, esc(w.qrLabel))
   return `<section class="pay" style="display:flex;flex-wrap:wrap;gap:1em;align-items:center;border:1px solid #ddd;padding:1em;margin:1em 0">
 <div class="qr">${code}</div>
 <div style="min-width:0;flex:1 1 12em;overflow-wrap:anywhere">${reference}<p>${esc(w.scanToPayAmount(w.money(payment.amount, 'EUR'), payment.iban))}</p></div>

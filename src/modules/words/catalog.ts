@@ -8,10 +8,33 @@ export function isLanguage(v: unknown): v is Language {
   return typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)
 }
 
+/**
+ * The first of the eight languages a browser's Accept-Language asks for (`de-AT,de;q=0.9,en;q=0.5` is German), by its
+ * weights; English when it names none of them. For a page that has no document, and so no document's language.
+ */
+export function readerLanguage(acceptLanguage: string | null | undefined): Language {
+  let best: Language = 'en'
+  let bestWeight = 0
+  for (const part of (acceptLanguage ?? '').split(',').slice(0, 20)) {
+    const [tag, ...params] = part.trim().split(';')
+    const primary = tag!.trim().split('-')[0]!.toLowerCase()
+    const q = params.map((p) => /^\s*q\s*=\s*([01](\.\d{0,3})?)\s*$/.exec(p)).find(Boolean)
+    const weight = q ? Number(q[1]) : 1
+    if (isLanguage(primary) && weight > bestWeight) {
+      best = primary
+      bestWeight = weight
+    }
+  }
+  return best
+}
+
 /** The one refusal text of a `language` field, wherever it is sent (API, MCP, application, CLI). */
 export const LANGUAGE_FAULT = `must be one of ${LANGUAGES.join(', ')}`
 
 export type TitledType = 'invoice' | 'proforma' | 'credit_note' | 'quote'
+
+/** The statuses a document's public page can show. */
+export type PageStatus = 'issued' | 'partially_paid' | 'paid' | 'cancelled'
 
 /**
  * One language's words. Plain strings are labels; functions are sentences, given their figures already formatted
@@ -102,6 +125,15 @@ export interface Catalog {
   dueOn: (date: string) => string
   cancelled: string
   sampleNote: string
+  /** The document's status as its Client reads it (the page shows no Draft). */
+  statuses: Record<PageStatus, string>
+  /** The heading of the bank details, the link to the PDF, and what the EPC QR code is to a screen reader. */
+  payByTransfer: string
+  downloadPdf: string
+  qrLabel: string
+  /** The page of a link that opens no document, in the language the reader's browser asks for. */
+  notFoundTitle: string
+  notFound: string
 
   // Emails.
   hello: string

@@ -78,6 +78,12 @@ export const de: Catalog = {
   dueOn: (date) => `fällig am ${date}`,
   cancelled: 'storniert',
   sampleNote: 'ein Dokument eines Test-Unternehmens',
+  statuses: { issued: 'Offen', partially_paid: 'Teilweise bezahlt', paid: 'Bezahlt', cancelled: 'Storniert' },
+  payByTransfer: 'Per Banküberweisung bezahlen',
+  downloadPdf: 'PDF herunterladen',
+  qrLabel: 'EPC-QR-Code für die Zahlung per SEPA-Überweisung',
+  notFoundTitle: 'Nicht gefunden',
+  notFound: 'Dieses Dokument gibt es nicht.',
 
   hello: 'Guten Tag,',
   kindRegards: 'Mit freundlichen Grüßen',

@@ -34,7 +34,26 @@ const SELLER = {
 // dates, its total as an amount, the Client's country, and the reverse charge wording of the country's law.
 const EXPECTED: Record<
   Language,
-  { invoice: string; issued: string; due: string; total: string; france: string; reverse: string }
+  {
+    invoice: string
+    issued: string
+    due: string
+    total: string
+    france: string
+    reverse: string
+    /** The public page's own words: its statuses, the bank box's heading, the PDF link, the QR code, a wrong link. */
+    page: {
+      open: string
+      partly: string
+      paid: string
+      cancelled: string
+      transfer: string
+      pdf: string
+      qr: string
+      notFoundTitle: string
+      notFound: string
+    }
+  }
 > = {
   en: {
     invoice: 'Invoice',
@@ -43,6 +62,17 @@ const EXPECTED: Record<
     total: '2979.13 EUR',
     france: 'France',
     reverse: 'Reverse charge',
+    page: {
+      open: 'Open',
+      partly: 'Partly paid',
+      paid: 'Paid',
+      cancelled: 'Cancelled',
+      transfer: 'Pay by bank transfer',
+      pdf: 'Download PDF',
+      qr: 'EPC QR code to pay by SEPA transfer',
+      notFoundTitle: 'Not found',
+      notFound: 'No such document.',
+    },
   },
   de: {
     invoice: 'Rechnung',
@@ -51,6 +81,17 @@ const EXPECTED: Record<
     total: '2.979,13 €',
     france: 'Frankreich',
     reverse: 'Steuerschuldnerschaft des Leistungsempfängers',
+    page: {
+      open: 'Offen',
+      partly: 'Teilweise bezahlt',
+      paid: 'Bezahlt',
+      cancelled: 'Storniert',
+      transfer: 'Per Banküberweisung bezahlen',
+      pdf: 'PDF herunterladen',
+      qr: 'EPC-QR-Code für die Zahlung per SEPA-Überweisung',
+      notFoundTitle: 'Nicht gefunden',
+      notFound: 'Dieses Dokument gibt es nicht.',
+    },
   },
   fr: {
     invoice: 'Facture',
@@ -59,6 +100,17 @@ const EXPECTED: Record<
     total: '2 979,13 €',
     france: 'France',
     reverse: 'Autoliquidation',
+    page: {
+      open: 'En cours',
+      partly: 'Partiellement payé',
+      paid: 'Payé',
+      cancelled: 'Annulé',
+      transfer: 'Payer par virement bancaire',
+      pdf: 'Télécharger le PDF',
+      qr: 'Code QR EPC pour payer par virement SEPA',
+      notFoundTitle: 'Introuvable',
+      notFound: "Ce document n'existe pas.",
+    },
   },
   es: {
     invoice: 'Factura',
@@ -67,6 +119,17 @@ const EXPECTED: Record<
     total: '2979,13 €',
     france: 'Francia',
     reverse: 'Inversión del sujeto pasivo',
+    page: {
+      open: 'Pendiente',
+      partly: 'Pagada parcialmente',
+      paid: 'Pagada',
+      cancelled: 'Anulada',
+      transfer: 'Pagar por transferencia bancaria',
+      pdf: 'Descargar PDF',
+      qr: 'Código QR EPC para pagar por transferencia SEPA',
+      notFoundTitle: 'No encontrado',
+      notFound: 'Este documento no existe.',
+    },
   },
   it: {
     invoice: 'Fattura',
@@ -75,6 +138,17 @@ const EXPECTED: Record<
     total: '2979,13 €',
     france: 'Francia',
     reverse: 'Inversione contabile',
+    page: {
+      open: 'Aperta',
+      partly: 'Parzialmente pagata',
+      paid: 'Pagata',
+      cancelled: 'Annullata',
+      transfer: 'Pagamento con bonifico bancario',
+      pdf: 'Scarica il PDF',
+      qr: 'Codice QR EPC per pagare con bonifico SEPA',
+      notFoundTitle: 'Non trovato',
+      notFound: 'Questo documento non esiste.',
+    },
   },
   nl: {
     invoice: 'Factuur',
@@ -83,6 +157,17 @@ const EXPECTED: Record<
     total: '€ 2.979,13',
     france: 'Frankrijk',
     reverse: 'Btw verlegd',
+    page: {
+      open: 'Openstaand',
+      partly: 'Gedeeltelijk betaald',
+      paid: 'Betaald',
+      cancelled: 'Geannuleerd',
+      transfer: 'Betalen per bankoverschrijving',
+      pdf: 'PDF downloaden',
+      qr: 'EPC-QR-code om per SEPA-overboeking te betalen',
+      notFoundTitle: 'Niet gevonden',
+      notFound: 'Dit document bestaat niet.',
+    },
   },
   pl: {
     invoice: 'Faktura',
@@ -91,6 +176,17 @@ const EXPECTED: Record<
     total: '2979,13 €',
     france: 'Francja',
     reverse: 'Odwrotne obciążenie',
+    page: {
+      open: 'Otwarta',
+      partly: 'Częściowo opłacona',
+      paid: 'Opłacona',
+      cancelled: 'Anulowana',
+      transfer: 'Zapłać przelewem bankowym',
+      pdf: 'Pobierz PDF',
+      qr: 'Kod QR EPC do zapłaty przelewem SEPA',
+      notFoundTitle: 'Nie znaleziono',
+      notFound: 'Taki dokument nie istnieje.',
+    },
   },
   pt: {
     invoice: 'Fatura',
@@ -99,6 +195,17 @@ const EXPECTED: Record<
     total: '2979,13 €',
     france: 'França',
     reverse: 'Autoliquidação',
+    page: {
+      open: 'Em aberto',
+      partly: 'Parcialmente paga',
+      paid: 'Paga',
+      cancelled: 'Anulada',
+      transfer: 'Pagar por transferência bancária',
+      pdf: 'Descarregar PDF',
+      qr: 'Código QR EPC para pagar por transferência SEPA',
+      notFoundTitle: 'Não encontrado',
+      notFound: 'Este documento não existe.',
+    },
   },
 }
 
@@ -161,7 +268,7 @@ async function ok(method: string, path: string, key: string, body?: unknown, sta
 }
 
 /** A Business (in English) with a Client in `lang`, an issued Invoice of every VAT category, and its bank account. */
-async function invoiceIn(lang: Language) {
+async function invoiceIn(lang: Language, lines: ReadonlyArray<(typeof LINES)[number]> = LINES) {
   const b = await h.business(SELLER)
   const accountId = await h.bankAccount(b.id)
   const clientId = await h.client(b.key, {
@@ -182,7 +289,7 @@ async function invoiceIn(lang: Language) {
       client_id: clientId,
       issue_date: '2026-01-27',
       due_date: '2026-02-26',
-      lines: LINES,
+      lines,
     },
     201,
   )
@@ -331,21 +438,161 @@ describe.each([...LANGUAGES])('%s', (lang) => {
     const draft = await ok('POST', '/v1/documents', b.key, { type: 'invoice', client_id: clientId, lines: LINES }, 201)
     const raw = squashed(pdfText(await bytesOf(b.key, `/v1/documents/${draft.id}/pdf`), h.dir, 'raw'))
     expect(raw).toContain(squashed(`${t.no} ${t.draft}`))
-    const res = await h.app.fetch(new Request(new URL(inv.public_url, 'http://localhost')))
-    expect(res.status).toBe(200)
-    const html = spaced(await res.text())
+    const page = await publicPage(inv.public_url)
+    expect(page.status).toBe(200)
+    expect(page.language).toBe(lang)
+    const html = page.html
     expect(html).toContain(`<html lang="${lang}">`)
     for (const s of [
+      `<title>${e.invoice} ${inv.document_number}</title>`,
       `<h1>${e.invoice} ${inv.document_number}</h1>`,
+      `id=status>${e.page.open}</span>`,
       `${t.from} <strong>Seller GmbH</strong> ${t.to} <strong>Acheteur SARL</strong>`,
       `${t.issuedOn(e.issued)}, ${t.dueOn(e.due)}`,
+      `${t.amountDue} <strong>${e.total}</strong>`,
+      `id=pdf href="${new URL(inv.public_url).pathname}/pdf">${e.page.pdf}</a>`,
       `<strong>${t.total} ${e.total}</strong>`,
       `<th>${t.description}</th>`,
       t.short.reverseCharge,
+      `<h2>${e.page.transfer}</h2>`,
+      `aria-label="${e.page.qr}"`,
+      t.scanToPayAmount(e.total, 'DE89370400440532013000'),
     ])
       expect(html).toContain(spaced(s.replace(/'/g, '&#39;')))
   }, 30_000)
+
+  test('the public page says each status, and a link to nothing says so, in the language; no English is left on it', async () => {
+    // Lines named in no language, so that any English word on the page is the page's own.
+    const neutral = LINES.map((l, i) => ({ ...l, description: `Pos. ${i + 1}` }))
+    const { b, clientId, inv, accountId } = await invoiceIn(lang, neutral)
+    const pages = [await publicPage(inv.public_url)]
+    const pay = (amount: string) =>
+      ok(
+        'POST',
+        `/v1/documents/${inv.id}/payments`,
+        b.key,
+        { amount, payment_date: '2026-02-03', payment_method: 'bank_transfer', bank_account_id: accountId },
+        201,
+      )
+    await pay('1000.00')
+    const partly = await publicPage(inv.public_url)
+    expect(partly.html).toContain(`id=status>${e.page.partly}</span>`)
+    expect(partly.html).toContain(`<h2>${e.page.transfer}</h2>`)
+    await pay('1979.13')
+    const paid = await publicPage(inv.public_url)
+    expect(paid.html).toContain(`id=status>${e.page.paid}</span>`)
+    expect(paid.html).not.toContain(e.page.transfer)
+
+    const other = await ok(
+      'POST',
+      '/v1/documents',
+      b.key,
+      { type: 'invoice', client_id: clientId, lines: neutral },
+      201,
+    )
+    const issued = await ok('POST', `/v1/documents/${other.id}/issue`, b.key)
+    await ok('POST', `/v1/documents/${issued.id}/cancel`, b.key)
+    const cancelled = await publicPage(issued.public_url)
+    expect(cancelled.html).toContain(`id=status>${e.page.cancelled}</span>`)
+
+    // A link that opens no document has no document's language: the browser's, by its weights; else English.
+    const asked = lang === 'en' ? 'xx-YY, en;q=0.8' : `en;q=0.5, ${lang}-XX;q=0.9, xx`
+    const nowhere = await publicPage(`/p/${'A'.repeat(32)}`, asked)
+    const nowherePdf = await publicPage(`/p/${'A'.repeat(32)}/pdf`, asked)
+    for (const p of [nowhere, nowherePdf]) {
+      expect(p.status).toBe(404)
+      expect(p.language).toBe(lang)
+      expect(p.html).toContain(`<html lang="${lang}"><title>${e.page.notFoundTitle}</title>`)
+      expect(p.html).toContain(spaced(`<p>${e.page.notFound}</p>`.replace(/'/g, '&#39;')))
+    }
+    expect((await publicPage(`/p/${'A'.repeat(32)}`)).html).toContain('<title>Not found</title>')
+
+    pages.push(partly, paid, cancelled, nowhere)
+    if (lang === 'en') return
+    for (const page of pages) expect(englishOn(page.html, lang)).toEqual([])
+  }, 30_000)
 })
+
+/** The public page (or its 404) as a browser asking for `acceptLanguage` reads it, its text's spaces made plain. */
+async function publicPage(url: string, acceptLanguage?: string) {
+  const headers: Record<string, string> = acceptLanguage ? { 'accept-language': acceptLanguage } : {}
+  const res = await h.app.fetch(new Request(new URL(url, 'http://localhost'), { headers }))
+  return { status: res.status, language: res.headers.get('content-language'), html: spaced(await res.text()) }
+}
+
+/**
+ * Words a language writes as English does: the file's name; "Total" in French, Spanish and Portuguese; "Export" in
+ * French and Italian; and Polish calls its tax VAT.
+ */
+const ALIKE: Record<Language, string[]> = {
+  en: [],
+  de: ['PDF'],
+  fr: ['PDF', 'Total', 'Export'],
+  es: ['PDF', 'Total'],
+  it: ['PDF', 'Export'],
+  nl: ['PDF'],
+  pl: ['PDF', 'VAT'],
+  pt: ['PDF', 'Total'],
+}
+
+/**
+ * The English fixed words a page in `lang` still shows: each word the page once wrote in English (written here by
+ * hand) and each English catalog word of the page (the parts around a sentence's figures), found as whole words in
+ * the text a reader sees or hears (tags' text, `title`, `aria-label`); ALIKE names the few a language shares.
+ */
+function englishOn(html: string, lang: Language): string[] {
+  const en = words('en')
+  const mark = '\u0000'
+  const fixed = (x: string | ((...a: string[]) => string)) =>
+    (typeof x === 'string' ? x : x(mark, mark, mark)).split(mark).map((p) => p.trim())
+  const english = [
+    ...['Open', 'Partly paid', 'Paid', 'Cancelled', 'Pay by bank transfer', 'PDF', 'Not found', 'No such document.'],
+    'EPC QR code to pay by SEPA transfer',
+    ...(
+      [
+        'sample',
+        'sampleNote',
+        'from',
+        'to',
+        'issuedOn',
+        'dueOn',
+        'cancelled',
+        'amountDue',
+        'description',
+        'quantity',
+        'unitPrice',
+        'vat',
+        'net',
+        'netTotal',
+        'vatTotal',
+        'total',
+        'paymentReference',
+        'scanToPayAmount',
+        'payByTransfer',
+        'downloadPdf',
+        'qrLabel',
+        'notFoundTitle',
+        'notFound',
+      ] as const
+    ).flatMap((k) => fixed(en[k])),
+    ...Object.values(en.statuses),
+    ...Object.values(en.short),
+    en.titles.invoice,
+  ]
+  const seen = [
+    html.replace(/<style>[\s\S]*?<\/style>/g, ' ').replace(/<[^>]*>/g, ' '),
+    ...[...html.matchAll(/(?:aria-label|title)="([^"]*)"/g)].map((m) => m[1]),
+  ]
+    .join(' ')
+    .replace(/&#39;/g, "'")
+  const left = new Set<string>()
+  for (const word of english) {
+    if (!/[a-z]/i.test(word) || ALIKE[lang].includes(word)) continue
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    if (new RegExp(`(^|[^\\p{L}])${escaped}($|[^\\p{L}])`, 'u').test(seen)) left.add(word)
+  }
+  return [...left]
+}
 
 describe('the language of a document', () => {
   test('an issued document keeps its language when the Client’s or the Business’s changes; a Draft follows the Client, else the Business', async () => {

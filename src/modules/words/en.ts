@@ -77,6 +77,12 @@ export const en: Catalog = {
   dueOn: (date) => `due ${date}`,
   cancelled: 'cancelled',
   sampleNote: 'a Test business document',
+  statuses: { issued: 'Open', partially_paid: 'Partly paid', paid: 'Paid', cancelled: 'Cancelled' },
+  payByTransfer: 'Pay by bank transfer',
+  downloadPdf: 'Download PDF',
+  qrLabel: 'EPC QR code to pay by SEPA transfer',
+  notFoundTitle: 'Not found',
+  notFound: 'No such document.',
 
   hello: 'Hello,',
   kindRegards: 'Kind regards,',

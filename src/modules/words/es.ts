@@ -82,6 +82,12 @@ export const es: Catalog = {
   dueOn: (date) => `vence el ${date}`,
   cancelled: 'anulada',
   sampleNote: 'un documento de una empresa de prueba',
+  statuses: { issued: 'Pendiente', partially_paid: 'Pagada parcialmente', paid: 'Pagada', cancelled: 'Anulada' },
+  payByTransfer: 'Pagar por transferencia bancaria',
+  downloadPdf: 'Descargar PDF',
+  qrLabel: 'Código QR EPC para pagar por transferencia SEPA',
+  notFoundTitle: 'No encontrado',
+  notFound: 'Este documento no existe.',
 
   hello: 'Hola:',
   kindRegards: 'Atentamente,',

@@ -77,6 +77,12 @@ export const fr: Catalog = {
   dueOn: (date) => `échéance le ${date}`,
   cancelled: 'annulé',
   sampleNote: "un document d'une entreprise de test",
+  statuses: { issued: 'En cours', partially_paid: 'Partiellement payé', paid: 'Payé', cancelled: 'Annulé' },
+  payByTransfer: 'Payer par virement bancaire',
+  downloadPdf: 'Télécharger le PDF',
+  qrLabel: 'Code QR EPC pour payer par virement SEPA',
+  notFoundTitle: 'Introuvable',
+  notFound: "Ce document n'existe pas.",
 
   hello: 'Bonjour,',
   kindRegards: 'Cordialement,',

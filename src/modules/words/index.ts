@@ -5,7 +5,9 @@ export {
   LANGUAGE_FAULT,
   LANGUAGE_OPTIONS,
   isLanguage,
+  readerLanguage,
   type Language,
   type Catalog,
   type TitledType,
+  type PageStatus,
 } from './catalog'

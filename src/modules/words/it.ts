@@ -77,6 +77,12 @@ export const it: Catalog = {
   dueOn: (date) => `scadenza ${date}`,
   cancelled: 'annullata',
   sampleNote: "un documento di un'azienda di prova",
+  statuses: { issued: 'Aperta', partially_paid: 'Parzialmente pagata', paid: 'Pagata', cancelled: 'Annullata' },
+  payByTransfer: 'Pagamento con bonifico bancario',
+  downloadPdf: 'Scarica il PDF',
+  qrLabel: 'Codice QR EPC per pagare con bonifico SEPA',
+  notFoundTitle: 'Non trovato',
+  notFound: 'Questo documento non esiste.',
 
   hello: 'Buongiorno,',
   kindRegards: 'Cordiali saluti,',

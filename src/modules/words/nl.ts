@@ -77,6 +77,12 @@ export const nl: Catalog = {
   dueOn: (date) => `vervalt op ${date}`,
   cancelled: 'geannuleerd',
   sampleNote: 'een document van een testbedrijf',
+  statuses: { issued: 'Openstaand', partially_paid: 'Gedeeltelijk betaald', paid: 'Betaald', cancelled: 'Geannuleerd' },
+  payByTransfer: 'Betalen per bankoverschrijving',
+  downloadPdf: 'PDF downloaden',
+  qrLabel: 'EPC-QR-code om per SEPA-overboeking te betalen',
+  notFoundTitle: 'Niet gevonden',
+  notFound: 'Dit document bestaat niet.',
 
   hello: 'Goedendag,',
   kindRegards: 'Met vriendelijke groet,',

@@ -77,6 +77,12 @@ export const pl: Catalog = {
   dueOn: (date) => `termin płatności ${date}`,
   cancelled: 'anulowana',
   sampleNote: 'dokument firmy testowej',
+  statuses: { issued: 'Otwarta', partially_paid: 'Częściowo opłacona', paid: 'Opłacona', cancelled: 'Anulowana' },
+  payByTransfer: 'Zapłać przelewem bankowym',
+  downloadPdf: 'Pobierz PDF',
+  qrLabel: 'Kod QR EPC do zapłaty przelewem SEPA',
+  notFoundTitle: 'Nie znaleziono',
+  notFound: 'Taki dokument nie istnieje.',
 
   hello: 'Dzień dobry,',
   kindRegards: 'Z poważaniem',

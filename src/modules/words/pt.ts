@@ -77,6 +77,12 @@ export const pt: Catalog = {
   dueOn: (date) => `vence em ${date}`,
   cancelled: 'anulada',
   sampleNote: 'um documento de uma empresa de teste',
+  statuses: { issued: 'Em aberto', partially_paid: 'Parcialmente paga', paid: 'Paga', cancelled: 'Anulada' },
+  payByTransfer: 'Pagar por transferência bancária',
+  downloadPdf: 'Descarregar PDF',
+  qrLabel: 'Código QR EPC para pagar por transferência SEPA',
+  notFoundTitle: 'Não encontrado',
+  notFound: 'Este documento não existe.',
 
   hello: 'Olá,',
   kindRegards: 'Com os melhores cumprimentos,',

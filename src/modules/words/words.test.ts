@@ -2,7 +2,7 @@
 // numbers, amounts and rates are written exactly as the platform's Intl (CLDR) writes them, every digit kept up to
 // the contract's limits; English keeps the service's international forms.
 import { describe, expect, test } from 'bun:test'
-import { catalogs, LANGUAGES, words, type Catalog } from '.'
+import { catalogs, LANGUAGES, readerLanguage, words, type Catalog } from '.'
 
 const nbsp = (s: string) => s.replace(/\u202f/g, '\u00a0')
 
@@ -80,9 +80,32 @@ describe('the catalogs', () => {
     for (const v of [null, undefined, '', 'xx', 'DE']) expect(words(v).titles.invoice).toBe('Invoice')
     expect(words('de').titles.invoice).toBe('Rechnung')
   })
+
+  test("a browser's Accept-Language names the reader's language by its weights; none of the eight (or q=0) is English", () => {
+    expect(readerLanguage('de-AT,de;q=0.9,en;q=0.5')).toBe('de')
+    expect(readerLanguage('en;q=0.5, fr-CA;q=0.8, ja')).toBe('fr')
+    expect(readerLanguage('PT-br')).toBe('pt')
+    expect(readerLanguage('ja, zh;q=0.9')).toBe('en')
+    expect(readerLanguage('pl;q=0, nl;q=0.1')).toBe('nl')
+    expect(readerLanguage('it;q=abc')).toBe('it')
+    for (const none of [null, undefined, '', ',,;', 'de;q=0']) expect(readerLanguage(none)).toBe('en')
+  })
 })
 
 describe('the formats', () => {
+  test('a figure is written the same after the formats have remembered, and forgotten, thousands of others', () => {
+    const de = words('de')
+    const first = ['1234.56', '0.5', '19.00'].map((x) => [de.number(x), de.money(x, 'EUR'), de.percent(x)])
+    for (let i = 0; i < 5000; i++) {
+      const x = `${i * 7}.${String(i % 100).padStart(2, '0')}`
+      expect(de.number(x)).toBe(nbsp(new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2 }).format(Number(x))))
+      de.money(x, 'EUR')
+      de.percent(x)
+    }
+    expect(['1234.56', '0.5', '19.00'].map((x) => [de.number(x), de.money(x, 'EUR'), de.percent(x)])).toEqual(first)
+    expect(first[0]).toEqual(['1.234,56', '1.234,56\u00a0€', '1.234,56\u00a0%'])
+  })
+
   test('numbers and amounts are exactly what Intl writes for the decimal string, every digit kept, in every language but English', () => {
     for (const lang of LANGUAGES) {
       const w = words(lang)
