@@ -44,6 +44,34 @@ describe('invoicing import', () => {
     expect(await allPages(h, '/v1/products', b.key, {})).toHaveLength(0)
   })
 
+  test("a refused import prints one fault a line (row, field, message), every row's, in the file's order", async () => {
+    const b = await h.business()
+    const r = importFile(
+      'clients',
+      String(b.id),
+      [
+        'name,email,country,account_code',
+        'A,a@a.example,DE,C00042',
+        'B,not-an-email,XX,',
+        'C,c@c.example,DE,C00042',
+      ].join('\n'),
+    )
+    expect(r.code).toBe(1)
+    expect(r.err.trimEnd().split('\n')).toEqual([
+      'invoicing: the import was refused and nothing was created (3 faults):',
+      '  row 2, email: must be an email address (rows.2.email)',
+      '  row 2, country: must be an ISO 3166-1 alpha-2 country code such as DE (rows.2.country)',
+      '  row 3, account_code: is held by another Client: row 1 of this file names it too (rows.3.account_code)',
+    ])
+    const header = importFile('products', String(b.id), 'name,colour\nA,red\n')
+    expect(header.code).toBe(1)
+    expect(header.err.trimEnd().split('\n')).toEqual([
+      'invoicing: the import was refused and nothing was created (1 fault):',
+      '  header, colour: is not a field of the create body: "colour" (header.colour)',
+    ])
+    expect(await allPages(h, '/v1/clients', b.key, {})).toHaveLength(0)
+  })
+
   test('a wrong kind or a missing file is a usage error or a refusal, not a stack trace', async () => {
     const b = await h.business()
     const wrong = cli(['import', 'documents', String(b.id), 'x.csv', '--db', h.deps.config.dbPath])

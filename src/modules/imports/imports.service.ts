@@ -3,6 +3,7 @@
 import type { TObject } from '@sinclair/typebox'
 import type { SqlTx } from '../../db/client'
 import { FieldErrorBag, InvalidRequest } from '../../shared/errors'
+import { blank } from '../../shared/text'
 import {
   ClientCreateBody,
   clientNumbering,
@@ -30,6 +31,8 @@ interface Importer<B, P> {
   plan(body: B, bag: FieldErrorBag): Promise<P | null>
   /** The writer of the plans inside the one transaction (what it reads once for every row, read once): the new id. */
   writer(tx: SqlTx): Promise<(plan: P) => Promise<number>>
+  /** The field of the code a row may name (no two records of a Business share one), and what holds a code. */
+  code: { field: string; holder: string }
 }
 
 async function importRows<B, P>(db: ClientDeps['db'], text: string, importer: Importer<B, P>): Promise<Imported> {
@@ -46,6 +49,7 @@ async function importRows<B, P>(db: ClientDeps['db'], text: string, importer: Im
       }),
     )
   }
+  addRepeatedCodes(bodies, importer.code, faults)
   if (Object.keys(faults).length > 0) throw new InvalidRequest(sortedByRow(faults))
   plans.sort((a, b) => a.row - b.row)
   // The prepared writer: each statement of the 10,000 rows' transaction is prepared once, not once per row.
@@ -56,7 +60,8 @@ async function importRows<B, P>(db: ClientDeps['db'], text: string, importer: Im
       try {
         ids.push(await write(plan))
       } catch (e) {
-        // A fault only the transaction sees (a code an earlier row of this file took) names its row; all rolls back.
+        // A fault only the transaction sees (a code a concurrent create took, or one an earlier row without a code
+        // was given from the pattern) names its row; all rolls back.
         if (!(e instanceof InvalidRequest)) throw e
         const moved: Record<string, string[]> = {}
         addRowFaults(moved, row, e.errors)
@@ -65,6 +70,30 @@ async function importRows<B, P>(db: ClientDeps['db'], text: string, importer: Im
     }
     return { created: ids.length, ids }
   })
+}
+
+/**
+ * A code two rows of the file name: the later row's fault under the code's field, found before anything is written
+ * and answered with every other row's faults (the transaction would find it only once all the rest had passed).
+ * Codes are compared as the create endpoint takes them: trimmed, letter case kept.
+ */
+function addRepeatedCodes<B>(
+  bodies: Array<{ row: number; body: B }>,
+  code: Importer<B, unknown>['code'],
+  faults: Record<string, string[]>,
+): void {
+  const firstRow = new Map<string, number>()
+  for (const { row, body } of bodies) {
+    const cell = (body as Record<string, unknown>)[code.field]
+    const named = typeof cell === 'string' ? blank(cell) : null
+    if (!named) continue
+    const first = firstRow.get(named)
+    if (first === undefined) firstRow.set(named, row)
+    else
+      addRowFaults(faults, row, {
+        [code.field]: [`is held by another ${code.holder}: row ${first} of this file names it too`],
+      })
+  }
 }
 
 /** Faults in the file's order (rows were judged several at once), so an answer reads from the first refused row. */
@@ -85,6 +114,7 @@ export function importClients(
       const numbering = await clientNumbering(tx, business.id)
       return (plan) => writeClientId(tx, plan, numbering)
     },
+    code: { field: 'account_code', holder: 'Client' },
   })
 }
 
@@ -93,5 +123,6 @@ export function importProducts(deps: ProductDeps, businessId: number, text: stri
     schema: ProductCreateBody,
     plan: (body, bag) => planProduct(deps, businessId, body, bag),
     writer: async (tx) => (plan) => writeProductId(tx, plan),
+    code: { field: 'code', holder: 'Product' },
   })
 }

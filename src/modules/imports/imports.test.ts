@@ -126,9 +126,30 @@ describe('every row or none', () => {
     expect(await clientsOf(biz.key)).toHaveLength(0)
   })
 
-  test('a fault only the transaction sees (a later row naming a code an earlier row took) rolls every row back', async () => {
+  test('a code two rows name is the later row’s fault, answered with every other row’s faults before anything is written', async () => {
     const biz = await h.business()
-    const csv = 'name,email,country,account_code\nA,a@a.example,DE,C00042\nB,b@b.example,DE,C00042\n'
+    const csv = [
+      'name,email,country,account_code',
+      'A,a@a.example,DE,C00042',
+      'B,not-an-email,DE,',
+      'C,c@c.example,DE, C00042 ',
+      'D,d@d.example,DE,C00043',
+      'E,e@e.example,DE,C00042',
+    ].join('\n')
+    const errors = refusedUnder(await importClients(biz.key, csv), [
+      'rows.2.email',
+      'rows.3.account_code',
+      'rows.5.account_code',
+    ])
+    expect(errors['rows.3.account_code']).toEqual(['is held by another Client: row 1 of this file names it too'])
+    expect(errors['rows.5.account_code']).toEqual(['is held by another Client: row 1 of this file names it too'])
+    expect(await clientsOf(biz.key)).toHaveLength(0)
+  })
+
+  test('a fault only the transaction sees (a row naming the code an earlier row was given) rolls every row back', async () => {
+    const biz = await h.business()
+    // Row 1 names no code and is given the pattern's first, C00001, inside the transaction; row 2 names that one.
+    const csv = 'name,email,country,account_code\nA,a@a.example,DE,\nB,b@b.example,DE,C00001\n'
     const errors = refusedUnder(await importClients(biz.key, csv), ['rows.2.account_code'])
     expect(errors['rows.2.account_code']![0]).toContain('held by another Client')
     expect(await clientsOf(biz.key)).toHaveLength(0)
@@ -274,15 +295,22 @@ describe('importing Products', () => {
       'Yen,product,10.5,JPY,\n' +
       'Odd,gadget,1.00,EUR,\n' +
       'Twin,service,1.00,EUR,X-1\n'
-    const errors = refusedUnder(await importProducts(biz.key, csv), ['rows.2.price', 'rows.3.type'])
+    // The second X-1 is named with the other rows' faults, not left for the transaction to find after them.
+    const errors = refusedUnder(await importProducts(biz.key, csv), ['rows.2.price', 'rows.3.type', 'rows.4.code'])
     expect(errors['rows.2.price']![0]).toContain('JPY')
+    expect(errors['rows.4.code']).toEqual(['is held by another Product: row 1 of this file names it too'])
     expect(await productsOf(biz.key)).toHaveLength(0)
-    // With those fixed, the second X-1 is found inside the transaction and still nothing is created.
     const twin = await importProducts(
       biz.key,
       'name,type,price,currency,code\nFine,service,10.00,EUR,X-1\nTwin,service,1.00,EUR,X-1\n',
     )
     refusedUnder(twin, ['rows.2.code'])
     expect(await productsOf(biz.key)).toHaveLength(0)
+    // Letter case tells codes apart, as the create endpoint does.
+    const cased = await importProducts(
+      biz.key,
+      'name,type,price,currency,code\nFine,service,10.00,EUR,X-1\nOther,service,1.00,EUR,x-1\n',
+    )
+    expect(cased.status, cased.text).toBe(201)
   })
 })
