@@ -122,13 +122,16 @@ function shaped(decimal: string, s: Shape): string {
 
 const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/
 
-/** Formatted figures a language keeps, each (most a server writes come again: the same prices, rates, totals). */
-const REMEMBERED = 2048
+/**
+ * Formatted figures a language keeps per format (most a server writes come again: the same document's PDF, page and
+ * emails, prices, rates, totals): a few hundred kB at most over the eight languages.
+ */
+const REMEMBERED = 1024
 
 /**
  * A formatter that writes each input once and then answers it from memory (forgetting all at REMEMBERED, so memory
- * stays bounded). English writes its figures as they come; the other languages shape each one, and without this a
- * German PDF of 100 Lines spent about 0.1 ms more than the English one on its 300-odd figures (bench/language-pdf.ts).
+ * stays bounded). English writes its figures as they come; the other languages shape each one, and that cost a German
+ * PDF of 100 Lines 0.05 to 0.1 ms more than the English one on its 300-odd figures (bench/language-pdf.ts).
  */
 function remembered(write: (s: string) => string): (s: string) => string {
   const seen = new Map<string, string>()

@@ -40,10 +40,10 @@ function evenGlyphs(subsetClass: TrueTypeSubset): void {
 
 /**
  * fontkit's subset decodes each glyph's whole outline again in every document, point by point, only to learn whether
- * it is made of other glyphs (an ä is an a and a diaeresis): most of what embedding a subset cost, and the more so the
+ * it is made of other glyphs (an ä is an a and a diaeresis): about 0.6 ms of a PDF's 8 (two fonts), and the more the
  * more letters a language's text uses. The parsed font is shared by every document (layout.ts), and so are its glyph
  * objects; the outline of a glyph of a font without variations never changes, so it is decoded once for the font's
- * life. The subset writes exactly the bytes it wrote before.
+ * life (until the engine is let go). The subset writes exactly the bytes it wrote before (fonts.test.ts).
  */
 function decodedOnce(subsetClass: TrueTypeSubset): void {
   const add = subsetClass._addGlyph
