@@ -2,9 +2,10 @@
 // the clock injected, that the scheduler (every minute and at start), the CLI and the tests all call.
 //
 // Exactly once: a step is claimed in a write transaction (the row of (document, step) is the record, written before
-// the email is handed over), so two processes never take one step; a claim whose process died is taken over once,
-// so a crash between the email and its record sends it again at most once. Catching up: only the latest step that
-// has come is sent, the earlier ones are written as passed.
+// the email is handed over, counting the hand-over), so two processes never take one step; a claim whose process died
+// is taken over once, and a hand-over that failed is tried again (once, where the email may have gone out), so a
+// crash between the email and its record sends it again at most once. Catching up: only the latest step that has
+// come is sent, the earlier ones are written as passed.
 import { MailerError } from '../../adapters/smtp'
 import type { Tx } from '../../db/client'
 import { claimToken, holderIsGone, holderOf } from '../../platform/idempotency'

@@ -11,7 +11,7 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { clearMailbox, countRecipients, setMailbox } from '../mailbox'
+import { clearMailbox, countRecipients, recipientsSent, setMailbox } from '../mailbox'
 import { deliverDue, dispatchOutbox } from '../webhooks'
 import { deliveryContext } from '../../jobs/webhooks'
 import { runOperation } from '../../platform/operation'
@@ -83,6 +83,8 @@ const stepsOf = async (docId: number) =>
   (await h.deps.db.read.select().from(reminderSteps).where(eq(reminderSteps.documentId, docId))).sort(
     (a, b) => a.stepDays - b.stepDays,
   )
+const setPlan = (id: number, plan: 'free' | 'pro' | 'paused') =>
+  h.deps.db.write((tx) => tx.update(businesses).set({ plan }).where(eq(businesses.id, id)))
 const doc = async (s: { key: string; docId: number }) =>
   (await h.request('GET', `/v1/documents/${s.docId}`, { key: s.key })).body
 
@@ -306,11 +308,11 @@ describe('the background task', () => {
 
   test('a Paused Business sends no reminders and keeps no refused step; chosen a plan again, it does', async () => {
     const s = await setup()
-    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'paused' }).where(eq(businesses.id, s.bizId)))
+    await setPlan(s.bizId, 'paused')
     at('2026-03-31')
     expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
     expect(await stepsOf(s.docId)).toEqual([])
-    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'pro' }).where(eq(businesses.id, s.bizId)))
+    await setPlan(s.bizId, 'pro')
     expect((await remindDue(h.deps)).sent).toBe(1)
   })
 
@@ -460,6 +462,100 @@ describe('the background task', () => {
     expect(row.state).toBe('refused')
     expect(smtp.received.length).toBe(1)
   })
+
+  test("a Paused Business's waiting step costs no write transaction a minute; chosen a plan again, it goes out", async () => {
+    const s = await setup()
+    at('2026-03-31')
+    await h.deps.db.write((tx) => countRecipients(tx, s.bizId, '2026-03-31', 100))
+    expect((await remindDue(h.deps)).waiting).toBe(1)
+    await setPlan(s.bizId, 'paused')
+    at('2026-04-01', '00:00:30')
+    let writes = 0
+    const db = { ...h.deps.db, write: (fn: any) => (writes++, h.deps.db.write(fn)) }
+    for (let i = 0; i < 60; i++) {
+      h.clock.advance(60_000)
+      expect(await remindDue({ ...h.deps, db } as typeof h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    }
+    expect(writes).toBe(0)
+    expect(smtp.received.length).toBe(0)
+    await setPlan(s.bizId, 'pro')
+    expect((await remindDue(h.deps)).sent).toBe(1)
+  })
+
+  test("on the Free plan a reminder counts against the relay's 20 recipients a day; once they are taken the step waits for the next UTC day", async () => {
+    const s = await setup()
+    const second = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: { type: 'invoice', client_id: s.clientId, lines: [line] },
+    })
+    expect((await h.request('POST', `/v1/documents/${second.body.id}/issue`, { key: s.key })).status).toBe(200)
+    await setPlan(s.bizId, 'free')
+    at('2026-03-31')
+    await h.deps.db.write((tx) => countRecipients(tx, s.bizId, '2026-03-31', 19))
+    // The 20th recipient of the day goes out; the 21st would pass the Free plan's limit (Pro's 100 would not).
+    expect(await remindDue(h.deps)).toEqual({ sent: 1, refused: 0, waiting: 1 })
+    expect(await recipientsSent(h.deps.db.read, s.bizId, '2026-03-31')).toBe(20)
+    const [row] = await stepsOf(second.body.id)
+    expect({ state: row!.state, next: row!.nextTryAt, code: JSON.parse(row!.error!).code }).toEqual({
+      state: 'waiting',
+      next: '2026-04-01T00:00:00.000Z',
+      code: 'sending_limit_reached',
+    })
+    at('2026-04-01', '00:00:10')
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect(smtp.received.length).toBe(2)
+    expect(await recipientsSent(h.deps.db.read, s.bizId, '2026-04-01')).toBe(1)
+  })
+
+  test('a hand-over interrupted with the email on its way is counted and tried again 15 minutes later; the second goes out, recorded once', async () => {
+    const s = await setup()
+    smtp.behaviour = 'cut_after_data'
+    at('2026-03-31')
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    expect((await stepsOf(s.docId))[0]).toMatchObject({
+      state: 'waiting',
+      attempts: 1,
+      nextTryAt: '2026-03-31T08:15:00.000Z',
+    })
+    smtp.behaviour = 'accept'
+    h.clock.advance(15 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', attempts: 2, error: null })
+    expect((await doc(s)).reminders_sent).toBe(1)
+    h.clock.advance(15 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(0)
+    expect(smtp.received.length).toBe(1)
+  }, 30_000)
+
+  test('an email out whose record could not be written is counted as handed over: sent at most once more, never a third time', async () => {
+    const s = await setup()
+    at('2026-03-31')
+    // The database refuses the first write after the email reached the mail server: the reminder's record.
+    const losingRecords = () => {
+      const seen = smtp.received.length
+      let lost = false
+      const write = (fn: any) => {
+        if (smtp.received.length > seen && !lost) {
+          lost = true
+          return Promise.reject(new Error('SQLITE_BUSY: database is locked'))
+        }
+        return h.deps.db.write(fn)
+      }
+      return { ...h.deps, db: { ...h.deps.db, write } } as typeof h.deps
+    }
+    expect(await remindDue(losingRecords())).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    expect(smtp.received.length).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'waiting', attempts: 1 })
+    h.clock.advance(15 * 60_000)
+    expect(await remindDue(losingRecords())).toEqual({ sent: 0, refused: 1, waiting: 0 })
+    expect(smtp.received.length).toBe(2)
+    h.clock.advance(15 * 60_000)
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    h.clock.advance(24 * 3_600_000)
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    expect(smtp.received.length).toBe(2)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'refused', attempts: 2 })
+  }, 30_000)
 
   test('document.reminded reaches a webhook, signed as standardwebhooks verifies, with the document', async () => {
     const s = await setup()
