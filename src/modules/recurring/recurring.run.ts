@@ -293,16 +293,17 @@ async function finishSteps(deps: RecurringRunDeps, business: BusinessRow, id: nu
         throw new NotDelivered(
           'The email of this Invoice was handed over twice without being recorded: it may have gone out, so it is not sent again.',
         )
-      const next: Claim = { ...(JSON.parse(held) as Claim), sends: sends + 1 }
+      const counted = JSON.stringify({ ...(JSON.parse(held) as Claim), sends: sends + 1 } satisfies Claim)
       await tx
         .update(recurringInvoices)
-        .set({ pendingStep: 'send', pendingClaim: JSON.stringify(next) })
+        .set({ pendingStep: 'send', pendingClaim: counted })
         .where(eq(recurringInvoices.id, id))
-      held = JSON.stringify(next)
-      return doc.id
+      return { id: doc.id, counted }
     })
     if (send === null) return
-    await sendDocument(deps, actorOf(business), send, undefined)
+    // Held from here by the claim as committed, its hand-over counted.
+    held = send.counted
+    await sendDocument(deps, actorOf(business), send.id, undefined)
     await settle(deps, id, held, null)
   } catch (e) {
     if (e instanceof ApiError) return settle(deps, id, held, errorOf(e))

@@ -238,7 +238,7 @@ function failureOf(
     return maybeSent({
       type: 'server_error',
       code: null,
-      message: 'The reminder went out but could not be recorded; it is sent once more.',
+      message: 'The reminder went out but could not be recorded: it may reach the Client twice.',
     })
   if (e instanceof NotDelivered) {
     const cause = (e as { cause?: unknown }).cause
