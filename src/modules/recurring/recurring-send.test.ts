@@ -7,6 +7,7 @@ import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-te
 import { businesses, documents, outbox, recurringInvoices } from '../../db/schema'
 import { countRecipients } from '../mailbox'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { losingTheRecord } from '../../../test/lost-record'
 import { runRecurringInvoices } from '.'
 
 let smtp: TestSmtpServer
@@ -112,19 +113,7 @@ describe('action send', () => {
   }, 30_000)
 
   test('an email out whose record was lost is counted: the step is given back, sent once more and recorded, and lost twice it is never handed over a third time', async () => {
-    // The database refuses the first write after the email reached the mail server: the Send's record.
-    const losingRecords = () => {
-      const seen = smtp.received.length
-      let lost = false
-      const write = (fn: any) => {
-        if (smtp.received.length > seen && !lost) {
-          lost = true
-          return Promise.reject(new Error('SQLITE_BUSY: database is locked'))
-        }
-        return h.deps.db.write(fn)
-      }
-      return { ...h.deps, db: { ...h.deps.db, write } } as typeof h.deps
-    }
+    const losingRecords = () => losingTheRecord(h.deps, () => smtp.received.length)
     const mine = (email: string) => smtp.received.filter((m) => m.envelope.to.includes(email)).length
     const rowOf = async (id: number) =>
       (await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, id)).get())!

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { losingTheRecord } from '../../../test/lost-record'
 import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
@@ -83,6 +84,15 @@ const stepsOf = async (docId: number) =>
   (await h.deps.db.read.select().from(reminderSteps).where(eq(reminderSteps.documentId, docId))).sort(
     (a, b) => a.stepDays - b.stepDays,
   )
+/** The document's only step waits, stopped by the day's recipient limit, for its next try at `next`. */
+async function expectLeftForTheNextDay(docId: number, next: string) {
+  const [row] = await stepsOf(docId)
+  expect({ state: row!.state, next: row!.nextTryAt, code: JSON.parse(row!.error!).code }).toEqual({
+    state: 'waiting',
+    next,
+    code: 'sending_limit_reached',
+  })
+}
 const setPlan = (id: number, plan: 'free' | 'pro' | 'paused') =>
   h.deps.db.write((tx) => tx.update(businesses).set({ plan }).where(eq(businesses.id, id)))
 const doc = async (s: { key: string; docId: number }) =>
@@ -383,12 +393,7 @@ describe('the background task', () => {
     // The Pro plan's 100 recipients a day, all taken.
     await h.deps.db.write((tx) => countRecipients(tx, s.bizId, '2026-03-31', 100))
     expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
-    const [row] = await stepsOf(s.docId)
-    expect({ state: row!.state, next: row!.nextTryAt, code: JSON.parse(row!.error!).code }).toEqual({
-      state: 'waiting',
-      next: '2026-04-01T00:00:00.000Z',
-      code: 'sending_limit_reached',
-    })
+    await expectLeftForTheNextDay(s.docId, '2026-04-01T00:00:00.000Z')
     at('2026-03-31', '23:59:00')
     expect((await remindDue(h.deps)).waiting).toBe(0)
     at('2026-04-01', '00:00:10')
@@ -495,12 +500,7 @@ describe('the background task', () => {
     // The 20th recipient of the day goes out; the 21st would pass the Free plan's limit (Pro's 100 would not).
     expect(await remindDue(h.deps)).toEqual({ sent: 1, refused: 0, waiting: 1 })
     expect(await recipientsSent(h.deps.db.read, s.bizId, '2026-03-31')).toBe(20)
-    const [row] = await stepsOf(second.body.id)
-    expect({ state: row!.state, next: row!.nextTryAt, code: JSON.parse(row!.error!).code }).toEqual({
-      state: 'waiting',
-      next: '2026-04-01T00:00:00.000Z',
-      code: 'sending_limit_reached',
-    })
+    await expectLeftForTheNextDay(second.body.id, '2026-04-01T00:00:00.000Z')
     at('2026-04-01', '00:00:10')
     expect((await remindDue(h.deps)).sent).toBe(1)
     expect(smtp.received.length).toBe(2)
@@ -530,19 +530,7 @@ describe('the background task', () => {
   test('an email out whose record could not be written is counted as handed over: sent at most once more, never a third time', async () => {
     const s = await setup()
     at('2026-03-31')
-    // The database refuses the first write after the email reached the mail server: the reminder's record.
-    const losingRecords = () => {
-      const seen = smtp.received.length
-      let lost = false
-      const write = (fn: any) => {
-        if (smtp.received.length > seen && !lost) {
-          lost = true
-          return Promise.reject(new Error('SQLITE_BUSY: database is locked'))
-        }
-        return h.deps.db.write(fn)
-      }
-      return { ...h.deps, db: { ...h.deps.db, write } } as typeof h.deps
-    }
+    const losingRecords = () => losingTheRecord(h.deps, () => smtp.received.length)
     expect(await remindDue(losingRecords())).toEqual({ sent: 0, refused: 0, waiting: 1 })
     expect(smtp.received.length).toBe(1)
     expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'waiting', attempts: 1 })
