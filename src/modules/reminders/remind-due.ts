@@ -209,9 +209,14 @@ export function stepWords(
   return { subject: fill(step.subject), text: fill(step.message) }
 }
 
+/** A refusal the mail server gives for now: SMTP's 4xx answers ask the sender to try again later (RFC 5321 §4.2.1). */
+function transient(e: MailerError): boolean {
+  return e.reason === 'refused' && e.smtpCode !== null && e.smtpCode >= 400 && e.smtpCode < 500
+}
+
 /**
  * What a failed step keeps: the error, and whether and when it is tried again. A hand-over that surely sent nothing
- * (the mail server unreachable) is tried again and not counted; one that may have gone out (the connection lost with
+ * (the mail server unreachable, or answering "not now") is tried again and not counted; one that may have gone out (the connection lost with
  * the message on its way, or the email out and its record not written) is counted and tried again while the hand-overs
  * it has had (`attempts`, this one included) are fewer than `MAX_HANDOVERS`: a Client gets it at most once more.
  */
@@ -243,8 +248,8 @@ function failureOf(
   if (e instanceof NotDelivered) {
     const cause = (e as { cause?: unknown }).cause
     const error = { type: 'not_delivered', code: null, message: e.message }
-    // Unreachable: nothing was handed over, and it may succeed later.
-    if (cause instanceof MailerError && !cause.maybeSent && cause.reason === 'unreachable')
+    // Unreachable, or refused for now (an SMTP 4xx answer): nothing was handed over, and it may succeed later.
+    if (cause instanceof MailerError && !cause.maybeSent && (cause.reason === 'unreachable' || transient(cause)))
       return { state: 'waiting', nextTryAt: retry, error, handedOver: false }
     if (cause instanceof MailerError && cause.reason === 'interrupted') return maybeSent(error)
     return { state: 'refused', nextTryAt: null, error, handedOver: !(cause instanceof MailerError) || cause.maybeSent }

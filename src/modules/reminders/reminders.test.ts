@@ -48,6 +48,7 @@ beforeEach(async () => {
   await h.deps.db.write((tx) => tx.update(reminderSettings).set({ enabled: false }))
   smtp.received.length = 0
   smtp.refuse.clear()
+  smtp.defer.clear()
   smtp.behaviour = 'accept'
   h.clock.set('2026-03-10T09:00:00.000Z')
 })
@@ -427,6 +428,23 @@ describe('the background task', () => {
     h.clock.advance(60_000)
     expect((await remindDue(h.deps)).sent).toBe(1)
     expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', error: null, attempts: 1 })
+    expect(smtp.received.length).toBe(1)
+  }, 30_000)
+
+  test('a mail server answering "try again later" (SMTP 451) leaves the step waiting, not counted; 15 minutes later it goes out', async () => {
+    const s = await setup()
+    smtp.defer.add(CLIENT_EMAIL)
+    at('2026-03-31')
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    expect((await stepsOf(s.docId))[0]).toMatchObject({
+      state: 'waiting',
+      attempts: 0,
+      nextTryAt: '2026-03-31T08:15:00.000Z',
+    })
+    smtp.defer.clear()
+    h.clock.advance(15 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', attempts: 1, error: null })
     expect(smtp.received.length).toBe(1)
   }, 30_000)
 
