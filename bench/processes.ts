@@ -1,5 +1,6 @@
 // Child processes of the benchmarks: every one bounded in time and stopped at the end, also on failure or Ctrl-C.
 import type { Subprocess } from 'bun'
+import { readFileSync } from 'node:fs'
 
 export const HOST = '127.0.0.1'
 
@@ -74,4 +75,11 @@ export async function freePort(): Promise<number> {
   const port = s.port!
   await s.stop(true)
   return port
+}
+
+/** VmRSS and VmHWM of a process, in MB (10^6 bytes). */
+export function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
+  return { rss: (kb('VmRSS') * 1024) / 1e6, hwm: (kb('VmHWM') * 1024) / 1e6 }
 }
