@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib'
 import { readEmbedded } from '../../shared/embedded-file'
 import { pdfEngine } from '../../shared/pdf-engine'
 import { fontBytes } from './fonts'
+import { subsetOf as subset, type SubsetFont } from './subset.testkit'
 
 const dir = mkdtempSync(join(tmpdir(), 'fonts-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -23,25 +24,8 @@ test('a font file the build gzipped reads back byte for byte as the TrueType fil
   expect(Buffer.from(await readEmbedded(plain)).equals(Buffer.from(regular))).toBe(true)
 })
 
-/** What a subset's bytes are made from: fontkit's font, its glyphs by character, and the subset's writer. */
-interface SubsetFont {
-  glyphForCodePoint(cp: number): { id: number }
-  getGlyph(id: number): object
-  createSubset(): { includeGlyph(g: { id: number }): number; encodeStream(): any }
-}
-async function subsetOf(font: SubsetFont, text: string): Promise<Buffer> {
-  const subset = font.createSubset()
-  for (const ch of text) subset.includeGlyph(font.glyphForCodePoint(ch.codePointAt(0)!))
-  const parts: Uint8Array[] = []
-  await new Promise<void>((resolve, reject) =>
-    subset
-      .encodeStream()
-      .on('data', (b: Uint8Array) => parts.push(new Uint8Array(b)))
-      .on('end', resolve)
-      .on('error', reject),
-  )
-  return Buffer.concat(parts)
-}
+/** A subset's bytes alone. */
+const subsetOf = async (font: SubsetFont, text: string) => (await subset(font, text)).bytes
 
 test('the engine writes a subset byte for byte as fontkit alone does, again and again from one parsed font, its glyphs decoded once', async () => {
   const { regular } = await fontBytes()

@@ -9,6 +9,7 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { pdfEngine } from '../../shared/pdf-engine'
 import { fallbackFontBytes } from './fonts'
 import { PageWriter } from './layout'
+import { subsetOf, type SubsetFont } from './subset.testkit'
 
 let h: Harness
 let fileNo = 0
@@ -180,29 +181,16 @@ test('characters no font has are drawn as U+FFFD, never as .notdef; the ones tha
 test('a TrueType subset of each fallback font reads back glyph for glyph (fontkit wrote odd-length glyphs under a short loca)', async () => {
   const engine = await pdfEngine()
   type Glyph = { id: number; advanceWidth: number; path: { commands: unknown[] } }
-  type Font = {
-    glyphForCodePoint(cp: number): Glyph
-    getGlyph(id: number): Glyph
-    createSubset(): { includeGlyph(g: Glyph): number; encodeStream(): any }
-  }
+  type Font = SubsetFont<Glyph>
   const fontkit = engine.fontkit as unknown as { create(bytes: Uint8Array): Font }
   for (const [which, text] of [
     ['han', '北京星辰科技有限公司株式会社さくら東京都千代田区'],
     ['hangul', '한빛소프트 주식회사 서울특별시 중구 세종대로'],
   ] as const) {
     const font = fontkit.create(engine.bytes(fallbackFontBytes(which)))
-    const subset = font.createSubset()
     const glyphs = [...text].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!))
-    const ids = glyphs.map((g) => subset.includeGlyph(g))
-    const parts: Uint8Array[] = []
-    await new Promise<void>((resolve, reject) =>
-      subset
-        .encodeStream()
-        .on('data', (b: Uint8Array) => parts.push(new Uint8Array(b)))
-        .on('end', resolve)
-        .on('error', reject),
-    )
-    const back = fontkit.create(engine.bytes(Buffer.concat(parts)))
+    const { bytes, ids } = await subsetOf(font, text)
+    const back = fontkit.create(engine.bytes(bytes))
     const differing = glyphs.filter(
       (g, i) => JSON.stringify(back.getGlyph(ids[i]!).path.commands) !== JSON.stringify(g.path.commands),
     )
