@@ -106,21 +106,21 @@ function sayOnce(schema: Json, said: Set<string>): void {
  */
 function nameOnce(schema: Node, tool: string, declaredBy: Map<string, string>): void {
   const seen = new Set<string>()
-  const visit = (node: Json, set: ((v: Json) => void) | null, parentType: Json): void => {
+  const visit = (node: Json, set: ((v: Json) => void) | null): void => {
     if (!isNode(node)) return
     const title = node.title
     if (typeof title === 'string' && set) {
       const first = declaredBy.get(title)
       if (first && first !== tool) {
-        set(node.type === parentType ? { title } : { title, type: node.type })
+        set({ title, type: node.type })
         return
       }
       if (!first) seen.add(title)
     }
-    childSchemas(node, (get, put) => visit(get(), put, node.anyOf ? node.type : undefined))
+    childSchemas(node, (get, put) => visit(get(), put))
   }
   // The root is the tool's own answer object (success or error); its members are the named shapes.
-  visit(schema, null, undefined)
+  visit(schema, null)
   for (const title of seen) declaredBy.set(title, tool)
 }
 
