@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { issuedFor, makeHarness, type Harness } from '../../../test/harness'
 import { operations } from '../../operations'
 import { inputSchema } from '../../platform/operation'
 import { updateBusiness } from '../../modules/business'
@@ -540,22 +540,18 @@ describe('refunds as tools (extensions §20)', () => {
   test('a Refund is recorded, listed and reversed through the tools, with its refusals; the Credit Note and the API agree', async () => {
     const b = await h.business({ currency: 'EUR' })
     const client = await h.client(b.key)
-    const invoice = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }],
-      },
-    })
-    expect((await h.request('POST', `/v1/documents/${invoice.body.id}/issue`, { key: b.key })).status).toBe(200)
+    const invoice = await issuedFor(
+      h,
+      { bizId: b.id, key: b.key, clientId: client },
+      { lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] },
+    )
     const c = await connect(b.key)
     // Listed first, so the SDK's Client checks every answer below against the tools' output schemas.
     await c.listTools()
     const draft = await call(c, 'documents_create', {
       type: 'credit_note',
       client_id: client,
-      credited_document_id: invoice.body.id,
+      credited_document_id: invoice.id,
     })
     expect(draft.structuredContent.total).toBe('119.00')
     expect(
@@ -565,7 +561,7 @@ describe('refunds as tools (extensions §20)', () => {
     expect(credit.status).toBe('issued')
     const tooMuch = await call(c, 'refunds_record', refundOf(credit.id, { amount: '119.01' }))
     expect(tooMuch.structuredContent.error).toMatchObject({ type: 'refusal', code: 'refund_exceeds_credit' })
-    expect((await call(c, 'refunds_record', refundOf(invoice.body.id))).structuredContent.error.code).toBe(
+    expect((await call(c, 'refunds_record', refundOf(invoice.id))).structuredContent.error.code).toBe(
       'not_a_credit_note',
     )
     const recorded = await call(c, 'refunds_record', refundOf(credit.id, { idempotency_key: 'refund-1' }))
