@@ -30,6 +30,7 @@ import {
   Money,
   owesAmount,
   Pager,
+  showsDueDate,
   STATUS_WORDS,
   StatusTag,
   TYPE_WORDS,
@@ -144,7 +145,7 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
                     {esc(d.issue_date ?? '—')}
                   </td>
                   <td data-label="Due" class="nowrap">
-                    {esc(d.due_date ?? '—')}
+                    {esc((showsDueDate(d.type) && d.due_date) || '—')}
                   </td>
                   <td class="num" data-label="Total">
                     <Money amount={d.total} currency={d.currency} />
@@ -287,11 +288,17 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           <dl class="facts">
             <dt>Issued</dt>
             <dd>{esc(d.issue_date ?? 'not yet')}</dd>
-            <dt>Due</dt>
-            <dd>
-              {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
-              {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
-            </dd>
+            {showsDueDate(d.type) ? (
+              <>
+                <dt>Due</dt>
+                <dd id="due-date">
+                  {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
+                  {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
+                </dd>
+              </>
+            ) : (
+              ''
+            )}
             <dt>Sent</dt>
             <dd id="last-sent">
               {d.last_sent ? (
