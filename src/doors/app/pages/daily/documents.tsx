@@ -34,6 +34,7 @@ import {
   STATUS_WORDS,
   StatusTag,
   TYPE_WORDS,
+  vatBandWords,
 } from './words'
 
 export function docId(c: InBusiness, raw?: string): number {
@@ -457,7 +458,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           {d.vat_breakdown.map((b) => (
             <>
               <dt>
-                VAT {esc(b.category)} {esc(b.rate)}% on <Money amount={b.net} currency={d.currency} />
+                {esc(vatBandWords(b.category, b.rate))} on <Money amount={b.net} currency={d.currency} />
               </dt>
               <dd class="num">
                 <Money amount={b.vat} currency={d.currency} />

@@ -20,7 +20,7 @@ import type { AppKit } from '../../kit'
 import { ID_RULE, idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
-import { Area, EU_BUSINESS_HINT, grouped, TYPE_WORDS, VAT_CATEGORY_WORDS } from './words'
+import { Area, EU_BUSINESS_HINT, grouped, TYPE_WORDS, VAT_CATEGORY_WORDS, vatBandWords } from './words'
 import { ClientOptions, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
 
 /** Blank rows offered below the Lines: room to add without script. */
@@ -550,7 +550,7 @@ export function TotalsBox(p: {
       {p.bands.map((b) => (
         <>
           <dt>
-            VAT {esc(b.category)} {esc(b.rate)}% on {esc(grouped(b.net))}
+            {esc(vatBandWords(b.category, b.rate))} on {esc(grouped(b.net))}
           </dt>
           <dd class="num">{esc(grouped(b.vat))}</dd>
         </>

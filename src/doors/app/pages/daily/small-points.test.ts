@@ -219,10 +219,7 @@ describe('VAT categories in the editor', () => {
       'The Client is a business in another EU country with a VAT number: K (Intra-EU supply, VAT exempt) for goods, AE (Reverse charge) for services.',
     )
     // What a picker's search answers carries the mark too, and the recurring editor's Clients.
-    // (A fragment of options, asked as htmx does, with the session's cookie.)
-    const cookie = [...s.app.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    const asked = new Request(`http://localhost${s.base}/pick/clients?client_q=paris`, { headers: { cookie } })
-    const picked = await (await h.app.fetch(asked)).text()
+    const picked = (await s.app.fragment(`${s.base}/pick/clients?client_q=paris`)).text
     expect(optionOf(picked, paris)).toContain('data-vat="eu-business"')
     const recurring = (await s.app.get(`${s.base}/recurring/new?client_id=${paris}`)).text
     expect(optionOf(recurring, paris)).toContain('data-vat="eu-business"')
@@ -231,6 +228,40 @@ describe('VAT categories in the editor', () => {
     const theirs = await h.client(none.business.key, { name: 'Paris SARL', country: 'FR', vat_number: 'FR40303265045' })
     const noneEditor = (await none.app.get(`${none.base}/documents/new?type=invoice&client_id=${theirs}`)).text
     expect(optionOf(noneEditor, theirs)).not.toContain('data-vat')
+  })
+})
+
+describe('VAT bands in words', () => {
+  test("the editor's live totals and a document's page name each band as its PDF does, not by a bare code", async () => {
+    const client = await h.client(b.key)
+    const lines = [
+      { description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' },
+      {
+        description: 'Advice',
+        quantity: '1',
+        unit_price: '50.00',
+        vat_rate: '0',
+        vat_category: 'AE',
+        vat_exemption_code: 'VATEX-EU-AE',
+      },
+    ]
+    const d = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: { type: 'invoice', client_id: client, lines },
+    })
+    const page = (await browser.get(`${base}/documents/${d.body.id}`)).text
+    expect(page).toContain('VAT 19% on ')
+    expect(page).toContain('Reverse charge on ')
+    expect(page).not.toContain('VAT AE')
+    const form: Record<string, string> = { lines__present: '1', client_id: String(client), currency: 'EUR' }
+    lines.forEach((l, i) => {
+      for (const [k, v] of Object.entries(l)) form[`lines.${i}.${k}`] = v
+    })
+    form._csrf = csrfOf((await browser.get(`${base}/documents/new?type=invoice`)).text)
+    const totals = await browser.fragment(`${base}/documents/totals`, form)
+    expect(totals.status).toBe(200)
+    expect(totals.text).toContain('VAT 19% on 100.00')
+    expect(totals.text).toContain('Reverse charge on 50.00')
   })
 })
 

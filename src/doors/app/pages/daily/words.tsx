@@ -34,6 +34,10 @@ export const VAT_CATEGORY_WORDS: Record<string, string> = {
   G: EN.export,
   O: EN.notSubject,
 }
+/** What a VAT band is, in the words the PDF prints for it ("VAT 19%", "Reverse charge"). */
+export function vatBandWords(category: string, rate: string): string {
+  return EN.vatWords(category, rate)
+}
 /** The hint beside a Line's category while the chosen Client is a business in another EU country with a VAT number. */
 export const EU_BUSINESS_HINT = `The Client is a business in another EU country with a VAT number: K (${EN.intraEu}) for goods, AE (${EN.reverseCharge}) for services.`
 export const METHOD_WORDS: Record<string, string> = {
