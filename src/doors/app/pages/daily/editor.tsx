@@ -20,7 +20,7 @@ import type { AppKit } from '../../kit'
 import { ID_RULE, idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
-import { Area, EU_BUSINESS_HINT, grouped, TYPE_WORDS, VAT_CATEGORY_WORDS, vatBandWords } from './words'
+import { Area, EU_BUSINESS_HINT, grouped, showsDueDate, TYPE_WORDS, VAT_CATEGORY_WORDS, vatBandWords } from './words'
 import { ClientOptions, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
 
 /** Blank rows offered below the Lines: room to add without script. */
@@ -283,21 +283,28 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           placeholder="YYYY-MM-DD"
           hint="Blank: the day it is issued."
         />
-        <Field
-          name="due_date"
-          type="date"
-          label="Due date"
-          state={state}
-          value={doc?.due_date}
-          placeholder="YYYY-MM-DD"
-          hint="Blank: from the payment terms."
-        />
-        <Field
-          name="payment_terms"
-          label="Payment terms (days)"
-          state={state}
-          value={doc ? String(doc.payment_terms) : chosenClient ? String(chosenClient.paymentTerms) : ''}
-        />
+        {/* A Credit Note has no due date (nothing is paid on it), so it is not asked for one. */}
+        {showsDueDate(type) ? (
+          <>
+            <Field
+              name="due_date"
+              type="date"
+              label="Due date"
+              state={state}
+              value={doc?.due_date}
+              placeholder="YYYY-MM-DD"
+              hint="Blank: from the payment terms."
+            />
+            <Field
+              name="payment_terms"
+              label="Payment terms (days)"
+              state={state}
+              value={doc ? String(doc.payment_terms) : chosenClient ? String(chosenClient.paymentTerms) : ''}
+            />
+          </>
+        ) : (
+          ''
+        )}
         <Field
           name="delivery_date"
           type="date"

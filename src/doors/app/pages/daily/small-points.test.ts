@@ -298,7 +298,7 @@ describe('the password rule', () => {
 })
 
 describe('a Credit Note has no due date', () => {
-  test('none on its page nor in the list, where its Invoice shows one', async () => {
+  test('none on its page, in its editor or in the list, where its Invoice shows one', async () => {
     const s = await signedInto()
     const client = await h.client(s.business.key)
     const lines = [{ description: 'W', quantity: '1', unit_price: '100.00', vat_rate: '19' }]
@@ -326,6 +326,13 @@ describe('a Credit Note has no due date', () => {
     const notePage = (await s.app.get(`${s.base}/documents/${note.body.id}`)).text
     expect(notePage).not.toContain('<dt>Due</dt>')
     expect(notePage).not.toContain('2026-06-06')
+
+    // Nor is one asked for in its editor, where an Invoice's is.
+    expect((await s.app.get(`${s.base}/documents/new?type=invoice`)).text).toContain('name="due_date"')
+    const editor = (await s.app.get(`${s.base}/documents/new?type=credit_note&credited_document_id=${invoice.body.id}`))
+      .text
+    expect(editor).not.toContain('name="due_date"')
+    expect(editor).not.toContain('name="payment_terms"')
 
     const list = (await s.app.get(`${s.base}/documents`)).text
     const row = (number: string) => list.split('<tr>').find((r) => r.includes(number)) ?? ''
