@@ -709,6 +709,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               <Field name="amount" label={`Amount (${d.currency})`} state={state} value={d.amount_due} required />
               <Field
                 name="payment_date"
+                type="date"
                 label="Date received"
                 state={state}
                 value={today}

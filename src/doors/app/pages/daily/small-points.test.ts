@@ -32,6 +32,27 @@ describe('the smaller points', () => {
       expect(page.text).toMatch(new RegExp(`name="${name}"[^>]*type="date"|type="date"[^>]*name="${name}"`))
   })
 
+  test("a Payment's date received is a date picker, where it is recorded and where it is amended, as a refund's is", async () => {
+    const client = await h.client(b.key)
+    const d = await h.request('POST', '/v1/documents', {
+      key: b.key,
+      body: {
+        type: 'invoice',
+        client_id: client,
+        lines: [{ description: 'W', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
+      },
+    })
+    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+    const picker = /name="payment_date"[^>]*type="date"/
+    expect((await browser.get(`${base}/documents/${d.body.id}`)).text).toMatch(picker)
+    const paid = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
+      key: b.key,
+      body: { amount: '5.00', payment_date: '2026-03-10', payment_method: 'cash' },
+    })
+    expect(paid.status).toBe(201)
+    expect((await browser.get(`${base}/payments/${paid.body.id}`)).text).toMatch(picker)
+  })
+
   test('cancelling a Draft is refused in words that name no API path', async () => {
     const client = await h.client(b.key)
     const d = await h.request('POST', '/v1/documents', {
