@@ -218,6 +218,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         />
         <Field
           name="start_date"
+          type="date"
           label="First date"
           state={state}
           value={r?.start_date ?? today}
@@ -226,6 +227,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         />
         <Field
           name="end_date"
+          type="date"
           label="Last date"
           state={state}
           value={r?.end_date}

@@ -32,6 +32,12 @@ describe('the smaller points', () => {
       expect(page.text).toMatch(new RegExp(`name="${name}"[^>]*type="date"|type="date"[^>]*name="${name}"`))
   })
 
+  test("the recurring editor's first and last dates are date pickers", async () => {
+    const page = await browser.get(`${base}/recurring/new`)
+    for (const name of ['start_date', 'end_date'])
+      expect(page.text).toMatch(new RegExp(`name="${name}"[^>]*type="date"`))
+  })
+
   test("a Payment's date received is a date picker, where it is recorded and where it is amended, as a refund's is", async () => {
     const client = await h.client(b.key)
     const d = await h.request('POST', '/v1/documents', {
