@@ -36,6 +36,7 @@ import {
 import { findClient } from '../clients'
 import type { LineInput } from './lines'
 import { documentFilterOf } from './list-filter'
+import { usualVatRate } from './vat-suggestion'
 import {
   cancelDocument,
   convertDocument,
@@ -369,6 +370,17 @@ export const documentsAppOperations: ApplicationOperation[] = [
     refusals: [],
     async run(actor, { path }, { deps }) {
       return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'documents_usual_vat_rate',
+    description:
+      "The VAT rate a new Product or Line starts with: the rate above 0 the Business uses most on its newest Products and Lines, else its country's standard rate; null for a Non-VAT Payer.",
+    access: 'read',
+    refusals: [],
+    async run(actor, _input, { deps }) {
+      const business = await getBusiness(deps.db.read, actor.businessId)
+      return json({ rate: await usualVatRate(deps.db.read, business) })
     },
   },
   {

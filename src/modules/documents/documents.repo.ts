@@ -413,3 +413,17 @@ export async function creditNoteIdsOf(q: Queryable, businessId: number, ids: num
   for (const r of rows) (out.get(r.of!) ?? out.set(r.of!, []).get(r.of!)!).push(r.id)
   return out
 }
+
+/** How many Lines of the Business's newest `limit` documents use each VAT rate above 0 (rates as stored: "19.00"). */
+export async function lineVatRateCounts(
+  q: Queryable,
+  businessId: number,
+  limit: number,
+): Promise<Array<{ rate: string; uses: number }>> {
+  return q.all<{ rate: string; uses: number }>(
+    sql`SELECT vat_rate AS rate, count(*) AS uses FROM document_lines
+        WHERE document_id IN (SELECT id FROM documents WHERE business_id = ${businessId} ORDER BY id DESC LIMIT ${limit})
+          AND CAST(vat_rate AS REAL) > 0
+        GROUP BY vat_rate`,
+  )
+}

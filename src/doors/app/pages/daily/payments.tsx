@@ -54,7 +54,7 @@ async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Pro
           />
           <div class="grid3">
             <Field name="amount" label={`Amount (${p.currency})`} state={state} value={p.amount} required />
-            <Field name="payment_date" label="Date received" state={state} value={p.paymentDate} required />
+            <Field name="payment_date" type="date" label="Date received" state={state} value={p.paymentDate} required />
             <Select
               name="payment_method"
               label="Method"

@@ -5,7 +5,14 @@
 // back with the search applied.
 import { findClient, listClients, type ClientRow } from '../../../../modules/clients'
 import { findProduct, listProducts, presentProduct, type ProductRow } from '../../../../modules/products'
-import { documentSummaries, findDocument, type DocumentDeps, type DocumentSummary } from '../../../../modules/documents'
+import {
+  crossBorderEuBusiness,
+  documentSummaries,
+  findDocument,
+  type DocumentDeps,
+  type DocumentSummary,
+} from '../../../../modules/documents'
+import type { BusinessRow } from '../../../../modules/business'
 import { ID_RULE } from '../../../../platform/operation'
 import type { Queryable } from '../../../../db/client'
 import type { InBusiness } from '../../context'
@@ -39,6 +46,8 @@ function Options<T extends { id: number }>(p: {
   search: string | undefined
   words: (x: T) => string
   what: string
+  /** A mark the page's stylesheet reads off the chosen option (`data-vat`), e.g. to show the Lines' K or AE hint. */
+  vat?: (x: T) => string | undefined
 }): JSX.Element {
   const shown = p.rows.slice(0, PICK_MAX)
   const chosenOutside = p.chosen && !shown.some((x) => x.id === p.chosen!.id)
@@ -46,14 +55,14 @@ function Options<T extends { id: number }>(p: {
     <>
       <option value="">{esc(p.blank)}</option>
       {chosenOutside ? (
-        <option value={String(p.chosen!.id)} selected>
+        <option value={String(p.chosen!.id)} selected data-vat={p.vat?.(p.chosen!)}>
           {esc(p.words(p.chosen!))}
         </option>
       ) : (
         ''
       )}
       {shown.map((x) => (
-        <option value={String(x.id)} selected={x.id === p.chosenId}>
+        <option value={String(x.id)} selected={x.id === p.chosenId} data-vat={p.vat?.(x)}>
           {esc(p.words(x))}
         </option>
       ))}
@@ -67,20 +76,24 @@ function Options<T extends { id: number }>(p: {
   )
 }
 
+/**
+ * The Clients to choose from; a business Client in another EU country with a VAT number is marked `data-vat=
+ * "eu-business"`, so the Lines show their K or AE hint while it is chosen (the stylesheet reads the mark; no script).
+ */
 export async function ClientOptions({
   q,
-  businessId,
+  seller,
   search,
   chosenId,
 }: {
   q: Queryable
-  businessId: number
+  seller: BusinessRow
   search?: string
   chosenId: number | null
 }): Promise<string> {
   const [rows, chosen] = await Promise.all([
-    listClients(q, businessId, 0, PICK_MAX + 1, search),
-    chosenId === null ? undefined : findClient(q, businessId, chosenId),
+    listClients(q, seller.id, 0, PICK_MAX + 1, search),
+    chosenId === null ? undefined : findClient(q, seller.id, chosenId),
   ])
   return (
     <Options
@@ -91,6 +104,7 @@ export async function ClientOptions({
       search={search}
       words={clientWords}
       what="Clients"
+      vat={(x) => (crossBorderEuBusiness(seller, x) ? 'eu-business' : undefined)}
     />
   )
 }
@@ -202,7 +216,7 @@ export function pickerRoutes(kit: AppKit): void {
     return (
       <ClientOptions
         q={c.deps.db.read}
-        businessId={c.business.id}
+        seller={c.business}
         search={searchOf(s.get('client_q'))}
         chosenId={idOf(s.get('client_id'))}
       />

@@ -112,14 +112,15 @@ interface EditorProps {
 async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> {
   const q = c.deps.db.read
   const typed = state.values
-  const [products, accounts] = await Promise.all([
+  const [products, accounts, { rate }] = await Promise.all([
     listProducts(q, c.business.id, 0, PICK_MAX + 1),
     listBankAccounts(q, c.business.id, 0, 100),
+    c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
   ])
   const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   const clientId = typed?.get('client_id') ?? (r ? String(r.client_id) : (c.url.searchParams.get('client_id') ?? ''))
   const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
-  const rows = lineRowsOf(typed, r?.lines ?? null, extra)
+  const rows = lineRowsOf(typed, r?.lines ?? null, extra, rate)
   const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (r?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
   const currency = typed?.get('currency') ?? r?.currency ?? chosenClient?.currency ?? c.business.currency
@@ -179,7 +180,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
           >
             <ClientOptions
               q={q}
-              businessId={c.business.id}
+              seller={c.business}
               search={typed?.get('client_q')?.trim() || undefined}
               chosenId={idIn(clientId)}
             />
@@ -217,6 +218,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         />
         <Field
           name="start_date"
+          type="date"
           label="First date"
           state={state}
           value={r?.start_date ?? today}
@@ -225,6 +227,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         />
         <Field
           name="end_date"
+          type="date"
           label="Last date"
           state={state}
           value={r?.end_date}
