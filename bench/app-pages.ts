@@ -5,7 +5,7 @@
 // pages only this tree has are timed alone.
 //
 //   bun bench/app-pages.ts [--baseline-ref fd0d0c8] [--documents 100000] [--payments 100000] [--runs 21]
-//                          [--keep-baseline] [--no-baseline]
+//                          [--keep-baseline] [--no-baseline] [--pages REGEX]
 //
 // The baseline is the commit's tree unpacked under $TMPDIR (git archive: nothing is written into the repository or its
 // worktrees); its node_modules is this tree's when both package-lock.json files are the same, else its own (`npm ci`
@@ -38,6 +38,8 @@ const runs = argNumber('runs', 21)
 const keepBaseline = process.argv.includes('--keep-baseline')
 const withBaseline = !process.argv.includes('--no-baseline')
 const baselineRef = argValue('baseline-ref') ?? ISSUE_34_BASELINE
+// Only the pages whose name matches (e.g. --pages 'dashboard|Client page'), to look again at a few with more runs.
+const only = new RegExp(argValue('pages') ?? '', 'i')
 const WARM_UP = 3
 const TTFB_DASHBOARD_MS = 150
 const TTFB_DOCUMENT_MS = 20
@@ -322,7 +324,7 @@ try {
 
   const load0 = loadavg()
   const rows: Row[] = []
-  for (const page of PAGES) {
+  for (const page of PAGES.filter((p) => only.test(p.name))) {
     const both = base && !page.onlyCurrent ? [cur, base] : [cur]
     const paths = new Map<Server, string>()
     for (const s of both) paths.set(s, page.next ? await nextOf(s, page.path(s.ids)) : page.path(s.ids))
@@ -396,7 +398,9 @@ try {
     ['document page (paid)', TTFB_DOCUMENT_MS],
   ] as const
   for (const [name, target] of targets) {
-    const m = median(rows.find((r) => r.page.name === name)!.cur.ms)
+    const row = rows.find((r) => r.page.name === name)
+    if (!row) continue
+    const m = median(row.cur.ms)
     console.log(`target: ${name} TTFB < ${target} ms: ${f(m)} ms ${m < target ? 'PASS' : 'FAIL'}`)
   }
   const heaviest = rows.reduce((x, y) => (y.weight > x.weight ? y : x))
