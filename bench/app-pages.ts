@@ -5,7 +5,7 @@
 // pages only this tree has are timed alone.
 //
 //   bun bench/app-pages.ts [--baseline-ref fd0d0c8] [--documents 100000] [--payments 100000] [--runs 21]
-//                          [--keep-baseline] [--no-baseline] [--pages REGEX]
+//                          [--keep-baseline] [--no-baseline] [--pages REGEX] [--cpu]
 //
 // The baseline is the commit's tree unpacked under $TMPDIR (git archive: nothing is written into the repository or its
 // worktrees); its node_modules is this tree's when both package-lock.json files are the same, else its own (`npm ci`
@@ -14,7 +14,8 @@
 // (bench/app-pages-tree.ts). Prints per page the median and p90 time to first byte of each server, the ratio of the
 // medians, and the page's own noise: how far the medians of the odd and even rounds of the same server stand apart
 // (the larger of the two servers). A page is called slower only when its ratio exceeds 1 by more than that noise and
-// than the run's typical noise (the median over pages).
+// than the run's typical noise (the median over pages). --cpu measures instead the CPU time each request costs the
+// server, both trees' apps side by side in one process (bench/app-pages-cpu.ts): far steadier on a loaded machine.
 import {
   existsSync,
   mkdirSync,
@@ -36,6 +37,7 @@ const documents = argNumber('documents', 100_000)
 const payments = argNumber('payments', 100_000)
 const runs = argNumber('runs', 21)
 const keepBaseline = process.argv.includes('--keep-baseline')
+const cpuMode = process.argv.includes('--cpu')
 const withBaseline = !process.argv.includes('--no-baseline')
 const baselineRef = argValue('baseline-ref') ?? ISSUE_34_BASELINE
 // Only the pages whose name matches (e.g. --pages 'dashboard|Client page'), to look again at a few with more runs.
@@ -99,7 +101,8 @@ interface Server {
   stop(): Promise<void>
 }
 
-async function serveTree(name: string, tree: string, dir: string): Promise<Server> {
+/** Seeds the tree's database with its own code (bench/app-pages-tree.ts): the file and the ids its pages ask for. */
+function seedTree(name: string, tree: string, dir: string): { file: string; ids: Ids } {
   const file = join(dir, `${name}.db`)
   const t0 = performance.now()
   const out = run(
@@ -116,6 +119,11 @@ async function serveTree(name: string, tree: string, dir: string): Promise<Serve
   )
   const ids = JSON.parse(out.trim().split('\n').at(-1)!) as Ids
   console.log(`${name}: seeded by its own code in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  return { file, ids }
+}
+
+async function serveTree(name: string, tree: string, dir: string): Promise<Server> {
+  const { file, ids } = seedTree(name, tree, dir)
   const proc = Bun.spawn([process.execPath, join(tree, 'src/main.ts'), 'serve', '--port', '0', '--db', file], {
     cwd: tree,
     env: {
@@ -317,98 +325,127 @@ try {
   console.log(
     `seeding each tree: ${documents.toLocaleString('en')} documents, ${payments.toLocaleString('en')} Payments, ${YEAR - 2}-${YEAR}`,
   )
-  const cur = await serveTree('current', ROOT, dir)
-  servers.push(cur)
-  const base = baseline ? await serveTree('baseline', baseline.dir, dir) : null
-  if (base) servers.push(base)
-
-  const load0 = loadavg()
-  const rows: Row[] = []
-  for (const page of PAGES.filter((p) => only.test(p.name))) {
-    const both = base && !page.onlyCurrent ? [cur, base] : [cur]
-    const paths = new Map<Server, string>()
-    for (const s of both) paths.set(s, page.next ? await nextOf(s, page.path(s.ids)) : page.path(s.ids))
-    const ms = new Map<Server, number[]>(both.map((s) => [s, []]))
-    const html = new Map<Server, string>()
-    for (let i = 0; i < WARM_UP + runs; i++) {
-      // A B, then B A: neither server always goes first after the other's request.
-      for (const s of i % 2 ? [...both].reverse() : both) {
-        const r = await ask(s, paths.get(s)!)
-        if (i >= WARM_UP) ms.get(s)!.push(r.ms)
-        html.set(s, r.html)
-      }
+  if (cpuMode) {
+    // The CPU each page costs, both trees' apps in one child process (bench/app-pages-cpu.ts), no servers.
+    const trees = [{ name: 'current', tree: ROOT }, ...(baseline ? [{ name: 'baseline', tree: baseline.dir }] : [])]
+    const job = {
+      runs,
+      trees: trees.map(({ name, tree }) => {
+        const { file, ids } = seedTree(name, tree, dir)
+        const pages = PAGES.filter((p) => only.test(p.name) && (name === 'current' || !p.onlyCurrent))
+        return { name, tree, db: file, pages: pages.map((p) => [p.name, p.path(ids), p.next === true]) }
+      }),
     }
-    rows.push({
-      page,
-      cur: { ms: ms.get(cur)!, html: Buffer.byteLength(html.get(cur)!) },
-      base: both.length > 1 ? { ms: ms.get(base!)!, html: Buffer.byteLength(html.get(base!)!) } : undefined,
-      weight: await weightOf(cur, html.get(cur)!),
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    )
+    const child = Bun.spawn([process.execPath, join(ROOT, 'bench/app-pages-cpu.ts'), JSON.stringify(job)], {
+      cwd: ROOT,
+      stdout: 'inherit',
+      stderr: 'inherit',
     })
-  }
-  const load1 = loadavg()
+    if ((await child.exited) !== 0) throw new Error('bench/app-pages-cpu.ts failed')
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    )
+  } else {
+    const cur = await serveTree('current', ROOT, dir)
+    servers.push(cur)
+    const base = baseline ? await serveTree('baseline', baseline.dir, dir) : null
+    if (base) servers.push(base)
 
-  const compared = rows.filter((r) => r.base)
-  const noises = compared.map((r) => Math.max(selfNoise(r.cur.ms), selfNoise(r.base!.ms)))
-  const typical = noises.length ? median(noises) : 0
-  const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ')
-  console.log('')
-  console.log(
-    `machine: ${cpus().length} cores; load average ${la(load0)} before the timed requests, ${la(load1)} after; ` +
-      `${runs} timed requests per page and server after ${WARM_UP} warm-up, interleaved`,
-  )
-  console.log(
-    `current: ${head}${dirty}` +
-      (baseline ? `; baseline: ${baseline.sha.slice(0, 12)}; typical noise ${(typical * 100).toFixed(1)}%` : ''),
-  )
-  const f = (n: number) => n.toFixed(1)
-  console.log(
-    'page'.padEnd(32) +
-      'current med'.padStart(12) +
-      'p90'.padStart(8) +
-      'baseline med'.padStart(13) +
-      'p90'.padStart(8) +
-      'ratio'.padStart(7) +
-      'noise'.padStart(7) +
-      'HTML KB cur/base'.padStart(18) +
-      '  verdict',
-  )
-  let slower = 0
-  for (const r of rows) {
-    const cm = median(r.cur.ms)
-    const kb = (n: number) => (n / 1024).toFixed(1)
-    let line = r.page.name.padEnd(32) + `${f(cm)} ms`.padStart(12) + f(quantile(r.cur.ms, 0.9)).padStart(8)
-    if (r.base) {
-      const bm = median(r.base.ms)
-      const ratio = cm / bm
-      const noise = Math.max(selfNoise(r.cur.ms), selfNoise(r.base.ms))
-      const slow = ratio - 1 > Math.max(noise, typical)
-      if (slow) slower++
-      line +=
-        `${f(bm)} ms`.padStart(13) +
-        f(quantile(r.base.ms, 0.9)).padStart(8) +
-        ratio.toFixed(2).padStart(7) +
-        `${(noise * 100).toFixed(0)}%`.padStart(7) +
-        `${kb(r.cur.html)}/${kb(r.base.html)}`.padStart(18) +
-        `  ${slow ? 'SLOWER' : ratio < 1 - Math.max(noise, typical) ? 'faster' : 'same'}`
-    } else line += 'new page'.padStart(13) + ''.padStart(22) + `${kb(r.cur.html)}`.padStart(18)
-    console.log(line)
+    const load0 = loadavg()
+    const rows: Row[] = []
+    for (const page of PAGES.filter((p) => only.test(p.name))) {
+      const both = base && !page.onlyCurrent ? [cur, base] : [cur]
+      const paths = new Map<Server, string>()
+      for (const s of both) paths.set(s, page.next ? await nextOf(s, page.path(s.ids)) : page.path(s.ids))
+      const ms = new Map<Server, number[]>(both.map((s) => [s, []]))
+      const html = new Map<Server, string>()
+      for (let i = 0; i < WARM_UP + runs; i++) {
+        // A B, then B A: neither server always goes first after the other's request.
+        for (const s of i % 2 ? [...both].reverse() : both) {
+          const r = await ask(s, paths.get(s)!)
+          if (i >= WARM_UP) ms.get(s)!.push(r.ms)
+          html.set(s, r.html)
+        }
+      }
+      rows.push({
+        page,
+        cur: { ms: ms.get(cur)!, html: Buffer.byteLength(html.get(cur)!) },
+        base: both.length > 1 ? { ms: ms.get(base!)!, html: Buffer.byteLength(html.get(base!)!) } : undefined,
+        weight: await weightOf(cur, html.get(cur)!),
+      })
+    }
+    const load1 = loadavg()
+
+    const compared = rows.filter((r) => r.base)
+    const noises = compared.map((r) => Math.max(selfNoise(r.cur.ms), selfNoise(r.base!.ms)))
+    const typical = noises.length ? median(noises) : 0
+    const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ')
+    console.log('')
+    console.log(
+      `machine: ${cpus().length} cores; load average ${la(load0)} before the timed requests, ${la(load1)} after; ` +
+        `${runs} timed requests per page and server after ${WARM_UP} warm-up, interleaved`,
+    )
+    console.log(
+      `current: ${head}${dirty}` +
+        (baseline ? `; baseline: ${baseline.sha.slice(0, 12)}; typical noise ${(typical * 100).toFixed(1)}%` : ''),
+    )
+    const f = (n: number) => n.toFixed(1)
+    console.log(
+      'page'.padEnd(32) +
+        'current med'.padStart(12) +
+        'p90'.padStart(8) +
+        'baseline med'.padStart(13) +
+        'p90'.padStart(8) +
+        'ratio'.padStart(7) +
+        'noise'.padStart(7) +
+        'HTML KB cur/base'.padStart(18) +
+        '  verdict',
+    )
+    let slower = 0
+    for (const r of rows) {
+      const cm = median(r.cur.ms)
+      const kb = (n: number) => (n / 1024).toFixed(1)
+      let line = r.page.name.padEnd(32) + `${f(cm)} ms`.padStart(12) + f(quantile(r.cur.ms, 0.9)).padStart(8)
+      if (r.base) {
+        const bm = median(r.base.ms)
+        const ratio = cm / bm
+        const noise = Math.max(selfNoise(r.cur.ms), selfNoise(r.base.ms))
+        const slow = ratio - 1 > Math.max(noise, typical)
+        if (slow) slower++
+        line +=
+          `${f(bm)} ms`.padStart(13) +
+          f(quantile(r.base.ms, 0.9)).padStart(8) +
+          ratio.toFixed(2).padStart(7) +
+          `${(noise * 100).toFixed(0)}%`.padStart(7) +
+          `${kb(r.cur.html)}/${kb(r.base.html)}`.padStart(18) +
+          `  ${slow ? 'SLOWER' : ratio < 1 - Math.max(noise, typical) ? 'faster' : 'same'}`
+      } else line += 'new page'.padStart(13) + ''.padStart(22) + `${kb(r.cur.html)}`.padStart(18)
+      console.log(line)
+    }
+    const targets = [
+      ['dashboard', TTFB_DASHBOARD_MS],
+      ['document page (paid)', TTFB_DOCUMENT_MS],
+    ] as const
+    for (const [name, target] of targets) {
+      const row = rows.find((r) => r.page.name === name)
+      if (!row) continue
+      const m = median(row.cur.ms)
+      console.log(`target: ${name} TTFB < ${target} ms: ${f(m)} ms ${m < target ? 'PASS' : 'FAIL'}`)
+    }
+    const heaviest = rows.reduce((x, y) => (y.weight > x.weight ? y : x))
+    console.log(
+      `target: page weight < ${WEIGHT_KB} KB (HTML + stylesheet + scripts): heaviest ${heaviest.page.name} ` +
+        `${(heaviest.weight / 1024).toFixed(1)} KB ${heaviest.weight < WEIGHT_KB * 1024 ? 'PASS' : 'FAIL'}`,
+    )
+    if (base) console.log(`pages slower than the baseline beyond the noise: ${slower} of ${compared.length}`)
   }
-  const targets = [
-    ['dashboard', TTFB_DASHBOARD_MS],
-    ['document page (paid)', TTFB_DOCUMENT_MS],
-  ] as const
-  for (const [name, target] of targets) {
-    const row = rows.find((r) => r.page.name === name)
-    if (!row) continue
-    const m = median(row.cur.ms)
-    console.log(`target: ${name} TTFB < ${target} ms: ${f(m)} ms ${m < target ? 'PASS' : 'FAIL'}`)
-  }
-  const heaviest = rows.reduce((x, y) => (y.weight > x.weight ? y : x))
-  console.log(
-    `target: page weight < ${WEIGHT_KB} KB (HTML + stylesheet + scripts): heaviest ${heaviest.page.name} ` +
-      `${(heaviest.weight / 1024).toFixed(1)} KB ${heaviest.weight < WEIGHT_KB * 1024 ? 'PASS' : 'FAIL'}`,
-  )
-  if (base) console.log(`pages slower than the baseline beyond the noise: ${slower} of ${compared.length}`)
 } finally {
   for (const s of servers) await s.stop()
   rmSync(dir, { recursive: true, force: true })
