@@ -98,7 +98,7 @@ function compiled(where: SQL | undefined): { sql: string; params: unknown[] } {
   return where ? dialect.sqlToQuery(where) : { sql: '1', params: [] }
 }
 
-/** The hot reader of each database's plain reader, for code handed only the reader (the reports' running sums). */
+/** hotFor's rule for code handed only the reader (the reports' running sums): each database's reader and its hot reader. */
 const hotOfReader = new WeakMap<object, HotReader>()
 
 /** Called once per database opened: its plain reader is known to have this hot reader. */

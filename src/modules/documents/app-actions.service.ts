@@ -77,8 +77,8 @@ export type AppDocument = Awaited<ReturnType<typeof viewDocumentForApp>>
 
 export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: number) {
   const q = deps.db.read
-  // The document through the hot reader, as the API's viewDocument reads it (49 columns through the query builder
-  // since issue 34's round made this page slower than it was).
+  // The document through the hot reader, as the API's viewDocument reads it: a row has 49 columns since this round,
+  // and the query builder's mapping of them had made this page slower than it was before issue 34.
   const hot = hotFor(deps.db, q)
   const business = await getBusiness(q, who.businessId)
   const doc = await findDocument(q, who.businessId, id, hot)

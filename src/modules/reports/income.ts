@@ -122,8 +122,8 @@ interface FxRow {
  */
 async function convertedIncome(q: Queryable, business: { id: number; currency: string }, period: Period, sums: FxRow) {
   const cur = business.currency
-  let net = new Dec(joinSplit(sums?.net_hi, sums?.net_lo).toString())
-  if ((sums?.large ?? 0) > 0) {
+  let net = new Dec(joinSplit(sums.net_hi, sums.net_lo).toString())
+  if ((sums.large ?? 0) > 0) {
     const big = await rows<{ net: string; paid: string; total: string }>(
       q,
       sql`SELECT CAST(net_accounting_minor AS TEXT) AS net, CAST(paid_minor AS TEXT) AS paid, CAST(total_minor AS TEXT) AS total
@@ -136,8 +136,8 @@ async function convertedIncome(q: Queryable, business: { id: number; currency: s
   return {
     currency: cur,
     net: amountOf(net, scale),
-    vat: amountOf(new Dec(joinSplit(sums?.vat_hi, sums?.vat_lo).toString()), scale),
-    documents: sums?.documents ?? 0,
+    vat: amountOf(new Dec(joinSplit(sums.vat_hi, sums.vat_lo).toString()), scale),
+    documents: sums.documents ?? 0,
   }
 }
 
