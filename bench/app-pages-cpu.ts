@@ -4,6 +4,8 @@
 // on a machine other work keeps busy, CPU time moves far less than time to first byte, so a few percent shows.
 //
 //   bun bench/app-pages-cpu.ts JOB_JSON     (JOB_JSON: {runs, trees: [{name, tree, db, pages: [[name, path, next]]}]})
+import { signInCookie } from './app-sign-in'
+
 interface Job {
   runs: number
   trees: { name: string; tree: string; db: string; pages: [string, string, boolean][] }[]
@@ -20,30 +22,10 @@ async function openTree(tree: string, db: string) {
   const deps = await createDeps(loadConfig({}, { dbPath: db, rateLimit: 1_000_000_000 }), { logger: silentLogger })
   const app = await buildApp(deps)
   const origin = 'http://127.0.0.1'
-  const jar = new Map<string, string>()
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';')
-      const eq = pair!.indexOf('=')
-      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1))
-    }
-  }
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
-  const page = await app.fetch(new Request(`${origin}/app/sign-in`))
-  keep(page)
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
-  const signed = await app.fetch(
-    new Request(`${origin}/app/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie(), origin },
-      body: new URLSearchParams({ _csrf: csrf, email: 'owner@bench.example', password: 'a long bench password' }),
-    }),
-  )
-  keep(signed)
-  if (signed.status !== 303) throw new Error(`${tree}: sign-in answered ${signed.status}`)
+  const cookie = await signInCookie((req) => app.fetch(req), origin, tree)
   return async (path: string): Promise<{ cpu: number; html: string }> => {
     const c0 = process.cpuUsage()
-    const res = await app.fetch(new Request(origin + path, { headers: { cookie: cookie() } }))
+    const res = await app.fetch(new Request(origin + path, { headers: { cookie } }))
     const html = await res.text()
     const c = process.cpuUsage(c0)
     if (res.status !== 200) throw new Error(`${tree} ${path} answered ${res.status}: ${html.slice(0, 300)}`)
@@ -99,6 +81,3 @@ for (let i = 0; i < cur.pages.length; i++) {
   )
 }
 process.exit(0)
-
-// A module, for its top-level awaits.
-export {}

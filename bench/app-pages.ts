@@ -29,6 +29,7 @@ import {
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argNumber, argValue } from './args'
+import { signInCookie } from './app-sign-in'
 
 /** The last commit on main before issue 34's work began (its branches all fork here, 2026-11-25). */
 const ISSUE_34_BASELINE = 'fd0d0c8'
@@ -168,37 +169,8 @@ async function serveTree(name: string, tree: string, dir: string): Promise<Serve
       await proc.exited
     },
   }
-  await signIn(server)
+  server.cookie = await signInCookie((req) => fetch(req), origin, name)
   return server
-}
-
-/** Signs in through the form, as a browser does. */
-async function signIn(s: Server): Promise<void> {
-  const jar = new Map<string, string>()
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';')
-      const eq = pair!.indexOf('=')
-      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1))
-    }
-  }
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
-  const page = await fetch(`${s.origin}/app/sign-in`)
-  keep(page)
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
-  const signed = await fetch(`${s.origin}/app/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie(), origin: s.origin },
-    body: new URLSearchParams({
-      _csrf: csrf,
-      email: 'owner@bench.example',
-      password: 'a long bench password',
-    }).toString(),
-  })
-  keep(signed)
-  if (signed.status !== 303) throw new Error(`${s.name}: sign-in answered ${signed.status}`)
-  s.cookie = cookie()
 }
 
 /** One timed request: time to first byte (Bun's fetch resolves once the status line and headers are in), the HTML. */
