@@ -159,7 +159,7 @@ async function connect(
   const mutex = new Mutex()
   const hot = keep(native ? openHotReader(url) : null)
   registerHotReader(read, hot)
-  const bulk = keep(native ? await openBulkWriter(url) : null)
+  const bulk = keep(native ? openBulkWriter(url) : null)
   const prepared = keep(native ? openPreparedWriter(url) : null)
 
   return {
