@@ -9,8 +9,8 @@
 //
 // The baseline is the commit's tree unpacked under $TMPDIR (git archive: nothing is written into the repository or its
 // worktrees); its node_modules is this tree's when both package-lock.json files are the same, else its own (`npm ci`
-// in that folder, which writes nothing else; both servers run under the bun that runs this script). --keep-baseline keeps the
-// folder for the next run. Each tree seeds its own database with its own seeder, migrations and people module
+// in that folder, which writes nothing else; both servers run under the bun that runs this script). --keep-baseline
+// keeps the folder for the next run. Each tree seeds its own database with its own seeder, migrations and people module
 // (bench/app-pages-tree.ts). Prints per page the median and p90 time to first byte of each server, the ratio of the
 // medians, and the page's own noise: how far the medians of the odd and even rounds of the same server stand apart
 // (the larger of the two servers). A page is called slower only when its ratio exceeds 1 by more than that noise and

@@ -98,7 +98,7 @@ function compiled(where: SQL | undefined): { sql: string; params: unknown[] } {
   return where ? dialect.sqlToQuery(where) : { sql: '1', params: [] }
 }
 
-/** hotFor's rule for code handed only the reader (the reports' running sums): each database's reader and its hot reader. */
+/** hotFor's rule for code handed only the reader (the reports' sums): each database's reader and its hot reader. */
 const hotOfReader = new WeakMap<object, HotReader>()
 
 /** Called once per database opened: its plain reader is known to have this hot reader. */
