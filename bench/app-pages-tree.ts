@@ -1,6 +1,6 @@
 // One tree's side of bench/app-pages.ts: fills a database file with THAT tree's own seeder, migrations and people
-// module (loaded from the tree named on the command line, so a baseline checkout seeds with its own code and schema), and
-// prints, as its last line, the ids the pages are asked with.
+// module (loaded from the tree named on the command line, so a baseline checkout seeds with its own code and schema),
+// and prints, as its last line, the ids the pages are asked with.
 //
 //   bun bench/app-pages-tree.ts TREE DB_FILE DOCUMENTS PAYMENTS YEAR
 //
