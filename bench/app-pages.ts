@@ -398,7 +398,9 @@ try {
           `${(noise * 100).toFixed(0)}%`.padStart(7) +
           `${kb(r.cur.html)}/${kb(r.base.html)}`.padStart(18) +
           `  ${slow ? 'SLOWER' : ratio < 1 - Math.max(noise, typical) ? 'faster' : 'same'}`
-      } else line += 'new page'.padStart(13) + ''.padStart(22) + `${kb(r.cur.html)}`.padStart(18)
+      } else
+        line +=
+          (r.page.onlyCurrent ? 'new page' : '-').padStart(13) + ''.padStart(22) + `${kb(r.cur.html)}`.padStart(18)
       console.log(line)
     }
     const targets = [
