@@ -143,7 +143,7 @@ export async function viewDocumentsWithFacts(
   const [lines, bands, credits] = await Promise.all([
     linesOf(q, ids, hot),
     bandsOf(q, ids, hot),
-    creditNoteIdsOf(q, business.id, ids),
+    creditNoteIdsOf(q, business.id, ids, hot),
   ])
   const day = today(deps)
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
