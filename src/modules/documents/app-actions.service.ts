@@ -52,7 +52,7 @@ export async function gatherAppFacts(
   today: string,
 ): Promise<AppFacts> {
   const client = await findClient(q, business.id, doc.clientId)
-  const mail = await mailStateOf(q, business, mailRelay, today)
+  const mail = await mailStateOf(q, business, mailRelay, today, 'client')
   return {
     doc,
     clientExists: client !== undefined,
