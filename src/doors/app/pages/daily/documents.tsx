@@ -22,6 +22,7 @@ import { FormInput } from '../../form-input'
 import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
+import { OutboxNote } from './outbox'
 import {
   ActionButton,
   Area,
@@ -607,6 +608,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             id="act-delete"
           />
         </div>
+        <OutboxNote c={c} what="a Send or a reminder" />
       </section>
 
       {refunds ? <RefundsSection c={c} state={state} d={d} refunds={refunds} accounts={accounts} /> : ''}
@@ -692,6 +694,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                 ))}
               </tbody>
             </table>
+            <OutboxNote c={c} what="a Receipt emailed" />
           </div>
         )}
         {a.record_payment.open && !changeBlocked(c) ? (
@@ -847,6 +850,7 @@ function SendPage({ c, state, doc }: { c: InBusiness; state: FormState; doc: Doc
           ) : (
             ''
           )}
+          <OutboxNote c={c} what="this email" />
           <Field
             name="to"
             label="To"

@@ -11,6 +11,7 @@ import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { DocumentPage, docId } from './documents'
 import { ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
+import { OutboxNote } from './outbox'
 
 function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
@@ -186,6 +187,7 @@ export function paymentsRoutes(kit: AppKit): void {
       <Layout c={c} title="Receipts" section="receipts">
         <Notice text={c.notice} />
         <h1>Receipts</h1>
+        <OutboxNote c={c} what="a Receipt emailed" />
         <div class="table-wrap">
           <table class="stacked" id="receipts">
             <thead>
