@@ -145,7 +145,7 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
             ''
           )}
         </dl>
-        <p class="flush">
+        <p class="actions-row flush">
           <a href={esc(`${at}/raw`)} id="download-eml">
             Download the whole message (.eml, {esc(bytes(m.size))})
           </a>
