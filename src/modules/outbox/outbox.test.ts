@@ -10,6 +10,7 @@ import { outbox as events } from '../../db/schema'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { outboxTransport, recipientsSent, setMailbox } from '../mailbox'
 import { remindDue } from '../reminders'
+import { runRecurringInvoices } from '../recurring'
 import { keptMessages } from './outbox.testkit'
 import { OUTBOX_KEEP } from './outbox.service'
 
@@ -196,6 +197,48 @@ describe('a Test business with no relay configured', () => {
     expect(m!.mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
       [`${p.body.receipt.receipt_number}.pdf`, 'application/pdf'],
     ])
+  })
+
+  test('a recurring invoice with action send issues its Invoice and keeps its email in the outbox', async () => {
+    h.clock.set('2026-03-10T09:00:00.000Z')
+    const s = await setup(h, {}, false)
+    const r = await h.request('POST', '/v1/recurring-invoices', {
+      key: s.key,
+      body: { client_id: s.clientId, lines: [line], frequency: 'month', start_date: '2026-03-10', action: 'send' },
+    })
+    expect(r.status).toBe(201)
+    await runRecurringInvoices(h.deps)
+    const after = (await h.request('GET', `/v1/recurring-invoices/${r.body.id}`, { key: s.key })).body
+    expect(after.last_run.error).toBeNull()
+    const made = (await h.request('GET', `/v1/documents/${after.last_run.document_id}`, { key: s.key })).body
+    expect(made.status).toBe('issued')
+    expect(made.last_sent).toMatchObject({ recipients: [CLIENT_EMAIL], via: 'service' })
+    const kept = await keptMessages(h.deps.db, s.id)
+    expect(kept.map((m) => m.mail.attachments[0]?.filename)).toEqual([`${made.document_number}.pdf`])
+  })
+
+  test('the pages that email a Client say a Test business’s mail goes to the Outbox and link it; a live Business’s pages do not', async () => {
+    const t = await setup()
+    const live = await setup(h, { isTest: false })
+    for (const [b, shown] of [
+      [t, true],
+      [live, false],
+    ] as const) {
+      const browser = await signedIn(h, b.id, 'owner')
+      const base = `/app/b/${b.publicId}`
+      for (const path of [
+        `/documents/${b.doc.id}`,
+        `/documents/${b.doc.id}/send`,
+        '/receipts',
+        '/settings/reminders',
+        '/settings/mailbox',
+      ]) {
+        const page = await browser.get(base + path)
+        expect(page.status).toBe(200)
+        expect(page.text.includes(`class="notice warn outbox-note"`)).toBe(shown)
+        expect(page.text.includes(`href="${base}/outbox"`)).toBe(shown)
+      }
+    }
   })
 
   test('a Business that is not a Test business still has no way to send, and has no outbox', async () => {
