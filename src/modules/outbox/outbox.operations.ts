@@ -2,9 +2,7 @@
 // message as an .eml. Any Role of the Business reads them; only a Test business has an outbox (else 404).
 import { idOf, json, listPage, type ApplicationOperation } from '../../platform/operation'
 import { NotFound } from '../../shared/errors'
-import { listOutbox, outboxAttachment, outboxRaw, presentKept, readOutboxMessage } from './outbox.service'
-
-const NO_MESSAGE = 'No such message in the outbox.'
+import { listOutbox, NO_MESSAGE, outboxAttachment, outboxRaw, presentKept, readOutboxMessage } from './outbox.service'
 
 export const outboxAppOperations: ApplicationOperation[] = [
   {

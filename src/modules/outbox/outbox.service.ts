@@ -113,7 +113,8 @@ async function ensureTest(db: Database, businessId: number): Promise<void> {
   if (!b.isTest) throw new NotFound('Only a Test business has an outbox.')
 }
 
-const NO_MESSAGE = 'No such message in the outbox (the oldest are dropped as new ones come).'
+/** A message id that names none of the Business's kept messages (another Business's, or one dropped). */
+export const NO_MESSAGE = 'No such message in the outbox (the oldest are dropped as new ones come).'
 
 /** A page of the outbox, newest first, from `beforeId` (0: the newest). */
 export async function listOutbox(
@@ -126,10 +127,16 @@ export async function listOutbox(
   return listKept(db.read, businessId, beforeId, limit)
 }
 
-async function parsed(db: Database, businessId: number, id: number) {
+/** One kept message of the Business, or 404. */
+async function keptRow(db: Database, businessId: number, id: number) {
   await ensureTest(db, businessId)
   const row = await findKept(db.read, businessId, id)
   if (!row) throw new NotFound(NO_MESSAGE)
+  return row
+}
+
+async function parsed(db: Database, businessId: number, id: number) {
+  const row = await keptRow(db, businessId, id)
   return { row, mail: await (await parser())(row.raw, { skipImageLinks: true, skipTextToHtml: true }) }
 }
 
@@ -191,8 +198,6 @@ export async function outboxRaw(
   businessId: number,
   id: number,
 ): Promise<{ bytes: Uint8Array; mimeType: string; filename: string }> {
-  await ensureTest(db, businessId)
-  const row = await findKept(db.read, businessId, id)
-  if (!row) throw new NotFound(NO_MESSAGE)
+  const row = await keptRow(db, businessId, id)
   return { bytes: new Uint8Array(row.raw), mimeType: 'message/rfc822', filename: `outbox-${row.id}.eml` }
 }

@@ -3,15 +3,12 @@
 // attachments to download, and the whole message as an .eml file. Any Role reads it; only a Test business has one.
 import { idOf } from '../../../../platform/operation'
 import type { Page } from '../../../../platform/cursors'
-import type { KeptMessage, KeptSummary } from '../../../../modules/outbox'
-import { OUTBOX_KEEP } from '../../../../modules/outbox'
+import { NO_MESSAGE, OUTBOX_KEEP, type KeptMessage, type KeptSummary } from '../../../../modules/outbox'
 import type { InBusiness } from '../../context'
 import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { When, esc } from '../../ui'
 import { Pager } from './words'
-
-const NO_MESSAGE = 'No such message in the outbox.'
 
 /** Where a Test business's mail goes, said where the application sends email (Send, Remind, Receipts, reminders). */
 export function OutboxNote({ c, what }: { c: InBusiness; what: string }): JSX.Element {
