@@ -1,5 +1,6 @@
 // Child processes of the benchmarks: every one bounded in time and stopped at the end, also on failure or Ctrl-C.
 import type { Subprocess } from 'bun'
+import { readFileSync } from 'node:fs'
 
 export const HOST = '127.0.0.1'
 
@@ -74,4 +75,36 @@ export async function freePort(): Promise<number> {
   const port = s.port!
   await s.stop(true)
   return port
+}
+
+/**
+ * A process's RSS, its peak (VmHWM), and what it is made of: anonymous memory (heaps, caches) and file pages (the
+ * binary's code, mapped); in MB (10^6 bytes).
+ */
+export function memoryOf(pid: number): { rss: number; hwm: number; anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const mbOf = (field: string) =>
+    (Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024) / 1e6
+  return { rss: mbOf('VmRSS'), hwm: mbOf('VmHWM'), anon: mbOf('RssAnon'), file: mbOf('RssFile') }
+}
+
+/** The mappings holding most of a process's RSS (from /proc/PID/smaps), largest first: where idle memory sits. */
+export function largestMappings(pid: number, top = 12): string[] {
+  const rows: { name: string; rss: number; anon: number }[] = []
+  let current: { name: string; rss: number; anon: number } | null = null
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (head) rows.push((current = { name: `${head[1]} ${head[2] || '[anon]'}`, rss: 0, anon: 0 }))
+    else if (current && line.startsWith('Rss:')) current.rss = Number(line.split(/\s+/)[1])
+    else if (current && line.startsWith('Anonymous:')) current.anon = Number(line.split(/\s+/)[1])
+  }
+  const byName = new Map<string, { rss: number; anon: number }>()
+  for (const r of rows) {
+    const m = byName.get(r.name) ?? { rss: 0, anon: 0 }
+    byName.set(r.name, { rss: m.rss + r.rss, anon: m.anon + r.anon })
+  }
+  return [...byName]
+    .sort((a, b) => b[1].rss - a[1].rss)
+    .slice(0, top)
+    .map(([name, m]) => `${(m.rss / 1024).toFixed(1).padStart(7)} MB (anon ${(m.anon / 1024).toFixed(1)})  ${name}`)
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Subprocess } from 'bun'
 import { argNumber, argValue } from './args'
-import { children, freePort, HOST, stop, stopAll } from './processes'
+import { children, freePort, HOST, memoryOf, stop, stopAll } from './processes'
 import { createDeps } from '../src/deps'
 import { loadConfig } from '../src/config'
 import { silentLogger } from '../src/shared/logger'
@@ -23,6 +23,8 @@ import { runRecurringInvoices } from '../src/modules/recurring'
 const ROOT = resolve(import.meta.dir, '..')
 const MAIN = join(ROOT, 'src/main.ts')
 const TARGET_RATIO = 0.8
+/** The servers' peak RSS, as the soak's (issue #33): the task's run must not hold memory per Invoice made. */
+const TARGET_PEAK_MB = 200
 const ENV = { INVOICING_RATE_LIMIT: '1000000000' }
 const LINE = { description: 'Retainer {{month}} {{year}}', quantity: '1', unit_price: '1000.00', vat_rate: '19' }
 
@@ -117,7 +119,7 @@ async function count(q: Client, where: string): Promise<number> {
 
 // ---------------------------------------------------------------- the API: create + issue, N times
 
-async function throughTheApi(): Promise<{ seconds: number; perSecond: number }> {
+async function throughTheApi(): Promise<{ seconds: number; perSecond: number; peakMb: number }> {
   const { db, key } = await database('api.db')
   const s = await serve(db)
   try {
@@ -139,11 +141,12 @@ async function throughTheApi(): Promise<{ seconds: number; perSecond: number }> 
       }),
     )
     const seconds = (performance.now() - started) / 1000
+    const peakMb = memoryOf(s.proc.pid).hwm
     const q = createClient({ url: `file:${db}` })
     const issued = await count(q, `status = 'issued'`)
     q.close()
     if (issued !== opts.count) throw new Error(`the API issued ${issued} Invoices, not ${opts.count}`)
-    return { seconds, perSecond: opts.count / seconds }
+    return { seconds, perSecond: opts.count / seconds, peakMb }
   } finally {
     await stop(s.proc)
   }
@@ -183,7 +186,7 @@ async function dueSchedules(): Promise<{ db: string; key: string }> {
   return { db, key }
 }
 
-async function byTheTask(db: string): Promise<{ seconds: number; perSecond: number; server: Server }> {
+async function byTheTask(db: string): Promise<{ seconds: number; perSecond: number; peakMb: number; server: Server }> {
   const s = await serve(db)
   const q = createClient({ url: `file:${db}` })
   const deadline = Date.now() + 30 * 60_000
@@ -195,10 +198,11 @@ async function byTheTask(db: string): Promise<{ seconds: number; perSecond: numb
   }
   // From the moment the server listens (the task runs at start) to the last Invoice issued.
   const seconds = (performance.now() - s.listeningAt) / 1000
+  const peakMb = memoryOf(s.proc.pid).hwm
   const drafts = await count(q, `status = 'draft' AND recurring_invoice_id IS NOT NULL`)
   q.close()
   if (drafts !== 0) throw new Error(`${drafts} Drafts left behind`)
-  return { seconds, perSecond: opts.count / seconds, server: s }
+  return { seconds, perSecond: opts.count / seconds, peakMb, server: s }
 }
 
 // ---------------------------------------------------------------- idle: nothing due
@@ -257,10 +261,14 @@ async function main(): Promise<void> {
     `recurring invoices: ${opts.count} Invoices, ${opts.connections} API clients; loadavg ${(await Bun.file('/proc/loadavg').text()).trim()}`,
   )
   const viaApi = await throughTheApi()
-  console.log(`API  create + issue  ${viaApi.perSecond.toFixed(1)} Invoices/s  (${viaApi.seconds.toFixed(1)} s)`)
+  console.log(
+    `API  create + issue  ${viaApi.perSecond.toFixed(1)} Invoices/s  (${viaApi.seconds.toFixed(1)} s)  peak RSS ${viaApi.peakMb.toFixed(0)} MB`,
+  )
   const { db } = await dueSchedules()
   const task = await byTheTask(db)
-  console.log(`task (background)   ${task.perSecond.toFixed(1)} Invoices/s  (${task.seconds.toFixed(1)} s)`)
+  console.log(
+    `task (background)   ${task.perSecond.toFixed(1)} Invoices/s  (${task.seconds.toFixed(1)} s)  peak RSS ${task.peakMb.toFixed(0)} MB  target < ${TARGET_PEAK_MB}  ${task.peakMb < TARGET_PEAK_MB ? 'PASS' : 'FAIL'}`,
+  )
   const ratio = task.perSecond / viaApi.perSecond
   console.log(
     `ratio task/API      ${ratio.toFixed(2)}  target >= ${TARGET_RATIO}  ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`,
@@ -283,7 +291,7 @@ async function main(): Promise<void> {
         {
           count: opts.count,
           api: viaApi,
-          task: { seconds: task.seconds, perSecond: task.perSecond },
+          task: { seconds: task.seconds, perSecond: task.perSecond, peakMb: task.peakMb },
           ratio,
           idle,
           inProcess,

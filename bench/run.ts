@@ -6,7 +6,7 @@
 // See bench/README.md for what it measures and how to read it.
 import type { Subprocess } from 'bun'
 import { argNumber, argValue } from './args'
-import { children, freePort, HOST, mustRun, run, stop, stopAll } from './processes'
+import { children, freePort, HOST, memoryOf, mustRun, run, stop, stopAll } from './processes'
 import {
   copyFileSync,
   existsSync,
@@ -97,13 +97,6 @@ async function untilHealthy(
     if (performance.now() - since > timeoutMs) throw new Error(`no answer from ${base}/health within ${timeoutMs} ms`)
     await Bun.sleep(1)
   }
-}
-
-/** VmRSS and VmHWM of a process, in MB (10^6 bytes). */
-function memoryOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
-  return { rss: (kb('VmRSS') * 1024) / 1e6, hwm: (kb('VmHWM') * 1024) / 1e6 }
 }
 
 // ---------------------------------------------------------------- wrk

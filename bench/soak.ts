@@ -1,6 +1,6 @@
 // The soak: the compiled binary under a mixed load for minutes, its memory sampled every second.
 //
-//   bun bench/soak.ts [--no-build] [--minutes 9] [--workers 8] [--idle 30] [--keep] [--server-env K=V,...]
+//   bun bench/soak.ts [--no-build] [--minutes 9] [--workers 8] [--idle 30] [--keep] [--smaps] [--server-env K=V,...]
 //
 // Eight workers, each in a loop: create a Client now and then, a Draft of 1 to 8 Lines, issue it, record a Payment
 // on it (a Receipt is made), ask its PDF, its XML and its Receipt's PDF, walk a page of the document list and of
@@ -11,11 +11,11 @@
 // every second under load (peak), and after the load once it has been idle (`--idle` seconds).
 // Targets: 0 errors, counts exact, peak RSS under 200 MB, idle RSS under 100 MB. See bench/README.md.
 import type { Subprocess } from 'bun'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argNumber, argValue } from './args'
-import { children, freePort, HOST, mustRun, stop, stopAll, waitForHealth } from './processes'
+import { children, freePort, HOST, largestMappings, memoryOf, mustRun, stop, stopAll, waitForHealth } from './processes'
 import { sendBigBody } from '../test/big-body'
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -29,6 +29,8 @@ const opts = {
   workers: argNumber('workers', 8),
   idle: argNumber('idle', 30),
   keep: process.argv.includes('--keep'),
+  // --smaps: after the idle figure, the mappings that hold most of it (anonymous heaps, the binary's pages).
+  smaps: process.argv.includes('--smaps'),
   // --server-env K=V[,K=V]: settings for the server alone, e.g. BUN_JSC_heapGrowthMaxIncrease=0.4 to try another growth.
   serverEnv: Object.fromEntries(
     (argValue('server-env') ?? '')
@@ -39,14 +41,6 @@ const opts = {
 }
 
 process.on('SIGINT', () => void stopAll().then(() => process.exit(130)))
-
-/** RSS, its peak, and what it is made of: anonymous memory (heaps, caches) and file pages (the binary's code, mapped). */
-function memoryOf(pid: number): { rss: number; hwm: number; anon: number; file: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0)
-  const mbOf = (field: string) => (kb(field) * 1024) / 1e6
-  return { rss: mbOf('VmRSS'), hwm: mbOf('VmHWM'), anon: mbOf('RssAnon'), file: mbOf('RssFile') }
-}
 
 const mb = (n: number) => `${n.toFixed(0)} MB`
 
@@ -218,6 +212,7 @@ async function main(): Promise<void> {
 
     await Bun.sleep(opts.idle * 1000)
     const idle = memoryOf(server.pid!)
+    const idleMappings = opts.smaps ? largestMappings(server.pid!) : []
     await stop(server)
 
     // ------------------------------------------------------------ figures
@@ -243,6 +238,7 @@ async function main(): Promise<void> {
     console.log(
       `RSS: ${mb(startRss)} at start; under load min ${mb(Math.min(...samples))}, max ${mb(Math.max(...samples))}, peak (VmHWM) ${mb(peak)}; ${mb(afterLoad.rss)} at the end of the load; ${mb(idle.rss)} after ${opts.idle} s idle (${mb(idle.anon)} anonymous, ${mb(idle.file)} file pages)`,
     )
+    for (const m of idleMappings) console.log(`  ${m}`)
     const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
     console.log(`${pass(errors.length === 0)} no errors`)
     console.log(`${pass(JSON.stringify(made) === JSON.stringify(counted))} counts exact`)

@@ -32,6 +32,7 @@ import {
 } from './banking.repo'
 import type { MatchInput } from './banking.model'
 import { presentEntry, presentStatement, type EntryView, type StatementView } from './banking.present'
+import { timeSlices } from '../../shared/turns'
 
 /** How long the import may hold the thread before it lets other requests in. */
 const SLICE_MS = 5
@@ -121,7 +122,7 @@ export async function importStatement(deps: PaymentDeps, c: Actor, xml: string):
   // Read before the transaction, so the write lock is held for writing: the document each credit names and its
   // Payment as Record would take it (judged again against the document inside the transaction).
   const plans: Array<PlannedPayment | null> = []
-  let slice = performance.now()
+  const slice = timeSlices(SLICE_MS)
   for (const e of file.entries) {
     let plan: PlannedPayment | null = null
     if (e.credit && e.booked) {
@@ -135,10 +136,7 @@ export async function importStatement(deps: PaymentDeps, c: Actor, xml: string):
       }
     }
     plans.push(plan)
-    if (performance.now() - slice > SLICE_MS) {
-      await new Promise((r) => setImmediate(r))
-      slice = performance.now()
-    }
+    await slice()
   }
   const now = deps.clock.now().toISOString()
   return deps.db.writePrepared(async (tx) => {
@@ -153,7 +151,7 @@ export async function importStatement(deps: PaymentDeps, c: Actor, xml: string):
     }
     const statementId = await insertStatement(tx, statement)
     const entries: EntryView[] = []
-    let sliceStart = performance.now()
+    const sliceWriting = timeSlices(SLICE_MS)
     for (let i = 0; i < file.entries.length; i++) {
       const e = file.entries[i]!
       const base: EntryInsert = {
@@ -179,10 +177,7 @@ export async function importStatement(deps: PaymentDeps, c: Actor, xml: string):
       }
       const row = await recordEntry(deps, tx, c, base, e.credit && e.booked, plans[i] ?? null)
       entries.push(presentEntry(row))
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((r) => setImmediate(r))
-        sliceStart = performance.now()
-      }
+      await sliceWriting()
     }
     return presentStatement({ id: statementId, ...statement }, entries)
   })

@@ -4,6 +4,7 @@
 // external entity (XXE) nor an entity expansion ("billion laughs") is ever read.
 import { lazyXmlParser, validateXml } from '../../shared/xml-parser'
 import { InvalidRequest } from '../../shared/errors'
+import { timeSlices } from '../../shared/turns'
 
 /** The largest file taken (extensions §15). */
 export const MAX_STATEMENT_BYTES = 10 * 1024 * 1024
@@ -198,17 +199,14 @@ export async function parseCamt(xml: string): Promise<CamtFile> {
   const days = (key: 'FrDtTm' | 'ToDtTm') =>
     reports.map((r) => textOf(at(r, 'FrToDt', key))?.slice(0, 10)).filter((d): d is string => !!d)
   const entries: CamtEntry[] = []
-  let slice = performance.now()
+  const slice = timeSlices(SLICE_MS)
   // Entries are read BATCH at a time: each parse has a cost of its own, and a few dozen entries are still a short turn.
   for (let i = 0; i < chunks.length; i += BATCH) {
     const batch = `<Ntries>${chunks.slice(i, i + BATCH).join('')}</Ntries>`
     wellFormed(batch, `entries ${i + 1} to ${Math.min(i + BATCH, chunks.length)}: `)
     const parsed = parser().parse(batch) as Node
     for (const ntry of list((parsed.Ntries as Node | undefined)?.Ntry)) entries.push(entryOf(ntry))
-    if (performance.now() - slice > SLICE_MS) {
-      await new Promise((r) => setImmediate(r))
-      slice = performance.now()
-    }
+    await slice()
   }
   const booked = entries.map((e) => e.bookedOn).filter((d): d is string => d !== null)
   // The period the bank states (FrToDt); a file without one spans its booking dates.

@@ -23,6 +23,7 @@ import {
   type EntryRow,
 } from './journal.repo'
 import { businessData, documentData, paymentDataText, type PaymentRecordRow } from './records'
+import { nextTurn } from '../../shared/turns'
 
 /**
  * Appends one entry at the head of the Business's chain. Inside the write transaction (BEGIN IMMEDIATE), so no
@@ -211,8 +212,8 @@ export async function verifyChain(r: RowReader, businessId: number): Promise<Ver
       head = { seq: e.seq, hash: e.hash, at: e.at }
     }
     after = page[page.length - 1]!.seq
-    // The driver reads synchronously: a served verify of a long chain lets other requests in between its pages.
-    await new Promise((resolve) => setImmediate(resolve))
+    // A served verify of a long chain lets other requests in between its pages (shared/turns.ts).
+    await nextTurn()
     if (newest.length > 0) {
       const changed = await firstChangedRecord(r, businessId, newest)
       if (changed !== null && (bad === null || changed < bad.seq)) bad = { seq: changed, reason: 'record_changed' }

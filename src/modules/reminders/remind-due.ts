@@ -20,6 +20,7 @@ import { Dec } from '../../shared/money'
 import { dueCandidates, insertStep, openSteps, stepsOf, updateStep, type ReminderStepRow } from './reminders.repo'
 import { readReminderSettings } from './reminders.service'
 import { daysOverdue, fillPlaceholders, latestStepDue, type ReminderStep } from './steps'
+import { nextTurn } from '../../shared/turns'
 
 /** A claim of another machine is taken over after this long: nothing here can tell whether its process lives. */
 export const CLAIM_LEASE_MS = 10 * 60_000
@@ -78,6 +79,8 @@ export async function remindDue(deps: MailDeps): Promise<RemindRun> {
     try {
       const outcome = await remindDocumentStep(deps, businessId, documentId)
       if (outcome) run[outcome]++
+      // Requests in between, and the driver's memory handed back as the run goes (shared/turns.ts).
+      await nextTurn()
     } catch (e) {
       deps.logger.error('payment reminder failed', {
         business_id: businessId,
