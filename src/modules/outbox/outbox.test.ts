@@ -262,14 +262,23 @@ describe('a Test business with no relay configured', () => {
 })
 
 describe('with a relay: nothing of a Test business reaches the SMTP server', () => {
-  test('a Test business’s Send is kept, a live Business’s Send reaches the relay', async () => {
+  test('a Test business’s Send, reminder and Receipt are kept, a live Business’s Send reaches the relay', async () => {
     const t = await setup(relayed)
     const live = await setup(relayed, { isTest: false })
     const before = { received: smtp.received.length, connections: smtp.connections }
     expect((await relayed.request('POST', `/v1/documents/${t.doc.id}/send`, { key: t.key })).status).toBe(200)
+    expect((await relayed.request('POST', `/v1/documents/${t.doc.id}/remind`, { key: t.key })).status).toBe(200)
+    const p = await relayed.request('POST', `/v1/documents/${t.doc.id}/payments`, {
+      key: t.key,
+      body: { amount: '1.00', payment_date: '2026-01-15', payment_method: 'cash' },
+    })
+    const browser = await signedIn(relayed, t.id, 'member')
+    const base = `/app/b/${t.publicId}`
+    const receipt = await browser.submit(`${base}/receipts`, {}, `${base}/payments/${p.body.id}/email-receipt`)
+    expect(receipt.status).toBe(303)
     expect(smtp.received.length).toBe(before.received)
     expect(smtp.connections).toBe(before.connections)
-    expect(await keptMessages(relayed.deps.db, t.id)).toHaveLength(1)
+    expect(await keptMessages(relayed.deps.db, t.id)).toHaveLength(3)
 
     expect((await relayed.request('POST', `/v1/documents/${live.doc.id}/send`, { key: live.key })).status).toBe(200)
     expect(smtp.received.length).toBe(before.received + 1)
