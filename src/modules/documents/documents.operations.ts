@@ -30,6 +30,7 @@ import {
   duplicateDocument,
   markSent,
   previewTotals,
+  receiptMailClosed,
   unmarkSent,
   viewDocumentForApp,
 } from './app-actions.service'
@@ -369,6 +370,16 @@ export const documentsAppOperations: ApplicationOperation[] = [
     refusals: [],
     async run(actor, { path }, { deps }) {
       return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
+    },
+  },
+  {
+    name: 'receipts_mail_closed',
+    description:
+      "Why no Receipt can be emailed now whatever its Client (no way to send, a lost mailbox, the day's limit), or null.",
+    access: 'read',
+    refusals: [],
+    async run(actor, _input, { deps }) {
+      return json({ closed: await receiptMailClosed(deps, actor) })
     },
   },
   {

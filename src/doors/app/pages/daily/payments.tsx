@@ -177,6 +177,8 @@ export function paymentsRoutes(kit: AppKit): void {
   kit.page('/receipts', 'read', async (c) => {
     const page = await kit.list<{ receipt: ReceiptRow; payment: PaymentRow }>(c, 'receipts_rows')
     const shown = page.data
+    // Closed with its reason when nothing can send a Receipt now, rather than failing after the click.
+    const { closed: mailClosed } = await kit.operation<{ closed: string | null }>(c, 'receipts_mail_closed')
     // Each Receipt names its document by number and Client, read for the whole page at once.
     const docs = await documentLabels(
       c.deps.db.read,
@@ -249,7 +251,7 @@ export function paymentsRoutes(kit: AppKit): void {
                           path={`/payments/${p.id}/email-receipt`}
                           label="Email"
                           quiet
-                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
+                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : mailClosed}
                           id={`email-receipt-${p.id}`}
                         />
                       </td>
