@@ -1,14 +1,17 @@
 // Recurring invoices across real processes (extensions §13): two servers on one file at the same time make every date
 // once; a server stopped over several dates catches up oldest first, each with its own delivery date, and a second
 // start makes nothing again; a server killed (SIGKILL) in the middle leaves no date doubled or lost, and its steps are
-// finished from their Drafts by the next start. The servers' clocks start where INVOICING_TEST_NOW says.
+// finished from their Drafts by the next start; with `action: send`, each Invoice is emailed once by two servers, and a
+// server killed while handing an email over to the mail server (a real one, smtp-server) leaves it sent again at most
+// once (extensions §14). The servers' clocks start where INVOICING_TEST_NOW says.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openDatabase, type Database } from '../src/db/client'
-import { call, seed, startServer, type Server } from './processes'
+import { startTestSmtpServer, type TestSmtpServer } from '../src/adapters/smtp-test-server'
+import { call, cli, seed, startServer, type Server } from './processes'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-06-01T08:00:00Z')
@@ -26,8 +29,8 @@ async function schedules(
   db: string,
   n: number,
   body: Record<string, unknown>,
-): Promise<{ key: string; ids: number[] }> {
-  const { key } = seed(db)
+): Promise<{ businessId: number; key: string; ids: number[] }> {
+  const { businessId, key } = seed(db)
   const s = await startServer(db, at(0))
   try {
     const c = await call(s, key, 'POST', '/v1/clients', {
@@ -46,7 +49,7 @@ async function schedules(
       if (r.status !== 201) throw new Error(JSON.stringify(r.body))
       ids.push(r.body.id)
     }
-    return { key, ids }
+    return { businessId, key, ids }
   } finally {
     await s.stop()
   }
@@ -153,4 +156,107 @@ describe('recurring invoices across processes', () => {
       await second.stop()
     }
   }, 240_000)
+})
+
+describe('recurring invoices emailed across processes', () => {
+  let smtp: TestSmtpServer
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer()
+  })
+  afterAll(() => smtp.close())
+
+  /** `n` schedules with `action: send` from day 1, of a Business with an address the relay sends from. */
+  async function sending(db: string, n: number) {
+    const made = await schedules(db, n, { frequency: 'month', action: 'send', start_date: day(1) })
+    const email = cli(['business', 'update', String(made.businessId), '--email', 'office@process.example', '--db', db])
+    expect(email.code, email.err).toBe(0)
+    smtp.received.length = 0
+    return made
+  }
+  const mailing = (n: number) => ({ ...at(n), INVOICING_MAIL_RELAY: smtp.url })
+  async function until(cond: () => boolean, ms: number): Promise<void> {
+    const end = Date.now() + ms
+    while (!cond() && Date.now() < end) await Bun.sleep(50)
+  }
+  async function lastSent(db: string): Promise<(string | null)[]> {
+    const q = await openDatabase(db)
+    try {
+      const rows = await q.read.all<{ last_sent: string | null }>(
+        sql`SELECT last_sent FROM documents WHERE recurring_invoice_id IS NOT NULL ORDER BY id`,
+      )
+      return rows.map((r) => r.last_sent)
+    } finally {
+      q.close()
+    }
+  }
+
+  test('two servers on one file at the same time email each Invoice once', async () => {
+    const db = join(dir, 'send-two.db')
+    await sending(db, 6)
+    const [a, b] = await Promise.all([startServer(db, mailing(1)), startServer(db, mailing(1))])
+    try {
+      const made = await settled(db, 6)
+      expect(made.map((m) => m.status)).toEqual(Array(6).fill('issued'))
+      await Bun.sleep(1500)
+      expect(smtp.received.length).toBe(6)
+      expect(new Set(smtp.received.map((m) => m.mail.subject)).size).toBe(6)
+      expect((await lastSent(db)).filter((at) => at === null)).toEqual([])
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+    }
+  }, 120_000)
+
+  test("a server killed while an Invoice's email is handed over: the next start sends it once more and records it once; a third sends nothing", async () => {
+    const db = join(dir, 'send-kill.db')
+    const { key, ids } = await sending(db, 1)
+    // The relay holds its answer: the email is in, the server waits for the answer, and is killed while it waits.
+    smtp.answerDelayMs = 30_000
+    const a = await startServer(db, mailing(1))
+    await until(() => smtp.received.length >= 1, 30_000).finally(() => a.stop('SIGKILL'))
+    expect(smtp.received.length).toBe(1)
+    smtp.answerDelayMs = 0
+    const b = await startServer(db, mailing(1))
+    try {
+      const made = await settled(db, 1)
+      await Bun.sleep(1500)
+      expect(made.length).toBe(1)
+      expect(smtp.received.length).toBe(2)
+      expect((await lastSent(db)).map((at) => at !== null)).toEqual([true])
+      const r = await call(b, key, 'GET', `/v1/recurring-invoices/${ids[0]}`)
+      expect(r.body.last_run).toMatchObject({ date: day(1), error: null })
+    } finally {
+      await b.stop()
+    }
+    const c = await startServer(db, mailing(1))
+    await Bun.sleep(2500)
+    await c.stop()
+    expect(smtp.received.length).toBe(2)
+  }, 120_000)
+
+  test('killed twice while handing the same email over: the third start hands it over no more and says not_delivered in last_run.error', async () => {
+    const db = join(dir, 'send-kill-twice.db')
+    const { key, ids } = await sending(db, 1)
+    smtp.answerDelayMs = 30_000
+    for (const n of [1, 2]) {
+      const s = await startServer(db, mailing(1))
+      await until(() => smtp.received.length >= n, 30_000).finally(() => s.stop('SIGKILL'))
+      expect(smtp.received.length).toBe(n)
+    }
+    smtp.answerDelayMs = 0
+    const c = await startServer(db, mailing(1))
+    try {
+      const made = await settled(db, 1)
+      await Bun.sleep(1500)
+      expect(smtp.received.length).toBe(2)
+      expect(made.map((m) => m.status)).toEqual(['issued'])
+      expect(await lastSent(db)).toEqual([null])
+      const r = await call(c, key, 'GET', `/v1/recurring-invoices/${ids[0]}`)
+      expect(r.body).toMatchObject({
+        status: 'active',
+        last_run: { error: { type: 'not_delivered', code: 'not_delivered' } },
+      })
+    } finally {
+      await c.stop()
+    }
+  }, 120_000)
 })

@@ -1,11 +1,14 @@
 // Payment reminders across real processes (extensions §14): two servers started at once on one database file send
 // each due step once between them, and a server killed (kill -9) while handing a reminder over leaves a claim that the
-// next server takes over once: the step goes out, recorded once, and is never sent a third time.
+// next server takes over once: the step goes out, recorded once, and is never sent a third time, even when the second
+// server is killed in the same place.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestSmtpServer, type TestSmtpServer } from '../src/adapters/smtp-test-server'
+import { sql } from 'drizzle-orm'
+import { openDatabase } from '../src/db/client'
 import { call, cli, seed, startServer, type Server } from './processes'
 
 let dir: string
@@ -127,6 +130,35 @@ describe('reminders across processes', () => {
       expect(smtp.received.length).toBe(2)
     } finally {
       await c.stop()
+    }
+  }, 120_000)
+
+  test('killed twice while handing the same reminder over: the third server hands it over no more and keeps it refused', async () => {
+    const { db, key, ids } = await prepared(1)
+    smtp.answerDelayMs = 30_000
+    for (const n of [1, 2]) {
+      const s = await startServer(db, relay())
+      await until(() => smtp.received.length >= n, 20_000).finally(() => s.stop('SIGKILL'))
+      expect(smtp.received.length).toBe(n)
+    }
+    smtp.answerDelayMs = 0
+    const c = await startServer(db, relay())
+    try {
+      await Bun.sleep(2500)
+      expect(smtp.received.length).toBe(2)
+      const d = await call(c, key, 'GET', `/v1/documents/${ids[0]}`)
+      expect({ sent: d.body.reminders_sent, last: d.body.last_reminded }).toEqual({ sent: 0, last: null })
+    } finally {
+      await c.stop()
+    }
+    const q = await openDatabase(db)
+    try {
+      const steps = await q.read.all<{ state: string; attempts: number }>(
+        sql`SELECT state, attempts FROM reminder_steps WHERE document_id = ${ids[0]}`,
+      )
+      expect(steps).toEqual([{ state: 'refused', attempts: 2 }])
+    } finally {
+      q.close()
     }
   }, 120_000)
 })

@@ -21,6 +21,8 @@ export interface TestSmtpServer {
   received: Received[]
   /** Recipients (lower case) answered 550 at RCPT TO. */
   refuse: Set<string>
+  /** Recipients (lower case) answered 451 at RCPT TO: a refusal for now, to be tried again later. */
+  defer: Set<string>
   behaviour: Behaviour
   /** When set, a login is required and only this one is taken. */
   credentials: { user: string; pass: string } | null
@@ -40,6 +42,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     url: '',
     received: [],
     refuse: new Set(),
+    defer: new Set(),
     behaviour: 'accept',
     credentials: null,
     connections: 0,
@@ -73,6 +76,8 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       if (state.refuse.has(address.address.toLowerCase()))
         return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }))
+      if (state.defer.has(address.address.toLowerCase()))
+        return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
       callback()
     },
     onData(stream, session, callback) {

@@ -19,20 +19,27 @@ export interface BulkWriter {
   close(): void
 }
 
-export async function openBulkWriter(url: string): Promise<BulkWriter | null> {
+export function openBulkWriter(url: string): BulkWriter | null {
   if (!url.startsWith('file:')) return null
-  const db = new AsyncDatabase(url.slice('file:'.length), { timeout: 5000 })
-  const exec = (sql: string): Promise<void> => db.exec(sql) as Promise<void>
-  // Only rows nobody was answered about are written here, so NORMAL (no fsync per commit) is enough; the next
-  // ordinary commit on the main writer syncs the log with it.
-  try {
-    await exec('PRAGMA synchronous = NORMAL')
-    await exec('PRAGMA foreign_keys = ON')
-  } catch (e) {
-    // Busy at a start while another process migrates: closed here, the open is tried again whole (db/client.ts).
-    db.close()
-    throw e
+  const path = url.slice('file:'.length)
+  // Opened with the first append (after a first request, not at start: issue 34).
+  let db: InstanceType<typeof AsyncDatabase> | null = null
+  const opened = async () => {
+    if (db) return db
+    const d = new AsyncDatabase(path, { timeout: 5000 })
+    // Only rows nobody was answered about are written here, so NORMAL (no fsync per commit) is enough; the next
+    // ordinary commit on the main writer syncs the log with it.
+    try {
+      await d.exec('PRAGMA synchronous = NORMAL')
+      await d.exec('PRAGMA foreign_keys = ON')
+    } catch (e) {
+      // Busy: closed here, opened again by the next append.
+      d.close()
+      throw e
+    }
+    return (db = d)
   }
+  const exec = async (sql: string): Promise<void> => void (await (await opened()).exec(sql))
   return {
     async append(sql, rows) {
       if (rows.length === 0) return
@@ -45,8 +52,8 @@ export async function openBulkWriter(url: string): Promise<BulkWriter | null> {
         throw e
       }
     },
-    shrink: () => exec('PRAGMA shrink_memory'),
-    close: () => db.close(),
+    shrink: async () => void (await db?.exec('PRAGMA shrink_memory')),
+    close: () => db?.close(),
   }
 }
 

@@ -157,7 +157,7 @@ async function connect(
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
   const hot = keep(native ? openHotReader(url) : null)
-  const bulk = keep(native ? await openBulkWriter(url) : null)
+  const bulk = keep(native ? openBulkWriter(url) : null)
   const prepared = keep(native ? openPreparedWriter(url) : null)
 
   return {

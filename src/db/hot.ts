@@ -21,8 +21,13 @@ export interface HotReader {
 export function openHotReader(url: string): HotReader | null {
   if (!url.startsWith('file:')) return null
   const path = url.slice('file:'.length)
-  const db = new Database(path, { readonly: true, timeout: 5000 } as never)
-  const stmt = statementCache(db)
+  // Opened with the first read, not at start: a server answers its first request sooner (issue 34).
+  let db: InstanceType<typeof Database> | null = null
+  let cache: ReturnType<typeof statementCache> | null = null
+  const stmt = (sql: string, raw?: boolean) => {
+    if (!cache) cache = statementCache((db = new Database(path, { readonly: true, timeout: 5000 } as never)))
+    return cache(sql, raw)
+  }
   // Rows are read as arrays and named here: the driver's object rows cost a quarter more (each carries a
   // `_metadata` object of its own), measured on the one-row reads every request makes.
   const names = new Map<string, string[]>()
@@ -54,10 +59,10 @@ export function openHotReader(url: string): HotReader | null {
       (stmt(sql, true).get as (...a: unknown[]) => unknown)(...args) as unknown[] | undefined,
     dataVersion: () => (stmt('PRAGMA data_version', true).get as () => [number])()[0],
     shrink: () => {
-      stmt.clear()
+      cache?.clear()
       names.clear()
-      db.exec('PRAGMA shrink_memory')
+      db?.exec('PRAGMA shrink_memory')
     },
-    close: () => db.close(),
+    close: () => db?.close(),
   }
 }

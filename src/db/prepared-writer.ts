@@ -25,21 +25,27 @@ export interface PreparedWriter {
 
 export function openPreparedWriter(url: string): PreparedWriter | null {
   if (!url.startsWith('file:')) return null
-  const db = new Database(url.slice('file:'.length), { timeout: 5000 } as never)
-  try {
-    db.exec('PRAGMA journal_mode = WAL')
-    db.exec('PRAGMA synchronous = FULL')
-    db.exec('PRAGMA foreign_keys = ON')
-  } catch (e) {
-    // Busy at a start while another process migrates: closed here, the open is tried again whole (db/client.ts).
-    db.close()
-    throw e
+  const path = url.slice('file:'.length)
+  // Opened with the first transaction, not at start (issue 34); the writer has made the file WAL by then.
+  let open: { db: InstanceType<typeof Database>; statement: ReturnType<typeof statementCache> } | null = null
+  const connection = () => {
+    if (open) return open
+    const db = new Database(path, { timeout: 5000 } as never)
+    try {
+      db.exec('PRAGMA journal_mode = WAL')
+      db.exec('PRAGMA synchronous = FULL')
+      db.exec('PRAGMA foreign_keys = ON')
+    } catch (e) {
+      // Busy (another process migrating): closed here, opened again by the next transaction.
+      db.close()
+      throw e
+    }
+    return (open = { db, statement: statementCache(db) })
   }
   const dialect = new SQLiteSyncDialect()
-  const statement = statementCache(db)
   const prepared = (query: SQLWrapper) => {
     const q = dialect.sqlToQuery(query.getSQL())
-    const stmt = statement(q.sql)
+    const stmt = connection().statement(q.sql)
     // The driver binds numbers, strings, bigints, buffers and null; booleans go in as SQLite's 1 and 0.
     return { stmt, params: q.params.map((p) => (typeof p === 'boolean' ? Number(p) : p)) }
   }
@@ -56,6 +62,7 @@ export function openPreparedWriter(url: string): PreparedWriter | null {
   }
   return {
     async transaction(fn) {
+      const { db } = connection()
       db.exec('BEGIN IMMEDIATE')
       try {
         const result = await fn(tx)
@@ -67,9 +74,9 @@ export function openPreparedWriter(url: string): PreparedWriter | null {
       }
     },
     shrink: () => {
-      statement.clear()
-      db.exec('PRAGMA shrink_memory')
+      open?.statement.clear()
+      open?.db.exec('PRAGMA shrink_memory')
     },
-    close: () => db.close(),
+    close: () => open?.db.close(),
   }
 }

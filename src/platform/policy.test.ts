@@ -7,7 +7,17 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core'
 import { apiKeys, memberships } from '../db/schema'
 import { appRefusal } from '../doors/app/policy'
 import { KEY_ROLES, ROLES } from './actor'
-import { apiOpen, apiPlanRefusal, mailDailyLimit, roleAllows, webhooksPlanRefusal, webhooksSend } from './policy'
+import {
+  apiOpen,
+  apiPlanRefusal,
+  backgroundActs,
+  backgroundRefusal,
+  issuingLimited,
+  mailDailyLimit,
+  roleAllows,
+  webhooksPlanRefusal,
+  webhooksSend,
+} from './policy'
 
 const PLANS = ['free', 'pro', 'pro_plus', 'paused'] as const
 
@@ -38,6 +48,20 @@ describe('the plan gate, one home', () => {
   test("the daily recipient limit of the service's mail server: 20 for a Test business or unpaid plan, 100 on Pro, 200 on Pro Plus", () => {
     expect(PLANS.map((plan) => mailDailyLimit({ plan, isTest: false }))).toEqual([20, 100, 200, 20])
     expect(PLANS.map((plan) => mailDailyLimit({ plan, isTest: true }))).toEqual([20, 20, 20, 20])
+  })
+
+  test('the issuing limit binds the Free plan and a Test business on any plan', () => {
+    expect(PLANS.map((plan) => issuingLimited({ plan, isTest: false }))).toEqual([true, false, false, false])
+    expect(PLANS.map((plan) => issuingLimited({ plan, isTest: true }))).toEqual([true, true, true, true])
+  })
+
+  test('the background (recurring dates, payment reminders) acts for every plan but Paused, which it answers business_paused', () => {
+    expect(PLANS.map((plan) => backgroundActs({ plan }))).toEqual([true, true, true, false])
+    for (const plan of PLANS) {
+      const refusal = backgroundRefusal({ plan })
+      if (plan !== 'paused') expect(refusal).toBeNull()
+      else expect(refusal?.extra).toEqual({ code: 'business_paused', remedy: 'choose_plan' })
+    }
   })
 })
 

@@ -119,10 +119,23 @@ export function mailDailyLimit(b: { plan: Plan | string; isTest: boolean }): num
 }
 
 /**
- * Whether a Business's scheduled emails (payment reminders, extensions §14) go out: not while it is Paused, when
- * nobody but its Owner opens it. `SCHEDULED_MAIL_PAUSED_PLANS` is the same rule for a query that filters in SQL.
+ * Whether a Business's background work acts (extensions §13 and §14: a recurring schedule's dates, its payment
+ * reminders): not while it is Paused, when nobody acts for it (§9). `BACKGROUND_PAUSED_PLANS` is the same rule for a
+ * query that filters in SQL.
  */
-export const SCHEDULED_MAIL_PAUSED_PLANS = ['paused'] as const
-export function scheduledMailSends(b: { plan: Plan | string }): boolean {
-  return !(SCHEDULED_MAIL_PAUSED_PLANS as readonly string[]).includes(b.plan)
+export const BACKGROUND_PAUSED_PLANS = ['paused'] as const
+export function backgroundActs(b: { plan: Plan | string }): boolean {
+  return !(BACKGROUND_PAUSED_PLANS as readonly string[]).includes(b.plan)
+}
+
+/**
+ * Why the background did not act for a Business (a recurring date not made, kept in its `last_run.error`): the
+ * `business_paused` code the MCP server and the application answer, in the words of a task no person started.
+ */
+export function backgroundRefusal(b: { plan: Plan | string }): Permission | null {
+  if (backgroundActs(b)) return null
+  return new Permission(
+    'The Business is paused: nothing is made or sent for it until the Owner chooses a plan in billing settings.',
+    { code: 'business_paused', remedy: 'choose_plan' },
+  )
 }

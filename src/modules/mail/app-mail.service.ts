@@ -91,8 +91,24 @@ async function emailClient<T>(
     // The mail server's own failure stays on the error (not in the answer): a reminder step reads whether to retry.
     throw Object.assign(new NotDelivered(`Not delivered: ${e.message}. ${tail}`), { cause: e })
   }
-  if (after) await deps.db.write((tx) => after(tx, plan.it))
+  if (after)
+    await deps.db
+      .write((tx) => after(tx, plan.it))
+      .catch((e) => {
+        throw new UnrecordedEmail(e)
+      })
   return plan.it
+}
+
+/**
+ * The email went out but its record could not be written (the database busy past its wait): a caller that retries
+ * must count this as a hand-over made, as after a crash between the email and its record (extensions §14).
+ */
+export class UnrecordedEmail extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the email went out but its record could not be written')
+    this.name = 'UnrecordedEmail'
+  }
 }
 
 /** A reminder's default subject in the document's language (the scheduled reminders of §14 say the same). */

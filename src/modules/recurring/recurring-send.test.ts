@@ -4,8 +4,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { documents, outbox, recurringInvoices } from '../../db/schema'
+import { businesses, documents, outbox, recurringInvoices } from '../../db/schema'
+import { countRecipients } from '../mailbox'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { losingTheRecord } from '../../../test/lost-record'
 import { runRecurringInvoices } from '.'
 
 let smtp: TestSmtpServer
@@ -46,6 +48,7 @@ async function schedule(): Promise<{ bizId: number; key: string; id: number; ema
   return { bizId: b.id, key: b.key, id: r.body.id, email }
 }
 
+const today = () => h.clock.now().toISOString().slice(0, 10)
 const docsOf = (id: number) =>
   h.deps.db.read.select().from(documents).where(eq(documents.recurringInvoiceId, id)).orderBy(documents.id).all()
 
@@ -90,6 +93,55 @@ describe('action send', () => {
     expect(mine.map((m) => m.mail.subject?.includes(docs[1]!.documentNumber!))).toEqual([true])
     expect(docs[0]!.lastSent).toBeNull()
     expect(docs[1]!.lastSent).not.toBeNull()
+  }, 30_000)
+
+  test("on the Free plan the relay's 20 recipients a day bind: past them the Invoice stays issued and unsent, last_run.error is sending_limit_reached, and the next date is made and sent", async () => {
+    const s = await schedule()
+    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'free' }).where(eq(businesses.id, s.bizId)))
+    await h.deps.db.write((tx) => countRecipients(tx, s.bizId, today(), 20))
+    await runRecurringInvoices(h.deps)
+    const after = (await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, s.id)).get())!
+    expect({ status: after.status, pending: after.pendingDocumentId }).toEqual({ status: 'active', pending: null })
+    expect(JSON.parse(after.lastRun!).error).toMatchObject({ type: 'refusal', code: 'sending_limit_reached' })
+    expect((await docsOf(s.id)).map((d) => [d.status, d.lastSent])).toEqual([['issued', null]])
+    expect(smtp.received.filter((m) => m.envelope.to.includes(s.email))).toEqual([])
+    h.clock.advance(31 * DAY)
+    await runRecurringInvoices(h.deps)
+    const docs = await docsOf(s.id)
+    expect(docs.map((d) => d.lastSent !== null)).toEqual([false, true])
+    expect(smtp.received.filter((m) => m.envelope.to.includes(s.email)).length).toBe(1)
+  }, 30_000)
+
+  test('an email out whose record was lost is counted: the step is given back, sent once more and recorded, and lost twice it is never handed over a third time', async () => {
+    const losingRecords = () => losingTheRecord(h.deps, () => smtp.received.length)
+    const mine = (email: string) => smtp.received.filter((m) => m.envelope.to.includes(email)).length
+    const rowOf = async (id: number) =>
+      (await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, id)).get())!
+
+    // Other tests' schedules whose dates have come are made first: the record lost is this test's.
+    await runRecurringInvoices(h.deps)
+    const once = await schedule()
+    await runRecurringInvoices(losingRecords())
+    expect({ emails: mine(once.email), pending: (await rowOf(once.id)).pendingStep }).toEqual({
+      emails: 1,
+      pending: 'send',
+    })
+    await runRecurringInvoices(h.deps)
+    expect(mine(once.email)).toBe(2)
+    expect((await docsOf(once.id)).map((d) => d.lastSent !== null)).toEqual([true])
+    expect(await rowOf(once.id)).toMatchObject({ pendingDocumentId: null, pendingClaim: null })
+    expect(JSON.parse((await rowOf(once.id)).lastRun!).error).toBeNull()
+
+    const twice = await schedule()
+    await runRecurringInvoices(losingRecords())
+    await runRecurringInvoices(losingRecords())
+    await runRecurringInvoices(h.deps)
+    await runRecurringInvoices(h.deps)
+    expect(mine(twice.email)).toBe(2)
+    const row = await rowOf(twice.id)
+    expect({ pending: row.pendingDocumentId, status: row.status }).toEqual({ pending: null, status: 'active' })
+    expect(JSON.parse(row.lastRun!).error).toMatchObject({ type: 'not_delivered', code: 'not_delivered' })
+    expect((await docsOf(twice.id)).map((d) => [d.status, d.lastSent])).toEqual([['issued', null]])
   }, 30_000)
 
   test('a send left by a process that died after the issue is finished by sending the same Invoice, once', async () => {

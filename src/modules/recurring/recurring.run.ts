@@ -7,15 +7,16 @@ import { recurringInvoices } from '../../db/schema'
 import { systemActor } from '../../platform/actor'
 import { holderIsGone, thisProcess, type Holder } from '../../platform/idempotency'
 import { isBusy } from '../../db/busy'
-import { utcDay } from '../../shared/dates'
-import { ApiError, Refusal } from '../../shared/errors'
+import { backgroundRefusal } from '../../platform/policy'
+import { addDays, utcDay } from '../../shared/dates'
+import { ApiError, NotDelivered, Refusal } from '../../shared/errors'
 import { errorFacts } from '../../shared/logger'
 import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
 import { words } from '../words'
 import { findDocument, insertDraftInTx, issueInTx } from '../documents'
 import { sendDocument, type MailDeps } from '../mail'
-import { fillPlaceholders, nextAt, periodOf } from './dates'
+import { fillPlaceholders, firstIndexFrom, nextAt, periodOf } from './dates'
 import type { LastRun, RunError, TemplateLine } from './recurring.present'
 import {
   anythingToDo,
@@ -35,6 +36,8 @@ export type RecurringRunDeps = MailDeps
 const CLAIM_LEASE_MS = 10 * 60_000
 /** Schedules read at a time; the task goes on reading until none is due. */
 const BATCH = 200
+/** Hand-overs of one Invoice's email: the first, and one more after a crash between the email and its record (§14). */
+const MAX_SENDS = 2
 
 export interface RunReport {
   /** Drafts made (one per date). */
@@ -46,19 +49,26 @@ export interface RunReport {
 interface Claim {
   token: string
   at: number
-  holder: Holder
+  /** null: given back by its process after a fault, free to take. */
+  holder: Holder | null
+  /** The Invoice's email handed over so far under this step (counted before each hand-over); absent: none. */
+  sends?: number
 }
 
-function newClaim(deps: RecurringRunDeps): string {
-  const claim: Claim = { token: crypto.randomUUID(), at: deps.clock.now().getTime(), holder: thisProcess() }
+function newClaim(deps: RecurringRunDeps, sends = 0): string {
+  const claim: Claim = { token: crypto.randomUUID(), at: deps.clock.now().getTime(), holder: thisProcess(), sends }
   return JSON.stringify(claim)
 }
 
-/** A claim whose process is gone (this machine), or older than the lease, is free to take. */
+function sendsOf(raw: string | null): number {
+  return raw === null ? 0 : ((JSON.parse(raw) as Claim).sends ?? 0)
+}
+
+/** A claim whose process is gone (this machine), given back, or older than the lease, is free to take. */
 function isStale(deps: RecurringRunDeps, raw: string | null): boolean {
   if (raw === null) return true
   const c = JSON.parse(raw) as Claim
-  return holderIsGone(c.holder) || deps.clock.now().getTime() - c.at > CLAIM_LEASE_MS
+  return c.holder === null || holderIsGone(c.holder) || deps.clock.now().getTime() - c.at > CLAIM_LEASE_MS
 }
 
 /**
@@ -93,7 +103,8 @@ async function makeAndFinish(deps: RecurringRunDeps, today: string, report: RunR
 
   for (const r of await pendingSchedules(deps.db.read, BATCH)) {
     if (!isStale(deps, r.pendingClaim)) continue
-    const claim = newClaim(deps)
+    // The hand-overs counted so far go with the step: a crash does not reset them.
+    const claim = newClaim(deps, sendsOf(r.pendingClaim))
     if (!(await deps.db.write((tx) => claimPending(tx, r.id, r.pendingClaim, claim)))) continue
     await finishSteps(deps, await businessOf(r.businessId), r.id, claim)
     report.resumed++
@@ -143,6 +154,23 @@ async function makeDate(
     const s = scheduleOf(r)
     const k = r.nextIndex
     const date = r.nextDate
+    const paused = backgroundRefusal(business)
+    if (paused) {
+      // A Paused Business acts on nothing (extensions §9): the dates that came while it is Paused are passed as a
+      // paused schedule passes them (none is made later in a burst), and its last_run says why, once.
+      const kept = r.lastRun ? (JSON.parse(r.lastRun) as LastRun) : null
+      const next = nextAt(s, Math.max(k + 1, firstIndexFrom(s, addDays(today, 1) ?? today)), r.documentsMade)
+      await updateRecurringRow(tx, business.id, id, {
+        nextIndex: next?.index ?? k + 1,
+        nextDate: next?.date ?? null,
+        status: next ? 'active' : 'ended',
+        ...(kept?.error?.code === 'business_paused'
+          ? {}
+          : { lastRun: JSON.stringify({ date, document_id: null, error: errorOf(paused) } satisfies LastRun) }),
+        updatedAt: deps.clock.now().toISOString(),
+      })
+      return { made: false, claim: null }
+    }
     // {{month}} in the language the Invoice is written in: its Client's, else the Business's (extensions §18).
     const client = await findClient(tx, business.id, r.clientId)
     const at = { date, period: periodOf(s, k), month: words(client?.language ?? business.language).month }
@@ -238,43 +266,60 @@ async function settle(deps: RecurringRunDeps, id: number, claim: string, error: 
 /**
  * Issues the made Draft and, for `send`, sends it, as the claim holder. The issue commits with the schedule's next
  * step; a refusal (numbering at its end, the issuing limit, no address or mailbox, the daily limit, an email not
- * delivered) keeps what was made and is kept in `last_run.error`. Anything else gives the claim back, so the next run
- * tries again from the Draft.
+ * delivered, the Business Paused since) keeps what was made and is kept in `last_run.error`. Anything else gives the
+ * claim back, so the next run tries again from the Draft.
+ *
+ * The email is counted in the claim before it is handed over (extensions §14): a crash between the email and its
+ * record sends it again at most once, and a third hand-over is refused `not_delivered` in `last_run.error`.
  */
 async function finishSteps(deps: RecurringRunDeps, business: BusinessRow, id: number, claim: string): Promise<void> {
+  let held = claim
   try {
-    const step = await deps.db.write(async (tx) => {
-      const r = await holds(tx, id, claim)
+    const send = await deps.db.write(async (tx) => {
+      const r = await holds(tx, id, held)
       if (!r) return null
-      if (r.pendingStep === 'issue') {
-        const doc = await findDocument(tx, business.id, r.pendingDocumentId!)
-        if (!doc) throw Refusal.say('draft_deleted')
-        // A Draft issued by hand since (a stopped process left it) is not issued twice.
-        if (doc.status === 'draft') await issueInTx(deps, tx, business, doc.id)
-        const then = r.action === 'send' ? 'send' : null
+      const paused = backgroundRefusal(business)
+      if (paused) throw paused
+      const doc = await findDocument(tx, business.id, r.pendingDocumentId!)
+      if (!doc) throw Refusal.say('draft_deleted')
+      // A Draft issued by hand since (a stopped process left it) is not issued twice.
+      if (r.pendingStep === 'issue' && doc.status === 'draft') await issueInTx(deps, tx, business, doc.id)
+      // Nothing to send, or sent already (the process stopped after the email was recorded): the steps are done.
+      if (r.action !== 'send' || doc.lastSent !== null) {
         await tx
           .update(recurringInvoices)
-          .set(then ? { pendingStep: then } : { pendingDocumentId: null, pendingStep: null, pendingClaim: null })
+          .set({ pendingDocumentId: null, pendingStep: null, pendingClaim: null })
           .where(eq(recurringInvoices.id, id))
-        return then ? { send: r.pendingDocumentId! } : null
+        return null
       }
-      return { send: r.pendingDocumentId! }
+      const sends = sendsOf(held)
+      if (sends >= MAX_SENDS)
+        throw new NotDelivered(
+          'The email of this Invoice was handed over twice without being recorded: it may have gone out, so it is not sent again.',
+        )
+      const counted = JSON.stringify({ ...(JSON.parse(held) as Claim), sends: sends + 1 } satisfies Claim)
+      await tx
+        .update(recurringInvoices)
+        .set({ pendingStep: 'send', pendingClaim: counted })
+        .where(eq(recurringInvoices.id, id))
+      return { id: doc.id, counted }
     })
-    if (!step) return
-    const doc = await findDocument(deps.db.read, business.id, step.send)
-    if (!doc) throw Refusal.say('draft_deleted')
-    // Sent already (the process stopped after the email was recorded): not sent again.
-    if (doc.lastSent === null) await sendDocument(deps, actorOf(business), doc.id, undefined)
-    await settle(deps, id, claim, null)
+    if (send === null) return
+    // Held from here by the claim as committed, its hand-over counted.
+    held = send.counted
+    await sendDocument(deps, actorOf(business), send.id, undefined)
+    await settle(deps, id, held, null)
   } catch (e) {
-    if (e instanceof ApiError) return settle(deps, id, claim, errorOf(e))
+    if (e instanceof ApiError) return settle(deps, id, held, errorOf(e))
     if (!isBusy(e)) deps.logger.error('recurring invoice step failed', { recurring_invoice_id: id, ...errorFacts(e) })
+    // Given back with its count of hand-overs: the next run tries again, and a send it may have made still counts.
+    const back: Claim = { token: crypto.randomUUID(), at: 0, holder: null, sends: sendsOf(held) }
     await deps.db
       .write((tx) =>
         tx
           .update(recurringInvoices)
-          .set({ pendingClaim: null })
-          .where(sql`${recurringInvoices.id} = ${id} AND ${recurringInvoices.pendingClaim} = ${claim}`),
+          .set({ pendingClaim: JSON.stringify(back) })
+          .where(sql`${recurringInvoices.id} = ${id} AND ${recurringInvoices.pendingClaim} = ${held}`),
       )
       .catch(() => undefined)
   }

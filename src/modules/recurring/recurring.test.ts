@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { expectRefusedUnder, harnessForFile, type Harness } from '../../../test/harness'
-import { documents, numberCounters, recurringInvoices } from '../../db/schema'
+import { businesses, documents, numberCounters, recurringInvoices } from '../../db/schema'
 import { deleteBusiness, setNumbering } from '../business'
 import { runRecurringInvoices } from '.'
 import { words } from '../words'
@@ -392,6 +392,155 @@ describe('making the Invoices', () => {
     expect(docs[0]!.status).toBe('issued')
     const row = await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, r.id)).get()
     expect(row!.pendingDocumentId).toBeNull()
+  })
+})
+
+const setPlan = (id: number, plan: 'free' | 'pro' | 'paused') =>
+  h.deps.db.write((tx) => tx.update(businesses).set({ plan }).where(eq(businesses.id, id)))
+const rowOf = async (id: number) =>
+  (await h.deps.db.read.select().from(recurringInvoices).where(eq(recurringInvoices.id, id)).get())!
+
+/** Counts the write transactions the task opens over `n` runs a minute apart (the scheduler's beat). */
+async function writesOver(n: number): Promise<number> {
+  let writes = 0
+  const write = h.deps.db.write
+  h.deps.db = Object.assign(Object.create(Object.getPrototypeOf(h.deps.db)), h.deps.db, {
+    write: (fn: any) => (writes++, write(fn)),
+  })
+  try {
+    for (let i = 0; i < n; i++) {
+      h.clock.advance(60_000)
+      await run()
+    }
+  } finally {
+    ;(h.deps.db as any).write = write
+  }
+  return writes
+}
+
+describe('a Paused Business: nobody acts for it (extensions §9)', () => {
+  test('its dates make no Invoice, last_run says business_paused once, and back on a paid plan the dates passed while Paused are never made', async () => {
+    const b = await h.business()
+    const r = await made({ client_id: await h.client(b.key), frequency: 'day' }, b.key)
+    const first = today()
+    await setPlan(b.id, 'paused')
+    await run()
+    expect(await docsOf(r.id)).toEqual([])
+    let row = await rowOf(r.id)
+    expect({ status: row.status, next: row.nextDate, made: row.documentsMade, last: JSON.parse(row.lastRun!) }).toEqual(
+      {
+        status: 'active',
+        next: plus(1),
+        made: 0,
+        last: {
+          date: first,
+          document_id: null,
+          error: { type: 'permission', code: 'business_paused', message: expect.stringContaining('paused') },
+        },
+      },
+    )
+    // Three more dates come while it is Paused: each passed as it comes, the first refusal kept as it was said.
+    h.clock.advance(3 * DAY)
+    await run()
+    row = await rowOf(r.id)
+    expect({ next: row.nextDate, date: JSON.parse(row.lastRun!).date }).toEqual({ next: plus(1), date: first })
+    // Back on a paid plan: nothing of the passed dates is made, then or later; the next date is.
+    await setPlan(b.id, 'pro')
+    await run()
+    expect(await docsOf(r.id)).toEqual([])
+    h.clock.advance(DAY)
+    await run()
+    expect((await docsOf(r.id)).map((d) => [d.deliveryDate, d.status])).toEqual([[today(), 'issued']])
+    expect((await get(r.id, b.key)).body).toMatchObject({
+      status: 'active',
+      documents_made: 1,
+      last_run: { date: today(), error: null },
+    })
+  })
+
+  test('a count is of Invoices made: dates passed while Paused do not use it up, and an end date passed while Paused ends it', async () => {
+    const b = await h.business()
+    const c = await h.client(b.key)
+    const counted = await made({ client_id: c, frequency: 'day', count: 2 }, b.key)
+    const ending = await made({ client_id: c, frequency: 'day', end_date: plus(2) }, b.key)
+    await setPlan(b.id, 'paused')
+    await run()
+    h.clock.advance(3 * DAY)
+    await run()
+    expect((await rowOf(ending.id)).status).toBe('ended')
+    expect(await rowOf(counted.id)).toMatchObject({ status: 'active', documentsMade: 0, nextDate: plus(1) })
+    await setPlan(b.id, 'pro')
+    h.clock.advance(DAY)
+    await run()
+    h.clock.advance(DAY)
+    await run()
+    expect((await docsOf(counted.id)).length).toBe(2)
+    expect((await rowOf(counted.id)).status).toBe('ended')
+    expect(await docsOf(ending.id)).toEqual([])
+  })
+
+  test('a step left when it was Paused is kept, not issued or sent, and says business_paused; its schedules cost no write transaction a minute', async () => {
+    const b = await h.business()
+    const c = await h.client(b.key)
+    const r = await made({ client_id: c, frequency: 'day', action: 'send' }, b.key)
+    await made({ client_id: c, frequency: 'week', start_date: plus(1) }, b.key)
+    await run()
+    const [doc] = await docsOf(r.id)
+    // As a process stopped between the Draft's commit and its issue leaves it: the Draft, the step claimed by the dead.
+    await h.deps.db.write(async (tx) => {
+      await tx
+        .update(documents)
+        .set({ status: 'draft', documentNumber: null, publicToken: null })
+        .where(eq(documents.id, doc!.id))
+      await tx
+        .update(recurringInvoices)
+        .set({
+          pendingDocumentId: doc!.id,
+          pendingStep: 'issue',
+          pendingClaim: JSON.stringify({ token: 'x', at: 0, holder: { machine: 'gone', pid: 1, start: '' } }),
+        })
+        .where(eq(recurringInvoices.id, r.id))
+    })
+    await setPlan(b.id, 'paused')
+    await run()
+    expect((await docsOf(r.id)).map((d) => [d.status, d.lastSent])).toEqual([['draft', null]])
+    const row = await rowOf(r.id)
+    expect({ pending: row.pendingDocumentId, last: JSON.parse(row.lastRun!) }).toMatchObject({
+      pending: null,
+      last: { document_id: doc!.id, error: { code: 'business_paused' } },
+    })
+    // The next UTC day: each date of its schedules passed once, at the day's first run; the minutes after write nothing.
+    h.clock.set(`${plus(1)}T00:00:30.000Z`)
+    await run()
+    expect(await writesOver(60)).toBe(0)
+    expect((await docsOf(r.id)).length).toBe(1)
+    expect((await rowOf(r.id)).nextDate).toBe(plus(1))
+  })
+})
+
+describe('the Free plan (the issuing limit binds it)', () => {
+  test('a date past the issuing limit keeps its Draft, says issuing_limit_reached in last_run.error, and the schedule goes on', async () => {
+    const b = await h.business({ issuingLimit: 1 })
+    const r = await made({ client_id: await h.client(b.key), frequency: 'day' }, b.key)
+    await setPlan(b.id, 'free')
+    await run()
+    h.clock.advance(DAY)
+    await run()
+    expect((await docsOf(r.id)).map((d) => d.status)).toEqual(['issued', 'draft'])
+    const row = await rowOf(r.id)
+    expect({ status: row.status, next: row.nextDate, made: row.documentsMade }).toEqual({
+      status: 'active',
+      next: plus(1),
+      made: 2,
+    })
+    expect(JSON.parse(row.lastRun!)).toMatchObject({
+      date: today(),
+      error: { type: 'refusal', code: 'issuing_limit_reached' },
+    })
+    expect(row.pendingDocumentId).toBeNull()
+    h.clock.advance(DAY)
+    await run()
+    expect((await docsOf(r.id)).map((d) => d.status)).toEqual(['issued', 'draft', 'draft'])
   })
 })
 

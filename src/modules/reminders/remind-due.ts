@@ -2,20 +2,21 @@
 // the clock injected, that the scheduler (every minute and at start), the CLI and the tests all call.
 //
 // Exactly once: a step is claimed in a write transaction (the row of (document, step) is the record, written before
-// the email is handed over), so two processes never take one step; a claim whose process died is taken over once,
-// so a crash between the email and its record sends it again at most once. Catching up: only the latest step that
-// has come is sent, the earlier ones are written as passed.
+// the email is handed over, counting the hand-over), so two processes never take one step; a claim whose process died
+// is taken over once, and a hand-over that failed is tried again (once, where the email may have gone out), so a
+// crash between the email and its record sends it again at most once. Catching up: only the latest step that has
+// come is sent, the earlier ones are written as passed.
 import { MailerError } from '../../adapters/smtp'
 import type { Tx } from '../../db/client'
 import { claimToken, holderIsGone, holderOf } from '../../platform/idempotency'
-import { scheduledMailSends } from '../../platform/policy'
+import { backgroundActs } from '../../platform/policy'
 import { utcDay } from '../../shared/dates'
 import { errorFacts } from '../../shared/logger'
 import { ApiError, NotDelivered, NotFound, Refusal } from '../../shared/errors'
 import { getBusiness } from '../business'
 import { findClient } from '../clients'
 import { amountDue, findDocument, OWING_STATUSES, type DocumentRow } from '../documents'
-import { remindOnSchedule, type MailDeps } from '../mail'
+import { remindOnSchedule, UnrecordedEmail, type MailDeps } from '../mail'
 import { Dec } from '../../shared/money'
 import { dueCandidates, insertStep, openSteps, stepsOf, updateStep, type ReminderStepRow } from './reminders.repo'
 import { readReminderSettings } from './reminders.service'
@@ -120,7 +121,7 @@ async function claimStep(deps: MailDeps, businessId: number, documentId: number)
     const client = doc ? await findClient(tx, businessId, doc.clientId) : undefined
     const open = rows.filter((r) => r.state === 'waiting' || (r.state === 'sending' && stale(r, Date.now())))
     // A Paused Business's steps wait for it to choose a plan again.
-    if (business.deletedAt || !scheduledMailSends(business)) return null
+    if (business.deletedAt || !backgroundActs(business)) return null
     // Paid, cancelled, converted, or its Client opted out since: no more reminders; what waited is passed.
     if (!doc || !stillOwing(doc) || !settings.enabled || !client?.reminders || !client.email) {
       for (const r of open) await pass(tx, documentId, r.stepDays, nowIso)
@@ -211,11 +212,23 @@ export function stepWords(
   return { subject: fill(step.subject), text: fill(step.message) }
 }
 
-/** What a failed step keeps: the error, and whether and when it is tried again. */
+/** A refusal the mail server gives for now: SMTP's 4xx answers ask the sender to try again later (RFC 5321 §4.2.1). */
+function transient(e: MailerError): boolean {
+  return e.reason === 'refused' && e.smtpCode !== null && e.smtpCode >= 400 && e.smtpCode < 500
+}
+
+/**
+ * What a failed step keeps: the error, and whether and when it is tried again. A hand-over that surely sent nothing
+ * (the mail server unreachable, or answering "not now") is tried again and not counted; one that may have gone out (the connection lost with
+ * the message on its way, or the email out and its record not written) is counted and tried again while the hand-overs
+ * it has had (`attempts`, this one included) are fewer than `MAX_HANDOVERS`: a Client gets it at most once more.
+ */
 function failureOf(
   e: unknown,
   now: Date,
+  attempts: number,
 ): { state: 'waiting' | 'refused'; nextTryAt: string | null; error: StepError; handedOver: boolean } {
+  const retry = new Date(now.getTime() + RETRY_AFTER_MS).toISOString()
   if (e instanceof Refusal) {
     const error = { type: 'refusal', code: e.code, message: e.message }
     // The daily limit leaves the step for the next UTC day.
@@ -225,24 +238,29 @@ function failureOf(
     }
     return { state: 'refused', nextTryAt: null, error, handedOver: false }
   }
+  const maybeSent = (error: StepError) =>
+    attempts < MAX_HANDOVERS
+      ? { state: 'waiting' as const, nextTryAt: retry, error, handedOver: true }
+      : { state: 'refused' as const, nextTryAt: null, error, handedOver: true }
+  if (e instanceof UnrecordedEmail)
+    return maybeSent({
+      type: 'server_error',
+      code: null,
+      message: 'The reminder went out but could not be recorded: it may reach the Client twice.',
+    })
   if (e instanceof NotDelivered) {
     const cause = (e as { cause?: unknown }).cause
     const error = { type: 'not_delivered', code: null, message: e.message }
-    const maybeSent = !(cause instanceof MailerError) || cause.maybeSent
-    // Unreachable: nothing was handed over, and it may succeed later.
-    if (cause instanceof MailerError && !maybeSent && cause.reason === 'unreachable')
-      return {
-        state: 'waiting',
-        nextTryAt: new Date(now.getTime() + RETRY_AFTER_MS).toISOString(),
-        error,
-        handedOver: false,
-      }
-    return { state: 'refused', nextTryAt: null, error, handedOver: maybeSent }
+    // Unreachable, or refused for now (an SMTP 4xx answer): nothing was handed over, and it may succeed later.
+    if (cause instanceof MailerError && !cause.maybeSent && (cause.reason === 'unreachable' || transient(cause)))
+      return { state: 'waiting', nextTryAt: retry, error, handedOver: false }
+    if (cause instanceof MailerError && cause.reason === 'interrupted') return maybeSent(error)
+    return { state: 'refused', nextTryAt: null, error, handedOver: !(cause instanceof MailerError) || cause.maybeSent }
   }
   const message = e instanceof ApiError ? e.message : 'The reminder could not be prepared; it is tried again later.'
   return {
     state: 'waiting',
-    nextTryAt: new Date(now.getTime() + RETRY_AFTER_MS).toISOString(),
+    nextTryAt: retry,
     error: { type: e instanceof ApiError ? e.type : 'server_error', code: null, message },
     handedOver: false,
   }
@@ -281,15 +299,16 @@ export async function remindDocumentStep(
       await deps.db.write((tx) => pass(tx, documentId, step.days, deps.clock.now().toISOString()))
       return null
     }
-    const f = failureOf(e, deps.clock.now())
     if (!(e instanceof ApiError))
       deps.logger.error('payment reminder failed', {
         business_id: businessId,
         document_id: documentId,
         name: (e as Error)?.name,
       })
+    let f: ReturnType<typeof failureOf> | undefined
     await deps.db.write(async (tx) => {
       const row = (await stepsOf(tx, documentId)).find((r) => r.stepDays === step.days)
+      f = failureOf(e, deps.clock.now(), row?.attempts ?? 1)
       await updateStep(
         tx,
         documentId,
@@ -306,6 +325,6 @@ export async function remindDocumentStep(
         token,
       )
     })
-    return f.state === 'waiting' ? 'waiting' : 'refused'
+    return f?.state === 'waiting' ? 'waiting' : 'refused'
   }
 }

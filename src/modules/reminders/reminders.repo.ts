@@ -1,5 +1,5 @@
 // SQL of payment reminders: a Business's settings, each document's steps as handled, and the background task's reads.
-import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import {
   businesses,
@@ -9,7 +9,7 @@ import {
   reminderSteps,
   type ReminderStepState,
 } from '../../db/schema'
-import { SCHEDULED_MAIL_PAUSED_PLANS } from '../../platform/policy'
+import { BACKGROUND_PAUSED_PLANS } from '../../platform/policy'
 import { OWING_STATUSES } from '../documents'
 import type { ReminderStep } from './steps'
 
@@ -38,6 +38,9 @@ export async function saveSettings(
     .values({ businessId, ...values })
     .onConflictDoUpdate({ target: reminderSettings.businessId, set: values })
 }
+
+/** The Businesses whose reminders go out: not deleted, not Paused (platform/policy.ts, backgroundActs). */
+const acting = [isNull(businesses.deletedAt), notInArray(businesses.plan, [...BACKGROUND_PAUSED_PLANS])]
 
 /** A document the background task may have a step for: its Business's steps and the latest step it already has. */
 export interface Candidate {
@@ -73,9 +76,8 @@ export async function dueCandidates(q: Queryable, today: string): Promise<Candid
       and(
         eq(reminderSettings.enabled, true),
         sql`${reminderSettings.firstDays} IS NOT NULL`,
-        // A deleted Business sends nothing; a Paused one waits (platform/policy.ts, scheduledMailSends).
-        isNull(businesses.deletedAt),
-        notInArray(businesses.plan, [...SCHEDULED_MAIL_PAUSED_PLANS]),
+        // A deleted Business sends nothing; a Paused one waits (platform/policy.ts, backgroundActs).
+        ...acting,
         inArray(documents.type, ['invoice', 'proforma']),
         inArray(documents.status, [...OWING_STATUSES]),
         sql`${documents.convertedIntoId} IS NULL`,
@@ -93,15 +95,22 @@ export async function dueCandidates(q: Queryable, today: string): Promise<Candid
     .orderBy(documents.id)
 }
 
-/** Steps waiting for their next try, and every step being handed over (a claim whose process may be gone). */
+/**
+ * Steps waiting for their next try, and every step being handed over (a claim whose process may be gone), of
+ * Businesses that send: a Paused or deleted one's steps stay as they are, and cost an idle server no write each minute.
+ */
 export async function openSteps(q: Queryable, now: string): Promise<ReminderStepRow[]> {
   return q
-    .select()
+    .select(getTableColumns(reminderSteps))
     .from(reminderSteps)
+    .innerJoin(businesses, eq(businesses.id, reminderSteps.businessId))
     .where(
-      or(
-        eq(reminderSteps.state, 'sending'),
-        and(eq(reminderSteps.state, 'waiting'), lte(reminderSteps.nextTryAt, now)),
+      and(
+        or(
+          eq(reminderSteps.state, 'sending'),
+          and(eq(reminderSteps.state, 'waiting'), lte(reminderSteps.nextTryAt, now)),
+        ),
+        ...acting,
       ),
     )
     .orderBy(reminderSteps.documentId)

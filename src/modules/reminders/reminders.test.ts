@@ -8,10 +8,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { losingTheRecord } from '../../../test/lost-record'
 import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { clearMailbox, countRecipients, setMailbox } from '../mailbox'
+import { clearMailbox, countRecipients, recipientsSent, setMailbox } from '../mailbox'
 import { deliverDue, dispatchOutbox } from '../webhooks'
 import { deliveryContext } from '../../jobs/webhooks'
 import { runOperation } from '../../platform/operation'
@@ -47,6 +48,7 @@ beforeEach(async () => {
   await h.deps.db.write((tx) => tx.update(reminderSettings).set({ enabled: false }))
   smtp.received.length = 0
   smtp.refuse.clear()
+  smtp.defer.clear()
   smtp.behaviour = 'accept'
   h.clock.set('2026-03-10T09:00:00.000Z')
 })
@@ -83,6 +85,17 @@ const stepsOf = async (docId: number) =>
   (await h.deps.db.read.select().from(reminderSteps).where(eq(reminderSteps.documentId, docId))).sort(
     (a, b) => a.stepDays - b.stepDays,
   )
+/** The document's only step waits, stopped by the day's recipient limit, for its next try at `next`. */
+async function expectLeftForTheNextDay(docId: number, next: string) {
+  const [row] = await stepsOf(docId)
+  expect({ state: row!.state, next: row!.nextTryAt, code: JSON.parse(row!.error!).code }).toEqual({
+    state: 'waiting',
+    next,
+    code: 'sending_limit_reached',
+  })
+}
+const setPlan = (id: number, plan: 'free' | 'pro' | 'paused') =>
+  h.deps.db.write((tx) => tx.update(businesses).set({ plan }).where(eq(businesses.id, id)))
 const doc = async (s: { key: string; docId: number }) =>
   (await h.request('GET', `/v1/documents/${s.docId}`, { key: s.key })).body
 
@@ -306,11 +319,11 @@ describe('the background task', () => {
 
   test('a Paused Business sends no reminders and keeps no refused step; chosen a plan again, it does', async () => {
     const s = await setup()
-    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'paused' }).where(eq(businesses.id, s.bizId)))
+    await setPlan(s.bizId, 'paused')
     at('2026-03-31')
     expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
     expect(await stepsOf(s.docId)).toEqual([])
-    await h.deps.db.write((tx) => tx.update(businesses).set({ plan: 'pro' }).where(eq(businesses.id, s.bizId)))
+    await setPlan(s.bizId, 'pro')
     expect((await remindDue(h.deps)).sent).toBe(1)
   })
 
@@ -381,12 +394,7 @@ describe('the background task', () => {
     // The Pro plan's 100 recipients a day, all taken.
     await h.deps.db.write((tx) => countRecipients(tx, s.bizId, '2026-03-31', 100))
     expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
-    const [row] = await stepsOf(s.docId)
-    expect({ state: row!.state, next: row!.nextTryAt, code: JSON.parse(row!.error!).code }).toEqual({
-      state: 'waiting',
-      next: '2026-04-01T00:00:00.000Z',
-      code: 'sending_limit_reached',
-    })
+    await expectLeftForTheNextDay(s.docId, '2026-04-01T00:00:00.000Z')
     at('2026-03-31', '23:59:00')
     expect((await remindDue(h.deps)).waiting).toBe(0)
     at('2026-04-01', '00:00:10')
@@ -420,6 +428,23 @@ describe('the background task', () => {
     h.clock.advance(60_000)
     expect((await remindDue(h.deps)).sent).toBe(1)
     expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', error: null, attempts: 1 })
+    expect(smtp.received.length).toBe(1)
+  }, 30_000)
+
+  test('a mail server answering "try again later" (SMTP 451) leaves the step waiting, not counted; 15 minutes later it goes out', async () => {
+    const s = await setup()
+    smtp.defer.add(CLIENT_EMAIL)
+    at('2026-03-31')
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    expect((await stepsOf(s.docId))[0]).toMatchObject({
+      state: 'waiting',
+      attempts: 0,
+      nextTryAt: '2026-03-31T08:15:00.000Z',
+    })
+    smtp.defer.clear()
+    h.clock.advance(15 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', attempts: 1, error: null })
     expect(smtp.received.length).toBe(1)
   }, 30_000)
 
@@ -460,6 +485,83 @@ describe('the background task', () => {
     expect(row.state).toBe('refused')
     expect(smtp.received.length).toBe(1)
   })
+
+  test("a Paused Business's waiting step costs no write transaction a minute; chosen a plan again, it goes out", async () => {
+    const s = await setup()
+    at('2026-03-31')
+    await h.deps.db.write((tx) => countRecipients(tx, s.bizId, '2026-03-31', 100))
+    expect((await remindDue(h.deps)).waiting).toBe(1)
+    await setPlan(s.bizId, 'paused')
+    at('2026-04-01', '00:00:30')
+    let writes = 0
+    const db = { ...h.deps.db, write: (fn: any) => (writes++, h.deps.db.write(fn)) }
+    for (let i = 0; i < 60; i++) {
+      h.clock.advance(60_000)
+      expect(await remindDue({ ...h.deps, db } as typeof h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    }
+    expect(writes).toBe(0)
+    expect(smtp.received.length).toBe(0)
+    await setPlan(s.bizId, 'pro')
+    expect((await remindDue(h.deps)).sent).toBe(1)
+  })
+
+  test("on the Free plan a reminder counts against the relay's 20 recipients a day; once they are taken the step waits for the next UTC day", async () => {
+    const s = await setup()
+    const second = await h.request('POST', '/v1/documents', {
+      key: s.key,
+      body: { type: 'invoice', client_id: s.clientId, lines: [line] },
+    })
+    expect((await h.request('POST', `/v1/documents/${second.body.id}/issue`, { key: s.key })).status).toBe(200)
+    await setPlan(s.bizId, 'free')
+    at('2026-03-31')
+    await h.deps.db.write((tx) => countRecipients(tx, s.bizId, '2026-03-31', 19))
+    // The 20th recipient of the day goes out; the 21st would pass the Free plan's limit (Pro's 100 would not).
+    expect(await remindDue(h.deps)).toEqual({ sent: 1, refused: 0, waiting: 1 })
+    expect(await recipientsSent(h.deps.db.read, s.bizId, '2026-03-31')).toBe(20)
+    await expectLeftForTheNextDay(second.body.id, '2026-04-01T00:00:00.000Z')
+    at('2026-04-01', '00:00:10')
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect(smtp.received.length).toBe(2)
+    expect(await recipientsSent(h.deps.db.read, s.bizId, '2026-04-01')).toBe(1)
+  })
+
+  test('a hand-over interrupted with the email on its way is counted and tried again 15 minutes later; the second goes out, recorded once', async () => {
+    const s = await setup()
+    smtp.behaviour = 'cut_after_data'
+    at('2026-03-31')
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    expect((await stepsOf(s.docId))[0]).toMatchObject({
+      state: 'waiting',
+      attempts: 1,
+      nextTryAt: '2026-03-31T08:15:00.000Z',
+    })
+    smtp.behaviour = 'accept'
+    h.clock.advance(15 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'sent', attempts: 2, error: null })
+    expect((await doc(s)).reminders_sent).toBe(1)
+    h.clock.advance(15 * 60_000)
+    expect((await remindDue(h.deps)).sent).toBe(0)
+    expect(smtp.received.length).toBe(1)
+  }, 30_000)
+
+  test('an email out whose record could not be written is counted as handed over: sent at most once more, never a third time', async () => {
+    const s = await setup()
+    at('2026-03-31')
+    const losingRecords = () => losingTheRecord(h.deps, () => smtp.received.length)
+    expect(await remindDue(losingRecords())).toEqual({ sent: 0, refused: 0, waiting: 1 })
+    expect(smtp.received.length).toBe(1)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'waiting', attempts: 1 })
+    h.clock.advance(15 * 60_000)
+    expect(await remindDue(losingRecords())).toEqual({ sent: 0, refused: 1, waiting: 0 })
+    expect(smtp.received.length).toBe(2)
+    h.clock.advance(15 * 60_000)
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    h.clock.advance(24 * 3_600_000)
+    expect(await remindDue(h.deps)).toEqual({ sent: 0, refused: 0, waiting: 0 })
+    expect(smtp.received.length).toBe(2)
+    expect((await stepsOf(s.docId))[0]).toMatchObject({ state: 'refused', attempts: 2 })
+  }, 30_000)
 
   test('document.reminded reaches a webhook, signed as standardwebhooks verifies, with the document', async () => {
     const s = await setup()
