@@ -25,6 +25,7 @@ import { FixedClock } from '../src/shared/clock'
 import { silentLogger } from '../src/shared/logger'
 import { listOutbox, readOutboxMessage } from '../src/modules/outbox/outbox.service'
 import { argNumber } from './args'
+import { apiOf } from './in-process'
 
 const SENDS = argNumber('sends', 50)
 const KEEPS = argNumber('keeps', 500)
@@ -36,18 +37,7 @@ const config = loadConfig({}, { dbPath: join(dir, 'bench.db'), mailRelay: smtp.u
 const deps = await createDeps(config, { clock, vies: new FakeVies(new Set()), logger: silentLogger })
 const app = await buildApp(deps)
 
-async function api(key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await app.fetch(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }),
-  )
-  const text = await res.text()
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-  return text ? JSON.parse(text) : null
-}
+const api = apiOf(app)
 
 /** A Business (pro_plus: 200 recipients a day, a Test business 20: the count is reset between Sends) and Drafts. */
 async function business(name: string, isTest: boolean, n: number) {
