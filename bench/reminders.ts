@@ -26,6 +26,7 @@ import { remindDue } from '../src/modules/reminders'
 import { FixedClock } from '../src/shared/clock'
 import { silentLogger } from '../src/shared/logger'
 import { argNumber } from './args'
+import { apiOf } from './in-process'
 
 const DOCUMENTS = argNumber('documents', 10_000)
 const RUNS = argNumber('runs', 20)
@@ -41,18 +42,7 @@ const config = loadConfig(
 const deps = await createDeps(config, { clock, vies: new FakeVies(new Set()), logger: silentLogger })
 const app = await buildApp(deps)
 
-async function api(key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await app.fetch(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }),
-  )
-  const text = await res.text()
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-  return text ? JSON.parse(text) : null
-}
+const api = apiOf(app)
 
 /** A Business with reminders on (7, 14, 30), one Client (payment terms 14) and `n` issued Invoices due 2026-03-24. */
 async function business(name: string, n: number): Promise<{ id: number; key: string; ids: number[] }> {

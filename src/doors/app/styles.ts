@@ -71,6 +71,7 @@ summary{cursor:pointer}
 dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 16px;margin:0}
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
+pre.mail-body{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;margin:0;background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);padding:12px}
 @media (max-width:720px){
  .with-side{grid-template-columns:minmax(0,1fr)}
  .side{flex-direction:row;flex-wrap:wrap}

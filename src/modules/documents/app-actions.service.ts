@@ -18,6 +18,7 @@ import {
   lastSentOf,
   markSentRefusal,
   receiptEmailRefusal,
+  receiptSendingRefusal,
   unmarkSentRefusal,
   type AppFacts,
 } from './app-actions'
@@ -53,7 +54,7 @@ export async function gatherAppFacts(
   today: string,
 ): Promise<AppFacts> {
   const client = await findClient(q, business.id, doc.clientId)
-  const mail = await mailStateOf(q, business, mailRelay, today)
+  const mail = await mailStateOf(q, business, mailRelay, today, 'client')
   return {
     doc,
     clientExists: client !== undefined,
@@ -66,6 +67,13 @@ export async function gatherAppFacts(
       resumesOn: mail.resumesOn,
     },
   }
+}
+
+/** Why no Receipt of the Business can be emailed now (null: it can), in the refusal's words, for the Receipts list. */
+export async function receiptMailClosed(deps: DocumentDeps, who: Acting): Promise<string | null> {
+  const business = await getBusiness(deps.db.read, who.businessId)
+  const mail = await mailStateOf(deps.db.read, business, deps.config.mailRelay, utcDay(deps.clock.now()), 'client')
+  return receiptSendingRefusal({ mailVia: mail.via, send: mail })?.message ?? null
 }
 
 /**

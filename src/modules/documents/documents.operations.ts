@@ -30,6 +30,7 @@ import {
   duplicateDocument,
   markSent,
   previewTotals,
+  receiptMailClosed,
   unmarkSent,
   viewDocumentForApp,
 } from './app-actions.service'
@@ -381,6 +382,16 @@ export const documentsAppOperations: ApplicationOperation[] = [
     async run(actor, _input, { deps }) {
       const business = await getBusiness(deps.db.read, actor.businessId)
       return json({ rate: await usualVatRate(deps.db.read, business) })
+    },
+  },
+  {
+    name: 'receipts_mail_closed',
+    description:
+      "Why no Receipt can be emailed now whatever its Client (no way to send, a lost mailbox, the day's limit), or null.",
+    access: 'read',
+    refusals: [],
+    async run(actor, _input, { deps }) {
+      return json({ closed: await receiptMailClosed(deps, actor) })
     },
   },
   {

@@ -22,6 +22,7 @@ import { FormInput } from '../../form-input'
 import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
+import { OutboxNote } from './outbox'
 import {
   ActionButton,
   Area,
@@ -615,6 +616,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             id="act-delete"
           />
         </div>
+        <OutboxNote c={c} what="a Send or a reminder" />
       </section>
 
       {refunds ? <RefundsSection c={c} state={state} d={d} refunds={refunds} accounts={accounts} /> : ''}
@@ -700,6 +702,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                 ))}
               </tbody>
             </table>
+            <OutboxNote c={c} what="a Receipt emailed" />
           </div>
         )}
         {a.record_payment.open && !changeBlocked(c) ? (
@@ -856,6 +859,7 @@ function SendPage({ c, state, doc }: { c: InBusiness; state: FormState; doc: Doc
           ) : (
             ''
           )}
+          <OutboxNote c={c} what="this email" />
           <Field
             name="to"
             label="To"
