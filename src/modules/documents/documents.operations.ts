@@ -15,7 +15,8 @@ import { InvalidRequest } from '../../shared/errors'
 import { isDate } from '../../shared/dates'
 import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
 import { getBusiness } from '../business'
-import { documentPdf, nextTurn } from '../pdf'
+import { documentPdf } from '../pdf'
+import { nextTurn } from '../../shared/turns'
 import { exportFacturx } from '../einvoice'
 import {
   DocumentCreateBody,
