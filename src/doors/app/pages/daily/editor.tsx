@@ -21,7 +21,7 @@ import { ID_RULE, idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, EU_BUSINESS_HINT, grouped, showsDueDate, TYPE_WORDS, VAT_CATEGORY_WORDS, vatBandWords } from './words'
-import { ClientOptions, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
+import { ClientPicker, idIn, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
 
 /** Blank rows offered below the Lines: room to add without script. */
 const SPARE_ROWS = 2
@@ -171,7 +171,6 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
     listBankAccounts(q, c.business.id, 0, 100),
     c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
   ])
-  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
   const clientId =
     typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
@@ -228,44 +227,13 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
             options={Object.entries(TYPE_WORDS) as [string, string][]}
           />
         )}
-        <div class={err('client_id') ? 'field picker bad' : 'field picker'}>
-          <label for="f-client_id">Client</label>
-          <div class="pick-find">
-            <PickerSearch
-              c={c}
-              kind="clients"
-              name="client_q"
-              target="f-client_id"
-              value={typed?.get('client_q') ?? undefined}
-              label="Find a Client"
-              id="f-client_q"
-            />
-            {/* Without script, this posts the editor back with the search applied (nothing is saved). */}
-            <button type="submit" name="find" value="1" class="quiet" formnovalidate>
-              Find
-            </button>
-          </div>
-          <select
-            id="f-client_id"
-            name="client_id"
-            aria-invalid={err('client_id') ? 'true' : undefined}
-            aria-describedby={err('client_id') ? 'f-client_id-err' : undefined}
-          >
-            <ClientOptions
-              q={q}
-              seller={c.business}
-              search={typed?.get('client_q')?.trim() || undefined}
-              chosenId={idIn(clientId)}
-            />
-          </select>
-          {err('client_id') ? (
-            <p class="err" id="f-client_id-err">
-              {esc(err('client_id'))}
-            </p>
-          ) : (
-            ''
-          )}
-        </div>
+        <ClientPicker
+          c={c}
+          q={q}
+          search={typed?.get('client_q') ?? undefined}
+          chosenId={idIn(clientId)}
+          error={err('client_id')}
+        />
         <Field
           name="currency"
           label="Currency"
@@ -435,7 +403,6 @@ export function LinesFieldset({
   err: (k: string) => string | undefined
 }): JSX.Element {
   const q = c.deps.db.read
-  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   return (
     <fieldset class="lines">
       <legend class="legend">Lines</legend>

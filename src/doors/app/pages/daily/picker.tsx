@@ -209,6 +209,58 @@ export function PickerSearch(p: {
   )
 }
 
+/** An id typed in a form or a link: a number when it is one as the API takes it, else null. */
+export function idIn(v: string | undefined | null): number | null {
+  return v && ID_RULE.test(v) ? Number(v) : null
+}
+
+/**
+ * The Client field of the Draft and recurring editors: the search (as you type with script; without, Find posts the
+ * editor back with the search applied, nothing saved), the choice, and its error.
+ */
+export function ClientPicker(p: {
+  c: InBusiness
+  q: Queryable
+  search: string | undefined
+  chosenId: number | null
+  error: string | undefined
+}): JSX.Element {
+  return (
+    <div class={p.error ? 'field picker bad' : 'field picker'}>
+      <label for="f-client_id">Client</label>
+      <div class="pick-find">
+        <PickerSearch
+          c={p.c}
+          kind="clients"
+          name="client_q"
+          target="f-client_id"
+          value={p.search}
+          label="Find a Client"
+          id="f-client_q"
+        />
+        <button type="submit" name="find" value="1" class="quiet" formnovalidate>
+          Find
+        </button>
+      </div>
+      <select
+        id="f-client_id"
+        name="client_id"
+        aria-invalid={p.error ? 'true' : undefined}
+        aria-describedby={p.error ? 'f-client_id-err' : undefined}
+      >
+        <ClientOptions q={p.q} seller={p.c.business} search={p.search?.trim() || undefined} chosenId={p.chosenId} />
+      </select>
+      {p.error ? (
+        <p class="err" id="f-client_id-err">
+          {esc(p.error)}
+        </p>
+      ) : (
+        ''
+      )}
+    </div>
+  )
+}
+
 export function pickerRoutes(kit: AppKit): void {
   // Matches for a picker, as <option>s: reads only, so any Role that opens the editor may ask.
   kit.page('/pick/clients', 'read', (c) => {
