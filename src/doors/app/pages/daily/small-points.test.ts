@@ -152,6 +152,27 @@ describe("a new Product's and Line's VAT rate", () => {
     expect(valueOf(edit, 'lines.2.vat_rate')).toBe('7.00')
   })
 
+  test('is kept from one editor to the next only until the Business writes: a new Product moves it at once', async () => {
+    const s = await signedInto({ country: 'DE' })
+    const product = async (name: string, rate: string) =>
+      expect(
+        (
+          await h.request('POST', '/v1/products', {
+            key: s.business.key,
+            body: { name, type: 'product', price: '10.00', currency: 'EUR', vat_rate: rate },
+          })
+        ).status,
+      ).toBe(201)
+    const suggested = async () =>
+      valueOf((await s.app.get(`${s.base}/documents/new?type=invoice`)).text, 'lines.0.vat_rate')
+    await product('Book', '7')
+    expect(await suggested()).toBe('7.00')
+    expect(await suggested()).toBe('7.00')
+    await product('Desk', '19')
+    await product('Lamp', '19')
+    expect(await suggested()).toBe('19.00')
+  })
+
   test("left as suggested, it gives way to the chosen Product's rate, or to 0 for a category that takes 0; a typed rate is kept", async () => {
     const s = await signedInto({ country: 'DE' })
     const product = await h.request('POST', '/v1/products', {
