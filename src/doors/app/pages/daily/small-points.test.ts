@@ -78,6 +78,15 @@ describe('the smaller points', () => {
 
 let people = 0
 /** A fresh Business (DE, EUR, VAT-registered unless told) with its Owner signed in to the application. */
+/** A Product at a VAT rate, through the API. */
+async function product(key: string, name: string, rate: string): Promise<void> {
+  const r = await h.request('POST', '/v1/products', {
+    key,
+    body: { name, type: 'product', price: '10.00', currency: 'EUR', vat_rate: rate },
+  })
+  expect(r.status).toBe(201)
+}
+
 async function signedInto(input: Partial<BusinessInput> = {}) {
   const business = await h.business({ currency: 'EUR', ...input })
   const who = await person(h, { email: `owner${++people}@vat.example`, businessId: business.id, role: 'owner' })
@@ -122,14 +131,7 @@ describe("a new Product's and Line's VAT rate", () => {
       ['Card', '0'],
       ['Pin', '0'],
     ])
-      expect(
-        (
-          await h.request('POST', '/v1/products', {
-            key: s.business.key,
-            body: { name, type: 'product', price: '10.00', currency: 'EUR', vat_rate: rate },
-          })
-        ).status,
-      ).toBe(201)
+      await product(s.business.key, name, rate)
     const client = await h.client(s.business.key)
     const doc = await made(s.business.key, {
       client_id: client,
@@ -154,22 +156,13 @@ describe("a new Product's and Line's VAT rate", () => {
 
   test('is kept from one editor to the next only until the Business writes: a new Product moves it at once', async () => {
     const s = await signedInto({ country: 'DE' })
-    const product = async (name: string, rate: string) =>
-      expect(
-        (
-          await h.request('POST', '/v1/products', {
-            key: s.business.key,
-            body: { name, type: 'product', price: '10.00', currency: 'EUR', vat_rate: rate },
-          })
-        ).status,
-      ).toBe(201)
     const suggested = async () =>
       valueOf((await s.app.get(`${s.base}/documents/new?type=invoice`)).text, 'lines.0.vat_rate')
-    await product('Book', '7')
+    await product(s.business.key, 'Book', '7')
     expect(await suggested()).toBe('7.00')
     expect(await suggested()).toBe('7.00')
-    await product('Desk', '19')
-    await product('Lamp', '19')
+    await product(s.business.key, 'Desk', '19')
+    await product(s.business.key, 'Lamp', '19')
     expect(await suggested()).toBe('19.00')
   })
 
