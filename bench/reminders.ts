@@ -78,13 +78,22 @@ async function business(name: string, n: number): Promise<{ id: number; key: str
   return { id: b.id, key, ids }
 }
 
-/** Copies an issued document `n` times in SQL (numbers B-1…, fresh public tokens), as many owing Invoices. */
+/**
+ * Copies an issued document `n` times in SQL (numbers B-1…, fresh public tokens), as many owing Invoices. The copies take
+ * no payment reference: it is unique within a Business (§15), and reminders do not need one.
+ */
 async function copies(template: number, n: number): Promise<void> {
   const cols = (await deps.db.read.all<{ name: string }>(sql`SELECT name FROM pragma_table_info('documents')`))
     .map((c) => c.name)
     .filter((c) => c !== 'id')
   const exprs = cols.map((c) =>
-    c === 'document_number' ? `'B-' || s.n` : c === 'public_token' ? 'lower(hex(randomblob(16)))' : `d.${c}`,
+    c === 'document_number'
+      ? `'B-' || s.n`
+      : c === 'public_token'
+        ? 'lower(hex(randomblob(16)))'
+        : c === 'payment_reference'
+          ? 'NULL'
+          : `d.${c}`,
   )
   await deps.db.write((tx) =>
     tx.run(
