@@ -26,6 +26,7 @@ import { remindDue } from '../src/modules/reminders'
 import { FixedClock } from '../src/shared/clock'
 import { silentLogger } from '../src/shared/logger'
 import { argNumber } from './args'
+import { apiOf } from './in-process'
 
 const DOCUMENTS = argNumber('documents', 10_000)
 const RUNS = argNumber('runs', 20)
@@ -41,18 +42,7 @@ const config = loadConfig(
 const deps = await createDeps(config, { clock, vies: new FakeVies(new Set()), logger: silentLogger })
 const app = await buildApp(deps)
 
-async function api(key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await app.fetch(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }),
-  )
-  const text = await res.text()
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-  return text ? JSON.parse(text) : null
-}
+const api = apiOf(app)
 
 /** A Business with reminders on (7, 14, 30), one Client (payment terms 14) and `n` issued Invoices due 2026-03-24. */
 async function business(name: string, n: number): Promise<{ id: number; key: string; ids: number[] }> {
@@ -88,13 +78,22 @@ async function business(name: string, n: number): Promise<{ id: number; key: str
   return { id: b.id, key, ids }
 }
 
-/** Copies an issued document `n` times in SQL (numbers B-1…, fresh public tokens), as many owing Invoices. */
+/**
+ * Copies an issued document `n` times in SQL (numbers B-1…, fresh public tokens), as many owing Invoices. The copies take
+ * no payment reference: it is unique within a Business (§15), and reminders do not need one.
+ */
 async function copies(template: number, n: number): Promise<void> {
   const cols = (await deps.db.read.all<{ name: string }>(sql`SELECT name FROM pragma_table_info('documents')`))
     .map((c) => c.name)
     .filter((c) => c !== 'id')
   const exprs = cols.map((c) =>
-    c === 'document_number' ? `'B-' || s.n` : c === 'public_token' ? 'lower(hex(randomblob(16)))' : `d.${c}`,
+    c === 'document_number'
+      ? `'B-' || s.n`
+      : c === 'public_token'
+        ? 'lower(hex(randomblob(16)))'
+        : c === 'payment_reference'
+          ? 'NULL'
+          : `d.${c}`,
   )
   await deps.db.write((tx) =>
     tx.run(

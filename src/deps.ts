@@ -13,6 +13,7 @@ import { systemResolver, type Resolver } from './modules/webhooks/address-guard'
 import { openingMailer } from './modules/mailbox'
 import { httpDocumentFetcher, type DocumentFetcher } from './adapters/document-fetch'
 import { backfillJournal } from './modules/journal'
+import { keepingOutbox } from './modules/outbox'
 
 export interface Deps {
   config: Config
@@ -53,17 +54,23 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     db.close()
     throw e
   }
+  const clock = overrides.clock ?? (config.testNow ? clockFrom(config.testNow) : systemClock)
   return {
     config,
     db,
-    clock: overrides.clock ?? (config.testNow ? clockFrom(config.testNow) : systemClock),
+    clock,
     vies: overrides.vies ?? httpViesClient(config.viesUrl),
-    mailer: openingMailer(overrides.mailer ?? smtpMailer(), db, {
-      relay: config.mailRelay,
-      resolve: overrides.resolve ?? systemResolver,
-      allowPrivate: config.smtpAllowPrivate,
-      allowPlainLogin: config.smtpAllowPlainLogin,
-    }),
+    // A Test business's emails to its Clients are kept in its outbox and never reach a mail server.
+    mailer: keepingOutbox(
+      openingMailer(overrides.mailer ?? smtpMailer(), db, {
+        relay: config.mailRelay,
+        resolve: overrides.resolve ?? systemResolver,
+        allowPrivate: config.smtpAllowPrivate,
+        allowPlainLogin: config.smtpAllowPlainLogin,
+      }),
+      db,
+      clock,
+    ),
     logger: overrides.logger ?? createLogger(undefined, config.logLevel),
     sender: overrides.sender ?? httpSender,
     resolve: overrides.resolve ?? systemResolver,

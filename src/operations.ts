@@ -20,6 +20,7 @@ import { fxOperations } from './modules/fx/fx.operations'
 import { journalAppOperations, journalOperations } from './modules/journal/journal.operations'
 import { recurringOperations } from './modules/recurring/recurring.operations'
 import { importsOperations } from './modules/imports/imports.operations'
+import { outboxAppOperations } from './modules/outbox/outbox.operations'
 
 export type { Operation } from './platform/operation'
 
@@ -61,6 +62,7 @@ export const applicationOperations: readonly ApplicationOperation[] = [
   ...bankingAppOperations,
   ...remindersAppOperations,
   ...journalAppOperations,
+  ...outboxAppOperations,
 ]
 
 /** Every operation the application may run, by name: the table's and its own. */

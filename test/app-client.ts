@@ -1,7 +1,7 @@
 // A browser-like client of the application for HTTP tests: keeps cookies, reads CSRF tokens off pages, posts forms;
 // and checks every page it receives: valid HTML (parse5 reports no parse error), the security headers of §9, and no
 // reference to anything outside the service.
-import { parse, type DefaultTreeAdapterMap } from 'parse5'
+import { parse, parseFragment, type DefaultTreeAdapterMap } from 'parse5'
 import type { Harness } from './harness'
 
 export interface Page {
@@ -143,6 +143,27 @@ export class AppClient {
 
   get(path: string): Promise<Page> {
     return this.request('GET', path)
+  }
+
+  /**
+   * A fragment htmx swaps into a page (a picker's options, the editor's live totals), asked as htmx asks it: GET, or
+   * POST of `form` when given; its HTML must parse as a fragment.
+   */
+  async fragment(path: string, form?: Record<string, string>): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded'
+    const res = await this.h.app.fetch(
+      new Request(this.origin + path, {
+        method: form ? 'POST' : 'GET',
+        headers,
+        body: form ? new URLSearchParams(form).toString() : undefined,
+      }),
+    )
+    const text = await res.text()
+    const problems: string[] = []
+    parseFragment(text, { onParseError: (e) => problems.push(`${e.code} at ${e.startLine}:${e.startCol}`) })
+    if (problems.length) throw new Error(`${path}: not a valid HTML fragment: ${problems.slice(0, 5).join(', ')}`)
+    return { status: res.status, text }
   }
 
   /** Opens `pagePath`, takes its CSRF token, posts `form` to `action` (the page itself when not given). */

@@ -199,9 +199,14 @@ function classify(e: any, stage: Stage): MailerError {
   return new MailerError('refused', `the mail server refused the email${smtp}`, responseCode)
 }
 
-async function mimeOf(m: MailMessage): Promise<Buffer> {
+/**
+ * The MIME message an email is sent as (headers, text, attachments; Bcc never in the headers). The SMTP path sends
+ * these bytes; a Test business's outbox keeps them (src/modules/outbox), dated by the service's clock.
+ */
+export async function composeMime(m: MailMessage, date?: Date): Promise<Buffer> {
   const MailComposer = await nodemailer.composer()
   return new MailComposer({
+    date,
     from: { name: m.from.name, address: m.from.address },
     replyTo: m.replyTo,
     to: m.to,
@@ -229,7 +234,7 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
   return {
     async send(transportUrl, m, tenant) {
       const { options, auth } = transportOptions(transportUrl, timeouts, tenant)
-      const raw = await mimeOf(m)
+      const raw = await composeMime(m)
       const Connection = await nodemailer.connection()
       const conn = new Connection(options)
       let stage: Stage = 'connect'
@@ -303,7 +308,8 @@ export function smtpMailer(timeouts: SmtpTimeouts = DEFAULT_TIMEOUTS): Mailer {
   }
 }
 
-function messageIdOf(raw: Buffer): string {
+/** The Message-ID header of a composed message. */
+export function messageIdOf(raw: Buffer): string {
   const head = raw.subarray(0, Math.min(raw.length, 8192)).toString('latin1')
   return /^Message-ID:\s*(<[^>\r\n]+>)/im.exec(head)?.[1] ?? ''
 }

@@ -6,6 +6,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
 import { Mutex } from './mutex'
 import { openHotReader, type HotReader } from './hot'
+import { registerHotReader } from './hot-shape'
 import { openBulkWriter } from './bulk'
 import { openPreparedWriter } from './prepared-writer'
 import { markedTransaction } from './commit-marker'
@@ -157,6 +158,7 @@ async function connect(
   const read = drizzle(readerClient, { schema })
   const mutex = new Mutex()
   const hot = keep(native ? openHotReader(url) : null)
+  registerHotReader(read, hot)
   const bulk = keep(native ? openBulkWriter(url) : null)
   const prepared = keep(native ? openPreparedWriter(url) : null)
 

@@ -1,16 +1,22 @@
 // The hot reader's rows (db/hot-shape.ts) must be the rows drizzle gives for the same fields and condition: every
 // value decoded the same way (booleans, NULLs, minor units read as text at the 15-digit limit, 0- and 3-decimal
-// currencies), in the same order. Compared field by field against the query builder on the same database.
+// currencies), in the same order. Compared field by field against the query builder on the same database; and the
+// reports, whose queries go through hotAll from the reader, answer what they answer inside a transaction.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import { makeHarness, type Harness } from '../../test/harness'
 import { bandsOf, findDocument, linesOf, listDocuments } from '../modules/documents/documents.repo'
 import { findClient, findClients, listClients, listClientsHot, loadClient } from '../modules/clients/clients.repo'
-import { hotFor } from './hot-shape'
+import { findBusinessByPublicId } from '../modules/business/business.repo'
+import { clientStatement, incomeReport, overdueReport, vatReport } from '../modules/reports'
+import { hotAll, hotFor } from './hot-shape'
 
 let h: Harness
 let business = 0
 let docIds: number[] = []
 let clientIds: number[] = []
+/** Every Business made, with its currency and Client: the reports are compared in each. */
+const made: { id: number; publicId: string; currency: string; client: number }[] = []
 
 async function ok(method: string, path: string, key: string, body?: unknown): Promise<any> {
   const r = await h.request(method, path, { key, body })
@@ -32,6 +38,7 @@ beforeAll(async () => {
       notes: null,
     })
     clientIds = [c.id]
+    made.push({ id: b.id, publicId: b.publicId, currency, client: c.id })
     // 15 integer digits, the contract's largest amount, and a small one with every decimal the currency has.
     const big =
       currency === 'EUR' ? '999999999999000.99' : currency === 'JPY' ? '999999999999000' : '999999999999000.999'
@@ -120,5 +127,43 @@ describe('reads through the hot reader give the rows drizzle gives', () => {
   test('inside a transaction there is no hot reader: its own writes are seen only through it', async () => {
     expect(hotFor(h.deps.db, h.deps.db.read)).toBe(h.deps.db.hot)
     await h.deps.db.write(async (tx) => expect(hotFor(h.deps.db, tx)).toBeNull())
+  })
+
+  test('a Business by its public id, as every page of the application finds it', async () => {
+    const { read, hot } = h.deps.db
+    for (const b of made) {
+      const viaHot = await findBusinessByPublicId(read, b.publicId, hot)
+      expect(viaHot?.id).toBe(b.id)
+      expect(viaHot).toEqual((await findBusinessByPublicId(read, b.publicId))!)
+    }
+    expect(await findBusinessByPublicId(read, 'no-such-business', hot)).toBeUndefined()
+  })
+
+  test('the reports (read through hotAll from the reader) answer what they answer inside a transaction, where there is none', async () => {
+    const { read } = h.deps.db
+    const period = { from: '2000-01-01', to: '2099-12-31' }
+    const today = '2099-12-31'
+    for (const b of made) {
+      const business = { id: b.id, currency: b.currency }
+      const viaHot = await Promise.all([
+        incomeReport(read, business, period),
+        vatReport(read, business, period),
+        overdueReport(read, business, today),
+        clientStatement(read, b.id, b.client, period),
+      ])
+      const inTx = await h.deps.db.write(async (tx) => {
+        expect(hotAll(tx, sql`SELECT 1 AS one`)).toBeNull()
+        return Promise.all([
+          incomeReport(tx, business, period),
+          vatReport(tx, business, period),
+          overdueReport(tx, business, today),
+          clientStatement(tx, b.id, b.client, period),
+        ])
+      })
+      expect(viaHot).toEqual(inTx)
+      // The 15-digit Invoice is in every figure, so a value read as a JS number would have shown.
+      expect(viaHot[0].income).toStartWith('999999999999')
+    }
+    expect(hotAll(read, sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
   })
 })

@@ -97,3 +97,22 @@ export function hotExists(hot: HotReader | null, table: SQLiteTable, where: SQL 
 function compiled(where: SQL | undefined): { sql: string; params: unknown[] } {
   return where ? dialect.sqlToQuery(where) : { sql: '1', params: [] }
 }
+
+/** hotFor's rule for code handed only the reader (the reports' sums): each database's reader and its hot reader. */
+const hotOfReader = new WeakMap<object, HotReader>()
+
+/** Called once per database opened: its plain reader is known to have this hot reader. */
+export function registerHotReader(read: object, hot: HotReader | null): void {
+  if (hot) hotOfReader.set(read, hot)
+}
+
+/**
+ * The rows of an sql query read through the hot reader (its statements prepared once and kept) when `q` is a
+ * database's plain reader that has one; null otherwise (a transaction, a libSQL server), and the caller asks `q`.
+ */
+export function hotAll<T>(q: Queryable, query: SQL): T[] | null {
+  const hot = hotOfReader.get(q)
+  if (!hot) return null
+  const c = dialect.sqlToQuery(query)
+  return hot.all<T>(c.sql, ...c.params)
+}

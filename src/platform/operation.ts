@@ -159,13 +159,22 @@ export async function keptListPage<R extends { id: number }, T>(
   fetch: (afterId: number, limit: number) => Promise<R[]> | R[],
   present: (r: R) => T,
 ): Promise<Result> {
+  return keptJson(ctx, `${actor.businessId} ${list} ${JSON.stringify(query)}`, () =>
+    listPage(ctx, actor, query, list, fetch, present),
+  )
+}
+
+/**
+ * An answer that depends on nothing but stored rows, kept as JSON text under `key` until the database changes (the
+ * hot reader's data_version); built afresh every time without a hot reader. What `build` throws is never kept.
+ */
+export async function keptJson(ctx: OperationContext, key: string, build: () => Promise<unknown>): Promise<Result> {
   const pages = ctx.pages
-  if (!pages) return json(await listPage(ctx, actor, query, list, fetch, present))
-  const key = `${actor.businessId} ${list} ${JSON.stringify(query)}`
+  if (!pages) return json(await build())
   const version = pages.current()
   const kept = pages.get(key)
   if (kept !== undefined) return { kind: 'text', status: 200, text: kept }
-  const text = JSON.stringify(await listPage(ctx, actor, query, list, fetch, present))
+  const text = JSON.stringify(await build())
   pages.put(key, text, version)
   return { kind: 'text', status: 200, text }
 }

@@ -66,3 +66,55 @@ export const VIES_PREFIX: Readonly<Record<string, string>> = Object.freeze({
 export function viesPrefixFor(country: string): string | null {
   return Object.prototype.hasOwnProperty.call(VIES_PREFIX, country) ? (VIES_PREFIX[country] as string) : null
 }
+
+/** True when `country` is an EU member state (one VIES covers). */
+export function isEuMember(country: string): boolean {
+  return viesPrefixFor(country) !== null
+}
+
+/**
+ * The standard VAT rate of each EU member state and of the EEA and Swiss neighbours, as in force in 2026 (percent,
+ * two decimals, as a Line's `vat_rate` is written). Only a starting value for a new Product or Line, which the person
+ * changes where their supply takes another rate; a change of law is a change of this table.
+ */
+const STANDARD_VAT_RATES: Readonly<Record<string, string>> = Object.freeze({
+  AT: '20.00',
+  BE: '21.00',
+  BG: '20.00',
+  CY: '19.00',
+  CZ: '21.00',
+  DE: '19.00',
+  DK: '25.00',
+  EE: '24.00',
+  ES: '21.00',
+  FI: '25.50',
+  FR: '20.00',
+  GR: '24.00',
+  HR: '25.00',
+  HU: '27.00',
+  IE: '23.00',
+  IT: '22.00',
+  LT: '21.00',
+  LU: '17.00',
+  LV: '21.00',
+  MT: '18.00',
+  NL: '21.00',
+  PL: '23.00',
+  PT: '23.00',
+  RO: '21.00',
+  SE: '25.00',
+  SI: '22.00',
+  SK: '23.00',
+  CH: '8.10',
+  GB: '20.00',
+  IS: '24.00',
+  LI: '8.10',
+  NO: '25.00',
+})
+
+/** The country's standard VAT rate ("19.00"), or null for a country the table does not know. */
+export function standardVatRate(country: string): string | null {
+  return Object.prototype.hasOwnProperty.call(STANDARD_VAT_RATES, country)
+    ? (STANDARD_VAT_RATES[country] as string)
+    : null
+}

@@ -8,6 +8,8 @@ import {
   asWritten,
   decimalsOf,
   format,
+  formatMinor,
+  fromMinor,
   integerDigitsOf,
   parseDecimal,
   round,
@@ -364,5 +366,15 @@ describe('productPrices: VAT added to or divided out of a price at the currency 
 
   test('a currency the table does not know (old data) is shown at two decimals', () => {
     expect(P('10.005', '0.00', false, 'XXX')).toEqual({ withoutVat: '10.01', withVat: '10.01' })
+  })
+})
+
+describe('formatMinor: whole minor units written without decimal arithmetic', () => {
+  test('writes what format(fromMinor()) writes at scales 0, 2 and 3, signs, zero and past 2^53', () => {
+    const minors = [0n, 1n, -1n, 5n, 99n, 100n, -100n, 101n, 12345n, -12345n, 999_999_999_999_999_999n, -(2n ** 62n)]
+    for (const scale of [0, 2, 3])
+      for (const m of minors) expect(formatMinor(m, scale)).toBe(format(fromMinor(m, scale), scale))
+    expect(formatMinor(-5n, 2)).toBe('-0.05')
+    expect(formatMinor(999_999_999_999_999_999n, 3)).toBe('999999999999999.999')
   })
 })

@@ -124,3 +124,13 @@ export function toMinor(value: Decimal, scale: number): string {
 export function fromMinor(minor: Decimal | string | number | bigint, scale: number): Decimal {
   return new Dec(typeof minor === 'bigint' ? minor.toString() : (minor as never)).div(unitOf(scale))
 }
+
+/**
+ * Whole minor units (a bigint, which may pass 2^53) written as the amount at the currency's scale: the same text as
+ * format(fromMinor(minor, scale), scale), without decimal arithmetic, for reports that write a thousand of them.
+ */
+export function formatMinor(minor: bigint, scale: number): string {
+  const digits = (minor < 0n ? -minor : minor).toString().padStart(scale + 1, '0')
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`
+  return minor < 0n ? `-${text}` : text
+}

@@ -1,5 +1,6 @@
-// A Business's own mailbox, and its daily count of recipients sent through the service's own mail server.
-import { sqliteTable, integer, text, primaryKey } from 'drizzle-orm/sqlite-core'
+// A Business's own mailbox, its daily count of recipients sent through the service's own mail server, and a Test
+// business's outbox.
+import { sqliteTable, integer, text, primaryKey, blob, index } from 'drizzle-orm/sqlite-core'
 import { businesses } from './business'
 
 /** smtp: a mailbox reached over SMTP; google and microsoft: hosted mailboxes, which this edition cannot reach. */
@@ -32,4 +33,34 @@ export const mailDailyCounts = sqliteTable(
     recipients: integer('recipients').notNull(),
   },
   (t) => [primaryKey({ columns: [t.businessId, t.day] })],
+)
+
+/**
+ * A Test business's outbox: each email it sent to a Client, kept as the MIME message the SMTP path builds (`raw`)
+ * instead of leaving the machine. The envelope (Bcc included, which the headers never carry) and what the list shows
+ * are columns; the newest messages per Business are kept (src/modules/outbox).
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    /** When it was kept (the clock's time of the send), UTC ISO 8601. */
+    keptAt: text('kept_at').notNull(),
+    fromName: text('from_name').notNull(),
+    fromAddress: text('from_address').notNull(),
+    /** JSON arrays of addresses. */
+    toAddresses: text('to_addresses').notNull(),
+    ccAddresses: text('cc_addresses').notNull(),
+    bccAddresses: text('bcc_addresses').notNull(),
+    subject: text('subject').notNull(),
+    /** JSON array of {filename, content_type, size}: what the list shows without reading the message. */
+    attachments: text('attachments').notNull(),
+    /** Bytes of `raw`. */
+    size: integer('size').notNull(),
+    raw: blob('raw', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [index('mail_outbox_business').on(t.businessId, t.id)],
 )

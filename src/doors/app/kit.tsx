@@ -474,7 +474,7 @@ export class AppKit {
       // Another Business's pages, or none: the same answer, so ids of other Businesses cannot be probed.
       return this.problem(s, 403, 'Not your Business', 'You are not a member of this Business.', undefined)
     }
-    const business = await resolveBusiness(this.deps.db.read, ref).catch(() => null)
+    const business = await resolveBusiness(this.deps.db.read, ref, this.deps.db.hot).catch(() => null)
     if (!business) throw new NotFound('No such Business.')
     const c: InBusiness = {
       ...s,

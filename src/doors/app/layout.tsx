@@ -60,7 +60,7 @@ function Switcher({ c }: { c: Signed & Partial<InBusiness> }): JSX.Element {
 export type Section = 'home' | 'settings' | 'profile' | (string & {})
 
 /** Main navigation of a Business; the daily-work pages add their entries here. */
-export const NAV: ReadonlyArray<{ section: Section; label: string; path: string; settings?: true }> = [
+export const NAV: ReadonlyArray<{ section: Section; label: string; path: string; settings?: true; test?: true }> = [
   { section: 'home', label: 'Home', path: '/' },
   { section: 'documents', label: 'Documents', path: '/documents' },
   { section: 'recurring', label: 'Recurring', path: '/recurring' },
@@ -70,6 +70,8 @@ export const NAV: ReadonlyArray<{ section: Section; label: string; path: string;
   { section: 'bank', label: 'Bank', path: '/bank' },
   { section: 'reports', label: 'Reports', path: '/reports' },
   { section: 'settings', label: 'Settings', path: '/settings', settings: true },
+  // A Test business keeps its emails to Clients in an outbox instead of sending them (issue 32).
+  { section: 'outbox', label: 'Outbox', path: '/outbox', test: true },
 ]
 
 /** A signed-in page: header, navigation (of the Business when there is one), then the content. */
@@ -112,7 +114,7 @@ export function Layout(props: {
         </div>
         {c.base ? (
           <nav class="main" aria-label="Business">
-            {NAV.filter((n) => !n.settings || mayManage).map((n) => (
+            {NAV.filter((n) => (!n.settings || mayManage) && (!n.test || c.business?.isTest)).map((n) => (
               <a href={esc(c.base + n.path)} aria-current={n.section === props.section ? 'page' : undefined}>
                 {esc(n.label)}
               </a>

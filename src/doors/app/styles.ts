@@ -30,7 +30,7 @@ form.stack{display:flex;flex-direction:column;gap:12px}
 .field{display:flex;flex-direction:column;gap:4px}
 .field label,.legend{font-weight:600}
 .hint{color:var(--muted);font-size:.9rem}
-input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=search],select,textarea{font:inherit;padding:8px 10px;border:1px solid #aeb6c2;border-radius:var(--radius);background:#fff;width:100%;max-width:36rem}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=search],input[type=date],select,textarea{font:inherit;padding:8px 10px;border:1px solid #aeb6c2;border-radius:var(--radius);background:#fff;width:100%;max-width:36rem}
 .field.bad input,.field.bad select{border-color:var(--bad)}
 .err{color:var(--bad);font-size:.9rem;margin:0}
 .checks{display:flex;flex-wrap:wrap;gap:6px 16px;border:0;padding:0;margin:0}
@@ -71,6 +71,7 @@ summary{cursor:pointer}
 dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 16px;margin:0}
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
+pre.mail-body{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;margin:0;background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);padding:12px}
 @media (max-width:720px){
  .with-side{grid-template-columns:minmax(0,1fr)}
  .side{flex-direction:row;flex-wrap:wrap}
@@ -105,10 +106,15 @@ td.num,th.num{text-align:right}
 .doc-grid{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-bottom:16px}
 .grid2{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px 16px}
 .grid3{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:12px 16px}
-.filters{gap:8px 12px;margin-bottom:12px}
-.filters label{display:flex;flex-direction:column;font-size:.9rem;color:var(--muted);gap:2px}
-.grid-filters{display:flex;flex-wrap:wrap;align-items:flex-end}
-.grid-filters input,.grid-filters select{width:auto;min-width:9rem}
+/* A list's filter row: each control under its label, every control, button and link the same height, so the labels
+   share one line and the controls one edge; narrow, the documents' filters wrap into two columns. */
+.filters{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:flex-end;margin-bottom:12px}
+.filters label{display:flex;flex-direction:column;font-size:.9rem;line-height:1.4;color:var(--muted);gap:2px}
+.filters input,.filters select,.filters button,.filters .button{height:2.5rem;margin:0}
+.filters input,.filters select{width:auto;min-width:9rem;padding-top:0;padding-bottom:0}
+.filters button,.filters .button{padding-top:0;padding-bottom:0;line-height:calc(2.5rem - 2px)}
+.filters>input[type=search]{flex:1 1 14rem;max-width:28rem}
+.filters>a:not(.button){line-height:2.5rem}
 .pager{margin-top:12px;gap:16px}
 .actions-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:10px}
 .action{display:flex;flex-direction:column;gap:2px;margin:0}
@@ -121,12 +127,19 @@ td .action .why{max-width:12rem}
 td .row{gap:6px}
 .row .grow{flex:1;min-width:0}
 fieldset.lines{border:1px solid var(--line);border-radius:var(--radius);padding:12px;margin:0;display:flex;flex-direction:column;gap:10px}
-.line{display:grid;grid-template-columns:1.5rem minmax(12rem,1.6fr) minmax(9rem,1.7fr) 5rem 4.5rem 7rem 4.5rem 5rem 8rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
+/* A Line: the Product, description, quantity, unit, price and rate on one row; the VAT category (in words), its
+   exemption code and the notes on the next; the EU hint under them. */
+.line{display:grid;grid-template-columns:1.5rem minmax(12rem,1.6fr) minmax(9rem,1.7fr) 5rem 4.5rem 7rem 4.5rem;gap:6px;align-items:end;padding-bottom:8px;border-bottom:1px dashed var(--line)}
 .line label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:2px;min-width:0}
 .line input,.line select{width:100%;max-width:none;padding:6px 8px}
-.line .l-notes{grid-column:2 / -1}
-.line .l-product{display:flex;flex-direction:column;gap:2px;min-width:0}
-.line .l-product>label{font-size:.8rem;color:var(--muted)}
+.line .l-cat{grid-column:2}
+.line .l-code{grid-column:3}
+.line .l-notes{grid-column:4 / -1}
+.line .l-product,.line .l-cat{display:flex;flex-direction:column;gap:2px;min-width:0}
+.line .l-product>label,.line .l-cat>label{font-size:.8rem;color:var(--muted)}
+/* The K-or-AE hint: only while the chosen Client is marked an EU business (picker.tsx), on a Line not K or AE yet. */
+.line .eu-hint{display:none;grid-column:2 / -1;margin:0}
+form:has(select[name=client_id] option:checked[data-vat=eu-business]) .line:not(:has(.l-cat option:checked:is([value=K],[value=AE]))) .eu-hint{display:block}
 .pick-find{display:flex;gap:6px;max-width:36rem}
 .pick-find input{flex:1;min-width:0}
 .picker select{margin-top:4px}
@@ -145,14 +158,17 @@ textarea{min-height:4rem}
  .doc-grid,.grid2,.grid3{grid-template-columns:1fr}
  .line{grid-template-columns:1fr 1fr}
  .line .line-no{grid-column:1 / -1;padding:0}
- .line .l-product,.line .l-desc,.line .l-notes,.line .l-code,.line .l-err{grid-column:1 / -1}
+ .line .l-product,.line .l-desc,.line .l-notes,.line .l-code,.line .l-cat,.line .eu-hint,.line .l-err{grid-column:1 / -1}
+ .line .l-code,.line .l-notes,.line .l-err{order:1}
  .big{font-size:1.35rem}
  .chart-wide{display:none}
  .chart-narrow{display:block}
  table.lines-table th:first-child,table.lines-table td:first-child{display:none}
  .actions-grid{grid-template-columns:1fr 1fr}
- .grid-filters label{flex:1 1 8rem}
- .grid-filters input,.grid-filters select{min-width:0;width:100%}
+ .filters label{flex:1 1 9rem;min-width:0}
+ .filters input,.filters select{min-width:0;width:100%}
+ .grid-filters{display:grid;grid-template-columns:repeat(2,minmax(0,1fr))}
+ .grid-filters label:first-child,.grid-filters button{grid-column:1 / -1}
  .grid2,.grid3,.doc-grid{grid-template-columns:minmax(0,1fr)}
  .grid2>*,.grid3>*,.doc-grid>*{min-width:0}
  /* A list table on a phone: each row a small card, its key cell (number or name) on top, every other cell under

@@ -1,7 +1,8 @@
 // The tool list as `tools/list` sends it, compact (issue 32: it weighed 177 KB, about 45k tokens of an assistant's
-// context): the same tools and complete schemas, with each schema's repeated parts defined once in its `$defs`,
-// nullable fields written `type: [T, "null"]`, and a field's description said once in the list, at its first tool.
-// Built from whatever the table holds, so an operation added later comes out compact too.
+// context): the same tools with complete argument schemas, each schema's repeated parts defined once in its `$defs`,
+// nullable fields written `type: [T, "null"]`, a field's description and a list of refusal codes said once in the list,
+// and each answer's shape outlined (its fields by name) rather than spelled out. Built from whatever the table holds, so
+// an operation added later comes out compact too.
 
 type Node = Record<string, unknown>
 type Json = unknown
@@ -123,6 +124,62 @@ function nameOnce(schema: Node, tool: string, declaredBy: Map<string, string>): 
   for (const title of seen) declaredBy.set(title, tool)
 }
 
+/**
+ * An answer's schema as the list gives it: its shape, not its every leaf. Objects keep their title, type and the fields
+ * they always hold (`required`), and nested objects, lists and choices are outlined in turn; a leaf field (a string, a
+ * number, an amount) is named by `required` alone, its type and words being the API's. Only keywords are dropped, never
+ * added, so every answer the full schema admits passes this one too (the SDK's Client checks each answer against it).
+ * The full shapes cost 31 KB of a 83 KB list of 58 tools; the arguments, which an assistant must get right before the
+ * call, keep everything.
+ */
+function outline(node: Json, within?: Json): Node | null {
+  if (!isNode(node)) return null
+  const out: Node = {}
+  if (typeof node.title === 'string') out.title = node.title
+  // A member of a choice whose own type is the same says it once (the answer is an object either way).
+  if (node.type !== undefined && node.type !== within) out.type = node.type
+  if (isNode(node.properties)) {
+    if (Array.isArray(node.required) && node.required.length > 0) out.required = node.required
+    const fields: Node = {}
+    for (const [name, field] of Object.entries(node.properties)) {
+      const shape = outline(field)
+      if (shape) fields[name] = shape
+    }
+    if (Object.keys(fields).length > 0) out.properties = fields
+    return out
+  }
+  const items = outline(node.items)
+  if (items) return { ...out, items }
+  if (Array.isArray(node.anyOf)) {
+    // A member with nothing to outline admits anything, so the choice stays as wide as the full schema's.
+    const members = node.anyOf.map((m) => outline(m, node.type) ?? {})
+    if (members.some((m) => Object.keys(m).length > 0)) return { ...out, anyOf: members }
+  }
+  // A named shape declared at an earlier tool keeps its name.
+  return 'title' in out ? out : null
+}
+
+/** The fields each named shape always holds, as its outline first said them (Error: `error`). */
+function learnFields(node: Json, fields: Map<string, unknown>): void {
+  walk(node, (n) => {
+    if (typeof n.title === 'string' && Array.isArray(n.required) && !fields.has(n.title))
+      fields.set(n.title, n.required)
+  })
+}
+
+/**
+ * A choice is as strict as its loosest member: where a tool spells its answer out, a mention beside it (the Error,
+ * declared at an earlier tool) keeps the fields that shape always holds, so an answer missing a field of the one is
+ * not taken for the other. Where the answer itself is only named, the choice judges no fields and stays short.
+ */
+function judgeChoice(output: Node, fields: Map<string, unknown>): void {
+  const members = output.anyOf
+  if (!Array.isArray(members) || !members.some((m) => isNode(m) && 'required' in m)) return
+  for (const m of members)
+    if (isNode(m) && typeof m.title === 'string' && !('required' in m) && fields.has(m.title))
+      m.required = fields.get(m.title)
+}
+
 /** Repeats shorter than this stay where they are: a `$ref` and its definition would cost more than they save. */
 const MIN_SHARED = 48
 
@@ -159,6 +216,30 @@ function shareRepeats(schema: Node): void {
   if (Object.keys(defs).length > 0) schema.$defs = defs
 }
 
+/**
+ * The refusal codes a tool may answer, as its description's last sentence: the codes its words do not already name,
+ * and the whole list of an earlier tool said by that tool's name when this one answers all of them too (a Send answers
+ * every code of an Issue).
+ */
+function refusalWords(
+  tool: string,
+  description: string,
+  codes: readonly string[],
+  earlier: ReadonlyArray<{ name: string; codes: ReadonlySet<string> }>,
+): string {
+  const unsaid = codes.filter((c) => !new RegExp(`\\b${c}\\b`).test(description))
+  let named: { name: string; codes: ReadonlySet<string> } | null = null
+  for (const e of earlier) {
+    const naming = [...e.codes].filter((c) => unsaid.includes(c)).length
+    if (e.name !== tool && naming > 1 && [...e.codes].every((c) => codes.includes(c)))
+      if (!named || e.codes.size > named.codes.size) named = e
+  }
+  const own = unsaid.filter((c) => !named?.codes.has(c))
+  const words = [...own, ...(named ? [`${own.length > 0 ? 'and ' : ''}those of ${named.name}`] : [])]
+  if (words.length === 0) return description
+  return `${description} Refusal codes: ${words.join(', ')}.`
+}
+
 export interface ListedTool {
   name: string
   title: string
@@ -174,31 +255,37 @@ export function compactList(
     name: string
     title: string
     description: string
+    refusals?: readonly string[]
     inputSchema: Record<string, unknown>
     outputSchema?: Record<string, unknown>
     annotations: Record<string, unknown>
   }>,
 ): ListedTool[] {
+  /** Each earlier tool's refusal codes, for a later tool that answers all of them to name. */
+  const refusing: Array<{ name: string; codes: ReadonlySet<string> }> = []
   const said = new Set<string>()
   /** Named shapes (Document, Client, Line, Error, ...) by the tool that declared them first. */
   const declaredBy = new Map<string, string>()
+  /** The fields of each named shape an answer has outlined. */
+  const fields = new Map<string, unknown>()
   return tools.map((t) => {
     const input = structuredClone(t.inputSchema)
     nameOnce(input, t.name, declaredBy)
     plainWords(input)
     mergeNullable(input)
-    sayOnce(input, said)
     shareRepeats(input)
-    const output = t.outputSchema ? structuredClone(t.outputSchema) : undefined
-    // The title says the summary; the description goes on from it rather than saying it again.
-    const description = t.description.startsWith(`${t.title}. `)
-      ? t.description.slice(t.title.length + 2)
-      : t.description
-    if (output) {
-      nameOnce(output, t.name, declaredBy)
-      plainWords(output)
-      mergeNullable(output)
-      sayOnce(output, said)
+    sayOnce(input, said)
+    const codes = t.refusals ?? []
+    const description = refusalWords(t.name, t.description, codes, refusing)
+    if (codes.length > 0) refusing.push({ name: t.name, codes: new Set(codes) })
+    let output: Node | undefined
+    if (t.outputSchema) {
+      const full = structuredClone(t.outputSchema)
+      nameOnce(full, t.name, declaredBy)
+      mergeNullable(full)
+      output = outline(full) ?? { type: 'object' }
+      learnFields(output, fields)
+      judgeChoice(output, fields)
       shareRepeats(output)
     }
     const { title: _title, ...annotations } = t.annotations

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import { issuedFor, makeHarness, type Harness } from '../../../test/harness'
 import { operations } from '../../operations'
 import { inputSchema } from '../../platform/operation'
 import { updateBusiness } from '../../modules/business'
@@ -440,15 +441,16 @@ describe('imports as tools (extensions §19)', () => {
 })
 
 describe('the weight of the tool list (issue 32)', () => {
-  test('tools/list for an Admin key weighs under 1.6 KB a tool (it was 5 KB: 177 KB for 35), and each input schema keeps every argument', async () => {
+  test('tools/list with every tool (an Admin key on a paid plan lists what an Owner sees) weighs under 60 KB (it was 177 KB for 35), no tool over 3.5 KB, and each input schema keeps every argument', async () => {
     const b = await h.business()
     const c = await connect(b.key)
     const { tools } = await c.listTools()
-    const bytes = Buffer.byteLength(JSON.stringify({ tools }))
-    // Issue 32 asked under 60 KB for its 35 tools; the table grows, so the bound is per tool (35 tools: 56 KB).
-    expect(bytes / tools.length).toBeLessThan(1_600)
     const offered = operations.filter((op) => op.mcp)
     expect(tools).toHaveLength(offered.length)
+    // The issue's bound, for the whole list as the SDK receives it (`bun bench/mcp-list.ts` prints where the bytes go).
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(60_000)
+    // A tool added later stays light: the heaviest today is the first to outline a Document (about 3.3 KB).
+    for (const tool of tools) expect(Buffer.byteLength(JSON.stringify(tool)), tool.name).toBeLessThan(3_500)
     // Complete: every argument the operation takes is listed, and the required ones are required.
     for (const op of offered) {
       const full = inputSchema(op)
@@ -464,6 +466,22 @@ describe('the weight of the tool list (issue 32)', () => {
       anyOf: Array<{ title: string }>
     }
     expect(issue.anyOf.map((s) => s.title)).toEqual(['Document', 'Error'])
+    await c.close()
+  })
+
+  test("each argument keeps its type, null, choices and limits (maxLength, pattern, minimum, ...) as the operation's schema has them", async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const { tools } = await c.listTools()
+    for (const op of operations.filter((o) => o.mcp)) {
+      const full = JSON.parse(JSON.stringify(inputSchema(op))) as { properties: Record<string, unknown> }
+      const listed = tools.find((t) => t.name === op.name)!.inputSchema as {
+        properties: Record<string, unknown>
+        $defs?: Record<string, unknown>
+      }
+      for (const [arg, schema] of Object.entries(full.properties))
+        expect(limitsOf(listed.properties[arg], listed.$defs), `${op.name}.${arg}`).toEqual(limitsOf(schema))
+    }
     await c.close()
   })
 
@@ -486,4 +504,119 @@ describe('the weight of the tool list (issue 32)', () => {
     expect(refused.isError).toBe(true)
     await c.close()
   })
+
+  test("an outlined answer schema still holds an answer to every field: the SDK's validator refuses a Document or Line missing one, and an object that is no error", async () => {
+    const b = await h.business()
+    const c = await connect(b.key)
+    const { tools } = await c.listTools()
+    const client = await h.client(b.key)
+    const draft = await call(c, 'documents_create', {
+      type: 'invoice',
+      client_id: client,
+      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19' }],
+    })
+    expect(draft.isError).toBeUndefined()
+    const list = (await call(c, 'documents_list')).structuredContent
+    // The validator the SDK's Client checks each answer with, over the list's own schema for documents_list.
+    const check = new AjvJsonSchemaValidator().getValidator(
+      tools.find((t) => t.name === 'documents_list')!.outputSchema as any,
+    )
+    expect(check(list).valid).toBe(true)
+    const without = (drop: (d: any) => void) => {
+      const copy = structuredClone(list)
+      drop(copy.data[0])
+      return check(copy).valid
+    }
+    expect(without((d) => delete d.amount_due)).toBe(false)
+    expect(without((d) => delete d.lines[0].net_amount)).toBe(false)
+    expect(without((d) => delete d.actions.issue.open)).toBe(false)
+    expect(check({ error: { type: 'refusal', message: 'No.' } }).valid).toBe(true)
+    expect(check({ message: 'Neither a list nor an error.' }).valid).toBe(false)
+    await c.close()
+  })
 })
+
+describe('refunds as tools (extensions §20)', () => {
+  test('a Refund is recorded, listed and reversed through the tools, with its refusals; the Credit Note and the API agree', async () => {
+    const b = await h.business({ currency: 'EUR' })
+    const client = await h.client(b.key)
+    const invoice = await issuedFor(
+      h,
+      { bizId: b.id, key: b.key, clientId: client },
+      { lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }] },
+    )
+    const c = await connect(b.key)
+    // Listed first, so the SDK's Client checks every answer below against the tools' output schemas.
+    await c.listTools()
+    const draft = await call(c, 'documents_create', {
+      type: 'credit_note',
+      client_id: client,
+      credited_document_id: invoice.id,
+    })
+    expect(draft.structuredContent.total).toBe('119.00')
+    expect(
+      (await call(c, 'refunds_record', refundOf(draft.structuredContent.id))).structuredContent.error,
+    ).toMatchObject({ type: 'refusal', code: 'draft_takes_no_payments' })
+    const credit = (await call(c, 'documents_issue', { id: draft.structuredContent.id })).structuredContent
+    expect(credit.status).toBe('issued')
+    const tooMuch = await call(c, 'refunds_record', refundOf(credit.id, { amount: '119.01' }))
+    expect(tooMuch.structuredContent.error).toMatchObject({ type: 'refusal', code: 'refund_exceeds_credit' })
+    expect((await call(c, 'refunds_record', refundOf(invoice.id))).structuredContent.error.code).toBe(
+      'not_a_credit_note',
+    )
+    const recorded = await call(c, 'refunds_record', refundOf(credit.id, { idempotency_key: 'refund-1' }))
+    expect(recorded.isError).toBeUndefined()
+    expect(recorded.structuredContent).toMatchObject({
+      document_id: credit.id,
+      amount: '119.00',
+      currency: 'EUR',
+      method: 'cash',
+      status: 'completed',
+    })
+    const refundId = recorded.structuredContent.id
+    // The key replays the first answer: one Refund, not two.
+    const again = await call(c, 'refunds_record', refundOf(credit.id, { idempotency_key: 'refund-1' }))
+    expect(again.structuredContent.id).toBe(refundId)
+    expect((await call(c, 'documents_get', { id: credit.id })).structuredContent.amount_refunded).toBe('119.00')
+    const listed = await call(c, 'refunds_list', { document_id: String(credit.id) })
+    expect(listed.structuredContent.data.map((r: any) => r.id)).toEqual([refundId])
+    const api = await h.request('GET', `/v1/refunds?document_id=${credit.id}`, { key: b.key })
+    expect(api.body.data).toEqual(listed.structuredContent.data)
+
+    const reversed = await call(c, 'refunds_reverse', { id: refundId })
+    expect(reversed.structuredContent).toMatchObject({ id: refundId, status: 'voided' })
+    expect((await call(c, 'documents_get', { id: credit.id })).structuredContent.amount_refunded).toBe('0.00')
+    expect((await call(c, 'refunds_reverse', { id: refundId })).structuredContent.error).toMatchObject({
+      type: 'refusal',
+      code: 'refund_reversed',
+    })
+    const viewer = await connect(await h.key(b.id, 'viewer'))
+    expect((await call(viewer, 'refunds_record', refundOf(credit.id))).structuredContent.error.type).toBe('permission')
+    await viewer.close()
+    await c.close()
+  })
+})
+
+/** The arguments of a cash refund of a whole 119.00 Credit Note. */
+function refundOf(documentId: number, extra: Record<string, unknown> = {}) {
+  return { document_id: documentId, amount: '119.00', refund_date: '2026-01-20', method: 'cash', ...extra }
+}
+
+/** What a client may send as one argument: its types (null included), its fixed choices and its limits. */
+function limitsOf(schema: unknown, defs: Record<string, unknown> = {}): Record<string, unknown> {
+  const found: Record<string, Set<string>> = {}
+  const add = (k: string, v: unknown) => (found[k] ??= new Set()).add(JSON.stringify(v))
+  const visit = (s: unknown) => {
+    if (!s || typeof s !== 'object') return
+    const n = s as Record<string, unknown>
+    if (typeof n.$ref === 'string') visit(defs[n.$ref.replace('#/$defs/', '')])
+    for (const t of [n.type].flat()) if (typeof t === 'string') add('type', t)
+    if ('const' in n) add('enum', n.const)
+    for (const v of Array.isArray(n.enum) ? n.enum : []) add('enum', v)
+    for (const k of ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern', 'format', 'maxItems', 'minItems'])
+      if (k in n) add(k, n[k])
+    for (const m of Array.isArray(n.anyOf) ? n.anyOf : []) visit(m)
+  }
+  visit(schema)
+  return Object.fromEntries(Object.entries(found).map(([k, v]) => [k, [...v].sort()]))
+}

@@ -34,6 +34,7 @@ const INSTRUCTIONS = [
   'Lists answer {data, next_cursor}, oldest first: pass next_cursor back as `cursor` (with the same other arguments) for the next page; null means the end. `limit` is 1 to 100 (default 25).',
   "A refused call answers isError with {error: {type, message, code?, errors?, remedy?}}: `errors` names each refused argument; a `refusal` code says why the record refuses (see the document's `actions` beforehand).",
   'Creating tools take `idempotency_key`: resend with the same key to retry safely; it replays the first answer.',
+  "A tool's outputSchema outlines its answer: the shape's name (Document, Client, ...: spelled out at the first tool that answers it, named after that) and the fields it always holds (`required`; null when empty), values as above.",
 ].join('\n')
 
 export interface McpDoor {

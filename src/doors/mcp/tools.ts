@@ -34,6 +34,8 @@ export interface Tool {
   name: string
   title: string
   description: string
+  /** The refusal codes it may answer, said after its description in the list (./compact.ts). */
+  refusals: readonly string[]
   inputSchema: Record<string, unknown>
   outputSchema?: Record<string, unknown>
   annotations: {
@@ -64,7 +66,9 @@ export function buildTools(ops: readonly Operation[]): Map<string, Tool> {
       op,
       name: op.name,
       title: op.summary,
-      description: `${op.summary}. ${op.description}${op.refusals.length ? ` Refusal codes: ${op.refusals.join(', ')}.` : ''}`,
+      // The title says the summary; the description goes on from it.
+      description: op.description,
+      refusals: op.refusals,
       inputSchema: plain(inputSchema(op)),
       // A declared output schema admits the contract's error object too, so a client that checks results does not
       // fail on a refusal (extensions §11). Files answer no structured content, so they declare none.

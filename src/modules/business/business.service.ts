@@ -3,6 +3,7 @@ import { isEmailAddress } from '../../shared/text'
 import { validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { randomUUID } from 'node:crypto'
 import type { Database, Queryable, Tx } from '../../db/client'
+import type { HotReader } from '../../db/hot'
 import { checkPattern, storePattern } from '../numbering'
 import { FieldErrorBag, InvalidRequest, NotFound } from '../../shared/errors'
 import { logoFault, logoTypeOf } from './logo'
@@ -199,8 +200,8 @@ export async function getBusiness(q: Queryable, id: number): Promise<BusinessRow
 }
 
 /** Finds a Business by its numeric id or its public UUID, as the CLI accepts either. */
-export async function resolveBusiness(q: Queryable, ref: string): Promise<BusinessRow> {
-  const row = /^\d+$/.test(ref) ? await findBusinessById(q, Number(ref)) : await findBusinessByPublicId(q, ref)
+export async function resolveBusiness(q: Queryable, ref: string, hot: HotReader | null = null): Promise<BusinessRow> {
+  const row = /^\d+$/.test(ref) ? await findBusinessById(q, Number(ref)) : await findBusinessByPublicId(q, ref, hot)
   // A deleted Business is gone for every command: its records stay in the file only for legal retention.
   if (!row || row.deletedAt) throw new NotFound(`No Business "${ref}".`)
   return row

@@ -56,8 +56,16 @@ function mailRefusal(
   f: Pick<AppFacts, 'clientEmail' | 'mailVia' | 'send' | 'recipients'>,
   noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
 ): RefusalInfo | null {
-  const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
   if (!f.clientEmail) return r('no_client_address')
+  return sendingRefusal(f, noProvider)
+}
+
+/** What the Business's way of sending answers now, whoever the Client: no provider, a lost mailbox, the daily limit. */
+function sendingRefusal(
+  f: Pick<AppFacts, 'mailVia' | 'send' | 'recipients'>,
+  noProvider: 'no_mail_provider_to_remind' | 'no_mail_provider_for_receipt',
+): RefusalInfo | null {
+  const mailRemedy = { remedy: 'connect_mail_provider', remedy_url: REMEDY_URLS.connect_mail_provider }
   if (!f.mailVia) return { ...r(noProvider), ...mailRemedy }
   if (f.send.mailboxLost) return { ...r('mail_account_lost', { via: f.mailVia }), ...mailRemedy }
   const s = f.send
@@ -110,6 +118,11 @@ export function appRefusalFor(action: AppActionName, f: AppFacts): RefusalInfo |
 /** The application-only actions' entries, shaped as the document's `actions` and judged by the same judge. */
 export function appActionsOf(f: AppFacts, role: Role): Record<AppActionName, ActionEntry> {
   return judgeActions(APP_ACTIONS, role, (a) => appRefusalFor(a, f))
+}
+
+/** Why no Receipt of the Business can be emailed now, whatever its Client (a list of Receipts closes its buttons). */
+export function receiptSendingRefusal(f: Pick<AppFacts, 'mailVia' | 'send'>): RefusalInfo | null {
+  return sendingRefusal(f, 'no_mail_provider_for_receipt')
 }
 
 /** What emailing a Receipt would answer: the Payment's Receipt first, then the mail. */

@@ -45,6 +45,8 @@ const bandColumns = {
 const documentShape = hotShape<DocumentRow>(documentColumns)
 const lineShape = hotShape<LineRow>(getTableColumns(documentLines))
 const bandShape = hotShape<BandRow>(bandColumns)
+const creditColumns = { id: documents.id, of: documents.creditedDocumentId }
+const creditShape = hotShape<{ id: number; of: number | null }>(creditColumns)
 
 type SearchFields = Pick<DocumentInsert, 'documentNumber' | 'notes' | 'clientSnapshot'>
 
@@ -402,14 +404,32 @@ export async function writeAmountRefunded(
 }
 
 /** The Credit Notes (Drafts included) that credit each of `ids`, oldest first. */
-export async function creditNoteIdsOf(q: Queryable, businessId: number, ids: number[]): Promise<Map<number, number[]>> {
+export async function creditNoteIdsOf(
+  q: Queryable,
+  businessId: number,
+  ids: number[],
+  hot: HotReader | null = null,
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>()
   if (ids.length === 0) return out
-  const rows = await q
-    .select({ id: documents.id, of: documents.creditedDocumentId })
-    .from(documents)
-    .where(and(eq(documents.businessId, businessId), inArray(documents.creditedDocumentId, ids)))
-    .orderBy(asc(documents.id))
+  const where = and(eq(documents.businessId, businessId), inArray(documents.creditedDocumentId, ids))
+  const rows = hot
+    ? hotSelect(hot, creditShape, documents, where, 'ORDER BY "id"')
+    : await q.select(creditColumns).from(documents).where(where).orderBy(asc(documents.id))
   for (const r of rows) (out.get(r.of!) ?? out.set(r.of!, []).get(r.of!)!).push(r.id)
   return out
+}
+
+/** How many Lines of the Business's newest `limit` documents use each VAT rate above 0 (rates as stored: "19.00"). */
+export async function lineVatRateCounts(
+  q: Queryable,
+  businessId: number,
+  limit: number,
+): Promise<Array<{ rate: string; uses: number }>> {
+  return q.all<{ rate: string; uses: number }>(
+    sql`SELECT vat_rate AS rate, count(*) AS uses FROM document_lines
+        WHERE document_id IN (SELECT id FROM documents WHERE business_id = ${businessId} ORDER BY id DESC LIMIT ${limit})
+          AND CAST(vat_rate AS REAL) > 0
+        GROUP BY vat_rate`,
+  )
 }

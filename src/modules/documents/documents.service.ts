@@ -143,11 +143,11 @@ export async function viewDocumentsWithFacts(
   const [lines, bands, credits] = await Promise.all([
     linesOf(q, ids, hot),
     bandsOf(q, ids, hot),
-    creditNoteIdsOf(q, business.id, ids),
+    creditNoteIdsOf(q, business.id, ids, hot),
   ])
   const day = today(deps)
   // Once per Business, not per document: its mailbox and today's count decide every document's `actions.send`.
-  const mail = await mailStateOf(q, business, deps.config.mailRelay, day)
+  const mail = await mailStateOf(q, business, deps.config.mailRelay, day, 'client')
   const memo = new FactsMemo()
   // The page's Clients in one query; each document's facts find its own among them.
   const clients = await findClients(

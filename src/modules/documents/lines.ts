@@ -11,6 +11,12 @@ export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O'] as const
 const EXEMPT = new Set(['E', 'AE', 'K', 'G', 'O'])
 const VATEX_RE = /^VATEX-[A-Z0-9-]{2,30}$/
 
+/** Whether a Line of this category (as sent: any case) takes a VAT rate of 0: Z and the exempt ones. */
+export function takesZeroRate(category: string): boolean {
+  const k = category.toUpperCase()
+  return k === 'Z' || EXEMPT.has(k)
+}
+
 export interface LineInput {
   product_id?: number | null
   description?: string | null

@@ -114,3 +114,8 @@ export const DUE_MINOR_SQL = sql.raw(dueMinorSql())
 export function owesAmount(d: { type: string; status: string }): boolean {
   return (d.type === 'invoice' || d.type === 'proforma') && d.status !== 'cancelled'
 }
+
+/** Whether a document has a due date to show (the PDF and the pages alike): a Credit Note has none, it is owed. */
+export function showsDueDate(type: string): boolean {
+  return type !== 'credit_note'
+}

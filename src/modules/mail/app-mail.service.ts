@@ -60,7 +60,7 @@ async function emailClient<T>(
 ): Promise<T> {
   const plan: Planned<T> = await deps.db.write(async (tx) => {
     const day = utcDay(deps.clock.now())
-    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
+    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day, 'client')
     const judged = await judge(tx, mail)
     if (judged.refusal) throwRefusal(judged.refusal)
     const provider = mail.provider

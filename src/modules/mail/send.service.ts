@@ -88,7 +88,7 @@ export async function sendDocument(
     const doc = await findDocument(tx, business.id, id)
     if (!doc) throw Refusal.say('draft_deleted')
     const day = utcDay(deps.clock.now())
-    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
+    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day, 'client')
     const clientEmail = (await findClient(tx, business.id, doc.clientId))?.email ?? null
     const recipients = (to ?? (clientEmail ? [clientEmail] : [])).length + cc.length + bcc.length
     const facts = await gatherFacts(tx, business, doc, {

@@ -3,7 +3,15 @@
 // on the service's own mail server (limits.ts, daily-count.repo.ts). Documents judge a Send with it; the Send (the mail
 // module) sends with it. It imports only the webhooks module's address rules, which a tenant's mail server obeys too.
 export type { MailboxRow } from './mailbox.repo'
-export { providerOf, businessMailProvider, type MailboxInfo, type Provider } from './providers'
+export {
+  providerOf,
+  businessMailProvider,
+  outboxTransport,
+  outboxBusinessOf,
+  type MailAudience,
+  type MailboxInfo,
+  type Provider,
+} from './providers'
 export { mailStateOf, dailyRecipientLimit, MAX_RECIPIENTS_PER_SEND, type MailState } from './limits'
 export { countRecipients, recipientsSent } from './daily-count.repo'
 export {

@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client'
 import { utcDay } from '../../shared/dates'
 import { recipientsSent } from './daily-count.repo'
 import { findMailbox } from './mailbox.repo'
-import { providerOf, type Provider } from './providers'
+import { providerFor, type MailAudience, type Provider } from './providers'
 
 /** At most this many recipients in one Send (To, Cc and Bcc together). */
 export const MAX_RECIPIENTS_PER_SEND = 50
@@ -34,13 +34,20 @@ export interface MailState {
   noMail: 'no_relay' | 'no_address' | null
 }
 
+/**
+ * How the Business would send to `audience` now. A Test business's outbox stands in for the service's own mail server
+ * and is held to its daily limit (the contract's Limits name a Test business at 20 a day), so the sandbox meets
+ * `sending_limit_reached` as a live Business would.
+ */
 export async function mailStateOf(
   q: Queryable,
   business: { id: number; email: string | null; plan: string; isTest: boolean },
   mailRelay: string | null,
   day: string,
+  audience: MailAudience,
 ): Promise<MailState> {
-  const provider = providerOf(business, mailRelay, await findMailbox(q, business.id))
+  const provider = providerFor(audience, business, mailRelay, await findMailbox(q, business.id))
+  const outbox = audience === 'client' && business.isTest
   const service = provider?.kind === 'service'
   return {
     provider,
@@ -49,6 +56,6 @@ export async function mailStateOf(
     sentToday: service ? await recipientsSent(q, business.id, day) : 0,
     dailyLimit: service ? dailyRecipientLimit(business) : null,
     resumesOn: nextUtcDay(day),
-    noMail: provider ? null : !mailRelay ? 'no_relay' : 'no_address',
+    noMail: provider ? null : !mailRelay && !outbox ? 'no_relay' : 'no_address',
   }
 }

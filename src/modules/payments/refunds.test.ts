@@ -1,6 +1,7 @@
-// Refunds of Credit Notes (extensions §20) over HTTP and MCP against a real temp-file database: a Credit Note made
-// from an Invoice starts with its Lines and the two link each other; refunds are recorded and reversed with their
-// refusals, events and amount_refunded; the Client's statement reaches zero.
+// Refunds of Credit Notes (extensions §20) over HTTP against a real temp-file database (through MCP's tools with the
+// SDK's Client: src/doors/mcp/mcp.test.ts): a Credit Note made from an Invoice starts with its Lines and the two link
+// each other; refunds are recorded and reversed with their refusals, events and amount_refunded; the Client's statement
+// reaches zero.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'

@@ -2,7 +2,7 @@
 // every fixed word, date, amount and country name in the document's language (extensions §18).
 import type { Queryable } from '../../db/client'
 import { businessLogo, type BusinessRow } from '../business'
-import { findDocument, type DocumentView } from '../documents'
+import { findDocument, showsDueDate, type DocumentView } from '../documents'
 import { words, type Words } from '../words'
 import { drawBand, drawLogo, drawTitle, type Branding } from './branding'
 import { A4, MARGIN, PageWriter } from './layout'
@@ -71,7 +71,7 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   const heading = [
     `${t.no} ${doc.document_number ?? t.draft}`,
     doc.issue_date ? `${t.issueDate} ${t.date(doc.issue_date)}` : null,
-    doc.due_date && doc.type !== 'credit_note' ? `${t.dueDate} ${t.date(doc.due_date)}` : null,
+    doc.due_date && showsDueDate(doc.type) ? `${t.dueDate} ${t.date(doc.due_date)}` : null,
     doc.delivery_date ? `${t.deliveryDate} ${t.date(doc.delivery_date)}` : null,
     credited ? t.credits(credited.documentNumber ?? '', credited.issueDate ? t.date(credited.issueDate) : null) : null,
   ].filter((x): x is string => !!x)

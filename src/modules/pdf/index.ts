@@ -6,7 +6,7 @@ import { facturxPdf as buildFacturxPdf } from './facturx'
 
 export { brandingOf } from './document-pdf'
 export type { Branding } from './branding'
-export { nextTurn, releasePdfMemory } from './layout'
+export { releasePdfMemory } from './layout'
 export const documentPdf = oneAtATime(buildDocumentPdf)
 export const receiptPdf = oneAtATime(buildReceiptPdf)
 // Factur-X re-reads and re-writes a whole PDF: it takes its turn like the builds.

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { ours, pdfEngine, releasePdfEngine, type PdfEngine } from '../../shared/pdf-engine'
 import { fallbackFontBytes, fontBytes, releaseFontBytes, type Fallback } from './fonts'
+import { nextTurn } from '../../shared/turns'
 
 interface Fontkit {
   create(bytes: Uint8Array): unknown
@@ -354,11 +355,6 @@ function rgbOf(hex: string): number[] {
 /** A number as a content stream writes it: at most three decimals, no exponent. */
 function num(n: number): string {
   return String(Math.round(n * 1000) / 1000)
-}
-
-/** Resolves on a later turn of the event loop, after the requests and timers already waiting have run. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
 }
 
 let queue: Promise<unknown> = Promise.resolve()

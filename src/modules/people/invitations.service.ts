@@ -92,7 +92,7 @@ export async function inviteMember(
   const day = utcDay(now)
 
   const plan: Planned = await deps.db.write(async (tx) => {
-    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day)
+    const mail = await mailStateOf(tx, business, deps.config.mailRelay, day, 'person')
     // The Send's refusals, in the catalog's words: the page shows them, and nobody is added.
     const mailRemedy = { remedy: 'connect_mail_provider' }
     if (!mail.provider) throw Refusal.of({ ...refusalInfo('no_mail_provider', { why: mail.noMail }), ...mailRemedy })

@@ -9,5 +9,5 @@ export {
   type ProductPlan,
 } from './products.service'
 export { presentProduct, productPrices } from './products.present'
-export { findProduct, listProducts, type ProductRow } from './products.repo'
+export { findProduct, listProducts, productVatRateCounts, type ProductRow } from './products.repo'
 export { ProductCreateBody, ProductUpdateBody } from './products.model'

@@ -101,3 +101,17 @@ export async function eraseDeletedBefore(db: Database, before: string): Promise<
     return r.length
   })
 }
+
+/** How many of the Business's newest `limit` live Products use each VAT rate above 0 (rates as stored: "19.00"). */
+export async function productVatRateCounts(
+  q: Queryable,
+  businessId: number,
+  limit: number,
+): Promise<Array<{ rate: string; uses: number }>> {
+  return q.all<{ rate: string; uses: number }>(
+    sql`SELECT vat_rate AS rate, count(*) AS uses FROM (
+          SELECT vat_rate FROM products WHERE business_id = ${businessId} AND deleted_at IS NULL
+          ORDER BY id DESC LIMIT ${limit})
+        WHERE CAST(vat_rate AS REAL) > 0 GROUP BY vat_rate`,
+  )
+}

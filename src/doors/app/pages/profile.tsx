@@ -1,12 +1,13 @@
 // Profile (extensions §9): the person's name and password. A new password ends every session; this browser gets a
 // fresh one.
-import { changePassword, MIN_PASSWORD_LENGTH, renamePerson } from '../../../modules/people'
+import { changePassword, renamePerson } from '../../../modules/people'
 import { EMPTY_FORM, type FormState, type Signed } from '../context'
 import { redirect } from '../http'
 import type { AppKit } from '../kit'
 import { Layout } from '../layout'
 import { Field, Notice, PostForm, Refused, esc } from '../ui'
 import { ProfileTabs } from './apps'
+import { NewPasswordField } from './sign-in'
 
 function ProfilePage({ c, form, which }: { c: Signed; form: FormState; which?: 'name' | 'password' }): JSX.Element {
   const nameForm = which === 'name' ? form : EMPTY_FORM
@@ -49,15 +50,7 @@ function ProfilePage({ c, form, which }: { c: Signed; form: FormState; which?: '
             required
             autocomplete="current-password"
           />
-          <Field
-            name="new_password"
-            label="New password"
-            type="password"
-            state={passwordForm}
-            required
-            autocomplete="new-password"
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-          />
+          <NewPasswordField name="new_password" label="New password" state={passwordForm} />
           <div>
             <button type="submit">Change password</button>
           </div>

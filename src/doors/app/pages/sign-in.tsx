@@ -56,28 +56,40 @@ function SignInPage(p: { token: string; next: string; form: FormState; notice?: 
   )
 }
 
+/**
+ * A new password's field, on every form that sets one (a sign-in link's, the profile's): the rule said once, in its
+ * hint, which gives way to the field's error when the password was refused (the error says the rule again).
+ */
+export function NewPasswordField(p: { name: string; label: string; state: FormState }): JSX.Element {
+  return (
+    <Field
+      name={p.name}
+      label={p.label}
+      type="password"
+      state={p.state}
+      required
+      autocomplete="new-password"
+      hint={
+        p.state.errors[p.name]?.length
+          ? undefined
+          : `At least ${MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.`
+      }
+    />
+  )
+}
+
 function ChoosePasswordPage(p: { token: string; linkToken: string; email: string; form: FormState }): JSX.Element {
   return (
     <Document title="Choose a password">
       <main class="narrow">
         <div class="card">
           <h1>Choose a password</h1>
-          <p class="lead">
-            For {esc(p.email)}. At least {MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.
-          </p>
+          <p class="lead">For {esc(p.email)}.</p>
           <Refused state={p.form} shown={['password']} />
           <form method="post" action={esc(`/app/sign-in/link/${p.linkToken}`)} class="stack">
             <input type="hidden" name={CSRF_FIELD} value={esc(p.token)} />
             <input type="text" name="username" value={esc(p.email)} autocomplete="username" hidden />
-            <Field
-              name="password"
-              label="New password"
-              type="password"
-              state={p.form}
-              required
-              autocomplete="new-password"
-              hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-            />
+            <NewPasswordField name="password" label="New password" state={p.form} />
             <div>
               <button type="submit">Save and sign in</button>
             </div>

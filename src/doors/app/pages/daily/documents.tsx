@@ -22,6 +22,7 @@ import { FormInput } from '../../form-input'
 import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
+import { OutboxNote } from './outbox'
 import {
   ActionButton,
   Area,
@@ -30,9 +31,11 @@ import {
   Money,
   owesAmount,
   Pager,
+  showsDueDate,
   STATUS_WORDS,
   StatusTag,
   TYPE_WORDS,
+  vatBandWords,
 } from './words'
 
 export function docId(c: InBusiness, raw?: string): number {
@@ -144,7 +147,7 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
                     {esc(d.issue_date ?? '—')}
                   </td>
                   <td data-label="Due" class="nowrap">
-                    {esc(d.due_date ?? '—')}
+                    {esc((showsDueDate(d.type) && d.due_date) || '—')}
                   </td>
                   <td class="num" data-label="Total">
                     <Money amount={d.total} currency={d.currency} />
@@ -287,11 +290,17 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           <dl class="facts">
             <dt>Issued</dt>
             <dd>{esc(d.issue_date ?? 'not yet')}</dd>
-            <dt>Due</dt>
-            <dd>
-              {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
-              {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
-            </dd>
+            {showsDueDate(d.type) ? (
+              <>
+                <dt>Due</dt>
+                <dd id="due-date">
+                  {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
+                  {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
+                </dd>
+              </>
+            ) : (
+              ''
+            )}
             <dt>Sent</dt>
             <dd id="last-sent">
               {d.last_sent ? (
@@ -450,7 +459,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           {d.vat_breakdown.map((b) => (
             <>
               <dt>
-                VAT {esc(b.category)} {esc(b.rate)}% on <Money amount={b.net} currency={d.currency} />
+                {esc(vatBandWords(b.category, b.rate))} on <Money amount={b.net} currency={d.currency} />
               </dt>
               <dd class="num">
                 <Money amount={b.vat} currency={d.currency} />
@@ -607,6 +616,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             id="act-delete"
           />
         </div>
+        <OutboxNote c={c} what="a Send or a reminder" />
       </section>
 
       {refunds ? <RefundsSection c={c} state={state} d={d} refunds={refunds} accounts={accounts} /> : ''}
@@ -692,6 +702,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                 ))}
               </tbody>
             </table>
+            <OutboxNote c={c} what="a Receipt emailed" />
           </div>
         )}
         {a.record_payment.open && !changeBlocked(c) ? (
@@ -701,6 +712,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               <Field name="amount" label={`Amount (${d.currency})`} state={state} value={d.amount_due} required />
               <Field
                 name="payment_date"
+                type="date"
                 label="Date received"
                 state={state}
                 value={today}
@@ -847,6 +859,7 @@ function SendPage({ c, state, doc }: { c: InBusiness; state: FormState; doc: Doc
           ) : (
             ''
           )}
+          <OutboxNote c={c} what="this email" />
           <Field
             name="to"
             label="To"

@@ -5,6 +5,7 @@
 // Create and save call the documents service with the API's body schema.
 import {
   previewTotals,
+  takesZeroRate,
   VAT_CATEGORIES,
   viewDocument,
   type DocumentView,
@@ -19,8 +20,8 @@ import type { AppKit } from '../../kit'
 import { ID_RULE, idOf } from '../../../../platform/operation'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
-import { Area, grouped, TYPE_WORDS } from './words'
-import { ClientOptions, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
+import { Area, EU_BUSINESS_HINT, grouped, showsDueDate, TYPE_WORDS, VAT_CATEGORY_WORDS, vatBandWords } from './words'
+import { ClientPicker, idIn, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
 
 /** Blank rows offered below the Lines: room to add without script. */
 const SPARE_ROWS = 2
@@ -35,6 +36,11 @@ const LINE_FIELDS = [
   'vat_exemption_code',
   'notes',
 ] as const
+/**
+ * A new Line's VAT rate as the editor suggested it (documents_usual_vat_rate), posted beside the rate: a rate still as
+ * suggested gives way to the chosen Product's rate, or to 0 when the chosen category takes 0.
+ */
+const SUGGESTED = 'vat_rate_suggested'
 
 /** The Lines as posted: `lines.N.field`, rows left wholly blank dropped (they are spare rows). */
 export function linesOf(data: URLSearchParams): LineInput[] | undefined {
@@ -45,6 +51,8 @@ export function linesOf(data: URLSearchParams): LineInput[] | undefined {
     const get = (f: string) => data.get(`lines.${i}.${f}`)?.trim() || undefined
     if (!get('product_id') && !get('description') && !get('unit_price')) continue
     const product = get('product_id')
+    const category = get('vat_category')
+    const asSuggested = get('vat_rate') !== undefined && get('vat_rate') === get(SUGGESTED)
     rows.push({
       product_id:
         product === undefined ? undefined : ID_RULE.test(product) ? Number(product) : (product as unknown as number),
@@ -52,7 +60,7 @@ export function linesOf(data: URLSearchParams): LineInput[] | undefined {
       quantity: get('quantity') ?? '1',
       unit: get('unit'),
       unit_price: get('unit_price'),
-      vat_rate: get('vat_rate'),
+      vat_rate: asSuggested && (product || (category && takesZeroRate(category))) ? undefined : get('vat_rate'),
       vat_category: get('vat_category'),
       vat_exemption_code: get('vat_exemption_code'),
       notes: get('notes'),
@@ -66,17 +74,23 @@ export type LineRow = Record<string, string>
 
 /**
  * The editor's Line rows: as typed after a refusal, else the stored Lines; then spare blank rows (and `extra` more
- * asked for with "Add a line"). The Draft editor and the recurring invoice editor share them.
+ * asked for with "Add a line"), their VAT rate the suggested `rate` when there is one. The Draft editor and the
+ * recurring invoice editor share them.
  */
 export function lineRowsOf(
   typed: URLSearchParams | null | undefined,
   lines: readonly LineShown[] | null,
   extra = 0,
+  rate: string | null = null,
 ): LineRow[] {
   const rows: LineRow[] = []
   if (typed && typed.has('lines__present')) {
     for (let i = 0; i < 500 && LINE_FIELDS.some((f) => typed.has(`lines.${i}.${f}`)); i++) {
-      rows.push(Object.fromEntries([...LINE_FIELDS, 'product_q'].map((f) => [f, typed.get(`lines.${i}.${f}`) ?? ''])))
+      rows.push(
+        Object.fromEntries(
+          [...LINE_FIELDS, 'product_q', SUGGESTED].map((f) => [f, typed.get(`lines.${i}.${f}`) ?? '']),
+        ),
+      )
     }
   } else if (lines) {
     for (const l of lines) {
@@ -95,8 +109,11 @@ export function lineRowsOf(
   }
   const blanks =
     Math.max(SPARE_ROWS - rows.filter((r) => !r.description && !r.unit_price && !r.product_id).length, 0) + extra
-  for (let i = 0; i < blanks; i++)
-    rows.push(Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : ''])))
+  for (let i = 0; i < blanks; i++) {
+    const row: LineRow = Object.fromEntries(LINE_FIELDS.map((f) => [f, f === 'quantity' ? '1' : '']))
+    if (rate) row.vat_rate = row[SUGGESTED] = rate
+    rows.push(row)
+  }
   return rows
 }
 
@@ -149,11 +166,11 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
   const q = c.deps.db.read
   const typed = state.values
   // The first Products, read once for every Line that has no search of its own.
-  const [products, accounts] = await Promise.all([
+  const [products, accounts, { rate }] = await Promise.all([
     listProducts(q, c.business.id, 0, PICK_MAX + 1),
     listBankAccounts(q, c.business.id, 0, 100),
+    c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
   ])
-  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
   const clientId =
     typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
@@ -165,7 +182,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
     (credited !== null
       ? await c.operation<DocumentView>('documents_get', { path: { id: credited } }).catch(() => null)
       : null)
-  const rows = lineRowsOf(typed, from?.lines ?? null, extra)
+  const rows = lineRowsOf(typed, from?.lines ?? null, extra, rate)
   const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (doc?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
   const action = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
@@ -210,44 +227,13 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
             options={Object.entries(TYPE_WORDS) as [string, string][]}
           />
         )}
-        <div class={err('client_id') ? 'field picker bad' : 'field picker'}>
-          <label for="f-client_id">Client</label>
-          <div class="pick-find">
-            <PickerSearch
-              c={c}
-              kind="clients"
-              name="client_q"
-              target="f-client_id"
-              value={typed?.get('client_q') ?? undefined}
-              label="Find a Client"
-              id="f-client_q"
-            />
-            {/* Without script, this posts the editor back with the search applied (nothing is saved). */}
-            <button type="submit" name="find" value="1" class="quiet" formnovalidate>
-              Find
-            </button>
-          </div>
-          <select
-            id="f-client_id"
-            name="client_id"
-            aria-invalid={err('client_id') ? 'true' : undefined}
-            aria-describedby={err('client_id') ? 'f-client_id-err' : undefined}
-          >
-            <ClientOptions
-              q={q}
-              businessId={c.business.id}
-              search={typed?.get('client_q')?.trim() || undefined}
-              chosenId={idIn(clientId)}
-            />
-          </select>
-          {err('client_id') ? (
-            <p class="err" id="f-client_id-err">
-              {esc(err('client_id'))}
-            </p>
-          ) : (
-            ''
-          )}
-        </div>
+        <ClientPicker
+          c={c}
+          q={q}
+          search={typed?.get('client_q') ?? undefined}
+          chosenId={idIn(clientId)}
+          error={err('client_id')}
+        />
         <Field
           name="currency"
           label="Currency"
@@ -265,21 +251,28 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
           placeholder="YYYY-MM-DD"
           hint="Blank: the day it is issued."
         />
-        <Field
-          name="due_date"
-          type="date"
-          label="Due date"
-          state={state}
-          value={doc?.due_date}
-          placeholder="YYYY-MM-DD"
-          hint="Blank: from the payment terms."
-        />
-        <Field
-          name="payment_terms"
-          label="Payment terms (days)"
-          state={state}
-          value={doc ? String(doc.payment_terms) : chosenClient ? String(chosenClient.paymentTerms) : ''}
-        />
+        {/* A Credit Note has no due date (nothing is paid on it), so it is not asked for one. */}
+        {showsDueDate(type) ? (
+          <>
+            <Field
+              name="due_date"
+              type="date"
+              label="Due date"
+              state={state}
+              value={doc?.due_date}
+              placeholder="YYYY-MM-DD"
+              hint="Blank: from the payment terms."
+            />
+            <Field
+              name="payment_terms"
+              label="Payment terms (days)"
+              state={state}
+              value={doc ? String(doc.payment_terms) : chosenClient ? String(chosenClient.paymentTerms) : ''}
+            />
+          </>
+        ) : (
+          ''
+        )}
         <Field
           name="delivery_date"
           type="date"
@@ -410,7 +403,6 @@ export function LinesFieldset({
   err: (k: string) => string | undefined
 }): JSX.Element {
   const q = c.deps.db.read
-  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   return (
     <fieldset class="lines">
       <legend class="legend">Lines</legend>
@@ -478,17 +470,18 @@ export function LinesFieldset({
               <span>VAT %</span>
               <input type="text" name={n('vat_rate')} value={esc(r.vat_rate)} inputmode="decimal" />
             </label>
-            <label class="l-cat">
-              <span>Category</span>
-              <select name={n('vat_category')}>
-                <option value="">Auto</option>
+            {r.vat_rate_suggested ? <input type="hidden" name={n(SUGGESTED)} value={esc(r.vat_rate_suggested)} /> : ''}
+            <div class="l-cat">
+              <label for={`f-line-${i}-category`}>Category</label>
+              <select id={`f-line-${i}-category`} name={n('vat_category')}>
+                <option value="">Auto: S above 0%, Z at 0%</option>
                 {VAT_CATEGORIES.map((k) => (
                   <option value={k} selected={r.vat_category === k}>
-                    {k}
+                    {esc(`${k} — ${VAT_CATEGORY_WORDS[k]}`)}
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
             <label class="l-code">
               <span>Exemption code</span>
               <input
@@ -503,6 +496,11 @@ export function LinesFieldset({
               <span>Line notes</span>
               <input type="text" name={n('notes')} value={esc(r.notes)} maxlength={500} />
             </label>
+            {/* Shown by the stylesheet while the chosen Client is marked an EU business (picker.tsx), on a Line whose
+                category is not K or AE yet: a hint, never a change to what the person chose. */}
+            <p class="hint eu-hint" id={`f-line-${i}-eu`}>
+              {esc(EU_BUSINESS_HINT)}
+            </p>
             {lineErr ? <p class="err l-err">{esc(`Line ${i + 1}: ${lineErr}`)}</p> : ''}
           </div>
         )
@@ -526,7 +524,7 @@ export function TotalsBox(p: {
       {p.bands.map((b) => (
         <>
           <dt>
-            VAT {esc(b.category)} {esc(b.rate)}% on {esc(grouped(b.net))}
+            {esc(vatBandWords(b.category, b.rate))} on {esc(grouped(b.net))}
           </dt>
           <dd class="num">{esc(grouped(b.vat))}</dd>
         </>

@@ -12,6 +12,7 @@ import { productsRoutes } from './products'
 import { reportsRoutes } from './reports'
 import { bankRoutes } from './bank'
 import { recurringRoutes } from './recurring'
+import { outboxRoutes } from './outbox'
 
 export function dailyRoutes(kit: AppKit): void {
   dashboardRoutes(kit)
@@ -25,4 +26,5 @@ export function dailyRoutes(kit: AppKit): void {
   reportsRoutes(kit)
   bankRoutes(kit)
   recurringRoutes(kit)
+  outboxRoutes(kit)
 }

@@ -1,6 +1,6 @@
 // Issue 32, item 5 in part: with no mail server and no mailbox, a Send's refusal names the real cause (the relay the
 // operator has not set, or the missing address) with the remedy's link, and "Email the Receipt" is closed with its
-// reason on the document page instead of failing after the click.
+// reason on the document page and the Receipts list instead of failing after the click.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../../../test/harness'
 import { AppClient, person } from '../../../../../test/app-client'
@@ -56,5 +56,14 @@ describe('a Send with nothing to send through', () => {
       )
     expect(m).not.toBeNull()
     expect(m![1]).toContain('Nothing to send the Receipt through')
+
+    // The Receipts list closes its "Email" the same way.
+    const list = await browser.get(`/app/b/${b.publicId}/receipts`)
+    const e =
+      /<div class="action closed"><button[^>]*disabled[^>]*>\s*Email\s*<\/button>\s*<span class="why"[^>]*>([^<]*)</.exec(
+        list.text,
+      )
+    expect(e).not.toBeNull()
+    expect(e![1]).toContain('Nothing to send the Receipt through')
   })
 })

@@ -11,6 +11,7 @@ import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { DocumentPage, docId } from './documents'
 import { ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
+import { OutboxNote } from './outbox'
 
 function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
@@ -54,7 +55,7 @@ async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Pro
           />
           <div class="grid3">
             <Field name="amount" label={`Amount (${p.currency})`} state={state} value={p.amount} required />
-            <Field name="payment_date" label="Date received" state={state} value={p.paymentDate} required />
+            <Field name="payment_date" type="date" label="Date received" state={state} value={p.paymentDate} required />
             <Select
               name="payment_method"
               label="Method"
@@ -176,6 +177,8 @@ export function paymentsRoutes(kit: AppKit): void {
   kit.page('/receipts', 'read', async (c) => {
     const page = await kit.list<{ receipt: ReceiptRow; payment: PaymentRow }>(c, 'receipts_rows')
     const shown = page.data
+    // Closed with its reason when nothing can send a Receipt now, rather than failing after the click.
+    const { closed: mailClosed } = await kit.operation<{ closed: string | null }>(c, 'receipts_mail_closed')
     // Each Receipt names its document by number and Client, read for the whole page at once.
     const docs = await documentLabels(
       c.deps.db.read,
@@ -186,6 +189,7 @@ export function paymentsRoutes(kit: AppKit): void {
       <Layout c={c} title="Receipts" section="receipts">
         <Notice text={c.notice} />
         <h1>Receipts</h1>
+        <OutboxNote c={c} what="a Receipt emailed" />
         <div class="table-wrap">
           <table class="stacked" id="receipts">
             <thead>
@@ -247,7 +251,7 @@ export function paymentsRoutes(kit: AppKit): void {
                           path={`/payments/${p.id}/email-receipt`}
                           label="Email"
                           quiet
-                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : null}
+                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : mailClosed}
                           id={`email-receipt-${p.id}`}
                         />
                       </td>

@@ -5,7 +5,14 @@
 // back with the search applied.
 import { findClient, listClients, type ClientRow } from '../../../../modules/clients'
 import { findProduct, listProducts, presentProduct, type ProductRow } from '../../../../modules/products'
-import { documentSummaries, findDocument, type DocumentDeps, type DocumentSummary } from '../../../../modules/documents'
+import {
+  crossBorderEuBusiness,
+  documentSummaries,
+  findDocument,
+  type DocumentDeps,
+  type DocumentSummary,
+} from '../../../../modules/documents'
+import type { BusinessRow } from '../../../../modules/business'
 import { ID_RULE } from '../../../../platform/operation'
 import type { Queryable } from '../../../../db/client'
 import type { InBusiness } from '../../context'
@@ -39,6 +46,8 @@ function Options<T extends { id: number }>(p: {
   search: string | undefined
   words: (x: T) => string
   what: string
+  /** A mark the page's stylesheet reads off the chosen option (`data-vat`), e.g. to show the Lines' K or AE hint. */
+  vat?: (x: T) => string | undefined
 }): JSX.Element {
   const shown = p.rows.slice(0, PICK_MAX)
   const chosenOutside = p.chosen && !shown.some((x) => x.id === p.chosen!.id)
@@ -46,14 +55,14 @@ function Options<T extends { id: number }>(p: {
     <>
       <option value="">{esc(p.blank)}</option>
       {chosenOutside ? (
-        <option value={String(p.chosen!.id)} selected>
+        <option value={String(p.chosen!.id)} selected data-vat={p.vat?.(p.chosen!)}>
           {esc(p.words(p.chosen!))}
         </option>
       ) : (
         ''
       )}
       {shown.map((x) => (
-        <option value={String(x.id)} selected={x.id === p.chosenId}>
+        <option value={String(x.id)} selected={x.id === p.chosenId} data-vat={p.vat?.(x)}>
           {esc(p.words(x))}
         </option>
       ))}
@@ -67,20 +76,24 @@ function Options<T extends { id: number }>(p: {
   )
 }
 
+/**
+ * The Clients to choose from; a business Client in another EU country with a VAT number is marked `data-vat=
+ * "eu-business"`, so the Lines show their K or AE hint while it is chosen (the stylesheet reads the mark; no script).
+ */
 export async function ClientOptions({
   q,
-  businessId,
+  seller,
   search,
   chosenId,
 }: {
   q: Queryable
-  businessId: number
+  seller: BusinessRow
   search?: string
   chosenId: number | null
 }): Promise<string> {
   const [rows, chosen] = await Promise.all([
-    listClients(q, businessId, 0, PICK_MAX + 1, search),
-    chosenId === null ? undefined : findClient(q, businessId, chosenId),
+    listClients(q, seller.id, 0, PICK_MAX + 1, search),
+    chosenId === null ? undefined : findClient(q, seller.id, chosenId),
   ])
   return (
     <Options
@@ -91,6 +104,7 @@ export async function ClientOptions({
       search={search}
       words={clientWords}
       what="Clients"
+      vat={(x) => (crossBorderEuBusiness(seller, x) ? 'eu-business' : undefined)}
     />
   )
 }
@@ -195,6 +209,58 @@ export function PickerSearch(p: {
   )
 }
 
+/** An id typed in a form or a link: a number when it is one as the API takes it, else null. */
+export function idIn(v: string | undefined | null): number | null {
+  return v && ID_RULE.test(v) ? Number(v) : null
+}
+
+/**
+ * The Client field of the Draft and recurring editors: the search (as you type with script; without, Find posts the
+ * editor back with the search applied, nothing saved), the choice, and its error.
+ */
+export function ClientPicker(p: {
+  c: InBusiness
+  q: Queryable
+  search: string | undefined
+  chosenId: number | null
+  error: string | undefined
+}): JSX.Element {
+  return (
+    <div class={p.error ? 'field picker bad' : 'field picker'}>
+      <label for="f-client_id">Client</label>
+      <div class="pick-find">
+        <PickerSearch
+          c={p.c}
+          kind="clients"
+          name="client_q"
+          target="f-client_id"
+          value={p.search}
+          label="Find a Client"
+          id="f-client_q"
+        />
+        <button type="submit" name="find" value="1" class="quiet" formnovalidate>
+          Find
+        </button>
+      </div>
+      <select
+        id="f-client_id"
+        name="client_id"
+        aria-invalid={p.error ? 'true' : undefined}
+        aria-describedby={p.error ? 'f-client_id-err' : undefined}
+      >
+        <ClientOptions q={p.q} seller={p.c.business} search={p.search?.trim() || undefined} chosenId={p.chosenId} />
+      </select>
+      {p.error ? (
+        <p class="err" id="f-client_id-err">
+          {esc(p.error)}
+        </p>
+      ) : (
+        ''
+      )}
+    </div>
+  )
+}
+
 export function pickerRoutes(kit: AppKit): void {
   // Matches for a picker, as <option>s: reads only, so any Role that opens the editor may ask.
   kit.page('/pick/clients', 'read', (c) => {
@@ -202,7 +268,7 @@ export function pickerRoutes(kit: AppKit): void {
     return (
       <ClientOptions
         q={c.deps.db.read}
-        businessId={c.business.id}
+        seller={c.business}
         search={searchOf(s.get('client_q'))}
         chosenId={idOf(s.get('client_id'))}
       />

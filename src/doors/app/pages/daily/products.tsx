@@ -47,10 +47,13 @@ function ProductForm({
   c,
   state,
   product,
+  rate,
 }: {
   c: InBusiness
   state: FormState
   product: ProductRow | null
+  /** A new Product's VAT rate: the Business's usual one (documents_usual_vat_rate), or null for 0. */
+  rate?: string | null
 }): JSX.Element {
   const v = product ? presentProduct(product) : null
   const checked = (name: string, stored: boolean | undefined) =>
@@ -104,7 +107,7 @@ function ProductForm({
           required
           maxlength={3}
         />
-        <Field name="vat_rate" label="VAT rate (%)" state={state} value={v?.vat_rate ?? '0'} />
+        <Field name="vat_rate" label="VAT rate (%)" state={state} value={v?.vat_rate ?? rate ?? '0'} />
         <Field name="unit" label="Unit" state={state} value={v?.unit ?? 'pcs'} maxlength={50} />
         <Field
           name="code"
@@ -273,14 +276,17 @@ export function productsRoutes(kit: AppKit): void {
   }
   kit.page('/products', 'read', list)
 
-  const newPage = (c: InBusiness, state: FormState) => (
-    <Layout c={c} title="New product" section="products">
-      <h1>New product</h1>
-      <div class="card">
-        <ProductForm c={c} state={state} product={null} />
-      </div>
-    </Layout>
-  )
+  const newPage = async (c: InBusiness, state: FormState) => {
+    const { rate } = await c.operation<{ rate: string | null }>('documents_usual_vat_rate')
+    return (
+      <Layout c={c} title="New product" section="products">
+        <h1>New product</h1>
+        <div class="card">
+          <ProductForm c={c} state={state} product={null} rate={rate} />
+        </div>
+      </Layout>
+    )
+  }
   kit.page('/products/new', 'change', newPage)
   kit.action(
     '/products',

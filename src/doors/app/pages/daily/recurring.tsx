@@ -13,7 +13,7 @@ import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { linesOf, LinesFieldset, lineRowsOf } from './editor'
-import { ClientOptions, PICK_MAX, PickerSearch } from './picker'
+import { ClientPicker, idIn, PICK_MAX } from './picker'
 import { ActionButton, Area, changeBlocked, Pager } from './words'
 
 const FREQUENCIES = [
@@ -112,14 +112,14 @@ interface EditorProps {
 async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> {
   const q = c.deps.db.read
   const typed = state.values
-  const [products, accounts] = await Promise.all([
+  const [products, accounts, { rate }] = await Promise.all([
     listProducts(q, c.business.id, 0, PICK_MAX + 1),
     listBankAccounts(q, c.business.id, 0, 100),
+    c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
   ])
-  const idIn = (v: string | undefined | null) => (v && ID_RULE.test(v) ? Number(v) : null)
   const clientId = typed?.get('client_id') ?? (r ? String(r.client_id) : (c.url.searchParams.get('client_id') ?? ''))
   const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
-  const rows = lineRowsOf(typed, r?.lines ?? null, extra)
+  const rows = lineRowsOf(typed, r?.lines ?? null, extra, rate)
   const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (r?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
   const currency = typed?.get('currency') ?? r?.currency ?? chosenClient?.currency ?? c.business.currency
@@ -155,43 +155,13 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
       <input type="hidden" name="lines__present" value="1" />
       <input type="hidden" name="bank_account_ids__present" value="1" />
       <div class="grid3">
-        <div class={err('client_id') ? 'field picker bad' : 'field picker'}>
-          <label for="f-client_id">Client</label>
-          <div class="pick-find">
-            <PickerSearch
-              c={c}
-              kind="clients"
-              name="client_q"
-              target="f-client_id"
-              value={typed?.get('client_q') ?? undefined}
-              label="Find a Client"
-              id="f-client_q"
-            />
-            <button type="submit" name="find" value="1" class="quiet" formnovalidate>
-              Find
-            </button>
-          </div>
-          <select
-            id="f-client_id"
-            name="client_id"
-            aria-invalid={err('client_id') ? 'true' : undefined}
-            aria-describedby={err('client_id') ? 'f-client_id-err' : undefined}
-          >
-            <ClientOptions
-              q={q}
-              businessId={c.business.id}
-              search={typed?.get('client_q')?.trim() || undefined}
-              chosenId={idIn(clientId)}
-            />
-          </select>
-          {err('client_id') ? (
-            <p class="err" id="f-client_id-err">
-              {esc(err('client_id'))}
-            </p>
-          ) : (
-            ''
-          )}
-        </div>
+        <ClientPicker
+          c={c}
+          q={q}
+          search={typed?.get('client_q') ?? undefined}
+          chosenId={idIn(clientId)}
+          error={err('client_id')}
+        />
         <Field
           name="currency"
           label="Currency"
@@ -217,6 +187,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         />
         <Field
           name="start_date"
+          type="date"
           label="First date"
           state={state}
           value={r?.start_date ?? today}
@@ -225,6 +196,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         />
         <Field
           name="end_date"
+          type="date"
           label="Last date"
           state={state}
           value={r?.end_date}

@@ -1,10 +1,11 @@
 // Small pieces the daily-work pages share: amounts as people read them (exact strings, digits grouped), document
 // types and statuses in words, action buttons that are open or closed with their reason.
+import { words } from '../../../../modules/words'
 import type { FormState, InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
 import { Csrf, esc } from '../../ui'
 
-export { owesAmount } from '../../../../modules/documents'
+export { owesAmount, showsDueDate } from '../../../../modules/documents'
 
 export const TYPE_WORDS: Record<string, string> = {
   invoice: 'Invoice',
@@ -19,6 +20,26 @@ export const STATUS_WORDS: Record<string, string> = {
   paid: 'Paid',
   cancelled: 'Cancelled',
 }
+const EN = words('en')
+/**
+ * Each VAT category the editor offers, in words: the catalog's (what a Client reads on the PDF) where it has them, so
+ * a category is named alike on the page and on the document.
+ */
+export const VAT_CATEGORY_WORDS: Record<string, string> = {
+  S: 'Standard rate',
+  Z: 'Zero rated',
+  E: EN.exempt,
+  AE: EN.reverseCharge,
+  K: EN.intraEu,
+  G: EN.export,
+  O: EN.notSubject,
+}
+/** What a VAT band is, in the words the PDF prints for it ("VAT 19%", "Reverse charge"). */
+export function vatBandWords(category: string, rate: string): string {
+  return EN.vatWords(category, rate)
+}
+/** The hint beside a Line's category while the chosen Client is a business in another EU country with a VAT number. */
+export const EU_BUSINESS_HINT = `The Client is a business in another EU country with a VAT number: K (${EN.intraEu}) for goods, AE (${EN.reverseCharge}) for services.`
 export const METHOD_WORDS: Record<string, string> = {
   bank_transfer: 'Bank transfer',
   cash: 'Cash',

@@ -7,6 +7,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'
 import { SettingsLayout } from './index'
+import { OutboxNote } from '../daily/outbox'
 
 const KIND_WORDS: Record<string, string> = {
   service: 'the service’s own mail server',
@@ -29,6 +30,7 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
     <SettingsLayout c={c} title="Mailbox" path="/mailbox">
       <h1>Mailbox</h1>
       <Notice text={c.notice} />
+      <OutboxNote c={c} what="email to a Client (a document, a reminder, a Receipt)" />
       <div class="card">
         {provider ? (
           <p class="flush" id="mail-provider">

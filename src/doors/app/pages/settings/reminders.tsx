@@ -7,6 +7,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, When, esc } from '../../ui'
 import { Area } from '../daily/words'
+import { OutboxNote } from '../daily/outbox'
 import { SettingsLayout } from './index'
 
 /** Rows the form offers: the most steps a schedule has. */
@@ -45,6 +46,7 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
         attached: once per step, and after a pause only the latest step that came. A Client can be kept out of reminders
         on its own page.
       </p>
+      <OutboxNote c={c} what="each reminder" />
       <Notice text={c.notice} />
       <section class="card" aria-labelledby="rem-h">
         <h2 id="rem-h" class="flush">
