@@ -14,7 +14,7 @@ export interface BulkWriter {
    * `INSERT INTO t (a, b) VALUES (?, ?)`; its placeholders are filled with each row's values as SQL literals.
    */
   append(sql: string, rows: unknown[][]): Promise<void>
-  /** Frees the connection's page cache (PRAGMA shrink_memory). */
+  /** Closes the connection (its page cache and schema go; an idle server); the next append opens it again. */
   shrink(): Promise<void>
   close(): void
 }
@@ -52,7 +52,10 @@ export function openBulkWriter(url: string): BulkWriter | null {
         throw e
       }
     },
-    shrink: async () => void (await db?.exec('PRAGMA shrink_memory')),
+    shrink: async () => {
+      db?.close()
+      db = null
+    },
     close: () => db?.close(),
   }
 }

@@ -10,9 +10,12 @@ export interface HotReader {
   rows(sql: string, ...args: unknown[]): unknown[][]
   /** The first row as an array in column order: the driver's one-row step, cheaper than rows() for a read by id. */
   row(sql: string, ...args: unknown[]): unknown[] | undefined
-  /** PRAGMA data_version: changes whenever another connection has committed (this one never writes). */
+  /** PRAGMA data_version: changes whenever another connection has committed (this one never writes), or it reopened. */
   dataVersion(): number
-  /** Frees the connection's page cache (PRAGMA shrink_memory) and its kept statements. */
+  /**
+   * Closes the connection, so its page cache, parsed schema and kept statements go back to the system (an idle server);
+   * the next read opens it again.
+   */
   shrink(): void
   close(): void
 }
@@ -24,8 +27,14 @@ export function openHotReader(url: string): HotReader | null {
   // Opened with the first read, not at start: a server answers its first request sooner (issue 34).
   let db: InstanceType<typeof Database> | null = null
   let cache: ReturnType<typeof statementCache> | null = null
+  // Each opening of the connection: data_version counts on one connection only, so a value read after a reopening is
+  // told apart from every value read before it (a page kept then must not pass for current).
+  let openings = 0
   const stmt = (sql: string, raw?: boolean) => {
-    if (!cache) cache = statementCache((db = new Database(path, { readonly: true, timeout: 5000 } as never)))
+    if (!cache) {
+      openings++
+      cache = statementCache((db = new Database(path, { readonly: true, timeout: 5000 } as never)))
+    }
     return cache(sql, raw)
   }
   // Rows are read as arrays and named here: the driver's object rows cost a quarter more (each carries a
@@ -57,11 +66,16 @@ export function openHotReader(url: string): HotReader | null {
       (stmt(sql, true).all as (...a: unknown[]) => unknown)(...args) as unknown[][],
     row: (sql: string, ...args: unknown[]) =>
       (stmt(sql, true).get as (...a: unknown[]) => unknown)(...args) as unknown[] | undefined,
-    dataVersion: () => (stmt('PRAGMA data_version', true).get as () => [number])()[0],
+    dataVersion: () => {
+      const v = (stmt('PRAGMA data_version', true).get as () => [number])()[0]
+      return openings * 2 ** 32 + v
+    },
     shrink: () => {
       cache?.clear()
       names.clear()
-      db?.exec('PRAGMA shrink_memory')
+      db?.close()
+      db = null
+      cache = null
     },
     close: () => db?.close(),
   }

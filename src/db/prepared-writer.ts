@@ -18,7 +18,7 @@ export interface PreparedTx {
 export interface PreparedWriter {
   /** Runs fn inside BEGIN IMMEDIATE … COMMIT (ROLLBACK when it throws); the caller holds the write mutex. */
   transaction<T>(fn: (tx: PreparedTx) => Promise<T>): Promise<T>
-  /** Frees the connection's page cache (PRAGMA shrink_memory) and its kept statements. */
+  /** Closes the connection (its page cache, schema and kept statements go; an idle server); the next transaction opens it. */
   shrink(): void
   close(): void
 }
@@ -75,7 +75,8 @@ export function openPreparedWriter(url: string): PreparedWriter | null {
     },
     shrink: () => {
       open?.statement.clear()
-      open?.db.exec('PRAGMA shrink_memory')
+      open?.db.close()
+      open = null
     },
     close: () => open?.db.close(),
   }
