@@ -366,19 +366,7 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         )}
       </div>
 
-      {accounts.length ? (
-        <fieldset class="checks">
-          <legend class="legend">Bank accounts shown on the document</legend>
-          {accounts.map((a) => (
-            <label>
-              <input type="checkbox" name="bank_account_ids" value={String(a.id)} checked={chosenAccounts.has(a.id)} />{' '}
-              {esc(a.name)} ({esc(a.iban)})
-            </label>
-          ))}
-        </fieldset>
-      ) : (
-        ''
-      )}
+      <BankAccountChecks accounts={accounts} chosen={chosenAccounts} legend="Bank accounts shown on the document" />
       <Area name="notes" label="Notes" state={state} value={doc?.notes} />
       <div class="row">
         <button type="submit" id="save-draft">
@@ -387,6 +375,26 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         <a href={esc(doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`)}>Cancel</a>
       </div>
     </PostForm>
+  )
+}
+
+/** The bank accounts a document (or each Invoice of a schedule) shows, as checkboxes; nothing when the Business has none. */
+export function BankAccountChecks(p: {
+  accounts: readonly { id: number; name: string; iban: string }[]
+  chosen: ReadonlySet<number>
+  legend: string
+}): JSX.Element | string {
+  if (!p.accounts.length) return ''
+  return (
+    <fieldset class="checks">
+      <legend class="legend">{esc(p.legend)}</legend>
+      {p.accounts.map((a) => (
+        <label>
+          <input type="checkbox" name="bank_account_ids" value={String(a.id)} checked={p.chosen.has(a.id)} />{' '}
+          {esc(a.name)} ({esc(a.iban)})
+        </label>
+      ))}
+    </fieldset>
   )
 }
 

@@ -12,7 +12,7 @@ import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { linesOf, LinesFieldset, lineRowsOf } from './editor'
+import { BankAccountChecks, linesOf, LinesFieldset, lineRowsOf } from './editor'
 import { ClientPicker, idIn, PICK_MAX } from './picker'
 import { ActionButton, Area, changeBlocked, Pager } from './words'
 
@@ -237,19 +237,7 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
         <p class="muted flush">Totals appear as you fill in the Lines.</p>
       </div>
 
-      {accounts.length ? (
-        <fieldset class="checks">
-          <legend class="legend">Bank accounts shown on each Invoice</legend>
-          {accounts.map((a) => (
-            <label>
-              <input type="checkbox" name="bank_account_ids" value={String(a.id)} checked={chosenAccounts.has(a.id)} />{' '}
-              {esc(a.name)} ({esc(a.iban)})
-            </label>
-          ))}
-        </fieldset>
-      ) : (
-        ''
-      )}
+      <BankAccountChecks accounts={accounts} chosen={chosenAccounts} legend="Bank accounts shown on each Invoice" />
       <Area name="notes" label="Notes" state={state} value={r?.notes} />
       <div class="row">
         <button type="submit" id="save-recurring">

@@ -347,3 +347,23 @@ describe('a Credit Note has no due date', () => {
     expect(row(note.document_number)).not.toContain('2026-06-06')
   })
 })
+
+describe("the Draft and recurring editors' shared parts", () => {
+  test("both editors offer the Business's bank accounts as checkboxes with their IBAN, under their own legend", async () => {
+    const account = await h.bankAccount(b.id, 'Sparkasse')
+    const box = new RegExp(
+      `<input type="checkbox" name="bank_account_ids" value="${account}"[^>]*/?>\\s*Sparkasse \\(DE89370400440532013000\\)`,
+    )
+    const draft = await browser.get(`${base}/documents/new?type=invoice`)
+    expect(draft.text).toMatch(box)
+    expect(draft.text).toContain('Bank accounts shown on the document')
+    const recurring = await browser.get(`${base}/recurring/new`)
+    expect(recurring.text).toMatch(box)
+    expect(recurring.text).toContain('Bank accounts shown on each Invoice')
+    // The Client field is the same picker in both: its search, its choice and its label.
+    for (const page of [draft, recurring]) {
+      expect(page.text).toContain('<label for="f-client_id">Client</label>')
+      expect(page.text).toMatch(/<input type="search" id="f-client_q" name="client_q"/)
+    }
+  })
+})
