@@ -95,6 +95,7 @@ describe('the Credit Note page in the application', () => {
     })
     await h.request('POST', `/v1/documents/${cn.body.id}/issue`, { key: biz.key })
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
     const page = await context.newPage()
     await page.goto(`${origin}/app`)
     await page.getByLabel('Email').fill(who.email)
@@ -109,6 +110,12 @@ describe('the Credit Note page in the application', () => {
     expect(await page.locator('#doc-owed').textContent()).toContain('0.00')
     expect(await page.locator('#client-link').inputValue()).toBe(
       cn.body.public_url ?? (await h.request('GET', `/v1/documents/${cn.body.id}`, { key: biz.key })).body.public_url,
+    )
+    // "Copy" puts the Client's link on the clipboard in one click (the application's own script, CSP 'self').
+    await page.locator('#copy-client-link').click()
+    await page.waitForFunction(() => document.getElementById('copy-client-link')?.textContent?.includes('Copied'))
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await page.locator('#client-link').inputValue(),
     )
     await shootBothWidths(page, SHOTS, 'credit-note-page')
     await page.goto(`${origin}/app/b/${biz.publicId}/documents/${invoice.id}`)

@@ -18,6 +18,7 @@ import { AddressLimit } from '../oauth/address-limit'
 import { appsRoutes } from './pages/apps'
 import { dailyRoutes } from './pages/daily'
 import { HTMX_PATH } from './layout'
+import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './copy-script'
 // Imported as text: the bundler embeds it in the binary, so the application needs no node_modules at run time.
 import HTMX_SOURCE from 'htmx.org/dist/htmx.min.js' with { type: 'text' }
 
@@ -73,6 +74,19 @@ export async function appDoor(deps: Deps, shared: AppDoorShared): Promise<AppDoo
         headers: {
           'content-type': 'text/javascript; charset=utf-8',
           'cache-control': 'public, max-age=86400',
+          ...SECURITY_HEADERS,
+        },
+      }),
+  )
+  const copy = new TextEncoder().encode(COPY_SCRIPT)
+  router.add(
+    'GET',
+    COPY_SCRIPT_PATH,
+    async () =>
+      new Response(copy, {
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=3600',
           ...SECURITY_HEADERS,
         },
       }),

@@ -21,6 +21,7 @@ import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
+import { COPY_SCRIPT_PATH } from '../../copy-script'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
 import { OutboxNote } from './outbox'
 import {
@@ -224,7 +225,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
   const base = `/documents/${d.id}`
   const today = utcDay(c.deps.clock.now())
   return (
-    <Layout c={c} title={title(d)} section="documents">
+    <Layout c={c} title={title(d)} section="documents" scripts={d.public_url ? [COPY_SCRIPT_PATH] : []}>
       <Notice text={c.notice} />
       <Refused
         state={state}
@@ -392,6 +393,16 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               aria-labelledby="h-link"
               value={esc(d.public_url)}
             />
+            <button
+              type="button"
+              class="quiet"
+              id="copy-client-link"
+              data-copy="client-link"
+              data-copied="Copied"
+              hidden
+            >
+              Copy
+            </button>
             <a
               class="button quiet"
               href={esc(new URL(d.public_url).pathname)}
