@@ -117,6 +117,12 @@ describe('the list pages in a real browser', () => {
     expect(await page.getByText('Due', { exact: true }).count()).toBe(0)
     await shootBothWidths(page, SHOTS, 'credit-note-page')
   }, 60_000)
+
+  test('a new Credit Note opened from its Invoice shows the totals of the Lines it starts with, before anything is typed', async () => {
+    await page.goto(`${base}/documents/new?type=credit_note&credited_document_id=${ids.invoice}`)
+    await page.waitForFunction(() => document.getElementById('totals')?.textContent?.includes('119.00'))
+    expect(await page.locator('#totals').textContent()).not.toContain('Totals appear as you fill in the Lines')
+  }, 60_000)
 })
 
 describe('VAT on the forms in a real browser', () => {

@@ -351,7 +351,9 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         class="totals"
         aria-live="polite"
         hx-post={esc(`${c.base}/documents/totals`)}
-        hx-trigger="input changed delay:400ms from:#editor, change from:#editor"
+        // A new document may open with Lines already (a Credit Note from its Invoice, a form sent back): their totals
+        // are asked at once. A saved Draft's are written into the page.
+        hx-trigger={`${doc ? '' : 'load, '}input changed delay:400ms from:#editor, change from:#editor`}
       >
         {doc ? (
           <TotalsBox
