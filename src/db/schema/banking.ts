@@ -1,16 +1,14 @@
 // Bank statements imported (ISO 20022 CAMT.053 / CAMT.054, extensions §15) and their entries, each matched or not.
 import { sql } from 'drizzle-orm'
 import { sqliteTable, integer, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { bankAccounts, businesses } from './business'
+import { bankAccounts } from './business'
 import { payments } from './payments'
+import { businessRow, timestamps } from './columns'
 
 export const bankStatements = sqliteTable(
   'bank_statements',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     bankAccountId: integer('bank_account_id')
       .notNull()
       .references(() => bankAccounts.id),
@@ -31,10 +29,7 @@ export type BankEntryStatus = (typeof bankEntryStatuses)[number]
 export const bankStatementEntries = sqliteTable(
   'bank_statement_entries',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     statementId: integer('statement_id')
       .notNull()
       .references(() => bankStatements.id),
@@ -56,8 +51,7 @@ export const bankStatementEntries = sqliteTable(
     status: text('status', { enum: bankEntryStatuses }).notNull(),
     documentId: integer('document_id'),
     paymentId: integer('payment_id').references(() => payments.id),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('bank_statement_entries_statement').on(t.statementId, t.position),

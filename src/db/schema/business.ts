@@ -1,9 +1,10 @@
 // The Business aggregate: the tenant, its API keys, bank accounts and numberings.
 import { sqliteTable, integer, text, uniqueIndex, index, primaryKey, blob } from 'drizzle-orm/sqlite-core'
 import { KEY_ROLES } from '../../shared/roles'
+import { businessId, businessIdKey, businessRow, id, timestamps } from './columns'
 
 export const businesses = sqliteTable('businesses', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
+  id: id(),
   publicId: text('public_id').notNull().unique(),
   name: text('name').notNull(),
   legalName: text('legal_name'),
@@ -42,25 +43,19 @@ export const businesses = sqliteTable('businesses', {
   /** Set by `invoicing business delete`: no credential or session acts for it and nothing more is sent about it; its
    * records stay in the file (legal retention). */
   deletedAt: text('deleted_at'),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
+  ...timestamps(),
 })
 
 /** A Business's logo (at most 1 MB), apart from the Business row so that reading a Business never reads the image. */
 export const businessLogos = sqliteTable('business_logos', {
-  businessId: integer('business_id')
-    .primaryKey()
-    .references(() => businesses.id),
+  businessId: businessIdKey(),
   bytes: blob('bytes', { mode: 'buffer' }).notNull(),
 })
 
 export const apiKeys = sqliteTable(
   'api_keys',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     name: text('name').notNull(),
     role: text('role', { enum: KEY_ROLES }).notNull(),
     /** The visible start of the key, so a person can tell keys apart; never enough to use it. */
@@ -76,10 +71,7 @@ export const apiKeys = sqliteTable(
 export const bankAccounts = sqliteTable(
   'bank_accounts',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     name: text('name').notNull(),
     iban: text('iban').notNull(),
     bic: text('bic'),
@@ -92,28 +84,25 @@ export const bankAccounts = sqliteTable(
 export const numberingKinds = ['invoice', 'proforma', 'credit_note', 'quote', 'receipt', 'client'] as const
 export type NumberingKind = (typeof numberingKinds)[number]
 
-/** A Business's pattern per kind; a kind with no row uses the default pattern. */
-export const numberings = sqliteTable(
-  'numberings',
-  {
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+/** Which numbering a row is of: the Business, the kind of record numbered, and the pattern its numbers follow. */
+function numbering() {
+  return {
+    businessId: businessId(),
     kind: text('kind', { enum: numberingKinds }).notNull(),
     pattern: text('pattern').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.businessId, t.kind] })],
-)
+  }
+}
+
+/** A Business's pattern per kind; a kind with no row uses the default pattern. */
+export const numberings = sqliteTable('numberings', numbering(), (t) => [
+  primaryKey({ columns: [t.businessId, t.kind] }),
+])
 
 /** Highest counter value taken per Business, kind, pattern and year ('' when the pattern has no {YYYY}). */
 export const numberCounters = sqliteTable(
   'number_counters',
   {
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
-    kind: text('kind', { enum: numberingKinds }).notNull(),
-    pattern: text('pattern').notNull(),
+    ...numbering(),
     period: text('period').notNull(),
     highest: integer('highest').notNull(),
   },

@@ -1,14 +1,11 @@
 // The Client aggregate: who a Business invoices.
 import { sqliteTable, integer, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
+import { businessRow, timestamps } from './columns'
 
 export const clients = sqliteTable(
   'clients',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     name: text('name').notNull(),
     legalName: text('legal_name'),
     contactPerson: text('contact_person'),
@@ -40,8 +37,7 @@ export const clients = sqliteTable(
     searchText: text('search_text').notNull().default(''),
     /** The language of its documents and emails (extensions §18); null takes the Business's. */
     language: text('language'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('clients_business').on(t.businessId, t.id),

@@ -1,8 +1,8 @@
 // The document aggregate: Invoices, Proforma Invoices, Credit Notes and Quotes, their Lines and VAT bands.
 import { sql } from 'drizzle-orm'
 import { sqliteTable, integer, numeric, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
 import { clients } from './clients'
+import { businessRow, documentId, id, timestamps } from './columns'
 
 export const documentTypes = ['invoice', 'proforma', 'credit_note', 'quote'] as const
 export type DocumentType = (typeof documentTypes)[number]
@@ -12,10 +12,7 @@ export type DocumentStatus = (typeof documentStatuses)[number]
 export const documents = sqliteTable(
   'documents',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     type: text('type', { enum: documentTypes }).notNull(),
     status: text('status', { enum: documentStatuses }).notNull(),
     documentNumber: text('document_number'),
@@ -95,8 +92,7 @@ export const documents = sqliteTable(
     recurringInvoiceId: integer('recurring_invoice_id'),
     /** The language it is written in, fixed at issue (extensions §18); null on a Draft, which follows its Client. */
     language: text('language'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('documents_business').on(t.businessId, t.id),
@@ -153,10 +149,8 @@ export const documents = sqliteTable(
 export const documentLines = sqliteTable(
   'document_lines',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => documents.id, { onDelete: 'cascade' }),
+    id: id(),
+    documentId: documentId('cascade'),
     position: integer('position').notNull(),
     /** Plain id, no foreign key: a Product erased after deletion leaves the Lines that billed it intact. */
     productId: integer('product_id'),
@@ -177,9 +171,7 @@ export const documentLines = sqliteTable(
 export const documentVatBands = sqliteTable(
   'document_vat_bands',
   {
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => documents.id, { onDelete: 'cascade' }),
+    documentId: documentId('cascade'),
     category: text('category').notNull(),
     rate: text('rate').notNull(),
     net: text('net').notNull(),

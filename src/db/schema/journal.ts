@@ -1,14 +1,12 @@
 // The journal (extensions §17): each Business's hash chain of issued records (migrations/0024_journal.sql).
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
+import { businessId } from './columns'
 
 /** One entry of a Business's chain; the database refuses UPDATE and DELETE on these rows (triggers). */
 export const journalEntries = sqliteTable(
   'journal_entries',
   {
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessId(),
     seq: integer('seq').notNull(),
     /** UTC with microseconds: 2026-01-31T10:00:00.123000Z. */
     at: text('at').notNull(),

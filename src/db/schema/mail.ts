@@ -1,7 +1,7 @@
 // A Business's own mailbox, its daily count of recipients sent through the service's own mail server, and a Test
 // business's outbox.
 import { sqliteTable, integer, text, primaryKey, blob, index } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
+import { businessId, businessIdKey, businessRow, timestamps } from './columns'
 
 /** smtp: a mailbox reached over SMTP; google and microsoft: hosted mailboxes, which this edition cannot reach. */
 export const mailboxKinds = ['smtp', 'google', 'microsoft'] as const
@@ -9,25 +9,20 @@ export type MailboxKind = (typeof mailboxKinds)[number]
 
 /** At most one mailbox per Business; with none, the service's own mail server sends for it. */
 export const mailboxes = sqliteTable('mailboxes', {
-  businessId: integer('business_id')
-    .primaryKey()
-    .references(() => businesses.id),
+  businessId: businessIdKey(),
   kind: text('kind', { enum: mailboxKinds }).notNull(),
   /** The From address of emails sent through it. */
   fromAddress: text('from_address').notNull(),
   /** smtp:// or smtps:// URL with its credentials (null for hosted kinds): never logged, never answered. */
   smtpUrl: text('smtp_url'),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
+  ...timestamps(),
 })
 
 /** Recipients (To, Cc and Bcc each count) sent through the service's own mail server per Business and UTC day. */
 export const mailDailyCounts = sqliteTable(
   'mail_daily_counts',
   {
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessId(),
     /** YYYY-MM-DD, UTC. */
     day: text('day').notNull(),
     recipients: integer('recipients').notNull(),
@@ -43,10 +38,7 @@ export const mailDailyCounts = sqliteTable(
 export const mailOutbox = sqliteTable(
   'mail_outbox',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     /** When it was kept (the clock's time of the send), UTC ISO 8601. */
     keptAt: text('kept_at').notNull(),
     fromName: text('from_name').notNull(),

@@ -1,7 +1,8 @@
 // OAuth 2.1 (extensions §10): OAuth apps and their redirect URIs, authorization codes, Connected apps and their tokens.
 import { sqliteTable, integer, text, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core'
 import { KEY_ROLES } from '../../shared/roles'
-import { businesses } from './business'
+import { businessId, id, timestamps } from './columns'
+import { attemptRecord, deliveryState, webhookEndpoint } from './webhook-columns'
 
 /**
  * An OAuth app: registered by its owner (a person), registered dynamically (RFC 7591, public, no owner), or known by
@@ -12,7 +13,7 @@ import { businesses } from './business'
 export const oauthApps = sqliteTable(
   'oauth_apps',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     clientId: text('client_id').notNull(),
     name: text('name').notNull(),
     kind: text('kind', { enum: ['registered', 'dynamic', 'metadata_document'] }).notNull(),
@@ -26,13 +27,18 @@ export const oauthApps = sqliteTable(
   (t) => [uniqueIndex('oauth_apps_client_id').on(t.clientId), index('oauth_apps_owner').on(t.ownerPersonId)],
 )
 
+/** The OAuth app the row belongs to, and goes with it. */
+function appId() {
+  return integer('app_id')
+    .notNull()
+    .references(() => oauthApps.id, { onDelete: 'cascade' })
+}
+
 /** Each redirect URI an app registered, matched exactly (a loopback http URI's port may vary, RFC 8252 §7.3). */
 export const oauthRedirectUris = sqliteTable(
   'oauth_redirect_uris',
   {
-    appId: integer('app_id')
-      .notNull()
-      .references(() => oauthApps.id, { onDelete: 'cascade' }),
+    appId: appId(),
     uri: text('uri').notNull(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.uri] })],
@@ -42,14 +48,10 @@ export const oauthRedirectUris = sqliteTable(
 export const oauthCodes = sqliteTable(
   'oauth_codes',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     codeHash: text('code_hash').notNull(),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => oauthApps.id, { onDelete: 'cascade' }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    appId: appId(),
+    businessId: businessId(),
     personId: integer('person_id').notNull(),
     role: text('role', { enum: KEY_ROLES }).notNull(),
     redirectUri: text('redirect_uri').notNull(),
@@ -70,13 +72,9 @@ export const oauthCodes = sqliteTable(
 export const connectedApps = sqliteTable(
   'connected_apps',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => oauthApps.id, { onDelete: 'cascade' }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    id: id(),
+    appId: appId(),
+    businessId: businessId(),
     personId: integer('person_id').notNull(),
     /** The Role granted at consent; it acts with the lower of this and the person's own Role. */
     role: text('role', { enum: KEY_ROLES }).notNull(),
@@ -98,7 +96,7 @@ export const connectedApps = sqliteTable(
 export const oauthTokens = sqliteTable(
   'oauth_tokens',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     connectedAppId: integer('connected_app_id')
       .notNull()
       .references(() => connectedApps.id, { onDelete: 'cascade' }),
@@ -121,50 +119,31 @@ export const oauthTokens = sqliteTable(
  * there (the lowest among its connections).
  */
 export const appWebhooks = sqliteTable('app_webhooks', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  appId: integer('app_id')
-    .notNull()
-    .unique()
-    .references(() => oauthApps.id, { onDelete: 'cascade' }),
-  url: text('url').notNull(),
-  /** JSON array of event types; every event when empty. */
-  events: text('events').notNull().default('[]'),
-  paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
-  pausedReason: text('paused_reason'),
-  /** whsec_ + base64 of 32 random bytes; kept readable because it signs every message. */
-  secret: text('secret').notNull(),
+  id: id(),
+  appId: appId().unique(),
+  ...webhookEndpoint(),
   /** The last failure email to the app's owner: at most one a day. */
   failureEmailedAt: text('failure_emailed_at'),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
+  ...timestamps(),
 })
 
 /** One message about one Business to an app's webhook. Its body is erased when the app leaves that Business. */
 export const appWebhookDeliveries = sqliteTable(
   'app_webhook_deliveries',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     appWebhookId: integer('app_webhook_id')
       .notNull()
       .references(() => appWebhooks.id, { onDelete: 'cascade' }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessId(),
     /** The outbox event it carries (the body is built from it at the first attempt). */
     outboxId: integer('outbox_id').notNull(),
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),
     /** The body as built at the first attempt (a resend copies it); null before it and once erased. */
     body: text('body'),
-    /** pending (retry waiting), delivered, failed, failed_unsent. */
-    status: text('status').notNull(),
-    reason: text('reason'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: text('next_attempt_at'),
-    claimedUntil: text('claimed_until'),
-    claimToken: text('claim_token'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...deliveryState(),
+    ...timestamps(),
   },
   (t) => [
     index('app_webhook_deliveries_due').on(t.status, t.nextAttemptAt),
@@ -176,15 +155,11 @@ export const appWebhookDeliveries = sqliteTable(
 export const appWebhookAttempts = sqliteTable(
   'app_webhook_attempts',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     deliveryId: integer('delivery_id')
       .notNull()
       .references(() => appWebhookDeliveries.id, { onDelete: 'cascade' }),
-    attemptedAt: text('attempted_at').notNull(),
-    durationMs: integer('duration_ms').notNull(),
-    statusCode: integer('status_code'),
-    error: text('error'),
-    responseExcerpt: text('response_excerpt'),
+    ...attemptRecord(),
   },
   (t) => [index('app_webhook_attempts_delivery').on(t.deliveryId)],
 )

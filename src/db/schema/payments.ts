@@ -1,34 +1,50 @@
 // Payments against documents and the numbered Receipt each one gets; a reversed Payment is voided, never deleted.
 import { sqliteTable, integer, numeric, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { bankAccounts, businesses } from './business'
-import { documents } from './documents'
+import { bankAccounts } from './business'
+import { businessRow, documentId, timestamps } from './columns'
 
-export const payments = sqliteTable(
-  'payments',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => documents.id),
-    /** completed or voided; pending and failed exist only in older data and count nowhere. */
-    status: text('status').notNull(),
+/** A sum of money: decimal text as answered, the same in minor units for exact sums in SQL, and its currency. */
+function money() {
+  return {
     amount: text('amount').notNull(),
     /** The amount in minor units (NUMERIC, stored as a 64-bit integer) for exact sums in SQL. */
     amountMinor: numeric('amount_minor').notNull(),
     currency: text('currency').notNull(),
-    paymentDate: text('payment_date').notNull(),
-    paymentMethod: text('payment_method').notNull(),
+  }
+}
+
+/** How money went (to or from the Business's bank account) and who recorded it, as a Payment and a Refund keep it. */
+function recordDetails() {
+  return {
     bankAccountId: integer('bank_account_id').references(() => bankAccounts.id),
     reference: text('reference'),
     notes: text('notes'),
     /** JSON {type, name} of the credential as it was named then; kept after the key is revoked. */
     recordedBy: text('recorded_by'),
+  }
+}
+
+/** When the record was voided and by whom (JSON {type, name}, as recorded_by); null while it stands. */
+function voided() {
+  return {
+    voidedAt: text('voided_at'),
+    voidedBy: text('voided_by'),
+  }
+}
+
+export const payments = sqliteTable(
+  'payments',
+  {
+    ...businessRow(),
+    documentId: documentId(),
+    /** completed or voided; pending and failed exist only in older data and count nowhere. */
+    status: text('status').notNull(),
+    ...money(),
+    paymentDate: text('payment_date').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    ...recordDetails(),
     amendedBy: text('amended_by'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('payments_business').on(t.businessId, t.id),
@@ -41,22 +57,15 @@ export const payments = sqliteTable(
 export const receipts = sqliteTable(
   'receipts',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     paymentId: integer('payment_id')
       .notNull()
       .references(() => payments.id),
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => documents.id),
+    documentId: documentId(),
     receiptNumber: text('receipt_number').notNull(),
     issueDate: text('issue_date').notNull(),
-    voidedAt: text('voided_at'),
-    voidedBy: text('voided_by'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...voided(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('receipts_payment').on(t.paymentId),
@@ -70,28 +79,16 @@ export const receipts = sqliteTable(
 export const refunds = sqliteTable(
   'refunds',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => documents.id),
+    ...businessRow(),
+    documentId: documentId(),
     /** completed or voided. */
     status: text('status').notNull(),
-    amount: text('amount').notNull(),
-    amountMinor: numeric('amount_minor').notNull(),
-    currency: text('currency').notNull(),
+    ...money(),
     refundDate: text('refund_date').notNull(),
     method: text('method').notNull(),
-    bankAccountId: integer('bank_account_id').references(() => bankAccounts.id),
-    reference: text('reference'),
-    notes: text('notes'),
-    recordedBy: text('recorded_by'),
-    voidedAt: text('voided_at'),
-    voidedBy: text('voided_by'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...recordDetails(),
+    ...voided(),
+    ...timestamps(),
   },
   (t) => [
     index('refunds_business').on(t.businessId, t.id),

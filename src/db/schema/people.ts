@@ -1,35 +1,37 @@
 // People (extensions §8): persons, their memberships in Businesses, one-time sign-in links, application sessions and
 // the failed sign-ins that lock an email out.
 import { sqliteTable, integer, text, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
 import { ROLES } from '../../shared/roles'
+import { businessId, id, timestamps } from './columns'
 
 /** A membership added in the application waits for its person to accept it (extensions §8); pending gives no access. */
 export const membershipStates = ['active', 'pending'] as const
 export type MembershipState = (typeof membershipStates)[number]
 
 export const persons = sqliteTable('persons', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
+  id: id(),
   /** As typed; `emailKey` is what is compared (case-blind). */
   email: text('email').notNull(),
   emailKey: text('email_key').notNull().unique(),
   name: text('name').notNull(),
   /** argon2id (Bun.password); null until the person chooses one through a sign-in link. */
   passwordHash: text('password_hash'),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
+  ...timestamps(),
 })
+
+/** The person the row belongs to. */
+function personId() {
+  return integer('person_id')
+    .notNull()
+    .references(() => persons.id)
+}
 
 /** A person's Role in a Business; a Business always keeps at least one Owner. */
 export const memberships = sqliteTable(
   'memberships',
   {
-    personId: integer('person_id')
-      .notNull()
-      .references(() => persons.id),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    personId: personId(),
+    businessId: businessId(),
     role: text('role', { enum: ROLES }).notNull(),
     /** Memberships from before invitations, and those the operator adds, are active. */
     state: text('state', { enum: membershipStates }).notNull().default('active'),
@@ -42,10 +44,8 @@ export const memberships = sqliteTable(
 export const signInLinks = sqliteTable(
   'sign_in_links',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    personId: integer('person_id')
-      .notNull()
-      .references(() => persons.id),
+    id: id(),
+    personId: personId(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: text('expires_at').notNull(),
     usedAt: text('used_at'),
@@ -58,10 +58,8 @@ export const signInLinks = sqliteTable(
 export const sessions = sqliteTable(
   'sessions',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    personId: integer('person_id')
-      .notNull()
-      .references(() => persons.id),
+    id: id(),
+    personId: personId(),
     tokenHash: text('token_hash').notNull(),
     createdAt: text('created_at').notNull(),
     /** Refreshed at most once a minute by requests; 12 hours past it the session is over. */
@@ -75,7 +73,7 @@ export const sessions = sqliteTable(
 export const signInFailures = sqliteTable(
   'sign_in_failures',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     emailKey: text('email_key').notNull(),
     at: text('at').notNull(),
   },

@@ -1,6 +1,6 @@
 // Cross-cutting tables: service settings, idempotency keys and the request log.
 import { sqliteTable, integer, text, primaryKey, index } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
+import { businessRow } from './columns'
 
 /** Service-wide settings, such as the secret that signs paging cursors. */
 export const meta = sqliteTable('meta', {
@@ -36,10 +36,7 @@ export const idempotencyKeys = sqliteTable(
 export const requestLog = sqliteTable(
   'request_log',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     requestId: text('request_id').notNull(),
     method: text('method').notNull(),
     path: text('path').notNull(),

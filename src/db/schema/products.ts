@@ -1,15 +1,12 @@
 // The Product aggregate: what a Business sells; deleted Products stay hidden 30 days, then are erased.
 import { sql } from 'drizzle-orm'
 import { sqliteTable, integer, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
+import { businessRow, timestamps } from './columns'
 
 export const products = sqliteTable(
   'products',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     name: text('name').notNull(),
     code: text('code').notNull(),
     description: text('description'),
@@ -35,8 +32,7 @@ export const products = sqliteTable(
     searchText: text('search_text').notNull().default(''),
     /** Set by DELETE: hidden at once, erased for good 30 days later. */
     deletedAt: text('deleted_at'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('products_business').on(t.businessId, t.id),

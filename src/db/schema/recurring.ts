@@ -1,8 +1,8 @@
 // Recurring invoices (extensions §13): a template of a Draft and the schedule that makes one Invoice per date.
 import { sql } from 'drizzle-orm'
 import { sqliteTable, integer, text, index } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
 import { clients } from './clients'
+import { businessRow, timestamps } from './columns'
 
 export const recurringStatuses = ['active', 'paused', 'ended'] as const
 export type RecurringStatus = (typeof recurringStatuses)[number]
@@ -14,10 +14,7 @@ export type RecurringAction = (typeof recurringActions)[number]
 export const recurringInvoices = sqliteTable(
   'recurring_invoices',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     status: text('status', { enum: recurringStatuses }).notNull(),
     clientId: integer('client_id')
       .notNull()
@@ -51,8 +48,7 @@ export const recurringInvoices = sqliteTable(
     /** Which process works on the pending step, and since when: JSON {holder, at}; taken over once stale. */
     pendingClaim: text('pending_claim'),
     isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('recurring_invoices_business').on(t.businessId, t.id),

@@ -1,13 +1,10 @@
 // Payment reminders (extensions §14): a Business's reminder settings, and each step of each document as handled.
 import { sqliteTable, integer, text, index, primaryKey } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
-import { documents } from './documents'
+import { businessIdKey, documentId, timestamps } from './columns'
 
 /** One row per Business that saved its settings; without one the defaults apply (disabled; 7, 14 and 30 days). */
 export const reminderSettings = sqliteTable('reminder_settings', {
-  businessId: integer('business_id')
-    .primaryKey()
-    .references(() => businesses.id),
+  businessId: businessIdKey(),
   enabled: integer('enabled', { mode: 'boolean' }).notNull().default(false),
   /** JSON [{days, subject, message}], sorted by days. */
   steps: text('steps').notNull(),
@@ -27,9 +24,7 @@ export type ReminderStepState = (typeof reminderStepStates)[number]
 export const reminderSteps = sqliteTable(
   'reminder_steps',
   {
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => documents.id),
+    documentId: documentId(),
     stepDays: integer('step_days').notNull(),
     businessId: integer('business_id').notNull(),
     state: text('state', { enum: reminderStepStates }).notNull(),
@@ -41,8 +36,7 @@ export const reminderSteps = sqliteTable(
     nextTryAt: text('next_try_at'),
     /** JSON {type, code, message} of the last refusal or failed hand-over; null once sent. */
     error: text('error'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.stepDays] }),

@@ -6,6 +6,35 @@
 // minor units at the contract's limits would overflow. Read them only as text (CAST ... AS TEXT).
 import { integer, numeric, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
+/** A running sum of minor units in its two parts (above): columns NAME_hi and NAME_lo, both 0 in a new row. */
+function splitSum<N extends string>(name: N) {
+  const part = (half: 'hi' | 'lo') => numeric(`${name}_${half}`).notNull().default('0')
+  return { [`${name}Hi`]: part('hi'), [`${name}Lo`]: part('lo') } as Record<
+    `${N}Hi` | `${N}Lo`,
+    ReturnType<typeof part>
+  >
+}
+
+/** A table of the VAT report's sums per Business, issue day, currency, type and VAT band (category and rate). */
+function vatBandDays<N extends string>(name: N) {
+  return sqliteTable(
+    name,
+    {
+      businessId: integer('business_id').notNull(),
+      day: text('day').notNull(),
+      currency: text('currency').notNull(),
+      type: text('type').notNull(),
+      category: text('category').notNull(),
+      rate: text('rate').notNull(),
+      /** Band rows counted: a band is reported in a period while any document holds it there, even at zero. */
+      bands: integer('bands').notNull().default(0),
+      ...splitSum('net'),
+      ...splitSum('vat'),
+    },
+    (t) => [primaryKey({ columns: [t.businessId, t.day, t.currency, t.type, t.category, t.rate] })],
+  )
+}
+
 /** Per Business, issue day and currency: the Reportable documents' income and VAT (the income report's rules). */
 export const reportDays = sqliteTable(
   'report_days',
@@ -17,10 +46,8 @@ export const reportDays = sqliteTable(
     documents: integer('documents').notNull().default(0),
     /** Of those, Invoices and Credit Notes: the VAT report's other_currency_documents. */
     vatDocuments: integer('vat_documents').notNull().default(0),
-    incomeHi: numeric('income_hi').notNull().default('0'),
-    incomeLo: numeric('income_lo').notNull().default('0'),
-    vatHi: numeric('vat_hi').notNull().default('0'),
-    vatLo: numeric('vat_lo').notNull().default('0'),
+    ...splitSum('income'),
+    ...splitSum('vat'),
     /** Partly paid standalone Proformas too large for SQLite to take their paid share exactly: computed apart. */
     large: integer('large').notNull().default(0),
   },
@@ -28,24 +55,7 @@ export const reportDays = sqliteTable(
 )
 
 /** Per Business, issue day, currency, type (invoice or credit_note) and VAT band: the VAT report's sums. */
-export const reportVatDays = sqliteTable(
-  'report_vat_days',
-  {
-    businessId: integer('business_id').notNull(),
-    day: text('day').notNull(),
-    currency: text('currency').notNull(),
-    type: text('type').notNull(),
-    category: text('category').notNull(),
-    rate: text('rate').notNull(),
-    /** Band rows counted: a band is reported in a period while any document holds it there, even at zero. */
-    bands: integer('bands').notNull().default(0),
-    netHi: numeric('net_hi').notNull().default('0'),
-    netLo: numeric('net_lo').notNull().default('0'),
-    vatHi: numeric('vat_hi').notNull().default('0'),
-    vatLo: numeric('vat_lo').notNull().default('0'),
-  },
-  (t) => [primaryKey({ columns: [t.businessId, t.day, t.currency, t.type, t.category, t.rate] })],
-)
+export const reportVatDays = vatBandDays('report_vat_days')
 
 /**
  * Per Business, Client and currency: the documents that can be Overdue (issued or partly paid Invoices and
@@ -59,8 +69,7 @@ export const reportOpenClients = sqliteTable(
     clientId: integer('client_id').notNull(),
     currency: text('currency').notNull(),
     documents: integer('documents').notNull().default(0),
-    dueHi: numeric('due_hi').notNull().default('0'),
-    dueLo: numeric('due_lo').notNull().default('0'),
+    ...splitSum('due'),
   },
   (t) => [primaryKey({ columns: [t.businessId, t.clientId, t.currency] })],
 )
@@ -78,10 +87,8 @@ export const reportFxDays = sqliteTable(
     currency: text('currency').notNull(),
     documents: integer('documents').notNull().default(0),
     vatDocuments: integer('vat_documents').notNull().default(0),
-    netHi: numeric('net_hi').notNull().default('0'),
-    netLo: numeric('net_lo').notNull().default('0'),
-    vatHi: numeric('vat_hi').notNull().default('0'),
-    vatLo: numeric('vat_lo').notNull().default('0'),
+    ...splitSum('net'),
+    ...splitSum('vat'),
     /** Partly paid standalone Proformas whose converted paid share SQLite cannot take exactly: computed apart. */
     large: integer('large').notNull().default(0),
   },
@@ -89,20 +96,4 @@ export const reportFxDays = sqliteTable(
 )
 
 /** Per Business, issue day, accounting currency, type and VAT band: the VAT report's `converted` bands. */
-export const reportFxVatDays = sqliteTable(
-  'report_fx_vat_days',
-  {
-    businessId: integer('business_id').notNull(),
-    day: text('day').notNull(),
-    currency: text('currency').notNull(),
-    type: text('type').notNull(),
-    category: text('category').notNull(),
-    rate: text('rate').notNull(),
-    bands: integer('bands').notNull().default(0),
-    netHi: numeric('net_hi').notNull().default('0'),
-    netLo: numeric('net_lo').notNull().default('0'),
-    vatHi: numeric('vat_hi').notNull().default('0'),
-    vatLo: numeric('vat_lo').notNull().default('0'),
-  },
-  (t) => [primaryKey({ columns: [t.businessId, t.day, t.currency, t.type, t.category, t.rate] })],
-)
+export const reportFxVatDays = vatBandDays('report_fx_vat_days')

@@ -1,14 +1,12 @@
 // The webhook outbox: events written in the transaction of the change that raised them, delivered after commit.
 import { sqliteTable, integer, text, index } from 'drizzle-orm/sqlite-core'
-import { businesses } from './business'
+import { businessId, businessRow, id, timestamps } from './columns'
+import { attemptRecord, deliveryState, webhookEndpoint } from './webhook-columns'
 
 export const outbox = sqliteTable(
   'outbox',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     /** document.issued, document.paid, payment.recorded, ... */
     type: text('type').notNull(),
     /** What the message carries, built after commit as the API answers it: a document or a Payment. */
@@ -28,23 +26,12 @@ export const outbox = sqliteTable(
 export const webhooks = sqliteTable(
   'webhooks',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
-    url: text('url').notNull(),
-    /** JSON array of event types; every event when empty. */
-    events: text('events').notNull().default('[]'),
-    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
-    /** Why it is paused: 'gone' (answered 410) or 'by_request'. */
-    pausedReason: text('paused_reason'),
-    /** whsec_ + base64 of 32 random bytes; kept readable because it must sign every message. */
-    secret: text('secret').notNull(),
+    ...businessRow(),
+    ...webhookEndpoint(),
     /** The secret before the last roll, still signing until previous_secret_until. */
     previousSecret: text('previous_secret'),
     previousSecretUntil: text('previous_secret_until'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [index('webhooks_business').on(t.businessId, t.id)],
 )
@@ -59,9 +46,7 @@ export const webhookMessages = sqliteTable(
   {
     /** The webhook-id: `msg_` + 26 characters, the outbox event's. */
     messageId: text('message_id').primaryKey(),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessId(),
     body: text('body').notNull(),
     createdAt: text('created_at').notNull(),
   },
@@ -72,25 +57,14 @@ export const webhookMessages = sqliteTable(
 export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    businessId: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...businessRow(),
     webhookId: integer('webhook_id')
       .notNull()
       .references(() => webhooks.id, { onDelete: 'cascade' }),
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),
-    /** pending (retry waiting), delivered, failed, failed_unsent. */
-    status: text('status').notNull(),
-    reason: text('reason'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: text('next_attempt_at'),
-    /** A process that claimed the delivery owns it until then; claims are atomic across processes. */
-    claimedUntil: text('claimed_until'),
-    claimToken: text('claim_token'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
+    ...deliveryState(),
+    ...timestamps(),
   },
   (t) => [
     index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
@@ -103,17 +77,11 @@ export const webhookDeliveries = sqliteTable(
 export const webhookAttempts = sqliteTable(
   'webhook_attempts',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: id(),
     deliveryId: integer('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
-    attemptedAt: text('attempted_at').notNull(),
-    durationMs: integer('duration_ms').notNull(),
-    statusCode: integer('status_code'),
-    /** Why it failed when there was no answer (timeout, refused address, no connection). */
-    error: text('error'),
-    /** The first kilobyte of the answer. */
-    responseExcerpt: text('response_excerpt'),
+    ...attemptRecord(),
   },
   (t) => [index('webhook_attempts_delivery').on(t.deliveryId)],
 )
