@@ -224,9 +224,7 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
         await tx
           .update(webhooks)
           .set({
-            ...(lost
-              ? { secret: box.seal(unknownSecret(), 'webhook-secret'), paused: true, pausedReason: SECRET_LOST_REASON }
-              : {}),
+            ...(lost ? lostSecret(box) : {}),
             previousSecret: null,
             previousSecretUntil: null,
             updatedAt: at,
@@ -242,12 +240,7 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
       for (const a of appHooks) {
         await tx
           .update(appWebhooks)
-          .set({
-            secret: box.seal(unknownSecret(), 'webhook-secret'),
-            paused: true,
-            pausedReason: SECRET_LOST_REASON,
-            updatedAt: at,
-          })
+          .set({ ...lostSecret(box), updatedAt: at })
           .where(eq(appWebhooks.id, a.id))
       }
       const boxes = await tx
@@ -282,6 +275,12 @@ export async function forgetSecrets(db: Database, envKey: string | null, at: str
   } finally {
     if (partial) rmSync(partial, { force: true })
   }
+}
+
+/** What a webhook (a Business's or an app's) whose signing secret is lost becomes: paused, signing with a sealed secret
+ * no one knows until its owner rolls it. */
+function lostSecret(box: SecretBox) {
+  return { secret: box.seal(unknownSecret(), 'webhook-secret'), paused: true, pausedReason: SECRET_LOST_REASON }
 }
 
 /** A webhook secret in the shape signing expects (whsec_ and 32 random bytes) that no one was ever shown. */
