@@ -2,7 +2,7 @@
 import { sqliteTable, integer, text, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core'
 import { KEY_ROLES } from '../../shared/roles'
 import { businessId, id, timestamps } from './columns'
-import { attemptRecord, deliveryState, webhookEndpoint } from './webhook-columns'
+import { deliveryAttempts, deliveryState, webhookEndpoint } from './webhook-columns'
 
 /**
  * An OAuth app: registered by its owner (a person), registered dynamically (RFC 7591, public, no owner), or known by
@@ -34,6 +34,19 @@ function appId() {
     .references(() => oauthApps.id, { onDelete: 'cascade' })
 }
 
+/**
+ * A person's consent, which a code carries and its exchange makes a Connected app: the app, the Business it may act
+ * in, the person, and the Role granted (a Connected app acts with the lower of this and the person's own Role).
+ */
+function consent() {
+  return {
+    appId: appId(),
+    businessId: businessId(),
+    personId: integer('person_id').notNull(),
+    role: text('role', { enum: KEY_ROLES }).notNull(),
+  }
+}
+
 /** Each redirect URI an app registered, matched exactly (a loopback http URI's port may vary, RFC 8252 §7.3). */
 export const oauthRedirectUris = sqliteTable(
   'oauth_redirect_uris',
@@ -50,10 +63,7 @@ export const oauthCodes = sqliteTable(
   {
     id: id(),
     codeHash: text('code_hash').notNull(),
-    appId: appId(),
-    businessId: businessId(),
-    personId: integer('person_id').notNull(),
-    role: text('role', { enum: KEY_ROLES }).notNull(),
+    ...consent(),
     redirectUri: text('redirect_uri').notNull(),
     /** S256 only: the base64url SHA-256 of the verifier. */
     codeChallenge: text('code_challenge').notNull(),
@@ -73,11 +83,7 @@ export const connectedApps = sqliteTable(
   'connected_apps',
   {
     id: id(),
-    appId: appId(),
-    businessId: businessId(),
-    personId: integer('person_id').notNull(),
-    /** The Role granted at consent; it acts with the lower of this and the person's own Role. */
-    role: text('role', { enum: KEY_ROLES }).notNull(),
+    ...consent(),
     connectedAt: text('connected_at').notNull(),
     /** The last API call or message taken; 90 days after it (or after connected_at) the connection ends. */
     lastUsedAt: text('last_used_at').notNull(),
@@ -152,14 +158,4 @@ export const appWebhookDeliveries = sqliteTable(
   ],
 )
 
-export const appWebhookAttempts = sqliteTable(
-  'app_webhook_attempts',
-  {
-    id: id(),
-    deliveryId: integer('delivery_id')
-      .notNull()
-      .references(() => appWebhookDeliveries.id, { onDelete: 'cascade' }),
-    ...attemptRecord(),
-  },
-  (t) => [index('app_webhook_attempts_delivery').on(t.deliveryId)],
-)
+export const appWebhookAttempts = deliveryAttempts('app_webhook_attempts', () => appWebhookDeliveries.id)

@@ -3,9 +3,13 @@ import { sqliteTable, integer, numeric, text, index, uniqueIndex } from 'drizzle
 import { bankAccounts } from './business'
 import { businessRow, documentId, timestamps } from './columns'
 
-/** A sum of money: decimal text as answered, the same in minor units for exact sums in SQL, and its currency. */
-function money() {
+/** Money recorded as gone to or from the Business against a document (a Payment, a Refund), completed or voided. */
+function moneyOnDocument() {
   return {
+    ...businessRow(),
+    documentId: documentId(),
+    /** completed or voided; a Payment's pending and failed exist only in older data and count nowhere. */
+    status: text('status').notNull(),
     amount: text('amount').notNull(),
     /** The amount in minor units (NUMERIC, stored as a 64-bit integer) for exact sums in SQL. */
     amountMinor: numeric('amount_minor').notNull(),
@@ -13,7 +17,7 @@ function money() {
   }
 }
 
-/** How money went (to or from the Business's bank account) and who recorded it, as a Payment and a Refund keep it. */
+/** What a Payment and a Refund are recorded with: the Business's bank account, a reference, notes, and who recorded it. */
 function recordDetails() {
   return {
     bankAccountId: integer('bank_account_id').references(() => bankAccounts.id),
@@ -35,11 +39,7 @@ function voided() {
 export const payments = sqliteTable(
   'payments',
   {
-    ...businessRow(),
-    documentId: documentId(),
-    /** completed or voided; pending and failed exist only in older data and count nowhere. */
-    status: text('status').notNull(),
-    ...money(),
+    ...moneyOnDocument(),
     paymentDate: text('payment_date').notNull(),
     paymentMethod: text('payment_method').notNull(),
     ...recordDetails(),
@@ -79,11 +79,7 @@ export const receipts = sqliteTable(
 export const refunds = sqliteTable(
   'refunds',
   {
-    ...businessRow(),
-    documentId: documentId(),
-    /** completed or voided. */
-    status: text('status').notNull(),
-    ...money(),
+    ...moneyOnDocument(),
     refundDate: text('refund_date').notNull(),
     method: text('method').notNull(),
     ...recordDetails(),

@@ -1,7 +1,8 @@
 // What a Business's webhooks (webhooks.ts) and an OAuth app's webhook (oauth.ts) declare alike: one delivery engine
-// (src/modules/webhooks/engine.ts) sends both, so an endpoint, a delivery's state and an attempt have the same
-// columns in either. Functions, as in columns.ts: new builders for every table.
-import { integer, text } from 'drizzle-orm/sqlite-core'
+// (src/modules/webhooks/engine.ts) sends both, so an endpoint and a delivery's state have the same columns in either,
+// and their attempts the same table. Functions, as in columns.ts: new builders for every table.
+import { index, integer, type SQLiteColumn, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { id } from './columns'
 
 /** Where messages go, which events it hears, whether it is paused, and the secret that signs them. */
 export function webhookEndpoint() {
@@ -31,15 +32,21 @@ export function deliveryState() {
   }
 }
 
-/** One attempt at a delivery: when, how long it took, and what answered. */
-export function attemptRecord() {
-  return {
-    attemptedAt: text('attempted_at').notNull(),
-    durationMs: integer('duration_ms').notNull(),
-    statusCode: integer('status_code'),
-    /** Why it failed when there was no answer (timeout, refused address, no connection). */
-    error: text('error'),
-    /** The first kilobyte of the answer. */
-    responseExcerpt: text('response_excerpt'),
-  }
+/** A table of the attempts at the deliveries of `delivery`'s table: when, how long, what answered; gone with it. */
+export function deliveryAttempts<N extends string>(name: N, delivery: () => SQLiteColumn) {
+  return sqliteTable(
+    name,
+    {
+      id: id(),
+      deliveryId: integer('delivery_id').notNull().references(delivery, { onDelete: 'cascade' }),
+      attemptedAt: text('attempted_at').notNull(),
+      durationMs: integer('duration_ms').notNull(),
+      statusCode: integer('status_code'),
+      /** Why it failed when there was no answer (timeout, refused address, no connection). */
+      error: text('error'),
+      /** The first kilobyte of the answer. */
+      responseExcerpt: text('response_excerpt'),
+    },
+    (t) => [index(`${name}_delivery`).on(t.deliveryId)],
+  )
 }

@@ -1,7 +1,7 @@
 // The webhook outbox: events written in the transaction of the change that raised them, delivered after commit.
 import { sqliteTable, integer, text, index } from 'drizzle-orm/sqlite-core'
 import { businessId, businessRow, id, timestamps } from './columns'
-import { attemptRecord, deliveryState, webhookEndpoint } from './webhook-columns'
+import { deliveryAttempts, deliveryState, webhookEndpoint } from './webhook-columns'
 
 export const outbox = sqliteTable(
   'outbox',
@@ -74,14 +74,4 @@ export const webhookDeliveries = sqliteTable(
   ],
 )
 
-export const webhookAttempts = sqliteTable(
-  'webhook_attempts',
-  {
-    id: id(),
-    deliveryId: integer('delivery_id')
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
-    ...attemptRecord(),
-  },
-  (t) => [index('webhook_attempts_delivery').on(t.deliveryId)],
-)
+export const webhookAttempts = deliveryAttempts('webhook_attempts', () => webhookDeliveries.id)
