@@ -3,13 +3,9 @@ import { sqliteTable, integer, numeric, text, index, uniqueIndex } from 'drizzle
 import { bankAccounts } from './business'
 import { businessRow, documentId, timestamps } from './columns'
 
-/** Money recorded as gone to or from the Business against a document (a Payment, a Refund), completed or voided. */
-function moneyOnDocument() {
+/** A sum of money: decimal text as answered, the same in minor units for exact sums in SQL, and its currency. */
+function money() {
   return {
-    ...businessRow(),
-    documentId: documentId(),
-    /** completed or voided; a Payment's pending and failed exist only in older data and count nowhere. */
-    status: text('status').notNull(),
     amount: text('amount').notNull(),
     /** The amount in minor units (NUMERIC, stored as a 64-bit integer) for exact sums in SQL. */
     amountMinor: numeric('amount_minor').notNull(),
@@ -39,7 +35,11 @@ function voided() {
 export const payments = sqliteTable(
   'payments',
   {
-    ...moneyOnDocument(),
+    ...businessRow(),
+    documentId: documentId(),
+    /** completed or voided; pending and failed exist only in older data and count nowhere. */
+    status: text('status').notNull(),
+    ...money(),
     paymentDate: text('payment_date').notNull(),
     paymentMethod: text('payment_method').notNull(),
     ...recordDetails(),
@@ -79,7 +79,11 @@ export const receipts = sqliteTable(
 export const refunds = sqliteTable(
   'refunds',
   {
-    ...moneyOnDocument(),
+    ...businessRow(),
+    documentId: documentId(),
+    /** completed or voided. */
+    status: text('status').notNull(),
+    ...money(),
     refundDate: text('refund_date').notNull(),
     method: text('method').notNull(),
     ...recordDetails(),
