@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { makeHarness, type Harness, type TestResponse, harnessForFile } from '../../../test/harness'
+import { acmeClient, acmeSetup, consultingLine as line } from '../../../test/documents-kit'
 import { documents } from '../../db/schema'
 import { setNumbering, updateBusiness } from '../business'
 import { recordTaken } from '../numbering'
@@ -21,29 +22,11 @@ interface Setup {
 type Action = (typeof ACTIONS)[number]
 
 const YEAR = '2026'
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function newClient(hh: Harness, key: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const r = await hh.request('POST', '/v1/clients', {
-    key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra },
-  })
-  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
-  return r.body
-}
 
 /** A fresh Business with one Client: its numbering starts at 0001. */
 async function setup(input: Parameters<Harness['business']>[0] = {}, hh: Harness = h): Promise<Setup> {
-  const b = await hh.business({ currency: 'EUR', ...input })
-  const c = await newClient(hh, b.key)
-  return { bizId: b.id, key: b.key, clientId: c.id, hh }
+  return { ...(await acmeSetup(hh, input)), hh }
 }
 
 function create(s: Setup, body: Record<string, unknown>): Promise<TestResponse> {
@@ -605,7 +588,7 @@ describe('Delete and Update refusals', () => {
 
   test('proforma_other_client: an Invoice Draft for another Client than its Proforma is not saved', async () => {
     const s = await setup()
-    const other = await newClient(h, s.key, { name: 'Other Client' })
+    const other = await acmeClient(h, s.key, { name: 'Other Client' })
     const p = await issued(s, { type: 'proforma' })
     const inv = await draft(s, { proforma_id: p.id })
     await refusedAsPredicted(s, inv.id, null, () => patch(s, inv.id, { client_id: other.id }), 'proforma_other_client')

@@ -1,0 +1,31 @@
+// Test kit of the document tests: the Client and the Line they start from, made through the API as a caller would.
+import type { ClientSetup, Harness } from './harness'
+
+/** The Client the document tests bill: a German company. */
+export const ACME = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
+
+/** ACME (with `extra` over it) created through the API with the key; answers its JSON, or fails the setup. */
+export async function acmeClient(h: Harness, key: string, extra: Record<string, unknown> = {}): Promise<any> {
+  const r = await h.request('POST', '/v1/clients', { key, body: { ...ACME, ...extra } })
+  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
+  return r.body
+}
+
+/** A fresh Business (EUR unless `business` says otherwise) with the ACME Client: its numbers and lists start empty. */
+export async function acmeSetup(
+  h: Harness,
+  business: Parameters<Harness['business']>[0] = {},
+  client: Record<string, unknown> = {},
+): Promise<ClientSetup> {
+  const b = await h.business({ currency: 'EUR', ...business })
+  return { bizId: b.id, key: b.key, clientId: (await acmeClient(h, b.key, client)).id }
+}
+
+/** The Line the document tests start from: one unit of Consulting at 100.00 with 19% VAT; `over` changes any field. */
+export const consultingLine = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting',
+  quantity: '1',
+  unit_price: '100.00',
+  vat_rate: '19.00',
+  ...over,
+})
