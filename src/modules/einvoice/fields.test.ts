@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import type { BusinessInput } from '../business'
-import { GERMAN_SELLER } from './einvoice.testkit'
+import { GERMAN_SELLER, servicesLine as line } from './einvoice.testkit'
 
 let h: Harness
 let smtp: TestSmtpServer
@@ -27,13 +27,6 @@ beforeEach(() => {
   smtp.received.length = 0
 })
 
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting services',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
 const GLN = { scheme: '0088', value: '4006381333931' }
 
 function seller(input: Partial<BusinessInput> = {}) {
@@ -245,31 +238,20 @@ describe('UBL and CII of one document carry the same totals, parties and lines',
       u.text('/Invoice/ID'),
       u.text('/Invoice/DocumentCurrencyCode'),
     ])
-    // Parties.
-    expect(c.text(`${A}/SellerTradeParty/Name`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/SpecifiedTaxRegistration/ID`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/SpecifiedLegalOrganization/ID`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/PartyLegalEntity/CompanyID'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/DefinedTradeContact/PersonName`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/Contact/Name'),
-    )
-    expect(c.text(`${A}/BuyerTradeParty/Name`)).toBe(
-      u.text('/Invoice/AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName'),
-    )
-    expect(c.text(`${A}/BuyerTradeParty/SpecifiedTaxRegistration/ID`)).toBe(
-      u.text('/Invoice/AccountingCustomerParty/Party/PartyTaxScheme/CompanyID'),
-    )
-    expect(c.text(`${A}/BuyerTradeParty/PostalTradeAddress/CityName`)).toBe(
-      u.text('/Invoice/AccountingCustomerParty/Party/PostalAddress/CityName'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/URIUniversalCommunication/URIID`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/EndpointID'),
-    )
+    // Parties: each CII field says what its UBL counterpart says.
+    const US = '/Invoice/AccountingSupplierParty/Party'
+    const UB = '/Invoice/AccountingCustomerParty/Party'
+    for (const [cii, ubl] of [
+      [`${A}/SellerTradeParty/Name`, `${US}/PartyLegalEntity/RegistrationName`],
+      [`${A}/SellerTradeParty/SpecifiedTaxRegistration/ID`, `${US}/PartyTaxScheme/CompanyID`],
+      [`${A}/SellerTradeParty/SpecifiedLegalOrganization/ID`, `${US}/PartyLegalEntity/CompanyID`],
+      [`${A}/SellerTradeParty/DefinedTradeContact/PersonName`, `${US}/Contact/Name`],
+      [`${A}/BuyerTradeParty/Name`, `${UB}/PartyLegalEntity/RegistrationName`],
+      [`${A}/BuyerTradeParty/SpecifiedTaxRegistration/ID`, `${UB}/PartyTaxScheme/CompanyID`],
+      [`${A}/BuyerTradeParty/PostalTradeAddress/CityName`, `${UB}/PostalAddress/CityName`],
+      [`${A}/SellerTradeParty/URIUniversalCommunication/URIID`, `${US}/EndpointID`],
+    ])
+      expect(c.text(cii)).toBe(u.text(ubl))
     // Lines.
     expect(c.count(`${T}/IncludedSupplyChainTradeLineItem`)).toBe(3)
     expect(u.count('/Invoice/InvoiceLine')).toBe(3)
