@@ -4,6 +4,18 @@ import type { ClientSetup, Harness } from './harness'
 /** The Client the document tests bill: a German company. */
 export const ACME = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
 
+/** A German VAT-paying seller known by its legal name, Seller GmbH, with a full address: whose documents the PDF tests read. */
+export const SELLER_GMBH = {
+  currency: 'EUR',
+  legalName: 'Seller GmbH',
+  vatNumber: 'DE123456789',
+  address: 'Hauptstrasse 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+  email: 'billing@seller.example',
+}
+
 /** ACME (with `extra` over it) created through the API with the key; answers its JSON, or fails the setup. */
 export async function acmeClient(h: Harness, key: string, extra: Record<string, unknown> = {}): Promise<any> {
   const r = await h.request('POST', '/v1/clients', { key, body: { ...ACME, ...extra } })
