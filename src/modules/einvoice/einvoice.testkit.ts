@@ -75,6 +75,19 @@ export function xmllint(dir: () => string, name: string) {
     fileOf,
     xpathIn,
     xpath: (xml: string, expr: string) => xpathIn(fileOf(xml), expr),
+    /** One XML document written once and read by XPath over local-name paths. */
+    read(xml: string) {
+      const file = fileOf(xml)
+      const xpath = (expr: string) => xpathIn(file, expr)
+      return {
+        text: (path: string) => xpath(`string(${localPath(path)})`),
+        count: (path: string) => Number(xpath(`count(${localPath(path)})`)),
+        /** The text at `rest` below the `i`th (from 1) node at `path`. */
+        nth: (path: string, i: number, rest: string) => xpath(`string((${localPath(path)})[${i}]/${localPath(rest)})`),
+        /** Any XPath 1.0 expression answering a number. */
+        number: (expr: string) => Number(xpath(expr)),
+      }
+    },
     /** xmllint's complaints, '' when the document is valid against the UBL 2.1 schema of its kind. */
     xsdErrors(xml: string): string {
       const kind = /<CreditNote[\s>]/.test(xml) ? 'CreditNote' : 'Invoice'

@@ -27,19 +27,7 @@ harnessForFile((made) => (h = made), { freshMinute: true })
 // ---------------------------------------------------------------------------------------------------------------
 // xmllint: the XSD and XPath reads over the written XML
 
-const { fileOf, xpathIn, xsdErrors } = xmllint(() => h.dir, 'musts')
-
-/** One XML document read by XPath (string() and count() of local-name paths). */
-function reader(xml: string) {
-  const file = fileOf(xml)
-  const xpath = (expr: string) => xpathIn(file, expr)
-  return {
-    text: (path: string) => xpath(`string(${localPath(path)})`),
-    count: (path: string) => Number(xpath(`count(${localPath(path)})`)),
-    /** Any XPath 1.0 expression answering a number. */
-    number: (expr: string) => Number(xpath(expr)),
-  }
-}
+const { read: reader, xsdErrors } = xmllint(() => h.dir, 'musts')
 
 // ---------------------------------------------------------------------------------------------------------------
 // Setup through the API
