@@ -16,6 +16,16 @@ export const SELLER_GMBH = {
   email: 'billing@seller.example',
 }
 
+/** A French VAT-registered company with a full address: the buyer a reverse charge is written for. */
+export const FRENCH_BUYER = {
+  name: 'Acheteur SARL',
+  country: 'FR',
+  address: '1 rue de la Paix',
+  city: 'Paris',
+  postal_code: '75002',
+  vat_number: 'FR12345678901',
+}
+
 /** ACME (with `extra` over it) created through the API with the key; answers its JSON, or fails the setup. */
 export async function acmeClient(h: Harness, key: string, extra: Record<string, unknown> = {}): Promise<any> {
   const r = await h.request('POST', '/v1/clients', { key, body: { ...ACME, ...extra } })

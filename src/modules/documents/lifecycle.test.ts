@@ -80,6 +80,12 @@ async function expectPredicted(s: Setup, id: number, action: Action, code: strin
   return before.body
 }
 
+/** Expects a 422 refusal with this code. */
+function expectRefusal(r: TestResponse, code: string): void {
+  expect(r.status).toBe(422)
+  expect(r.body.error).toMatchObject({ type: 'refusal', code })
+}
+
 /**
  * The document's `actions[action]` predicts `code`; the request is then refused with exactly that code (422
  * refusal), and nothing is written: the document reads the same and no document was added.
@@ -94,8 +100,7 @@ async function refusedAsPredicted(
   const before = action ? await expectPredicted(s, id, action, code) : (await get(s, id)).body
   const count = await documentCount(s)
   const r = await request()
-  expect(r.status).toBe(422)
-  expect(r.body.error).toMatchObject({ type: 'refusal', code })
+  expectRefusal(r, code)
   expect(r.body.error.message).toBeString()
   expect(r.body.error.message.length).toBeGreaterThan(0)
   if (action) {
@@ -272,8 +277,7 @@ describe('concurrent delete and issue (draft_deleted)', () => {
       () => issue(s, d.id),
     )
     expect(deleted.status).toBe(204)
-    expect(iss.status).toBe(422)
-    expect(iss.body.error).toMatchObject({ type: 'refusal', code: 'draft_deleted' })
+    expectRefusal(iss, 'draft_deleted')
     expect((await get(s, d.id)).status).toBe(404)
     expect((await issued(s)).document_number).toBe(`INV-${YEAR}-0001`)
   })
@@ -286,8 +290,7 @@ describe('concurrent delete and issue (draft_deleted)', () => {
       () => patch(s, d.id, { notes: 'late' }),
     )
     expect(deleted.status).toBe(204)
-    expect(upd.status).toBe(422)
-    expect(upd.body.error).toMatchObject({ type: 'refusal', code: 'draft_deleted' })
+    expectRefusal(upd, 'draft_deleted')
     expect((await get(s, d.id)).status).toBe(404)
   })
 
@@ -299,8 +302,7 @@ describe('concurrent delete and issue (draft_deleted)', () => {
       () => del(s, d.id),
     )
     expect(iss.status).toBe(200)
-    expect(deleted.status).toBe(422)
-    expect(deleted.body.error).toMatchObject({ type: 'refusal', code: 'issued_not_deleted' })
+    expectRefusal(deleted, 'issued_not_deleted')
     expect((await get(s, d.id)).body).toMatchObject({ status: 'issued', document_number: `INV-${YEAR}-0001` })
   })
 
@@ -566,8 +568,7 @@ describe('Delete and Update refusals', () => {
     await refusedAsPredicted(s, cn.id, null, () => patch(s, cn.id, { proforma_id: p.id }), 'only_into_an_invoice')
     for (const type of ['credit_note', 'quote', 'proforma']) {
       const r = await create(s, { type, proforma_id: p.id })
-      expect(r.status).toBe(422)
-      expect(r.body.error).toMatchObject({ type: 'refusal', code: 'only_into_an_invoice' })
+      expectRefusal(r, 'only_into_an_invoice')
     }
   })
 

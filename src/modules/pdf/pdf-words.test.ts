@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { harnessForFile, type Harness } from '../../../test/harness'
-import { SELLER_GMBH } from '../../../test/documents-kit'
+import { FRENCH_BUYER, SELLER_GMBH } from '../../../test/documents-kit'
 import { bombPng, jpegHeader, solidPng } from '../../../test/png'
 import { businesses, businessLogos } from '../../db/schema'
 import { addBankAccount, setBusinessLogo, updateBusiness } from '../business'
@@ -74,14 +74,7 @@ const invoiceFor = (key: string, client_id: number) =>
 describe('the document PDF in words', () => {
   test('an Invoice with S, E and AE Lines says "VAT 19%", "Exempt (VATEX-EU-132)" and "Reverse charge", and names countries', async () => {
     const b = await h.business(SELLER)
-    const clientId = await h.client(b.key, {
-      name: 'Acheteur SARL',
-      country: 'FR',
-      address: '1 rue de la Paix',
-      city: 'Paris',
-      postal_code: '75002',
-      vat_number: 'FR12345678901',
-    })
+    const clientId = await h.client(b.key, FRENCH_BUYER)
     const inv = await issue(b.key, {
       type: 'invoice',
       client_id: clientId,

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { harnessForFile, type Harness } from '../../../test/harness'
-import { SELLER_GMBH } from '../../../test/documents-kit'
+import { FRENCH_BUYER, SELLER_GMBH } from '../../../test/documents-kit'
 import { pdfText, spaced, squashed } from '../../../test/pdf-text'
 import { updateBusiness } from '../business'
 import { LANGUAGES, words, type Language } from '.'
@@ -259,15 +259,7 @@ async function ok(method: string, path: string, key: string, body?: unknown, sta
 async function invoiceIn(lang: Language, lines: ReadonlyArray<(typeof LINES)[number]> = LINES) {
   const b = await h.business(SELLER)
   const accountId = await h.bankAccount(b.id)
-  const clientId = await h.client(b.key, {
-    name: 'Acheteur SARL',
-    country: 'FR',
-    address: '1 rue de la Paix',
-    city: 'Paris',
-    postal_code: '75002',
-    vat_number: 'FR12345678901',
-    language: lang,
-  })
+  const clientId = await h.client(b.key, { ...FRENCH_BUYER, language: lang })
   const draft = await ok(
     'POST',
     '/v1/documents',
