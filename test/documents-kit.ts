@@ -1,5 +1,6 @@
 // Test kit of the document tests: the Client and the Line they start from, made through the API as a caller would.
-import type { ClientSetup, Harness } from './harness'
+import { beforeAll } from 'bun:test'
+import { type ClientSetup, type Harness, harnessForFile } from './harness'
 
 /** The Client the document tests bill: a German company. */
 export const ACME = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
@@ -51,3 +52,23 @@ export const consultingLine = (over: Record<string, unknown> = {}) => ({
   vat_rate: '19.00',
   ...over,
 })
+
+/** What a test file with one Business and one Client works on: its harness, the EUR Business and that Client. */
+export interface OneClient {
+  h: Harness
+  biz: { id: number; key: string }
+  clientId: number
+}
+
+/**
+ * The harness of a test file (each test in a fresh rate-limit minute) and, made before its first test, an EUR Business
+ * with one Client (the harness's Client, with `client` over it), handed to `use`.
+ */
+export function oneClientForFile(client: Record<string, unknown>, use: (made: OneClient) => void): void {
+  let h: Harness
+  harnessForFile((made) => (h = made), { freshMinute: true })
+  beforeAll(async () => {
+    const biz = await h.business({ currency: 'EUR' })
+    use({ h, biz, clientId: await h.client(biz.key, client) })
+  })
+}

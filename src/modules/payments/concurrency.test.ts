@@ -3,14 +3,15 @@
 import { describe, expect, test } from 'bun:test'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { type Harness, type TestResponse } from '../../../test/harness'
+import { oneClientForFile } from '../../../test/documents-kit'
 import { outbox, payments, receipts } from '../../db/schema'
-import { payingClientForFile, workIssued } from './payments.testkit'
+import { workIssued } from './payments.testkit'
 
 let h: Harness
 let biz: { id: number; key: string }
 let clientId: number
 
-payingClientForFile({ name: 'Busy Client', email: 'busy@client.example' }, (made) => ({ h, biz, clientId } = made))
+oneClientForFile({ name: 'Busy Client', email: 'busy@client.example' }, (made) => ({ h, biz, clientId } = made))
 
 const invoice = (amount: string) => workIssued(h, 'invoice', amount, { key: biz.key, client: clientId })
 

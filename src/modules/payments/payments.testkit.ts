@@ -1,27 +1,6 @@
 // Test kit of the payment tests: documents of one Line whose total is the amount paid against, and cash Payments
 // recorded on them, made through the API as a caller would.
-import { beforeAll } from 'bun:test'
-import { type Harness, harnessForFile } from '../../../test/harness'
-
-/** What a payment test file works on: its harness, an EUR Business and that Business's Client. */
-export interface PayingClient {
-  h: Harness
-  biz: { id: number; key: string }
-  clientId: number
-}
-
-/**
- * The harness of a test file (each test in a fresh rate-limit minute) and, made before its first test, an EUR Business
- * with one Client (the harness's Client, with `client` over it), handed to `use`.
- */
-export function payingClientForFile(client: Record<string, unknown>, use: (made: PayingClient) => void): void {
-  let h: Harness
-  harnessForFile((made) => (h = made), { freshMinute: true })
-  beforeAll(async () => {
-    const biz = await h.business({ currency: 'EUR' })
-    use({ h, biz, clientId: await h.client(biz.key, client) })
-  })
-}
+import type { Harness } from '../../../test/harness'
 
 /** One Line of Work whose total is `amount` (VAT 0). */
 export const workLine = (amount: string) => ({ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' })

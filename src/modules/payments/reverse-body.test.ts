@@ -3,14 +3,15 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { type Harness, type RequestOptions } from '../../../test/harness'
+import { oneClientForFile } from '../../../test/documents-kit'
 import { outbox, payments } from '../../db/schema'
-import { paidIn, payingClientForFile, workIssued } from './payments.testkit'
+import { paidIn, workIssued } from './payments.testkit'
 
 let h: Harness
 let biz: { id: number; key: string }
 let clientId: number
 
-payingClientForFile({ name: 'Paying Client', email: 'pay@client.example' }, (made) => ({ h, biz, clientId } = made))
+oneClientForFile({ name: 'Paying Client', email: 'pay@client.example' }, (made) => ({ h, biz, clientId } = made))
 
 /** A completed Payment of 10.00 on a fresh issued Invoice of 100.00. */
 async function payment(): Promise<any> {
