@@ -1,4 +1,5 @@
-// Test kit of the document tests: the Client and the Line they start from, made through the API as a caller would.
+// Test kit of the document tests: the Businesses, Clients and Line they start from, made through the API as a caller
+// would, and the harness of a file that bills one Client.
 import { beforeAll } from 'bun:test'
 import { type ClientSetup, type Harness, harnessForFile } from './harness'
 
