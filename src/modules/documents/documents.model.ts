@@ -75,10 +75,9 @@ const ActionEntry = t.Object({
   remedy_url: t.Optional(t.String()),
 })
 
-const LineSchema = t.Object(
-  {
-    id: Int(),
-    position: Int({ minimum: 1 }),
+/** A Line's fields in the request's words, every one written (lines.ts WrittenLine): a document's, a template's. */
+export function writtenLineFields() {
+  return {
     product_id: Nullable(Int()),
     description: t.String(),
     quantity: t.String(),
@@ -88,8 +87,11 @@ const LineSchema = t.Object(
     vat_category: t.String(),
     vat_exemption_code: Nullable(t.String()),
     notes: Nullable(t.String()),
-    net_amount: Amount,
-  },
+  }
+}
+
+const LineSchema = t.Object(
+  { id: Int(), position: Int({ minimum: 1 }), ...writtenLineFields(), net_amount: Amount },
   { title: 'Line' },
 )
 

@@ -10,7 +10,7 @@ import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
 import { blank } from '../../shared/text'
 import { foreignBankAccountIds, getBusiness } from '../business'
 import { findClient } from '../clients'
-import { findDocument, linesOf, resolveLines, type LineInput } from '../documents'
+import { findDocument, linesOf, resolveLines, writtenLine, type LineInput } from '../documents'
 import { firstIndexFrom, nextAt, upcoming, type Schedule } from './dates'
 import type { RecurringCreateInput, RecurringUpdateInput } from './recurring.model'
 import { presentRecurring, type LastRun, type RecurringView, type TemplateLine } from './recurring.present'
@@ -73,17 +73,7 @@ export function datesOf(r: RecurringRow, day: string, n: number): string[] {
 
 /** The Lines as the template keeps them: resolved as a Draft's, written back in the request's words. */
 function templateLines(resolved: Awaited<ReturnType<typeof resolveLines>>): TemplateLine[] {
-  return resolved.map((l) => ({
-    product_id: l.productId,
-    description: l.description,
-    quantity: l.quantity,
-    unit: l.unit,
-    unit_price: l.unitPrice,
-    vat_rate: l.vatRate,
-    vat_category: l.vatCategory,
-    vat_exemption_code: l.vatExemptionCode,
-    notes: l.notes,
-  }))
+  return resolved.map(writtenLine)
 }
 
 /** What a create or update sends, with a copied document's values beneath it (fields sent beside it win). */
@@ -214,17 +204,7 @@ export async function createRecurring(
       notes: doc!.notes,
       buyer_reference: doc!.buyerReference,
       order_reference: doc!.orderReference,
-      lines: kept.map((l) => ({
-        product_id: l.productId,
-        description: l.description,
-        quantity: l.quantity,
-        unit: l.unit,
-        unit_price: l.unitPrice,
-        vat_rate: l.vatRate,
-        vat_category: l.vatCategory,
-        vat_exemption_code: l.vatExemptionCode,
-        notes: l.notes,
-      })),
+      lines: kept.map(writtenLine),
     }
     const sent = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
     fields = { ...copied, ...sent }
