@@ -1,16 +1,14 @@
 // TypeBox models of bank statements (extensions §15): the import's answer, a statement in a list, an entry, the
 // manual match body, and the statement file the import takes.
 import { Type as t } from '@sinclair/typebox'
-import { Amount, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
-
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
+import { Amount, CurrencyCode, DateString, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 
 export const EntrySchema = t.Object(
   {
     id: Int(),
     booked_on: Nullable(DateString),
     amount: Amount,
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     counterparty: Nullable(t.String()),
     remittance: Nullable(t.String()),
     status: t.String({

@@ -2,9 +2,19 @@
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { AMOUNT_PATTERN } from '../../shared/money'
-import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import {
+  Amount,
+  Bool,
+  CurrencyCode,
+  DateString,
+  DecimalInput,
+  Int,
+  ListQuery,
+  Nullable,
+  Paged,
+  Timestamp,
+} from '../../shared/schemas'
 
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal('credit_note'), t.Literal('quote')])
 
 // Line texts count characters as stored (trimmed), not UTF-16 units: see Text. lines.ts holds the same limits for
@@ -155,7 +165,7 @@ export const DocumentSchema = t.Object(
           'the Business as the document shows it: taken at issue and kept; on a Draft, the Business as it now stands',
       },
     ),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     issue_date: Nullable(DateString),
     due_date: Nullable(DateString),
     delivery_date: Nullable(DateString),

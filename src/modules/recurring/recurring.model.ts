@@ -1,10 +1,9 @@
 // TypeBox models of recurring invoices (extensions §13): the create and update bodies, the answer, the list query.
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
-import { Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
 import { LineInputSchema, writtenLineFields } from '../documents'
 
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const Frequency = t.Union([t.Literal('day'), t.Literal('week'), t.Literal('month'), t.Literal('year')])
 const Action = t.Union([t.Literal('draft'), t.Literal('issue'), t.Literal('send')], {
   description: 'what each date does: make a Draft, issue it, or issue and send it to the Client',
@@ -59,7 +58,7 @@ export const RecurringSchema = t.Object(
     id: Int(),
     status: t.String({ description: 'active, paused or ended' }),
     client_id: Int(),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     lines: t.Array(TemplateLine),
     notes: Nullable(t.String()),
     payment_terms: Nullable(Int({ minimum: 0 })),
