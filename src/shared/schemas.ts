@@ -68,10 +68,6 @@ export const DecimalInput = t.String({
 })
 export const Amount = t.String({ pattern: AMOUNT_PATTERN, description: 'exact decimal string at the currency scale' })
 export const Timestamp = t.String({ format: 'date-time', description: 'UTC' })
-/** A calendar date as the contract writes it. */
-export const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
-/** A currency code as an answer shows it: ISO 4217, upper case. */
-export const CurrencyCode = t.String({ pattern: '^[A-Z]{3}$' })
 
 export const ListQuery = {
   limit: t.Optional(t.String({ description: '1 to 100, default 25' })),

@@ -1,7 +1,8 @@
 // TypeBox models of bank statements (extensions §15): the import's answer, a statement in a list, an entry, the
 // manual match body, and the statement file the import takes.
 import { Type as t } from '@sinclair/typebox'
-import { Amount, CurrencyCode, DateString, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { Amount, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 
 export const EntrySchema = t.Object(
   {

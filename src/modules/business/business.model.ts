@@ -1,6 +1,7 @@
 // TypeBox models of the Business setup and bank accounts (extensions §2).
 import { Type as t } from '@sinclair/typebox'
-import { Bool, CurrencyCode, Int, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { Bool, Int, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode } from '../../shared/format-schemas'
 
 export const BusinessSchema = t.Object(
   {

@@ -3,17 +3,8 @@ import { Type as t } from '@sinclair/typebox'
 import { bodyRule } from '../../shared/body-rules'
 import type { FieldErrors } from '../../shared/errors'
 import { Text } from '../../shared/text-schema'
-import {
-  Amount,
-  Bool,
-  CurrencyCode,
-  DecimalInput,
-  Int,
-  ListQuery,
-  Nullable,
-  Paged,
-  Timestamp,
-} from '../../shared/schemas'
+import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode } from '../../shared/format-schemas'
 
 // Limits count characters of the value as stored (trimmed by blank()), not UTF-16 units: see Text.
 /** The words the service and the body rule both use for a Client with neither name nor legal_name. */

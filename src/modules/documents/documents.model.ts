@@ -2,18 +2,8 @@
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { AMOUNT_PATTERN } from '../../shared/money'
-import {
-  Amount,
-  Bool,
-  CurrencyCode,
-  DateString,
-  DecimalInput,
-  Int,
-  ListQuery,
-  Nullable,
-  Paged,
-  Timestamp,
-} from '../../shared/schemas'
+import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 
 const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal('credit_note'), t.Literal('quote')])
 

@@ -1,17 +1,8 @@
 // TypeBox models of Payments and Receipts: the Record and Amend bodies, the answers, the list queries.
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
-import {
-  Amount,
-  CurrencyCode,
-  DateString,
-  DecimalInput,
-  Int,
-  ListQuery,
-  Nullable,
-  Paged,
-  Timestamp,
-} from '../../shared/schemas'
+import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'credit_card', 'debit_card', 'other'] as const
 

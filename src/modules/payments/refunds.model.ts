@@ -1,16 +1,7 @@
 // TypeBox models of Refunds of Credit Notes (extensions §20): the record body, the answer, the list query.
 import { Type as t } from '@sinclair/typebox'
-import {
-  Amount,
-  CurrencyCode,
-  DateString,
-  DecimalInput,
-  Int,
-  ListQuery,
-  Nullable,
-  Paged,
-  Timestamp,
-} from '../../shared/schemas'
+import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 import { Text } from '../../shared/text-schema'
 import { PAYMENT_METHODS, PaymentMethodAnswer, RecordStatus } from './payments.model'
 

@@ -1,7 +1,8 @@
 // TypeBox models of the Product: request bodies, the answer, the list query.
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
-import { Bool, CurrencyCode, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode } from '../../shared/format-schemas'
 
 const MAX_STOCK = 2147483647
 

@@ -1,7 +1,8 @@
 // TypeBox models of recurring invoices (extensions §13): the create and update bodies, the answer, the list query.
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
-import { CurrencyCode, DateString, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 import { LineInputSchema, writtenLineFields } from '../documents'
 
 const Frequency = t.Union([t.Literal('day'), t.Literal('week'), t.Literal('month'), t.Literal('year')])
