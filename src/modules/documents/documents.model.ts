@@ -1,5 +1,5 @@
 // TypeBox models of documents: the create/update bodies, Lines, the answer with its actions, the list query.
-import { Type as t } from '@sinclair/typebox'
+import { Type as t, type Static, type TObject } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { AMOUNT_PATTERN } from '../../shared/money'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
@@ -89,6 +89,9 @@ export function writtenLineFields() {
     notes: Nullable(t.String()),
   }
 }
+
+/** A Line in the request's words with every field written: as a recurring template keeps it, as the API shows it. */
+export type WrittenLine = Static<TObject<ReturnType<typeof writtenLineFields>>>
 
 const LineSchema = t.Object(
   { id: Int(), position: Int({ minimum: 1 }), ...writtenLineFields(), net_amount: Amount },

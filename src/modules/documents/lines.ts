@@ -6,6 +6,7 @@ import { currencyScale } from '../../shared/currencies'
 import { parseDecimal, asWritten, format, type Decimal } from '../../shared/money'
 import { findProduct, productPrices } from '../products'
 import { AMOUNT_CEILING, lineNet } from './totals'
+import type { WrittenLine } from './documents.model'
 
 export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O'] as const
 /** Categories that take rate 0 and need a VATEX exemption code. */
@@ -40,19 +41,6 @@ export interface ResolvedLine {
   vatRate: string
   vatCategory: string
   vatExemptionCode: string | null
-  notes: string | null
-}
-
-/** A Line in the request's words with every field written: as a recurring template keeps it, as the API shows it. */
-export interface WrittenLine {
-  product_id: number | null
-  description: string
-  quantity: string
-  unit: string
-  unit_price: string
-  vat_rate: string
-  vat_category: string
-  vat_exemption_code: string | null
   notes: string | null
 }
 
