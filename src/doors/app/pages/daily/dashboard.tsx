@@ -6,7 +6,9 @@ import { barChartSvg } from '../../chart'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Notice } from '../../ui'
-import { changeBlocked, grouped, Money, TYPE_WORDS } from './words'
+import { changeBlocked, grouped, Money, PageHead, TYPE_WORDS } from './words'
+import { RecordsTable, type Column } from '../../list'
+import type { InBusiness } from '../../context'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const MONTH_NAMES = [
@@ -31,6 +33,27 @@ function Other({ n }: { n: number }): JSX.Element {
       {n} document{n === 1 ? '' : 's'} in other currencies not included
     </p>
   )
+}
+
+type OverdueDocument = Awaited<ReturnType<typeof dashboard>>['oldestOverdue'][number]
+
+/** The oldest overdue documents' columns: each document (opening it), its Client, due date, days past it, what it owes. */
+function overdueColumns(c: InBusiness): Column<OverdueDocument>[] {
+  return [
+    {
+      head: 'Document',
+      key: true,
+      cell: (o) => (
+        <a href={esc(`${c.base}/documents/${o.id}`)}>
+          {esc(TYPE_WORDS[o.type] ?? o.type)} {esc(o.document_number)}
+        </a>
+      ),
+    },
+    { head: 'Client', cell: (o) => esc(o.client_name) },
+    { head: 'Due', nowrap: true, cell: (o) => esc(o.due_date) },
+    { head: 'Days overdue', num: true, cell: (o) => String(o.days_overdue) },
+    { head: 'Amount due', num: true, cell: (o) => <Money amount={o.amount_due} currency={o.currency} /> },
+  ]
 }
 
 export function dashboardRoutes(kit: AppKit): void {
@@ -61,21 +84,14 @@ export function dashboardRoutes(kit: AppKit): void {
     return (
       <Layout c={c} title="Dashboard" section="home">
         <Notice text={c.notice} />
-        <div class="row spread">
-          <h1 class="flush">{esc(c.business.name)}</h1>
-          {blocked ? (
-            ''
-          ) : (
-            <div class="row">
-              <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
-                New invoice
-              </a>
-              <a class="button quiet" href={esc(`${c.base}/clients/new`)}>
-                New client
-              </a>
-            </div>
-          )}
-        </div>
+        <PageHead c={c} title={c.business.name}>
+          <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
+            New invoice
+          </a>
+          <a class="button quiet" href={esc(`${c.base}/clients/new`)}>
+            New client
+          </a>
+        </PageHead>
         <p class="lead">
           {c.business.isTest ? 'Test business · ' : ''}Figures in {esc(cur)}, net of VAT, as of {esc(today)} (UTC)
         </p>
@@ -127,44 +143,7 @@ export function dashboardRoutes(kit: AppKit): void {
           {d.oldestOverdue.length === 0 ? (
             <p class="flush muted">Nothing is overdue.</p>
           ) : (
-            <div class="table-wrap">
-              <table class="stacked">
-                <thead>
-                  <tr>
-                    <th scope="col">Document</th>
-                    <th scope="col">Client</th>
-                    <th scope="col">Due</th>
-                    <th scope="col" class="num">
-                      Days overdue
-                    </th>
-                    <th scope="col" class="num">
-                      Amount due
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.oldestOverdue.map((o) => (
-                    <tr>
-                      <td class="key">
-                        <a href={esc(`${c.base}/documents/${o.id}`)}>
-                          {esc(TYPE_WORDS[o.type] ?? o.type)} {esc(o.document_number)}
-                        </a>
-                      </td>
-                      <td data-label="Client">{esc(o.client_name)}</td>
-                      <td data-label="Due" class="nowrap">
-                        {esc(o.due_date)}
-                      </td>
-                      <td class="num" data-label="Days overdue">
-                        {o.days_overdue}
-                      </td>
-                      <td class="num" data-label="Amount due">
-                        <Money amount={o.amount_due} currency={o.currency} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RecordsTable columns={overdueColumns(c)} rows={d.oldestOverdue} />
           )}
         </section>
       </Layout>

@@ -7,6 +7,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, PostForm } from '../../ui'
+import { RecordsTable, type Column } from '../../list'
 
 interface ImportKind {
   /** The list's path and the Layout's section. */
@@ -48,6 +49,15 @@ function faultsOf(errors: Record<string, string[]>) {
   return { rows, file }
 }
 
+type RowFault = ReturnType<typeof faultsOf>['rows'][number]
+
+/** A refused row's fault: the row, the field (or the row as a whole), what is wrong. */
+const FAULT_COLUMNS: Column<RowFault>[] = [
+  { head: 'Row', key: true, cell: (r) => `Row ${r.row}` },
+  { head: 'Field', cell: (r) => <code>{esc(r.field || '(the row)')}</code> },
+  { head: 'What is wrong', cell: (r) => esc(r.words) },
+]
+
 function Refusals({ state }: { state: FormState }): JSX.Element {
   if (!state.message && Object.keys(state.errors).length === 0) return ''
   const { rows, file } = faultsOf(state.errors)
@@ -73,32 +83,7 @@ function Refusals({ state }: { state: FormState }): JSX.Element {
       ) : (
         ''
       )}
-      {rows.length ? (
-        <div class="table-wrap">
-          <table class="stacked" id="refused-rows">
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Field</th>
-                <th scope="col">What is wrong</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr>
-                  <td class="key">Row {String(r.row)}</td>
-                  <td data-label="Field">
-                    <code>{esc(r.field || '(the row)')}</code>
-                  </td>
-                  <td data-label="What is wrong">{esc(r.words)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        ''
-      )}
+      {rows.length ? <RecordsTable id="refused-rows" columns={FAULT_COLUMNS} rows={rows} /> : ''}
     </div>
   )
 }

@@ -8,7 +8,8 @@ import type { AppKit } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
 import { Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { ActionButton, Area, changeBlocked, Money, Pager } from './words'
+import { ActionButton, Area, changeBlocked, Money, PageHead, Pager } from './words'
+import { RecordsTable, SearchBox, type Column } from '../../list'
 
 async function productOf(c: InBusiness, id: string | undefined): Promise<ProductRow> {
   const row = id && ID_RULE.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
@@ -155,121 +156,88 @@ function ProductForm({
   )
 }
 
+/** The Products list's columns: a name opens the Product's form (for a person who may change it), and its buttons. */
+function productColumns(c: InBusiness): Column<ReturnType<typeof presentProduct>>[] {
+  return [
+    {
+      head: 'Name',
+      key: true,
+      cell: (p) =>
+        changeBlocked(c) ? esc(p.name) : <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>,
+    },
+    { head: 'Code', cell: (p) => esc(p.code) },
+    {
+      head: 'Price (before VAT)',
+      num: true,
+      cell: (p) => <Money amount={p.price_without_vat} currency={p.currency} />,
+    },
+    { head: 'VAT', cell: (p) => `${esc(p.vat_rate)}%` },
+    {
+      head: 'Status',
+      cell: (p) =>
+        p.is_archived ? (
+          <span class="tag">Archived</span>
+        ) : p.is_active ? (
+          <span class="tag ok">Active</span>
+        ) : (
+          <span class="tag">Inactive</span>
+        ),
+    },
+    {
+      head: 'Actions',
+      actions: true,
+      cell: (p) => (
+        <div class="row">
+          <ActionButton
+            c={c}
+            path={`/products/${p.id}/active`}
+            label={p.is_active ? 'Deactivate' : 'Activate'}
+            quiet
+            id={`product-active-${p.id}`}
+          />
+          {p.is_archived ? (
+            ''
+          ) : (
+            <ActionButton
+              c={c}
+              path={`/products/${p.id}/archive`}
+              label="Archive"
+              quiet
+              id={`product-archive-${p.id}`}
+            />
+          )}
+        </div>
+      ),
+    },
+  ]
+}
+
 export function productsRoutes(kit: AppKit): void {
   const list = async (c: InBusiness, state: FormState) => {
     const search = c.url.searchParams.get('search')?.trim() || undefined
     const page = await kit.list<ProductRow>(c, 'products_rows', { search })
-    const shown = page.data
     return (
       <Layout c={c} title="Products" section="products">
         <Notice text={c.notice} />
         <Refused state={state} />
-        <div class="row spread">
-          <h1 class="flush">Products</h1>
-          {changeBlocked(c) ? (
-            ''
-          ) : (
-            <span class="row">
-              <a href={esc(`${c.base}/products/import`)}>Import from CSV</a>
-              <a class="button" href={esc(`${c.base}/products/new`)}>
-                New product
-              </a>
-            </span>
-          )}
-        </div>
-        <form method="get" action={esc(`${c.base}/products`)} class="row filters" role="search">
-          <label for="product-search" class="sr">
-            Search Products
-          </label>
-          <input
-            id="product-search"
-            type="search"
-            name="search"
-            value={esc(search ?? '')}
-            placeholder="Name, code, SKU or description"
-          />
-          <button type="submit" class="quiet">
-            Search
-          </button>
-        </form>
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Code</th>
-                <th scope="col" class="num">
-                  Price (before VAT)
-                </th>
-                <th scope="col">VAT</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
-                <tr>
-                  <td colspan="6" class="muted">
-                    {search ? 'No Product matches.' : 'No Products yet.'}
-                  </td>
-                </tr>
-              ) : (
-                shown.map((r) => {
-                  const p = presentProduct(r)
-                  return (
-                    <tr>
-                      <td class="key">
-                        {changeBlocked(c) ? (
-                          esc(p.name)
-                        ) : (
-                          <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>
-                        )}
-                      </td>
-                      <td data-label="Code">{esc(p.code)}</td>
-                      <td class="num" data-label="Price (before VAT)">
-                        <Money amount={p.price_without_vat} currency={p.currency} />
-                      </td>
-                      <td data-label="VAT">{esc(p.vat_rate)}%</td>
-                      <td data-label="Status">
-                        {p.is_archived ? (
-                          <span class="tag">Archived</span>
-                        ) : p.is_active ? (
-                          <span class="tag ok">Active</span>
-                        ) : (
-                          <span class="tag">Inactive</span>
-                        )}
-                      </td>
-                      <td>
-                        <div class="row">
-                          <ActionButton
-                            c={c}
-                            path={`/products/${p.id}/active`}
-                            label={p.is_active ? 'Deactivate' : 'Activate'}
-                            quiet
-                            id={`product-active-${p.id}`}
-                          />
-                          {p.is_archived ? (
-                            ''
-                          ) : (
-                            <ActionButton
-                              c={c}
-                              path={`/products/${p.id}/archive`}
-                              label="Archive"
-                              quiet
-                              id={`product-archive-${p.id}`}
-                            />
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  )
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
+        <PageHead c={c} title="Products">
+          <a href={esc(`${c.base}/products/import`)}>Import from CSV</a>
+          <a class="button" href={esc(`${c.base}/products/new`)}>
+            New product
+          </a>
+        </PageHead>
+        <SearchBox
+          action={`${c.base}/products`}
+          id="product-search"
+          label="Search Products"
+          value={search}
+          placeholder="Name, code, SKU or description"
+        />
+        <RecordsTable
+          columns={productColumns(c)}
+          rows={page.data.map(presentProduct)}
+          empty={search ? 'No Product matches.' : 'No Products yet.'}
+        />
         <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )

@@ -83,6 +83,27 @@ export function changeBlocked(c: InBusiness): string | null {
 }
 
 /**
+ * A page's heading with the links of what one may do from it (New client, New invoice), left out for a person who may
+ * change nothing here. `tag` follows the title (a Client's "Inactive").
+ */
+export function PageHead(p: {
+  c: InBusiness
+  title: string
+  tag?: JSX.Element
+  children?: JSX.Element | JSX.Element[]
+}): JSX.Element {
+  return (
+    <div class="row spread">
+      <h1 class="flush">
+        {esc(p.title)}
+        {p.tag ? <> {p.tag}</> : ''}
+      </h1>
+      {changeBlocked(p.c) ? '' : <div class="row">{p.children}</div>}
+    </div>
+  )
+}
+
+/**
  * A button posting one action, or, when closed, the same button disabled with the reason beside it (the refusal's
  * words, or why this person may not change anything here).
  */
