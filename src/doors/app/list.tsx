@@ -12,8 +12,9 @@ export interface Column<R> {
   num?: boolean
   /** Dates and numbers, kept on one line. */
   nowrap?: boolean
-  /** Buttons: the header is for screen readers only and the cell carries no label. */
+  /** Buttons: the cell carries no label, and the header is for screen readers only unless `headShown` (muted). */
   actions?: boolean
+  headShown?: boolean
   cell: (row: R) => JSX.Element
 }
 
@@ -39,7 +40,7 @@ export function RecordsTable<R>(p: {
           <tr>
             {p.columns.map((col) => (
               <th scope="col" class={col.num ? 'num' : undefined}>
-                {col.actions ? <span class="sr">{esc(col.head)}</span> : esc(col.head)}
+                {col.actions ? <span class={col.headShown ? 'muted' : 'sr'}>{esc(col.head)}</span> : esc(col.head)}
               </th>
             ))}
           </tr>

@@ -8,10 +8,10 @@ import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { LANGUAGE_OPTIONS } from '../../../../modules/words'
-import { ActionButton, Area, METHOD_WORDS, Money, PageHead, Pager, TYPE_WORDS } from './words'
+import { ActionButton, Area, CsvLink, METHOD_WORDS, Money, PageHead, Pager, TYPE_WORDS } from './words'
 import { PeriodFilter, RecordsTable, SearchBox, type Column } from '../../list'
 import { yearPeriod } from './period'
 
@@ -428,14 +428,9 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
           />
         </div>
       </div>
-      <section class="card" aria-labelledby="st-h">
-        <h2 id="st-h" class="flush-top">
-          Statement
-        </h2>
+      <CardSection id="st-h" title="Statement">
         <PeriodFilter action={`${c.base}/clients/${client.id}`} period={period}>
-          <a href={esc(csv)} download="">
-            Download CSV
-          </a>
+          <CsvLink href={csv} />
         </PeriodFilter>
         {periodError ? <p class="notice bad">{esc(periodError)}</p> : ''}
         {st.currencies.length === 0 ? <p class="muted flush">Nothing in this period.</p> : ''}
@@ -451,7 +446,7 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
             rows={cur.lines}
           />
         ))}
-      </section>
+      </CardSection>
     </Layout>
   )
 }

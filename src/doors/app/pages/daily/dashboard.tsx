@@ -1,14 +1,16 @@
 // The dashboard (a Business's home page): Income this month and this year as the income report computes it, reported
 // VAT, the overdue total with the oldest overdue documents, and income by month as a chart drawn on the server.
 import { dashboard } from '../../../../modules/reports/dashboard'
+import type { IncomeReport } from '../../../../modules/reports'
 import { utcDay } from '../../../../shared/dates'
 import { barChartSvg } from '../../chart'
 import type { AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { esc, Notice } from '../../ui'
 import { changeBlocked, grouped, Money, PageHead, TYPE_WORDS } from './words'
 import { RecordsTable, type Column } from '../../list'
 import type { InBusiness } from '../../context'
+import type { Children } from '@kitajs/html'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const MONTH_NAMES = [
@@ -56,6 +58,48 @@ function overdueColumns(c: InBusiness): Column<OverdueDocument>[] {
   ]
 }
 
+/**
+ * One figure of the dashboard: its amount big (red while anything is overdue), what it holds beside (`children`), and
+ * the documents in other currencies left out of it.
+ */
+function Figure(p: {
+  id: string
+  title: string
+  figureId: string
+  amount: string
+  cur: string
+  bad?: boolean
+  other: number
+  children: Children
+}): JSX.Element {
+  return (
+    <section class="card figure" aria-labelledby={p.id}>
+      <h2 id={p.id}>{esc(p.title)}</h2>
+      <p class={p.bad ? 'big bad' : 'big'} id={p.figureId}>
+        <Money amount={p.amount} currency={p.cur} />
+      </p>
+      <p class="flush">{p.children}</p>
+      <Other n={p.other} />
+    </section>
+  )
+}
+
+/** A period's income, with its VAT beside. */
+function IncomeFigure(p: { id: string; title: string; figureId: string; of: IncomeReport; cur: string }): JSX.Element {
+  return (
+    <Figure
+      id={p.id}
+      title={p.title}
+      figureId={p.figureId}
+      amount={p.of.income}
+      cur={p.cur}
+      other={p.of.other_currency_documents}
+    >
+      VAT <Money amount={p.of.vat} currency={p.cur} />
+    </Figure>
+  )
+}
+
 export function dashboardRoutes(kit: AppKit): void {
   kit.page('/', 'read', async (c) => {
     const today = utcDay(c.deps.clock.now())
@@ -97,55 +141,44 @@ export function dashboardRoutes(kit: AppKit): void {
         </p>
         {blocked ? <p class="notice warn">{esc(blocked)}</p> : ''}
         <div class="figures">
-          <section class="card figure" aria-labelledby="fig-month">
-            <h2 id="fig-month">Income in {esc(monthName)}</h2>
-            <p class="big" id="month-income">
-              <Money amount={d.month.income} currency={cur} />
-            </p>
-            <p class="flush">
-              VAT <Money amount={d.month.vat} currency={cur} />
-            </p>
-            <Other n={d.month.other_currency_documents} />
-          </section>
-          <section class="card figure" aria-labelledby="fig-year">
-            <h2 id="fig-year">Income in {esc(today.slice(0, 4))}</h2>
-            <p class="big" id="year-income">
-              <Money amount={d.year.income} currency={cur} />
-            </p>
-            <p class="flush">
-              VAT <Money amount={d.year.vat} currency={cur} />
-            </p>
-            <Other n={d.year.other_currency_documents} />
-          </section>
-          <section class="card figure" aria-labelledby="fig-overdue">
-            <h2 id="fig-overdue">Overdue</h2>
-            <p class={d.overdue.count ? 'big bad' : 'big'} id="overdue-total">
-              <Money amount={d.overdue.amount_due} currency={cur} />
-            </p>
-            <p class="flush">
-              {d.overdue.count} document{d.overdue.count === 1 ? '' : 's'} past due ·{' '}
-              <a href={esc(`${c.base}/reports?report=overdue`)}>by Client</a>
-            </p>
-            <Other n={d.overdue.other_currency_documents} />
-          </section>
+          <IncomeFigure
+            id="fig-month"
+            title={`Income in ${monthName}`}
+            figureId="month-income"
+            of={d.month}
+            cur={cur}
+          />
+          <IncomeFigure
+            id="fig-year"
+            title={`Income in ${today.slice(0, 4)}`}
+            figureId="year-income"
+            of={d.year}
+            cur={cur}
+          />
+          <Figure
+            id="fig-overdue"
+            title="Overdue"
+            figureId="overdue-total"
+            amount={d.overdue.amount_due}
+            cur={cur}
+            other={d.overdue.other_currency_documents}
+            bad={d.overdue.count > 0}
+          >
+            {d.overdue.count} document{d.overdue.count === 1 ? '' : 's'} past due ·{' '}
+            <a href={esc(`${c.base}/reports?report=overdue`)}>by Client</a>
+          </Figure>
         </div>
-        <section class="card" aria-labelledby="chart-h">
-          <h2 id="chart-h" class="flush-top">
-            Income by month ({esc(cur)})
-          </h2>
+        <CardSection id="chart-h" title={`Income by month (${cur})`}>
           {chart}
           <Other n={otherMonths} />
-        </section>
-        <section class="card" aria-labelledby="oldest-h">
-          <h2 id="oldest-h" class="flush-top">
-            Oldest overdue documents
-          </h2>
+        </CardSection>
+        <CardSection id="oldest-h" title="Oldest overdue documents">
           {d.oldestOverdue.length === 0 ? (
             <p class="flush muted">Nothing is overdue.</p>
           ) : (
             <RecordsTable columns={overdueColumns(c)} rows={d.oldestOverdue} />
           )}
-        </section>
+        </CardSection>
       </Layout>
     )
   })

@@ -6,7 +6,7 @@ import type { Page } from '../../../../platform/cursors'
 import { NO_MESSAGE, OUTBOX_KEEP, type KeptMessage, type KeptSummary } from '../../../../modules/outbox'
 import type { InBusiness } from '../../context'
 import { fileResponse, type AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { When, esc } from '../../ui'
 import { Pager } from './words'
 import { RecordsTable, type Column } from '../../list'
@@ -80,10 +80,7 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
       <p class="lead">
         Kept in the outbox of this Test business instead of being sent: this is what would have gone out.
       </p>
-      <section class="card" aria-labelledby="m-headers">
-        <h2 id="m-headers" class="flush-top">
-          Headers
-        </h2>
+      <CardSection id="m-headers" title="Headers">
         <dl class="facts" id="message-headers">
           <dt>From</dt>
           <dd>{esc(m.headers.from)}</dd>
@@ -129,11 +126,8 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
             Download the whole message (.eml, {esc(bytes(m.size))})
           </a>
         </p>
-      </section>
-      <section class="card" aria-labelledby="m-body">
-        <h2 id="m-body" class="flush-top">
-          Text
-        </h2>
+      </CardSection>
+      <CardSection id="m-body" title="Text">
         {m.text === null ? (
           <p class="muted">This message has no plain text.</p>
         ) : (
@@ -147,11 +141,8 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
         ) : (
           ''
         )}
-      </section>
-      <section class="card" aria-labelledby="m-files">
-        <h2 id="m-files" class="flush-top">
-          Attachments
-        </h2>
+      </CardSection>
+      <CardSection id="m-files" title="Attachments">
         {m.attachments.length === 0 ? (
           <p class="muted">None.</p>
         ) : (
@@ -166,7 +157,7 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
             ))}
           </ul>
         )}
-      </section>
+      </CardSection>
     </Layout>
   )
 }

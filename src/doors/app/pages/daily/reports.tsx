@@ -19,9 +19,9 @@ import { ApiError, NotFound } from '../../../../shared/errors'
 import { utcDay } from '../../../../shared/dates'
 import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { esc } from '../../ui'
-import { Money } from './words'
+import { CsvLink, Money } from './words'
 import { PeriodFilter, RecordsTable, type Column } from '../../list'
 import { monthPeriod } from './period'
 import { ID_RULE } from '../../../../platform/operation'
@@ -121,15 +121,11 @@ export function reportsRoutes(kit: AppKit): void {
         ) : (
           ''
         )}
-        <section class="card" aria-labelledby="r-income">
-          <div class="row spread">
-            <h2 id="r-income" class="flush">
-              Income {esc(period.from)} to {esc(period.to)}
-            </h2>
-            <a href={esc(`${c.base}/reports/income.csv?${qs}`)} download="" id="csv-income">
-              Download CSV
-            </a>
-          </div>
+        <CardSection
+          id="r-income"
+          title={`Income ${period.from} to ${period.to}`}
+          beside={<CsvLink href={`${c.base}/reports/income.csv?${qs}`} id="csv-income" />}
+        >
           <dl class="facts">
             <dt>Income (net of VAT)</dt>
             <dd id="report-income">
@@ -142,16 +138,12 @@ export function reportsRoutes(kit: AppKit): void {
           </dl>
           <Other n={income.other_currency_documents} what="documents" one="document" />
           <Converted c={income.converted} id="report-income-converted" />
-        </section>
-        <section class="card" aria-labelledby="r-vat">
-          <div class="row spread">
-            <h2 id="r-vat" class="flush">
-              Reported VAT
-            </h2>
-            <a href={esc(`${c.base}/reports/vat.csv?${qs}`)} download="" id="csv-vat">
-              Download CSV
-            </a>
-          </div>
+        </CardSection>
+        <CardSection
+          id="r-vat"
+          title="Reported VAT"
+          beside={<CsvLink href={`${c.base}/reports/vat.csv?${qs}`} id="csv-vat" />}
+        >
           <RecordsTable
             columns={vatColumns(cur)}
             rows={vat.bands}
@@ -171,23 +163,19 @@ export function reportsRoutes(kit: AppKit): void {
           />
           <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" one="Invoice or Credit Note" />
           <Converted c={vat.converted} id="report-vat-converted" />
-        </section>
-        <section class="card" aria-labelledby="r-overdue">
-          <div class="row spread">
-            <h2 id="r-overdue" class="flush">
-              Overdue as of {esc(today)}
-            </h2>
-            <a href={esc(`${c.base}/reports/overdue.csv`)} download="" id="csv-overdue">
-              Download CSV
-            </a>
-          </div>
+        </CardSection>
+        <CardSection
+          id="r-overdue"
+          title={`Overdue as of ${today}`}
+          beside={<CsvLink href={`${c.base}/reports/overdue.csv`} id="csv-overdue" />}
+        >
           <p>
             {overdue.count} document{overdue.count === 1 ? '' : 's'},{' '}
             <Money amount={overdue.amount_due} currency={cur} /> due.
           </p>
           {overdue.clients.length ? <RecordsTable columns={overdueColumns(c, cur)} rows={overdue.clients} /> : ''}
           <Other n={overdue.other_currency_documents} what="overdue documents" one="overdue document" />
-        </section>
+        </CardSection>
         <p class="muted">A Client's statement is on the Client's page, with its own period and CSV.</p>
       </Layout>
     )

@@ -166,6 +166,15 @@ export function Area(p: {
   )
 }
 
+/** The download of what the page shows as a CSV file (a report, a statement). */
+export function CsvLink({ href, id }: { href: string; id?: string }): JSX.Element {
+  return (
+    <a href={esc(href)} download="" id={id}>
+      Download CSV
+    </a>
+  )
+}
+
 /** Paging by id: the next page starts after the last row shown; the first page has none. */
 /** The links of a paged list: the next page by the list operation's `next_cursor` (the platform's signed cursor). */
 export function Pager({ next, url }: { next: string | null; url: URL }): JSX.Element {
