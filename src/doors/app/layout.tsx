@@ -153,3 +153,19 @@ export function CardSection(p: { id: string; title: string; beside?: JSX.Element
     </section>
   )
 }
+
+/** A page that is one form (a new Client, a Product's edit): its title as the heading, then the form in a card. */
+export function FormPage(p: {
+  c: Signed & Partial<InBusiness>
+  title: string
+  section: Section
+  scripts?: string[]
+  children?: Children
+}): JSX.Element {
+  return (
+    <Layout c={p.c} title={p.title} section={p.section} scripts={p.scripts}>
+      <h1>{esc(p.title)}</h1>
+      <div class="card">{p.children}</div>
+    </Layout>
+  )
+}

@@ -8,7 +8,7 @@ import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
-import { CardSection, Layout } from '../../layout'
+import { CardSection, FormPage, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { LANGUAGE_OPTIONS } from '../../../../modules/words'
 import { ActionButton, Area, CsvLink, METHOD_WORDS, Money, PageHead, Pager, TYPE_WORDS } from './words'
@@ -258,12 +258,9 @@ export function clientsRoutes(kit: AppKit): void {
   })
 
   const newPage = (c: InBusiness, state: FormState) => (
-    <Layout c={c} title="New client" section="clients">
-      <h1>New client</h1>
-      <div class="card">
-        <ClientForm c={c} state={state} client={null} />
-      </div>
-    </Layout>
+    <FormPage c={c} title="New client" section="clients">
+      <ClientForm c={c} state={state} client={null} />
+    </FormPage>
   )
   kit.page('/clients/new', 'change', (c, state) => newPage(c, state))
   kit.action(
@@ -281,12 +278,9 @@ export function clientsRoutes(kit: AppKit): void {
   const editPage = async (c: InBusiness, state: FormState) => {
     const client = await clientOf(c, c.params.id!)
     return (
-      <Layout c={c} title={`Edit ${client.name}`} section="clients">
-        <h1>Edit {esc(client.name)}</h1>
-        <div class="card">
-          <ClientForm c={c} state={state} client={client} />
-        </div>
-      </Layout>
+      <FormPage c={c} title={`Edit ${client.name}`} section="clients">
+        <ClientForm c={c} state={state} client={client} />
+      </FormPage>
     )
   }
   kit.page('/clients/:id/edit', 'change', editPage)

@@ -4,9 +4,9 @@ import { findProduct, presentProduct, type ProductRow } from '../../../../module
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
-import type { AppKit } from '../../kit'
+import type { AppKit, NOTICES } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
-import { Layout } from '../../layout'
+import { FormPage, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { ActionButton, Area, changeBlocked, Money, PageHead, Pager } from './words'
 import { RecordsTable, SearchBox, type Column } from '../../list'
@@ -247,12 +247,9 @@ export function productsRoutes(kit: AppKit): void {
   const newPage = async (c: InBusiness, state: FormState) => {
     const { rate } = await c.operation<{ rate: string | null }>('documents_usual_vat_rate')
     return (
-      <Layout c={c} title="New product" section="products">
-        <h1>New product</h1>
-        <div class="card">
-          <ProductForm c={c} state={state} product={null} rate={rate} />
-        </div>
-      </Layout>
+      <FormPage c={c} title="New product" section="products">
+        <ProductForm c={c} state={state} product={null} rate={rate} />
+      </FormPage>
     )
   }
   kit.page('/products/new', 'change', newPage)
@@ -271,12 +268,9 @@ export function productsRoutes(kit: AppKit): void {
     const parts = c.url.pathname.split('/').filter(Boolean)
     const product = await productOf(c, parts[4])
     return (
-      <Layout c={c} title={`Edit ${product.name}`} section="products">
-        <h1>Edit {esc(product.name)}</h1>
-        <div class="card">
-          <ProductForm c={c} state={state} product={product} />
-        </div>
-      </Layout>
+      <FormPage c={c} title={`Edit ${product.name}`} section="products">
+        <ProductForm c={c} state={state} product={product} />
+      </FormPage>
     )
   }
   kit.page('/products/:id/edit', 'change', editPage)
@@ -291,27 +285,18 @@ export function productsRoutes(kit: AppKit): void {
     },
     editPage,
   )
-  kit.action(
-    '/products/:id/active',
-    'change',
-    async (c) => {
-      const product = await productOf(c, c.params.id)
-      await kit.operation(c, 'products_update', {
-        path: { product: product.id },
-        body: { is_active: !product.isActive },
-      })
-      return kit.done(c, '/products', 'saved')
-    },
-    list,
-  )
-  kit.action(
-    '/products/:id/archive',
-    'change',
-    async (c) => {
-      const product = await productOf(c, c.params.id)
-      await kit.operation(c, 'products_update', { path: { product: product.id }, body: { is_archived: true } })
-      return kit.done(c, '/products', 'product_archived')
-    },
-    list,
-  )
+  // A button of a Product's row: one change to it, then back to the list (which shows a refusal).
+  const rowChange = (action: string, body: (p: ProductRow) => Record<string, unknown>, notice: keyof typeof NOTICES) =>
+    kit.action(
+      `/products/:id/${action}`,
+      'change',
+      async (c) => {
+        const product = await productOf(c, c.params.id)
+        await kit.operation(c, 'products_update', { path: { product: product.id }, body: body(product) })
+        return kit.done(c, '/products', notice)
+      },
+      list,
+    )
+  rowChange('active', (p) => ({ is_active: !p.isActive }), 'saved')
+  rowChange('archive', () => ({ is_archived: true }), 'product_archived')
 }
