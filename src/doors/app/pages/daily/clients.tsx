@@ -11,8 +11,9 @@ import { ID_RULE } from '../../../../platform/operation'
 import { CardSection, FormPage, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { LANGUAGE_OPTIONS } from '../../../../modules/words'
-import { ActionButton, Area, CsvLink, METHOD_WORDS, Money, PageHead, Pager, TYPE_WORDS } from './words'
-import { PeriodFilter, RecordsTable, SearchBox, type Column } from '../../list'
+import { ActionButton, Area, CsvLink, METHOD_WORDS, Money, PageHead, TYPE_WORDS } from './words'
+import { PeriodFilter, RecordsTable, type Column } from '../../list'
+import { CatalogList } from './catalog'
 import { yearPeriod } from './period'
 
 export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
@@ -228,34 +229,17 @@ function clientColumns(c: InBusiness): Column<ClientRow>[] {
 }
 
 export function clientsRoutes(kit: AppKit): void {
-  kit.page('/clients', 'read', async (c) => {
-    const search = c.url.searchParams.get('search')?.trim() || undefined
-    const page = await kit.list<ClientRow>(c, 'clients_rows', { search })
-    return (
-      <Layout c={c} title="Clients" section="clients">
-        <Notice text={c.notice} />
-        <PageHead c={c} title="Clients">
-          <a href={esc(`${c.base}/clients/import`)}>Import from CSV</a>
-          <a class="button" href={esc(`${c.base}/clients/new`)}>
-            New client
-          </a>
-        </PageHead>
-        <SearchBox
-          action={`${c.base}/clients`}
-          id="client-search"
-          label="Search Clients"
-          value={search}
-          placeholder="Name, email, VAT number or account code"
-        />
-        <RecordsTable
-          columns={clientColumns(c)}
-          rows={page.data}
-          empty={search ? 'No Client matches.' : 'No Clients yet.'}
-        />
-        <Pager next={page.next_cursor} url={c.url} />
-      </Layout>
-    )
-  })
+  kit.page('/clients', 'read', (c) => (
+    <CatalogList
+      kit={kit}
+      c={c}
+      section="clients"
+      noun="Client"
+      operation="clients_rows"
+      placeholder="Name, email, VAT number or account code"
+      columns={clientColumns(c)}
+    />
+  ))
 
   const newPage = (c: InBusiness, state: FormState) => (
     <FormPage c={c} title="New client" section="clients">

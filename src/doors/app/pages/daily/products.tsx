@@ -1,15 +1,16 @@
 // Products: the list with search, create, edit, deactivate or activate, archive. Changes go through the products
 // service with the API's body schema.
-import { findProduct, presentProduct, type ProductRow } from '../../../../modules/products'
+import { findProduct, presentProduct, productPrices, type ProductRow } from '../../../../modules/products'
+import { CatalogList } from './catalog'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit, NOTICES } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
 import { FormPage, Layout } from '../../layout'
-import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { ActionButton, Area, changeBlocked, Money, PageHead, Pager } from './words'
-import { RecordsTable, SearchBox, type Column } from '../../list'
+import { esc, Field, PostForm, Refused, Select } from '../../ui'
+import { ActionButton, Area, changeBlocked, Money } from './words'
+import type { Column } from '../../list'
 
 async function productOf(c: InBusiness, id: string | undefined): Promise<ProductRow> {
   const row = id && ID_RULE.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
@@ -157,7 +158,7 @@ function ProductForm({
 }
 
 /** The Products list's columns: a name opens the Product's form (for a person who may change it), and its buttons. */
-function productColumns(c: InBusiness): Column<ReturnType<typeof presentProduct>>[] {
+function productColumns(c: InBusiness): Column<ProductRow>[] {
   return [
     {
       head: 'Name',
@@ -169,15 +170,15 @@ function productColumns(c: InBusiness): Column<ReturnType<typeof presentProduct>
     {
       head: 'Price (before VAT)',
       num: true,
-      cell: (p) => <Money amount={p.price_without_vat} currency={p.currency} />,
+      cell: (p) => <Money amount={productPrices(p).withoutVat} currency={p.currency} />,
     },
-    { head: 'VAT', cell: (p) => `${esc(p.vat_rate)}%` },
+    { head: 'VAT', cell: (p) => `${esc(p.vatRate)}%` },
     {
       head: 'Status',
       cell: (p) =>
-        p.is_archived ? (
+        p.isArchived ? (
           <span class="tag">Archived</span>
-        ) : p.is_active ? (
+        ) : p.isActive ? (
           <span class="tag ok">Active</span>
         ) : (
           <span class="tag">Inactive</span>
@@ -191,11 +192,11 @@ function productColumns(c: InBusiness): Column<ReturnType<typeof presentProduct>
           <ActionButton
             c={c}
             path={`/products/${p.id}/active`}
-            label={p.is_active ? 'Deactivate' : 'Activate'}
+            label={p.isActive ? 'Deactivate' : 'Activate'}
             quiet
             id={`product-active-${p.id}`}
           />
-          {p.is_archived ? (
+          {p.isArchived ? (
             ''
           ) : (
             <ActionButton
@@ -213,35 +214,18 @@ function productColumns(c: InBusiness): Column<ReturnType<typeof presentProduct>
 }
 
 export function productsRoutes(kit: AppKit): void {
-  const list = async (c: InBusiness, state: FormState) => {
-    const search = c.url.searchParams.get('search')?.trim() || undefined
-    const page = await kit.list<ProductRow>(c, 'products_rows', { search })
-    return (
-      <Layout c={c} title="Products" section="products">
-        <Notice text={c.notice} />
-        <Refused state={state} />
-        <PageHead c={c} title="Products">
-          <a href={esc(`${c.base}/products/import`)}>Import from CSV</a>
-          <a class="button" href={esc(`${c.base}/products/new`)}>
-            New product
-          </a>
-        </PageHead>
-        <SearchBox
-          action={`${c.base}/products`}
-          id="product-search"
-          label="Search Products"
-          value={search}
-          placeholder="Name, code, SKU or description"
-        />
-        <RecordsTable
-          columns={productColumns(c)}
-          rows={page.data.map(presentProduct)}
-          empty={search ? 'No Product matches.' : 'No Products yet.'}
-        />
-        <Pager next={page.next_cursor} url={c.url} />
-      </Layout>
-    )
-  }
+  const list = (c: InBusiness, state: FormState) => (
+    <CatalogList
+      kit={kit}
+      c={c}
+      state={state}
+      section="products"
+      noun="Product"
+      operation="products_rows"
+      placeholder="Name, code, SKU or description"
+      columns={productColumns(c)}
+    />
+  )
   kit.page('/products', 'read', list)
 
   const newPage = async (c: InBusiness, state: FormState) => {
