@@ -13,7 +13,7 @@ import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { LANGUAGE_OPTIONS } from '../../../../modules/words'
 import { ActionButton, Area, CsvLink, METHOD_WORDS, Money, PageHead, TYPE_WORDS } from './words'
 import { PeriodFilter, RecordsTable, type Column } from '../../list'
-import { CatalogList } from './catalog'
+import { CatalogList, CLIENTS } from './catalog'
 import { yearPeriod } from './period'
 
 export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
@@ -229,17 +229,7 @@ function clientColumns(c: InBusiness): Column<ClientRow>[] {
 }
 
 export function clientsRoutes(kit: AppKit): void {
-  kit.page('/clients', 'read', (c) => (
-    <CatalogList
-      kit={kit}
-      c={c}
-      section="clients"
-      noun="Client"
-      operation="clients_rows"
-      placeholder="Name, email, VAT number or account code"
-      columns={clientColumns(c)}
-    />
-  ))
+  kit.page('/clients', 'read', (c) => <CatalogList kit={kit} c={c} of={CLIENTS} columns={clientColumns(c)} />)
 
   const newPage = (c: InBusiness, state: FormState) => (
     <FormPage c={c} title="New client" section="clients">

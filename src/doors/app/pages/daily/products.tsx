@@ -1,7 +1,7 @@
 // Products: the list with search, create, edit, deactivate or activate, archive. Changes go through the products
 // service with the API's body schema.
 import { findProduct, presentProduct, productPrices, type ProductRow } from '../../../../modules/products'
-import { CatalogList } from './catalog'
+import { CatalogList, PRODUCTS } from './catalog'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
@@ -215,16 +215,7 @@ function productColumns(c: InBusiness): Column<ProductRow>[] {
 
 export function productsRoutes(kit: AppKit): void {
   const list = (c: InBusiness, state: FormState) => (
-    <CatalogList
-      kit={kit}
-      c={c}
-      state={state}
-      section="products"
-      noun="Product"
-      operation="products_rows"
-      placeholder="Name, code, SKU or description"
-      columns={productColumns(c)}
-    />
+    <CatalogList kit={kit} c={c} of={PRODUCTS} columns={productColumns(c)} state={state} />
   )
   kit.page('/products', 'read', list)
 
