@@ -44,16 +44,69 @@ interface FieldProps {
   placeholder?: string
 }
 
+/**
+ * The frame of a labelled control (an input, a select, a text area): its label, its hint, and the errors of its field
+ * after a refusal. `described`: the hint and the errors carry ids, for the control's aria-describedby.
+ */
+function FieldFrame(p: {
+  id: string
+  label: string
+  hint?: string
+  errors: string[]
+  described?: boolean
+  children: JSX.Element
+}): JSX.Element {
+  return (
+    <div class={p.errors.length ? 'field bad' : 'field'}>
+      <label for={p.id}>{esc(p.label)}</label>
+      {p.children}
+      {p.hint ? (
+        <span class="hint" id={p.described ? `${p.id}-hint` : undefined}>
+          {esc(p.hint)}
+        </span>
+      ) : (
+        ''
+      )}
+      {p.errors.length ? (
+        <p class="err" id={p.described ? `${p.id}-err` : undefined}>
+          {esc(p.errors.join('; '))}
+        </p>
+      ) : (
+        ''
+      )}
+    </div>
+  )
+}
+
+/** A control's id and its field's errors, from the form's state. */
+function fieldOf(name: string, state: FormState): { id: string; errors: string[] } {
+  return { id: `f-${name}`, errors: state.errors[name] ?? [] }
+}
+
+/** A labelled control (its label, hint and errors framed as every field's): a text area, a control of a page's own. */
+export function LabelledField(p: {
+  name: string
+  label: string
+  state: FormState
+  hint?: string
+  control: (id: string, invalid: 'true' | undefined) => JSX.Element
+}): JSX.Element {
+  const { id, errors } = fieldOf(p.name, p.state)
+  return (
+    <FieldFrame id={id} label={p.label} hint={p.hint} errors={errors}>
+      {p.control(id, errors.length ? 'true' : undefined)}
+    </FieldFrame>
+  )
+}
+
 /** A labelled input; after a refusal it shows what was typed (never a password) and the field's errors. */
 export function Field(p: FieldProps): JSX.Element {
-  const id = `f-${p.name}`
-  const errors = p.state.errors[p.name] ?? []
+  const { id, errors } = fieldOf(p.name, p.state)
   const typed = p.state.values?.get(p.name)
   const value = p.type === 'password' ? '' : (typed ?? p.value ?? '')
   const described = [p.hint ? `${id}-hint` : '', errors.length ? `${id}-err` : ''].filter(Boolean).join(' ')
   return (
-    <div class={errors.length ? 'field bad' : 'field'}>
-      <label for={id}>{esc(p.label)}</label>
+    <FieldFrame id={id} label={p.label} hint={p.hint} errors={errors} described>
       <input
         id={id}
         name={p.name}
@@ -66,21 +119,7 @@ export function Field(p: FieldProps): JSX.Element {
         aria-invalid={errors.length ? 'true' : undefined}
         aria-describedby={described || undefined}
       />
-      {p.hint ? (
-        <span class="hint" id={`${id}-hint`}>
-          {esc(p.hint)}
-        </span>
-      ) : (
-        ''
-      )}
-      {errors.length ? (
-        <p class="err" id={`${id}-err`}>
-          {esc(errors.join('; '))}
-        </p>
-      ) : (
-        ''
-      )}
-    </div>
+    </FieldFrame>
   )
 }
 
@@ -92,22 +131,20 @@ export function Select(p: {
   options: ReadonlyArray<readonly [string, string]>
   hint?: string
 }): JSX.Element {
-  const id = `f-${p.name}`
-  const errors = p.state.errors[p.name] ?? []
   const chosen = p.state.values?.get(p.name) ?? p.value ?? ''
   return (
-    <div class={errors.length ? 'field bad' : 'field'}>
-      <label for={id}>{esc(p.label)}</label>
-      <select id={id} name={p.name} aria-invalid={errors.length ? 'true' : undefined}>
-        {p.options.map(([v, words]) => (
-          <option value={esc(v)} selected={v === chosen}>
-            {esc(words)}
-          </option>
-        ))}
-      </select>
-      {p.hint ? <span class="hint">{esc(p.hint)}</span> : ''}
-      {errors.length ? <p class="err">{esc(errors.join('; '))}</p> : ''}
-    </div>
+    <LabelledField
+      {...p}
+      control={(id, invalid) => (
+        <select id={id} name={p.name} aria-invalid={invalid}>
+          {p.options.map(([v, words]) => (
+            <option value={esc(v)} selected={v === chosen}>
+              {esc(words)}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   )
 }
 

@@ -3,7 +3,7 @@
 import { words } from '../../../../modules/words'
 import type { FormState, InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
-import { Csrf, esc } from '../../ui'
+import { Csrf, esc, LabelledField } from '../../ui'
 
 export { owesAmount, showsDueDate } from '../../../../modules/documents'
 
@@ -151,18 +151,16 @@ export function Area(p: {
   rows?: number
   hint?: string
 }): JSX.Element {
-  const id = `f-${p.name}`
-  const errors = p.state.errors[p.name] ?? []
   const value = p.state.values?.get(p.name) ?? p.value ?? ''
   return (
-    <div class={errors.length ? 'field bad' : 'field'}>
-      <label for={id}>{esc(p.label)}</label>
-      <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={errors.length ? 'true' : undefined}>
-        {esc(value)}
-      </textarea>
-      {p.hint ? <span class="hint">{esc(p.hint)}</span> : ''}
-      {errors.length ? <p class="err">{esc(errors.join('; '))}</p> : ''}
-    </div>
+    <LabelledField
+      {...p}
+      control={(id, invalid) => (
+        <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={invalid}>
+          {esc(value)}
+        </textarea>
+      )}
+    />
   )
 }
 
