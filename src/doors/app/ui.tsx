@@ -30,14 +30,8 @@ export function PostForm(props: {
   )
 }
 
-interface FieldProps {
-  name: string
-  label: string
-  state: FormState
-  /** The stored value, shown when the form was not just refused. */
-  value?: string | null
+interface FieldProps extends ControlProps {
   type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date'
-  hint?: string
   required?: boolean
   autocomplete?: string
   maxlength?: number
@@ -83,18 +77,27 @@ function fieldOf(name: string, state: FormState): { id: string; errors: string[]
   return { id: `f-${name}`, errors: state.errors[name] ?? [] }
 }
 
-/** A labelled control (its label, hint and errors framed as every field's): a text area, a control of a page's own. */
-export function LabelledField(p: {
+/** What every labelled control of a form is given. */
+export interface ControlProps {
   name: string
   label: string
   state: FormState
+  /** The stored value, shown when the form was not just refused. */
+  value?: string | null
   hint?: string
-  control: (id: string, invalid: 'true' | undefined) => JSX.Element
-}): JSX.Element {
+}
+
+/**
+ * A labelled control (its label, hint and errors framed as every field's): a select, a text area. `control` draws it
+ * with its id, whether it is invalid, and its value: what was typed after a refusal, else the stored one.
+ */
+export function LabelledField(
+  p: ControlProps & { control: (id: string, invalid: 'true' | undefined, value: string) => JSX.Element },
+): JSX.Element {
   const { id, errors } = fieldOf(p.name, p.state)
   return (
     <FieldFrame id={id} label={p.label} hint={p.hint} errors={errors}>
-      {p.control(id, errors.length ? 'true' : undefined)}
+      {p.control(id, errors.length ? 'true' : undefined, p.state.values?.get(p.name) ?? p.value ?? '')}
     </FieldFrame>
   )
 }
@@ -123,19 +126,11 @@ export function Field(p: FieldProps): JSX.Element {
   )
 }
 
-export function Select(p: {
-  name: string
-  label: string
-  state: FormState
-  value?: string | null
-  options: ReadonlyArray<readonly [string, string]>
-  hint?: string
-}): JSX.Element {
-  const chosen = p.state.values?.get(p.name) ?? p.value ?? ''
+export function Select(p: ControlProps & { options: ReadonlyArray<readonly [string, string]> }): JSX.Element {
   return (
     <LabelledField
       {...p}
-      control={(id, invalid) => (
+      control={(id, invalid, chosen) => (
         <select id={id} name={p.name} aria-invalid={invalid}>
           {p.options.map(([v, words]) => (
             <option value={esc(v)} selected={v === chosen}>

@@ -1,9 +1,9 @@
 // Small pieces the daily-work pages share: amounts as people read them (exact strings, digits grouped), document
 // types and statuses in words, action buttons that are open or closed with their reason.
 import { words } from '../../../../modules/words'
-import type { FormState, InBusiness } from '../../context'
+import type { InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
-import { Csrf, esc, LabelledField } from '../../ui'
+import { Csrf, esc, LabelledField, type ControlProps } from '../../ui'
 
 export { owesAmount, showsDueDate } from '../../../../modules/documents'
 
@@ -143,19 +143,11 @@ export function ActionButton(p: {
 }
 
 /** A text area that keeps what was typed after a refusal. */
-export function Area(p: {
-  name: string
-  label: string
-  state: FormState
-  value?: string | null
-  rows?: number
-  hint?: string
-}): JSX.Element {
-  const value = p.state.values?.get(p.name) ?? p.value ?? ''
+export function Area(p: ControlProps & { rows?: number }): JSX.Element {
   return (
     <LabelledField
       {...p}
-      control={(id, invalid) => (
+      control={(id, invalid, value) => (
         <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={invalid}>
           {esc(value)}
         </textarea>
