@@ -165,7 +165,6 @@ export function CsvLink({ href, id }: { href: string; id?: string }): JSX.Elemen
   )
 }
 
-/** Paging by id: the next page starts after the last row shown; the first page has none. */
 /** The links of a paged list: the next page by the list operation's `next_cursor` (the platform's signed cursor). */
 export function Pager({ next, url }: { next: string | null; url: URL }): JSX.Element {
   const first = new URL(url)
