@@ -3,11 +3,10 @@
 // refusals kept visible while the schedule goes on, a dead process's claim taken over once, and an idle run that
 // writes nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { makeHarness, serveHarness, type Harness } from '../../../test/harness'
+import { connectMcp } from '../../../test/mcp-client'
 import { losingTheRecord } from '../../../test/lost-record'
 import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
@@ -21,7 +20,7 @@ import { remindDue } from './remind-due'
 
 let smtp: TestSmtpServer
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ReturnType<typeof serveHarness>
 
 const PUBLIC = 'https://invoices.shop.example'
 
@@ -36,10 +35,10 @@ beforeAll(async () => {
       smtpAllowPrivate: true,
     },
   })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+  served = serveHarness(h)
 })
 afterAll(async () => {
-  server.stop(true)
+  served.stop()
   await h.close()
   await smtp.close()
 })
@@ -603,15 +602,7 @@ describe('the background task', () => {
 })
 
 describe('reminder settings over MCP', () => {
-  async function connect(key: string) {
-    const client = new Client({ name: 'test-assistant', version: '1.0.0' })
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    )
-    return client
-  }
+  const connect = (key: string) => connectMcp(served.base, key)
 
   test('reminder_settings_update and _get work through the SDK Client; a bad step is invalid_request by field; a Viewer may only read', async () => {
     const b = await h.business()

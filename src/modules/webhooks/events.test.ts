@@ -4,9 +4,10 @@
 // the API answers it to an Admin key. A webhook hears only the events it chose.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox } from './delivery'
+import { liveDeliveryHarness } from './webhooks.testkit'
 
 interface Received {
   headers: Record<string, string>
@@ -40,9 +41,8 @@ let seenAll = 0
 let seenPayments = 0
 
 beforeAll(async () => {
-  h = await makeHarness({ config: { webhookAllowPrivate: true, rateLimit: 100_000 } })
   // standardwebhooks refuses a webhook-timestamp more than 5 minutes from its clock: the service's clock is the real now.
-  h.clock.set(new Date())
+  h = await liveDeliveryHarness()
   const b = await h.business({ currency: 'EUR' })
   key = b.key
   bizId = b.id

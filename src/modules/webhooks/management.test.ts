@@ -8,6 +8,7 @@ import { FakeSender } from '../../adapters/http'
 import { webhooks } from '../../db/schema'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from './delivery'
+import { issueForNewClient } from './webhooks.testkit'
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
 const DAY = 24 * 3_600_000
@@ -206,19 +207,7 @@ describe('Admin keys only', () => {
   beforeAll(async () => {
     b = await h.business()
     hookId = (await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url() } })).body.id
-    const c = await h.request('POST', '/v1/clients', {
-      key: b.key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+    await issueForNewClient(h, b.key)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -265,19 +254,7 @@ describe('tenant isolation', () => {
     const a = await h.business()
     const z = await h.business()
     const w = (await h.request('POST', '/v1/webhooks', { key: a.key, body: { url: url('mine') } })).body
-    const c = await h.request('POST', '/v1/clients', {
-      key: a.key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key: a.key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: a.key })
+    await issueForNewClient(h, a.key)
     await dispatchOutbox(deliveryContext(h.deps))
     const delivery = (await h.request('GET', `/v1/webhooks/${w.id}/deliveries`, { key: a.key })).body.data[0]
 
@@ -302,19 +279,7 @@ describe('deliveries list', () => {
   test('each delivery with its event, address, state and every attempt (time, duration, status, start of the answer); only the last 30 days; erased by retention', async () => {
     const b = await h.business()
     const w = (await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url('list') } })).body
-    const c = await h.request('POST', '/v1/clients', {
-      key: b.key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+    await issueForNewClient(h, b.key)
     const ctx = { ...deliveryContext(h.deps), jitter: () => 0 }
     sender.answer = () => ({ kind: 'answer', status: 500, excerpt: 'x'.repeat(1024), durationMs: 7 })
     await dispatchOutbox(ctx)
