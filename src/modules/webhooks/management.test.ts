@@ -3,6 +3,7 @@
 // deliveries of the last 30 days with their attempts; another Business's webhook is not found; the CLI adds one.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { cliOnHarness } from '../../../test/cli-on-harness'
 import { eq, sql } from 'drizzle-orm'
 import { FakeSender } from '../../adapters/http'
 import { webhooks } from '../../db/schema'
@@ -320,12 +321,8 @@ describe('deliveries list', () => {
 })
 
 describe('CLI: invoicing webhook add', () => {
-  const bun = './node_modules/.bin/bun'
   const run = (args: string[], env: Record<string, string> = {}) =>
-    Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath, '--json'], {
-      cwd: `${import.meta.dir}/../../..`,
-      env: { ...process.env, INVOICING_WEBHOOK_ALLOW_PRIVATE: '', INVOICING_DB: '', ...env },
-    })
+    cliOnHarness(h, args, { env: { INVOICING_WEBHOOK_ALLOW_PRIVATE: '', ...env } })
 
   test('prints the webhook with its secret once; the API then lists it without the secret', async () => {
     const b = await h.business()
@@ -343,8 +340,8 @@ describe('CLI: invoicing webhook add', () => {
         INVOICING_WEBHOOK_ALLOW_PRIVATE: '1',
       },
     )
-    expect(p.exitCode, p.stderr.toString()).toBe(0)
-    const out = JSON.parse(p.stdout.toString())
+    expect(p.code, p.err).toBe(0)
+    const out = p.json()
     expect(out).toMatchObject({
       url: 'http://127.0.0.1:9/cli',
       events: ['document.issued', 'payment.recorded'],
@@ -359,8 +356,8 @@ describe('CLI: invoicing webhook add', () => {
   test('a refused address exits non-zero with a one-line message naming url, and adds nothing', async () => {
     const b = await h.business()
     const p = run(['webhook', 'add', String(b.id), '--url', 'http://127.0.0.1:9/cli'])
-    expect(p.exitCode).not.toBe(0)
-    const err = p.stderr.toString().trim()
+    expect(p.code).not.toBe(0)
+    const err = p.err
     expect(err.split('\n')).toHaveLength(1)
     expect(err).toContain('url')
     expect((await h.request('GET', '/v1/webhooks', { key: b.key })).body.data).toEqual([])
