@@ -1,18 +1,15 @@
 // Business setup in the application, over HTTP against a real database: the brand colour, the logo (upload, shown,
 // removed) and the e-invoice fields of the seller, held to the same service rules as the CLI: GET /v1/business answers
 // what was saved; a bad field is 422 with its error under the field and nothing saved; no token, 403 and nothing saved.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../../../test/harness'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { harnessForFile, type Harness } from '../../../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../../../test/app-client'
 import { bombPng, jpegHeader, solidPng } from '../../../../../test/png'
 
 setDefaultTimeout(30_000)
 
 let h: Harness
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 let n = 0
 async function owner(role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner') {
