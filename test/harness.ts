@@ -292,3 +292,19 @@ export function servedHarnessForFile(
     await h?.close()
   })
 }
+
+/**
+ * harnessForFile, each test in a fresh rate-limit minute, with a Business billing in EUR and one Client of it (the
+ * harness's test Client, `client` on top) made before the first test: `use` keeps the harness and that set-up.
+ */
+export function clientSetupForFile(
+  use: (h: Harness, s: ClientSetup) => void,
+  client: Record<string, unknown> = {},
+): void {
+  let h: Harness
+  harnessForFile((made) => (h = made), { freshMinute: true })
+  beforeAll(async () => {
+    const b = await h.business({ currency: 'EUR' })
+    use(h, { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) })
+  })
+}
