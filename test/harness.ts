@@ -277,7 +277,7 @@ export function serveHarness(h: Harness): { base: string; port: number; stop(): 
  * base URL http://127.0.0.1:PORT; server and harness are closed after the file's last test.
  */
 export function servedHarnessForFile(
-  use: (h: Harness, base: string) => void,
+  use: (t: { h: Harness; base: string }) => void,
   opts: Parameters<typeof makeHarness>[0] = {},
 ): void {
   let h: Harness | undefined
@@ -285,7 +285,7 @@ export function servedHarnessForFile(
   beforeAll(async () => {
     h = await makeHarness(opts)
     served = serveHarness(h)
-    use(h, served.base)
+    use({ h, base: served.base })
   })
   afterAll(async () => {
     served?.stop()
@@ -294,17 +294,19 @@ export function servedHarnessForFile(
 }
 
 /**
- * harnessForFile, each test in a fresh rate-limit minute, with a Business billing in EUR and one Client of it (the
- * harness's test Client, `client` on top) made before the first test: `use` keeps the harness and that set-up.
+ * harnessForFile (made with `opts`), each test in a fresh rate-limit minute, with a Business billing in EUR and one
+ * Client of it (the harness's test Client, `client` on top) made before the first test: `use` keeps the harness and
+ * that set-up.
  */
 export function clientSetupForFile(
-  use: (h: Harness, s: ClientSetup) => void,
+  use: (t: { h: Harness; s: ClientSetup }) => void,
   client: Record<string, unknown> = {},
+  opts: Parameters<typeof makeHarness>[0] = {},
 ): void {
   let h: Harness
-  harnessForFile((made) => (h = made), { freshMinute: true })
+  harnessForFile((made) => (h = made), { ...opts, freshMinute: true })
   beforeAll(async () => {
     const b = await h.business({ currency: 'EUR' })
-    use(h, { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) })
+    use({ h, s: { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) } })
   })
 }

@@ -4,13 +4,7 @@ import { clientSetupForFile, issuedFor, type ClientSetup, type Harness } from '.
 
 let h: Harness
 let s: ClientSetup
-clientSetupForFile(
-  (made, setup) => {
-    h = made
-    s = setup
-  },
-  { name: 'Early Client', email: 'early@client.example' },
-)
+clientSetupForFile((t) => ({ h, s } = t), { name: 'Early Client', email: 'early@client.example' })
 
 describe('dates in the years 0000 to 0099', () => {
   test('a Payment dated 0099-01-01 is recorded with that date', async () => {

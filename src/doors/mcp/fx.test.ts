@@ -8,13 +8,7 @@ import { importRates } from '../../modules/fx'
 
 let h: Harness
 let base: string
-servedHarnessForFile(
-  (made, url) => {
-    h = made
-    base = url
-  },
-  { referenceRates: false },
-)
+servedHarnessForFile((t) => ({ h, base } = t), { referenceRates: false })
 
 const connect = (key: string) => connectMcp(base, key)
 

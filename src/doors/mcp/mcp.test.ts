@@ -2,7 +2,7 @@
 // extensions §11 that a client can see, against a real temp-file database.
 import { describe, expect, test } from 'bun:test'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { issuedFor, servedHarnessForFile, type Harness } from '../../../test/harness'
+import { draftFor, issuedFor, servedHarnessForFile, type Harness } from '../../../test/harness'
 import { callTool as call, connectMcp } from '../../../test/mcp-client'
 import { operations } from '../../operations'
 import { inputSchema } from '../../platform/operation'
@@ -11,10 +11,7 @@ import { connectApp } from '../../../test/oauth'
 
 let h: Harness
 let base: string
-servedHarnessForFile((made, url) => {
-  h = made
-  base = url
-})
+servedHarnessForFile((t) => ({ h, base } = t))
 
 const connect = (key: string, headers: Record<string, string> = {}) => connectMcp(base, key, headers)
 
@@ -25,6 +22,12 @@ function postMcp(message: object, headers: Record<string, string> = {}) {
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify(message),
   })
+}
+
+/** A Draft Invoice of one line for a new Client of the Business, made through the API. */
+async function workDraft(b: { id: number; key: string }) {
+  const s = { bizId: b.id, key: b.key, clientId: await h.client(b.key) }
+  return draftFor(h, s, { lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] })
 }
 
 const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' }
@@ -91,17 +94,8 @@ describe('calls answer what the API answers', () => {
   test('a refusal is a tool error with the contract error object and its code', async () => {
     const b = await h.business()
     const c = await connect(b.key)
-    const client = await h.client(b.key)
-    const draft = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-      },
-    })
-    expect(draft.status).toBe(201)
-    const r = await call(c, 'documents_cancel', { id: draft.body.id })
+    const draft = await workDraft(b)
+    const r = await call(c, 'documents_cancel', { id: draft.id })
     expect(r.isError).toBe(true)
     expect(r.structuredContent.error).toMatchObject({ type: 'refusal', code: 'draft_not_cancelled' })
     await c.close()
@@ -132,19 +126,11 @@ describe('calls answer what the API answers', () => {
     expect(p.isError).toBeFalsy()
     const del = await call(c, 'products_delete', { id: p.structuredContent.id })
     expect(del.structuredContent).toEqual({ id: p.structuredContent.id, deleted: true })
-    const client = await h.client(b.key)
-    const draft = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-      },
-    })
-    const pdf = await call(c, 'documents_pdf', { id: draft.body.id })
+    const draft = await workDraft(b)
+    const pdf = await call(c, 'documents_pdf', { id: draft.id })
     expect(pdf.content[0].type).toBe('resource')
     expect(pdf.content[0].resource.mimeType).toBe('application/pdf')
-    expect(pdf.content[0].resource.uri).toEndWith(`draft-${draft.body.id}.pdf`)
+    expect(pdf.content[0].resource.uri).toEndWith(`draft-${draft.id}.pdf`)
     expect(Buffer.from(pdf.content[0].resource.blob, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
     await c.close()
   })

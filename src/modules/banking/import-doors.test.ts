@@ -11,10 +11,7 @@ import { camtFile } from './camt.testkit'
 
 let h: Harness
 let base: string
-servedHarnessForFile((made, url) => {
-  h = made
-  base = url
-})
+servedHarnessForFile((t) => ({ h, base } = t))
 
 const IBAN = 'DE89370400440532013000'
 const LINE = { description: 'Work', quantity: '1', unit_price: '120.00', vat_rate: '0', vat_category: 'Z' }

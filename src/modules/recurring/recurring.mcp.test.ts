@@ -6,10 +6,7 @@ import { servedHarnessForFile, type Harness } from '../../../test/harness'
 
 let h: Harness
 let base: string
-servedHarnessForFile((made, url) => {
-  h = made
-  base = url
-})
+servedHarnessForFile((t) => ({ h, base } = t))
 
 const line = { description: 'Support {{month}}', quantity: '1', unit_price: '50.00', vat_rate: '19' }
 
