@@ -310,3 +310,13 @@ export function clientSetupForFile(
     use({ h, s: { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) } })
   })
 }
+
+/** harnessForFile (made with `opts`) with a Business (an Admin key, plan pro) made before the first test. */
+export function businessForFile(
+  use: (t: { h: Harness; biz: { id: number; publicId: string; key: string } }) => void,
+  opts: Parameters<typeof makeHarness>[0] = {},
+): void {
+  let h: Harness
+  harnessForFile((made) => (h = made), opts)
+  beforeAll(async () => use({ h, biz: await h.business() }))
+}
