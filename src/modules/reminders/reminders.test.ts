@@ -2,9 +2,9 @@
 // real SMTP server: each step once per document, only the latest after a stop, placeholders filled, the PDF attached,
 // refusals kept visible while the schedule goes on, a dead process's claim taken over once, and an idle run that
 // writes nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { Webhook } from 'standardwebhooks'
+import { receiver, verify } from '../webhooks/webhooks.testkit'
 import { makeHarness, serveHarness, type Harness } from '../../../test/harness'
 import { connectMcp } from '../../../test/mcp-client'
 import { losingTheRecord } from '../../../test/lost-record'
@@ -564,19 +564,12 @@ describe('the background task', () => {
 
   test('document.reminded reaches a webhook, signed as standardwebhooks verifies, with the document', async () => {
     const s = await setup()
-    const got: Array<{ headers: Record<string, string>; body: string; at: Date }> = []
-    const rx = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      async fetch(req) {
-        got.push({ headers: Object.fromEntries(req.headers), body: await req.text(), at: h.clock.now() })
-        return new Response('ok')
-      },
-    })
+    const rx = receiver(h.clock)
+    const got = rx.got
     try {
       const w = await h.request('POST', '/v1/webhooks', {
         key: s.key,
-        body: { url: `http://127.0.0.1:${rx.port}/hook`, events: ['document.reminded'] },
+        body: { url: rx.url, events: ['document.reminded'] },
       })
       expect(w.status).toBe(201)
       at('2026-03-31')
@@ -585,18 +578,12 @@ describe('the background task', () => {
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
       expect(got.length).toBe(1)
-      setSystemTime(got[0]!.at)
-      let message: any
-      try {
-        message = new Webhook(w.body.secret).verify(got[0]!.body, got[0]!.headers)
-      } finally {
-        setSystemTime()
-      }
+      const message = verify(w.body.secret, got[0]!)
       expect(message.type).toBe('document.reminded')
       expect(message.data.document.id).toBe(s.docId)
       expect(message.data.document.last_reminded.step_days).toBe(7)
     } finally {
-      rx.stop(true)
+      rx.stop()
     }
   })
 })

@@ -7,25 +7,10 @@ import { Webhook } from 'standardwebhooks'
 import type { Harness } from '../../../test/harness'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox } from './delivery'
-import { liveDeliveryHarness } from './webhooks.testkit'
+import { liveDeliveryHarness, receiver } from './webhooks.testkit'
 
-interface Received {
-  headers: Record<string, string>
-  body: string
-}
-
-function receiver() {
-  const got: Received[] = []
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      got.push({ headers: Object.fromEntries(req.headers), body: await req.text() })
-      return new Response('thanks')
-    },
-  })
-  return { url: `http://127.0.0.1:${server.port}/hook`, got, stop: () => server.stop(true) }
-}
+/** A receiver that thanks for every message (the shared one, on the service clock). */
+const thankingReceiver = () => receiver(h.clock, () => new Response('thanks'))
 
 let h: Harness
 let key: string
@@ -46,8 +31,8 @@ beforeAll(async () => {
   const b = await h.business({ currency: 'EUR' })
   key = b.key
   bizId = b.id
-  all = receiver()
-  paymentsOnly = receiver()
+  all = thankingReceiver()
+  paymentsOnly = thankingReceiver()
   const c = await h.request('POST', '/v1/clients', {
     key,
     body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },
