@@ -1,17 +1,16 @@
 // With INVOICING_PUBLIC_URL set, the email of a Send links the document's own page, the one whose first open raises
 // document.viewed; without it (or with a message of the Business's own words) no link is added.
-import { beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import type { Harness } from '../../../test/harness'
-import { relayHarnessForFile } from '../../../test/smtp-kit'
+import { mailHarnessForFile } from '../../../test/mail-harness'
 import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import { ConfigError, loadConfig } from '../../config'
 
 let smtp: TestSmtpServer
 let h: Harness
-relayHarnessForFile((t) => ({ h, smtp } = t), { publicUrl: 'https://invoices.example.com' })
-beforeEach(() => {
-  h.clock.advance(61_000)
-  smtp.received.length = 0
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), {
+  config: { publicUrl: 'https://invoices.example.com' },
+  freshMinute: true,
 })
 
 async function draft(): Promise<{ key: string; id: number }> {

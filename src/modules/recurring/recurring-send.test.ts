@@ -7,15 +7,14 @@ import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import { businesses, documents, outbox, recurringInvoices } from '../../db/schema'
 import { countRecipients } from '../mailbox'
 import type { Harness } from '../../../test/harness'
-import { relayHarnessForFile } from '../../../test/smtp-kit'
+import { mailHarnessForFile } from '../../../test/mail-harness'
 import { losingTheRecord } from '../../../test/lost-record'
 import { runRecurringInvoices } from '.'
 
 let smtp: TestSmtpServer
 let h: Harness
-relayHarnessForFile((t) => ({ h, smtp } = t), { rateLimit: 1_000_000 })
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), { config: { rateLimit: 1_000_000 } })
 beforeEach(() => {
-  smtp.received.length = 0
   smtp.refuse.clear()
 })
 
