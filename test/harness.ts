@@ -293,24 +293,6 @@ export function servedHarnessForFile(
   })
 }
 
-/**
- * harnessForFile (made with `opts`), each test in a fresh rate-limit minute, with a Business billing in EUR and one
- * Client of it (the harness's test Client, `client` on top) made before the first test: `use` keeps the harness and
- * that set-up.
- */
-export function clientSetupForFile(
-  use: (t: { h: Harness; s: ClientSetup }) => void,
-  client: Record<string, unknown> = {},
-  opts: Parameters<typeof makeHarness>[0] = {},
-): void {
-  let h: Harness
-  harnessForFile((made) => (h = made), { ...opts, freshMinute: true })
-  beforeAll(async () => {
-    const b = await h.business({ currency: 'EUR' })
-    use({ h, s: { bizId: b.id, key: b.key, clientId: await h.client(b.key, client) } })
-  })
-}
-
 /** harnessForFile (made with `opts`) with a Business (an Admin key, plan pro) made before the first test. */
 export function businessForFile(
   use: (t: { h: Harness; biz: { id: number; publicId: string; key: string } }) => void,
