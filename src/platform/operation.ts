@@ -164,6 +164,43 @@ export async function keptListPage<R extends { id: number }, T>(
   )
 }
 
+/** How a list operation reads its page: its cursors' name, its filters, its rows and how a row is shown. */
+export interface ListSource<R extends { id: number }, T, F> {
+  /** The list's name in its cursors: a cursor another list gave is refused. */
+  list: string
+  /** Reads the list's own query parameters before `limit` and `cursor`, refusing what it cannot read. */
+  filter?: (query: OperationInput['query']) => F
+  /** Up to `limit` rows after the one with id `afterId` (0: from the first). */
+  rows: (ctx: OperationContext, actor: Actor, afterId: number, limit: number, filter: F) => Promise<R[]> | R[]
+  present: (row: R) => T
+  /** The answer depends on nothing but the Business's stored rows and the query: kept as keptListPage keeps it. */
+  kept?: boolean
+}
+
+/** A list's `search`, trimmed; undefined when empty (the Clients' and Products' lists). */
+export const searchOf = (query: OperationInput['query']): string | undefined => query.search?.trim() || undefined
+
+/** The run of a list operation: its filters read, then one page of its rows (listPage, or keptListPage when kept). */
+export function listRun<R extends { id: number }, T, F = undefined>(source: ListSource<R, T, F>): Operation['run'] {
+  return async (actor, { query }, ctx) => {
+    const filter = source.filter?.(query) as F
+    const rows = (afterId: number, limit: number) => source.rows(ctx, actor, afterId, limit, filter)
+    if (source.kept) return keptListPage(ctx, actor, query, source.list, rows, source.present)
+    return json(await listPage(ctx, actor, query, source.list, rows, source.present))
+  }
+}
+
+/**
+ * A list operation of the table: a read that takes no Idempotency-Key and declares no refusal (a bad filter, `limit`
+ * or `cursor` is a 422), answering one page of its rows.
+ */
+export function listOperation<R extends { id: number }, T, F = undefined>(
+  declaration: Omit<Operation, 'idempotent' | 'refusals' | 'run'> & ListSource<R, T, F>,
+): Operation {
+  const { list, filter, rows, present, kept, ...operation } = declaration
+  return { ...operation, idempotent: false, refusals: [], run: listRun({ list, filter, rows, present, kept }) }
+}
+
 /**
  * An answer that depends on nothing but stored rows, kept as JSON text under `key` until the database changes (the
  * hot reader's data_version); built afresh every time without a hot reader. What `build` throws is never kept.

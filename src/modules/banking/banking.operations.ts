@@ -4,7 +4,8 @@ import { Type as t } from '@sinclair/typebox'
 import {
   idOf,
   json,
-  listPage,
+  listOperation,
+  listRun,
   answersFromCommit,
   type ApplicationOperation,
   type Operation,
@@ -44,7 +45,7 @@ export const bankingOperations: Operation[] = [
       return json(await importStatement(deps, actor, body as string), 201)
     },
   },
-  {
+  listOperation({
     name: 'bank_statements_list',
     tag: 'Bank statements',
     summary: 'List imported bank statements',
@@ -54,22 +55,11 @@ export const bankingOperations: Operation[] = [
     query: StatementListQuery,
     output: StatementList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'bank_statements',
-          (after, n) => listStatements(ctx.deps.db.read, actor.businessId, after, n),
-          (r) => presentStatementSummary(r, r.counts),
-        ),
-      )
-    },
-  },
+    list: 'bank_statements',
+    rows: ({ deps }, actor, after, n) => listStatements(deps.db.read, actor.businessId, after, n),
+    present: (r) => presentStatementSummary(r, r.counts),
+  }),
   {
     name: 'bank_statements_get',
     tag: 'Bank statements',
@@ -124,17 +114,10 @@ export const bankingAppOperations: ApplicationOperation[] = [
     description: "A page of the Business's unmatched bank statement entries, oldest first.",
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'app_bank_entries',
-          (after, n) => unmatchedEntries(ctx.deps.db.read, actor.businessId, after, n),
-          (r) => ({ ...presentEntry(r), reference: r.structuredReference, entry_reference: r.entryReference }),
-        ),
-      )
-    },
+    run: listRun({
+      list: 'app_bank_entries',
+      rows: ({ deps }, actor, after, n) => unmatchedEntries(deps.db.read, actor.businessId, after, n),
+      present: (r) => ({ ...presentEntry(r), reference: r.structuredReference, entry_reference: r.entryReference }),
+    }),
   },
 ]

@@ -6,7 +6,8 @@ import {
   idOf,
   json,
   keptJson,
-  listPage,
+  listOperation,
+  listRun,
   type ApplicationOperation,
   type Operation,
   type OperationContext,
@@ -115,7 +116,7 @@ function filterOf(query: Record<string, string | undefined>): DocumentFilter {
 }
 
 export const documentsOperations: Operation[] = [
-  {
+  listOperation({
     name: 'documents_list',
     tag,
     summary: 'List documents',
@@ -125,23 +126,12 @@ export const documentsOperations: Operation[] = [
     query: DocumentListQuery,
     output: DocumentList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const filter = filterOf(query)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'documents',
-          (after, n) => listDocumentViews(ctx.deps, actor, after, n, filter),
-          (v) => v,
-        ),
-      )
-    },
-  },
+    list: 'documents',
+    filter: filterOf,
+    rows: ({ deps }, actor, after, n, filter) => listDocumentViews(deps, actor, after, n, filter),
+    present: (v) => v,
+  }),
   {
     name: 'documents_create',
     tag,
@@ -422,18 +412,11 @@ export const documentsAppOperations: ApplicationOperation[] = [
       "A page of documents as the application's list shows them (number, Client, dates, totals, state), oldest first, narrowed by the API's filters and `search`; a filter it cannot read is left out.",
     access: 'read',
     refusals: [],
-    async run(actor, { query: q }, ctx) {
-      const filter = documentFilterOf(q)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          q,
-          'app_documents',
-          (after, n) => documentSummaries(ctx.deps, actor.businessId, after, n, filter),
-          (r) => r,
-        ),
-      )
-    },
+    run: listRun({
+      list: 'app_documents',
+      filter: documentFilterOf,
+      rows: ({ deps }, actor, after, n, filter) => documentSummaries(deps, actor.businessId, after, n, filter),
+      present: (r) => r,
+    }),
   },
 ]

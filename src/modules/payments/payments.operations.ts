@@ -5,10 +5,15 @@ import {
   answersFromCommit,
   idOf,
   json,
-  listPage,
+  ID_RULE,
+  listOperation,
+  listRun,
   type ApplicationOperation,
   type Operation,
+  type OperationContext,
+  type OperationInput,
 } from '../../platform/operation'
+import type { Actor } from '../../platform/actor'
 import { InvalidRequest } from '../../shared/errors'
 import {
   AmendBody,
@@ -30,11 +35,25 @@ import { presentRefund, recordRefund, reverseRefund } from './refunds.service'
 const path = t.Object({ id: t.String() })
 const TAKES_PAYMENTS = ['type_takes_no_payments', 'draft_takes_no_payments', 'cancelled_takes_no_payments'] as const
 
-function documentIdOf(raw: string | undefined): number | undefined {
+/** The `document_id` a list of Payments, Receipts or Refunds is narrowed to, if any. */
+function documentIdOf(query: OperationInput['query']): number | undefined {
+  const raw = query.document_id
   if (raw === undefined) return undefined
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new InvalidRequest({ document_id: ['must be a document id'] })
+  if (!ID_RULE.test(raw)) throw new InvalidRequest({ document_id: ['must be a document id'] })
   return Number(raw)
 }
+
+/** Rows paged by the id of one of their records (listPage reads a row's `id`). */
+const keyedBy = <R>(rows: R[], idOf: (row: R) => number) => rows.map((row) => ({ id: idOf(row), ...row }))
+
+/** A page of Receipts with their Payments (one document's, with a document id). */
+const receiptRows = async (
+  { deps }: OperationContext,
+  actor: Actor,
+  afterId: number,
+  limit: number,
+  documentId?: number,
+) => keyedBy(await listReceipts(deps.db.read, actor.businessId, afterId, limit, documentId), (r) => r.receipt.id)
 
 export const paymentsOperations: Operation[] = [
   {
@@ -64,7 +83,7 @@ export const paymentsOperations: Operation[] = [
       return json(await recordPayment(deps, actor, idOf(path.id), body), 201)
     },
   },
-  {
+  listOperation({
     name: 'payments_list',
     tag: 'Payments',
     summary: 'List Payments (reversed ones included)',
@@ -73,27 +92,13 @@ export const paymentsOperations: Operation[] = [
     query: ByDocumentQuery,
     output: PaymentList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const documentId = documentIdOf(query.document_id)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'payments',
-          async (after, n) =>
-            (await listPayments(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({
-              id: r.payment.id,
-              ...r,
-            })),
-          (r) => presentPayment(r.payment, r.receipt),
-        ),
-      )
-    },
-  },
+    list: 'payments',
+    filter: documentIdOf,
+    rows: async ({ deps }, actor, after, n, documentId) =>
+      keyedBy(await listPayments(deps.db.read, actor.businessId, after, n, documentId), (r) => r.payment.id),
+    present: (r) => presentPayment(r.payment, r.receipt),
+  }),
   {
     name: 'payments_get',
     tag: 'Payments',
@@ -146,7 +151,7 @@ export const paymentsOperations: Operation[] = [
       return json(await reversePayment(deps, actor, idOf(path.id)))
     },
   },
-  {
+  listOperation({
     name: 'receipts_list',
     tag: 'Receipts',
     summary: 'List Receipts (voided included)',
@@ -155,27 +160,12 @@ export const paymentsOperations: Operation[] = [
     query: ByDocumentQuery,
     output: ReceiptList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const documentId = documentIdOf(query.document_id)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'receipts',
-          async (after, n) =>
-            (await listReceipts(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({
-              id: r.receipt.id,
-              ...r,
-            })),
-          (r) => presentReceipt(r.receipt, r.payment),
-        ),
-      )
-    },
-  },
+    list: 'receipts',
+    filter: documentIdOf,
+    rows: receiptRows,
+    present: (r) => presentReceipt(r.receipt, r.payment),
+  }),
   {
     name: 'receipts_get',
     tag: 'Receipts',
@@ -219,19 +209,7 @@ export const paymentsAppOperations: ApplicationOperation[] = [
     description: 'A page of Receipts, each with its Payment, oldest first.',
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'app_receipts',
-          async (after, n) =>
-            (await listReceipts(ctx.deps.db.read, actor.businessId, after, n)).map((r) => ({ id: r.receipt.id, ...r })),
-          (r) => r,
-        ),
-      )
-    },
+    run: listRun({ list: 'app_receipts', rows: receiptRows, present: (r) => r }),
   },
   {
     name: 'payments_rows_of_document',
@@ -266,7 +244,7 @@ export const refundsOperations: Operation[] = [
       return json(await recordRefund(deps, actor, idOf(path.id), body), 201)
     },
   },
-  {
+  listOperation({
     name: 'refunds_list',
     tag: 'Refunds',
     summary: 'List Refunds (reversed ones included)',
@@ -275,23 +253,12 @@ export const refundsOperations: Operation[] = [
     query: RefundQuery,
     output: RefundList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const documentId = documentIdOf(query.document_id)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'refunds',
-          (after, n) => listRefunds(ctx.deps.db.read, actor.businessId, after, n, documentId),
-          presentRefund,
-        ),
-      )
-    },
-  },
+    list: 'refunds',
+    filter: documentIdOf,
+    rows: ({ deps }, actor, after, n, documentId) => listRefunds(deps.db.read, actor.businessId, after, n, documentId),
+    present: presentRefund,
+  }),
   {
     name: 'refunds_reverse',
     tag: 'Refunds',

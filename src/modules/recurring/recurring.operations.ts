@@ -5,7 +5,7 @@ import {
   answersFromCommit,
   idOf,
   json,
-  listPage,
+  listOperation,
   type ApplicationOperation,
   type Operation,
 } from '../../platform/operation'
@@ -60,7 +60,7 @@ function countOf(raw: string | undefined): number {
 }
 
 export const recurringOperations: Operation[] = [
-  {
+  listOperation({
     name: 'recurring_invoices_list',
     tag,
     summary: 'List recurring invoices',
@@ -69,23 +69,12 @@ export const recurringOperations: Operation[] = [
     query: RecurringListQuery,
     output: RecurringList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const filter = filterOf(query)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'recurring_invoices',
-          (after, n) => listRecurringRows(ctx.deps, actor, after, n, filter),
-          presentRecurring,
-        ),
-      )
-    },
-  },
+    list: 'recurring_invoices',
+    filter: filterOf,
+    rows: ({ deps }, actor, after, n, filter) => listRecurringRows(deps, actor, after, n, filter),
+    present: presentRecurring,
+  }),
   {
     name: 'recurring_invoices_create',
     tag,
