@@ -101,6 +101,27 @@ export const json = (value: unknown, status = 200): Result => ({ kind: 'json', s
 /** An operation's `committed` when its first write transaction returns the answer value itself. */
 export const answersFromCommit = (value: unknown): unknown => value
 
+/** A service's use case on one record of the Business: the record's id, and the request's body where it takes one. */
+export type RecordAction = (deps: Deps, actor: Actor, id: number, body: any) => Promise<unknown>
+
+/**
+ * The run of an operation on the record its path's `id` names: the use case's answer as JSON, `status` 201 where it
+ * makes a record; a path id that is no id answers 404 with `missing` (see idOf).
+ */
+export function onRecord(act: RecordAction, answer: { status?: 200 | 201; missing?: string } = {}): Operation['run'] {
+  return async (actor, { path, body }, { deps }) =>
+    json(await act(deps, actor, idOf(path.id, answer.missing), body), answer.status)
+}
+
+/** The run of a delete of the record its path's `id` names: 204 on the API, `{id, deleted: true}` on MCP. */
+export function deletesRecord(remove: (deps: Deps, actor: Actor, id: number) => Promise<unknown>): Operation['run'] {
+  return async (actor, { path }, { deps }) => {
+    const id = idOf(path.id)
+    await remove(deps, actor, id)
+    return { kind: 'deleted', id }
+  }
+}
+
 /** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
 export async function runOperation(
   op: ApplicationOperation,

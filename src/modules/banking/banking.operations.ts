@@ -2,13 +2,13 @@
 // and the application's list of unmatched entries.
 import { Type as t } from '@sinclair/typebox'
 import {
-  idOf,
   json,
   listOperation,
   listRun,
   answersFromCommit,
   type ApplicationOperation,
   type Operation,
+  onRecord,
 } from '../../platform/operation'
 import { MAX_STATEMENT_BYTES } from './camt'
 import {
@@ -72,9 +72,7 @@ export const bankingOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await getStatement(deps, actor, idOf(path.id, 'No such bank statement.')))
-    },
+    run: onRecord(getStatement, { missing: 'No such bank statement.' }),
   },
   {
     name: 'bank_statement_entries_match',
@@ -101,9 +99,7 @@ export const bankingOperations: Operation[] = [
     ],
     notFound: true,
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await matchEntry(deps, actor, idOf(path.id, 'No such bank statement entry.'), body))
-    },
+    run: onRecord(matchEntry, { missing: 'No such bank statement entry.' }),
   },
 ]
 

@@ -11,6 +11,8 @@ import {
   type ApplicationOperation,
   type Operation,
   type OperationContext,
+  onRecord,
+  deletesRecord,
 } from '../../platform/operation'
 import { systemActor } from '../../platform/actor'
 import { InvalidRequest } from '../../shared/errors'
@@ -180,9 +182,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: ['issued_not_changed', 'draft_deleted', ...LINK_REFUSALS],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await updateDocument(deps, actor, idOf(path.id), body))
-    },
+    run: onRecord(updateDocument),
   },
   {
     name: 'documents_delete',
@@ -197,11 +197,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: ['issued_not_deleted'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      const id = idOf(path.id)
-      await deleteDocument(deps, actor, id)
-      return { kind: 'deleted', id }
-    },
+    run: deletesRecord(deleteDocument),
   },
   {
     name: 'documents_issue',
@@ -217,9 +213,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: [...ISSUE_REFUSALS],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await issueDocument(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(issueDocument),
   },
   {
     name: 'documents_cancel',
@@ -234,9 +228,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: ['draft_not_cancelled', 'paid_not_cancelled', 'already_cancelled', 'holds_money'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await cancelDocument(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(cancelDocument),
   },
   {
     name: 'documents_convert',
@@ -261,9 +253,7 @@ export const documentsOperations: Operation[] = [
       'exchange_rate_missing',
     ],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await convertDocument(deps, actor, idOf(path.id)), 201)
-    },
+    run: onRecord(convertDocument, { status: 201 }),
   },
   {
     name: 'documents_pdf',
@@ -332,9 +322,7 @@ export const documentsAppOperations: ApplicationOperation[] = [
       'Marks an issued document sent by hand (`last_sent.via = "marked"`, no recipients); raises document.sent.',
     access: 'write',
     refusals: ['draft_not_delivered', 'cancelled_not_marked'],
-    async run(actor, { path }, { deps }) {
-      return json(await markSent(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(markSent, { missing: 'No such document.' }),
   },
   {
     name: 'documents_unmark_sent',
@@ -342,18 +330,14 @@ export const documentsAppOperations: ApplicationOperation[] = [
       'Takes a mark made by hand back: `last_sent` becomes the newest send by email, or null. Raises nothing.',
     access: 'write',
     refusals: ['not_marked_sent', 'cancelled_keeps_mark'],
-    async run(actor, { path }, { deps }) {
-      return json(await unmarkSent(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(unmarkSent, { missing: 'No such document.' }),
   },
   {
     name: 'documents_duplicate',
     description: 'A new Draft of the same type for the same Client, with the same Lines, terms and notes.',
     access: 'write',
     refusals: ['client_deleted'],
-    async run(actor, { path }, { deps }) {
-      return json(await duplicateDocument(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(duplicateDocument, { missing: 'No such document.' }),
   },
   {
     name: 'documents_get_for_app',
@@ -361,9 +345,7 @@ export const documentsAppOperations: ApplicationOperation[] = [
       "A document with its API `actions`, the application-only actions and each closed one's reason in words.",
     access: 'read',
     refusals: [],
-    async run(actor, { path }, { deps }) {
-      return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(viewDocumentForApp, { missing: 'No such document.' }),
   },
   {
     name: 'documents_usual_vat_rate',

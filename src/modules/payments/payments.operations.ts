@@ -12,6 +12,7 @@ import {
   type Operation,
   type OperationContext,
   type OperationInput,
+  onRecord,
 } from '../../platform/operation'
 import type { Actor } from '../../platform/actor'
 import { InvalidRequest } from '../../shared/errors'
@@ -79,9 +80,7 @@ export const paymentsOperations: Operation[] = [
       'numbering_at_its_end',
     ],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await recordPayment(deps, actor, idOf(path.id), body), 201)
-    },
+    run: onRecord(recordPayment, { status: 201 }),
   },
   listOperation({
     name: 'payments_list',
@@ -111,9 +110,7 @@ export const paymentsOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await getPayment(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(getPayment),
   },
   {
     name: 'payments_update',
@@ -129,9 +126,7 @@ export const paymentsOperations: Operation[] = [
     idempotent: false,
     refusals: [...TAKES_PAYMENTS, 'payment_reversed', 'payment_currency_mismatch', 'payment_exceeds_amount_due'],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await amendPayment(deps, actor, idOf(path.id), body))
-    },
+    run: onRecord(amendPayment),
   },
   {
     name: 'payments_reverse',
@@ -147,9 +142,7 @@ export const paymentsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: ['payment_reversed'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await reversePayment(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(reversePayment),
   },
   listOperation({
     name: 'receipts_list',
@@ -240,9 +233,7 @@ export const refundsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: ['not_a_credit_note', 'draft_takes_no_payments', 'cancelled_takes_no_payments', 'refund_exceeds_credit'],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await recordRefund(deps, actor, idOf(path.id), body), 201)
-    },
+    run: onRecord(recordRefund, { status: 201 }),
   },
   listOperation({
     name: 'refunds_list',
@@ -273,8 +264,6 @@ export const refundsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: ['refund_reversed'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await reverseRefund(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(reverseRefund),
   },
 ]

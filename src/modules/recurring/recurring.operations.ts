@@ -8,6 +8,8 @@ import {
   listOperation,
   type ApplicationOperation,
   type Operation,
+  onRecord,
+  deletesRecord,
 } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { NoBody } from '../../shared/schemas'
@@ -106,9 +108,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await getRecurring(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(getRecurring),
   },
   {
     name: 'recurring_invoices_update',
@@ -124,9 +124,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await updateRecurring(deps, actor, idOf(path.id), body))
-    },
+    run: onRecord(updateRecurring),
   },
   {
     name: 'recurring_invoices_delete',
@@ -141,11 +139,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      const id = idOf(path.id)
-      await deleteRecurring(deps, actor, id)
-      return { kind: 'deleted', id }
-    },
+    run: deletesRecord(deleteRecurring),
   },
   {
     name: 'recurring_invoices_pause',
@@ -160,9 +154,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: ['recurring_paused', 'recurring_ended'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await pauseRecurring(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(pauseRecurring),
   },
   {
     name: 'recurring_invoices_resume',
@@ -177,9 +169,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: ['recurring_active', 'recurring_ended'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await resumeRecurring(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(resumeRecurring),
   },
   {
     name: 'recurring_invoices_dates',
