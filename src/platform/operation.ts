@@ -113,6 +113,11 @@ export function onRecord(act: RecordAction, answer: { status?: 200 | 201; missin
     json(await act(deps, actor, idOf(path.id, answer.missing), body), answer.status)
 }
 
+/** The run of an operation that makes a record from the request's body: the use case's answer as JSON, 201. */
+export function makesRecord(make: (deps: Deps, actor: Actor, body: any) => Promise<unknown>): Operation['run'] {
+  return async (actor, { body }, { deps }) => json(await make(deps, actor, body), 201)
+}
+
 /** The run of a delete of the record its path's `id` names: 204 on the API, `{id, deleted: true}` on MCP. */
 export function deletesRecord(remove: (deps: Deps, actor: Actor, id: number) => Promise<unknown>): Operation['run'] {
   return async (actor, { path }, { deps }) => {

@@ -2,13 +2,13 @@
 // and the application's list of unmatched entries.
 import { Type as t } from '@sinclair/typebox'
 import {
-  json,
   listOperation,
   listRun,
   answersFromCommit,
   type ApplicationOperation,
   type Operation,
   onRecord,
+  makesRecord,
 } from '../../platform/operation'
 import { MAX_STATEMENT_BYTES } from './camt'
 import {
@@ -41,9 +41,7 @@ export const bankingOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: [],
     mcp: true,
-    async run(actor, { body }, { deps }) {
-      return json(await importStatement(deps, actor, body as string), 201)
-    },
+    run: makesRecord(importStatement),
   },
   listOperation({
     name: 'bank_statements_list',

@@ -13,11 +13,12 @@ import {
   type OperationContext,
   onRecord,
   deletesRecord,
+  makesRecord,
 } from '../../platform/operation'
 import { systemActor } from '../../platform/actor'
+import { ListFilters } from '../../platform/list-filters'
 import { InvalidRequest } from '../../shared/errors'
-import { isDate } from '../../shared/dates'
-import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
+import { documentStatuses, documentTypes } from '../../db/schema'
 import { getBusiness } from '../business'
 import { documentPdf } from '../pdf'
 import { nextTurn } from '../../shared/turns'
@@ -89,32 +90,15 @@ const LINK_REFUSALS = [
 ] as const
 
 function filterOf(query: Record<string, string | undefined>): DocumentFilter {
-  const errors: Record<string, string[]> = {}
-  const f: DocumentFilter = {}
-  if (query.type !== undefined) {
-    if ((documentTypes as readonly string[]).includes(query.type)) f.type = query.type as DocumentType
-    else errors.type = [`must be one of ${documentTypes.join(', ')}`]
-  }
-  if (query.status !== undefined) {
-    if ((documentStatuses as readonly string[]).includes(query.status)) f.status = query.status as DocumentStatus
-    else errors.status = [`must be one of ${documentStatuses.join(', ')}`]
-  }
-  if (query.client_id !== undefined) {
-    if (/^[1-9][0-9]{0,14}$/.test(query.client_id)) f.clientId = Number(query.client_id)
-    else errors.client_id = ['must be a Client id']
-  }
-  for (const [k, key] of [
-    ['issue_date_from', 'issueDateFrom'],
-    ['issue_date_to', 'issueDateTo'],
-  ] as const) {
-    const v = query[k]
-    if (v === undefined) continue
-    if (isDate(v)) f[key] = v
-    else errors[k] = ['must be a date written YYYY-MM-DD']
-  }
-  if (query.search?.trim()) f.search = query.search.trim()
-  if (Object.keys(errors).length) throw new InvalidRequest(errors)
-  return f
+  const read = new ListFilters(query)
+  return read.done({
+    type: read.oneOf('type', documentTypes),
+    status: read.oneOf('status', documentStatuses),
+    clientId: read.id('client_id', 'must be a Client id'),
+    issueDateFrom: read.date('issue_date_from'),
+    issueDateTo: read.date('issue_date_to'),
+    search: query.search?.trim() || undefined,
+  })
 }
 
 export const documentsOperations: Operation[] = [
@@ -148,9 +132,7 @@ export const documentsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: [...LINK_REFUSALS],
     mcp: true,
-    async run(actor, { body }, { deps }) {
-      return json(await createDocument(deps, actor, body), 201)
-    },
+    run: makesRecord(createDocument),
   },
   {
     name: 'documents_get',

@@ -5,7 +5,6 @@ import {
   answersFromCommit,
   idOf,
   json,
-  ID_RULE,
   listOperation,
   listRun,
   type ApplicationOperation,
@@ -15,7 +14,7 @@ import {
   onRecord,
 } from '../../platform/operation'
 import type { Actor } from '../../platform/actor'
-import { InvalidRequest } from '../../shared/errors'
+import { ListFilters } from '../../platform/list-filters'
 import {
   AmendBody,
   ByDocumentQuery,
@@ -38,10 +37,8 @@ const TAKES_PAYMENTS = ['type_takes_no_payments', 'draft_takes_no_payments', 'ca
 
 /** The `document_id` a list of Payments, Receipts or Refunds is narrowed to, if any. */
 function documentIdOf(query: OperationInput['query']): number | undefined {
-  const raw = query.document_id
-  if (raw === undefined) return undefined
-  if (!ID_RULE.test(raw)) throw new InvalidRequest({ document_id: ['must be a document id'] })
-  return Number(raw)
+  const read = new ListFilters(query)
+  return read.done(read.id('document_id', 'must be a document id'))
 }
 
 /** Rows paged by the id of one of their records (listPage reads a row's `id`). */

@@ -1,6 +1,6 @@
 // Operations of recurring invoices (extensions §13): list, create, get, update, delete, pause, resume, next dates.
 import { Type as t } from '@sinclair/typebox'
-import { recurringStatuses, type RecurringStatus } from '../../db/schema'
+import { recurringStatuses } from '../../db/schema'
 import {
   answersFromCommit,
   idOf,
@@ -10,8 +10,10 @@ import {
   type Operation,
   onRecord,
   deletesRecord,
+  makesRecord,
 } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
+import { ListFilters } from '../../platform/list-filters'
 import { NoBody } from '../../shared/schemas'
 import {
   DatesAnswer,
@@ -39,18 +41,11 @@ const tag = 'Recurring invoices'
 const path = t.Object({ id: t.String({ description: 'recurring invoice id' }) })
 
 function filterOf(query: Record<string, string | undefined>): RecurringFilter {
-  const errors: Record<string, string[]> = {}
-  const f: RecurringFilter = {}
-  if (query.status !== undefined) {
-    if ((recurringStatuses as readonly string[]).includes(query.status)) f.status = query.status as RecurringStatus
-    else errors.status = [`must be one of ${recurringStatuses.join(', ')}`]
-  }
-  if (query.client_id !== undefined) {
-    if (/^[1-9][0-9]{0,14}$/.test(query.client_id)) f.clientId = Number(query.client_id)
-    else errors.client_id = ['must be a Client id']
-  }
-  if (Object.keys(errors).length) throw new InvalidRequest(errors)
-  return f
+  const read = new ListFilters(query)
+  return read.done({
+    status: read.oneOf('status', recurringStatuses),
+    clientId: read.id('client_id', 'must be a Client id'),
+  })
 }
 
 /** `?count=N` of the dates: 1 to 24, default 12. */
@@ -91,9 +86,7 @@ export const recurringOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: [],
     mcp: true,
-    async run(actor, { body }, { deps }) {
-      return json(await createRecurring(deps, actor, body), 201)
-    },
+    run: makesRecord(createRecurring),
   },
   {
     name: 'recurring_invoices_get',
