@@ -1,7 +1,7 @@
 // SQL for Clients; every query is scoped by the Business.
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
-import { businessRowsAfter, findBusinessRow } from '../../platform/business-rows.repo'
+import { businessRowsAfter, findBusinessRow, updateBusinessRow } from '../../platform/business-rows.repo'
 import { insertReturningId } from '../../db/insert-sql'
 import type { HotReader } from '../../db/hot'
 import { hotSelect, hotShape } from '../../db/hot-shape'
@@ -108,10 +108,5 @@ export async function updateClientRow(
   id: number,
   set: Partial<ClientInsert>,
 ): Promise<ClientRow | undefined> {
-  return tx
-    .update(clients)
-    .set(set)
-    .where(and(eq(clients.businessId, businessId), eq(clients.id, id)))
-    .returning()
-    .get()
+  return updateBusinessRow(tx, clients, businessId, id, set)
 }

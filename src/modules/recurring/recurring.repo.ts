@@ -1,7 +1,7 @@
 // SQL for recurring invoices: every query of a request is scoped by the Business; the background task's reads are not.
 import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
-import { businessRowsAfter, findBusinessRow } from '../../platform/business-rows.repo'
+import { businessRowsAfter, findBusinessRow, isBusinessRow, updateBusinessRow } from '../../platform/business-rows.repo'
 import { recurringInvoices, type RecurringStatus } from '../../db/schema'
 
 export type RecurringRow = typeof recurringInvoices.$inferSelect
@@ -46,17 +46,11 @@ export async function updateRecurringRow(
   id: number,
   set: Partial<RecurringInsert>,
 ): Promise<RecurringRow | undefined> {
-  return (
-    await tx
-      .update(ri)
-      .set(set)
-      .where(and(eq(ri.businessId, businessId), eq(ri.id, id)))
-      .returning()
-  )[0]
+  return updateBusinessRow(tx, ri, businessId, id, set)
 }
 
 export async function deleteRecurringRow(tx: Tx, businessId: number, id: number): Promise<boolean> {
-  const r = await tx.delete(ri).where(and(eq(ri.businessId, businessId), eq(ri.id, id)))
+  const r = await tx.delete(ri).where(isBusinessRow(ri, businessId, id))
   return r.rowsAffected > 0
 }
 

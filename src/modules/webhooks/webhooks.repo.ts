@@ -2,7 +2,7 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
-import { businessRowsAfter, findBusinessRow } from '../../platform/business-rows.repo'
+import { businessRowsAfter, findBusinessRow, isBusinessRow, updateBusinessRow } from '../../platform/business-rows.repo'
 import type { HotReader } from '../../db/hot'
 import { hotExists } from '../../db/hot-shape'
 import { businesses, outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
@@ -91,12 +91,7 @@ export async function updateOwnWebhook(
   id: number,
   set: Partial<WebhookRow>,
 ): Promise<WebhookRow | undefined> {
-  return tx
-    .update(webhooks)
-    .set(set)
-    .where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
-    .returning()
-    .get()
+  return updateBusinessRow(tx, webhooks, businessId, id, set)
 }
 
 export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, updatedAt: string): Promise<void> {
@@ -104,7 +99,7 @@ export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, upd
 }
 
 export async function deleteOwnWebhook(tx: Tx, businessId: number, id: number): Promise<void> {
-  await tx.delete(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
+  await tx.delete(webhooks).where(isBusinessRow(webhooks, businessId, id))
 }
 
 // ---- Messages, deliveries and attempts
