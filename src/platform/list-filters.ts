@@ -1,8 +1,11 @@
 // A list's filters read from its query string (documents, recurring invoices, Payments, Receipts, Refunds): every
-// parameter that cannot be read is gathered, so one 422 names them all.
+// parameter that cannot be read is gathered, so one 422 names them all; and the Clients' and Products' `search`.
 import { isDate } from '../shared/dates'
 import { FieldErrorBag } from '../shared/errors'
 import { ID_RULE, type OperationInput } from './operation'
+
+/** A list's `search`, trimmed; undefined when empty (the Clients' and Products' lists). */
+export const searchOf = (query: OperationInput['query']): string | undefined => query.search?.trim() || undefined
 
 export class ListFilters {
   private readonly faults = new FieldErrorBag()

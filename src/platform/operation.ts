@@ -203,9 +203,6 @@ export interface ListSource<R extends { id: number }, T, F> {
   kept?: boolean
 }
 
-/** A list's `search`, trimmed; undefined when empty (the Clients' and Products' lists). */
-export const searchOf = (query: OperationInput['query']): string | undefined => query.search?.trim() || undefined
-
 /** The run of a list operation: its filters read, then one page of its rows (listPage, or keptListPage when kept). */
 export function listRun<R extends { id: number }, T, F = undefined>(source: ListSource<R, T, F>): Operation['run'] {
   return async (actor, { query }, ctx) => {

@@ -1,15 +1,8 @@
 // Operations of Clients: list, create, get, update (the contract deletes no Client).
 import { Type as t } from '@sinclair/typebox'
 import { NotFound } from '../../shared/errors'
-import {
-  idOf,
-  json,
-  listOperation,
-  listRun,
-  searchOf,
-  type ApplicationOperation,
-  type Operation,
-} from '../../platform/operation'
+import { idOf, json, listOperation, listRun, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { searchOf } from '../../platform/list-filters'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 import { presentClient } from './clients.present'
 import { listClientsHot, loadClient, type ClientRow } from './clients.repo'

@@ -1,15 +1,8 @@
 // Operations of Products: list, create, get, update, delete.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import {
-  idOf,
-  json,
-  listOperation,
-  listRun,
-  searchOf,
-  type ApplicationOperation,
-  type Operation,
-} from '../../platform/operation'
+import { idOf, json, listOperation, listRun, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { searchOf } from '../../platform/list-filters'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
 import type { ProductRow } from './products.repo'
