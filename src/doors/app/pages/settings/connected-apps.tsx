@@ -3,7 +3,8 @@
 import { connectedAppsOf } from '../../../../modules/oauth'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Notice, PostForm, Refused, When, esc } from '../../ui'
+import { Notice, Refused, When, esc } from '../../ui'
+import { ButtonForm, RecordsTable } from '../../settings-parts'
 import { SettingsLayout } from './index'
 
 async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
@@ -14,52 +15,29 @@ async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }
       <p class="lead">Apps a member connected to this Business. Each acts with the Role chosen when connecting.</p>
       <Notice text={c.notice} />
       <Refused state={form} />
-      {apps.length === 0 ? (
-        <p class="muted">No app is connected.</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Role</th>
-                <th scope="col">Connected by</th>
-                <th scope="col">Connected</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="muted">Disconnect</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {apps.map((a) => (
-                <tr>
-                  <td>{esc(a.app.name)}</td>
-                  <td>{esc(a.role)}</td>
-                  <td>{esc(a.connected_by.name)}</td>
-                  <td>
-                    <When at={a.connected_at} />
-                  </td>
-                  <td>
-                    <When at={a.last_used_at} />
-                  </td>
-                  <td>
-                    <PostForm
-                      action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
-                      token={c.csrf}
-                      class="inline"
-                    >
-                      <button type="submit" class="danger">
-                        Disconnect
-                      </button>
-                    </PostForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordsTable
+        rows={apps}
+        empty="No app is connected."
+        stacked={false}
+        columns={[
+          { head: 'App', cell: (a) => esc(a.app.name) },
+          { head: 'Role', cell: (a) => esc(a.role) },
+          { head: 'Connected by', cell: (a) => esc(a.connected_by.name) },
+          { head: 'Connected', cell: (a) => <When at={a.connected_at} /> },
+          { head: 'Last used', cell: (a) => <When at={a.last_used_at} /> },
+        ]}
+        action={{
+          head: 'Disconnect',
+          cell: (a) => (
+            <ButtonForm
+              action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
+              token={c.csrf}
+              kind="danger"
+              label="Disconnect"
+            />
+          ),
+        }}
+      />
     </SettingsLayout>
   )
 }

@@ -7,6 +7,7 @@ import { listMembers } from '../../../../modules/people'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, When, esc } from '../../ui'
+import { ButtonForm, FieldsForm, RecordsTable, Section } from '../../settings-parts'
 import { SettingsLayout } from './index'
 
 const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
@@ -31,92 +32,77 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
       ) : (
         ''
       )}
-      <div class="table-wrap">
-        <table class="stacked">
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span class="muted">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m, i) => (
-              <tr>
-                <td class="key">
-                  {m.state === 'pending' ? (
-                    <>
-                      {esc(m.email)}
-                      <div class="hint">
-                        <span class="tag">Invited, pending</span>
-                      </div>
-                    </>
-                  ) : (
-                    <>
-                      {esc(m.name)}
-                      <div class="hint">{esc(m.email)}</div>
-                    </>
-                  )}
-                </td>
-                <td data-label="Role">
-                  {m.role === 'owner' && c.role !== 'owner' ? (
-                    ROLE_WORDS.owner
-                  ) : (
-                    <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
-                      <input type="hidden" name="email" value={esc(m.email)} />
-                      <label class="skip" for={`role-${i}`}>
-                        Role of {esc(shown(m))}
-                      </label>
-                      <select id={`role-${i}`} name="role">
-                        {roles.map(([r, w]) => (
-                          <option value={r} selected={r === m.role}>
-                            {w}
-                          </option>
-                        ))}
-                      </select>
-                      <button type="submit" class="quiet">
-                        Save
-                      </button>
-                    </PostForm>
-                  )}
-                </td>
-                <td data-label="Since">
-                  <When at={m.createdAt} />
-                </td>
-                <td>
-                  {m.role === 'owner' && c.role !== 'owner' ? (
-                    ''
-                  ) : (
-                    <PostForm action={`${c.base}/settings/members/remove`} token={c.csrf} class="inline">
-                      <input type="hidden" name="email" value={esc(m.email)} />
-                      <button type="submit" class="danger" aria-label={esc(`Remove ${shown(m)}`)}>
-                        Remove
-                      </button>
-                    </PostForm>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <section class="card" aria-labelledby="add-member">
-        <h2 id="add-member" class="flush">
-          Invite a member
-        </h2>
+      <RecordsTable
+        rows={members}
+        columns={[
+          {
+            head: 'Person',
+            cell: (m) =>
+              m.state === 'pending' ? (
+                <>
+                  {esc(m.email)}
+                  <div class="hint">
+                    <span class="tag">Invited, pending</span>
+                  </div>
+                </>
+              ) : (
+                <>
+                  {esc(m.name)}
+                  <div class="hint">{esc(m.email)}</div>
+                </>
+              ),
+          },
+          {
+            head: 'Role',
+            cell: (m, i) =>
+              m.role === 'owner' && c.role !== 'owner' ? (
+                ROLE_WORDS.owner
+              ) : (
+                <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
+                  <input type="hidden" name="email" value={esc(m.email)} />
+                  <label class="skip" for={`role-${i}`}>
+                    Role of {esc(shown(m))}
+                  </label>
+                  <select id={`role-${i}`} name="role">
+                    {roles.map(([r, w]) => (
+                      <option value={r} selected={r === m.role}>
+                        {w}
+                      </option>
+                    ))}
+                  </select>
+                  <button type="submit" class="quiet">
+                    Save
+                  </button>
+                </PostForm>
+              ),
+          },
+          { head: 'Since', cell: (m) => <When at={m.createdAt} /> },
+        ]}
+        action={{
+          head: 'Remove',
+          cell: (m) =>
+            m.role === 'owner' && c.role !== 'owner' ? (
+              ''
+            ) : (
+              <ButtonForm
+                action={`${c.base}/settings/members/remove`}
+                token={c.csrf}
+                hidden={{ name: 'email', value: m.email }}
+                kind="danger"
+                label="Remove"
+                ariaLabel={`Remove ${shown(m)}`}
+              />
+            ),
+        }}
+      />
+      <Section id="add-member" title="Invite a member">
         <p class="hint">The invitation goes to the email address; they join once they accept it, signed in.</p>
-        <PostForm action={`${c.base}/settings/members`} token={c.csrf}>
+        <FieldsForm action={`${c.base}/settings/members`} token={c.csrf} submit="Send invitation">
           <Field name="email" label="Email" type="email" state={form} required maxlength={255} />
           <Field name="name" label="Name (used if they have no account yet)" state={form} maxlength={255} />
           <Select name="role" label="Role" state={form} value="member" options={roles} />
-          <div>
-            <button type="submit">Send invitation</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
     </SettingsLayout>
   )
 }

@@ -12,7 +12,8 @@ import {
 import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../../ui'
+import { Field, Notice, Refused, ShownOnce, When, esc } from '../../ui'
+import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
 import { SettingsLayout } from './index'
 import { DeliveriesTable } from '../../deliveries'
 
@@ -63,17 +64,13 @@ async function WebhooksPage({
       </p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Signing secret of ${created.url}.`} secret={created.secret} /> : ''}
-      {!webhooksSend(c.business) ? (
-        <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p>
-      ) : (
-        ''
-      )}
-      <section class="card" aria-labelledby="add-h">
-        <h2 id="add-h" class="flush">
-          Add a webhook
-        </h2>
+      <PlanLimit
+        limited={!webhooksSend(c.business)}
+        text="Webhooks are sent only on a paid plan; messages wait, failed unsent, until then."
+      />
+      <Section id="add-h" title="Add a webhook">
         <Refused state={form} shown={['url']} />
-        <PostForm action={`${c.base}/settings/webhooks`} token={c.csrf}>
+        <FieldsForm action={`${c.base}/settings/webhooks`} token={c.csrf} submit="Add webhook">
           <Field
             name="url"
             label="Address"
@@ -85,38 +82,18 @@ async function WebhooksPage({
             hint="https:// on port 443, a host name on the public internet."
           />
           <EventChecks form={form} chosen={[]} />
-          <div>
-            <button type="submit">Add webhook</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       <h2>Webhooks</h2>
-      {list.length === 0 ? (
-        <p class="muted">No webhooks yet.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((h) => (
-                <tr>
-                  <td class="key">
-                    <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a>
-                  </td>
-                  <td data-label="Events">{esc(h.events.length ? h.events.join(', ') : 'every event')}</td>
-                  <td data-label="State">{stateOf(h)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordsTable
+        rows={list}
+        empty="No webhooks yet."
+        columns={[
+          { head: 'Address', cell: (h) => <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a> },
+          { head: 'Events', cell: (h) => esc(h.events.length ? h.events.join(', ') : 'every event') },
+          { head: 'State', cell: (h) => stateOf(h) },
+        ]}
+      />
     </SettingsLayout>
   )
 }
@@ -142,34 +119,21 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
         ''
       )}
       <Refused state={form} shown={['url']} />
-      <section class="card" aria-labelledby="change-h">
-        <h2 id="change-h" class="flush">
-          Change
-        </h2>
-        <PostForm action={at} token={c.csrf}>
+      <Section id="change-h" title="Change">
+        <FieldsForm action={at} token={c.csrf} submit="Save">
           <Field name="url" label="Address" type="url" state={form} value={h.url} required maxlength={2000} />
           <EventChecks form={form} chosen={h.events} />
-          <div>
-            <button type="submit">Save</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       <section class="card row" aria-label="Actions">
-        <PostForm action={`${at}/${h.paused ? 'resume' : 'pause'}`} token={c.csrf} class="inline">
-          <button type="submit" class="quiet">
-            {h.paused ? 'Turn on' : 'Pause'}
-          </button>
-        </PostForm>
-        <PostForm action={`${at}/roll`} token={c.csrf} class="inline">
-          <button type="submit" class="quiet">
-            Roll the secret
-          </button>
-        </PostForm>
-        <PostForm action={`${at}/delete`} token={c.csrf} class="inline">
-          <button type="submit" class="danger">
-            Delete webhook
-          </button>
-        </PostForm>
+        <ButtonForm
+          action={`${at}/${h.paused ? 'resume' : 'pause'}`}
+          token={c.csrf}
+          kind="quiet"
+          label={h.paused ? 'Turn on' : 'Pause'}
+        />
+        <ButtonForm action={`${at}/roll`} token={c.csrf} kind="quiet" label="Roll the secret" />
+        <ButtonForm action={`${at}/delete`} token={c.csrf} kind="danger" label="Delete webhook" />
       </section>
       <h2>Deliveries of the last 30 days</h2>
       <DeliveriesTable
