@@ -9,7 +9,8 @@ import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { PostedForm } from '../../http'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'
+import { Field, Notice, Refused, Select, esc } from '../../ui'
+import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
 import { SettingsLayout } from './index'
 
 /** Every field of the setup form, named as the service's field errors name them. */
@@ -90,10 +91,7 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
   const b = c.business
   const errors = form.errors.logo ?? []
   return (
-    <section class="card" aria-labelledby="logo-h" id="logo">
-      <h2 id="logo-h" class="flush-top">
-        Logo
-      </h2>
+    <Section id="logo-h" title="Logo" sectionId="logo" titleClass="flush-top">
       <p class="muted flush-top">
         At the top left of every document and Receipt PDF. A PNG or JPEG image of at most 1 MB.
       </p>
@@ -111,7 +109,13 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
           No logo yet: the PDFs carry the Business name alone.
         </p>
       )}
-      <PostForm action={`${c.base}/settings/business/logo`} token={c.csrf} enctype="multipart/form-data" id="logo-form">
+      <FieldsForm
+        action={`${c.base}/settings/business/logo`}
+        token={c.csrf}
+        enctype="multipart/form-data"
+        id="logo-form"
+        submit="Upload the logo"
+      >
         <div class={errors.length ? 'field bad' : 'field'}>
           <label for="f-logo">{b.logoType ? 'Replace it with' : 'Image file'}</label>
           <input
@@ -131,20 +135,19 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
             ''
           )}
         </div>
-        <div>
-          <button type="submit">Upload the logo</button>
-        </div>
-      </PostForm>
+      </FieldsForm>
       {b.logoType ? (
-        <PostForm action={`${c.base}/settings/business/logo/remove`} token={c.csrf} class="inline">
-          <button type="submit" class="danger" id="remove-logo">
-            Remove the logo
-          </button>
-        </PostForm>
+        <ButtonForm
+          action={`${c.base}/settings/business/logo/remove`}
+          token={c.csrf}
+          kind="danger"
+          id="remove-logo"
+          label="Remove the logo"
+        />
       ) : (
         ''
       )}
-    </section>
+    </Section>
   )
 }
 
@@ -161,7 +164,7 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
       <Refused state={form} shown={[...FIELDS, 'logo']} />
       <LogoCard c={c} form={form} />
       <div class="card">
-        <PostForm action={`${c.base}/settings/business`} token={c.csrf} id="business-form">
+        <FieldsForm action={`${c.base}/settings/business`} token={c.csrf} id="business-form" submit="Save">
           <h2 class="flush">The Business</h2>
           <Field name="name" label="Name" state={form} value={b.name} required maxlength={255} />
           <Field name="legal_name" label="Legal name" state={form} value={b.legalName} maxlength={255} />
@@ -299,10 +302,7 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
             value={b.einvoiceFormat}
             options={FORMAT_OPTIONS}
           />
-          <div>
-            <button type="submit">Save</button>
-          </div>
-        </PostForm>
+        </FieldsForm>
       </div>
     </SettingsLayout>
   )

@@ -5,7 +5,8 @@
 import { businessMailProvider, smtpMailboxShown } from '../../../../modules/mailbox'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'
+import { Field, Notice, Refused, Select, esc } from '../../ui'
+import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
 import { SettingsLayout } from './index'
 import { OutboxNote } from '../daily/outbox'
 
@@ -44,12 +45,14 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
           </p>
         )}
       </div>
-      <section class="card" aria-labelledby="smtp-h">
-        <h2 id="smtp-h" class="flush">
-          {smtp ? 'Its SMTP mailbox' : 'Connect an SMTP mailbox'}
-        </h2>
+      <Section id="smtp-h" title={smtp ? 'Its SMTP mailbox' : 'Connect an SMTP mailbox'}>
         <Refused state={form} shown={[...FIELDS]} />
-        <PostForm action={`${c.base}/settings/mailbox`} token={c.csrf} id="mailbox-form">
+        <FieldsForm
+          action={`${c.base}/settings/mailbox`}
+          token={c.csrf}
+          id="mailbox-form"
+          submit={smtp ? 'Save the mailbox' : 'Connect'}
+        >
           <div class="grid2">
             <Field
               name="host"
@@ -111,17 +114,15 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
             maxlength={255}
             hint="The address documents are sent from; the mailbox must allow it."
           />
-          <div>
-            <button type="submit">{smtp ? 'Save the mailbox' : 'Connect'}</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       {provider && provider.kind !== 'service' ? (
-        <PostForm action={`${c.base}/settings/mailbox/clear`} token={c.csrf} class="inline">
-          <button type="submit" class="danger">
-            Remove the mailbox
-          </button>
-        </PostForm>
+        <ButtonForm
+          action={`${c.base}/settings/mailbox/clear`}
+          token={c.csrf}
+          kind="danger"
+          label="Remove the mailbox"
+        />
       ) : (
         ''
       )}

@@ -3,7 +3,8 @@ import type { NumberingKind } from '../../../../db/schema'
 import { DEFAULT_PATTERNS, numberingPattern } from '../../../../modules/numbering'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, esc } from '../../ui'
+import { Field, Notice, Refused } from '../../ui'
+import { FieldsForm, Section } from '../../settings-parts'
 import { SettingsLayout } from './index'
 
 const KINDS: ReadonlyArray<readonly [NumberingKind, string]> = [
@@ -30,12 +31,13 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
         {KINDS.map(([kind, label], i) => {
           const mine = refusedKind === kind ? form : { ...form, values: null, errors: {}, message: null }
           return (
-            <section class="card" aria-labelledby={`n-${kind}`}>
-              <h2 id={`n-${kind}`} class="flush">
-                {esc(label)}
-              </h2>
+            <Section id={`n-${kind}`} title={label}>
               <Refused state={mine} shown={['pattern']} />
-              <PostForm action={`${c.base}/settings/numbering`} token={c.csrf}>
+              <FieldsForm
+                action={`${c.base}/settings/numbering`}
+                token={c.csrf}
+                submit={`Save ${label.toLowerCase()} pattern`}
+              >
                 <input type="hidden" name="kind" value={kind} />
                 <Field
                   name="pattern"
@@ -46,11 +48,8 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
                   maxlength={100}
                   hint={`Default: ${DEFAULT_PATTERNS[kind]}`}
                 />
-                <div>
-                  <button type="submit">Save {esc(label.toLowerCase())} pattern</button>
-                </div>
-              </PostForm>
-            </section>
+              </FieldsForm>
+            </Section>
           )
         })}
       </>

@@ -5,7 +5,8 @@ import { PLACEHOLDERS, type ReminderSettings } from '../../../../modules/reminde
 import { FieldErrorBag, InvalidRequest, type FieldErrors } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, When, esc } from '../../ui'
+import { Field, Notice, Refused, When, esc } from '../../ui'
+import { FieldsForm, Section } from '../../settings-parts'
 import { Area } from '../daily/words'
 import { OutboxNote } from '../daily/outbox'
 import { SettingsLayout } from './index'
@@ -48,12 +49,9 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
       </p>
       <OutboxNote c={c} what="each reminder" />
       <Notice text={c.notice} />
-      <section class="card" aria-labelledby="rem-h">
-        <h2 id="rem-h" class="flush">
-          Schedule
-        </h2>
+      <Section id="rem-h" title="Schedule">
         <Refused state={form} shown={shown} />
-        <PostForm action={`${c.base}/settings/reminders`} token={c.csrf} id="reminders-form">
+        <FieldsForm action={`${c.base}/settings/reminders`} token={c.csrf} id="reminders-form" submit="Save reminders">
           <label class="check">
             <input type="checkbox" name="enabled" checked={enabled} /> Remind overdue documents by email
           </label>
@@ -91,15 +89,9 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
               )
             })}
           </>
-          <div>
-            <button type="submit">Save reminders</button>
-          </div>
-        </PostForm>
-      </section>
-      <section class="card" aria-labelledby="notices-h" id="reminder-notices">
-        <h2 id="notices-h" class="flush">
-          Reminders not sent
-        </h2>
+        </FieldsForm>
+      </Section>
+      <Section id="notices-h" title="Reminders not sent" sectionId="reminder-notices">
         {notices.length === 0 ? (
           <p class="flush">None: every reminder due so far went out.</p>
         ) : (
@@ -142,7 +134,7 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
             </tbody>
           </table>
         )}
-      </section>
+      </Section>
     </SettingsLayout>
   )
 }
