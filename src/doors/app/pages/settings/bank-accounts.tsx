@@ -4,7 +4,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, When, esc } from '../../ui'
 import { FieldsForm, RecordsTable, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 async function BankAccountsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
   const accounts = await listBankAccounts(c.deps.db.read, c.business.id, 0, 100)
@@ -38,23 +38,16 @@ async function BankAccountsPage({ c, form }: { c: InBusiness; form: FormState })
 }
 
 export function bankAccountsSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <BankAccountsPage c={c} form={form} />
-  kit.page('/settings/bank-accounts', 'settings', render)
-  kit.action(
-    '/settings/bank-accounts',
-    'manage',
-    async (c, d) => {
-      const opt = (k: string) => (d.get(k)?.trim() ? d.get(k)!.trim() : null)
-      await kit.operation(c, 'bank_accounts_create', {
-        body: {
-          name: d.get('name') ?? '',
-          iban: d.get('iban') ?? '',
-          bic: opt('bic'),
-          currency: opt('currency')?.toUpperCase() ?? null,
-        },
-      })
-      return kit.done(c, '/settings/bank-accounts', 'bank_account_added')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/bank-accounts', (c, form) => <BankAccountsPage c={c} form={form} />)
+  page.change('', 'bank_accounts_create', 'bank_account_added', (d) => {
+    const opt = (k: string) => (d.get(k)?.trim() ? d.get(k)!.trim() : null)
+    return {
+      body: {
+        name: d.get('name') ?? '',
+        iban: d.get('iban') ?? '',
+        bic: opt('bic'),
+        currency: opt('currency')?.toUpperCase() ?? null,
+      },
+    }
+  })
 }

@@ -11,7 +11,7 @@ import type { PostedForm } from '../../http'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, Select, esc } from '../../ui'
 import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 /** Every field of the setup form, named as the service's field errors name them. */
 const FIELDS = [
@@ -343,36 +343,12 @@ function businessInput(d: PostedForm): BusinessInput {
 }
 
 export function businessSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <BusinessPage c={c} form={form} />
-  kit.page('/settings/business', 'settings', render)
-  kit.action(
-    '/settings/business',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'business_update', { body: businessInput(d) as Record<string, unknown> })
-      return kit.done(c, '/settings/business', 'saved')
-    },
-    render,
-  )
-  kit.action(
-    '/settings/business/logo',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'business_set_logo', { body: { bytes: d.files.get('logo') } })
-      return kit.done(c, '/settings/business', 'logo_saved')
-    },
-    render,
-    { upload: true },
-  )
-  kit.action(
-    '/settings/business/logo/remove',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'business_set_logo', { body: { remove: true } })
-      return kit.done(c, '/settings/business', 'logo_removed')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/business', (c, form) => <BusinessPage c={c} form={form} />)
+  page.change('', 'business_update', 'saved', (d) => ({ body: businessInput(d) as Record<string, unknown> }))
+  page.change('/logo', 'business_set_logo', 'logo_saved', (d) => ({ body: { bytes: d.files.get('logo') } }), {
+    upload: true,
+  })
+  page.change('/logo/remove', 'business_set_logo', 'logo_removed', () => ({ body: { remove: true } }))
   // The logo as stored, for the page to show (the settings' people only; the PDFs read it themselves).
   kit.download('/settings/business/logo', 'settings', async (c) => {
     const logo = await businessLogo(c.deps.db.read, c.business)

@@ -5,7 +5,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, Refused, When, esc } from '../../ui'
 import { ButtonForm, RecordsTable } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
   const apps = await connectedAppsOf(c.deps.db, c.business.id, 0, 100)
@@ -43,15 +43,6 @@ async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }
 }
 
 export function connectedAppsSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <ConnectedAppsPage c={c} form={form} />
-  kit.page('/settings/connected-apps', 'settings', render)
-  kit.action(
-    '/settings/connected-apps/:id/disconnect',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'connected_apps_delete', { path: { id: c.params.id } })
-      return kit.done(c, '/settings/connected-apps', 'saved')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/connected-apps', (c, form) => <ConnectedAppsPage c={c} form={form} />)
+  page.change('/:id/disconnect', 'connected_apps_delete', 'saved', (_, c) => ({ path: { id: c.params.id } }))
 }

@@ -5,7 +5,7 @@ import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, Select, ShownOnce, When, esc } from '../../ui'
 import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 const ROLE_OPTIONS = [
   ['admin', 'Admin: everything, webhooks and the request log included'],
@@ -80,27 +80,13 @@ async function KeysPage({
 }
 
 export function keysSettings(kit: AppKit): void {
-  const rerender = (c: InBusiness, form: FormState) => <KeysPage c={c} form={form} />
-  kit.page('/settings/keys', 'settings', rerender)
-  kit.action(
-    '/settings/keys',
-    'manage',
-    async (c, data) => {
-      const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', {
-        body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' },
-      })
-      // Shown in this answer only: the key is stored as a hash and never shown again.
-      return <KeysPage c={c} form={EMPTY_FORM} created={created} />
-    },
-    rerender,
-  )
-  kit.action(
-    '/settings/keys/:id/revoke',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'api_keys_revoke', { path: { id: c.params.id } })
-      return kit.done(c, '/settings/keys', 'key_revoked')
-    },
-    rerender,
-  )
+  const page = settingsPage(kit, '/settings/keys', (c, form) => <KeysPage c={c} form={form} />)
+  page.action('', async (c, data) => {
+    const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', {
+      body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' },
+    })
+    // Shown in this answer only: the key is stored as a hash and never shown again.
+    return <KeysPage c={c} form={EMPTY_FORM} created={created} />
+  })
+  page.change('/:id/revoke', 'api_keys_revoke', 'key_revoked', (_, c) => ({ path: { id: c.params.id } }))
 }

@@ -7,7 +7,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, Select, esc } from '../../ui'
 import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 import { OutboxNote } from '../daily/outbox'
 
 const KIND_WORDS: Record<string, string> = {
@@ -131,33 +131,16 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
 }
 
 export function mailboxSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <MailboxPage c={c} form={form} />
-  kit.page('/settings/mailbox', 'settings', render)
-  kit.action(
-    '/settings/mailbox',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'mailbox_set_smtp', {
-        body: {
-          host: d.get('host') ?? undefined,
-          port: d.get('port') ?? undefined,
-          security: d.get('security') ?? undefined,
-          username: d.get('username') ?? undefined,
-          password: d.get('password') ?? undefined,
-          from: d.get('from') ?? undefined,
-        },
-      })
-      return kit.done(c, '/settings/mailbox', 'saved')
+  const page = settingsPage(kit, '/settings/mailbox', (c, form) => <MailboxPage c={c} form={form} />)
+  page.change('', 'mailbox_set_smtp', 'saved', (d) => ({
+    body: {
+      host: d.get('host') ?? undefined,
+      port: d.get('port') ?? undefined,
+      security: d.get('security') ?? undefined,
+      username: d.get('username') ?? undefined,
+      password: d.get('password') ?? undefined,
+      from: d.get('from') ?? undefined,
     },
-    render,
-  )
-  kit.action(
-    '/settings/mailbox/clear',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'mailbox_clear')
-      return kit.done(c, '/settings/mailbox', 'mailbox_cleared')
-    },
-    render,
-  )
+  }))
+  page.change('/clear', 'mailbox_clear', 'mailbox_cleared')
 }

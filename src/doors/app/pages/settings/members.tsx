@@ -8,7 +8,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, When, esc } from '../../ui'
 import { ButtonForm, FieldsForm, RecordsTable, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
 
@@ -116,35 +116,12 @@ function shown(m: { state: string; name: string; email: string }): string {
 }
 
 export function membersSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <MembersPage c={c} form={form} />
-  kit.page('/settings/members', 'settings', render)
-  kit.action(
-    '/settings/members',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'members_invite', {
-        body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' },
-      })
-      return kit.done(c, '/settings/members', 'invitation_sent')
-    },
-    render,
-  )
-  kit.action(
-    '/settings/members/role',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'members_set_role', { body: { email: d.get('email') ?? '', role: d.get('role') ?? '' } })
-      return kit.done(c, '/settings/members', 'member_saved')
-    },
-    render,
-  )
-  kit.action(
-    '/settings/members/remove',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'members_remove', { body: { email: d.get('email') ?? '' } })
-      return kit.done(c, '/settings/members', 'member_removed')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/members', (c, form) => <MembersPage c={c} form={form} />)
+  page.change('', 'members_invite', 'invitation_sent', (d) => ({
+    body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' },
+  }))
+  page.change('/role', 'members_set_role', 'member_saved', (d) => ({
+    body: { email: d.get('email') ?? '', role: d.get('role') ?? '' },
+  }))
+  page.change('/remove', 'members_remove', 'member_removed', (d) => ({ body: { email: d.get('email') ?? '' } }))
 }

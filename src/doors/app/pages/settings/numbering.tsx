@@ -5,7 +5,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused } from '../../ui'
 import { FieldsForm, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 const KINDS: ReadonlyArray<readonly [NumberingKind, string]> = [
   ['invoice', 'Invoices'],
@@ -58,17 +58,8 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
 }
 
 export function numberingSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <NumberingPage c={c} form={form} />
-  kit.page('/settings/numbering', 'settings', render)
-  kit.action(
-    '/settings/numbering',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'numbering_set', {
-        body: { kind: d.get('kind') ?? '', pattern: (d.get('pattern') ?? '').trim() },
-      })
-      return kit.done(c, '/settings/numbering', 'saved')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/numbering', (c, form) => <NumberingPage c={c} form={form} />)
+  page.change('', 'numbering_set', 'saved', (d) => ({
+    body: { kind: d.get('kind') ?? '', pattern: (d.get('pattern') ?? '').trim() },
+  }))
 }

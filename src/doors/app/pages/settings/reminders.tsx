@@ -9,7 +9,7 @@ import { Field, Notice, Refused, When, esc } from '../../ui'
 import { FieldsForm, Section } from '../../settings-parts'
 import { Area } from '../daily/words'
 import { OutboxNote } from '../daily/outbox'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 /** Rows the form offers: the most steps a schedule has. */
 const ROWS = 5
@@ -174,21 +174,15 @@ function rowErrors(e: InvalidRequest, rows: number[]): InvalidRequest {
 }
 
 export function remindersSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <RemindersPage c={c} form={form} kit={kit} />
-  kit.page('/settings/reminders', 'settings', render)
-  kit.action(
-    '/settings/reminders',
-    'manage',
-    async (c, d) => {
-      const { bag, rows, steps } = readSteps(d)
-      bag.throwIfAny()
-      try {
-        await kit.operation(c, 'reminder_settings_update', { body: { enabled: d.get('enabled') === 'on', steps } })
-      } catch (e) {
-        throw e instanceof InvalidRequest ? rowErrors(e, rows) : e
-      }
-      return kit.done(c, '/settings/reminders', 'saved')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/reminders', (c, form) => <RemindersPage c={c} form={form} kit={kit} />)
+  page.action('', async (c, d) => {
+    const { bag, rows, steps } = readSteps(d)
+    bag.throwIfAny()
+    try {
+      await kit.operation(c, 'reminder_settings_update', { body: { enabled: d.get('enabled') === 'on', steps } })
+    } catch (e) {
+      throw e instanceof InvalidRequest ? rowErrors(e, rows) : e
+    }
+    return kit.done(c, '/settings/reminders', 'saved')
+  })
 }

@@ -14,7 +14,7 @@ import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, ShownOnce, When, esc } from '../../ui'
 import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 import { DeliveriesTable } from '../../deliveries'
 
 function hooks(c: InBusiness): WebhookDeps {
@@ -147,64 +147,34 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
 }
 
 export function webhooksSettings(kit: AppKit): void {
-  const list = (c: InBusiness, form: FormState) => <WebhooksPage c={c} form={form} />
-  const one = (c: InBusiness, form: FormState) => <WebhookPage c={c} form={form} />
-  kit.page('/settings/webhooks', 'settings', list)
-  kit.page('/settings/webhooks/:id', 'settings', one)
-  kit.action(
-    '/settings/webhooks',
-    'manage',
-    async (c, data) => {
-      const url = data.get('url')?.trim() ?? ''
-      const w = await kit.operation(c, 'webhooks_create', { body: { url, events: data.getAll('events') } })
-      return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
-    },
-    list,
-  )
-  kit.action(
-    '/settings/webhooks/:id',
-    'manage',
-    async (c, data) => {
-      const w = await kit.operation(c, 'webhooks_update', {
-        path: { id: c.params.id },
-        body: { url: data.get('url')?.trim() ?? '', events: data.getAll('events') },
-      })
-      return kit.done(c, `/settings/webhooks/${w.id}`, 'saved')
-    },
-    one,
-  )
+  const list = settingsPage(kit, '/settings/webhooks', (c, form) => <WebhooksPage c={c} form={form} />)
+  const one = settingsPage(kit, '/settings/webhooks/:id', (c, form) => <WebhookPage c={c} form={form} />)
+  list.action('', async (c, data) => {
+    const url = data.get('url')?.trim() ?? ''
+    const w = await kit.operation(c, 'webhooks_create', { body: { url, events: data.getAll('events') } })
+    return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
+  })
+  one.action('', async (c, data) => {
+    const w = await kit.operation(c, 'webhooks_update', {
+      path: { id: c.params.id },
+      body: { url: data.get('url')?.trim() ?? '', events: data.getAll('events') },
+    })
+    return kit.done(c, `/settings/webhooks/${w.id}`, 'saved')
+  })
   for (const [verb, paused] of [
     ['pause', true],
     ['resume', false],
   ] as const) {
-    kit.action(
-      `/settings/webhooks/:id/${verb}`,
-      'manage',
-      async (c) => {
-        const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { paused } })
-        return kit.done(c, `/settings/webhooks/${w.id}`, paused ? 'webhook_paused' : 'webhook_resumed')
-      },
-      one,
-    )
+    one.action(`/${verb}`, async (c) => {
+      const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { paused } })
+      return kit.done(c, `/settings/webhooks/${w.id}`, paused ? 'webhook_paused' : 'webhook_resumed')
+    })
   }
-  kit.action(
-    '/settings/webhooks/:id/roll',
-    'manage',
-    async (c) => {
-      const w = await kit.operation(c, 'webhooks_roll_secret', { path: { id: c.params.id } })
-      return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
-    },
-    one,
-  )
-  kit.action(
-    '/settings/webhooks/:id/delete',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'webhooks_delete', { path: { id: c.params.id } })
-      return kit.done(c, '/settings/webhooks', 'webhook_deleted')
-    },
-    list,
-  )
+  one.action('/roll', async (c) => {
+    const w = await kit.operation(c, 'webhooks_roll_secret', { path: { id: c.params.id } })
+    return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
+  })
+  list.change('/:id/delete', 'webhooks_delete', 'webhook_deleted', (_, c) => ({ path: { id: c.params.id } }))
   kit.action(
     '/settings/webhooks/deliveries/:delivery/resend',
     'manage',
