@@ -6,7 +6,6 @@ import {
   listDeliveries,
   listWebhooks,
   presentWebhook,
-  EVENT_TYPES,
   type WebhookDeps,
 } from '../../../../modules/webhooks'
 import { webhooksSend } from '../../../../platform/policy'
@@ -16,6 +15,7 @@ import { Field, Notice, Refused, ShownOnce, When, esc } from '../../ui'
 import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
 import { SettingsLayout, settingsPage } from './index'
 import { DeliveriesTable } from '../../deliveries'
+import { EventChecks } from '../../webhook-events'
 
 function hooks(c: InBusiness): WebhookDeps {
   return {
@@ -24,21 +24,6 @@ function hooks(c: InBusiness): WebhookDeps {
     resolve: c.deps.resolve,
     allowPrivate: c.deps.config.webhookAllowPrivate,
   }
-}
-
-function EventChecks({ form, chosen }: { form: FormState; chosen: string[] }): JSX.Element {
-  const picked = form.values ? form.values.getAll('events') : chosen
-  return (
-    <fieldset class="checks">
-      <legend class="legend">Events (none ticked: every event)</legend>
-      {EVENT_TYPES.map((e) => (
-        <label>
-          <input type="checkbox" name="events" value={e} checked={picked.includes(e)} />
-          {e}
-        </label>
-      ))}
-    </fieldset>
-  )
 }
 
 function stateOf(h: ReturnType<typeof presentWebhook>): JSX.Element {
