@@ -1,4 +1,5 @@
-// Settings of a Business (extensions §9): Owner and Admin open them; each page is its own file beside this one.
+// Settings of a Business (extensions §9): Owner and Admin open them; each page is its own file beside this one, in
+// the side menu's layout, registered with settingsPage and built of the parts in ../../settings-parts.tsx.
 import { redirect, type PostedForm } from '../../http'
 import type { AppKit, Handler, NOTICES, PageInput, Render } from '../../kit'
 import { Layout } from '../../layout'
