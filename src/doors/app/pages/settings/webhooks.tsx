@@ -1,13 +1,7 @@
 // Settings → Webhooks: add (address and events; the signing secret shown once), change, pause and resume, roll the
 // secret, delete; each webhook's deliveries of the last 30 days with every attempt, and Resend. The same services as
 // the API's /v1/webhooks, so rules and refusals (webhook_paused, webhooks_need_a_paid_plan) are the same.
-import {
-  getWebhook,
-  listDeliveries,
-  listWebhooks,
-  presentWebhook,
-  type WebhookDeps,
-} from '../../../../modules/webhooks'
+import { getWebhook, listDeliveries, listWebhooks, presentWebhook } from '../../../../modules/webhooks'
 import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
@@ -15,21 +9,7 @@ import { Field, Notice, Refused, ShownOnce, When, esc } from '../../ui'
 import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
 import { SettingsLayout, settingsPage } from './index'
 import { DeliveriesTable } from '../../deliveries'
-import { EventChecks } from '../../webhook-events'
-
-function hooks(c: InBusiness): WebhookDeps {
-  return {
-    db: c.deps.db,
-    clock: c.deps.clock,
-    resolve: c.deps.resolve,
-    allowPrivate: c.deps.config.webhookAllowPrivate,
-  }
-}
-
-function stateOf(h: ReturnType<typeof presentWebhook>): JSX.Element {
-  if (!h.paused) return <span class="tag ok">on</span>
-  return <span class="tag bad">{h.paused_reason === 'gone' ? 'paused: the address answered 410 Gone' : 'paused'}</span>
-}
+import { EventChecks, WebhookState, webhookDeps } from '../../webhook-parts'
 
 async function WebhooksPage({
   c,
@@ -40,7 +20,7 @@ async function WebhooksPage({
   form: FormState
   created?: { url: string; secret: string }
 }): Promise<string> {
-  const list = (await listWebhooks(hooks(c), c.business.id, 0, 100)).map((r) => presentWebhook(r))
+  const list = (await listWebhooks(webhookDeps(c.deps), c.business.id, 0, 100)).map((r) => presentWebhook(r))
   return (
     <SettingsLayout c={c} title="Webhooks" path="/webhooks">
       <h1>Webhooks</h1>
@@ -76,7 +56,7 @@ async function WebhooksPage({
         columns={[
           { head: 'Address', cell: (h) => <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a> },
           { head: 'Events', cell: (h) => esc(h.events.length ? h.events.join(', ') : 'every event') },
-          { head: 'State', cell: (h) => stateOf(h) },
+          { head: 'State', cell: (h) => <WebhookState hook={h} /> },
         ]}
       />
     </SettingsLayout>
@@ -85,8 +65,8 @@ async function WebhooksPage({
 
 async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState; secret?: string }): Promise<string> {
   const id = Number(c.params.id)
-  const h = await getWebhook(hooks(c), c.business.id, id)
-  const deliveries = await listDeliveries(hooks(c), c.business.id, id, 0, 100)
+  const h = await getWebhook(webhookDeps(c.deps), c.business.id, id)
+  const deliveries = await listDeliveries(webhookDeps(c.deps), c.business.id, id, 0, 100)
   const at = `${c.base}/settings/webhooks/${h.id}`
   return (
     <SettingsLayout c={c} title="Webhook" path="/webhooks">
@@ -95,7 +75,7 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
       </p>
       <h1>{esc(h.url)}</h1>
       <p class="lead">
-        {stateOf(h)} · added <When at={h.created_at} />
+        <WebhookState hook={h} /> · added <When at={h.created_at} />
       </p>
       <Notice text={c.notice} />
       {secret ? (
