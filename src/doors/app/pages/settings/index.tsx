@@ -64,29 +64,26 @@ export function SettingsLayout(props: {
  */
 export function settingsPage(kit: AppKit, path: string, render: Render<InBusiness>) {
   kit.page(path, 'settings', render)
-  return {
-    /** A change that answers as it likes (a secret shown once, a redirect of its own). */
-    action(sub: string, handler: Handler<InBusiness>, opts: { upload?: boolean } = {}): void {
-      kit.action(`${path}${sub}`, 'manage', handler, render, opts)
-    },
-    /** A change that runs one operation with what `input` reads from the form, then shows the page with `notice`. */
-    change(
-      sub: string,
-      operation: string,
-      notice: keyof typeof NOTICES,
-      input: (d: PostedForm, c: InBusiness) => PageInput = () => ({}),
-      opts: { upload?: boolean } = {},
-    ): void {
-      this.action(
-        sub,
-        async (c, d) => {
-          await kit.operation(c, operation, input(d, c))
-          return kit.done(c, path, notice)
-        },
-        opts,
-      )
-    },
-  }
+  /** A change that answers as it likes (a secret shown once, a redirect of its own). */
+  const action = (sub: string, handler: Handler<InBusiness>, opts: { upload?: boolean } = {}): void =>
+    kit.action(`${path}${sub}`, 'manage', handler, render, opts)
+  /** A change that runs one operation with what `input` reads from the form, then shows the page with `notice`. */
+  const change = (
+    sub: string,
+    operation: string,
+    notice: keyof typeof NOTICES,
+    input: (d: PostedForm, c: InBusiness) => PageInput = () => ({}),
+    opts: { upload?: boolean } = {},
+  ): void =>
+    action(
+      sub,
+      async (c, d) => {
+        await kit.operation(c, operation, input(d, c))
+        return kit.done(c, path, notice)
+      },
+      opts,
+    )
+  return { action, change }
 }
 
 export function settingsRoutes(kit: AppKit): void {
