@@ -1,5 +1,6 @@
 // The parts the settings pages are built of: a card with its heading, a form of fields with its one button, a form
-// that is only a button (revoke, remove, pause), and a table of records whose columns name their own cells.
+// that is only a button (revoke, remove, pause), and the notice of what the plan does not allow. Their tables of
+// records are list.tsx's RecordsTable.
 import { PostForm, esc } from './ui'
 
 type Children = JSX.Element | JSX.Element[]
@@ -68,61 +69,6 @@ export function ButtonForm(p: {
         {esc(p.label)}
       </button>
     </PostForm>
-  )
-}
-
-/** A column of a table of records: its heading, and what a record shows in it. */
-export interface Column<T> {
-  head: string
-  cell: (row: T, i: number) => JSX.Element
-}
-
-/**
- * Records as a table, or `empty` in words when there are none. A stacked table (the default) turns each record into
- * a card on a narrow screen: its first column titles the card, and each other cell is labelled with its column's
- * heading. `action` is a last column of buttons, headed quietly and left unlabelled.
- */
-export function RecordsTable<T>(p: {
-  rows: readonly T[]
-  columns: ReadonlyArray<Column<T>>
-  action?: Column<T>
-  empty?: string
-  stacked?: boolean
-}): JSX.Element {
-  if (p.rows.length === 0 && p.empty !== undefined) return <p class="muted">{esc(p.empty)}</p>
-  const stacked = p.stacked ?? true
-  const cell = (col: Column<T>, n: number, row: T, i: number): JSX.Element => {
-    if (!stacked) return <td>{col.cell(row, i)}</td>
-    if (n === 0) return <td class="key">{col.cell(row, i)}</td>
-    return <td data-label={esc(col.head)}>{col.cell(row, i)}</td>
-  }
-  return (
-    <div class="table-wrap">
-      <table class={stacked ? 'stacked' : undefined}>
-        <thead>
-          <tr>
-            {p.columns.map((col) => (
-              <th scope="col">{esc(col.head)}</th>
-            ))}
-            {p.action ? (
-              <th scope="col">
-                <span class="muted">{esc(p.action.head)}</span>
-              </th>
-            ) : (
-              ''
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {p.rows.map((row, i) => (
-            <tr>
-              {p.columns.map((col, n) => cell(col, n, row, i))}
-              {p.action ? <td>{p.action.cell(row, i)}</td> : ''}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   )
 }
 

@@ -3,7 +3,8 @@ import { listBankAccounts } from '../../../../modules/business'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, When, esc } from '../../ui'
-import { FieldsForm, RecordsTable, Section } from '../../settings-parts'
+import { FieldsForm, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout, settingsPage } from './index'
 
 async function BankAccountsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
@@ -13,17 +14,20 @@ async function BankAccountsPage({ c, form }: { c: InBusiness; form: FormState })
       <h1>Bank accounts</h1>
       <p class="lead">Where Clients pay; documents show them.</p>
       <Notice text={c.notice} />
-      <RecordsTable
-        rows={accounts}
-        empty="No bank accounts yet."
-        columns={[
-          { head: 'Name', cell: (a) => esc(a.name) },
-          { head: 'IBAN', cell: (a) => <code>{esc(a.iban)}</code> },
-          { head: 'BIC', cell: (a) => esc(a.bic ?? '—') },
-          { head: 'Currency', cell: (a) => esc(a.currency ?? 'any') },
-          { head: 'Added', cell: (a) => <When at={a.createdAt} /> },
-        ]}
-      />
+      {accounts.length === 0 ? (
+        <p class="muted">No bank accounts yet.</p>
+      ) : (
+        <RecordsTable
+          rows={accounts}
+          columns={[
+            { head: 'Name', key: true, cell: (a) => esc(a.name) },
+            { head: 'IBAN', cell: (a) => <code>{esc(a.iban)}</code> },
+            { head: 'BIC', cell: (a) => esc(a.bic ?? '—') },
+            { head: 'Currency', cell: (a) => esc(a.currency ?? 'any') },
+            { head: 'Added', cell: (a) => <When at={a.createdAt} /> },
+          ]}
+        />
+      )}
       <Section id="add-account" title="Add a bank account">
         <Refused state={form} shown={['name', 'iban', 'bic', 'currency']} />
         <FieldsForm action={`${c.base}/settings/bank-accounts`} token={c.csrf} submit="Add account">

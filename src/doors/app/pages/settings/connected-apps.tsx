@@ -4,7 +4,8 @@ import { connectedAppsOf } from '../../../../modules/oauth'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, Refused, When, esc } from '../../ui'
-import { ButtonForm, RecordsTable } from '../../settings-parts'
+import { ButtonForm } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout, settingsPage } from './index'
 
 async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
@@ -15,29 +16,33 @@ async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }
       <p class="lead">Apps a member connected to this Business. Each acts with the Role chosen when connecting.</p>
       <Notice text={c.notice} />
       <Refused state={form} />
-      <RecordsTable
-        rows={apps}
-        empty="No app is connected."
-        stacked={false}
-        columns={[
-          { head: 'App', cell: (a) => esc(a.app.name) },
-          { head: 'Role', cell: (a) => esc(a.role) },
-          { head: 'Connected by', cell: (a) => esc(a.connected_by.name) },
-          { head: 'Connected', cell: (a) => <When at={a.connected_at} /> },
-          { head: 'Last used', cell: (a) => <When at={a.last_used_at} /> },
-        ]}
-        action={{
-          head: 'Disconnect',
-          cell: (a) => (
-            <ButtonForm
-              action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
-              token={c.csrf}
-              kind="danger"
-              label="Disconnect"
-            />
-          ),
-        }}
-      />
+      {apps.length === 0 ? (
+        <p class="muted">No app is connected.</p>
+      ) : (
+        <RecordsTable
+          rows={apps}
+          columns={[
+            { head: 'App', key: true, cell: (a) => esc(a.app.name) },
+            { head: 'Role', cell: (a) => esc(a.role) },
+            { head: 'Connected by', cell: (a) => esc(a.connected_by.name) },
+            { head: 'Connected', cell: (a) => <When at={a.connected_at} /> },
+            { head: 'Last used', cell: (a) => <When at={a.last_used_at} /> },
+            {
+              head: 'Disconnect',
+              actions: true,
+              headShown: true,
+              cell: (a) => (
+                <ButtonForm
+                  action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
+                  token={c.csrf}
+                  kind="danger"
+                  label="Disconnect"
+                />
+              ),
+            },
+          ]}
+        />
+      )}
     </SettingsLayout>
   )
 }

@@ -3,7 +3,8 @@
 import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, When, esc } from '../../ui'
-import { RecordsTable, Section } from '../../settings-parts'
+import { Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout } from './index'
 
 /** How many of the newest entries the page lists. */
@@ -86,7 +87,7 @@ async function JournalPage({ c }: { c: InBusiness }): Promise<string> {
           <RecordsTable
             rows={newest}
             columns={[
-              { head: 'Entry', cell: (e) => esc(e.seq) },
+              { head: 'Entry', key: true, cell: (e) => esc(e.seq) },
               { head: 'What', cell: (e) => esc(e.kind) },
               { head: 'Record', cell: (e) => esc(e.record.number ?? `${e.record.type} ${e.record.id}`) },
               { head: 'When', cell: (e) => <When at={e.at} /> },

@@ -4,7 +4,8 @@ import { listApiKeys } from '../../../../modules/business'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, Select, ShownOnce, When, esc } from '../../ui'
-import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
+import { ButtonForm, FieldsForm, PlanLimit, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout, settingsPage } from './index'
 
 const ROLE_OPTIONS = [
@@ -50,31 +51,34 @@ async function KeysPage({
         </FieldsForm>
       </Section>
       <h2>Keys</h2>
-      <RecordsTable
-        rows={keys}
-        empty="No keys yet."
-        columns={[
-          { head: 'Name', cell: (k) => esc(k.name) },
-          { head: 'Role', cell: (k) => esc(k.role) },
-          { head: 'Starts with', cell: (k) => <code>{esc(k.prefix)}…</code> },
-          { head: 'Created', cell: (k) => <When at={k.created_at} /> },
-          {
-            head: 'State',
-            cell: (k) =>
-              k.revoked_at ? (
-                <span class="tag bad">revoked</span>
-              ) : (
-                <ButtonForm
-                  action={`${c.base}/settings/keys/${k.id}/revoke`}
-                  token={c.csrf}
-                  kind="danger"
-                  label="Revoke"
-                  ariaLabel={`Revoke ${k.name}`}
-                />
-              ),
-          },
-        ]}
-      />
+      {keys.length === 0 ? (
+        <p class="muted">No keys yet.</p>
+      ) : (
+        <RecordsTable
+          rows={keys}
+          columns={[
+            { head: 'Name', key: true, cell: (k) => esc(k.name) },
+            { head: 'Role', cell: (k) => esc(k.role) },
+            { head: 'Starts with', cell: (k) => <code>{esc(k.prefix)}…</code> },
+            { head: 'Created', cell: (k) => <When at={k.created_at} /> },
+            {
+              head: 'State',
+              cell: (k) =>
+                k.revoked_at ? (
+                  <span class="tag bad">revoked</span>
+                ) : (
+                  <ButtonForm
+                    action={`${c.base}/settings/keys/${k.id}/revoke`}
+                    token={c.csrf}
+                    kind="danger"
+                    label="Revoke"
+                    ariaLabel={`Revoke ${k.name}`}
+                  />
+                ),
+            },
+          ]}
+        />
+      )}
     </SettingsLayout>
   )
 }

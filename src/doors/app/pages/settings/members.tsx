@@ -7,7 +7,8 @@ import { listMembers } from '../../../../modules/people'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, When, esc } from '../../ui'
-import { ButtonForm, FieldsForm, RecordsTable, Section } from '../../settings-parts'
+import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout, settingsPage } from './index'
 
 const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
@@ -37,6 +38,7 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
         columns={[
           {
             head: 'Person',
+            key: true,
             cell: (m) =>
               m.state === 'pending' ? (
                 <>
@@ -54,10 +56,10 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
           },
           {
             head: 'Role',
-            cell: (m, i) =>
-              m.role === 'owner' && c.role !== 'owner' ? (
-                ROLE_WORDS.owner
-              ) : (
+            cell: (m) => {
+              if (m.role === 'owner' && c.role !== 'owner') return ROLE_WORDS.owner
+              const i = members.indexOf(m)
+              return (
                 <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
                   <input type="hidden" name="email" value={esc(m.email)} />
                   <label class="skip" for={`role-${i}`}>
@@ -74,26 +76,29 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
                     Save
                   </button>
                 </PostForm>
-              ),
+              )
+            },
           },
           { head: 'Since', cell: (m) => <When at={m.createdAt} /> },
+          {
+            head: 'Remove',
+            actions: true,
+            headShown: true,
+            cell: (m) =>
+              m.role === 'owner' && c.role !== 'owner' ? (
+                ''
+              ) : (
+                <ButtonForm
+                  action={`${c.base}/settings/members/remove`}
+                  token={c.csrf}
+                  hidden={{ name: 'email', value: m.email }}
+                  kind="danger"
+                  label="Remove"
+                  ariaLabel={`Remove ${shown(m)}`}
+                />
+              ),
+          },
         ]}
-        action={{
-          head: 'Remove',
-          cell: (m) =>
-            m.role === 'owner' && c.role !== 'owner' ? (
-              ''
-            ) : (
-              <ButtonForm
-                action={`${c.base}/settings/members/remove`}
-                token={c.csrf}
-                hidden={{ name: 'email', value: m.email }}
-                kind="danger"
-                label="Remove"
-                ariaLabel={`Remove ${shown(m)}`}
-              />
-            ),
-        }}
       />
       <Section id="add-member" title="Invite a member">
         <p class="hint">The invitation goes to the email address; they join once they accept it, signed in.</p>

@@ -6,7 +6,8 @@ import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, ShownOnce, When, esc } from '../../ui'
-import { ButtonForm, FieldsForm, PlanLimit, RecordsTable, Section } from '../../settings-parts'
+import { ButtonForm, FieldsForm, PlanLimit, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout, settingsPage } from './index'
 import { DeliveriesTable } from '../../deliveries'
 import { EventChecks, WebhookState, webhookDeps } from '../../webhook-parts'
@@ -50,15 +51,22 @@ async function WebhooksPage({
         </FieldsForm>
       </Section>
       <h2>Webhooks</h2>
-      <RecordsTable
-        rows={list}
-        empty="No webhooks yet."
-        columns={[
-          { head: 'Address', cell: (h) => <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a> },
-          { head: 'Events', cell: (h) => esc(h.events.length ? h.events.join(', ') : 'every event') },
-          { head: 'State', cell: (h) => <WebhookState hook={h} /> },
-        ]}
-      />
+      {list.length === 0 ? (
+        <p class="muted">No webhooks yet.</p>
+      ) : (
+        <RecordsTable
+          rows={list}
+          columns={[
+            {
+              head: 'Address',
+              key: true,
+              cell: (h) => <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a>,
+            },
+            { head: 'Events', cell: (h) => esc(h.events.length ? h.events.join(', ') : 'every event') },
+            { head: 'State', cell: (h) => <WebhookState hook={h} /> },
+          ]}
+        />
+      )}
     </SettingsLayout>
   )
 }
