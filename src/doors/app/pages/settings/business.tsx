@@ -9,8 +9,9 @@ import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { PostedForm } from '../../http'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { Field, Notice, Refused, Select, esc } from '../../ui'
+import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
+import { SettingsLayout, settingsPage } from './index'
 
 /** Every field of the setup form, named as the service's field errors name them. */
 const FIELDS = [
@@ -90,10 +91,7 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
   const b = c.business
   const errors = form.errors.logo ?? []
   return (
-    <section class="card" aria-labelledby="logo-h" id="logo">
-      <h2 id="logo-h" class="flush-top">
-        Logo
-      </h2>
+    <Section id="logo-h" title="Logo" sectionId="logo" titleClass="flush-top">
       <p class="muted flush-top">
         At the top left of every document and Receipt PDF. A PNG or JPEG image of at most 1 MB.
       </p>
@@ -111,7 +109,13 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
           No logo yet: the PDFs carry the Business name alone.
         </p>
       )}
-      <PostForm action={`${c.base}/settings/business/logo`} token={c.csrf} enctype="multipart/form-data" id="logo-form">
+      <FieldsForm
+        action={`${c.base}/settings/business/logo`}
+        token={c.csrf}
+        enctype="multipart/form-data"
+        id="logo-form"
+        submit="Upload the logo"
+      >
         <div class={errors.length ? 'field bad' : 'field'}>
           <label for="f-logo">{b.logoType ? 'Replace it with' : 'Image file'}</label>
           <input
@@ -131,20 +135,19 @@ function LogoCard({ c, form }: { c: InBusiness; form: FormState }): JSX.Element 
             ''
           )}
         </div>
-        <div>
-          <button type="submit">Upload the logo</button>
-        </div>
-      </PostForm>
+      </FieldsForm>
       {b.logoType ? (
-        <PostForm action={`${c.base}/settings/business/logo/remove`} token={c.csrf} class="inline">
-          <button type="submit" class="danger" id="remove-logo">
-            Remove the logo
-          </button>
-        </PostForm>
+        <ButtonForm
+          action={`${c.base}/settings/business/logo/remove`}
+          token={c.csrf}
+          kind="danger"
+          id="remove-logo"
+          label="Remove the logo"
+        />
       ) : (
         ''
       )}
-    </section>
+    </Section>
   )
 }
 
@@ -161,7 +164,7 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
       <Refused state={form} shown={[...FIELDS, 'logo']} />
       <LogoCard c={c} form={form} />
       <div class="card">
-        <PostForm action={`${c.base}/settings/business`} token={c.csrf} id="business-form">
+        <FieldsForm action={`${c.base}/settings/business`} token={c.csrf} id="business-form" submit="Save">
           <h2 class="flush">The Business</h2>
           <Field name="name" label="Name" state={form} value={b.name} required maxlength={255} />
           <Field name="legal_name" label="Legal name" state={form} value={b.legalName} maxlength={255} />
@@ -299,10 +302,7 @@ function BusinessPage({ c, form }: { c: InBusiness; form: FormState }): JSX.Elem
             value={b.einvoiceFormat}
             options={FORMAT_OPTIONS}
           />
-          <div>
-            <button type="submit">Save</button>
-          </div>
-        </PostForm>
+        </FieldsForm>
       </div>
     </SettingsLayout>
   )
@@ -343,36 +343,12 @@ function businessInput(d: PostedForm): BusinessInput {
 }
 
 export function businessSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <BusinessPage c={c} form={form} />
-  kit.page('/settings/business', 'settings', render)
-  kit.action(
-    '/settings/business',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'business_update', { body: businessInput(d) as Record<string, unknown> })
-      return kit.done(c, '/settings/business', 'saved')
-    },
-    render,
-  )
-  kit.action(
-    '/settings/business/logo',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'business_set_logo', { body: { bytes: d.files.get('logo') } })
-      return kit.done(c, '/settings/business', 'logo_saved')
-    },
-    render,
-    { upload: true },
-  )
-  kit.action(
-    '/settings/business/logo/remove',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'business_set_logo', { body: { remove: true } })
-      return kit.done(c, '/settings/business', 'logo_removed')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/business', (c, form) => <BusinessPage c={c} form={form} />)
+  page.change('', 'business_update', 'saved', (d) => ({ body: businessInput(d) as Record<string, unknown> }))
+  page.change('/logo', 'business_set_logo', 'logo_saved', (d) => ({ body: { bytes: d.files.get('logo') } }), {
+    upload: true,
+  })
+  page.change('/logo/remove', 'business_set_logo', 'logo_removed', () => ({ body: { remove: true } }))
   // The logo as stored, for the page to show (the settings' people only; the PDFs read it themselves).
   kit.download('/settings/business/logo', 'settings', async (c) => {
     const logo = await businessLogo(c.deps.db.read, c.business)

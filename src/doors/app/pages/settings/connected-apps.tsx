@@ -3,8 +3,10 @@
 import { connectedAppsOf } from '../../../../modules/oauth'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Notice, PostForm, Refused, When, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { Notice, Refused, When, esc } from '../../ui'
+import { ButtonForm } from '../../settings-parts'
+import { RecordsTable } from '../../list'
+import { SettingsLayout, settingsPage } from './index'
 
 async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }): Promise<string> {
   const apps = await connectedAppsOf(c.deps.db, c.business.id, 0, 100)
@@ -17,63 +19,35 @@ async function ConnectedAppsPage({ c, form }: { c: InBusiness; form: FormState }
       {apps.length === 0 ? (
         <p class="muted">No app is connected.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Role</th>
-                <th scope="col">Connected by</th>
-                <th scope="col">Connected</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="muted">Disconnect</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {apps.map((a) => (
-                <tr>
-                  <td>{esc(a.app.name)}</td>
-                  <td>{esc(a.role)}</td>
-                  <td>{esc(a.connected_by.name)}</td>
-                  <td>
-                    <When at={a.connected_at} />
-                  </td>
-                  <td>
-                    <When at={a.last_used_at} />
-                  </td>
-                  <td>
-                    <PostForm
-                      action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
-                      token={c.csrf}
-                      class="inline"
-                    >
-                      <button type="submit" class="danger">
-                        Disconnect
-                      </button>
-                    </PostForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          rows={apps}
+          columns={[
+            { head: 'App', key: true, cell: (a) => esc(a.app.name) },
+            { head: 'Role', cell: (a) => esc(a.role) },
+            { head: 'Connected by', cell: (a) => esc(a.connected_by.name) },
+            { head: 'Connected', cell: (a) => <When at={a.connected_at} /> },
+            { head: 'Last used', cell: (a) => <When at={a.last_used_at} /> },
+            {
+              head: 'Disconnect',
+              actions: true,
+              headShown: true,
+              cell: (a) => (
+                <ButtonForm
+                  action={`${c.base}/settings/connected-apps/${a.id}/disconnect`}
+                  token={c.csrf}
+                  kind="danger"
+                  label="Disconnect"
+                />
+              ),
+            },
+          ]}
+        />
       )}
     </SettingsLayout>
   )
 }
 
 export function connectedAppsSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <ConnectedAppsPage c={c} form={form} />
-  kit.page('/settings/connected-apps', 'settings', render)
-  kit.action(
-    '/settings/connected-apps/:id/disconnect',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'connected_apps_delete', { path: { id: c.params.id } })
-      return kit.done(c, '/settings/connected-apps', 'saved')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/connected-apps', (c, form) => <ConnectedAppsPage c={c} form={form} />)
+  page.change('/:id/disconnect', 'connected_apps_delete', 'saved', (_, c) => ({ path: { id: c.params.id } }))
 }

@@ -1,6 +1,7 @@
-// Settings of a Business (extensions §9): Owner and Admin open them; each page is its own file beside this one.
-import { redirect } from '../../http'
-import type { AppKit } from '../../kit'
+// Settings of a Business (extensions §9): Owner and Admin open them; each page is its own file beside this one, in
+// the side menu's layout, registered with settingsPage and built of the parts in ../../settings-parts.tsx.
+import { redirect, type PostedForm } from '../../http'
+import type { AppKit, Handler, NOTICES, PageInput, Render } from '../../kit'
 import { Layout } from '../../layout'
 import type { InBusiness } from '../../context'
 import { esc } from '../../ui'
@@ -54,6 +55,35 @@ export function SettingsLayout(props: {
       </div>
     </Layout>
   )
+}
+
+/**
+ * A settings page and the changes made on it: the page opens for the people the policy lets into settings, its
+ * changes (at `path` + their own path) for those it lets manage them, and a refused change shows the page again with
+ * what was typed.
+ */
+export function settingsPage(kit: AppKit, path: string, render: Render<InBusiness>) {
+  kit.page(path, 'settings', render)
+  /** A change that answers as it likes (a secret shown once, a redirect of its own). */
+  const action = (sub: string, handler: Handler<InBusiness>, opts: { upload?: boolean } = {}): void =>
+    kit.action(`${path}${sub}`, 'manage', handler, render, opts)
+  /** A change that runs one operation with what `input` reads from the form, then shows the page with `notice`. */
+  const change = (
+    sub: string,
+    operation: string,
+    notice: keyof typeof NOTICES,
+    input: (d: PostedForm, c: InBusiness) => PageInput = () => ({}),
+    opts: { upload?: boolean } = {},
+  ): void =>
+    action(
+      sub,
+      async (c, d) => {
+        await kit.operation(c, operation, input(d, c))
+        return kit.done(c, path, notice)
+      },
+      opts,
+    )
+  return { action, change }
 }
 
 export function settingsRoutes(kit: AppKit): void {

@@ -3,6 +3,8 @@
 import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Notice, When, esc } from '../../ui'
+import { Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
 import { SettingsLayout } from './index'
 
 /** How many of the newest entries the page lists. */
@@ -15,13 +17,26 @@ const REASONS: Record<string, string> = {
   record_changed: 'the record it names was changed behind the service’s back',
 }
 
+/** An entry of journal_list, as far as the page shows it. */
+interface Entry {
+  seq: number
+  at: string
+  kind: string
+  record: { type: string; id: number; number: string | null }
+  hash: string
+}
+
 async function JournalPage({ c }: { c: InBusiness }): Promise<string> {
   const head = await c.operation<{ seq: number; hash: string; at: string | null }>('journal_head')
   const from = Math.max(1, head.seq - SHOWN + 1)
   const newest =
     head.seq === 0
       ? []
-      : (await c.operation('journal_list', { query: { from_seq: String(from), limit: String(SHOWN) } })).data.reverse()
+      : (
+          await c.operation<{ data: Entry[] }>('journal_list', {
+            query: { from_seq: String(from), limit: String(SHOWN) },
+          })
+        ).data.reverse()
   // A check reads the whole chain: run when asked, not with every visit.
   const verdict = c.url.searchParams.get('verify') === '1' ? await c.operation('journal_verify') : null
   return (
@@ -42,10 +57,7 @@ async function JournalPage({ c }: { c: InBusiness }): Promise<string> {
           text={`The chain is broken at entry ${verdict.first_bad_seq}: ${REASONS[verdict.reason] ?? verdict.reason}.`}
         />
       )}
-      <section class="card" aria-labelledby="j-head">
-        <h2 id="j-head" class="flush">
-          Head
-        </h2>
+      <Section id="j-head" title="Head">
         {head.seq === 0 ? (
           <p>Nothing has been issued yet: the chain is empty.</p>
         ) : (
@@ -67,43 +79,22 @@ async function JournalPage({ c }: { c: InBusiness }): Promise<string> {
             Check the chain now
           </a>
         </p>
-      </section>
+      </Section>
       {newest.length === 0 ? (
         ''
       ) : (
-        <section class="card" aria-labelledby="j-newest">
-          <h2 id="j-newest" class="flush">
-            Newest entries
-          </h2>
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Entry</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Record</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Hash</th>
-                </tr>
-              </thead>
-              <tbody>
-                {newest.map((e: any) => (
-                  <tr>
-                    <td class="key">{esc(e.seq)}</td>
-                    <td data-label="What">{esc(e.kind)}</td>
-                    <td data-label="Record">{esc(e.record.number ?? `${e.record.type} ${e.record.id}`)}</td>
-                    <td data-label="When">
-                      <When at={e.at} />
-                    </td>
-                    <td data-label="Hash">
-                      <code>{esc(e.hash.slice(0, 16))}…</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+        <Section id="j-newest" title="Newest entries">
+          <RecordsTable
+            rows={newest}
+            columns={[
+              { head: 'Entry', key: true, cell: (e) => esc(e.seq) },
+              { head: 'What', cell: (e) => esc(e.kind) },
+              { head: 'Record', cell: (e) => esc(e.record.number ?? `${e.record.type} ${e.record.id}`) },
+              { head: 'When', cell: (e) => <When at={e.at} /> },
+              { head: 'Hash', cell: (e) => <code>{esc(e.hash.slice(0, 16))}…</code> },
+            ]}
+          />
+        </Section>
       )}
       <p class="muted">
         Export the whole chain with <code>invoicing journal export {esc(c.business.publicId)} FILE</code>;

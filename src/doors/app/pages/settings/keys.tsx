@@ -1,10 +1,12 @@
 // Settings → API keys: create with a name and Role (the key is shown once), revoke.
 import { isPaidPlan } from '../../../../platform/policy'
-import { listApiKeys, type ApiKeyView } from '../../../../modules/business'
+import { listApiKeys } from '../../../../modules/business'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, Select, ShownOnce, When, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { Field, Notice, Refused, Select, ShownOnce, When, esc } from '../../ui'
+import { ButtonForm, FieldsForm, PlanLimit, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
+import { SettingsLayout, settingsPage } from './index'
 
 const ROLE_OPTIONS = [
   ['admin', 'Admin: everything, webhooks and the request log included'],
@@ -30,17 +32,13 @@ async function KeysPage({
       </p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Your new key "${created.name}".`} secret={created.key} /> : ''}
-      {!isPaidPlan(c.business.plan) ? (
-        <p class="notice warn">The API needs a paid plan: keys of this Business are refused until it is on one.</p>
-      ) : (
-        ''
-      )}
-      <section class="card" aria-labelledby="new-key">
-        <h2 id="new-key" class="flush">
-          Create a key
-        </h2>
+      <PlanLimit
+        limited={!isPaidPlan(c.business.plan)}
+        text="The API needs a paid plan: keys of this Business are refused until it is on one."
+      />
+      <Section id="new-key" title="Create a key">
         <Refused state={form} shown={['name', 'role']} />
-        <PostForm action={`${c.base}/settings/keys`} token={c.csrf}>
+        <FieldsForm action={`${c.base}/settings/keys`} token={c.csrf} submit="Create key">
           <Field
             name="name"
             label="Name"
@@ -50,80 +48,49 @@ async function KeysPage({
             hint="Say what uses it, e.g. “accounting export”."
           />
           <Select name="role" label="Role" state={form} value="member" options={ROLE_OPTIONS} />
-          <div>
-            <button type="submit">Create key</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       <h2>Keys</h2>
       {keys.length === 0 ? (
         <p class="muted">No keys yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k: ApiKeyView) => (
-                <tr>
-                  <td class="key">{esc(k.name)}</td>
-                  <td data-label="Role">{esc(k.role)}</td>
-                  <td data-label="Starts with">
-                    <code>{esc(k.prefix)}…</code>
-                  </td>
-                  <td data-label="Created">
-                    <When at={k.created_at} />
-                  </td>
-                  <td data-label="State">
-                    {k.revoked_at ? (
-                      <span class="tag bad">revoked</span>
-                    ) : (
-                      <PostForm action={`${c.base}/settings/keys/${k.id}/revoke`} token={c.csrf} class="inline">
-                        <button type="submit" class="danger" aria-label={esc(`Revoke ${k.name}`)}>
-                          Revoke
-                        </button>
-                      </PostForm>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          rows={keys}
+          columns={[
+            { head: 'Name', key: true, cell: (k) => esc(k.name) },
+            { head: 'Role', cell: (k) => esc(k.role) },
+            { head: 'Starts with', cell: (k) => <code>{esc(k.prefix)}…</code> },
+            { head: 'Created', cell: (k) => <When at={k.created_at} /> },
+            {
+              head: 'State',
+              cell: (k) =>
+                k.revoked_at ? (
+                  <span class="tag bad">revoked</span>
+                ) : (
+                  <ButtonForm
+                    action={`${c.base}/settings/keys/${k.id}/revoke`}
+                    token={c.csrf}
+                    kind="danger"
+                    label="Revoke"
+                    ariaLabel={`Revoke ${k.name}`}
+                  />
+                ),
+            },
+          ]}
+        />
       )}
     </SettingsLayout>
   )
 }
 
 export function keysSettings(kit: AppKit): void {
-  const rerender = (c: InBusiness, form: FormState) => <KeysPage c={c} form={form} />
-  kit.page('/settings/keys', 'settings', rerender)
-  kit.action(
-    '/settings/keys',
-    'manage',
-    async (c, data) => {
-      const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', {
-        body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' },
-      })
-      // Shown in this answer only: the key is stored as a hash and never shown again.
-      return <KeysPage c={c} form={EMPTY_FORM} created={created} />
-    },
-    rerender,
-  )
-  kit.action(
-    '/settings/keys/:id/revoke',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'api_keys_revoke', { path: { id: c.params.id } })
-      return kit.done(c, '/settings/keys', 'key_revoked')
-    },
-    rerender,
-  )
+  const page = settingsPage(kit, '/settings/keys', (c, form) => <KeysPage c={c} form={form} />)
+  page.action('', async (c, data) => {
+    const created = await kit.operation<{ name: string; key: string }>(c, 'api_keys_create', {
+      body: { name: data.get('name')?.trim() ?? '', role: data.get('role') ?? '' },
+    })
+    // Shown in this answer only: the key is stored as a hash and never shown again.
+    return <KeysPage c={c} form={EMPTY_FORM} created={created} />
+  })
+  page.change('/:id/revoke', 'api_keys_revoke', 'key_revoked', (_, c) => ({ path: { id: c.params.id } }))
 }

@@ -5,8 +5,9 @@
 import { businessMailProvider, smtpMailboxShown } from '../../../../modules/mailbox'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, Select, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { Field, Notice, Refused, Select, esc } from '../../ui'
+import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
+import { SettingsLayout, settingsPage } from './index'
 import { OutboxNote } from '../daily/outbox'
 
 const KIND_WORDS: Record<string, string> = {
@@ -44,12 +45,14 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
           </p>
         )}
       </div>
-      <section class="card" aria-labelledby="smtp-h">
-        <h2 id="smtp-h" class="flush">
-          {smtp ? 'Its SMTP mailbox' : 'Connect an SMTP mailbox'}
-        </h2>
+      <Section id="smtp-h" title={smtp ? 'Its SMTP mailbox' : 'Connect an SMTP mailbox'}>
         <Refused state={form} shown={[...FIELDS]} />
-        <PostForm action={`${c.base}/settings/mailbox`} token={c.csrf} id="mailbox-form">
+        <FieldsForm
+          action={`${c.base}/settings/mailbox`}
+          token={c.csrf}
+          id="mailbox-form"
+          submit={smtp ? 'Save the mailbox' : 'Connect'}
+        >
           <div class="grid2">
             <Field
               name="host"
@@ -111,17 +114,15 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
             maxlength={255}
             hint="The address documents are sent from; the mailbox must allow it."
           />
-          <div>
-            <button type="submit">{smtp ? 'Save the mailbox' : 'Connect'}</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       {provider && provider.kind !== 'service' ? (
-        <PostForm action={`${c.base}/settings/mailbox/clear`} token={c.csrf} class="inline">
-          <button type="submit" class="danger">
-            Remove the mailbox
-          </button>
-        </PostForm>
+        <ButtonForm
+          action={`${c.base}/settings/mailbox/clear`}
+          token={c.csrf}
+          kind="danger"
+          label="Remove the mailbox"
+        />
       ) : (
         ''
       )}
@@ -130,33 +131,16 @@ async function MailboxPage({ c, form }: { c: InBusiness; form: FormState }): Pro
 }
 
 export function mailboxSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <MailboxPage c={c} form={form} />
-  kit.page('/settings/mailbox', 'settings', render)
-  kit.action(
-    '/settings/mailbox',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'mailbox_set_smtp', {
-        body: {
-          host: d.get('host') ?? undefined,
-          port: d.get('port') ?? undefined,
-          security: d.get('security') ?? undefined,
-          username: d.get('username') ?? undefined,
-          password: d.get('password') ?? undefined,
-          from: d.get('from') ?? undefined,
-        },
-      })
-      return kit.done(c, '/settings/mailbox', 'saved')
+  const page = settingsPage(kit, '/settings/mailbox', (c, form) => <MailboxPage c={c} form={form} />)
+  page.change('', 'mailbox_set_smtp', 'saved', (d) => ({
+    body: {
+      host: d.get('host') ?? undefined,
+      port: d.get('port') ?? undefined,
+      security: d.get('security') ?? undefined,
+      username: d.get('username') ?? undefined,
+      password: d.get('password') ?? undefined,
+      from: d.get('from') ?? undefined,
     },
-    render,
-  )
-  kit.action(
-    '/settings/mailbox/clear',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'mailbox_clear')
-      return kit.done(c, '/settings/mailbox', 'mailbox_cleared')
-    },
-    render,
-  )
+  }))
+  page.change('/clear', 'mailbox_clear', 'mailbox_cleared')
 }

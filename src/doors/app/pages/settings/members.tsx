@@ -7,7 +7,9 @@ import { listMembers } from '../../../../modules/people'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, PostForm, Refused, Select, When, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { ButtonForm, FieldsForm, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
+import { SettingsLayout, settingsPage } from './index'
 
 const ROLE_WORDS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const
 
@@ -31,92 +33,81 @@ async function MembersPage({ c, form }: { c: InBusiness; form: FormState }): Pro
       ) : (
         ''
       )}
-      <div class="table-wrap">
-        <table class="stacked">
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span class="muted">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m, i) => (
-              <tr>
-                <td class="key">
-                  {m.state === 'pending' ? (
-                    <>
-                      {esc(m.email)}
-                      <div class="hint">
-                        <span class="tag">Invited, pending</span>
-                      </div>
-                    </>
-                  ) : (
-                    <>
-                      {esc(m.name)}
-                      <div class="hint">{esc(m.email)}</div>
-                    </>
-                  )}
-                </td>
-                <td data-label="Role">
-                  {m.role === 'owner' && c.role !== 'owner' ? (
-                    ROLE_WORDS.owner
-                  ) : (
-                    <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
-                      <input type="hidden" name="email" value={esc(m.email)} />
-                      <label class="skip" for={`role-${i}`}>
-                        Role of {esc(shown(m))}
-                      </label>
-                      <select id={`role-${i}`} name="role">
-                        {roles.map(([r, w]) => (
-                          <option value={r} selected={r === m.role}>
-                            {w}
-                          </option>
-                        ))}
-                      </select>
-                      <button type="submit" class="quiet">
-                        Save
-                      </button>
-                    </PostForm>
-                  )}
-                </td>
-                <td data-label="Since">
-                  <When at={m.createdAt} />
-                </td>
-                <td>
-                  {m.role === 'owner' && c.role !== 'owner' ? (
-                    ''
-                  ) : (
-                    <PostForm action={`${c.base}/settings/members/remove`} token={c.csrf} class="inline">
-                      <input type="hidden" name="email" value={esc(m.email)} />
-                      <button type="submit" class="danger" aria-label={esc(`Remove ${shown(m)}`)}>
-                        Remove
-                      </button>
-                    </PostForm>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <section class="card" aria-labelledby="add-member">
-        <h2 id="add-member" class="flush">
-          Invite a member
-        </h2>
+      <RecordsTable
+        rows={members}
+        columns={[
+          {
+            head: 'Person',
+            key: true,
+            cell: (m) =>
+              m.state === 'pending' ? (
+                <>
+                  {esc(m.email)}
+                  <div class="hint">
+                    <span class="tag">Invited, pending</span>
+                  </div>
+                </>
+              ) : (
+                <>
+                  {esc(m.name)}
+                  <div class="hint">{esc(m.email)}</div>
+                </>
+              ),
+          },
+          {
+            head: 'Role',
+            cell: (m) => {
+              if (m.role === 'owner' && c.role !== 'owner') return ROLE_WORDS.owner
+              const i = members.indexOf(m)
+              return (
+                <PostForm action={`${c.base}/settings/members/role`} token={c.csrf} class="row pair">
+                  <input type="hidden" name="email" value={esc(m.email)} />
+                  <label class="skip" for={`role-${i}`}>
+                    Role of {esc(shown(m))}
+                  </label>
+                  <select id={`role-${i}`} name="role">
+                    {roles.map(([r, w]) => (
+                      <option value={r} selected={r === m.role}>
+                        {w}
+                      </option>
+                    ))}
+                  </select>
+                  <button type="submit" class="quiet">
+                    Save
+                  </button>
+                </PostForm>
+              )
+            },
+          },
+          { head: 'Since', cell: (m) => <When at={m.createdAt} /> },
+          {
+            head: 'Remove',
+            actions: true,
+            headShown: true,
+            cell: (m) =>
+              m.role === 'owner' && c.role !== 'owner' ? (
+                ''
+              ) : (
+                <ButtonForm
+                  action={`${c.base}/settings/members/remove`}
+                  token={c.csrf}
+                  hidden={{ name: 'email', value: m.email }}
+                  kind="danger"
+                  label="Remove"
+                  ariaLabel={`Remove ${shown(m)}`}
+                />
+              ),
+          },
+        ]}
+      />
+      <Section id="add-member" title="Invite a member">
         <p class="hint">The invitation goes to the email address; they join once they accept it, signed in.</p>
-        <PostForm action={`${c.base}/settings/members`} token={c.csrf}>
+        <FieldsForm action={`${c.base}/settings/members`} token={c.csrf} submit="Send invitation">
           <Field name="email" label="Email" type="email" state={form} required maxlength={255} />
           <Field name="name" label="Name (used if they have no account yet)" state={form} maxlength={255} />
           <Select name="role" label="Role" state={form} value="member" options={roles} />
-          <div>
-            <button type="submit">Send invitation</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
     </SettingsLayout>
   )
 }
@@ -130,35 +121,12 @@ function shown(m: { state: string; name: string; email: string }): string {
 }
 
 export function membersSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <MembersPage c={c} form={form} />
-  kit.page('/settings/members', 'settings', render)
-  kit.action(
-    '/settings/members',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'members_invite', {
-        body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' },
-      })
-      return kit.done(c, '/settings/members', 'invitation_sent')
-    },
-    render,
-  )
-  kit.action(
-    '/settings/members/role',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'members_set_role', { body: { email: d.get('email') ?? '', role: d.get('role') ?? '' } })
-      return kit.done(c, '/settings/members', 'member_saved')
-    },
-    render,
-  )
-  kit.action(
-    '/settings/members/remove',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'members_remove', { body: { email: d.get('email') ?? '' } })
-      return kit.done(c, '/settings/members', 'member_removed')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/members', (c, form) => <MembersPage c={c} form={form} />)
+  page.change('', 'members_invite', 'invitation_sent', (d) => ({
+    body: { email: d.get('email') ?? '', name: d.get('name') ?? '', role: d.get('role') ?? '' },
+  }))
+  page.change('/role', 'members_set_role', 'member_saved', (d) => ({
+    body: { email: d.get('email') ?? '', role: d.get('role') ?? '' },
+  }))
+  page.change('/remove', 'members_remove', 'member_removed', (d) => ({ body: { email: d.get('email') ?? '' } }))
 }

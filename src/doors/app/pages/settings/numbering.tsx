@@ -3,8 +3,9 @@ import type { NumberingKind } from '../../../../db/schema'
 import { DEFAULT_PATTERNS, numberingPattern } from '../../../../modules/numbering'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { Field, Notice, Refused } from '../../ui'
+import { FieldsForm, Section } from '../../settings-parts'
+import { SettingsLayout, settingsPage } from './index'
 
 const KINDS: ReadonlyArray<readonly [NumberingKind, string]> = [
   ['invoice', 'Invoices'],
@@ -30,12 +31,13 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
         {KINDS.map(([kind, label], i) => {
           const mine = refusedKind === kind ? form : { ...form, values: null, errors: {}, message: null }
           return (
-            <section class="card" aria-labelledby={`n-${kind}`}>
-              <h2 id={`n-${kind}`} class="flush">
-                {esc(label)}
-              </h2>
+            <Section id={`n-${kind}`} title={label}>
               <Refused state={mine} shown={['pattern']} />
-              <PostForm action={`${c.base}/settings/numbering`} token={c.csrf}>
+              <FieldsForm
+                action={`${c.base}/settings/numbering`}
+                token={c.csrf}
+                submit={`Save ${label.toLowerCase()} pattern`}
+              >
                 <input type="hidden" name="kind" value={kind} />
                 <Field
                   name="pattern"
@@ -46,11 +48,8 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
                   maxlength={100}
                   hint={`Default: ${DEFAULT_PATTERNS[kind]}`}
                 />
-                <div>
-                  <button type="submit">Save {esc(label.toLowerCase())} pattern</button>
-                </div>
-              </PostForm>
-            </section>
+              </FieldsForm>
+            </Section>
           )
         })}
       </>
@@ -59,17 +58,8 @@ async function NumberingPage({ c, form }: { c: InBusiness; form: FormState }): P
 }
 
 export function numberingSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <NumberingPage c={c} form={form} />
-  kit.page('/settings/numbering', 'settings', render)
-  kit.action(
-    '/settings/numbering',
-    'manage',
-    async (c, d) => {
-      await kit.operation(c, 'numbering_set', {
-        body: { kind: d.get('kind') ?? '', pattern: (d.get('pattern') ?? '').trim() },
-      })
-      return kit.done(c, '/settings/numbering', 'saved')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/numbering', (c, form) => <NumberingPage c={c} form={form} />)
+  page.change('', 'numbering_set', 'saved', (d) => ({
+    body: { kind: d.get('kind') ?? '', pattern: (d.get('pattern') ?? '').trim() },
+  }))
 }

@@ -5,10 +5,11 @@ import { PLACEHOLDERS, type ReminderSettings } from '../../../../modules/reminde
 import { FieldErrorBag, InvalidRequest, type FieldErrors } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, When, esc } from '../../ui'
+import { Field, Notice, Refused, When, esc } from '../../ui'
+import { FieldsForm, Section } from '../../settings-parts'
 import { Area } from '../daily/words'
 import { OutboxNote } from '../daily/outbox'
-import { SettingsLayout } from './index'
+import { SettingsLayout, settingsPage } from './index'
 
 /** Rows the form offers: the most steps a schedule has. */
 const ROWS = 5
@@ -48,12 +49,9 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
       </p>
       <OutboxNote c={c} what="each reminder" />
       <Notice text={c.notice} />
-      <section class="card" aria-labelledby="rem-h">
-        <h2 id="rem-h" class="flush">
-          Schedule
-        </h2>
+      <Section id="rem-h" title="Schedule">
         <Refused state={form} shown={shown} />
-        <PostForm action={`${c.base}/settings/reminders`} token={c.csrf} id="reminders-form">
+        <FieldsForm action={`${c.base}/settings/reminders`} token={c.csrf} id="reminders-form" submit="Save reminders">
           <label class="check">
             <input type="checkbox" name="enabled" checked={enabled} /> Remind overdue documents by email
           </label>
@@ -91,15 +89,9 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
               )
             })}
           </>
-          <div>
-            <button type="submit">Save reminders</button>
-          </div>
-        </PostForm>
-      </section>
-      <section class="card" aria-labelledby="notices-h" id="reminder-notices">
-        <h2 id="notices-h" class="flush">
-          Reminders not sent
-        </h2>
+        </FieldsForm>
+      </Section>
+      <Section id="notices-h" title="Reminders not sent" sectionId="reminder-notices">
         {notices.length === 0 ? (
           <p class="flush">None: every reminder due so far went out.</p>
         ) : (
@@ -142,7 +134,7 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
             </tbody>
           </table>
         )}
-      </section>
+      </Section>
     </SettingsLayout>
   )
 }
@@ -182,21 +174,15 @@ function rowErrors(e: InvalidRequest, rows: number[]): InvalidRequest {
 }
 
 export function remindersSettings(kit: AppKit): void {
-  const render = (c: InBusiness, form: FormState) => <RemindersPage c={c} form={form} kit={kit} />
-  kit.page('/settings/reminders', 'settings', render)
-  kit.action(
-    '/settings/reminders',
-    'manage',
-    async (c, d) => {
-      const { bag, rows, steps } = readSteps(d)
-      bag.throwIfAny()
-      try {
-        await kit.operation(c, 'reminder_settings_update', { body: { enabled: d.get('enabled') === 'on', steps } })
-      } catch (e) {
-        throw e instanceof InvalidRequest ? rowErrors(e, rows) : e
-      }
-      return kit.done(c, '/settings/reminders', 'saved')
-    },
-    render,
-  )
+  const page = settingsPage(kit, '/settings/reminders', (c, form) => <RemindersPage c={c} form={form} kit={kit} />)
+  page.action('', async (c, d) => {
+    const { bag, rows, steps } = readSteps(d)
+    bag.throwIfAny()
+    try {
+      await kit.operation(c, 'reminder_settings_update', { body: { enabled: d.get('enabled') === 'on', steps } })
+    } catch (e) {
+      throw e instanceof InvalidRequest ? rowErrors(e, rows) : e
+    }
+    return kit.done(c, '/settings/reminders', 'saved')
+  })
 }

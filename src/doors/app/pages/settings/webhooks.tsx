@@ -1,49 +1,16 @@
 // Settings → Webhooks: add (address and events; the signing secret shown once), change, pause and resume, roll the
 // secret, delete; each webhook's deliveries of the last 30 days with every attempt, and Resend. The same services as
 // the API's /v1/webhooks, so rules and refusals (webhook_paused, webhooks_need_a_paid_plan) are the same.
-import {
-  getWebhook,
-  listDeliveries,
-  listWebhooks,
-  presentWebhook,
-  EVENT_TYPES,
-  type WebhookDeps,
-} from '../../../../modules/webhooks'
+import { getWebhook, listDeliveries, listWebhooks, presentWebhook } from '../../../../modules/webhooks'
 import { webhooksSend } from '../../../../platform/policy'
 import { EMPTY_FORM, type FormState, type InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../../ui'
-import { SettingsLayout } from './index'
+import { Field, Notice, Refused, ShownOnce, When, esc } from '../../ui'
+import { ButtonForm, FieldsForm, PlanLimit, Section } from '../../settings-parts'
+import { RecordsTable } from '../../list'
+import { SettingsLayout, settingsPage } from './index'
 import { DeliveriesTable } from '../../deliveries'
-
-function hooks(c: InBusiness): WebhookDeps {
-  return {
-    db: c.deps.db,
-    clock: c.deps.clock,
-    resolve: c.deps.resolve,
-    allowPrivate: c.deps.config.webhookAllowPrivate,
-  }
-}
-
-function EventChecks({ form, chosen }: { form: FormState; chosen: string[] }): JSX.Element {
-  const picked = form.values ? form.values.getAll('events') : chosen
-  return (
-    <fieldset class="checks">
-      <legend class="legend">Events (none ticked: every event)</legend>
-      {EVENT_TYPES.map((e) => (
-        <label>
-          <input type="checkbox" name="events" value={e} checked={picked.includes(e)} />
-          {e}
-        </label>
-      ))}
-    </fieldset>
-  )
-}
-
-function stateOf(h: ReturnType<typeof presentWebhook>): JSX.Element {
-  if (!h.paused) return <span class="tag ok">on</span>
-  return <span class="tag bad">{h.paused_reason === 'gone' ? 'paused: the address answered 410 Gone' : 'paused'}</span>
-}
+import { EventChecks, WebhookState, webhookDeps } from '../../webhook-parts'
 
 async function WebhooksPage({
   c,
@@ -54,7 +21,7 @@ async function WebhooksPage({
   form: FormState
   created?: { url: string; secret: string }
 }): Promise<string> {
-  const list = (await listWebhooks(hooks(c), c.business.id, 0, 100)).map((r) => presentWebhook(r))
+  const list = (await listWebhooks(webhookDeps(c.deps), c.business.id, 0, 100)).map((r) => presentWebhook(r))
   return (
     <SettingsLayout c={c} title="Webhooks" path="/webhooks">
       <h1>Webhooks</h1>
@@ -63,17 +30,13 @@ async function WebhooksPage({
       </p>
       <Notice text={c.notice} />
       {created ? <ShownOnce label={`Signing secret of ${created.url}.`} secret={created.secret} /> : ''}
-      {!webhooksSend(c.business) ? (
-        <p class="notice warn">Webhooks are sent only on a paid plan; messages wait, failed unsent, until then.</p>
-      ) : (
-        ''
-      )}
-      <section class="card" aria-labelledby="add-h">
-        <h2 id="add-h" class="flush">
-          Add a webhook
-        </h2>
+      <PlanLimit
+        limited={!webhooksSend(c.business)}
+        text="Webhooks are sent only on a paid plan; messages wait, failed unsent, until then."
+      />
+      <Section id="add-h" title="Add a webhook">
         <Refused state={form} shown={['url']} />
-        <PostForm action={`${c.base}/settings/webhooks`} token={c.csrf}>
+        <FieldsForm action={`${c.base}/settings/webhooks`} token={c.csrf} submit="Add webhook">
           <Field
             name="url"
             label="Address"
@@ -85,37 +48,24 @@ async function WebhooksPage({
             hint="https:// on port 443, a host name on the public internet."
           />
           <EventChecks form={form} chosen={[]} />
-          <div>
-            <button type="submit">Add webhook</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       <h2>Webhooks</h2>
       {list.length === 0 ? (
         <p class="muted">No webhooks yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((h) => (
-                <tr>
-                  <td class="key">
-                    <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a>
-                  </td>
-                  <td data-label="Events">{esc(h.events.length ? h.events.join(', ') : 'every event')}</td>
-                  <td data-label="State">{stateOf(h)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          rows={list}
+          columns={[
+            {
+              head: 'Address',
+              key: true,
+              cell: (h) => <a href={esc(`${c.base}/settings/webhooks/${h.id}`)}>{esc(h.url)}</a>,
+            },
+            { head: 'Events', cell: (h) => esc(h.events.length ? h.events.join(', ') : 'every event') },
+            { head: 'State', cell: (h) => <WebhookState hook={h} /> },
+          ]}
+        />
       )}
     </SettingsLayout>
   )
@@ -123,8 +73,8 @@ async function WebhooksPage({
 
 async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState; secret?: string }): Promise<string> {
   const id = Number(c.params.id)
-  const h = await getWebhook(hooks(c), c.business.id, id)
-  const deliveries = await listDeliveries(hooks(c), c.business.id, id, 0, 100)
+  const h = await getWebhook(webhookDeps(c.deps), c.business.id, id)
+  const deliveries = await listDeliveries(webhookDeps(c.deps), c.business.id, id, 0, 100)
   const at = `${c.base}/settings/webhooks/${h.id}`
   return (
     <SettingsLayout c={c} title="Webhook" path="/webhooks">
@@ -133,7 +83,7 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
       </p>
       <h1>{esc(h.url)}</h1>
       <p class="lead">
-        {stateOf(h)} · added <When at={h.created_at} />
+        <WebhookState hook={h} /> · added <When at={h.created_at} />
       </p>
       <Notice text={c.notice} />
       {secret ? (
@@ -142,34 +92,21 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
         ''
       )}
       <Refused state={form} shown={['url']} />
-      <section class="card" aria-labelledby="change-h">
-        <h2 id="change-h" class="flush">
-          Change
-        </h2>
-        <PostForm action={at} token={c.csrf}>
+      <Section id="change-h" title="Change">
+        <FieldsForm action={at} token={c.csrf} submit="Save">
           <Field name="url" label="Address" type="url" state={form} value={h.url} required maxlength={2000} />
           <EventChecks form={form} chosen={h.events} />
-          <div>
-            <button type="submit">Save</button>
-          </div>
-        </PostForm>
-      </section>
+        </FieldsForm>
+      </Section>
       <section class="card row" aria-label="Actions">
-        <PostForm action={`${at}/${h.paused ? 'resume' : 'pause'}`} token={c.csrf} class="inline">
-          <button type="submit" class="quiet">
-            {h.paused ? 'Turn on' : 'Pause'}
-          </button>
-        </PostForm>
-        <PostForm action={`${at}/roll`} token={c.csrf} class="inline">
-          <button type="submit" class="quiet">
-            Roll the secret
-          </button>
-        </PostForm>
-        <PostForm action={`${at}/delete`} token={c.csrf} class="inline">
-          <button type="submit" class="danger">
-            Delete webhook
-          </button>
-        </PostForm>
+        <ButtonForm
+          action={`${at}/${h.paused ? 'resume' : 'pause'}`}
+          token={c.csrf}
+          kind="quiet"
+          label={h.paused ? 'Turn on' : 'Pause'}
+        />
+        <ButtonForm action={`${at}/roll`} token={c.csrf} kind="quiet" label="Roll the secret" />
+        <ButtonForm action={`${at}/delete`} token={c.csrf} kind="danger" label="Delete webhook" />
       </section>
       <h2>Deliveries of the last 30 days</h2>
       <DeliveriesTable
@@ -183,64 +120,34 @@ async function WebhookPage({ c, form, secret }: { c: InBusiness; form: FormState
 }
 
 export function webhooksSettings(kit: AppKit): void {
-  const list = (c: InBusiness, form: FormState) => <WebhooksPage c={c} form={form} />
-  const one = (c: InBusiness, form: FormState) => <WebhookPage c={c} form={form} />
-  kit.page('/settings/webhooks', 'settings', list)
-  kit.page('/settings/webhooks/:id', 'settings', one)
-  kit.action(
-    '/settings/webhooks',
-    'manage',
-    async (c, data) => {
-      const url = data.get('url')?.trim() ?? ''
-      const w = await kit.operation(c, 'webhooks_create', { body: { url, events: data.getAll('events') } })
-      return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
-    },
-    list,
-  )
-  kit.action(
-    '/settings/webhooks/:id',
-    'manage',
-    async (c, data) => {
-      const w = await kit.operation(c, 'webhooks_update', {
-        path: { id: c.params.id },
-        body: { url: data.get('url')?.trim() ?? '', events: data.getAll('events') },
-      })
-      return kit.done(c, `/settings/webhooks/${w.id}`, 'saved')
-    },
-    one,
-  )
+  const list = settingsPage(kit, '/settings/webhooks', (c, form) => <WebhooksPage c={c} form={form} />)
+  const one = settingsPage(kit, '/settings/webhooks/:id', (c, form) => <WebhookPage c={c} form={form} />)
+  list.action('', async (c, data) => {
+    const url = data.get('url')?.trim() ?? ''
+    const w = await kit.operation(c, 'webhooks_create', { body: { url, events: data.getAll('events') } })
+    return <WebhooksPage c={c} form={EMPTY_FORM} created={{ url: w.url, secret: w.secret! }} />
+  })
+  one.action('', async (c, data) => {
+    const w = await kit.operation(c, 'webhooks_update', {
+      path: { id: c.params.id },
+      body: { url: data.get('url')?.trim() ?? '', events: data.getAll('events') },
+    })
+    return kit.done(c, `/settings/webhooks/${w.id}`, 'saved')
+  })
   for (const [verb, paused] of [
     ['pause', true],
     ['resume', false],
   ] as const) {
-    kit.action(
-      `/settings/webhooks/:id/${verb}`,
-      'manage',
-      async (c) => {
-        const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { paused } })
-        return kit.done(c, `/settings/webhooks/${w.id}`, paused ? 'webhook_paused' : 'webhook_resumed')
-      },
-      one,
-    )
+    one.action(`/${verb}`, async (c) => {
+      const w = await kit.operation(c, 'webhooks_update', { path: { id: c.params.id }, body: { paused } })
+      return kit.done(c, `/settings/webhooks/${w.id}`, paused ? 'webhook_paused' : 'webhook_resumed')
+    })
   }
-  kit.action(
-    '/settings/webhooks/:id/roll',
-    'manage',
-    async (c) => {
-      const w = await kit.operation(c, 'webhooks_roll_secret', { path: { id: c.params.id } })
-      return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
-    },
-    one,
-  )
-  kit.action(
-    '/settings/webhooks/:id/delete',
-    'manage',
-    async (c) => {
-      await kit.operation(c, 'webhooks_delete', { path: { id: c.params.id } })
-      return kit.done(c, '/settings/webhooks', 'webhook_deleted')
-    },
-    list,
-  )
+  one.action('/roll', async (c) => {
+    const w = await kit.operation(c, 'webhooks_roll_secret', { path: { id: c.params.id } })
+    return <WebhookPage c={c} form={EMPTY_FORM} secret={w.secret!} />
+  })
+  list.change('/:id/delete', 'webhooks_delete', 'webhook_deleted', (_, c) => ({ path: { id: c.params.id } }))
   kit.action(
     '/settings/webhooks/deliveries/:delivery/resend',
     'manage',
