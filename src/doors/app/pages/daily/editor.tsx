@@ -18,7 +18,8 @@ import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { ID_RULE, idOf } from '../../../../platform/operation'
-import { HTMX_PATH, Layout } from '../../layout'
+import type { PostedForm } from '../../http'
+import { HTMX_PATH, Layout, type Section } from '../../layout'
 import { esc, Field, PostForm, Refused, Select } from '../../ui'
 import { Area, EU_BUSINESS_HINT, grouped, showsDueDate, TYPE_WORDS, VAT_CATEGORY_WORDS, vatBandWords } from './words'
 import { ClientPicker, idIn, InvoiceOptions, PICK_MAX, PickerSearch, ProductOptions } from './picker'
@@ -130,9 +131,14 @@ interface LineShown {
   notes: string | null
 }
 
+/** The Lines as a body posts them: as posted (`linesOf`), each without the fields left blank. */
+export function linesBodyOf(data: URLSearchParams): Array<Record<string, unknown>> | undefined {
+  return linesOf(data)?.map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)))
+}
+
 function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
-  const lines = linesOf(data)?.map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)))
+  const lines = linesBodyOf(data)
   return {
     input: f,
     body: {
@@ -163,18 +169,9 @@ interface EditorProps {
 }
 
 async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string> {
-  const q = c.deps.db.read
   const typed = state.values
-  // The first Products, read once for every Line that has no search of its own.
-  const [products, accounts, { rate }] = await Promise.all([
-    listProducts(q, c.business.id, 0, PICK_MAX + 1),
-    listBankAccounts(q, c.business.id, 0, 100),
-    c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
-  ])
   const type = typed?.get('type') ?? doc?.type ?? c.url.searchParams.get('type') ?? 'invoice'
-  const clientId =
-    typed?.get('client_id') ?? (doc ? String(doc.client_id) : (c.url.searchParams.get('client_id') ?? ''))
-  const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
+  const client = await editorClientOf(c, typed, doc)
   // A new Credit Note made from an Invoice starts with that Invoice's Lines (extensions §20), as the API's does.
   const credited = !doc && type === 'credit_note' ? idIn(c.url.searchParams.get('credited_document_id')) : null
   const from =
@@ -182,38 +179,35 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
     (credited !== null
       ? await c.operation<DocumentView>('documents_get', { path: { id: credited } }).catch(() => null)
       : null)
-  const rows = lineRowsOf(typed, from?.lines ?? null, extra, rate)
-  const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (doc?.bank_account_ids ?? []))
   const err = (k: string) => state.errors[k]?.join('; ')
-  const action = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
-  const currency = typed?.get('currency') ?? doc?.currency ?? chosenClient?.currency ?? c.business.currency
+  const home = doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`
 
   return (
-    <PostForm action={action} token={c.csrf} class="stack editor" id="editor">
-      <Refused
-        state={state}
-        shown={[
-          'type',
-          'client_id',
-          'currency',
-          'issue_date',
-          'due_date',
-          'delivery_date',
-          'payment_terms',
-          'document_number',
-          'exchange_rate',
-          'notes',
-          ...Object.keys(state.errors).filter((k) => k.startsWith('lines.')),
-        ]}
-      />
-      {/* Enter in any field does the form's first submit button: make that the save, not a picker's "Find" below. */}
-      <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
-        {doc ? 'Save the Draft' : 'Create the Draft'}
-      </button>
-      <input type="hidden" name="lines__present" value="1" />
-      <input type="hidden" name="bank_account_ids__present" value="1" />
-      <div class="grid3">
-        {doc ? (
+    <LinesEditor
+      c={c}
+      state={state}
+      action={home}
+      cancel={home}
+      save={{ id: 'save-draft', label: doc ? 'Save the Draft' : 'Create the Draft' }}
+      fields={['type', 'issue_date', 'due_date', 'delivery_date', 'payment_terms', 'document_number', 'exchange_rate']}
+      client={client}
+      lines={from?.lines ?? null}
+      extra={extra}
+      totals={
+        doc ? (
+          <TotalsBox
+            net={doc.net_total}
+            vat={doc.vat_total}
+            total={doc.total}
+            currency={doc.currency}
+            bands={doc.vat_breakdown}
+          />
+        ) : undefined
+      }
+      accounts={{ legend: 'Bank accounts shown on the document', chosen: doc?.bank_account_ids ?? [] }}
+      notes={doc?.notes}
+      before={
+        doc ? (
           <div class="field">
             <span class="legend">Type</span>
             <span>{esc(TYPE_WORDS[doc.type])}</span>
@@ -226,124 +220,205 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
             value={type}
             options={Object.entries(TYPE_WORDS) as [string, string][]}
           />
-        )}
+        )
+      }
+    >
+      <Field
+        name="issue_date"
+        type="date"
+        label="Issue date"
+        state={state}
+        value={doc?.issue_date}
+        placeholder="YYYY-MM-DD"
+        hint="Blank: the day it is issued."
+      />
+      {/* A Credit Note has no due date (nothing is paid on it), so it is not asked for one. */}
+      {showsDueDate(type) ? (
+        <>
+          <Field
+            name="due_date"
+            type="date"
+            label="Due date"
+            state={state}
+            value={doc?.due_date}
+            placeholder="YYYY-MM-DD"
+            hint="Blank: from the payment terms."
+          />
+          <Field
+            name="payment_terms"
+            label="Payment terms (days)"
+            state={state}
+            value={doc ? String(doc.payment_terms) : client.row ? String(client.row.paymentTerms) : ''}
+          />
+        </>
+      ) : (
+        ''
+      )}
+      <Field
+        name="delivery_date"
+        type="date"
+        label="Delivery date"
+        state={state}
+        value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date}
+        placeholder="YYYY-MM-DD"
+      />
+      <Field
+        name="document_number"
+        label="Requested number"
+        state={state}
+        value={doc?.requested_document_number}
+        hint="Blank: the next number."
+      />
+      {/* Extensions §16: a document in another currency states its VAT in the Business's too, at this rate. */}
+      <Field
+        name="exchange_rate"
+        label={`Exchange rate (${c.business.currency} for 1 ${client.currency || '…'})`}
+        state={state}
+        value={doc?.exchange_rate}
+        placeholder="e.g. 0.9123"
+        hint={`Only for a currency other than ${c.business.currency}. Blank: the ECB rate of the issue date, fixed at issue.`}
+      />
+      {type === 'credit_note' ? (
+        <div class={err('credited_document_id') ? 'field picker bad' : 'field picker'}>
+          <label for="f-credited_document_id">Credited Invoice</label>
+          <PickerSearch
+            c={c}
+            kind="invoices"
+            name="credited_q"
+            target="f-credited_document_id"
+            include="#f-client_id"
+            value={typed?.get('credited_q') ?? undefined}
+            label="Find the credited Invoice"
+            id="f-credited_q"
+          />
+          <select
+            id="f-credited_document_id"
+            name="credited_document_id"
+            aria-invalid={err('credited_document_id') ? 'true' : undefined}
+            aria-describedby={err('credited_document_id') ? 'f-credited_document_id-err' : undefined}
+          >
+            <InvoiceOptions
+              deps={c.deps}
+              businessId={c.business.id}
+              search={typed?.get('credited_q')?.trim() || undefined}
+              clientId={idIn(client.id)}
+              chosenId={idIn(
+                typed
+                  ? (typed.get('credited_document_id') ?? '')
+                  : doc?.credited_document_id
+                    ? String(doc.credited_document_id)
+                    : (c.url.searchParams.get('credited_document_id') ?? ''),
+              )}
+            />
+          </select>
+          <span class="hint">The chosen Client’s issued Invoices.</span>
+          {err('credited_document_id') ? (
+            <p class="err" id="f-credited_document_id-err">
+              {esc(err('credited_document_id'))}
+            </p>
+          ) : (
+            ''
+          )}
+        </div>
+      ) : (
+        ''
+      )}
+    </LinesEditor>
+  )
+}
+
+/** The Client an editor opens with (as typed, as stored, or as its link names it) and the currency it starts at. */
+export async function editorClientOf(
+  c: InBusiness,
+  typed: URLSearchParams | null,
+  stored: { client_id: number; currency: string } | null,
+): Promise<EditorClient> {
+  const id =
+    typed?.get('client_id') ?? (stored ? String(stored.client_id) : (c.url.searchParams.get('client_id') ?? ''))
+  const row = ID_RULE.test(id) ? await findClient(c.deps.db.read, c.business.id, Number(id)) : undefined
+  return { id, row, currency: typed?.get('currency') ?? stored?.currency ?? row?.currency ?? c.business.currency }
+}
+
+interface EditorClient {
+  /** As typed or stored: an id, or whatever was typed. */
+  id: string
+  row: Awaited<ReturnType<typeof findClient>>
+  currency: string
+}
+
+/** What an editor says while it has no totals to show. */
+const NO_TOTALS_YET = <p class="muted flush">Totals appear as you fill in the Lines.</p>
+
+/**
+ * The form the Draft editor and the recurring invoice editor share: the Client and currency with the editor's own
+ * fields, the Lines and their live totals, the bank accounts, notes, and Save. `fields` names the editor's own fields,
+ * whose errors show beside them (the shared ones' and the Lines' too); any other error is listed at the top.
+ */
+export async function LinesEditor(p: {
+  c: InBusiness
+  state: FormState
+  action: string
+  cancel: string
+  save: { id: string; label: string }
+  fields: string[]
+  client: EditorClient
+  lines: readonly LineShown[] | null
+  /** Extra blank Line rows asked for with "Add a line". */
+  extra: number
+  /** The stored totals, written into the page; without them the form asks its totals as it opens. */
+  totals?: JSX.Element
+  accounts: { legend: string; chosen: readonly number[] }
+  notes: string | null | undefined
+  /** A field before the Client (the Draft's type). */
+  before?: JSX.Element
+  /** A word above the Lines. */
+  intro?: JSX.Element
+  /** The editor's own fields, after the Client and currency. */
+  children: JSX.Element | JSX.Element[]
+}): Promise<string> {
+  const { c, state } = p
+  const q = c.deps.db.read
+  const typed = state.values
+  // The first Products, read once for every Line that has no search of its own.
+  const [products, accounts, { rate }] = await Promise.all([
+    listProducts(q, c.business.id, 0, PICK_MAX + 1),
+    listBankAccounts(q, c.business.id, 0, 100),
+    c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
+  ])
+  const rows = lineRowsOf(typed, p.lines, p.extra, rate)
+  const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : p.accounts.chosen)
+  const err = (k: string) => state.errors[k]?.join('; ')
+  const lineErrors = Object.keys(state.errors).filter((k) => k.startsWith('lines.'))
+  return (
+    <PostForm action={p.action} token={c.csrf} class="stack editor" id="editor">
+      <Refused state={state} shown={[...p.fields, 'client_id', 'currency', 'notes', ...lineErrors]} />
+      {/* Enter in any field does the form's first submit button: make that the save, not a picker's "Find" below. */}
+      <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
+        {esc(p.save.label)}
+      </button>
+      <input type="hidden" name="lines__present" value="1" />
+      <input type="hidden" name="bank_account_ids__present" value="1" />
+      <div class="grid3">
+        {p.before ?? ''}
         <ClientPicker
           c={c}
           q={q}
           search={typed?.get('client_q') ?? undefined}
-          chosenId={idIn(clientId)}
+          chosenId={idIn(p.client.id)}
           error={err('client_id')}
         />
         <Field
           name="currency"
           label="Currency"
           state={state}
-          value={currency}
+          value={p.client.currency}
           maxlength={3}
           hint="Blank: the Client's."
         />
-        <Field
-          name="issue_date"
-          type="date"
-          label="Issue date"
-          state={state}
-          value={doc?.issue_date}
-          placeholder="YYYY-MM-DD"
-          hint="Blank: the day it is issued."
-        />
-        {/* A Credit Note has no due date (nothing is paid on it), so it is not asked for one. */}
-        {showsDueDate(type) ? (
-          <>
-            <Field
-              name="due_date"
-              type="date"
-              label="Due date"
-              state={state}
-              value={doc?.due_date}
-              placeholder="YYYY-MM-DD"
-              hint="Blank: from the payment terms."
-            />
-            <Field
-              name="payment_terms"
-              label="Payment terms (days)"
-              state={state}
-              value={doc ? String(doc.payment_terms) : chosenClient ? String(chosenClient.paymentTerms) : ''}
-            />
-          </>
-        ) : (
-          ''
-        )}
-        <Field
-          name="delivery_date"
-          type="date"
-          label="Delivery date"
-          state={state}
-          value={doc?.delivery_date === doc?.issue_date ? '' : doc?.delivery_date}
-          placeholder="YYYY-MM-DD"
-        />
-        <Field
-          name="document_number"
-          label="Requested number"
-          state={state}
-          value={doc?.requested_document_number}
-          hint="Blank: the next number."
-        />
-        {/* Extensions §16: a document in another currency states its VAT in the Business's too, at this rate. */}
-        <Field
-          name="exchange_rate"
-          label={`Exchange rate (${c.business.currency} for 1 ${currency || '…'})`}
-          state={state}
-          value={doc?.exchange_rate}
-          placeholder="e.g. 0.9123"
-          hint={`Only for a currency other than ${c.business.currency}. Blank: the ECB rate of the issue date, fixed at issue.`}
-        />
-        {type === 'credit_note' ? (
-          <div class={err('credited_document_id') ? 'field picker bad' : 'field picker'}>
-            <label for="f-credited_document_id">Credited Invoice</label>
-            <PickerSearch
-              c={c}
-              kind="invoices"
-              name="credited_q"
-              target="f-credited_document_id"
-              include="#f-client_id"
-              value={typed?.get('credited_q') ?? undefined}
-              label="Find the credited Invoice"
-              id="f-credited_q"
-            />
-            <select
-              id="f-credited_document_id"
-              name="credited_document_id"
-              aria-invalid={err('credited_document_id') ? 'true' : undefined}
-              aria-describedby={err('credited_document_id') ? 'f-credited_document_id-err' : undefined}
-            >
-              <InvoiceOptions
-                deps={c.deps}
-                businessId={c.business.id}
-                search={typed?.get('credited_q')?.trim() || undefined}
-                clientId={idIn(clientId)}
-                chosenId={idIn(
-                  typed
-                    ? (typed.get('credited_document_id') ?? '')
-                    : doc?.credited_document_id
-                      ? String(doc.credited_document_id)
-                      : (c.url.searchParams.get('credited_document_id') ?? ''),
-                )}
-              />
-            </select>
-            <span class="hint">The chosen Client’s issued Invoices.</span>
-            {err('credited_document_id') ? (
-              <p class="err" id="f-credited_document_id-err">
-                {esc(err('credited_document_id'))}
-              </p>
-            ) : (
-              ''
-            )}
-          </div>
-        ) : (
-          ''
-        )}
+        {p.children}
       </div>
 
+      {p.intro ?? ''}
       <LinesFieldset c={c} rows={rows} products={products} err={err} />
 
       <div
@@ -353,28 +428,18 @@ async function Editor({ c, state, doc, extra = 0 }: EditorProps): Promise<string
         hx-post={esc(`${c.base}/documents/totals`)}
         // A new document may open with Lines already (a Credit Note from its Invoice, a form sent back): their totals
         // are asked at once. A saved Draft's are written into the page.
-        hx-trigger={`${doc ? '' : 'load, '}input changed delay:400ms from:#editor, change from:#editor`}
+        hx-trigger={`${p.totals ? '' : 'load, '}input changed delay:400ms from:#editor, change from:#editor`}
       >
-        {doc ? (
-          <TotalsBox
-            net={doc.net_total}
-            vat={doc.vat_total}
-            total={doc.total}
-            currency={doc.currency}
-            bands={doc.vat_breakdown}
-          />
-        ) : (
-          <p class="muted flush">Totals appear as you fill in the Lines.</p>
-        )}
+        {p.totals ?? NO_TOTALS_YET}
       </div>
 
-      <BankAccountChecks accounts={accounts} chosen={chosenAccounts} legend="Bank accounts shown on the document" />
-      <Area name="notes" label="Notes" state={state} value={doc?.notes} />
+      <BankAccountChecks accounts={accounts} chosen={chosenAccounts} legend={p.accounts.legend} />
+      <Area name="notes" label="Notes" state={state} value={p.notes} />
       <div class="row">
-        <button type="submit" id="save-draft">
-          {doc ? 'Save the Draft' : 'Create the Draft'}
+        <button type="submit" id={p.save.id}>
+          {esc(p.save.label)}
         </button>
-        <a href={esc(doc ? `${c.base}/documents/${doc.id}` : `${c.base}/documents`)}>Cancel</a>
+        <a href={esc(p.cancel)}>Cancel</a>
       </div>
     </PostForm>
   )
@@ -587,7 +652,7 @@ export function editorRoutes(kit: AppKit): void {
               },
             },
           )
-      if (lines.length === 0) return <p class="muted flush">Totals appear as you fill in the Lines.</p>
+      if (lines.length === 0) return NO_TOTALS_YET
       const currency = r.currency
       if ('errors' in r && r.errors) {
         return (
@@ -603,33 +668,25 @@ export function editorRoutes(kit: AppKit): void {
       const t = r.totals!
       return <TotalsBox net={t.net} vat={t.vat} total={t.total} currency={currency} bands={t.bands} />
     },
-    () => <p class="muted flush">Totals appear as you fill in the Lines.</p>,
+    () => NO_TOTALS_YET,
   )
 
   const newPage = (c: InBusiness, state: FormState, extra = 0) => (
-    <Layout c={c} title="New document" section="documents" scripts={[HTMX_PATH]}>
-      <h1>
-        New {esc(TYPE_WORDS[state.values?.get('type') ?? c.url.searchParams.get('type') ?? 'invoice'] ?? 'document')}
-      </h1>
-      <div class="card">
-        <Editor c={c} state={state} doc={null} extra={extra} />
-      </div>
-    </Layout>
+    <EditorPage
+      c={c}
+      title="New document"
+      heading={`New ${esc(TYPE_WORDS[state.values?.get('type') ?? c.url.searchParams.get('type') ?? 'invoice'] ?? 'document')}`}
+      section="documents"
+    >
+      <Editor c={c} state={state} doc={null} extra={extra} />
+    </EditorPage>
   )
   kit.page('/documents/new', 'change', (c, state) => newPage(c, state))
-  kit.action(
-    '/documents',
-    'change',
-    async (c, data) => {
-      // "Add a line" and "Find" (a picker without script) show the editor again as typed; nothing is saved.
-      if (data.has('add_line') || data.has('find'))
-        return newPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
-      const { input, body } = bodyOf(data, true)
-      const doc = await kit.operation<DocumentView>(c, 'documents_create', { body, form: input })
-      return kit.done(c, `/documents/${doc.id}`, 'draft_created')
-    },
-    newPage,
-  )
+  editorAction(kit, '/documents', newPage, async (c, data) => {
+    const { input, body } = bodyOf(data, true)
+    const doc = await kit.operation<DocumentView>(c, 'documents_create', { body, form: input })
+    return kit.done(c, `/documents/${doc.id}`, 'draft_created')
+  })
 
   const editPage = async (c: InBusiness, state: FormState, extra = 0) => {
     const parts = c.url.pathname.split('/').filter(Boolean)
@@ -646,26 +703,56 @@ export function editorRoutes(kit: AppKit): void {
       )
     }
     return (
-      <Layout c={c} title={`Edit Draft ${TYPE_WORDS[doc.type]}`} section="documents" scripts={[HTMX_PATH]}>
-        <h1>Edit Draft {esc(TYPE_WORDS[doc.type])}</h1>
-        <div class="card">
-          <Editor c={c} state={state} doc={doc} extra={extra} />
-        </div>
-      </Layout>
+      <EditorPage c={c} title={`Edit Draft ${TYPE_WORDS[doc.type]}`} section="documents">
+        <Editor c={c} state={state} doc={doc} extra={extra} />
+      </EditorPage>
     )
   }
   kit.page('/documents/:id/edit', 'change', (c, state) => editPage(c, state))
+  editorAction(kit, '/documents/:id', editPage, async (c, data) => {
+    const doc = await draftOf(c, c.params.id)
+    const { input, body } = bodyOf(data, false)
+    await kit.operation(c, 'documents_update', { path: { id: doc.id }, body, form: input })
+    return kit.done(c, `/documents/${doc.id}`, 'saved')
+  })
+}
+
+/** A page that holds an editor in a card, with htmx for its live totals and pickers. */
+export function EditorPage(p: {
+  c: InBusiness
+  title: string
+  /** The page's heading, escaped; the title when not given. */
+  heading?: string
+  section: Section
+  children: JSX.Element
+}): JSX.Element {
+  return (
+    <Layout c={p.c} title={p.title} section={p.section} scripts={[HTMX_PATH]}>
+      <h1>{p.heading ?? esc(p.title)}</h1>
+      <div class="card">{p.children}</div>
+    </Layout>
+  )
+}
+
+/**
+ * The POST of an editor's form. "Add a line" and "Find" (a picker without script) show the editor again as typed
+ * (with one more blank Line for "Add a line"); nothing is saved. Anything else is saved by `save`; a refusal shows
+ * the editor again with what was typed.
+ */
+export function editorAction(
+  kit: AppKit,
+  path: string,
+  page: (c: InBusiness, state: FormState, extra?: number) => JSX.Element,
+  save: (c: InBusiness, data: PostedForm) => Promise<Response>,
+): void {
   kit.action(
-    '/documents/:id',
+    path,
     'change',
     async (c, data) => {
       if (data.has('add_line') || data.has('find'))
-        return editPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
-      const doc = await draftOf(c, c.params.id)
-      const { input, body } = bodyOf(data, false)
-      await kit.operation(c, 'documents_update', { path: { id: doc.id }, body, form: input })
-      return kit.done(c, `/documents/${doc.id}`, 'saved')
+        return page(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
+      return save(c, data)
     },
-    (c, state) => editPage(c, state),
+    (c, state) => page(c, state),
   )
 }
