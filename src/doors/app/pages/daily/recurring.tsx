@@ -191,6 +191,27 @@ async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> 
   )
 }
 
+/** A schedule's status as a tag: Active stands out. */
+function StatusTag({ r, id }: { r: RecurringView; id?: string }): JSX.Element {
+  return (
+    <span class={r.status === 'active' ? 'tag ok' : 'tag'} id={id}>
+      {esc(STATUS_WORDS[r.status] ?? r.status)}
+    </span>
+  )
+}
+
+/** Pause for an active schedule, Resume for a paused one; an ended one has neither. */
+function PauseOrResume(p: {
+  c: InBusiness
+  r: RecurringView
+  quiet?: boolean
+  id: (step: 'pause' | 'resume') => string
+}): JSX.Element {
+  if (p.r.status !== 'active' && p.r.status !== 'paused') return ''
+  const [step, label] = p.r.status === 'active' ? (['pause', 'Pause'] as const) : (['resume', 'Resume'] as const)
+  return <ActionButton c={p.c} path={`/recurring/${p.r.id}/${step}`} label={label} quiet={p.quiet} id={p.id(step)} />
+}
+
 /** The schedule at a glance: status, next dates, last run, and pause, resume or delete. */
 async function Schedule({ kit, c, r }: { kit: AppKit; c: InBusiness; r: RecurringView }): Promise<string> {
   const { dates } = await kit.operation<{ dates: string[] }>(c, 'recurring_invoices_dates', {
@@ -203,9 +224,7 @@ async function Schedule({ kit, c, r }: { kit: AppKit; c: InBusiness; r: Recurrin
         <h2 class="flush">
           {esc(everyWords(r))}, {esc(endWords(r))}
         </h2>
-        <span class={r.status === 'active' ? 'tag ok' : 'tag'} id="recurring-status">
-          {esc(STATUS_WORDS[r.status] ?? r.status)}
-        </span>
+        <StatusTag r={r} id="recurring-status" />
       </div>
       <dl class="facts">
         <dt>Next dates</dt>
@@ -218,13 +237,7 @@ async function Schedule({ kit, c, r }: { kit: AppKit; c: InBusiness; r: Recurrin
         </dd>
       </dl>
       <div class="row">
-        {r.status === 'active' ? (
-          <ActionButton c={c} path={`/recurring/${r.id}/pause`} label="Pause" id="recurring-pause" />
-        ) : r.status === 'paused' ? (
-          <ActionButton c={c} path={`/recurring/${r.id}/resume`} label="Resume" id="recurring-resume" />
-        ) : (
-          ''
-        )}
+        <PauseOrResume c={c} r={r} id={(step) => `recurring-${step}`} />
         <ActionButton c={c} path={`/recurring/${r.id}/delete`} label="Delete" danger id="recurring-delete" />
       </div>
     </div>
@@ -294,30 +307,10 @@ export function recurringRoutes(kit: AppKit): void {
                       <LastRun c={c} r={r} />
                     </td>
                     <td data-label="Status">
-                      <span class={r.status === 'active' ? 'tag ok' : 'tag'}>
-                        {esc(STATUS_WORDS[r.status] ?? r.status)}
-                      </span>
+                      <StatusTag r={r} />
                     </td>
                     <td>
-                      {r.status === 'active' ? (
-                        <ActionButton
-                          c={c}
-                          path={`/recurring/${r.id}/pause`}
-                          label="Pause"
-                          quiet
-                          id={`pause-${r.id}`}
-                        />
-                      ) : r.status === 'paused' ? (
-                        <ActionButton
-                          c={c}
-                          path={`/recurring/${r.id}/resume`}
-                          label="Resume"
-                          quiet
-                          id={`resume-${r.id}`}
-                        />
-                      ) : (
-                        ''
-                      )}
+                      <PauseOrResume c={c} r={r} quiet id={(step) => `${step}-${r.id}`} />
                     </td>
                   </tr>
                 ))
