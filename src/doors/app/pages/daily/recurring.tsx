@@ -10,7 +10,7 @@ import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, Notice, Refused, Select } from '../../ui'
-import { editorAction, editorClientOf, EditorPage, LinesEditor, linesBodyOf } from './editor'
+import { editorAction, editorClientOf, EditorPage, LinesEditor, linesBodyOf } from './lines-editor'
 import { ActionButton, changeBlocked, Pager } from './words'
 
 const FREQUENCIES = [
