@@ -239,6 +239,12 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
   const today = utcDay(c.deps.clock.now())
   /** An amount in the document's currency. */
   const money = (amount: string | null) => <Money amount={amount} currency={d.currency} />
+  /** A named amount of the totals box, in the document's currency. */
+  const amountFact = (label: string, id: string, amount: string) => (
+    <Fact label={label} id={id} num>
+      {money(amount)}
+    </Fact>
+  )
   return (
     <Layout c={c} title={title(d)} section="documents" scripts={d.public_url ? [COPY_SCRIPT_PATH] : []}>
       <Notice text={c.notice} />
@@ -467,12 +473,8 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               {money(b.vat)}
             </Fact>
           ))}
-          <Fact label="Net" id="doc-net" num>
-            {money(d.net_total)}
-          </Fact>
-          <Fact label="VAT" id="doc-vat" num>
-            {money(d.vat_total)}
-          </Fact>
+          {amountFact('Net', 'doc-net', d.net_total)}
+          {amountFact('VAT', 'doc-vat', d.vat_total)}
           <Fact label={<strong>Total</strong>} id="doc-total" num>
             <strong>{money(d.total)}</strong>
           </Fact>
@@ -492,24 +494,16 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
           )}
           {owesAmount(d) ? (
             <>
-              <Fact label="Paid" id="doc-paid" num>
-                {money(d.amount_paid)}
-              </Fact>
-              <Fact label="Due" id="doc-due" num>
-                {money(d.amount_due)}
-              </Fact>
+              {amountFact('Paid', 'doc-paid', d.amount_paid)}
+              {amountFact('Due', 'doc-due', d.amount_due)}
             </>
           ) : (
             ''
           )}
           {d.type === 'credit_note' && d.status !== 'draft' && d.status !== 'cancelled' ? (
             <>
-              <Fact label="Refunded" id="doc-refunded" num>
-                {money(d.amount_refunded)}
-              </Fact>
-              <Fact label="Owed to the Client" id="doc-owed" num>
-                {money(leftToRefund(d))}
-              </Fact>
+              {amountFact('Refunded', 'doc-refunded', d.amount_refunded)}
+              {amountFact('Owed to the Client', 'doc-owed', leftToRefund(d))}
             </>
           ) : (
             ''
