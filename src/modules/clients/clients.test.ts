@@ -1,6 +1,7 @@
 // Clients over HTTP against a real temp-file database: every field and rule of the contract's Client sections.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse, allPages } from '../../../test/harness'
+import { makeHarness, type Harness, type TestResponse, allPages, expectRefusedUnder } from '../../../test/harness'
+import { ACME } from '../../../test/documents-kit'
 import { setNumbering } from '../business'
 
 let h: Harness
@@ -14,7 +15,7 @@ afterAll(() => h.close())
 // The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
 beforeEach(() => h.clock.advance(61_000))
 
-const base = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
+const base = ACME
 
 function post(body: unknown, key = biz.key): Promise<TestResponse> {
   return h.request('POST', '/v1/clients', { key, body })
@@ -29,15 +30,6 @@ async function made(extra: Record<string, unknown> = {}, key = biz.key): Promise
   const r = await post({ ...base, ...extra }, key)
   expect(r.status).toBe(201)
   return r.body
-}
-
-/** Expects a 422 invalid_request naming exactly the given field (and answers the error). */
-function expectRefusedUnder(r: TestResponse, field: string): any {
-  expect(r.status).toBe(422)
-  expect(r.body.error.type).toBe('invalid_request')
-  expect(Object.keys(r.body.error.errors)).toContain(field)
-  expect(r.body.error.errors[field]).toBeArray()
-  return r.body.error
 }
 
 function listAll(key: string, search?: string): Promise<any[]> {

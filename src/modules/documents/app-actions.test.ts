@@ -1,11 +1,12 @@
 // The application-only actions as services, against a real database and a real SMTP server: every refusal code of
 // mark sent / take the mark back, remind / remind again, email a Receipt and duplicate, each writing nothing; what
 // each writes and raises when it goes through; and the closed buttons (app_actions) predicting each refusal.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { and, eq, sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
+import { mailHarnessForFile } from '../../../test/mail-harness'
 import { documents, mailDailyCounts, outbox, payments, receipts } from '../../db/schema'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import { ApiError } from '../../shared/errors'
 import { setMailbox } from '../mailbox'
 import { emailReceipt, remindDocument } from '../mail/app-mail.service'
@@ -14,17 +15,7 @@ import { duplicateDocument, markSent, unmarkSent, viewDocumentForApp } from './a
 let smtp: TestSmtpServer
 let h: Harness
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url, rateLimit: 1_000_000 } })
-})
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
-beforeEach(() => {
-  smtp.received.length = 0
-})
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), { config: { rateLimit: 1_000_000 } })
 
 const CLIENT_EMAIL = 'billing@acme.example'
 const line = (unit_price = '100.00', vat_rate = '19.00') => ({

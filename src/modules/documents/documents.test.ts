@@ -9,6 +9,7 @@ import {
   type ClientSetup as Setup,
   expectRefusedUnder,
 } from '../../../test/harness'
+import { acmeClient, acmeSetup, consultingLine as line } from '../../../test/documents-kit'
 
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
@@ -21,29 +22,10 @@ function addDays(date: string, days: number): string {
   return new Date(Date.parse(date) + days * 86_400_000).toISOString().slice(0, 10)
 }
 
-async function newClient(key: string, extra: Record<string, unknown> = {}, hh: Harness = h): Promise<any> {
-  const r = await hh.request('POST', '/v1/clients', {
-    key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra },
-  })
-  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
 /** A fresh Business (EUR, pro) with one Client, so numbers and lists start empty. */
-async function setup(clientExtra: Record<string, unknown> = {}, hh: Harness = h): Promise<Setup> {
-  const b = await hh.business({ currency: 'EUR' })
-  const c = await newClient(b.key, clientExtra, hh)
-  return { bizId: b.id, key: b.key, clientId: c.id }
+function setup(clientExtra: Record<string, unknown> = {}, hh: Harness = h): Promise<Setup> {
+  return acmeSetup(hh, {}, clientExtra)
 }
-
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
 
 function create(s: Setup, body: Record<string, unknown>, hh: Harness = h): Promise<TestResponse> {
   return hh.request('POST', '/v1/documents', { key: s.key, body: { type: 'invoice', client_id: s.clientId, ...body } })
@@ -86,7 +68,11 @@ describe('creating a Draft', () => {
     const b = await h.business({ currency: 'EUR' })
     const acc1 = await h.bankAccount(b.id, 'First')
     const acc2 = await h.bankAccount(b.id, 'Second')
-    const c = await newClient(b.key, { currency: 'USD', payment_terms: 14, preferred_bank_account_ids: [acc2, acc1] })
+    const c = await acmeClient(h, b.key, {
+      currency: 'USD',
+      payment_terms: 14,
+      preferred_bank_account_ids: [acc2, acc1],
+    })
     const s = { bizId: b.id, key: b.key, clientId: c.id }
     const r = await create(s, { lines: [line()] })
     expect(r.status).toBe(201)
@@ -153,7 +139,7 @@ describe('creating a Draft', () => {
     const b = await h.business({ currency: 'EUR' })
     const acc1 = await h.bankAccount(b.id, 'First')
     const acc2 = await h.bankAccount(b.id, 'Second')
-    const c = await newClient(b.key, { currency: 'EUR', payment_terms: 30, preferred_bank_account_ids: [acc1] })
+    const c = await acmeClient(h, b.key, { currency: 'EUR', payment_terms: 30, preferred_bank_account_ids: [acc1] })
     const s = { bizId: b.id, key: b.key, clientId: c.id }
     const body = {
       currency: 'USD',
@@ -272,8 +258,8 @@ describe('creating a Draft', () => {
   test("a Credit Note credits its own Client's Invoice in that Invoice's currency: another Client's or another currency is refused, also when changed later", async () => {
     const s = await setup()
     const inv = await issued(s, (await made(s)).id)
-    const other = await newClient(s.key, { name: 'Other Client', email: 'other@client.example' })
-    const yen = await newClient(s.key, { name: 'Yen Client', email: 'yen@client.example', currency: 'JPY' })
+    const other = await acmeClient(h, s.key, { name: 'Other Client', email: 'other@client.example' })
+    const yen = await acmeClient(h, s.key, { name: 'Yen Client', email: 'yen@client.example', currency: 'JPY' })
     const before = (await listAll(s)).length
     const foreign = expectRefusedUnder(
       await create(s, { type: 'credit_note', client_id: other.id, credited_document_id: inv.id, lines: [line()] }),
@@ -767,7 +753,7 @@ describe('money on documents (hand-computed)', () => {
 describe('listing documents', () => {
   test('the list narrows by type, status, client_id, issue date range and search (number, Client name, notes)', async () => {
     const s = await setup({ name: 'Zeta Widgets' })
-    const other = await newClient(s.key, { name: 'Omega Trading' })
+    const other = await acmeClient(h, s.key, { name: 'Omega Trading' })
     const s2 = { ...s, clientId: other.id }
     const inv1 = await issued(s, (await made(s, { issue_date: '2026-01-15', notes: 'January retainer' })).id)
     const inv2 = await issued(s2, (await made(s2, { issue_date: '2026-02-15' })).id)

@@ -1,24 +1,17 @@
 // Due dates stop at 9999-12-31: a Draft whose counted due date would pass it is refused 422 under the field that
 // pushes it there, on create, update, Issue, Convert and a Send that issues, before anything is saved or numbered.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { type Harness, type TestResponse } from '../../../test/harness'
+import { mailHarnessForFile } from '../../../test/mail-harness'
 import { documents } from '../../db/schema'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 
 let h: Harness
 let smtp: TestSmtpServer
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url } })
-})
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
 // The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), { freshMinute: true })
 
 interface Setup {
   key: string

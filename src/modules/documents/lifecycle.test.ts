@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { makeHarness, type Harness, type TestResponse, harnessForFile } from '../../../test/harness'
+import { acmeClient, acmeSetup, consultingLine as line } from '../../../test/documents-kit'
 import { documents } from '../../db/schema'
 import { setNumbering, updateBusiness } from '../business'
 import { recordTaken } from '../numbering'
@@ -21,29 +22,11 @@ interface Setup {
 type Action = (typeof ACTIONS)[number]
 
 const YEAR = '2026'
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function newClient(hh: Harness, key: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const r = await hh.request('POST', '/v1/clients', {
-    key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', ...extra },
-  })
-  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
-  return r.body
-}
 
 /** A fresh Business with one Client: its numbering starts at 0001. */
 async function setup(input: Parameters<Harness['business']>[0] = {}, hh: Harness = h): Promise<Setup> {
-  const b = await hh.business({ currency: 'EUR', ...input })
-  const c = await newClient(hh, b.key)
-  return { bizId: b.id, key: b.key, clientId: c.id, hh }
+  return { ...(await acmeSetup(hh, input)), hh }
 }
 
 function create(s: Setup, body: Record<string, unknown>): Promise<TestResponse> {
@@ -97,6 +80,12 @@ async function expectPredicted(s: Setup, id: number, action: Action, code: strin
   return before.body
 }
 
+/** Expects a 422 refusal with this code. */
+function expectRefusal(r: TestResponse, code: string): void {
+  expect(r.status).toBe(422)
+  expect(r.body.error).toMatchObject({ type: 'refusal', code })
+}
+
 /**
  * The document's `actions[action]` predicts `code`; the request is then refused with exactly that code (422
  * refusal), and nothing is written: the document reads the same and no document was added.
@@ -111,8 +100,7 @@ async function refusedAsPredicted(
   const before = action ? await expectPredicted(s, id, action, code) : (await get(s, id)).body
   const count = await documentCount(s)
   const r = await request()
-  expect(r.status).toBe(422)
-  expect(r.body.error).toMatchObject({ type: 'refusal', code })
+  expectRefusal(r, code)
   expect(r.body.error.message).toBeString()
   expect(r.body.error.message.length).toBeGreaterThan(0)
   if (action) {
@@ -289,8 +277,7 @@ describe('concurrent delete and issue (draft_deleted)', () => {
       () => issue(s, d.id),
     )
     expect(deleted.status).toBe(204)
-    expect(iss.status).toBe(422)
-    expect(iss.body.error).toMatchObject({ type: 'refusal', code: 'draft_deleted' })
+    expectRefusal(iss, 'draft_deleted')
     expect((await get(s, d.id)).status).toBe(404)
     expect((await issued(s)).document_number).toBe(`INV-${YEAR}-0001`)
   })
@@ -303,8 +290,7 @@ describe('concurrent delete and issue (draft_deleted)', () => {
       () => patch(s, d.id, { notes: 'late' }),
     )
     expect(deleted.status).toBe(204)
-    expect(upd.status).toBe(422)
-    expect(upd.body.error).toMatchObject({ type: 'refusal', code: 'draft_deleted' })
+    expectRefusal(upd, 'draft_deleted')
     expect((await get(s, d.id)).status).toBe(404)
   })
 
@@ -316,8 +302,7 @@ describe('concurrent delete and issue (draft_deleted)', () => {
       () => del(s, d.id),
     )
     expect(iss.status).toBe(200)
-    expect(deleted.status).toBe(422)
-    expect(deleted.body.error).toMatchObject({ type: 'refusal', code: 'issued_not_deleted' })
+    expectRefusal(deleted, 'issued_not_deleted')
     expect((await get(s, d.id)).body).toMatchObject({ status: 'issued', document_number: `INV-${YEAR}-0001` })
   })
 
@@ -583,8 +568,7 @@ describe('Delete and Update refusals', () => {
     await refusedAsPredicted(s, cn.id, null, () => patch(s, cn.id, { proforma_id: p.id }), 'only_into_an_invoice')
     for (const type of ['credit_note', 'quote', 'proforma']) {
       const r = await create(s, { type, proforma_id: p.id })
-      expect(r.status).toBe(422)
-      expect(r.body.error).toMatchObject({ type: 'refusal', code: 'only_into_an_invoice' })
+      expectRefusal(r, 'only_into_an_invoice')
     }
   })
 
@@ -605,7 +589,7 @@ describe('Delete and Update refusals', () => {
 
   test('proforma_other_client: an Invoice Draft for another Client than its Proforma is not saved', async () => {
     const s = await setup()
-    const other = await newClient(h, s.key, { name: 'Other Client' })
+    const other = await acmeClient(h, s.key, { name: 'Other Client' })
     const p = await issued(s, { type: 'proforma' })
     const inv = await draft(s, { proforma_id: p.id })
     await refusedAsPredicted(s, inv.id, null, () => patch(s, inv.id, { client_id: other.id }), 'proforma_other_client')

@@ -2,6 +2,7 @@
 // error, whether the request schema or lines.ts raises it, naming the Line by its place counted from 1.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { acmeClient, consultingLine as line } from '../../../test/documents-kit'
 
 let h: Harness
 let key: string
@@ -11,25 +12,13 @@ beforeAll(async () => {
   h = await makeHarness()
   const b = await h.business({ currency: 'EUR' })
   key = b.key
-  const c = await h.request('POST', '/v1/clients', {
-    key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' },
-  })
-  clientId = c.body.id
+  clientId = (await acmeClient(h, key)).id
 })
 afterAll(() => h.close())
 // The clock is fixed, so each test opens a fresh rate-limit minute.
 beforeEach(() => h.clock.advance(61_000))
 
 const emoji = '😀'
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
-
 function create(lines: unknown[]): Promise<TestResponse> {
   return h.request('POST', '/v1/documents', { key, body: { type: 'invoice', client_id: clientId, lines } })
 }

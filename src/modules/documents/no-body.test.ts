@@ -1,20 +1,14 @@
 // Issue, Cancel and Convert take no body (extensions §7): a field sent anyway is 422 naming it with nothing written;
 // no body, an empty body and {} act as before.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type RequestOptions } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { type Harness, type RequestOptions } from '../../../test/harness'
+import { oneClientForFile } from '../../../test/documents-kit'
 
 let h: Harness
 let biz: { id: number; key: string }
 let clientId: number
 
-beforeAll(async () => {
-  h = await makeHarness()
-  biz = await h.business({ currency: 'EUR' })
-  clientId = await h.client(biz.key, { name: 'Acme GmbH', email: 'billing@acme.example' })
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+oneClientForFile({ name: 'Acme GmbH', email: 'billing@acme.example' }, (made) => ({ h, biz, clientId } = made))
 
 async function draft(type = 'invoice'): Promise<any> {
   const r = await h.request('POST', '/v1/documents', {

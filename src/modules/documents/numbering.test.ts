@@ -2,6 +2,7 @@
 // one counter per kind and year, patterns, the Test business prefix, numbers held under an earlier pattern.
 import { describe, expect, test } from 'bun:test'
 import { type Harness, type TestResponse, harnessForFile, type ClientSetup as Setup } from '../../../test/harness'
+import { acmeSetup } from '../../../test/documents-kit'
 import { setNumbering } from '../business'
 
 let h: Harness
@@ -10,14 +11,8 @@ harnessForFile((made) => (h = made), { freshMinute: true })
 const line = { description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }
 const pad = (n: number) => String(n).padStart(4, '0')
 
-async function setup(input: Parameters<Harness['business']>[0] = {}): Promise<Setup> {
-  const b = await h.business({ currency: 'EUR', ...input })
-  const c = await h.request('POST', '/v1/clients', {
-    key: b.key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' },
-  })
-  if (c.status !== 201) throw new Error(c.text)
-  return { bizId: b.id, key: b.key, clientId: c.body.id }
+function setup(input: Parameters<Harness['business']>[0] = {}): Promise<Setup> {
+  return acmeSetup(h, input)
 }
 
 async function draft(s: Setup, body: Record<string, unknown> = {}): Promise<any> {

@@ -49,13 +49,7 @@ describe('the report triggers and what counts as paid', () => {
     const b = await h.business({ currency: 'EUR' })
     const api = new Api(h, b.key)
     const client = await api.client('Paid rule')
-    const pf = await api.doc({
-      type: 'proforma',
-      client_id: client,
-      issue_date: '2026-03-02',
-      due_date: '2026-03-30',
-      lines: [{ unit_price: '10.00' }],
-    })
+    const pf = await api.proforma(client, '2026-03-02', [{ unit_price: '10.00' }], { due_date: '2026-03-30' })
     const db = h.deps.db
     const { next: random, int: between } = prng(34)
     const int = (hi: number) => between(0, hi)

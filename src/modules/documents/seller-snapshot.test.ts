@@ -59,6 +59,27 @@ function pdfText(bytes: Uint8Array): string {
   return p.stdout.toString()
 }
 
+/** An Invoice of these Lines created for the Client and issued through the API: both answers. */
+async function issueInvoice(key: string, clientId: number, lines: Record<string, unknown>[]) {
+  const created = await h.request('POST', '/v1/documents', {
+    key,
+    body: { type: 'invoice', client_id: clientId, lines },
+  })
+  const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key })
+  return { created, issued }
+}
+
+/** What the seller showed at issue in both the PDF and the XML, and what it shows since (none of it may appear). */
+const SHOWN_AT_ISSUE = [
+  'Old Legal GmbH',
+  'Altstrasse 1',
+  'DE123456789',
+  'HRB 1111',
+  'old@seller.example',
+  'DE89370400440532013000',
+]
+const SHOWN_SINCE = ['New Legal', 'Neuweg', 'DE999999999', 'HRB 2222', 'new@seller.example', 'AT611904300234573201']
+
 async function get(key: string, path: string): Promise<{ status: number; text: string; bytes: Uint8Array }> {
   const res = await h.app.fetch(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${key}` } }))
   const bytes = new Uint8Array(await res.arrayBuffer())
@@ -87,11 +108,7 @@ describe('the seller snapshot of an issued document', () => {
       vat_number: 'DE987654321',
     })
     const lines = [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '19.00' }]
-    const created = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: { type: 'invoice', client_id: clientId, lines },
-    })
-    const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: b.key })
+    const { created, issued } = await issueInvoice(b.key, clientId, lines)
     expect(issued.status).toBe(200)
     expect(issued.body.seller).toEqual({
       name: 'Old Trading',
@@ -123,42 +140,13 @@ describe('the seller snapshot of an issued document', () => {
     expect(json.body.seller).toEqual(issued.body.seller)
 
     const pdf = pdfText((await get(b.key, `/v1/documents/${created.body.id}/pdf`)).bytes)
-    for (const old of [
-      'Old Legal GmbH',
-      'Altstrasse 1',
-      'DE123456789',
-      'HRB 1111',
-      'old@seller.example',
-      'DE89370400440532013000',
-    ])
-      expect(pdf).toContain(old)
-    for (const now of [
-      'New Legal',
-      'Neuweg',
-      'DE999999999',
-      'HRB 2222',
-      'new@seller.example',
-      'AT611904300234573201',
-      'Austria',
-    ])
-      expect(pdf).not.toContain(now)
+    for (const old of SHOWN_AT_ISSUE) expect(pdf).toContain(old)
+    for (const now of [...SHOWN_SINCE, 'Austria']) expect(pdf).not.toContain(now)
 
     const xml = await get(b.key, `/v1/documents/${created.body.id}/xml`)
     expect(xml.status).toBe(200)
-    for (const old of [
-      'Old Legal GmbH',
-      'Altstrasse 1',
-      'DE123456789',
-      'HRB 1111',
-      'old@seller.example',
-      'DE89370400440532013000',
-      'Old Contact',
-      '+49 30 111',
-      '11/111/11111',
-    ])
-      expect(xml.text).toContain(old)
-    for (const now of ['New Legal', 'Neuweg', 'DE999999999', 'HRB 2222', 'new@seller.example', 'AT611904300234573201'])
-      expect(xml.text).not.toContain(now)
+    for (const old of [...SHOWN_AT_ISSUE, 'Old Contact', '+49 30 111', '11/111/11111']) expect(xml.text).toContain(old)
+    for (const now of SHOWN_SINCE) expect(xml.text).not.toContain(now)
 
     // The webhook body is built after the change, from what the API answers: the seller at issue.
     await dispatchOutbox(deliveryContext(h.deps))
@@ -197,24 +185,16 @@ describe('the seller snapshot of an issued document', () => {
   test('a Non-VAT Payer issues with no VAT number, and becoming a VAT payer later does not add one to the issued document', async () => {
     const b = await h.business({ currency: 'EUR', ...AT_ISSUE, isVatPayer: false })
     const clientId = await h.client(b.key)
-    const created = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: clientId,
-        lines: [
-          {
-            description: 'x',
-            quantity: '1',
-            unit_price: '10',
-            vat_rate: '0',
-            vat_category: 'E',
-            vat_exemption_code: 'VATEX-EU-132',
-          },
-        ],
+    const { created, issued } = await issueInvoice(b.key, clientId, [
+      {
+        description: 'x',
+        quantity: '1',
+        unit_price: '10',
+        vat_rate: '0',
+        vat_category: 'E',
+        vat_exemption_code: 'VATEX-EU-132',
       },
-    })
-    const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: b.key })
+    ])
     expect(issued.body.seller.vat_number).toBeNull()
     await updateBusiness(h.deps.db, h.clock, b.id, { isVatPayer: true })
     expect(
@@ -243,15 +223,9 @@ describe('migration 0009', () => {
     })
     await addBankAccount(h.deps.db, h.clock, b.id, { name: 'USD', iban: 'DE02120300000000202051', currency: 'USD' })
     const clientId = await h.client(b.key)
-    const created = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: clientId,
-        lines: [{ description: 'x', quantity: '1', unit_price: '10', vat_rate: '19' }],
-      },
-    })
-    const issued = await h.request('POST', `/v1/documents/${created.body.id}/issue`, { key: b.key })
+    const { created, issued } = await issueInvoice(b.key, clientId, [
+      { description: 'x', quantity: '1', unit_price: '10', vat_rate: '19' },
+    ])
     // As a document issued before the column: no snapshot. The migration's own statement is run on it again.
     await h.deps.db.write((tx) =>
       tx.run(sql`UPDATE documents SET seller_snapshot = NULL WHERE id = ${created.body.id}`),

@@ -1,19 +1,14 @@
 // The EN16931 export over HTTP against a real temp-file database: every VAT category exported from an issued document
 // and validated against the OASIS UBL 2.1 XSD with xmllint, the refusals the changelog names, and the content rules
 // (Credit Note reference, VAT number prefix, payment means, O-only documents, K delivery data, escaping).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
-import { addBankAccount, type BusinessInput } from '../business'
-import { exportedXml, germanSeller, localPath, xmllint, xmlOf as kitXmlOf, type Seller } from './einvoice.testkit'
+import { describe, expect, test } from 'bun:test'
+import { harnessForFile, type Harness, type TestResponse } from '../../../test/harness'
+import { addBankAccount } from '../business'
+import { exemptLine as exempt, exportSetup, localPath, servicesLine as line, xmllint } from './einvoice.testkit'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
 // The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 // ---------------------------------------------------------------------------------------------------------------
 // xmllint: the XSD and small XPath reads over the written XML
@@ -32,52 +27,7 @@ function count(xml: string, path: string): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Setup through the API
 
-const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
-
-async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await h.request('POST', '/v1/clients', {
-    key: s.key,
-    body: {
-      name: 'Buyer AG',
-      email: 'ap@buyer.example',
-      country: 'DE',
-      address: 'Marktplatz 2',
-      city: 'Hamburg',
-      postal_code: '20095',
-      ...extra,
-    },
-  })
-  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
-  return r.body.id
-}
-
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting services',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
-
-async function draft(s: Seller, clientId: number, body: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.request('POST', '/v1/documents', {
-    key: s.key,
-    body: { type: 'invoice', client_id: clientId, lines: [line()], ...body },
-  })
-  if (r.status !== 201) throw new Error(`create refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
-async function issued(s: Seller, clientId: number, body: Record<string, unknown> = {}): Promise<any> {
-  const d = await draft(s, clientId, body)
-  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
-const xmlOf = (s: Seller, id: number, key = s.key) => kitXmlOf(h, s, id, key)
-
-const exported = (s: Seller, id: number) => exportedXml(h, s, id, xsdErrors)
+const { seller, client, draft, issued, xmlOf, exported } = exportSetup(() => h, xsdErrors)
 
 /** Expects the refusal not_exportable naming the given rule ids (in the message and in `rules`). */
 function expectRuleRefusal(r: TestResponse, ...ids: string[]): void {
@@ -127,9 +77,7 @@ describe('every VAT category exports from an issued document and passes the UBL 
 
   test('E: exempt Lines carry the VATEX code and its text in the breakdown', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s), {
-      lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132-1I' })],
-    })
+    const doc = await issued(s, await client(s), { lines: [exempt('E', 'VATEX-EU-132-1I')] })
     const xml = await exported(s, doc.id)
     expect(text(xml, '//TaxSubtotal/TaxCategory/ID')).toBe('E')
     expect(text(xml, '//TaxSubtotal/TaxCategory/TaxExemptionReasonCode')).toBe('VATEX-EU-132-1I')
@@ -139,9 +87,7 @@ describe('every VAT category exports from an issued document and passes the UBL 
   test('AE: reverse charge names both VAT numbers and the reason "Reverse charge"', async () => {
     const s = await seller()
     const c = await client(s, { country: 'AT', vat_number: 'ATU12345678' })
-    const doc = await issued(s, c, {
-      lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })],
-    })
+    const doc = await issued(s, c, { lines: [exempt('AE', 'VATEX-EU-AE')] })
     const xml = await exported(s, doc.id)
     expect(text(xml, '//AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toBe('ATU12345678')
     expect(text(xml, '//TaxSubtotal/TaxCategory/TaxExemptionReasonCode')).toBe('VATEX-EU-AE')
@@ -160,16 +106,7 @@ describe('every VAT category exports from an issued document and passes the UBL 
     })
     const doc = await issued(s, c, {
       delivery_date: '2026-03-02',
-      lines: [
-        line({
-          vat_rate: '0',
-          vat_category: 'K',
-          vat_exemption_code: 'VATEX-EU-IC',
-          unit: 'kg',
-          quantity: '12.5',
-          unit_price: '8.00',
-        }),
-      ],
+      lines: [exempt('K', 'VATEX-EU-IC', { unit: 'kg', quantity: '12.5', unit_price: '8.00' })],
     })
     const xml = await exported(s, doc.id)
     expect(text(xml, '/Invoice/Delivery/ActualDeliveryDate')).toBe('2026-03-02')
@@ -184,9 +121,7 @@ describe('every VAT category exports from an issued document and passes the UBL 
   test('G: an export outside the EU needs only the Seller VAT number', async () => {
     const s = await seller()
     const c = await client(s, { country: 'US', address: '1 Main St', city: 'Springfield', postal_code: '12345' })
-    const doc = await issued(s, c, {
-      lines: [line({ vat_rate: '0', vat_category: 'G', vat_exemption_code: 'VATEX-EU-G' })],
-    })
+    const doc = await issued(s, c, { lines: [exempt('G', 'VATEX-EU-G')] })
     const xml = await exported(s, doc.id)
     expect(text(xml, '//TaxSubtotal/TaxCategory/ID')).toBe('G')
     expect(text(xml, '//TaxSubtotal/TaxCategory/TaxExemptionReason')).toBe('Export outside the EU')
@@ -197,10 +132,7 @@ describe('every VAT category exports from an issued document and passes the UBL 
     const s = await seller()
     const c = await client(s, { vat_number: 'DE987654321' })
     const doc = await issued(s, c, {
-      lines: [
-        line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' }),
-        line({ description: 'Fee', vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' }),
-      ],
+      lines: [exempt('O', 'VATEX-EU-O'), exempt('O', 'VATEX-EU-O', { description: 'Fee' })],
     })
     const xml = await exported(s, doc.id)
     expect(count(xml, '//PartyTaxScheme')).toBe(0)
@@ -228,11 +160,7 @@ describe('Seller and Buyer', () => {
   test('a Client VAT number stored without a country code is written with the Client country code first', async () => {
     const s = await seller()
     const c = await client(s, { country: 'AT', vat_number: 'u 123 456 78' })
-    const xml = await exported(
-      s,
-      (await issued(s, c, { lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })] }))
-        .id,
-    )
+    const xml = await exported(s, (await issued(s, c, { lines: [exempt('AE', 'VATEX-EU-AE')] })).id)
     expect(text(xml, '//AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toBe('ATU12345678')
 
     const d = await client(s, { country: 'NL', vat_number: '123456789B01' })
@@ -325,7 +253,7 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
   test('mixed O Lines: O beside another category fails BR-O-11 and BR-O-12', async () => {
     const s = await seller()
     const doc = await issued(s, await client(s), {
-      lines: [line(), line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })],
+      lines: [line(), exempt('O', 'VATEX-EU-O')],
     })
     const r = await xmlOf(s, doc.id)
     expectRuleRefusal(r, 'BR-O-11', 'BR-O-12', 'BR-O-02')
@@ -343,17 +271,13 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
 
   test('AE without a Client VAT number fails BR-AE-02', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s, { country: 'AT' }), {
-      lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' })],
-    })
+    const doc = await issued(s, await client(s, { country: 'AT' }), { lines: [exempt('AE', 'VATEX-EU-AE')] })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-AE-02')
   })
 
   test('K without a Client VAT number fails BR-IC-02', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s, { country: 'FR' }), {
-      lines: [line({ vat_rate: '0', vat_category: 'K', vat_exemption_code: 'VATEX-EU-IC' })],
-    })
+    const doc = await issued(s, await client(s, { country: 'FR' }), { lines: [exempt('K', 'VATEX-EU-IC')] })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-IC-02')
   })
 
@@ -365,34 +289,23 @@ describe('the rule check refuses with not_exportable and the failing rules', () 
 
   test('a Non-VAT Payer exports O documents, without its VAT number', async () => {
     const s = await seller({ isVatPayer: false })
-    const doc = await issued(s, await client(s), {
-      lines: [line({ vat_rate: '0', vat_category: 'O', vat_exemption_code: 'VATEX-EU-O' })],
-    })
+    const doc = await issued(s, await client(s), { lines: [exempt('O', 'VATEX-EU-O')] })
     const xml = await exported(s, doc.id)
     expect(xml).not.toContain('DE123456789')
   })
 
   test('E Lines with different exemption codes fail BR-E-01 (one exempt breakdown)', async () => {
     const s = await seller()
-    const doc = await issued(s, await client(s), {
-      lines: [
-        line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' }),
-        line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-143' }),
-      ],
-    })
+    const doc = await issued(s, await client(s), { lines: [exempt('E', 'VATEX-EU-132'), exempt('E', 'VATEX-EU-143')] })
     expectRuleRefusal(await xmlOf(s, doc.id), 'BR-E-01')
   })
 
   test('an exemption code that does not mean the category fails its -10 rule; one outside VATEX fails BR-CL-22', async () => {
     const s = await seller()
     const c = await client(s, { country: 'AT', vat_number: 'ATU12345678' })
-    const wrong = await issued(s, c, {
-      lines: [line({ vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-IC' })],
-    })
+    const wrong = await issued(s, c, { lines: [exempt('AE', 'VATEX-EU-IC')] })
     expectRuleRefusal(await xmlOf(s, wrong.id), 'BR-AE-10')
-    const unknown = await issued(s, c, {
-      lines: [line({ vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-999' })],
-    })
+    const unknown = await issued(s, c, { lines: [exempt('E', 'VATEX-EU-999')] })
     expectRuleRefusal(await xmlOf(s, unknown.id), 'BR-CL-22')
   })
 

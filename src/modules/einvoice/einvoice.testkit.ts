@@ -4,7 +4,8 @@
 import { expect } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Harness, TestResponse } from '../../../test/harness'
+import { type ClientSetup, draftFor, type Harness, issuedFor, type TestResponse } from '../../../test/harness'
+import { consultingLine } from '../../../test/documents-kit'
 import type { BusinessInput } from '../business'
 
 /** A German VAT-paying Business with a full address: the seller every export test starts from. */
@@ -27,6 +28,29 @@ export interface Seller {
 export function germanSeller(h: Harness, input: Partial<BusinessInput> = {}): Promise<Seller> {
   return h.business({ ...GERMAN_SELLER, ...input })
 }
+
+/** The Seller's set-up for one of its Clients, as the harness's draftFor and issuedFor take it. */
+export function sellerSetup(s: Seller, clientId: number): ClientSetup {
+  return { bizId: s.id, key: s.key, clientId }
+}
+
+/** A German company with a full address: the buyer the export tests bill (the body of POST /v1/clients). */
+export const GERMAN_BUYER = {
+  name: 'Buyer AG',
+  email: 'ap@buyer.example',
+  country: 'DE',
+  address: 'Marktplatz 2',
+  city: 'Hamburg',
+  postal_code: '20095',
+}
+
+/** The Line the export tests start from: one unit of Consulting services at 100.00 with 19% VAT; `over` changes any field. */
+export const servicesLine = (over: Record<string, unknown> = {}) =>
+  consultingLine({ description: 'Consulting services', ...over })
+
+/** An exempt (0%) services Line of the VAT category, with its exemption reason code; `over` changes any field. */
+export const exemptLine = (category: string, code: string, over: Record<string, unknown> = {}) =>
+  servicesLine({ vat_rate: '0', vat_category: category, vat_exemption_code: code, ...over })
 
 /** The OASIS schemas, beside the repository in ../shared (as CI lays it out). */
 const XSD_DIR = resolve(import.meta.dir, '../../../../shared/en16931/ubl-2.1-xsd/maindoc')
@@ -51,6 +75,19 @@ export function xmllint(dir: () => string, name: string) {
     fileOf,
     xpathIn,
     xpath: (xml: string, expr: string) => xpathIn(fileOf(xml), expr),
+    /** One XML document written once and read by XPath over local-name paths. */
+    read(xml: string) {
+      const file = fileOf(xml)
+      const xpath = (expr: string) => xpathIn(file, expr)
+      return {
+        text: (path: string) => xpath(`string(${localPath(path)})`),
+        count: (path: string) => Number(xpath(`count(${localPath(path)})`)),
+        /** The text at `rest` below the `i`th (from 1) node at `path`. */
+        nth: (path: string, i: number, rest: string) => xpath(`string((${localPath(path)})[${i}]/${localPath(rest)})`),
+        /** Any XPath 1.0 expression answering a number. */
+        number: (expr: string) => Number(xpath(expr)),
+      }
+    },
     /** xmllint's complaints, '' when the document is valid against the UBL 2.1 schema of its kind. */
     xsdErrors(xml: string): string {
       const kind = /<CreditNote[\s>]/.test(xml) ? 'CreditNote' : 'Invoice'
@@ -84,4 +121,23 @@ export async function exportedXml(
   expect(r.headers.get('content-type')).toBe('application/xml')
   expect(xsdErrors(r.text)).toBe('')
   return r.text
+}
+
+/**
+ * The setup the export tests make through the API on their file's harness (`harness()` is asked at each call: it is
+ * made before the first test): the German seller, its German buyer, Invoices of one Consulting services Line unless
+ * the body says otherwise, and their XML, exported as is or expected to export and pass the XSD.
+ */
+export function exportSetup(harness: () => Harness, xsdErrors: (xml: string) => string) {
+  const invoice = (body: Record<string, unknown>) => ({ lines: [servicesLine()], ...body })
+  return {
+    seller: (input: Partial<BusinessInput> = {}) => germanSeller(harness(), input),
+    client: (s: Seller, extra: Record<string, unknown> = {}) => harness().client(s.key, { ...GERMAN_BUYER, ...extra }),
+    draft: (s: Seller, clientId: number, body: Record<string, unknown> = {}) =>
+      draftFor(harness(), sellerSetup(s, clientId), invoice(body)),
+    issued: (s: Seller, clientId: number, body: Record<string, unknown> = {}) =>
+      issuedFor(harness(), sellerSetup(s, clientId), invoice(body)),
+    xmlOf: (s: Seller, id: number, key = s.key) => xmlOf(harness(), s, id, key),
+    exported: (s: Seller, id: number) => exportedXml(harness(), s, id, xsdErrors),
+  }
 }

@@ -2,38 +2,22 @@
 // database: the Client's electronic address and buyer reference, the document's buyer and order references, the
 // Business's e-invoice setup; UBL and CII of one document carry the same totals, parties and lines; the payment
 // terms note agrees with the due date; a Send attaches the format the Business chose.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { makeHarness, type Harness } from '../../../test/harness'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import type { Harness } from '../../../test/harness'
+import { mailHarnessForFile } from '../../../test/mail-harness'
+import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import type { BusinessInput } from '../business'
-import { GERMAN_SELLER } from './einvoice.testkit'
+import { GERMAN_SELLER, servicesLine as line, xmllint } from './einvoice.testkit'
 
 let h: Harness
 let smtp: TestSmtpServer
 let files = 0
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url } })
-})
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
-beforeEach(() => {
-  h.clock.advance(61_000)
-  smtp.received.length = 0
-})
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), { freshMinute: true })
 
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting services',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
 const GLN = { scheme: '0088', value: '4006381333931' }
 
 function seller(input: Partial<BusinessInput> = {}) {
@@ -54,17 +38,7 @@ async function issued(key: string, body: Record<string, unknown>): Promise<any> 
 }
 
 /** XPath reads over one XML text by local names (xmllint), so UBL and CII need no namespace bindings. */
-function reader(xml: string) {
-  const file = join(h.dir, `fields-${++files}.xml`)
-  writeFileSync(file, xml)
-  const local = (path: string) => path.replace(/([A-Za-z][A-Za-z0-9]*)(?=\/|\[|$)/g, "*[local-name()='$1']")
-  const run = (expr: string) => Bun.spawnSync(['xmllint', '--nonet', '--xpath', expr, file]).stdout.toString().trim()
-  return {
-    text: (path: string) => run(`string(${local(path)})`),
-    count: (path: string) => Number(run(`count(${local(path)})`)),
-    nth: (path: string, i: number, rest: string) => run(`string((${local(path)})[${i}]/${local(rest)})`),
-  }
-}
+const { read: reader } = xmllint(() => h.dir, 'fields')
 
 describe('the Client: electronic_address and buyer_reference', () => {
   test('are stored and answered; null takes the EM default with the Client email; an unknown EAS scheme is 422 under its field', async () => {
@@ -245,31 +219,20 @@ describe('UBL and CII of one document carry the same totals, parties and lines',
       u.text('/Invoice/ID'),
       u.text('/Invoice/DocumentCurrencyCode'),
     ])
-    // Parties.
-    expect(c.text(`${A}/SellerTradeParty/Name`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/SpecifiedTaxRegistration/ID`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/SpecifiedLegalOrganization/ID`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/PartyLegalEntity/CompanyID'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/DefinedTradeContact/PersonName`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/Contact/Name'),
-    )
-    expect(c.text(`${A}/BuyerTradeParty/Name`)).toBe(
-      u.text('/Invoice/AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName'),
-    )
-    expect(c.text(`${A}/BuyerTradeParty/SpecifiedTaxRegistration/ID`)).toBe(
-      u.text('/Invoice/AccountingCustomerParty/Party/PartyTaxScheme/CompanyID'),
-    )
-    expect(c.text(`${A}/BuyerTradeParty/PostalTradeAddress/CityName`)).toBe(
-      u.text('/Invoice/AccountingCustomerParty/Party/PostalAddress/CityName'),
-    )
-    expect(c.text(`${A}/SellerTradeParty/URIUniversalCommunication/URIID`)).toBe(
-      u.text('/Invoice/AccountingSupplierParty/Party/EndpointID'),
-    )
+    // Parties: each CII field says what its UBL counterpart says.
+    const US = '/Invoice/AccountingSupplierParty/Party'
+    const UB = '/Invoice/AccountingCustomerParty/Party'
+    for (const [cii, ubl] of [
+      [`${A}/SellerTradeParty/Name`, `${US}/PartyLegalEntity/RegistrationName`],
+      [`${A}/SellerTradeParty/SpecifiedTaxRegistration/ID`, `${US}/PartyTaxScheme/CompanyID`],
+      [`${A}/SellerTradeParty/SpecifiedLegalOrganization/ID`, `${US}/PartyLegalEntity/CompanyID`],
+      [`${A}/SellerTradeParty/DefinedTradeContact/PersonName`, `${US}/Contact/Name`],
+      [`${A}/BuyerTradeParty/Name`, `${UB}/PartyLegalEntity/RegistrationName`],
+      [`${A}/BuyerTradeParty/SpecifiedTaxRegistration/ID`, `${UB}/PartyTaxScheme/CompanyID`],
+      [`${A}/BuyerTradeParty/PostalTradeAddress/CityName`, `${UB}/PostalAddress/CityName`],
+      [`${A}/SellerTradeParty/URIUniversalCommunication/URIID`, `${US}/EndpointID`],
+    ])
+      expect(c.text(cii)).toBe(u.text(ubl))
     // Lines.
     expect(c.count(`${T}/IncludedSupplyChainTradeLineItem`)).toBe(3)
     expect(u.count('/Invoice/InvoiceLine')).toBe(3)

@@ -9,20 +9,13 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { XML_FORMATS, type XmlFormat } from '../../shared/einvoice-formats'
 import { getBusiness, type BusinessInput } from '../business'
 import { exportSourceOf, writeXml } from './einvoice.service'
-import { GERMAN_SELLER } from './einvoice.testkit'
+import { GERMAN_BUYER, GERMAN_SELLER, servicesLine as line } from './einvoice.testkit'
 import { buildModel } from './model'
 import { fatalIds, fatalsOf, validateFiles, type Validation } from './validator.testkit'
 
 let h: Harness
 let validation: Validation = new Map()
 
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting services',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
 /** A Peppol participant id: a GLN with a valid check digit. */
 const GLN = { scheme: '0088', value: '4006381333931' }
 
@@ -277,12 +270,7 @@ beforeAll(async () => {
     const s = await h.business({ ...SELLER, ...c.seller })
     await h.bankAccount(s.id)
     const clientId = await h.client(s.key, {
-      name: 'Buyer AG',
-      email: 'ap@buyer.example',
-      country: 'DE',
-      address: 'Marktplatz 2',
-      city: 'Hamburg',
-      postal_code: '20095',
+      ...GERMAN_BUYER,
       buyer_reference: '04011000-12345-34',
       electronic_address: GLN,
       ...c.client,

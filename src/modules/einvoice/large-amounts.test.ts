@@ -6,23 +6,15 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeHarness, type Harness } from '../../../test/harness'
 import type { XmlFormat } from '../../shared/einvoice-formats'
-import { getBusiness, type BusinessInput } from '../business'
+import { getBusiness } from '../business'
 import { exportSourceOf, writeXml } from './einvoice.service'
+import { GERMAN_SELLER } from './einvoice.testkit'
 import { buildModel } from './model'
 import { fatalIds, fatalsOf, validateFiles, type Validation } from './validator.testkit'
 
 const SEED = 20260327
 const RANDOM_DOCUMENTS = 110
 const FORMATS: XmlFormat[] = ['cii', 'ubl']
-
-const SELLER: Partial<BusinessInput> = {
-  name: 'Seller GmbH',
-  vatNumber: 'DE123456789',
-  address: 'Hauptstrasse 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  email: 'billing@seller.example',
-}
 
 /** mulberry32: a small seeded generator, so a failing document can be made again. */
 function generator(seed: number): () => number {
@@ -117,7 +109,7 @@ beforeAll(async () => {
     // A fresh Business every 25 documents keeps within its issuing limit; a fresh minute keeps within the rate.
     h.clock.advance(61_000)
     if (i % 25 === 0) {
-      seller = await h.business(SELLER)
+      seller = await h.business(GERMAN_SELLER)
       await h.bankAccount(seller.id)
       clientId = await h.client(seller.key, {
         name: 'Buyer AG',

@@ -4,76 +4,41 @@
 //     refused earlier by the API, with rules.test.ts proving the rule itself on the model;
 //  2. the totals in the XML equal the document's own answer to the cent for the money cases of the documents issue,
 //     and that XML passes the OASIS UBL 2.1 XSD.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
-import type { BusinessInput } from '../business'
+import { describe, expect, test } from 'bun:test'
+import { expectRefusedUnder, harnessForFile, type Harness, type TestResponse } from '../../../test/harness'
 import { currencyScale } from '../../shared/currencies'
 import { Dec } from '../../shared/money'
+import type { BusinessInput } from '../business'
 import { RULES } from './rules'
-import { exportedXml, germanSeller, localPath, xmllint, xmlOf as kitXmlOf, type Seller } from './einvoice.testkit'
+import {
+  exemptLine as exempt,
+  exportSetup,
+  GERMAN_BUYER,
+  localPath,
+  servicesLine as line,
+  xmllint,
+  type Seller,
+} from './einvoice.testkit'
 
 let h: Harness
-
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
 // The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 // ---------------------------------------------------------------------------------------------------------------
 // xmllint: the XSD and XPath reads over the written XML
 
-const { fileOf, xpathIn, xsdErrors } = xmllint(() => h.dir, 'musts')
-
-/** One XML document read by XPath (string() and count() of local-name paths). */
-function reader(xml: string) {
-  const file = fileOf(xml)
-  const xpath = (expr: string) => xpathIn(file, expr)
-  return {
-    text: (path: string) => xpath(`string(${localPath(path)})`),
-    count: (path: string) => Number(xpath(`count(${localPath(path)})`)),
-    /** Any XPath 1.0 expression answering a number. */
-    number: (expr: string) => Number(xpath(expr)),
-  }
-}
+const { read: reader, xsdErrors } = xmllint(() => h.dir, 'musts')
 
 // ---------------------------------------------------------------------------------------------------------------
 // Setup through the API
 
-const seller = (input: Partial<BusinessInput> = {}) => germanSeller(h, input)
-
 function postClient(s: Seller, extra: Record<string, unknown> = {}): Promise<TestResponse> {
-  return h.request('POST', '/v1/clients', {
-    key: s.key,
-    body: {
-      name: 'Buyer AG',
-      email: 'ap@buyer.example',
-      country: 'DE',
-      address: 'Marktplatz 2',
-      city: 'Hamburg',
-      postal_code: '20095',
-      ...extra,
-    },
-  })
+  return h.request('POST', '/v1/clients', { key: s.key, body: { ...GERMAN_BUYER, ...extra } })
 }
 
-async function client(s: Seller, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await postClient(s, extra)
-  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
-  return r.body.id
-}
+const { seller, client, issued, xmlOf, exported } = exportSetup(() => h, xsdErrors)
 
-const line = (over: Record<string, unknown> = {}) => ({
-  description: 'Consulting services',
-  quantity: '1',
-  unit_price: '100.00',
-  vat_rate: '19.00',
-  ...over,
-})
-const exempt = (category: string, code: string, over: Record<string, unknown> = {}) =>
-  line({ vat_rate: '0', vat_category: category, vat_exemption_code: code, ...over })
-
+/** A Draft for the Client as the API answers it: an Invoice of one Consulting services Line unless the body says otherwise. */
 function postDraft(s: Seller, clientId: number, body: Record<string, unknown>): Promise<TestResponse> {
   return h.request('POST', '/v1/documents', {
     key: s.key,
@@ -81,30 +46,11 @@ function postDraft(s: Seller, clientId: number, body: Record<string, unknown>): 
   })
 }
 
-async function issued(s: Seller, clientId: number, body: Record<string, unknown> = {}): Promise<any> {
-  const d = await postDraft(s, clientId, body)
-  if (d.status !== 201) throw new Error(`create refused: ${d.status} ${d.text}`)
-  const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: s.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
-
-const xmlOf = (s: Seller, id: number) => kitXmlOf(h, s, id)
-
 /** The document as the API answers it (GET /v1/documents/{id}). */
 async function answerOf(s: Seller, id: number): Promise<any> {
   const r = await h.request('GET', `/v1/documents/${id}`, { key: s.key })
   expect(r.status).toBe(200)
   return r.body
-}
-
-const exported = (s: Seller, id: number) => exportedXml(h, s, id, xsdErrors)
-
-/** Expects a 422 invalid_request naming the given field. */
-function expectRefusedUnder(r: TestResponse, field: string): void {
-  expect(r.status).toBe(422)
-  expect(r.body.error.type).toBe('invalid_request')
-  expect(Object.keys(r.body.error.errors)).toContain(field)
 }
 
 const MESSAGES = new Map(RULES.map((r) => [r.id, r.message]))

@@ -283,27 +283,25 @@ describe('a document in another currency', () => {
     expect(r.body).toMatchObject({ currency: 'GBP', exchange_rate: null })
   })
 
-  test('JPY into KWD and KWD into JPY: each side at its own scale, half away from zero once at the end', async () => {
-    const kwd = await setup('KWD')
-    const j = await draft(kwd, {
-      currency: 'JPY',
-      exchange_rate: '0.002051',
-      lines: [{ description: 'A', quantity: '1', unit_price: '12345', vat_rate: '10.00' }],
-    })
-    const ji = (await h.request('POST', `/v1/documents/${j.id}/issue`, { key: kwd.key })).body
+  test.each([
     // VAT 1234.5 → 1235 JPY; 1235 × 0.002051 = 2.532985 → 2.533 KWD
-    expect(ji).toMatchObject({ vat_total: '1235', vat_total_accounting: '2.533', accounting_currency: 'KWD' })
-    const jpy = await setup('JPY')
-    const k = await draft(jpy, {
-      currency: 'KWD',
-      exchange_rate: '497',
-      lines: [{ description: 'B', quantity: '1', unit_price: '10.005', vat_rate: '5.00' }],
-    })
-    const ki = (await h.request('POST', `/v1/documents/${k.id}/issue`, { key: jpy.key })).body
+    ['JPY', 'KWD', '0.002051', { description: 'A', unit_price: '12345', vat_rate: '10.00' }, '1235', '2.533'],
     // VAT 0.50025 → 0.500 KWD; 0.500 × 497 = 248.5 → 249 JPY (the tie goes away from zero)
-    expect(ki).toMatchObject({ vat_total: '0.500', vat_total_accounting: '249', accounting_currency: 'JPY' })
-    expect(ki.vat_breakdown[0].vat_accounting).toBe('249')
-  })
+    ['KWD', 'JPY', '497', { description: 'B', unit_price: '10.005', vat_rate: '5.00' }, '0.500', '249'],
+  ] as const)(
+    '%s into %s: each side at its own scale, half away from zero once at the end',
+    async (currency, accounting, exchange_rate, line, vat, vatAccounting) => {
+      const s = await setup(accounting)
+      const d = await draft(s, { currency, exchange_rate, lines: [{ quantity: '1', ...line }] })
+      const issued = (await h.request('POST', `/v1/documents/${d.id}/issue`, { key: s.key })).body
+      expect(issued).toMatchObject({
+        vat_total: vat,
+        vat_total_accounting: vatAccounting,
+        accounting_currency: accounting,
+      })
+      expect(issued.vat_breakdown[0].vat_accounting).toBe(vatAccounting)
+    },
+  )
 })
 
 describe('no rate at all', () => {

@@ -1,13 +1,13 @@
 // Operations of imports (extensions §19): Clients and Products created from a CSV file, every row or none.
 import { answersFromCommit, json, type Operation } from '../../platform/operation'
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_WORDS } from './csv'
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS_WORDS, MAX_IMPORT_WORDS } from './csv'
 import { ImportCsv, ImportResult } from './imports.model'
 import { importClients, importProducts } from './imports.service'
 
 const upload = { mediaType: 'text/csv', maxBytes: MAX_IMPORT_BYTES, limitWords: MAX_IMPORT_WORDS, arg: 'csv' } as const
 
 const rules = (what: string, create: string) =>
-  `Creates every row as \`${create}\` would, in one transaction, or none: a refused row makes the whole import 422 \`invalid_request\` with \`errors\` keyed \`rows.N.field\` (N from 1 after the header). A column naming no ${what} create field is 422 under \`header.<column>\`; over ${MAX_IMPORT_ROWS.toLocaleString('en')} rows 422 under \`rows\`; over ${MAX_IMPORT_WORDS} 413. The body is the CSV file (\`Content-Type: text/csv\`); MCP takes it as \`csv\`.`
+  `Creates every row as \`${create}\` would, in one transaction, or none: a refused row makes the whole import 422 \`invalid_request\` with \`errors\` keyed \`rows.N.field\` (N from 1 after the header). A column naming no ${what} create field is 422 under \`header.<column>\`; over ${MAX_IMPORT_ROWS_WORDS} rows 422 under \`rows\`; over ${MAX_IMPORT_WORDS} 413. The body is the CSV file (\`Content-Type: text/csv\`); MCP takes it as \`csv\`.`
 
 export const importsOperations: Operation[] = [
   {

@@ -1,40 +1,19 @@
 // Payments under concurrent requests against a real temp-file database: the amount due and the Receipt numbering
 // hold whatever the interleaving; reversals and amends race safely; one Idempotency-Key performs once.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { and, asc, eq, sql } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { type Harness, type TestResponse } from '../../../test/harness'
+import { oneClientForFile } from '../../../test/documents-kit'
 import { outbox, payments, receipts } from '../../db/schema'
+import { workIssued } from './payments.testkit'
 
 let h: Harness
 let biz: { id: number; key: string }
 let clientId: number
 
-beforeAll(async () => {
-  h = await makeHarness()
-  biz = await h.business({ currency: 'EUR' })
-  const c = await h.request('POST', '/v1/clients', {
-    key: biz.key,
-    body: { name: 'Busy Client', email: 'busy@client.example', country: 'DE' },
-  })
-  clientId = c.body.id
-})
-afterAll(() => h.close())
-beforeEach(() => h.clock.advance(61_000))
+oneClientForFile({ name: 'Busy Client', email: 'busy@client.example' }, (made) => ({ h, biz, clientId } = made))
 
-async function invoice(amount: string): Promise<any> {
-  const d = await h.request('POST', '/v1/documents', {
-    key: biz.key,
-    body: {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }],
-    },
-  })
-  if (d.status !== 201) throw new Error(`document refused: ${d.status} ${d.text}`)
-  const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const invoice = (amount: string) => workIssued(h, 'invoice', amount, { key: biz.key, client: clientId })
 
 function record(docId: number, amount: string, key: string, headers?: Record<string, string>): Promise<TestResponse> {
   return h.request('POST', `/v1/documents/${docId}/payments`, {

@@ -1,10 +1,11 @@
 // Payments over HTTP against a real temp-file database: Record, Amend and Reverse as the contract states them,
 // every refusal and invalid_request with nothing written, document status, events, idempotency, lists, isolation.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { allPages, harnessForFile, type Harness, type TestResponse } from '../../../test/harness'
 import { documents, idempotencyKeys, numberCounters, outbox, payments, receipts } from '../../db/schema'
 import { createApiKey, revokeApiKey, setNumbering } from '../business'
+import { BAD_LIST_QUERIES, cash, paidIn, workDraft, workIssued } from './payments.testkit'
 
 let h: Harness
 let biz: { id: number; key: string }
@@ -15,8 +16,10 @@ let bank: number
 let otherBank: number
 let viewer: string
 
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+harnessForFile((made) => (h = made), { freshMinute: true })
+
 beforeAll(async () => {
-  h = await makeHarness()
   biz = await h.business({ currency: 'EUR' })
   other = await h.business({ currency: 'EUR' })
   clientId = await newClient(biz.key)
@@ -25,9 +28,6 @@ beforeAll(async () => {
   otherBank = await h.bankAccount(other.id, 'Other business account')
   viewer = await h.key(biz.id, 'viewer', 'Viewer key')
 })
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
 
 // ------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -48,26 +48,17 @@ interface DocOpts {
   extra?: Record<string, unknown>
 }
 
-/** A Draft of one Line whose Total is `amount` (VAT 0). */
-async function draft(type: string, amount: string, o: DocOpts = {}): Promise<any> {
-  const body: Record<string, unknown> = {
-    type,
-    client_id: o.client ?? clientId,
-    lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }],
-    ...o.extra,
-  }
-  if (o.currency) body.currency = o.currency
-  const r = await h.request('POST', '/v1/documents', { key: o.key ?? biz.key, body })
-  if (r.status !== 201) throw new Error(`document refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const at = (o: DocOpts) => ({
+  key: o.key ?? biz.key,
+  client: o.client ?? clientId,
+  currency: o.currency,
+  extra: o.extra,
+})
 
-async function issued(type: string, amount: string, o: DocOpts = {}): Promise<any> {
-  const d = await draft(type, amount, o)
-  const r = await h.request('POST', `/v1/documents/${d.id}/issue`, { key: o.key ?? biz.key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
+/** A Draft of one Line whose Total is `amount` (VAT 0). */
+const draft = (type: string, amount: string, o: DocOpts = {}) => workDraft(h, type, amount, at(o))
+
+const issued = (type: string, amount: string, o: DocOpts = {}) => workIssued(h, type, amount, at(o))
 
 const invoice = (amount: string, o: DocOpts = {}) => issued('invoice', amount, o)
 
@@ -76,13 +67,6 @@ async function getDoc(id: number, key = biz.key): Promise<any> {
   expect(r.status).toBe(200)
   return r.body
 }
-
-const cash = (amount: string, extra: Record<string, unknown> = {}) => ({
-  amount,
-  payment_date: '2026-03-09',
-  payment_method: 'cash',
-  ...extra,
-})
 
 function record(docId: number, body: unknown, key = biz.key, headers?: Record<string, string>): Promise<TestResponse> {
   return h.request('POST', `/v1/documents/${docId}/payments`, { key, body, headers })
@@ -97,11 +81,8 @@ function reverse(id: number, key = biz.key, headers?: Record<string, string>): P
 }
 
 /** Records a Payment that must be accepted and answers it. */
-async function paid(docId: number, amount: string, extra: Record<string, unknown> = {}, key = biz.key): Promise<any> {
-  const r = await record(docId, cash(amount, extra), key)
-  if (r.status !== 201) throw new Error(`payment refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const paid = (docId: number, amount: string, extra: Record<string, unknown> = {}, key = biz.key) =>
+  paidIn(h, key, docId, amount, extra)
 
 // Minor units may pass 2^53 (money at the limits): read them as text.
 const paymentRow = { ...getTableColumns(payments), amountMinor: sql<string>`CAST(${payments.amountMinor} AS TEXT)` }
@@ -927,16 +908,7 @@ describe('listing Payments', () => {
   test("the unfiltered list holds only this Business's Payments", async () => {
     const theirs = await invoice('10.00', { key: other.key, client: otherClientId })
     const tp = await paid(theirs.id, '5.00', {}, other.key)
-    const all: any[] = []
-    let cursor: string | null = null
-    do {
-      const q = new URLSearchParams({ limit: '100' })
-      if (cursor) q.set('cursor', cursor)
-      const r = await h.request('GET', `/v1/payments?${q}`, { key: biz.key })
-      expect(r.status).toBe(200)
-      all.push(...r.body.data)
-      cursor = r.body.next_cursor
-    } while (cursor)
+    const all = await allPages(h, '/v1/payments', biz.key)
     expect(all.length).toBeGreaterThan(0)
     expect(all.map((p) => p.id)).not.toContain(tp.id)
     const filtered = await h.request('GET', `/v1/payments?document_id=${theirs.id}`, { key: biz.key })
@@ -944,16 +916,8 @@ describe('listing Payments', () => {
   })
 
   test('a bad document_id, limit or cursor is 422 invalid_request naming it', async () => {
-    for (const [q, field] of [
-      ['document_id=abc', 'document_id'],
-      ['document_id=0', 'document_id'],
-      ['document_id=-3', 'document_id'],
-      ['limit=0', 'limit'],
-      ['limit=101', 'limit'],
-      ['cursor=nonsense', 'cursor'],
-    ] as const) {
+    for (const [q, field] of BAD_LIST_QUERIES)
       expectInvalid(await h.request('GET', `/v1/payments?${q}`, { key: biz.key }), field)
-    }
   })
 })
 

@@ -1,10 +1,11 @@
 // Receipts over HTTP against a real temp-file database: numbering, the snapshot of their Payment, lists,
 // tenant isolation and the PDF read back with pdftotext.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { harnessForFile, type Harness, type TestResponse } from '../../../test/harness'
+import { BAD_LIST_QUERIES, paidIn, workIssued } from './payments.testkit'
 
 let h: Harness
 let biz: { id: number; key: string }
@@ -14,8 +15,10 @@ let otherClientId: number
 let viewer: string
 let pdfDir: string
 
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+harnessForFile((made) => (h = made), { freshMinute: true })
+
 beforeAll(async () => {
-  h = await makeHarness()
   biz = await h.business({ currency: 'EUR', name: 'Receipts Ltd' })
   other = await h.business({ currency: 'EUR' })
   clientId = await newClient(biz.key, 'Paying Client')
@@ -23,12 +26,7 @@ beforeAll(async () => {
   viewer = await h.key(biz.id, 'viewer', 'Viewer key')
   pdfDir = mkdtempSync(join(tmpdir(), 'receipt-pdf-'))
 })
-afterAll(async () => {
-  await h.close()
-  rmSync(pdfDir, { recursive: true, force: true })
-})
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+afterAll(() => rmSync(pdfDir, { recursive: true, force: true }))
 
 async function newClient(key: string, name: string): Promise<number> {
   const r = await h.request('POST', '/v1/clients', { key, body: { name, email: 'pay@client.example', country: 'DE' } })
@@ -36,36 +34,14 @@ async function newClient(key: string, name: string): Promise<number> {
   return r.body.id
 }
 
-async function issued(
-  type: string,
-  amount: string,
-  o: { key?: string; client?: number; currency?: string } = {},
-): Promise<any> {
-  const key = o.key ?? biz.key
-  const body: Record<string, unknown> = {
-    type,
-    client_id: o.client ?? clientId,
-    lines: [{ description: 'Work', quantity: '1', unit_price: amount, vat_rate: '0' }],
-  }
-  if (o.currency) body.currency = o.currency
-  const d = await h.request('POST', '/v1/documents', { key, body })
-  if (d.status !== 201) throw new Error(`document refused: ${d.status} ${d.text}`)
-  const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const issued = (type: string, amount: string, o: { key?: string; client?: number; currency?: string } = {}) =>
+  workIssued(h, type, amount, { key: o.key ?? biz.key, client: o.client ?? clientId, currency: o.currency })
 
 const invoice = (amount: string, o: { key?: string; client?: number; currency?: string } = {}) =>
   issued('invoice', amount, o)
 
-async function paid(docId: number, amount: string, extra: Record<string, unknown> = {}, key = biz.key): Promise<any> {
-  const r = await h.request('POST', `/v1/documents/${docId}/payments`, {
-    key,
-    body: { amount, payment_date: '2026-03-09', payment_method: 'cash', ...extra },
-  })
-  if (r.status !== 201) throw new Error(`payment refused: ${r.status} ${r.text}`)
-  return r.body
-}
+const paid = (docId: number, amount: string, extra: Record<string, unknown> = {}, key = biz.key) =>
+  paidIn(h, key, docId, amount, extra)
 
 async function reverse(paymentId: number, key = biz.key): Promise<any> {
   const r = await h.request('POST', `/v1/payments/${paymentId}/reverse`, { key })
@@ -242,16 +218,8 @@ describe('listing Receipts', () => {
   })
 
   test('a bad document_id, limit or cursor is 422 invalid_request naming it', async () => {
-    for (const [q, field] of [
-      ['document_id=x1', 'document_id'],
-      ['document_id=0', 'document_id'],
-      ['document_id=1.5', 'document_id'],
-      ['limit=0', 'limit'],
-      ['limit=101', 'limit'],
-      ['cursor=not-ours', 'cursor'],
-    ] as const) {
+    for (const [q, field] of BAD_LIST_QUERIES)
       expectInvalid(await h.request('GET', `/v1/receipts?${q}`, { key: biz.key }), field)
-    }
   })
 })
 

@@ -2,10 +2,10 @@
 // SDK's Client: src/doors/mcp/mcp.test.ts): a Credit Note made from an Invoice starts with its Lines and the two link
 // each other; refunds are recorded and reversed with their refusals, events and amount_refunded; the Client's statement
 // reaches zero.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { harnessForFile, type Harness } from '../../../test/harness'
 import { outbox, refunds } from '../../db/schema'
 
 let h: Harness
@@ -15,16 +15,16 @@ let clientId: number
 let bank: number
 let viewer: string
 
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+harnessForFile((made) => (h = made), { freshMinute: true })
+
 beforeAll(async () => {
-  h = await makeHarness()
   biz = await h.business({ currency: 'EUR' })
   other = await h.business({ currency: 'EUR' })
   clientId = await h.client(biz.key)
   bank = await h.bankAccount(biz.id)
   viewer = await h.key(biz.id, 'viewer', 'Viewer key')
 })
-afterAll(() => h.close())
-beforeEach(() => h.clock.advance(61_000))
 
 const LINES = [
   { description: 'Design', quantity: '2', unit_price: '50.00', vat_rate: '19.00' },

@@ -1,40 +1,22 @@
 // Reverse takes no body (extensions §7): a field sent anyway is 422 naming it with nothing written; no body, an empty
 // body and {} reverse as before, and an Idempotency-Key still replays.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness, type RequestOptions } from '../../../test/harness'
+import { type Harness, type RequestOptions } from '../../../test/harness'
+import { oneClientForFile } from '../../../test/documents-kit'
 import { outbox, payments } from '../../db/schema'
+import { paidIn, workIssued } from './payments.testkit'
 
 let h: Harness
 let biz: { id: number; key: string }
 let clientId: number
 
-beforeAll(async () => {
-  h = await makeHarness()
-  biz = await h.business({ currency: 'EUR' })
-  clientId = await h.client(biz.key, { name: 'Paying Client', email: 'pay@client.example' })
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+oneClientForFile({ name: 'Paying Client', email: 'pay@client.example' }, (made) => ({ h, biz, clientId } = made))
 
 /** A completed Payment of 10.00 on a fresh issued Invoice of 100.00. */
 async function payment(): Promise<any> {
-  const d = await h.request('POST', '/v1/documents', {
-    key: biz.key,
-    body: {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
-    },
-  })
-  expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })).status).toBe(200)
-  const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
-    key: biz.key,
-    body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' },
-  })
-  expect(p.status).toBe(201)
-  return p.body
+  const d = await workIssued(h, 'invoice', '100.00', { key: biz.key, client: clientId })
+  return paidIn(h, biz.key, d.id, '10.00')
 }
 
 const reverse = (id: number, o: Omit<RequestOptions, 'key'> = {}) =>

@@ -98,19 +98,32 @@ function lightTables<F extends FontTables>(font: F): F {
 }
 
 interface GlyphSource {
-  getGlyph(id: number, codePoints?: number[]): { codePoints: number[] } | null
+  getGlyph(id: number, codePoints?: number[]): SharedGlyph | null
+}
+/** What of a fontkit glyph the sharing below touches (fontkit's own, not in pdf-lib's types). */
+interface SharedGlyph {
+  codePoints: number[]
+  _decode?: () => unknown
 }
 /**
  * fontkit keeps each glyph it makes, with the characters it was asked for first. Subsetting one document makes
  * the parts of composite glyphs with no characters (ή is η and an accent), so once the font is shared, a later
  * document asking for η would get a glyph with none and its text would copy out without it. A glyph asked for
  * by a character takes that character when it has none.
+ *
+ * A glyph's outline is decoded once for the font's life too: fontkit's subset decodes each glyph it takes, in every
+ * document, only to learn whether the glyph is built of others (ä is a and ¨), and that was most of the cost of each
+ * glyph a document uses. The decoded outline is font data that the subset, the widths and fontkit's drawing only read.
  */
 function keepCodePoints(font: GlyphSource): GlyphSource {
   const getGlyph = font.getGlyph.bind(font)
   font.getGlyph = (id, codePoints = []) => {
     const glyph = getGlyph(id, codePoints)
     if (glyph && codePoints.length && !glyph.codePoints.length) glyph.codePoints = codePoints
+    if (glyph?._decode && !Object.hasOwn(glyph, '_decode')) {
+      const decoded = glyph._decode()
+      glyph._decode = () => decoded
+    }
     return glyph
   }
   return font
@@ -331,19 +344,38 @@ function hex4(id: number): string {
 function encodeText(font: PDFFont, table: GlyphTable, text: string, unshaped = UNSHAPED.test(text)): string {
   const e = embedderOf(font)
   if (!unshaped) return String(e.encodeText(text))
+  const known = hexOfEmbedder(e)
   let hex = '<'
+  let added = false
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i)!
     if (cp > 0xffff) i++
-    const glyph = table.glyph(cp)
-    const id = e.subset.includeGlyph(glyph)
-    // The same bookkeeping pdf-lib's own encodeText does: the subset's widths and ToUnicode map come from these.
-    e.glyphs[id - 1] = glyph
-    e.glyphIdMap.set(glyph.id, id)
-    hex += hex4(id)
+    let h = known.get(cp)
+    if (h === undefined) {
+      const glyph = table.glyph(cp)
+      const id = e.subset.includeGlyph(glyph)
+      // The same bookkeeping pdf-lib's own encodeText does: the subset's widths and ToUnicode map come from these.
+      e.glyphs[id - 1] = glyph
+      e.glyphIdMap.set(glyph.id, id)
+      known.set(cp, (h = hex4(id)))
+      added = true
+    }
+    hex += h
   }
-  e.glyphCache.invalidate()
+  if (added) e.glyphCache.invalidate()
   return hex + '>'
+}
+
+/**
+ * Each character's four hex digits in one document's subset, kept with the subset: a character's glyph keeps its id
+ * for the document's life, so the subset's bookkeeping is done on its first use only and every later use is one
+ * lookup. Characters are most of a PDF's build, and a language whose words are longer does more of them.
+ */
+const hexOfSubset = new WeakMap<SubsetEmbedder, Map<number, string>>()
+function hexOfEmbedder(e: SubsetEmbedder): Map<number, string> {
+  let known = hexOfSubset.get(e)
+  if (!known) hexOfSubset.set(e, (known = new Map()))
+  return known
 }
 
 /** `#RRGGBB` as three fractions of 1. */
@@ -499,16 +531,23 @@ export class PageWriter {
 
   /** Cuts text to fit `maxWidth`, ending with an ellipsis when cut: one pass over running widths. */
   fit(text: string, size: number, maxWidth: number, bold = false): string {
+    return this.fitted(text, size, maxWidth, bold).text
+  }
+
+  /** `fit`, with the width of what it gives (measured once: a right-aligned figure needs both). */
+  private fitted(text: string, size: number, maxWidth: number, bold: boolean): { text: string; width: number } {
     const widths = this.widthsOf(text, size, bold)
     let total = 0
     for (const w of widths) total += w
-    if (total <= maxWidth) return text
-    const room = maxWidth - this.measure('…', size, bold)
+    if (total <= maxWidth) return { text, width: total }
+    const ellipsis = this.measure('…', size, bold)
+    const room = maxWidth - ellipsis
     let sum = 0
     let n = 0
     // A character's second half has no width of its own, so the cut never falls inside a character.
     while (n < text.length && sum + widths[n]! <= room) sum += widths[n++]!
-    return text.slice(0, Math.max(1, n)) + '…'
+    if (n === 0) sum = widths[0]!
+    return { text: text.slice(0, Math.max(1, n)) + '…', width: sum + ellipsis }
   }
 
   /**
@@ -570,9 +609,13 @@ export class PageWriter {
     const size = opts.size ?? 10
     // One line only: line breaks and tabs become spaces.
     let s = text.replace(/[\r\n\t]+/g, ' ')
-    if (opts.maxWidth) s = this.fit(s, size, opts.maxWidth, opts.bold)
+    let width = 0
+    if (opts.maxWidth) {
+      const fitted = this.fitted(s, size, opts.maxWidth, !!opts.bold)
+      s = fitted.text
+      width = fitted.width
+    } else if (opts.right) width = this.measure(s, size, opts.bold)
     if (!s) return
-    const width = opts.right ? this.measure(s, size, opts.bold) : 0
     const rgb = opts.color ? rgbOf(opts.color).map(num).join(' ') : '0.1 0.1 0.1'
     // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
     // document of thousands of lines was most of the build's time and memory.

@@ -1,12 +1,12 @@
 // What a person reads on a document PDF (pdftotext): VAT in words, countries by name, a Credit Note naming its Invoice
 // with no due date, the Business's own account when the document names none (the same the XML names), and the
 // Business's branding (logo image and colour) on document and Receipt PDFs.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { deflateSync } from 'node:zlib'
 import { eq } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { harnessForFile, type Harness } from '../../../test/harness'
+import { FRENCH_BUYER, SELLER_GMBH } from '../../../test/documents-kit'
 import { bombPng, jpegHeader, solidPng } from '../../../test/png'
 import { businesses, businessLogos } from '../../db/schema'
 import { addBankAccount, setBusinessLogo, updateBusiness } from '../business'
@@ -14,22 +14,10 @@ import { addBankAccount, setBusinessLogo, updateBusiness } from '../business'
 let h: Harness
 let files = 0
 
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-beforeEach(() => h.clock.advance(61_000))
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+harnessForFile((made) => (h = made), { freshMinute: true })
 
-const SELLER = {
-  currency: 'EUR',
-  legalName: 'Seller GmbH',
-  vatNumber: 'DE123456789',
-  address: 'Hauptstrasse 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  country: 'DE',
-  email: 'billing@seller.example',
-}
+const SELLER = SELLER_GMBH
 
 function file(bytes: Uint8Array, ext: string): string {
   const f = join(h.dir, `words-${++files}.${ext}`)
@@ -75,54 +63,18 @@ async function issue(key: string, body: Record<string, unknown>): Promise<any> {
   return r.body
 }
 
-/** A small valid PNG (RGB, `w`×`h`, one colour), written by hand so the test needs no image file. */
-function png(w: number, hgt: number): Uint8Array {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    return c >>> 0
+/** An Invoice of one Line (100 at 19% VAT) issued for the Client. */
+const invoiceFor = (key: string, client_id: number) =>
+  issue(key, {
+    type: 'invoice',
+    client_id,
+    lines: [{ description: 'x', quantity: '1', unit_price: '100', vat_rate: '19' }],
   })
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff
-    for (const x of b) c = crcTable[(c ^ x) & 255]! ^ (c >>> 8)
-    return (c ^ 0xffffffff) >>> 0
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4)
-    len.writeUInt32BE(data.length)
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data])
-    const c = Buffer.alloc(4)
-    c.writeUInt32BE(crc(td))
-    return Buffer.concat([len, td, c])
-  }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(w, 0)
-  ihdr.writeUInt32BE(hgt, 4)
-  ihdr[8] = 8
-  ihdr[9] = 2
-  const raw = Buffer.alloc((w * 3 + 1) * hgt)
-  for (let y = 0; y < hgt; y++) for (let x = 0; x < w; x++) raw.set([31, 111, 235], y * (w * 3 + 1) + 1 + x * 3)
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(raw)),
-      chunk('IEND', Buffer.alloc(0)),
-    ]),
-  )
-}
 
 describe('the document PDF in words', () => {
   test('an Invoice with S, E and AE Lines says "VAT 19%", "Exempt (VATEX-EU-132)" and "Reverse charge", and names countries', async () => {
     const b = await h.business(SELLER)
-    const clientId = await h.client(b.key, {
-      name: 'Acheteur SARL',
-      country: 'FR',
-      address: '1 rue de la Paix',
-      city: 'Paris',
-      postal_code: '75002',
-      vat_number: 'FR12345678901',
-    })
+    const clientId = await h.client(b.key, FRENCH_BUYER)
     const inv = await issue(b.key, {
       type: 'invoice',
       client_id: clientId,
@@ -161,11 +113,7 @@ describe('the document PDF in words', () => {
     const b = await h.business(SELLER)
     await h.bankAccount(b.id)
     const clientId = await h.client(b.key)
-    const inv = await issue(b.key, {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'x', quantity: '1', unit_price: '100', vat_rate: '19' }],
-    })
+    const inv = await invoiceFor(b.key, clientId)
     const cn = await issue(b.key, {
       type: 'credit_note',
       client_id: clientId,
@@ -184,11 +132,7 @@ describe('the document PDF in words', () => {
     await addBankAccount(h.deps.db, h.clock, b.id, { name: 'Dollars', iban: 'DE02120300000000202051', currency: 'USD' })
     await addBankAccount(h.deps.db, h.clock, b.id, { name: 'Euros', iban: 'DE89370400440532013000', currency: 'EUR' })
     const clientId = await h.client(b.key, { address: 'Marktplatz 2', city: 'Hamburg', postal_code: '20095' })
-    const inv = await issue(b.key, {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'x', quantity: '1', unit_price: '100', vat_rate: '19' }],
-    })
+    const inv = await invoiceFor(b.key, clientId)
     expect(inv.bank_account_ids).toEqual([])
     const text = pdfText(await bytesOf(b.key, `/v1/documents/${inv.id}/pdf`))
     expect(text).toContain('Euros: IBAN DE89370400440532013000')
@@ -205,17 +149,13 @@ describe('branding', () => {
     const none = await h.request('GET', '/v1/business', { key: b.key })
     expect(none.body).toMatchObject({ has_logo: false, brand_color: null })
 
-    await setBusinessLogo(h.deps.db, h.clock, b.id, png(40, 20))
+    await setBusinessLogo(h.deps.db, h.clock, b.id, solidPng(40, 20))
     await updateBusiness(h.deps.db, h.clock, b.id, { brandColor: '#1F6FEB' })
     const set = await h.request('GET', '/v1/business', { key: b.key })
     expect(set.body).toMatchObject({ has_logo: true, brand_color: '#1F6FEB' })
 
     const clientId = await h.client(b.key)
-    const inv = await issue(b.key, {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'x', quantity: '1', unit_price: '100', vat_rate: '19' }],
-    })
+    const inv = await invoiceFor(b.key, clientId)
     const pdf = await bytesOf(b.key, `/v1/documents/${inv.id}/pdf`)
     expect(images(pdf)).toHaveLength(1)
     expect(images(pdf)[0]).toMatch(/\b40\s+20\b/)
@@ -247,7 +187,7 @@ describe('branding', () => {
       setBusinessLogo(h.deps.db, h.clock, b.id, new TextEncoder().encode('GIF89a not a logo')),
     ).rejects.toMatchObject({ errors: { logo: [expect.stringContaining('PNG or JPEG')] } })
     const big = new Uint8Array(1024 * 1024 + 1)
-    big.set(png(1, 1))
+    big.set(solidPng(1, 1))
     await expect(setBusinessLogo(h.deps.db, h.clock, b.id, big)).rejects.toMatchObject({
       errors: { logo: [expect.stringContaining('1 MB')] },
     })
@@ -293,11 +233,7 @@ describe('branding', () => {
     })
     expect((await h.request('GET', '/v1/business', { key: b.key })).body).toMatchObject({ has_logo: true })
     const clientId = await h.client(b.key)
-    const inv = await issue(b.key, {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'x', quantity: '1', unit_price: '100', vat_rate: '19' }],
-    })
+    const inv = await invoiceFor(b.key, clientId)
     // Drawn, the bomb was decoded whole (about a second and hundreds of MB here); left off, the PDF carries no image.
     const pdf = await bytesOf(b.key, `/v1/documents/${inv.id}/pdf`)
     expect(images(pdf)).toHaveLength(0)

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { type Harness, harnessForFile } from '../../../test/harness'
+import { paidIn, workIssued } from '../payments/payments.testkit'
 
 let h: Harness
 harnessForFile((made) => (h = made), { freshMinute: true })
@@ -10,25 +11,9 @@ harnessForFile((made) => (h = made), { freshMinute: true })
 /** A Business (Test or live) with one Payment of 10.00 on an issued Invoice; answers the Payment. */
 async function payment(isTest: boolean): Promise<{ key: string; payment: any }> {
   const b = await h.business({ currency: 'EUR', isTest })
-  const c = await h.request('POST', '/v1/clients', {
-    key: b.key,
-    body: { name: 'Receipt Client', email: 'pay@client.example', country: 'DE' },
-  })
-  const d = await h.request('POST', '/v1/documents', {
-    key: b.key,
-    body: {
-      type: 'invoice',
-      client_id: c.body.id,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-    },
-  })
-  expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })).status).toBe(200)
-  const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
-    key: b.key,
-    body: { amount: '10.00', payment_date: '2026-03-09', payment_method: 'cash' },
-  })
-  expect(p.status).toBe(201)
-  return { key: b.key, payment: p.body }
+  const clientId = await h.client(b.key, { name: 'Receipt Client', email: 'pay@client.example' })
+  const d = await workIssued(h, 'invoice', '10.00', { key: b.key, client: clientId })
+  return { key: b.key, payment: await paidIn(h, b.key, d.id, '10.00') }
 }
 
 let fileNo = 0

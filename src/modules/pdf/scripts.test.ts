@@ -1,12 +1,13 @@
 // Names in Chinese, Japanese and Korean on the document PDF and on Factur-X (PDF/A-3b), read back with poppler: every
 // font embedded and subset-tagged (pdffonts), no character drawn with the .notdef glyph (PDF/A forbids it), the names
 // read back by pdftotext; the East Asian fonts embedded only in a PDF that draws such a character.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { constants, inflateSync } from 'node:zlib'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { harnessForFile, type Harness } from '../../../test/harness'
 import { pdfEngine } from '../../shared/pdf-engine'
+import { GERMAN_SELLER } from '../einvoice/einvoice.testkit'
 import { fallbackFontBytes } from './fonts'
 import { PageWriter } from './layout'
 import { subsetOf, type SubsetFont } from './subset.testkit'
@@ -14,21 +15,11 @@ import { subsetOf, type SubsetFont } from './subset.testkit'
 let h: Harness
 let fileNo = 0
 
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-beforeEach(() => h.clock.advance(61_000))
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+harnessForFile((made) => (h = made), { freshMinute: true })
 
 /** A Business whose documents export as CII (and so as Factur-X). */
-const SELLER = {
-  name: 'Seller GmbH',
-  vatNumber: 'DE123456789',
-  address: 'Hauptstrasse 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  email: 'billing@seller.example',
-}
+const SELLER = GERMAN_SELLER
 
 const NAMES = {
   chinese: {

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { type Harness, harnessForFile } from '../../../test/harness'
 import { Api } from './fixtures'
+import { storedVatDays, walkProformaShare } from './sums.testkit'
 
 let h: Harness
 harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
@@ -20,11 +21,7 @@ async function stored(businessId: number) {
       CAST(net_hi * 1000000000 + net_lo AS TEXT) AS net, CAST(vat_hi * 1000000000 + vat_lo AS TEXT) AS vat
     FROM report_fx_days WHERE business_id = ${businessId} AND documents <> 0 ORDER BY day, currency`),
   )
-  const vat = await h.deps.db.read.all<any>(
-    sql.raw(`SELECT day, currency, type, category, rate, bands,
-      CAST(net_hi * 1000000000 + net_lo AS TEXT) AS net, CAST(vat_hi * 1000000000 + vat_lo AS TEXT) AS vat
-    FROM report_fx_vat_days WHERE business_id = ${businessId} AND bands <> 0 ORDER BY day, currency, type, category, rate`),
-  )
+  const vat = await storedVatDays(h, 'report_fx_vat_days', businessId)
   return { days, vat }
 }
 
@@ -75,35 +72,16 @@ describe('converted sums kept by triggers', () => {
     await api.issue(d.id)
     await expectInStep(b.id)
     // A USD Proforma's converted share moves with its Payments; converted, it leaves for its Invoice.
-    const pf = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-02-05',
-      lines: [line('200.00')],
-    })
-    const pp = await api.pay(pf.id, '100.00', '2026-02-06')
-    await expectInStep(b.id)
-    await api.reverse(pp.id)
-    await api.pay(pf.id, '30.00', '2026-02-06')
-    await expectInStep(b.id)
-    await api.convert(pf.id, '2026-02-20')
-    await expectInStep(b.id)
+    const pf = await api.proforma(c, '2026-02-05', [line('200.00')], { currency: 'USD' })
+    await walkProformaShare(api, pf.id, () => expectInStep(b.id))
     // A Credit Note subtracts; a GBP Invoice counts in its own rows; a cancelled one leaves every sum.
-    await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-02-07',
-      credited_document_id: d.id,
-      lines: [line('10.00')],
-    })
-    const x = await api.doc({ client_id: c, currency: 'GBP', issue_date: '2026-02-08', lines: [line('70.00')] })
+    await api.creditNote(d, '2026-02-07', [line('10.00')])
+    const x = await api.invoice(c, '2026-02-08', [line('70.00')], { currency: 'GBP' })
     await expectInStep(b.id)
     await api.cancel(x.id)
     await expectInStep(b.id)
     // Deleted outside the service while it counts: its sums and bands go with it.
-    const y = await api.doc({ client_id: c, currency: 'JPY', issue_date: '2026-02-09', lines: [line('5000', '10.00')] })
+    const y = await api.invoice(c, '2026-02-09', [line('5000', '10.00')], { currency: 'JPY' })
     await expectInStep(b.id)
     await h.deps.db.write(async (tx) => {
       await tx.run(sql`DELETE FROM documents WHERE id = ${y.id}`)
@@ -120,13 +98,9 @@ describe('converted sums kept by triggers', () => {
     const c = await api.client('Large')
     // Net 30,000,000.00 USD (3·10^9 minor units, past the SQL limit of 2·10^9), rate 0.5 sent: 1,500,000,000 EUR
     // minor units; paid 1.01 of 30,000,000.00: 1.5·10^9 × 101 / 3·10^9 = 50.5 → 51 minor units = 0.51 EUR.
-    const pf = await api.doc({
-      type: 'proforma',
-      client_id: c,
+    const pf = await api.proforma(c, '2026-03-02', [line('30000000.00', '0')], {
       currency: 'USD',
       exchange_rate: '0.5',
-      issue_date: '2026-03-02',
-      lines: [line('30000000.00', '0')],
     })
     await api.pay(pf.id, '1.01', '2026-03-03')
     await expectInStep(b.id)

@@ -19,31 +19,19 @@ describe('report CSV', () => {
     const b = await h.business({ currency: 'EUR' })
     const api = new Api(h, b.key)
     const c = await api.client('=HYPERLINK("x"), "Quoted" Ltd')
-    const a = await api.doc({
-      client_id: c,
-      issue_date: '2026-02-02',
-      due_date: '2026-02-10',
-      lines: [
+    const a = await api.invoice(
+      c,
+      '2026-02-02',
+      [
         { unit_price: '100.01', vat_rate: '19.00' },
         { unit_price: '33.33', vat_rate: '7.00' },
         { unit_price: '5.00', vat_rate: '0' },
       ],
-    })
+      { due_date: '2026-02-10' },
+    )
     await api.pay(a.id, '12.34', '2026-02-03', '-2+3 ref, "quoted"')
-    await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      issue_date: '2026-02-04',
-      credited_document_id: a.id,
-      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
-    })
-    await api.doc({
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-02-05',
-      due_date: '2026-02-06',
-      lines: [{ unit_price: '1.00' }],
-    })
+    await api.creditNote(a, '2026-02-04', [{ unit_price: '10.00', vat_rate: '19.00' }])
+    await api.invoice(c, '2026-02-05', [{ unit_price: '1.00' }], { currency: 'USD', due_date: '2026-02-06' })
     const period = 'from=2026-02-01&to=2026-02-28'
 
     const income = await api.report(`/v1/reports/income?${period}`)

@@ -36,47 +36,16 @@ describe('dashboard', () => {
     const c = await api.client('Acme')
     const other = await api.client('Beta')
     // Today is 2026-03-10 (the harness clock): documents this month, earlier this year, last year, other currency.
-    const a = await api.doc({
-      client_id: c,
-      issue_date: '2026-03-02',
-      lines: [
-        { unit_price: '100.00', vat_rate: '19.00' },
-        { unit_price: '50.00', vat_rate: '7.00' },
-      ],
-    })
+    const a = await api.invoice(c, '2026-03-02', [
+      { unit_price: '100.00', vat_rate: '19.00' },
+      { unit_price: '50.00', vat_rate: '7.00' },
+    ])
     await api.pay(a.id, '40.00', '2026-03-03')
-    await api.doc({
-      client_id: c,
-      issue_date: '2026-01-15',
-      due_date: '2026-01-20',
-      lines: [{ unit_price: '300.00', vat_rate: '19.00' }],
-    })
-    await api.doc({
-      client_id: other,
-      issue_date: '2025-06-01',
-      due_date: '2025-07-01',
-      lines: [{ unit_price: '80.00' }],
-    })
-    await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      issue_date: '2026-02-10',
-      credited_document_id: a.id,
-      lines: [{ unit_price: '20.00', vat_rate: '19.00' }],
-    })
-    await api.doc({
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-03-04',
-      due_date: '2026-03-05',
-      lines: [{ unit_price: '999.00' }],
-    })
-    const pf = await api.doc({
-      type: 'proforma',
-      client_id: other,
-      issue_date: '2026-03-05',
-      lines: [{ unit_price: '200.00', vat_rate: '19.00' }],
-    })
+    await api.invoice(c, '2026-01-15', [{ unit_price: '300.00', vat_rate: '19.00' }], { due_date: '2026-01-20' })
+    await api.invoice(other, '2025-06-01', [{ unit_price: '80.00' }], { due_date: '2025-07-01' })
+    await api.creditNote(a, '2026-02-10', [{ unit_price: '20.00', vat_rate: '19.00' }])
+    await api.invoice(c, '2026-03-04', [{ unit_price: '999.00' }], { currency: 'USD', due_date: '2026-03-05' })
+    const pf = await api.proforma(other, '2026-03-05', [{ unit_price: '200.00', vat_rate: '19.00' }])
     await api.pay(pf.id, '119.00', '2026-03-06')
 
     const d = await dashboard(h.deps.db.read, await getBusiness(h.deps.db.read, b.id), '2026-03-10')

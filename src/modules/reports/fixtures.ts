@@ -63,6 +63,34 @@ export class Api {
     return this.issue((await this.draft(spec)).id)
   }
 
+  /** An Invoice for the Client, created and issued on the day, with its Lines and whatever else `extra` sets. */
+  invoice(client_id: number, issue_date: string, lines: LineSpec[], extra: Partial<DocSpec> = {}): Promise<any> {
+    return this.doc({ client_id, issue_date, lines, ...extra })
+  }
+
+  /** A Proforma for the Client, created and issued on the day, with its Lines and whatever else `extra` sets. */
+  proforma(client_id: number, issue_date: string, lines: LineSpec[], extra: Partial<DocSpec> = {}): Promise<any> {
+    return this.doc({ type: 'proforma', client_id, issue_date, lines, ...extra })
+  }
+
+  /** A Credit Note on an issued document, for its Client and in its currency, created and issued on the day. */
+  creditNote(
+    credited: { id: number; client_id: number; currency: string },
+    issue_date: string,
+    lines: LineSpec[],
+    extra: Partial<DocSpec> = {},
+  ): Promise<any> {
+    return this.doc({
+      type: 'credit_note',
+      client_id: credited.client_id,
+      currency: credited.currency,
+      credited_document_id: credited.id,
+      issue_date,
+      lines,
+      ...extra,
+    })
+  }
+
   async cancel(id: number): Promise<any> {
     return ok(await this.h.request('POST', `/v1/documents/${id}/cancel`, { key: this.key }), 200, 'cancel')
   }

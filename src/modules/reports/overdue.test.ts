@@ -22,24 +22,14 @@ describe('overdue report', () => {
       api.doc({ client_id, issue_date, due_date, lines: [{ unit_price }], ...extra })
 
     // Xeno: 119.00 less 19.00 paid = 100.00; 50.00 due yesterday; one due today is not overdue yet.
-    const x1 = await api.doc({
-      client_id: x,
-      issue_date: '2026-01-01',
+    const x1 = await api.invoice(x, '2026-01-01', [{ unit_price: '100.00', vat_rate: '19.00' }], {
       due_date: '2026-01-31',
-      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
     })
     await api.pay(x1.id, '19.00', '2026-01-15')
     await due(x, '2026-02-01', '2026-03-09', '50.00')
     await due(x, '2026-02-01', '2026-03-10', '70.00')
     // A Credit Note on Xeno's Invoice is never overdue and leaves the Invoice's amount due as it stands.
-    await api.doc({
-      type: 'credit_note',
-      client_id: x,
-      issue_date: '2026-01-05',
-      due_date: '2026-01-06',
-      credited_document_id: x1.id,
-      lines: [{ unit_price: '20.00' }],
-    })
+    await api.creditNote(x1, '2026-01-05', [{ unit_price: '20.00' }], { due_date: '2026-01-06' })
 
     // Yara: 500.00 (its Payment reversed), a standalone Proforma 100.00, and a converted Proforma's Invoice:
     // 200.00 less the 50.00 paid on the Proforma = 150.00 (the Proforma itself, past due too, is not listed).

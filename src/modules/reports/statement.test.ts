@@ -30,67 +30,33 @@ describe('client statement', () => {
     const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
     const c = await api.client('Statement Client')
     const other = await api.client('Someone Else')
-    const one = (issue_date: string, unit_price: string, extra: object = {}) =>
-      api.doc({ client_id: c, issue_date, lines: [{ unit_price }], ...extra })
+    const one = (issue_date: string, unit_price: string) => api.invoice(c, issue_date, [{ unit_price }])
 
     // Before the period: 119.00 owed, 50.00 paid (a reversed Payment counts nowhere), a cancelled Invoice left
     // out, 80.00 paid on a Proforma converted in the period (prepaid): opening 119 − 50 − 80 = −11.00.
-    const s1 = await api.doc({
-      client_id: c,
-      issue_date: '2026-01-10',
-      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
-    })
+    const s1 = await api.invoice(c, '2026-01-10', [{ unit_price: '100.00', vat_rate: '19.00' }])
     await api.pay(s1.id, '50.00', '2026-01-20')
     await api.reverse((await api.pay(s1.id, '10.00', '2026-01-25')).id)
     await api.cancel((await one('2026-01-15', '300.00')).id)
-    const s3 = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      issue_date: '2026-01-28',
-      lines: [{ description: 'Deposit work', unit_price: '200.00' }],
-    })
+    const s3 = await api.proforma(c, '2026-01-28', [{ description: 'Deposit work', unit_price: '200.00' }])
     await api.pay(s3.id, '80.00', '2026-01-30')
 
     // In the period.
-    const s5 = await api.doc({
-      client_id: c,
-      issue_date: '2026-02-01',
-      lines: [
-        { description: 'A', quantity: '2', unit_price: '10.00' },
-        { description: 'B', unit_price: '5.00' },
-      ],
-    })
+    const s5 = await api.invoice(c, '2026-02-01', [
+      { description: 'A', quantity: '2', unit_price: '10.00' },
+      { description: 'B', unit_price: '5.00' },
+    ])
     const p1 = await api.pay(s1.id, '69.00', '2026-02-01', 'WIRE-1')
     const s4 = await api.convert(s3.id, '2026-02-05')
     await api.pay(s4.id, '50.00', '2026-02-06')
-    const s6 = await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      issue_date: '2026-02-10',
-      credited_document_id: s5.id,
-      lines: [{ description: 'Refund', unit_price: '5.00' }],
-    })
-    const s7 = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      issue_date: '2026-02-12',
-      lines: [{ description: 'Advance', unit_price: '40.00' }],
-    })
+    const s6 = await api.creditNote(s5, '2026-02-10', [{ description: 'Refund', unit_price: '5.00' }])
+    const s7 = await api.proforma(c, '2026-02-12', [{ description: 'Advance', unit_price: '40.00' }])
     await api.pay(s7.id, '40.00', '2026-02-13')
     // A Proforma issued and paid in the period, converted after it: no line of its own, its Payment prepaid.
-    const s10 = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      issue_date: '2026-02-14',
-      lines: [{ unit_price: '100.00' }],
-    })
+    const s10 = await api.proforma(c, '2026-02-14', [{ unit_price: '100.00' }])
     await api.pay(s10.id, '30.00', '2026-02-15')
     await api.convert(s10.id, '2026-03-05')
-    const s8 = await api.doc({
-      client_id: c,
-      issue_date: '2026-02-28',
-      lines: [{ description: 'Last day', unit_price: '10.00' }],
-    })
+    const s8 = await api.invoice(c, '2026-02-28', [{ description: 'Last day', unit_price: '10.00' }])
     await api.reverse((await api.pay(s8.id, '10.00', '2026-02-28')).id)
     // After the period, a Draft, a Quote and another Client's Invoice: left out.
     const s9 = await one('2026-03-01', '10.00')
@@ -99,23 +65,15 @@ describe('client statement', () => {
     await api.pay(s9.id, '5.00', '2026-02-27')
     await api.draft({ client_id: c, issue_date: '2026-02-15', lines: [{ unit_price: '999.00' }] })
     await api.doc({ type: 'quote', client_id: c, issue_date: '2026-02-15', lines: [{ unit_price: '999.00' }] })
-    await api.doc({ client_id: other, issue_date: '2026-02-15', lines: [{ unit_price: '999.00' }] })
+    await api.invoice(other, '2026-02-15', [{ unit_price: '999.00' }])
 
     // USD: an Invoice and a Payment in the period. GBP: only a balance brought forward. JPY: settled before, no block.
-    const u1 = await api.doc({
-      client_id: c,
+    const u1 = await api.invoice(c, '2026-02-20', [{ description: 'Licence', unit_price: '1000.00' }], {
       currency: 'USD',
-      issue_date: '2026-02-20',
-      lines: [{ description: 'Licence', unit_price: '1000.00' }],
     })
     await api.pay(u1.id, '400.00', '2026-02-21')
-    await api.doc({ client_id: c, currency: 'GBP', issue_date: '2025-12-01', lines: [{ unit_price: '70.00' }] })
-    const j1 = await api.doc({
-      client_id: c,
-      currency: 'JPY',
-      issue_date: '2025-12-01',
-      lines: [{ unit_price: '1000' }],
-    })
+    await api.invoice(c, '2025-12-01', [{ unit_price: '70.00' }], { currency: 'GBP' })
+    const j1 = await api.invoice(c, '2025-12-01', [{ unit_price: '1000' }], { currency: 'JPY' })
     await api.pay(j1.id, '1000', '2025-12-05')
 
     const st = await api.report(`/v1/reports/statement?client_id=${c}&from=2026-02-01&to=2026-02-28`)
@@ -204,12 +162,7 @@ describe('client statement', () => {
   test("the prepaid Payment earlier than its Invoice: the Proforma's Payments marked, the Invoice debited once", async () => {
     const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
     const c = await api.client('Prepaying Client')
-    const p = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      issue_date: '2026-04-01',
-      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
-    })
+    const p = await api.proforma(c, '2026-04-01', [{ unit_price: '100.00', vat_rate: '19.00' }])
     await api.pay(p.id, '119.00', '2026-04-02', 'ADVANCE')
     const inv = await api.convert(p.id, '2026-04-03')
     expect(inv.status).toBe('paid')
@@ -236,7 +189,7 @@ describe('client statement', () => {
   test('a Client with nothing in or before the period has no blocks', async () => {
     const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
     const c = await api.client('Quiet Client')
-    await api.doc({ client_id: c, issue_date: '2026-06-01', lines: [{ unit_price: '1.00' }] })
+    await api.invoice(c, '2026-06-01', [{ unit_price: '1.00' }])
     expect(await api.report(`/v1/reports/statement?client_id=${c}&from=2026-01-01&to=2026-05-31`)).toEqual({
       client_id: c,
       from: '2026-01-01',

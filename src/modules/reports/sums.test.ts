@@ -5,6 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { type Harness, harnessForFile } from '../../../test/harness'
 import { Api } from './fixtures'
+import { storedVatDays, walkProformaShare } from './sums.testkit'
 
 let h: Harness
 harnessForFile((made) => (h = made), { config: { rateLimit: 1_000_000 } })
@@ -20,11 +21,7 @@ async function stored(businessId: number) {
       CAST(income_hi * 1000000000 + income_lo AS TEXT) AS income, CAST(vat_hi * 1000000000 + vat_lo AS TEXT) AS vat
     FROM report_days WHERE business_id = ${businessId} AND documents <> 0 ORDER BY day, currency`),
   )
-  const vat = await h.deps.db.read.all<any>(
-    sql.raw(`SELECT day, currency, type, category, rate, bands,
-      CAST(net_hi * 1000000000 + net_lo AS TEXT) AS net, CAST(vat_hi * 1000000000 + vat_lo AS TEXT) AS vat
-    FROM report_vat_days WHERE business_id = ${businessId} AND bands <> 0 ORDER BY day, currency, type, category, rate`),
-  )
+  const vat = await storedVatDays(h, 'report_vat_days', businessId)
   const open = await h.deps.db.read.all<any>(
     sql.raw(`SELECT client_id, currency, documents, CAST(due_hi * 1000000000 + due_lo AS TEXT) AS due
     FROM report_open_clients WHERE business_id = ${businessId} AND documents <> 0 ORDER BY client_id, currency`),
@@ -97,26 +94,14 @@ describe('report sums kept by triggers', () => {
     await expectInStep(b.id)
 
     // A standalone Proforma counts its paid share, which moves with every Payment and reversal.
-    const pf = await api.doc({ type: 'proforma', client_id: c2, issue_date: '2026-02-05', lines: [line('200.00')] })
-    const pp = await api.pay(pf.id, '100.00', '2026-02-06')
-    await expectInStep(b.id)
-    await api.reverse(pp.id)
-    await api.pay(pf.id, '30.00', '2026-02-06')
-    await expectInStep(b.id)
-    // Converted: the Proforma leaves income and the open sums; its Invoice comes in on the conversion day.
-    await api.convert(pf.id, '2026-02-20')
-    await expectInStep(b.id)
+    // Converted (last): the Proforma leaves income and the open sums; its Invoice comes in on the conversion day.
+    const pf = await api.proforma(c2, '2026-02-05', [line('200.00')])
+    await walkProformaShare(api, pf.id, () => expectInStep(b.id))
 
     // A Credit Note subtracts; another currency counts apart; a cancelled document leaves every sum.
-    await api.doc({
-      type: 'credit_note',
-      client_id: c1,
-      issue_date: '2026-02-07',
-      credited_document_id: d.id,
-      lines: [line('10.00')],
-    })
-    await api.doc({ client_id: c2, currency: 'USD', issue_date: '2026-02-07', lines: [line('1000.00')] })
-    const x = await api.doc({ client_id: c2, issue_date: '2026-02-08', lines: [line('70.00', '0')] })
+    await api.creditNote(d, '2026-02-07', [line('10.00')])
+    await api.invoice(c2, '2026-02-07', [line('1000.00')], { currency: 'USD' })
+    const x = await api.invoice(c2, '2026-02-08', [line('70.00', '0')])
     await expectInStep(b.id)
     await api.cancel(x.id)
     await api.doc({ type: 'quote', client_id: c2, issue_date: '2026-02-08', lines: [line('5.00')] })
@@ -139,14 +124,10 @@ describe('report sums kept by triggers', () => {
     const b = await h.business({ currency: 'EUR' })
     const api = new Api(h, b.key)
     const c = await api.client('Gone')
-    const doc = await api.doc({
-      client_id: c,
-      issue_date: '2026-02-10',
-      lines: [
-        { unit_price: '10.00', vat_rate: '19.00' },
-        { unit_price: '5.00', vat_rate: '7.00' },
-      ],
-    })
+    const doc = await api.invoice(c, '2026-02-10', [
+      { unit_price: '10.00', vat_rate: '19.00' },
+      { unit_price: '5.00', vat_rate: '7.00' },
+    ])
     await h.deps.db.write(async (tx) => {
       await tx.run(sql`DELETE FROM documents WHERE id = ${doc.id}`)
     })

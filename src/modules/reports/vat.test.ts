@@ -14,56 +14,29 @@ describe('VAT report', () => {
     const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
     const c = await api.client('Acme')
     // On `from`: S 19% 100.00 / 19.00, S 7% 50.00 / 3.50, Z 0% 20.00.
-    const v1 = await api.doc({
-      client_id: c,
-      issue_date: '2026-02-01',
-      lines: [
-        { unit_price: '100.00', vat_rate: '19.00' },
-        { unit_price: '50.00', vat_rate: '7.00' },
-        { unit_price: '20.00', vat_rate: '0' },
-      ],
-    })
+    const v1 = await api.invoice(c, '2026-02-01', [
+      { unit_price: '100.00', vat_rate: '19.00' },
+      { unit_price: '50.00', vat_rate: '7.00' },
+      { unit_price: '20.00', vat_rate: '0' },
+    ])
     // On `to`: E 0% 200.00, AE 0% 80.00, S 19% 3 × 33.33 = 99.99 / 18.9981 → 19.00.
-    await api.doc({
-      client_id: c,
-      issue_date: '2026-02-28',
-      lines: [
-        { unit_price: '200.00', vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' },
-        { unit_price: '80.00', vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' },
-        { quantity: '3', unit_price: '33.33', vat_rate: '19.00' },
-      ],
-    })
+    await api.invoice(c, '2026-02-28', [
+      { unit_price: '200.00', vat_rate: '0', vat_category: 'E', vat_exemption_code: 'VATEX-EU-132' },
+      { unit_price: '80.00', vat_rate: '0', vat_category: 'AE', vat_exemption_code: 'VATEX-EU-AE' },
+      { quantity: '3', unit_price: '33.33', vat_rate: '19.00' },
+    ])
     // A Credit Note subtracts: S 19% 40.00 / 7.60.
-    await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      issue_date: '2026-02-15',
-      credited_document_id: v1.id,
-      lines: [{ unit_price: '40.00', vat_rate: '19.00' }],
-    })
+    await api.creditNote(v1, '2026-02-15', [{ unit_price: '40.00', vat_rate: '19.00' }])
     // A standalone Proforma, even paid in full, carries no VAT.
-    const p = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      issue_date: '2026-02-10',
-      lines: [{ unit_price: '1000.00', vat_rate: '19.00' }],
-    })
+    const p = await api.proforma(c, '2026-02-10', [{ unit_price: '1000.00', vat_rate: '19.00' }])
     await api.pay(p.id, '1190.00', '2026-02-10')
     // A converted Proforma is reported through its Invoice (issued 2026-02-20): S 19% 10.00 / 1.90.
-    const q = await api.doc({
-      type: 'proforma',
-      client_id: c,
-      issue_date: '2026-01-25',
-      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
-    })
+    const q = await api.proforma(c, '2026-01-25', [{ unit_price: '10.00', vat_rate: '19.00' }])
     await api.convert(q.id, '2026-02-20')
     // Left out: the day before and after, a cancelled Invoice, a Draft, a Quote.
-    await api.doc({ client_id: c, issue_date: '2026-01-31', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] })
-    await api.doc({ client_id: c, issue_date: '2026-03-01', lines: [{ unit_price: '500.00', vat_rate: '7.00' }] })
-    await api.cancel(
-      (await api.doc({ client_id: c, issue_date: '2026-02-12', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] }))
-        .id,
-    )
+    await api.invoice(c, '2026-01-31', [{ unit_price: '500.00', vat_rate: '19.00' }])
+    await api.invoice(c, '2026-03-01', [{ unit_price: '500.00', vat_rate: '7.00' }])
+    await api.cancel((await api.invoice(c, '2026-02-12', [{ unit_price: '500.00', vat_rate: '19.00' }])).id)
     await api.draft({ client_id: c, issue_date: '2026-02-12', lines: [{ unit_price: '500.00', vat_rate: '19.00' }] })
     await api.doc({
       type: 'quote',
@@ -72,27 +45,9 @@ describe('VAT report', () => {
       lines: [{ unit_price: '500.00', vat_rate: '19.00' }],
     })
     // Another currency: an Invoice and a Credit Note counted, a Proforma not (it carries no VAT).
-    const usd = await api.doc({
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-02-13',
-      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
-    })
-    await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-02-14',
-      credited_document_id: usd.id,
-      lines: [{ unit_price: '1.00', vat_rate: '19.00' }],
-    })
-    await api.doc({
-      type: 'proforma',
-      client_id: c,
-      currency: 'USD',
-      issue_date: '2026-02-14',
-      lines: [{ unit_price: '100.00', vat_rate: '19.00' }],
-    })
+    const usd = await api.invoice(c, '2026-02-13', [{ unit_price: '100.00', vat_rate: '19.00' }], { currency: 'USD' })
+    await api.creditNote(usd, '2026-02-14', [{ unit_price: '1.00', vat_rate: '19.00' }])
+    await api.proforma(c, '2026-02-14', [{ unit_price: '100.00', vat_rate: '19.00' }], { currency: 'USD' })
 
     expect(await api.report(`/v1/reports/vat?${FEB}`)).toEqual({
       currency: 'EUR',
@@ -130,18 +85,8 @@ describe('VAT report', () => {
   test('a band whose Credit Notes cancel its Invoices stays listed at zero; an empty period has no bands', async () => {
     const api = new Api(h, (await h.business({ currency: 'EUR' })).key)
     const c = await api.client('Acme')
-    const inv = await api.doc({
-      client_id: c,
-      issue_date: '2026-02-02',
-      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
-    })
-    await api.doc({
-      type: 'credit_note',
-      client_id: c,
-      issue_date: '2026-02-03',
-      credited_document_id: inv.id,
-      lines: [{ unit_price: '10.00', vat_rate: '19.00' }],
-    })
+    const inv = await api.invoice(c, '2026-02-02', [{ unit_price: '10.00', vat_rate: '19.00' }])
+    await api.creditNote(inv, '2026-02-03', [{ unit_price: '10.00', vat_rate: '19.00' }])
     expect(await api.report(`/v1/reports/vat?${FEB}`)).toMatchObject({
       net: '0.00',
       vat: '0.00',

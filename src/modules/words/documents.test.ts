@@ -2,33 +2,21 @@
 // that the Invoice, Credit Note and Receipt PDFs and the public page show, in each of the eight languages, with dates,
 // amounts, country names and the VAT wording each country's law expects; the language fixed at issue; `language`
 // refused naming the field.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { harnessForFile, type Harness } from '../../../test/harness'
+import { FRENCH_BUYER, SELLER_GMBH } from '../../../test/documents-kit'
 import { pdfText, spaced, squashed } from '../../../test/pdf-text'
 import { updateBusiness } from '../business'
 import { LANGUAGES, words, type Language } from '.'
 
 let h: Harness
 
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
-beforeEach(() => h.clock.advance(61_000))
+// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
+harnessForFile((made) => (h = made), { freshMinute: true })
 
-const SELLER = {
-  currency: 'EUR',
-  legalName: 'Seller GmbH',
-  vatNumber: 'DE123456789',
-  companyId: 'HRB 4711',
-  address: 'Hauptstrasse 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  country: 'DE',
-  email: 'billing@seller.example',
-}
+const SELLER = { ...SELLER_GMBH, companyId: 'HRB 4711' }
 
 // What each language must read, written by hand (not by the code under test): the Invoice's title, its issue and due
 // dates, its total as an amount, the Client's country, and the reverse charge wording of the country's law.
@@ -271,15 +259,7 @@ async function ok(method: string, path: string, key: string, body?: unknown, sta
 async function invoiceIn(lang: Language, lines: ReadonlyArray<(typeof LINES)[number]> = LINES) {
   const b = await h.business(SELLER)
   const accountId = await h.bankAccount(b.id)
-  const clientId = await h.client(b.key, {
-    name: 'Acheteur SARL',
-    country: 'FR',
-    address: '1 rue de la Paix',
-    city: 'Paris',
-    postal_code: '75002',
-    vat_number: 'FR12345678901',
-    language: lang,
-  })
+  const clientId = await h.client(b.key, { ...FRENCH_BUYER, language: lang })
   const draft = await ok(
     'POST',
     '/v1/documents',

@@ -148,7 +148,9 @@ function remembered(write: (s: string) => string): (s: string) => string {
 function formatsOf(language: Language, c: Catalog): Formats {
   const locale = c.locale
   const shape = locale ? shapeOf(locale) : null
-  const monthFormat = new Intl.DateTimeFormat(locale ?? 'en-GB', { month: 'long', timeZone: 'UTC' })
+  // Made on first use (a recurring invoice's {{month}}): English documents otherwise never touch ICU's date data,
+  // which a server would keep in memory for good (about 5 MB).
+  let monthFormat: Intl.DateTimeFormat | undefined
   /** Intl itself, for what the shape does not cover (a negative amount): exact on a decimal string too. */
   const intl = (decimal: string, options: Intl.NumberFormatOptions) => {
     const d = decimalsOf(decimal)
@@ -202,6 +204,7 @@ function formatsOf(language: Language, c: Catalog): Formats {
     },
     month(isoOrMonth) {
       const m = typeof isoOrMonth === 'number' ? isoOrMonth : Number(isoOrMonth.slice(5, 7))
+      monthFormat ??= new Intl.DateTimeFormat(locale ?? 'en-GB', { month: 'long', timeZone: 'UTC' })
       return monthFormat.format(Date.UTC(2000, m - 1, 1))
     },
     number,

@@ -2,7 +2,7 @@
 // was not imported, row by row in the words the API gives. The import itself is the table's operation.
 import { ClientCreateBody } from '../../../../modules/clients'
 import { ProductCreateBody } from '../../../../modules/products'
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_WORDS } from '../../../../modules/imports'
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS_WORDS, MAX_IMPORT_WORDS } from '../../../../modules/imports'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
@@ -120,7 +120,7 @@ function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind:
           <p class="flush-top">
             The first row names the fields; each row after it is one {kind.plural.slice(0, -1)}. Commas or semicolons
             separate the cells, as your spreadsheet saves them. Every row is imported, or none: a refused row is listed
-            here and nothing changes. At most {MAX_IMPORT_ROWS.toLocaleString('en')} rows and {MAX_IMPORT_WORDS}.
+            here and nothing changes. At most {MAX_IMPORT_ROWS_WORDS} rows and {MAX_IMPORT_WORDS}.
           </p>
           <p>
             Required: {required.map((f) => <code>{esc(f)}</code>).join(', ')}. Optional:{' '}
