@@ -1,4 +1,5 @@
 // The one layout of the application: header with the Business switcher and sign-out, the main navigation, the page.
+import type { Children } from '@kitajs/html'
 import type { InBusiness, Signed } from './context'
 import { Csrf, esc } from './ui'
 import { roleAllows } from '../../platform/policy'
@@ -126,5 +127,45 @@ export function Layout(props: {
       </header>
       <main id="content">{props.children}</main>
     </Document>
+  )
+}
+
+/**
+ * A card of a page named by its heading (for screen readers too). `beside` stands at the heading's right, such as a
+ * report's CSV link.
+ */
+export function CardSection(p: { id: string; title: string; beside?: JSX.Element; children?: Children }): JSX.Element {
+  return (
+    <section class="card" aria-labelledby={p.id}>
+      {p.beside ? (
+        <div class="row spread">
+          <h2 id={p.id} class="flush">
+            {esc(p.title)}
+          </h2>
+          {p.beside}
+        </div>
+      ) : (
+        <h2 id={p.id} class="flush-top">
+          {esc(p.title)}
+        </h2>
+      )}
+      {p.children}
+    </section>
+  )
+}
+
+/** A page that is one form (a new Client, a Product's edit): its title as the heading, then the form in a card. */
+export function FormPage(p: {
+  c: Signed & Partial<InBusiness>
+  title: string
+  section: Section
+  scripts?: string[]
+  children?: Children
+}): JSX.Element {
+  return (
+    <Layout c={p.c} title={p.title} section={p.section} scripts={p.scripts}>
+      <h1>{esc(p.title)}</h1>
+      <div class="card">{p.children}</div>
+    </Layout>
   )
 }

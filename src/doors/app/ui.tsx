@@ -30,30 +30,86 @@ export function PostForm(props: {
   )
 }
 
-interface FieldProps {
-  name: string
-  label: string
-  state: FormState
-  /** The stored value, shown when the form was not just refused. */
-  value?: string | null
+interface FieldProps extends ControlProps {
   type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date'
-  hint?: string
   required?: boolean
   autocomplete?: string
   maxlength?: number
   placeholder?: string
 }
 
+/**
+ * The frame of a labelled control (an input, a select, a text area): its label, its hint, and the errors of its field
+ * after a refusal. `described`: the hint and the errors carry ids, for the control's aria-describedby.
+ */
+function FieldFrame(p: {
+  id: string
+  label: string
+  hint?: string
+  errors: string[]
+  described?: boolean
+  children: JSX.Element
+}): JSX.Element {
+  return (
+    <div class={p.errors.length ? 'field bad' : 'field'}>
+      <label for={p.id}>{esc(p.label)}</label>
+      {p.children}
+      {p.hint ? (
+        <span class="hint" id={p.described ? `${p.id}-hint` : undefined}>
+          {esc(p.hint)}
+        </span>
+      ) : (
+        ''
+      )}
+      {p.errors.length ? (
+        <p class="err" id={p.described ? `${p.id}-err` : undefined}>
+          {esc(p.errors.join('; '))}
+        </p>
+      ) : (
+        ''
+      )}
+    </div>
+  )
+}
+
+/** A control's id and its field's errors, from the form's state. */
+function fieldOf(name: string, state: FormState): { id: string; errors: string[] } {
+  return { id: `f-${name}`, errors: state.errors[name] ?? [] }
+}
+
+/** What every labelled control of a form is given. */
+export interface ControlProps {
+  name: string
+  label: string
+  state: FormState
+  /** The stored value, shown when the form was not just refused. */
+  value?: string | null
+  hint?: string
+}
+
+/**
+ * A labelled control (its label, hint and errors framed as every field's): a select, a text area. `control` draws it
+ * with its id, whether it is invalid, and its value: what was typed after a refusal, else the stored one.
+ */
+export function LabelledField(
+  p: ControlProps & { control: (id: string, invalid: 'true' | undefined, value: string) => JSX.Element },
+): JSX.Element {
+  const { id, errors } = fieldOf(p.name, p.state)
+  return (
+    <FieldFrame id={id} label={p.label} hint={p.hint} errors={errors}>
+      {p.control(id, errors.length ? 'true' : undefined, p.state.values?.get(p.name) ?? p.value ?? '')}
+    </FieldFrame>
+  )
+}
+
 /** A labelled input; after a refusal it shows what was typed (never a password) and the field's errors. */
 export function Field(p: FieldProps): JSX.Element {
-  const id = `f-${p.name}`
-  const errors = p.state.errors[p.name] ?? []
+  const { id, errors } = fieldOf(p.name, p.state)
   const typed = p.state.values?.get(p.name)
   const value = p.type === 'password' ? '' : (typed ?? p.value ?? '')
   const described = [p.hint ? `${id}-hint` : '', errors.length ? `${id}-err` : ''].filter(Boolean).join(' ')
   return (
-    <div class={errors.length ? 'field bad' : 'field'}>
-      <label for={id}>{esc(p.label)}</label>
+    <FieldFrame id={id} label={p.label} hint={p.hint} errors={errors} described>
       <input
         id={id}
         name={p.name}
@@ -66,48 +122,24 @@ export function Field(p: FieldProps): JSX.Element {
         aria-invalid={errors.length ? 'true' : undefined}
         aria-describedby={described || undefined}
       />
-      {p.hint ? (
-        <span class="hint" id={`${id}-hint`}>
-          {esc(p.hint)}
-        </span>
-      ) : (
-        ''
-      )}
-      {errors.length ? (
-        <p class="err" id={`${id}-err`}>
-          {esc(errors.join('; '))}
-        </p>
-      ) : (
-        ''
-      )}
-    </div>
+    </FieldFrame>
   )
 }
 
-export function Select(p: {
-  name: string
-  label: string
-  state: FormState
-  value?: string | null
-  options: ReadonlyArray<readonly [string, string]>
-  hint?: string
-}): JSX.Element {
-  const id = `f-${p.name}`
-  const errors = p.state.errors[p.name] ?? []
-  const chosen = p.state.values?.get(p.name) ?? p.value ?? ''
+export function Select(p: ControlProps & { options: ReadonlyArray<readonly [string, string]> }): JSX.Element {
   return (
-    <div class={errors.length ? 'field bad' : 'field'}>
-      <label for={id}>{esc(p.label)}</label>
-      <select id={id} name={p.name} aria-invalid={errors.length ? 'true' : undefined}>
-        {p.options.map(([v, words]) => (
-          <option value={esc(v)} selected={v === chosen}>
-            {esc(words)}
-          </option>
-        ))}
-      </select>
-      {p.hint ? <span class="hint">{esc(p.hint)}</span> : ''}
-      {errors.length ? <p class="err">{esc(errors.join('; '))}</p> : ''}
-    </div>
+    <LabelledField
+      {...p}
+      control={(id, invalid, chosen) => (
+        <select id={id} name={p.name} aria-invalid={invalid}>
+          {p.options.map(([v, words]) => (
+            <option value={esc(v)} selected={v === chosen}>
+              {esc(words)}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   )
 }
 

@@ -7,6 +7,7 @@ import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, Notice, PostForm, Refused } from '../../ui'
 import { Money, Pager, TYPE_WORDS } from './words'
+import { RecordsTable, type Column } from '../../list'
 
 interface EntryItem {
   id: number
@@ -35,6 +36,37 @@ async function owingDocuments(kit: AppKit, c: InBusiness): Promise<OwingDocument
   return out.filter((d) => d.type === 'invoice' || d.type === 'proforma')
 }
 
+/** The unmatched entries' columns: what the bank booked, and a form matching it with a document owing its currency. */
+function entryColumns(c: InBusiness, owing: OwingDocument[]): Column<EntryItem>[] {
+  return [
+    { head: 'Booked', nowrap: true, cell: (e) => esc(e.booked_on ?? '') },
+    { head: 'Amount', num: true, cell: (e) => <Money amount={e.amount} currency={e.currency} /> },
+    { head: 'From', cell: (e) => esc(e.counterparty ?? '') },
+    { head: 'Text', cell: (e) => esc([e.reference, e.remittance].filter(Boolean).join(' · ')) },
+    { head: 'Match with', cell: (e) => <MatchForm c={c} entry={e} owing={owing} /> },
+  ]
+}
+
+function MatchForm({ c, entry: e, owing }: { c: InBusiness; entry: EntryItem; owing: OwingDocument[] }): JSX.Element {
+  const choices = owing.filter((d) => d.currency === e.currency)
+  if (choices.length === 0) return <span class="muted">No document owes {esc(e.currency)}.</span>
+  return (
+    <PostForm action={`${c.base}/bank/entries/${e.id}/match`} token={c.csrf} class="row">
+      <label class="sr" for={`doc-${e.id}`}>
+        Document
+      </label>
+      <select name="document_id" id={`doc-${e.id}`}>
+        {choices.map((d) => (
+          <option value={String(d.id)}>
+            {esc(`${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? ''} · ${d.client.name} · ${d.amount_due} due`)}
+          </option>
+        ))}
+      </select>
+      <button type="submit">Match</button>
+    </PostForm>
+  )
+}
+
 async function BankPage({ kit, c, state }: { kit: AppKit; c: InBusiness; state: FormState }): Promise<string> {
   const page = await kit.list<EntryItem>(c, 'bank_entries_unmatched')
   const owing = page.data.length ? await owingDocuments(kit, c) : []
@@ -60,67 +92,13 @@ async function BankPage({ kit, c, state }: { kit: AppKit; c: InBusiness; state: 
         </PostForm>
       </div>
       <h2>Unmatched entries</h2>
-      <div class="table-wrap">
-        <table class="stacked" id="unmatched">
-          <thead>
-            <tr>
-              <th scope="col">Booked</th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-              <th scope="col">From</th>
-              <th scope="col">Text</th>
-              <th scope="col">Match with</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.length === 0 ? (
-              <tr>
-                <td colspan="5" class="muted">
-                  Nothing to match: every credit imported found its document.
-                </td>
-              </tr>
-            ) : (
-              page.data.map((e) => {
-                const choices = owing.filter((d) => d.currency === e.currency)
-                return (
-                  <tr data-entry={String(e.id)}>
-                    <td data-label="Booked" class="nowrap">
-                      {esc(e.booked_on ?? '')}
-                    </td>
-                    <td class="num" data-label="Amount">
-                      <Money amount={e.amount} currency={e.currency} />
-                    </td>
-                    <td data-label="From">{esc(e.counterparty ?? '')}</td>
-                    <td data-label="Text">{esc([e.reference, e.remittance].filter(Boolean).join(' · '))}</td>
-                    <td data-label="Match with">
-                      {choices.length === 0 ? (
-                        <span class="muted">No document owes {esc(e.currency)}.</span>
-                      ) : (
-                        <PostForm action={`${c.base}/bank/entries/${e.id}/match`} token={c.csrf} class="row">
-                          <label class="sr" for={`doc-${e.id}`}>
-                            Document
-                          </label>
-                          <select name="document_id" id={`doc-${e.id}`}>
-                            {choices.map((d) => (
-                              <option value={String(d.id)}>
-                                {esc(
-                                  `${TYPE_WORDS[d.type] ?? d.type} ${d.document_number ?? ''} · ${d.client.name} · ${d.amount_due} due`,
-                                )}
-                              </option>
-                            ))}
-                          </select>
-                          <button type="submit">Match</button>
-                        </PostForm>
-                      )}
-                    </td>
-                  </tr>
-                )
-              })
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RecordsTable
+        id="unmatched"
+        columns={entryColumns(c, owing)}
+        rows={page.data}
+        empty="Nothing to match: every credit imported found its document."
+        rowAttributes={(e) => ({ 'data-entry': String(e.id) })}
+      />
       <Pager next={page.next_cursor} url={c.url} />
     </Layout>
   )

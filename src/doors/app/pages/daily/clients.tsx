@@ -8,10 +8,12 @@ import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
-import { Layout } from '../../layout'
+import { CardSection, FormPage, Layout } from '../../layout'
 import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { LANGUAGE_OPTIONS } from '../../../../modules/words'
-import { ActionButton, Area, changeBlocked, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
+import { ActionButton, Area, CsvLink, METHOD_WORDS, Money, PageHead, TYPE_WORDS } from './words'
+import { PeriodFilter, RecordsTable, type Column } from '../../list'
+import { CatalogList, CLIENTS } from './catalog'
 import { yearPeriod } from './period'
 
 export async function clientOf(c: InBusiness, id: string): Promise<ClientRow> {
@@ -212,90 +214,27 @@ async function ClientForm({
   )
 }
 
+/** The Clients list's columns: each Client's name opens its page. */
+function clientColumns(c: InBusiness): Column<ClientRow>[] {
+  return [
+    { head: 'Name', key: true, cell: (r) => <a href={esc(`${c.base}/clients/${r.id}`)}>{esc(r.name)}</a> },
+    { head: 'Email', cell: (r) => esc(r.email) },
+    { head: 'Country', cell: (r) => esc(r.country) },
+    { head: 'Account code', cell: (r) => esc(r.accountCode) },
+    {
+      head: 'Status',
+      cell: (r) => (r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>),
+    },
+  ]
+}
+
 export function clientsRoutes(kit: AppKit): void {
-  kit.page('/clients', 'read', async (c) => {
-    const search = c.url.searchParams.get('search')?.trim() || undefined
-    const page = await kit.list<ClientRow>(c, 'clients_rows', { search })
-    const shown = page.data
-    return (
-      <Layout c={c} title="Clients" section="clients">
-        <Notice text={c.notice} />
-        <div class="row spread">
-          <h1 class="flush">Clients</h1>
-          {changeBlocked(c) ? (
-            ''
-          ) : (
-            <span class="row">
-              <a href={esc(`${c.base}/clients/import`)}>Import from CSV</a>
-              <a class="button" href={esc(`${c.base}/clients/new`)}>
-                New client
-              </a>
-            </span>
-          )}
-        </div>
-        <form method="get" action={esc(`${c.base}/clients`)} class="row filters" role="search">
-          <label for="client-search" class="sr">
-            Search Clients
-          </label>
-          <input
-            id="client-search"
-            type="search"
-            name="search"
-            value={esc(search ?? '')}
-            placeholder="Name, email, VAT number or account code"
-          />
-          <button type="submit" class="quiet">
-            Search
-          </button>
-        </form>
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Country</th>
-                <th scope="col">Account code</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
-                <tr>
-                  <td colspan="5" class="muted">
-                    {search ? 'No Client matches.' : 'No Clients yet.'}
-                  </td>
-                </tr>
-              ) : (
-                shown.map((r) => (
-                  <tr>
-                    <td class="key">
-                      <a href={esc(`${c.base}/clients/${r.id}`)}>{esc(r.name)}</a>
-                    </td>
-                    <td data-label="Email">{esc(r.email)}</td>
-                    <td data-label="Country">{esc(r.country)}</td>
-                    <td data-label="Account code">{esc(r.accountCode)}</td>
-                    <td data-label="Status">
-                      {r.isActive ? <span class="tag ok">Active</span> : <span class="tag">Inactive</span>}
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pager next={page.next_cursor} url={c.url} />
-      </Layout>
-    )
-  })
+  kit.page('/clients', 'read', (c) => <CatalogList kit={kit} c={c} of={CLIENTS} columns={clientColumns(c)} />)
 
   const newPage = (c: InBusiness, state: FormState) => (
-    <Layout c={c} title="New client" section="clients">
-      <h1>New client</h1>
-      <div class="card">
-        <ClientForm c={c} state={state} client={null} />
-      </div>
-    </Layout>
+    <FormPage c={c} title="New client" section="clients">
+      <ClientForm c={c} state={state} client={null} />
+    </FormPage>
   )
   kit.page('/clients/new', 'change', (c, state) => newPage(c, state))
   kit.action(
@@ -309,15 +248,13 @@ export function clientsRoutes(kit: AppKit): void {
     newPage,
   )
 
+  // The edit page and the save's refusal alike: the Client of the path's id.
   const editPage = async (c: InBusiness, state: FormState) => {
-    const client = await clientOf(c, c.url.pathname.split('/').at(-2)!)
+    const client = await clientOf(c, c.params.id!)
     return (
-      <Layout c={c} title={`Edit ${client.name}`} section="clients">
-        <h1>Edit {esc(client.name)}</h1>
-        <div class="card">
-          <ClientForm c={c} state={state} client={client} />
-        </div>
-      </Layout>
+      <FormPage c={c} title={`Edit ${client.name}`} section="clients">
+        <ClientForm c={c} state={state} client={client} />
+      </FormPage>
     )
   }
   kit.page('/clients/:id/edit', 'change', editPage)
@@ -330,17 +267,7 @@ export function clientsRoutes(kit: AppKit): void {
       await kit.operation(c, 'clients_update', { path: { client: client.id }, body, form: input })
       return kit.done(c, `/clients/${client.id}`, 'saved')
     },
-    async (c, state) => {
-      const client = await clientOf(c, c.url.pathname.split('/').at(-1)!)
-      return (
-        <Layout c={c} title={`Edit ${client.name}`} section="clients">
-          <h1>Edit {esc(client.name)}</h1>
-          <div class="card">
-            <ClientForm c={c} state={state} client={client} />
-          </div>
-        </Layout>
-      )
-    },
+    editPage,
   )
   kit.action(
     '/clients/:id/active',
@@ -363,6 +290,35 @@ export function clientsRoutes(kit: AppKit): void {
   kit.page('/clients/:id', 'read', (c, state) => clientPage(c, state))
 }
 
+type StatementLine = Awaited<ReturnType<typeof clientStatement>>['currencies'][number]['lines'][number]
+
+/** A statement's columns in one currency: each document or Payment, its debit or credit and the balance after it. */
+function statementColumns(currency: string): Column<StatementLine>[] {
+  const amount = (a: string | null) => (a ? <Money amount={a} currency={currency} /> : '')
+  return [
+    {
+      head: 'Entry',
+      key: true,
+      cell: (l) => (
+        <>
+          {l.kind === 'payment' ? 'Payment' : esc(TYPE_WORDS[l.document_type ?? ''] ?? l.document_type ?? '')}{' '}
+          {esc(l.number)}
+          {l.prepaid ? ' (prepaid on its Proforma)' : ''}
+        </>
+      ),
+    },
+    { head: 'Date', nowrap: true, cell: (l) => esc(l.date) },
+    // A Payment's description is its method as the API writes it (bank_transfer): shown in words.
+    {
+      head: 'Description',
+      cell: (l) => esc(l.kind === 'payment' ? (METHOD_WORDS[l.description] ?? l.description) : l.description),
+    },
+    { head: 'Debit', num: true, cell: (l) => amount(l.debit) },
+    { head: 'Credit', num: true, cell: (l) => amount(l.credit) },
+    { head: 'Balance', num: true, cell: (l) => <Money amount={l.balance} currency={currency} /> },
+  ]
+}
+
 async function clientPage(c: InBusiness, state: FormState): Promise<string> {
   const id = c.url.pathname.split('/').filter(Boolean)[4]!
   const client = await clientOf(c, id)
@@ -383,27 +339,14 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
     <Layout c={c} title={client.name} section="clients">
       <Notice text={c.notice} />
       <Refused state={state} />
-      <div class="row spread">
-        <h1 class="flush">
-          {esc(client.name)} {client.isActive ? '' : <span class="tag">Inactive</span>}
-        </h1>
-        <div class="row">
-          {changeBlocked(c) ? (
-            ''
-          ) : (
-            <a class="button quiet" href={esc(`${c.base}/clients/${client.id}/edit`)}>
-              Edit
-            </a>
-          )}
-          {changeBlocked(c) ? (
-            ''
-          ) : (
-            <a class="button" href={esc(`${c.base}/documents/new?type=invoice&client_id=${client.id}`)}>
-              New invoice
-            </a>
-          )}
-        </div>
-      </div>
+      <PageHead c={c} title={client.name} tag={client.isActive ? undefined : <span class="tag">Inactive</span>}>
+        <a class="button quiet" href={esc(`${c.base}/clients/${client.id}/edit`)}>
+          Edit
+        </a>
+        <a class="button" href={esc(`${c.base}/documents/new?type=invoice&client_id=${client.id}`)}>
+          New invoice
+        </a>
+      </PageHead>
       <div class="card">
         <dl class="facts">
           <dt>Legal name</dt>
@@ -453,82 +396,25 @@ async function clientPage(c: InBusiness, state: FormState): Promise<string> {
           />
         </div>
       </div>
-      <section class="card" aria-labelledby="st-h">
-        <h2 id="st-h" class="flush-top">
-          Statement
-        </h2>
-        <form method="get" class="row filters" action={esc(`${c.base}/clients/${client.id}`)}>
-          <label>
-            From <input type="date" name="from" value={esc(period.from)} required />
-          </label>
-          <label>
-            To <input type="date" name="to" value={esc(period.to)} required />
-          </label>
-          <button type="submit" class="quiet">
-            Show
-          </button>
-          <a href={esc(csv)} download="">
-            Download CSV
-          </a>
-        </form>
+      <CardSection id="st-h" title="Statement">
+        <PeriodFilter action={`${c.base}/clients/${client.id}`} period={period}>
+          <CsvLink href={csv} />
+        </PeriodFilter>
         {periodError ? <p class="notice bad">{esc(periodError)}</p> : ''}
         {st.currencies.length === 0 ? <p class="muted flush">Nothing in this period.</p> : ''}
         {st.currencies.map((cur) => (
-          <div class="table-wrap">
-            <table class="stacked">
-              <caption>
+          <RecordsTable
+            caption={
+              <>
                 {esc(cur.currency)}: opening balance <Money amount={cur.opening_balance} currency={cur.currency} />,
                 closing balance <Money amount={cur.closing_balance} currency={cur.currency} />
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Entry</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Description</th>
-                  <th scope="col" class="num">
-                    Debit
-                  </th>
-                  <th scope="col" class="num">
-                    Credit
-                  </th>
-                  <th scope="col" class="num">
-                    Balance
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {cur.lines.map((l) => (
-                  <tr>
-                    <td class="key">
-                      {l.kind === 'payment'
-                        ? 'Payment'
-                        : esc(TYPE_WORDS[l.document_type ?? ''] ?? l.document_type ?? '')}{' '}
-                      {esc(l.number)}
-                      {l.prepaid ? ' (prepaid on its Proforma)' : ''}
-                    </td>
-                    <td data-label="Date" class="nowrap">
-                      {esc(l.date)}
-                    </td>
-                    {/* A Payment's description is its method as the API writes it (bank_transfer): shown in words. */}
-                    <td data-label="Description">
-                      {esc(l.kind === 'payment' ? (METHOD_WORDS[l.description] ?? l.description) : l.description)}
-                    </td>
-                    <td class="num" data-label="Debit">
-                      {l.debit ? <Money amount={l.debit} currency={cur.currency} /> : ''}
-                    </td>
-                    <td class="num" data-label="Credit">
-                      {l.credit ? <Money amount={l.credit} currency={cur.currency} /> : ''}
-                    </td>
-                    <td class="num" data-label="Balance">
-                      <Money amount={l.balance} currency={cur.currency} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              </>
+            }
+            columns={statementColumns(cur.currency)}
+            rows={cur.lines}
+          />
         ))}
-      </section>
+      </CardSection>
     </Layout>
   )
 }

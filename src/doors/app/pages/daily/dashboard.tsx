@@ -1,12 +1,16 @@
 // The dashboard (a Business's home page): Income this month and this year as the income report computes it, reported
 // VAT, the overdue total with the oldest overdue documents, and income by month as a chart drawn on the server.
 import { dashboard } from '../../../../modules/reports/dashboard'
+import type { IncomeReport } from '../../../../modules/reports'
 import { utcDay } from '../../../../shared/dates'
 import { barChartSvg } from '../../chart'
 import type { AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { esc, Notice } from '../../ui'
-import { changeBlocked, grouped, Money, TYPE_WORDS } from './words'
+import { changeBlocked, grouped, Money, PageHead, TYPE_WORDS } from './words'
+import { RecordsTable, type Column } from '../../list'
+import type { InBusiness } from '../../context'
+import type { Children } from '@kitajs/html'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const MONTH_NAMES = [
@@ -30,6 +34,69 @@ function Other({ n }: { n: number }): JSX.Element {
     <p class="hint flush">
       {n} document{n === 1 ? '' : 's'} in other currencies not included
     </p>
+  )
+}
+
+type OverdueDocument = Awaited<ReturnType<typeof dashboard>>['oldestOverdue'][number]
+
+/** The oldest overdue documents' columns: each document (opening it), its Client, due date, days past it, what it owes. */
+function overdueColumns(c: InBusiness): Column<OverdueDocument>[] {
+  return [
+    {
+      head: 'Document',
+      key: true,
+      cell: (o) => (
+        <a href={esc(`${c.base}/documents/${o.id}`)}>
+          {esc(TYPE_WORDS[o.type] ?? o.type)} {esc(o.document_number)}
+        </a>
+      ),
+    },
+    { head: 'Client', cell: (o) => esc(o.client_name) },
+    { head: 'Due', nowrap: true, cell: (o) => esc(o.due_date) },
+    { head: 'Days overdue', num: true, cell: (o) => String(o.days_overdue) },
+    { head: 'Amount due', num: true, cell: (o) => <Money amount={o.amount_due} currency={o.currency} /> },
+  ]
+}
+
+/**
+ * One figure of the dashboard: its amount big (red while anything is overdue), what it holds beside (`children`), and
+ * the documents in other currencies left out of it.
+ */
+function Figure(p: {
+  id: string
+  title: string
+  figureId: string
+  amount: string
+  cur: string
+  bad?: boolean
+  other: number
+  children: Children
+}): JSX.Element {
+  return (
+    <section class="card figure" aria-labelledby={p.id}>
+      <h2 id={p.id}>{esc(p.title)}</h2>
+      <p class={p.bad ? 'big bad' : 'big'} id={p.figureId}>
+        <Money amount={p.amount} currency={p.cur} />
+      </p>
+      <p class="flush">{p.children}</p>
+      <Other n={p.other} />
+    </section>
+  )
+}
+
+/** A period's income, with its VAT beside. */
+function IncomeFigure(p: { id: string; title: string; figureId: string; of: IncomeReport; cur: string }): JSX.Element {
+  return (
+    <Figure
+      id={p.id}
+      title={p.title}
+      figureId={p.figureId}
+      amount={p.of.income}
+      cur={p.cur}
+      other={p.of.other_currency_documents}
+    >
+      VAT <Money amount={p.of.vat} currency={p.cur} />
+    </Figure>
   )
 }
 
@@ -61,112 +128,57 @@ export function dashboardRoutes(kit: AppKit): void {
     return (
       <Layout c={c} title="Dashboard" section="home">
         <Notice text={c.notice} />
-        <div class="row spread">
-          <h1 class="flush">{esc(c.business.name)}</h1>
-          {blocked ? (
-            ''
-          ) : (
-            <div class="row">
-              <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
-                New invoice
-              </a>
-              <a class="button quiet" href={esc(`${c.base}/clients/new`)}>
-                New client
-              </a>
-            </div>
-          )}
-        </div>
+        <PageHead c={c} title={c.business.name}>
+          <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
+            New invoice
+          </a>
+          <a class="button quiet" href={esc(`${c.base}/clients/new`)}>
+            New client
+          </a>
+        </PageHead>
         <p class="lead">
           {c.business.isTest ? 'Test business · ' : ''}Figures in {esc(cur)}, net of VAT, as of {esc(today)} (UTC)
         </p>
         {blocked ? <p class="notice warn">{esc(blocked)}</p> : ''}
         <div class="figures">
-          <section class="card figure" aria-labelledby="fig-month">
-            <h2 id="fig-month">Income in {esc(monthName)}</h2>
-            <p class="big" id="month-income">
-              <Money amount={d.month.income} currency={cur} />
-            </p>
-            <p class="flush">
-              VAT <Money amount={d.month.vat} currency={cur} />
-            </p>
-            <Other n={d.month.other_currency_documents} />
-          </section>
-          <section class="card figure" aria-labelledby="fig-year">
-            <h2 id="fig-year">Income in {esc(today.slice(0, 4))}</h2>
-            <p class="big" id="year-income">
-              <Money amount={d.year.income} currency={cur} />
-            </p>
-            <p class="flush">
-              VAT <Money amount={d.year.vat} currency={cur} />
-            </p>
-            <Other n={d.year.other_currency_documents} />
-          </section>
-          <section class="card figure" aria-labelledby="fig-overdue">
-            <h2 id="fig-overdue">Overdue</h2>
-            <p class={d.overdue.count ? 'big bad' : 'big'} id="overdue-total">
-              <Money amount={d.overdue.amount_due} currency={cur} />
-            </p>
-            <p class="flush">
-              {d.overdue.count} document{d.overdue.count === 1 ? '' : 's'} past due ·{' '}
-              <a href={esc(`${c.base}/reports?report=overdue`)}>by Client</a>
-            </p>
-            <Other n={d.overdue.other_currency_documents} />
-          </section>
+          <IncomeFigure
+            id="fig-month"
+            title={`Income in ${monthName}`}
+            figureId="month-income"
+            of={d.month}
+            cur={cur}
+          />
+          <IncomeFigure
+            id="fig-year"
+            title={`Income in ${today.slice(0, 4)}`}
+            figureId="year-income"
+            of={d.year}
+            cur={cur}
+          />
+          <Figure
+            id="fig-overdue"
+            title="Overdue"
+            figureId="overdue-total"
+            amount={d.overdue.amount_due}
+            cur={cur}
+            other={d.overdue.other_currency_documents}
+            bad={d.overdue.count > 0}
+          >
+            {d.overdue.count} document{d.overdue.count === 1 ? '' : 's'} past due ·{' '}
+            <a href={esc(`${c.base}/reports?report=overdue`)}>by Client</a>
+          </Figure>
         </div>
-        <section class="card" aria-labelledby="chart-h">
-          <h2 id="chart-h" class="flush-top">
-            Income by month ({esc(cur)})
-          </h2>
+        <CardSection id="chart-h" title={`Income by month (${cur})`}>
           {chart}
           <Other n={otherMonths} />
-        </section>
-        <section class="card" aria-labelledby="oldest-h">
-          <h2 id="oldest-h" class="flush-top">
-            Oldest overdue documents
-          </h2>
+        </CardSection>
+        <CardSection id="oldest-h" title="Oldest overdue documents">
           {d.oldestOverdue.length === 0 ? (
             <p class="flush muted">Nothing is overdue.</p>
           ) : (
-            <div class="table-wrap">
-              <table class="stacked">
-                <thead>
-                  <tr>
-                    <th scope="col">Document</th>
-                    <th scope="col">Client</th>
-                    <th scope="col">Due</th>
-                    <th scope="col" class="num">
-                      Days overdue
-                    </th>
-                    <th scope="col" class="num">
-                      Amount due
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.oldestOverdue.map((o) => (
-                    <tr>
-                      <td class="key">
-                        <a href={esc(`${c.base}/documents/${o.id}`)}>
-                          {esc(TYPE_WORDS[o.type] ?? o.type)} {esc(o.document_number)}
-                        </a>
-                      </td>
-                      <td data-label="Client">{esc(o.client_name)}</td>
-                      <td data-label="Due" class="nowrap">
-                        {esc(o.due_date)}
-                      </td>
-                      <td class="num" data-label="Days overdue">
-                        {o.days_overdue}
-                      </td>
-                      <td class="num" data-label="Amount due">
-                        <Money amount={o.amount_due} currency={o.currency} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RecordsTable columns={overdueColumns(c)} rows={d.oldestOverdue} />
           )}
-        </section>
+        </CardSection>
       </Layout>
     )
   })

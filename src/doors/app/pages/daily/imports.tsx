@@ -1,40 +1,12 @@
 // Importing Clients and Products from a CSV file (extensions §19): the upload form, and the refused rows of a file that
 // was not imported, row by row in the words the API gives. The import itself is the table's operation.
-import { ClientCreateBody } from '../../../../modules/clients'
-import { ProductCreateBody } from '../../../../modules/products'
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS_WORDS, MAX_IMPORT_WORDS } from '../../../../modules/imports'
 import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { esc, PostForm } from '../../ui'
-
-interface ImportKind {
-  /** The list's path and the Layout's section. */
-  section: 'clients' | 'products'
-  operation: 'clients_import' | 'products_import'
-  /** "Clients", "Products". */
-  plural: string
-  notice: 'clients_imported' | 'products_imported'
-  /** The create body whose field names the header row uses. */
-  body: { properties: Record<string, unknown>; required?: string[] }
-}
-
-const KINDS: ImportKind[] = [
-  {
-    section: 'clients',
-    operation: 'clients_import',
-    plural: 'Clients',
-    notice: 'clients_imported',
-    body: ClientCreateBody,
-  },
-  {
-    section: 'products',
-    operation: 'products_import',
-    plural: 'Products',
-    notice: 'products_imported',
-    body: ProductCreateBody,
-  },
-]
+import { CLIENTS, PRODUCTS, type Catalog } from './catalog'
+import { RecordsTable, type Column } from '../../list'
 
 /** A refused file's faults: those of its rows (row, field, words) and those of the file as a whole. */
 function faultsOf(errors: Record<string, string[]>) {
@@ -47,6 +19,15 @@ function faultsOf(errors: Record<string, string[]>) {
   }
   return { rows, file }
 }
+
+type RowFault = ReturnType<typeof faultsOf>['rows'][number]
+
+/** A refused row's fault: the row, the field (or the row as a whole), what is wrong. */
+const FAULT_COLUMNS: Column<RowFault>[] = [
+  { head: 'Row', key: true, cell: (r) => `Row ${r.row}` },
+  { head: 'Field', cell: (r) => <code>{esc(r.field || '(the row)')}</code> },
+  { head: 'What is wrong', cell: (r) => esc(r.words) },
+]
 
 function Refusals({ state }: { state: FormState }): JSX.Element {
   if (!state.message && Object.keys(state.errors).length === 0) return ''
@@ -73,42 +54,17 @@ function Refusals({ state }: { state: FormState }): JSX.Element {
       ) : (
         ''
       )}
-      {rows.length ? (
-        <div class="table-wrap">
-          <table class="stacked" id="refused-rows">
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Field</th>
-                <th scope="col">What is wrong</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr>
-                  <td class="key">Row {String(r.row)}</td>
-                  <td data-label="Field">
-                    <code>{esc(r.field || '(the row)')}</code>
-                  </td>
-                  <td data-label="What is wrong">{esc(r.words)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        ''
-      )}
+      {rows.length ? <RecordsTable id="refused-rows" columns={FAULT_COLUMNS} rows={rows} /> : ''}
     </div>
   )
 }
 
-function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind: ImportKind }): JSX.Element {
+function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind: Catalog }): JSX.Element {
   const required = kind.body.required ?? []
   const optional = Object.keys(kind.body.properties).filter((f) => !required.includes(f))
   return (
-    <Layout c={c} title={`Import ${kind.plural}`} section={kind.section}>
-      <h1>Import {kind.plural} from a CSV file</h1>
+    <Layout c={c} title={`Import ${kind.noun}s`} section={kind.section}>
+      <h1>Import {kind.noun}s from a CSV file</h1>
       <Refusals state={state} />
       <div class="card">
         <PostForm
@@ -118,9 +74,9 @@ function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind:
           id="import-form"
         >
           <p class="flush-top">
-            The first row names the fields; each row after it is one {kind.plural.slice(0, -1)}. Commas or semicolons
-            separate the cells, as your spreadsheet saves them. Every row is imported, or none: a refused row is listed
-            here and nothing changes. At most {MAX_IMPORT_ROWS_WORDS} rows and {MAX_IMPORT_WORDS}.
+            The first row names the fields; each row after it is one {kind.noun}. Commas or semicolons separate the
+            cells, as your spreadsheet saves them. Every row is imported, or none: a refused row is listed here and
+            nothing changes. At most {MAX_IMPORT_ROWS_WORDS} rows and {MAX_IMPORT_WORDS}.
           </p>
           <p>
             Required: {required.map((f) => <code>{esc(f)}</code>).join(', ')}. Optional:{' '}
@@ -132,7 +88,7 @@ function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind:
           <label for="import-file">CSV file</label>
           <input id="import-file" type="file" name="file" accept=".csv,text/csv" required />
           <div class="row">
-            <button type="submit">Import {kind.plural}</button>
+            <button type="submit">Import {kind.noun}s</button>
             <a href={esc(`${c.base}/${kind.section}`)}>Cancel</a>
           </div>
         </PostForm>
@@ -142,7 +98,7 @@ function ImportPage({ c, state, kind }: { c: InBusiness; state: FormState; kind:
 }
 
 export function importRoutes(kit: AppKit): void {
-  for (const kind of KINDS) {
+  for (const kind of [CLIENTS, PRODUCTS]) {
     const page = (c: InBusiness, state: FormState) => <ImportPage c={c} state={state} kind={kind} />
     kit.page(`/${kind.section}/import`, 'change', page)
     kit.action(
@@ -151,8 +107,8 @@ export function importRoutes(kit: AppKit): void {
       async (c, data) => {
         // No file chosen is an empty file: the operation refuses it in its own words.
         const file = data.files.get('file')
-        await kit.operation(c, kind.operation, { text: file ? new TextDecoder().decode(file) : '' })
-        return kit.done(c, `/${kind.section}`, kind.notice)
+        await kit.operation(c, kind.import, { text: file ? new TextDecoder().decode(file) : '' })
+        return kit.done(c, `/${kind.section}`, kind.imported)
       },
       page,
       { upload: MAX_IMPORT_BYTES },

@@ -6,9 +6,10 @@ import type { Page } from '../../../../platform/cursors'
 import { NO_MESSAGE, OUTBOX_KEEP, type KeptMessage, type KeptSummary } from '../../../../modules/outbox'
 import type { InBusiness } from '../../context'
 import { fileResponse, type AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { When, esc } from '../../ui'
 import { Pager } from './words'
+import { RecordsTable, type Column } from '../../list'
 
 /** Where a Test business's mail goes, said where the application sends email (Send, Remind, Receipts, reminders). */
 export function OutboxNote({ c, what }: { c: InBusiness; what: string }): JSX.Element {
@@ -27,8 +28,22 @@ function bytes(n: number): string {
 
 const list = (a: string[]): string => a.join(', ')
 
+/** The outbox's columns: each message by its subject (opening it), its recipients, when, its files and its size. */
+function messageColumns(c: InBusiness): Column<KeptSummary>[] {
+  return [
+    {
+      head: 'Subject',
+      key: true,
+      cell: (m) => <a href={esc(`${c.base}/outbox/${m.id}`)}>{esc(m.subject || '(no subject)')}</a>,
+    },
+    { head: 'To', cell: (m) => esc(list([...m.to, ...m.cc])) },
+    { head: 'Sent', nowrap: true, cell: (m) => <When at={m.kept_at} /> },
+    { head: 'Attachments', cell: (m) => esc(m.attachments.map((a) => a.filename).join(', ')) },
+    { head: 'Size', num: true, cell: (m) => esc(bytes(m.size)) },
+  ]
+}
+
 function OutboxList({ c, page }: { c: InBusiness; page: Page<KeptSummary> }): JSX.Element {
-  const shown = page.data
   return (
     <Layout c={c} title="Outbox" section="outbox">
       <h1>Outbox</h1>
@@ -39,46 +54,13 @@ function OutboxList({ c, page }: { c: InBusiness; page: Page<KeptSummary> }): JS
         kept here: they are sent.
       </p>
       <div class="card">
-        <div class="table-wrap">
-          <table class="stacked" id="outbox">
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">To</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Attachments</th>
-                <th scope="col" class="num">
-                  Size
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
-                <tr>
-                  <td colspan="5" class="muted">
-                    Nothing yet: send a document, remind of one or email a Receipt, and the email appears here.
-                  </td>
-                </tr>
-              ) : (
-                shown.map((m) => (
-                  <tr data-message={String(m.id)}>
-                    <td class="key">
-                      <a href={esc(`${c.base}/outbox/${m.id}`)}>{esc(m.subject || '(no subject)')}</a>
-                    </td>
-                    <td data-label="To">{esc(list([...m.to, ...m.cc]))}</td>
-                    <td data-label="Sent" class="nowrap">
-                      <When at={m.kept_at} />
-                    </td>
-                    <td data-label="Attachments">{esc(m.attachments.map((a) => a.filename).join(', '))}</td>
-                    <td data-label="Size" class="num">
-                      {esc(bytes(m.size))}
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          id="outbox"
+          columns={messageColumns(c)}
+          rows={page.data}
+          empty="Nothing yet: send a document, remind of one or email a Receipt, and the email appears here."
+          rowAttributes={(m) => ({ 'data-message': String(m.id) })}
+        />
         <Pager next={page.next_cursor} url={c.url} />
       </div>
     </Layout>
@@ -98,10 +80,7 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
       <p class="lead">
         Kept in the outbox of this Test business instead of being sent: this is what would have gone out.
       </p>
-      <section class="card" aria-labelledby="m-headers">
-        <h2 id="m-headers" class="flush-top">
-          Headers
-        </h2>
+      <CardSection id="m-headers" title="Headers">
         <dl class="facts" id="message-headers">
           <dt>From</dt>
           <dd>{esc(m.headers.from)}</dd>
@@ -147,11 +126,8 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
             Download the whole message (.eml, {esc(bytes(m.size))})
           </a>
         </p>
-      </section>
-      <section class="card" aria-labelledby="m-body">
-        <h2 id="m-body" class="flush-top">
-          Text
-        </h2>
+      </CardSection>
+      <CardSection id="m-body" title="Text">
         {m.text === null ? (
           <p class="muted">This message has no plain text.</p>
         ) : (
@@ -165,11 +141,8 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
         ) : (
           ''
         )}
-      </section>
-      <section class="card" aria-labelledby="m-files">
-        <h2 id="m-files" class="flush-top">
-          Attachments
-        </h2>
+      </CardSection>
+      <CardSection id="m-files" title="Attachments">
         {m.attachments.length === 0 ? (
           <p class="muted">None.</p>
         ) : (
@@ -184,7 +157,7 @@ async function OutboxMessage({ c }: { c: InBusiness }): Promise<string> {
             ))}
           </ul>
         )}
-      </section>
+      </CardSection>
     </Layout>
   )
 }

@@ -12,6 +12,7 @@ import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
 import { DocumentPage, docId } from './documents'
 import { ActionButton, METHOD_WORDS, Money, Pager, TYPE_WORDS } from './words'
 import { OutboxNote } from './outbox'
+import { RecordsTable, type Column } from '../../list'
 
 function paymentBody(data: URLSearchParams, amend: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
@@ -84,6 +85,58 @@ async function AmendPage({ c, state }: { c: InBusiness; state: FormState }): Pro
       </div>
     </Layout>
   )
+}
+
+/**
+ * The Receipts list's columns: each Receipt's PDF, its Payment, the document it names by number and Client, and the
+ * button that emails it (closed with `mailClosed` when nothing can send a Receipt now).
+ */
+function receiptColumns(
+  c: InBusiness,
+  docs: Awaited<ReturnType<typeof documentLabels>>,
+  mailClosed: string | null,
+): Column<{ receipt: ReceiptRow; payment: PaymentRow }>[] {
+  return [
+    {
+      head: 'Receipt',
+      key: true,
+      nowrap: true,
+      cell: ({ receipt: r }) => <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>,
+    },
+    { head: 'Amount', num: true, cell: ({ payment: p }) => <Money amount={p.amount} currency={p.currency} /> },
+    {
+      head: 'Document',
+      cell: ({ receipt: r }) => {
+        const doc = docs.get(r.documentId)
+        return (
+          <a href={esc(`${c.base}/documents/${r.documentId}`)}>
+            {esc(doc ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}` : 'its document')}
+          </a>
+        )
+      },
+    },
+    { head: 'Client', cell: ({ receipt: r }) => esc(docs.get(r.documentId)?.client_name ?? '') },
+    { head: 'Paid on', nowrap: true, cell: ({ payment: p }) => esc(p.paymentDate) },
+    { head: 'Issued', nowrap: true, cell: ({ receipt: r }) => esc(r.issueDate) },
+    {
+      head: 'Status',
+      cell: ({ receipt: r }) => (r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>),
+    },
+    {
+      head: 'Actions',
+      actions: true,
+      cell: ({ receipt: r, payment: p }) => (
+        <ActionButton
+          c={c}
+          path={`/payments/${p.id}/email-receipt`}
+          label="Email"
+          quiet
+          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : mailClosed}
+          id={`email-receipt-${p.id}`}
+        />
+      ),
+    },
+  ]
 }
 
 export function paymentsRoutes(kit: AppKit): void {
@@ -190,78 +243,13 @@ export function paymentsRoutes(kit: AppKit): void {
         <Notice text={c.notice} />
         <h1>Receipts</h1>
         <OutboxNote c={c} what="a Receipt emailed" />
-        <div class="table-wrap">
-          <table class="stacked" id="receipts">
-            <thead>
-              <tr>
-                <th scope="col">Receipt</th>
-                <th scope="col" class="num">
-                  Amount
-                </th>
-                <th scope="col">Document</th>
-                <th scope="col">Client</th>
-                <th scope="col">Paid on</th>
-                <th scope="col">Issued</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
-                <tr>
-                  <td colspan="7" class="muted">
-                    No Receipts yet: each Payment recorded gets one.
-                  </td>
-                </tr>
-              ) : (
-                shown.map(({ receipt: r, payment: p }) => {
-                  const doc = docs.get(r.documentId)
-                  return (
-                    <tr data-receipt={String(r.id)}>
-                      <td class="key nowrap">
-                        <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
-                      </td>
-                      <td class="num" data-label="Amount">
-                        <Money amount={p.amount} currency={p.currency} />
-                      </td>
-                      <td data-label="Document">
-                        <a href={esc(`${c.base}/documents/${r.documentId}`)}>
-                          {esc(
-                            doc
-                              ? `${TYPE_WORDS[doc.type] ?? doc.type} ${doc.document_number ?? '(Draft)'}`
-                              : 'its document',
-                          )}
-                        </a>
-                      </td>
-                      <td data-label="Client">{esc(doc?.client_name ?? '')}</td>
-                      <td data-label="Paid on" class="nowrap">
-                        {esc(p.paymentDate)}
-                      </td>
-                      <td data-label="Issued" class="nowrap">
-                        {esc(r.issueDate)}
-                      </td>
-                      <td data-label="Status">
-                        {r.voidedAt ? <span class="tag">Void</span> : <span class="tag ok">Valid</span>}
-                      </td>
-                      <td>
-                        <ActionButton
-                          c={c}
-                          path={`/payments/${p.id}/email-receipt`}
-                          label="Email"
-                          quiet
-                          closed={r.voidedAt ? 'The Receipt is void: its Payment was reversed.' : mailClosed}
-                          id={`email-receipt-${p.id}`}
-                        />
-                      </td>
-                    </tr>
-                  )
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          id="receipts"
+          columns={receiptColumns(c, docs, mailClosed)}
+          rows={shown}
+          empty="No Receipts yet: each Payment recorded gets one."
+          rowAttributes={({ receipt }) => ({ 'data-receipt': String(receipt.id) })}
+        />
         <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )

@@ -1,14 +1,16 @@
 // Products: the list with search, create, edit, deactivate or activate, archive. Changes go through the products
 // service with the API's body schema.
-import { findProduct, presentProduct, type ProductRow } from '../../../../modules/products'
+import { findProduct, presentProduct, productPrices, type ProductRow } from '../../../../modules/products'
+import { CatalogList, PRODUCTS } from './catalog'
 import { NotFound } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
-import type { AppKit } from '../../kit'
+import type { AppKit, NOTICES } from '../../kit'
 import { ID_RULE } from '../../../../platform/operation'
-import { Layout } from '../../layout'
-import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { ActionButton, Area, changeBlocked, Money, Pager } from './words'
+import { FormPage, Layout } from '../../layout'
+import { esc, Field, PostForm, Refused, Select } from '../../ui'
+import { ActionButton, Area, changeBlocked, Money } from './words'
+import type { Column } from '../../list'
 
 async function productOf(c: InBusiness, id: string | undefined): Promise<ProductRow> {
   const row = id && ID_RULE.test(id) ? await findProduct(c.deps.db.read, c.business.id, Number(id)) : undefined
@@ -155,136 +157,74 @@ function ProductForm({
   )
 }
 
-export function productsRoutes(kit: AppKit): void {
-  const list = async (c: InBusiness, state: FormState) => {
-    const search = c.url.searchParams.get('search')?.trim() || undefined
-    const page = await kit.list<ProductRow>(c, 'products_rows', { search })
-    const shown = page.data
-    return (
-      <Layout c={c} title="Products" section="products">
-        <Notice text={c.notice} />
-        <Refused state={state} />
-        <div class="row spread">
-          <h1 class="flush">Products</h1>
-          {changeBlocked(c) ? (
+/** The Products list's columns: a name opens the Product's form (for a person who may change it), and its buttons. */
+function productColumns(c: InBusiness): Column<ProductRow>[] {
+  return [
+    {
+      head: 'Name',
+      key: true,
+      cell: (p) =>
+        changeBlocked(c) ? esc(p.name) : <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>,
+    },
+    { head: 'Code', cell: (p) => esc(p.code) },
+    {
+      head: 'Price (before VAT)',
+      num: true,
+      cell: (p) => <Money amount={productPrices(p).withoutVat} currency={p.currency} />,
+    },
+    { head: 'VAT', cell: (p) => `${esc(p.vatRate)}%` },
+    {
+      head: 'Status',
+      cell: (p) =>
+        p.isArchived ? (
+          <span class="tag">Archived</span>
+        ) : p.isActive ? (
+          <span class="tag ok">Active</span>
+        ) : (
+          <span class="tag">Inactive</span>
+        ),
+    },
+    {
+      head: 'Actions',
+      actions: true,
+      cell: (p) => (
+        <div class="row">
+          <ActionButton
+            c={c}
+            path={`/products/${p.id}/active`}
+            label={p.isActive ? 'Deactivate' : 'Activate'}
+            quiet
+            id={`product-active-${p.id}`}
+          />
+          {p.isArchived ? (
             ''
           ) : (
-            <span class="row">
-              <a href={esc(`${c.base}/products/import`)}>Import from CSV</a>
-              <a class="button" href={esc(`${c.base}/products/new`)}>
-                New product
-              </a>
-            </span>
+            <ActionButton
+              c={c}
+              path={`/products/${p.id}/archive`}
+              label="Archive"
+              quiet
+              id={`product-archive-${p.id}`}
+            />
           )}
         </div>
-        <form method="get" action={esc(`${c.base}/products`)} class="row filters" role="search">
-          <label for="product-search" class="sr">
-            Search Products
-          </label>
-          <input
-            id="product-search"
-            type="search"
-            name="search"
-            value={esc(search ?? '')}
-            placeholder="Name, code, SKU or description"
-          />
-          <button type="submit" class="quiet">
-            Search
-          </button>
-        </form>
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Code</th>
-                <th scope="col" class="num">
-                  Price (before VAT)
-                </th>
-                <th scope="col">VAT</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
-                <tr>
-                  <td colspan="6" class="muted">
-                    {search ? 'No Product matches.' : 'No Products yet.'}
-                  </td>
-                </tr>
-              ) : (
-                shown.map((r) => {
-                  const p = presentProduct(r)
-                  return (
-                    <tr>
-                      <td class="key">
-                        {changeBlocked(c) ? (
-                          esc(p.name)
-                        ) : (
-                          <a href={esc(`${c.base}/products/${p.id}/edit`)}>{esc(p.name)}</a>
-                        )}
-                      </td>
-                      <td data-label="Code">{esc(p.code)}</td>
-                      <td class="num" data-label="Price (before VAT)">
-                        <Money amount={p.price_without_vat} currency={p.currency} />
-                      </td>
-                      <td data-label="VAT">{esc(p.vat_rate)}%</td>
-                      <td data-label="Status">
-                        {p.is_archived ? (
-                          <span class="tag">Archived</span>
-                        ) : p.is_active ? (
-                          <span class="tag ok">Active</span>
-                        ) : (
-                          <span class="tag">Inactive</span>
-                        )}
-                      </td>
-                      <td>
-                        <div class="row">
-                          <ActionButton
-                            c={c}
-                            path={`/products/${p.id}/active`}
-                            label={p.is_active ? 'Deactivate' : 'Activate'}
-                            quiet
-                            id={`product-active-${p.id}`}
-                          />
-                          {p.is_archived ? (
-                            ''
-                          ) : (
-                            <ActionButton
-                              c={c}
-                              path={`/products/${p.id}/archive`}
-                              label="Archive"
-                              quiet
-                              id={`product-archive-${p.id}`}
-                            />
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  )
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pager next={page.next_cursor} url={c.url} />
-      </Layout>
-    )
-  }
+      ),
+    },
+  ]
+}
+
+export function productsRoutes(kit: AppKit): void {
+  const list = (c: InBusiness, state: FormState) => (
+    <CatalogList kit={kit} c={c} of={PRODUCTS} columns={productColumns(c)} state={state} />
+  )
   kit.page('/products', 'read', list)
 
   const newPage = async (c: InBusiness, state: FormState) => {
     const { rate } = await c.operation<{ rate: string | null }>('documents_usual_vat_rate')
     return (
-      <Layout c={c} title="New product" section="products">
-        <h1>New product</h1>
-        <div class="card">
-          <ProductForm c={c} state={state} product={null} rate={rate} />
-        </div>
-      </Layout>
+      <FormPage c={c} title="New product" section="products">
+        <ProductForm c={c} state={state} product={null} rate={rate} />
+      </FormPage>
     )
   }
   kit.page('/products/new', 'change', newPage)
@@ -303,12 +243,9 @@ export function productsRoutes(kit: AppKit): void {
     const parts = c.url.pathname.split('/').filter(Boolean)
     const product = await productOf(c, parts[4])
     return (
-      <Layout c={c} title={`Edit ${product.name}`} section="products">
-        <h1>Edit {esc(product.name)}</h1>
-        <div class="card">
-          <ProductForm c={c} state={state} product={product} />
-        </div>
-      </Layout>
+      <FormPage c={c} title={`Edit ${product.name}`} section="products">
+        <ProductForm c={c} state={state} product={product} />
+      </FormPage>
     )
   }
   kit.page('/products/:id/edit', 'change', editPage)
@@ -323,27 +260,18 @@ export function productsRoutes(kit: AppKit): void {
     },
     editPage,
   )
-  kit.action(
-    '/products/:id/active',
-    'change',
-    async (c) => {
-      const product = await productOf(c, c.params.id)
-      await kit.operation(c, 'products_update', {
-        path: { product: product.id },
-        body: { is_active: !product.isActive },
-      })
-      return kit.done(c, '/products', 'saved')
-    },
-    list,
-  )
-  kit.action(
-    '/products/:id/archive',
-    'change',
-    async (c) => {
-      const product = await productOf(c, c.params.id)
-      await kit.operation(c, 'products_update', { path: { product: product.id }, body: { is_archived: true } })
-      return kit.done(c, '/products', 'product_archived')
-    },
-    list,
-  )
+  // A button of a Product's row: one change to it, then back to the list (which shows a refusal).
+  const rowChange = (action: string, body: (p: ProductRow) => Record<string, unknown>, notice: keyof typeof NOTICES) =>
+    kit.action(
+      `/products/:id/${action}`,
+      'change',
+      async (c) => {
+        const product = await productOf(c, c.params.id)
+        await kit.operation(c, 'products_update', { path: { product: product.id }, body: body(product) })
+        return kit.done(c, '/products', notice)
+      },
+      list,
+    )
+  rowChange('active', (p) => ({ is_active: !p.isActive }), 'saved')
+  rowChange('archive', () => ({ is_archived: true }), 'product_archived')
 }

@@ -19,9 +19,10 @@ import { ApiError, NotFound } from '../../../../shared/errors'
 import { utcDay } from '../../../../shared/dates'
 import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
-import { Layout } from '../../layout'
+import { CardSection, Layout } from '../../layout'
 import { esc } from '../../ui'
-import { Money } from './words'
+import { CsvLink, Money } from './words'
+import { PeriodFilter, RecordsTable, type Column } from '../../list'
 import { monthPeriod } from './period'
 import { ID_RULE } from '../../../../platform/operation'
 
@@ -72,6 +73,31 @@ function Converted({ c, id }: { c: { net: string; vat: string; documents: number
   )
 }
 
+type VatBand = Awaited<ReturnType<typeof vatReport>>['bands'][number]
+type OverdueClient = Awaited<ReturnType<typeof overdueReport>>['clients'][number]
+
+/** The reported VAT's columns: each category and rate, its net and its VAT. */
+function vatColumns(cur: string): Column<VatBand>[] {
+  return [
+    { head: 'Category and rate', key: true, cell: (b) => `${esc(b.category)} ${esc(b.rate)}%` },
+    { head: 'Net', num: true, cell: (b) => <Money amount={b.net} currency={cur} /> },
+    { head: 'VAT', num: true, cell: (b) => <Money amount={b.vat} currency={cur} /> },
+  ]
+}
+
+/** The overdue report's columns: each Client (opening its page), how many documents are overdue, what they owe. */
+function overdueColumns(c: InBusiness, cur: string): Column<OverdueClient>[] {
+  return [
+    {
+      head: 'Client',
+      key: true,
+      cell: (x) => <a href={esc(`${c.base}/clients/${x.client_id}`)}>{esc(x.name)}</a>,
+    },
+    { head: 'Documents', num: true, cell: (x) => String(x.documents) },
+    { head: 'Amount due', num: true, cell: (x) => <Money amount={x.amount_due} currency={cur} /> },
+  ]
+}
+
 export function reportsRoutes(kit: AppKit): void {
   kit.page('/reports', 'read', async (c) => {
     const { period, error } = periodOf(c)
@@ -87,15 +113,7 @@ export function reportsRoutes(kit: AppKit): void {
     return (
       <Layout c={c} title="Reports" section="reports">
         <h1>Reports</h1>
-        <form method="get" action={esc(`${c.base}/reports`)} class="row filters card">
-          <label>
-            From <input type="date" name="from" value={esc(period.from)} required />
-          </label>
-          <label>
-            To <input type="date" name="to" value={esc(period.to)} required />
-          </label>
-          <button type="submit">Show</button>
-        </form>
+        <PeriodFilter action={`${c.base}/reports`} period={period} standalone />
         {error ? (
           <p class="notice bad" role="alert">
             {esc(error)}
@@ -103,15 +121,11 @@ export function reportsRoutes(kit: AppKit): void {
         ) : (
           ''
         )}
-        <section class="card" aria-labelledby="r-income">
-          <div class="row spread">
-            <h2 id="r-income" class="flush">
-              Income {esc(period.from)} to {esc(period.to)}
-            </h2>
-            <a href={esc(`${c.base}/reports/income.csv?${qs}`)} download="" id="csv-income">
-              Download CSV
-            </a>
-          </div>
+        <CardSection
+          id="r-income"
+          title={`Income ${period.from} to ${period.to}`}
+          beside={<CsvLink href={`${c.base}/reports/income.csv?${qs}`} id="csv-income" />}
+        >
           <dl class="facts">
             <dt>Income (net of VAT)</dt>
             <dd id="report-income">
@@ -124,109 +138,44 @@ export function reportsRoutes(kit: AppKit): void {
           </dl>
           <Other n={income.other_currency_documents} what="documents" one="document" />
           <Converted c={income.converted} id="report-income-converted" />
-        </section>
-        <section class="card" aria-labelledby="r-vat">
-          <div class="row spread">
-            <h2 id="r-vat" class="flush">
-              Reported VAT
-            </h2>
-            <a href={esc(`${c.base}/reports/vat.csv?${qs}`)} download="" id="csv-vat">
-              Download CSV
-            </a>
-          </div>
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Category and rate</th>
-                  <th scope="col" class="num">
-                    Net
-                  </th>
-                  <th scope="col" class="num">
-                    VAT
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {vat.bands.map((b) => (
-                  <tr>
-                    <td class="key">
-                      {esc(b.category)} {esc(b.rate)}%
-                    </td>
-                    <td class="num" data-label="Net">
-                      <Money amount={b.net} currency={cur} />
-                    </td>
-                    <td class="num" data-label="VAT">
-                      <Money amount={b.vat} currency={cur} />
-                    </td>
-                  </tr>
-                ))}
-                <tr class="total">
-                  <th scope="row" class="key">
-                    Total
-                  </th>
-                  <td class="num" data-label="Net">
-                    <Money amount={vat.net} currency={cur} />
-                  </td>
-                  <td class="num" data-label="VAT">
-                    <Money amount={vat.vat} currency={cur} />
-                  </td>
-                </tr>
-              </tbody>
-            </table>
-          </div>
+        </CardSection>
+        <CardSection
+          id="r-vat"
+          title="Reported VAT"
+          beside={<CsvLink href={`${c.base}/reports/vat.csv?${qs}`} id="csv-vat" />}
+        >
+          <RecordsTable
+            columns={vatColumns(cur)}
+            rows={vat.bands}
+            after={
+              <tr class="total">
+                <th scope="row" class="key">
+                  Total
+                </th>
+                <td class="num" data-label="Net">
+                  <Money amount={vat.net} currency={cur} />
+                </td>
+                <td class="num" data-label="VAT">
+                  <Money amount={vat.vat} currency={cur} />
+                </td>
+              </tr>
+            }
+          />
           <Other n={vat.other_currency_documents} what="Invoices and Credit Notes" one="Invoice or Credit Note" />
           <Converted c={vat.converted} id="report-vat-converted" />
-        </section>
-        <section class="card" aria-labelledby="r-overdue">
-          <div class="row spread">
-            <h2 id="r-overdue" class="flush">
-              Overdue as of {esc(today)}
-            </h2>
-            <a href={esc(`${c.base}/reports/overdue.csv`)} download="" id="csv-overdue">
-              Download CSV
-            </a>
-          </div>
+        </CardSection>
+        <CardSection
+          id="r-overdue"
+          title={`Overdue as of ${today}`}
+          beside={<CsvLink href={`${c.base}/reports/overdue.csv`} id="csv-overdue" />}
+        >
           <p>
             {overdue.count} document{overdue.count === 1 ? '' : 's'},{' '}
             <Money amount={overdue.amount_due} currency={cur} /> due.
           </p>
-          {overdue.clients.length ? (
-            <div class="table-wrap">
-              <table class="stacked">
-                <thead>
-                  <tr>
-                    <th scope="col">Client</th>
-                    <th scope="col" class="num">
-                      Documents
-                    </th>
-                    <th scope="col" class="num">
-                      Amount due
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overdue.clients.map((x) => (
-                    <tr>
-                      <td class="key">
-                        <a href={esc(`${c.base}/clients/${x.client_id}`)}>{esc(x.name)}</a>
-                      </td>
-                      <td class="num" data-label="Documents">
-                        {x.documents}
-                      </td>
-                      <td class="num" data-label="Amount due">
-                        <Money amount={x.amount_due} currency={cur} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            ''
-          )}
+          {overdue.clients.length ? <RecordsTable columns={overdueColumns(c, cur)} rows={overdue.clients} /> : ''}
           <Other n={overdue.other_currency_documents} what="overdue documents" one="overdue document" />
-        </section>
+        </CardSection>
         <p class="muted">A Client's statement is on the Client's page, with its own period and CSV.</p>
       </Layout>
     )

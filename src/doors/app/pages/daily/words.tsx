@@ -1,9 +1,9 @@
 // Small pieces the daily-work pages share: amounts as people read them (exact strings, digits grouped), document
 // types and statuses in words, action buttons that are open or closed with their reason.
 import { words } from '../../../../modules/words'
-import type { FormState, InBusiness } from '../../context'
+import type { InBusiness } from '../../context'
 import { appRefusal } from '../../policy'
-import { Csrf, esc } from '../../ui'
+import { Csrf, esc, LabelledField, type ControlProps } from '../../ui'
 
 export { owesAmount, showsDueDate } from '../../../../modules/documents'
 
@@ -83,6 +83,27 @@ export function changeBlocked(c: InBusiness): string | null {
 }
 
 /**
+ * A page's heading with the links of what one may do from it (New client, New invoice), left out for a person who may
+ * change nothing here. `tag` follows the title (a Client's "Inactive").
+ */
+export function PageHead(p: {
+  c: InBusiness
+  title: string
+  tag?: JSX.Element
+  children?: JSX.Element | JSX.Element[]
+}): JSX.Element {
+  return (
+    <div class="row spread">
+      <h1 class="flush">
+        {esc(p.title)}
+        {p.tag ? <> {p.tag}</> : ''}
+      </h1>
+      {changeBlocked(p.c) ? '' : <div class="row">{p.children}</div>}
+    </div>
+  )
+}
+
+/**
  * A button posting one action, or, when closed, the same button disabled with the reason beside it (the refusal's
  * words, or why this person may not change anything here).
  */
@@ -122,30 +143,28 @@ export function ActionButton(p: {
 }
 
 /** A text area that keeps what was typed after a refusal. */
-export function Area(p: {
-  name: string
-  label: string
-  state: FormState
-  value?: string | null
-  rows?: number
-  hint?: string
-}): JSX.Element {
-  const id = `f-${p.name}`
-  const errors = p.state.errors[p.name] ?? []
-  const value = p.state.values?.get(p.name) ?? p.value ?? ''
+export function Area(p: ControlProps & { rows?: number }): JSX.Element {
   return (
-    <div class={errors.length ? 'field bad' : 'field'}>
-      <label for={id}>{esc(p.label)}</label>
-      <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={errors.length ? 'true' : undefined}>
-        {esc(value)}
-      </textarea>
-      {p.hint ? <span class="hint">{esc(p.hint)}</span> : ''}
-      {errors.length ? <p class="err">{esc(errors.join('; '))}</p> : ''}
-    </div>
+    <LabelledField
+      {...p}
+      control={(id, invalid, value) => (
+        <textarea id={id} name={p.name} rows={String(p.rows ?? 3)} aria-invalid={invalid}>
+          {esc(value)}
+        </textarea>
+      )}
+    />
   )
 }
 
-/** Paging by id: the next page starts after the last row shown; the first page has none. */
+/** The download of what the page shows as a CSV file (a report, a statement). */
+export function CsvLink({ href, id }: { href: string; id?: string }): JSX.Element {
+  return (
+    <a href={esc(href)} download="" id={id}>
+      Download CSV
+    </a>
+  )
+}
+
 /** The links of a paged list: the next page by the list operation's `next_cursor` (the platform's signed cursor). */
 export function Pager({ next, url }: { next: string | null; url: URL }): JSX.Element {
   const first = new URL(url)
