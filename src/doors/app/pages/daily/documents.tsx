@@ -23,6 +23,7 @@ import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { COPY_SCRIPT_PATH } from '../../copy-script'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
+import { RecordsTable } from '../../list'
 import { OutboxNote } from './outbox'
 import {
   ActionButton,
@@ -31,6 +32,7 @@ import {
   METHOD_WORDS,
   Money,
   owesAmount,
+  PageHead,
   Pager,
   showsDueDate,
   STATUS_WORDS,
@@ -65,24 +67,17 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
   return (
     <Layout c={c} title="Documents" section="documents">
       <Notice text={c.notice} />
-      <div class="row spread">
-        <h1 class="flush">Documents</h1>
-        {changeBlocked(c) ? (
-          ''
-        ) : (
-          <div class="row">
-            <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
-              New invoice
-            </a>
-            <a class="button quiet" href={esc(`${c.base}/documents/new?type=proforma`)}>
-              New proforma
-            </a>
-            <a class="button quiet" href={esc(`${c.base}/documents/new?type=quote`)}>
-              New quote
-            </a>
-          </div>
-        )}
-      </div>
+      <PageHead c={c} title="Documents">
+        <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
+          New invoice
+        </a>
+        <a class="button quiet" href={esc(`${c.base}/documents/new?type=proforma`)}>
+          New proforma
+        </a>
+        <a class="button quiet" href={esc(`${c.base}/documents/new?type=quote`)}>
+          New quote
+        </a>
+      </PageHead>
       <form method="get" action={esc(`${c.base}/documents`)} class="filters grid-filters" role="search">
         <label>
           Search{' '}
@@ -113,58 +108,28 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
           Filter
         </button>
       </form>
-      <div class="table-wrap">
-        <table class="documents stacked">
-          <thead>
-            <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Client</th>
-              <th scope="col">Issued</th>
-              <th scope="col">Due</th>
-              <th scope="col" class="num">
-                Total
-              </th>
-              <th scope="col" class="num">
-                Due now
-              </th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.length === 0 ? (
-              <tr>
-                <td colspan="7" class="muted">
-                  No documents match.
-                </td>
-              </tr>
-            ) : (
-              shown.map((d) => (
-                <tr>
-                  <td class="key nowrap">
-                    <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>
-                  </td>
-                  <td data-label="Client">{esc(d.client_name)}</td>
-                  <td data-label="Issued" class="nowrap">
-                    {esc(d.issue_date ?? '—')}
-                  </td>
-                  <td data-label="Due" class="nowrap">
-                    {esc((showsDueDate(d.type) && d.due_date) || '—')}
-                  </td>
-                  <td class="num" data-label="Total">
-                    <Money amount={d.total} currency={d.currency} />
-                  </td>
-                  <td class="num" data-label="Due now">
-                    <Money amount={owesAmount(d) ? d.amount_due : null} currency={d.currency} />
-                  </td>
-                  <td data-label="Status">
-                    <StatusTag status={d.status} overdue={d.is_overdue} />
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RecordsTable
+        rows={shown}
+        empty="No documents match."
+        columns={[
+          {
+            head: 'Document',
+            key: true,
+            nowrap: true,
+            cell: (d) => <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>,
+          },
+          { head: 'Client', cell: (d) => esc(d.client_name) },
+          { head: 'Issued', nowrap: true, cell: (d) => esc(d.issue_date ?? '—') },
+          { head: 'Due', nowrap: true, cell: (d) => esc((showsDueDate(d.type) && d.due_date) || '—') },
+          { head: 'Total', num: true, cell: (d) => <Money amount={d.total} currency={d.currency} /> },
+          {
+            head: 'Due now',
+            num: true,
+            cell: (d) => <Money amount={owesAmount(d) ? d.amount_due : null} currency={d.currency} />,
+          },
+          { head: 'Status', cell: (d) => <StatusTag status={d.status} overdue={d.is_overdue} /> },
+        ]}
+      />
       <Pager next={page.next_cursor} url={c.url} />
     </Layout>
   )

@@ -11,6 +11,7 @@ import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
 import { esc, Field, Notice, Refused, Select } from '../../ui'
 import { editorAction, editorClientOf, EditorPage, LinesEditor, linesBodyOf } from './lines-editor'
+import { RecordsTable } from '../../list'
 import { ActionButton, changeBlocked, Pager } from './words'
 
 const FREQUENCIES = [
@@ -267,57 +268,35 @@ export function recurringRoutes(kit: AppKit): void {
             </a>
           )}
         </div>
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col">Schedule</th>
-                <th scope="col">Next date</th>
-                <th scope="col">Made</th>
-                <th scope="col">Last run</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.length === 0 ? (
-                <tr>
-                  <td colspan="7" class="muted">
-                    No recurring invoices yet: one makes an Invoice on each date of its schedule.
-                  </td>
-                </tr>
-              ) : (
-                page.data.map((r) => (
-                  <tr id={`recurring-${r.id}`}>
-                    <td class="key">
-                      <a href={esc(`${c.base}/recurring/${r.id}`)}>
-                        {esc(clients.get(r.client_id)?.name ?? `Client ${r.client_id}`)}
-                      </a>
-                      <span class="muted"> {esc(r.lines[0]?.description ?? '')}</span>
-                    </td>
-                    <td data-label="Schedule">
-                      {esc(everyWords(r))}, {esc(endWords(r))}
-                    </td>
-                    <td data-label="Next date">{r.next_date ? esc(r.next_date) : <span class="muted">—</span>}</td>
-                    <td data-label="Made">{r.documents_made}</td>
-                    <td data-label="Last run">
-                      <LastRun c={c} r={r} />
-                    </td>
-                    <td data-label="Status">
-                      <StatusTag r={r} />
-                    </td>
-                    <td>
-                      <PauseOrResume c={c} r={r} quiet id={(step) => `${step}-${r.id}`} />
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          rows={page.data}
+          empty="No recurring invoices yet: one makes an Invoice on each date of its schedule."
+          rowAttributes={(r) => ({ id: `recurring-${r.id}` })}
+          columns={[
+            {
+              head: 'Client',
+              key: true,
+              cell: (r) => (
+                <>
+                  <a href={esc(`${c.base}/recurring/${r.id}`)}>
+                    {esc(clients.get(r.client_id)?.name ?? `Client ${r.client_id}`)}
+                  </a>
+                  <span class="muted"> {esc(r.lines[0]?.description ?? '')}</span>
+                </>
+              ),
+            },
+            { head: 'Schedule', cell: (r) => `${esc(everyWords(r))}, ${esc(endWords(r))}` },
+            { head: 'Next date', cell: (r) => (r.next_date ? esc(r.next_date) : <span class="muted">—</span>) },
+            { head: 'Made', cell: (r) => String(r.documents_made) },
+            { head: 'Last run', cell: (r) => <LastRun c={c} r={r} /> },
+            { head: 'Status', cell: (r) => <StatusTag r={r} /> },
+            {
+              head: 'Actions',
+              actions: true,
+              cell: (r) => <PauseOrResume c={c} r={r} quiet id={(step) => `${step}-${r.id}`} />,
+            },
+          ]}
+        />
         <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
