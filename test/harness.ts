@@ -265,3 +265,40 @@ export async function contractValidator(app: App): Promise<Validate> {
     }
   }
 }
+
+/** A harness's app served on a port of 127.0.0.1, where the MCP SDK's client, `fetch` and raw sockets reach it. */
+export function serveHarness(h: Harness): { base: string; port: number; stop(): void } {
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+  return { base: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) }
+}
+
+/**
+ * harnessForFile with the app also served on a port of 127.0.0.1 (serveHarness): `use` gets the harness and the
+ * base URL http://127.0.0.1:PORT; server and harness are closed after the file's last test.
+ */
+export function servedHarnessForFile(
+  use: (t: { h: Harness; base: string }) => void,
+  opts: Parameters<typeof makeHarness>[0] = {},
+): void {
+  let h: Harness | undefined
+  let served: ReturnType<typeof serveHarness> | undefined
+  beforeAll(async () => {
+    h = await makeHarness(opts)
+    served = serveHarness(h)
+    use({ h, base: served.base })
+  })
+  afterAll(async () => {
+    served?.stop()
+    await h?.close()
+  })
+}
+
+/** harnessForFile (made with `opts`) with a Business (an Admin key, plan pro) made before the first test. */
+export function businessForFile(
+  use: (t: { h: Harness; biz: { id: number; publicId: string; key: string } }) => void,
+  opts: Parameters<typeof makeHarness>[0] = {},
+): void {
+  let h: Harness
+  harnessForFile((made) => (h = made), opts)
+  beforeAll(async () => use({ h, biz: await h.business() }))
+}

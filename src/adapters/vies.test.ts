@@ -1,16 +1,7 @@
 // The real VIES client against a local server speaking the VIES REST protocol, alone and behind POST /v1/clients.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Server } from 'bun'
-import { buildApp, type App } from '../app'
-import { loadConfig } from '../config'
-import { createDeps, type Deps } from '../deps'
-import { createApiKey, createBusiness } from '../modules/business'
-import { FixedClock } from '../shared/clock'
-import { silentLogger } from '../shared/logger'
-import { contractValidator } from '../../test/harness'
+import { makeHarness, type Harness } from '../../test/harness'
 import { httpViesClient } from './vies'
 
 type Behaviour = 'answer' | 'error500' | 'slow' | 'garbled' | 'redirect'
@@ -118,96 +109,41 @@ describe('httpViesClient', () => {
 })
 
 describe('creating a Client with the real VIES client', () => {
-  interface Service {
-    deps: Deps
-    app: App
-    key: string
-    dir: string
-    request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>
-    close(): void
+  /** The service with VIES at `viesUrl` behind the real client and a 300 ms timeout, and an Admin key of a Business. */
+  async function service(viesUrl: string): Promise<{ h: Harness; key: string }> {
+    const h = await makeHarness({ config: { viesUrl }, overrides: { vies: httpViesClient(viesUrl, 300) } })
+    return { h, key: (await h.business()).key }
   }
 
-  /** The service built as serve builds it, but with VIES at `viesUrl` and a 300 ms timeout. */
-  async function service(viesUrl: string): Promise<Service> {
-    const dir = mkdtempSync(join(tmpdir(), 'invoicing-vies-'))
-    const clock = new FixedClock('2026-03-10T09:00:00.000Z')
-    const config = loadConfig({}, { dbPath: join(dir, 'test.db'), viesUrl })
-    const deps = await createDeps(config, { vies: httpViesClient(viesUrl, 300), clock, logger: silentLogger })
-    const app = await buildApp(deps)
-    const validate = await contractValidator(app)
-    const biz = await createBusiness(deps.db, clock, { name: 'VIES Test', country: 'DE', currency: 'EUR', plan: 'pro' })
-    const key = (await createApiKey(deps.db, clock, biz.id, { name: 'admin', role: 'admin' })).key
-    return {
-      deps,
-      app,
-      key,
-      dir,
-      async request(method, path, body) {
-        const headers: Record<string, string> = { authorization: `Bearer ${key}` }
-        if (body !== undefined) headers['content-type'] = 'application/json'
-        const res = await app.fetch(
-          new Request(`http://localhost${path}`, {
-            method,
-            headers,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          }),
-        )
-        const parsed = await res.json()
-        validate(method, path, res.status, res.headers, parsed)
-        return { status: res.status, body: parsed }
-      },
-      close() {
-        deps.db.close()
-        rmSync(dir, { recursive: true, force: true })
-      },
-    }
+  const ACME = { name: 'Acme', email: 'a@acme.example', country: 'DE' }
+
+  /** POST /v1/clients for a Client with this VAT number: Acme of Germany unless `who` says otherwise. */
+  function clientWithVat(s: { h: Harness; key: string }, vat_number: string, who = ACME) {
+    return s.h.request('POST', '/v1/clients', { key: s.key, body: { ...who, vat_number } })
   }
 
-  let live: Service
+  let live: { h: Harness; key: string }
   beforeAll(async () => {
     live = await service(url())
   })
-  afterAll(async () => {
-    await live.app.requestLog.flush()
-    live.close()
-  })
+  afterAll(() => live.h.close())
 
   test('with VIES confirming, the Client is saved vat_verified true', async () => {
-    const r = await live.request('POST', '/v1/clients', {
-      name: 'Acme',
-      email: 'a@acme.example',
-      country: 'DE',
-      vat_number: 'DE 123 456 789',
-    })
+    const r = await clientWithVat(live, 'DE 123 456 789')
     expect(r.status).toBe(201)
     expect(r.body.vat_verified).toBe(true)
     expect(seen.map((s) => s.body)).toEqual([{ countryCode: 'DE', vatNumber: '123456789' }])
   })
 
   test('with VIES denying, the Client is saved vat_verified false', async () => {
-    const r = await live.request('POST', '/v1/clients', {
-      name: 'Acme',
-      email: 'a@acme.example',
-      country: 'DE',
-      vat_number: 'DE000000000',
-    })
+    const r = await clientWithVat(live, 'DE000000000')
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ vat_number: 'DE000000000', vat_verified: false })
   })
 
   test('the VAT number is sent to VIES with its country prefix split off', async () => {
-    await live.request('POST', '/v1/clients', {
-      name: 'Acme',
-      email: 'a@acme.example',
-      country: 'DE',
-      vat_number: 'DE123456789',
-    })
-    await live.request('POST', '/v1/clients', {
-      name: 'Acme AT',
-      email: 'a@acme.example',
-      country: 'AT',
-      vat_number: 'U12345678',
-    })
+    await clientWithVat(live, 'DE123456789')
+    await clientWithVat(live, 'U12345678', { name: 'Acme AT', email: 'a@acme.example', country: 'AT' })
     expect(seen.map((s) => s.body)).toEqual([
       { countryCode: 'DE', vatNumber: '123456789' },
       { countryCode: 'AT', vatNumber: 'U12345678' },
@@ -216,12 +152,7 @@ describe('creating a Client with the real VIES client', () => {
 
   test('a Greek Client is checked under VIES prefix EL', async () => {
     for (const vat_number of ['123456789', 'EL123456789', 'GR123456789']) {
-      const r = await live.request('POST', '/v1/clients', {
-        name: 'Ελληνική',
-        email: 'g@gr.example',
-        country: 'GR',
-        vat_number,
-      })
+      const r = await clientWithVat(live, vat_number, { name: 'Ελληνική', email: 'g@gr.example', country: 'GR' })
       expect(r.status).toBe(201)
       expect(r.body.vat_verified).toBe(true)
     }
@@ -229,12 +160,7 @@ describe('creating a Client with the real VIES client', () => {
   })
 
   test("a non-EU Client's VAT number is not sent to VIES", async () => {
-    const r = await live.request('POST', '/v1/clients', {
-      name: 'Swiss AG',
-      email: 's@ch.example',
-      country: 'CH',
-      vat_number: 'CHE-123.456.789',
-    })
+    const r = await clientWithVat(live, 'CHE-123.456.789', { name: 'Swiss AG', email: 's@ch.example', country: 'CH' })
     expect(r.status).toBe(201)
     expect(r.body.vat_verified).toBe(false)
     expect(seen).toHaveLength(0)
@@ -243,26 +169,19 @@ describe('creating a Client with the real VIES client', () => {
   test('with VIES too slow, the Client is still saved, vat_verified false, within roughly the timeout', async () => {
     behaviour = 'slow'
     const started = performance.now()
-    const r = await live.request('POST', '/v1/clients', {
-      name: 'Acme',
-      email: 'a@acme.example',
-      country: 'DE',
-      vat_number: 'DE123456789',
-    })
+    const r = await clientWithVat(live, 'DE123456789')
     expect(r.status).toBe(201)
     expect(r.body.vat_verified).toBe(false)
     expect(performance.now() - started).toBeLessThan(1200)
   })
 
   test('a changed VAT number is sent to VIES again on update', async () => {
-    const c = await live.request('POST', '/v1/clients', {
-      name: 'Acme',
-      email: 'a@acme.example',
-      country: 'DE',
-      vat_number: 'DE000000000',
-    })
+    const c = await clientWithVat(live, 'DE000000000')
     expect(c.body.vat_verified).toBe(false)
-    const r = await live.request('PATCH', `/v1/clients/${c.body.id}`, { vat_number: 'DE123456789' })
+    const r = await live.h.request('PATCH', `/v1/clients/${c.body.id}`, {
+      key: live.key,
+      body: { vat_number: 'DE123456789' },
+    })
     expect(r.status).toBe(200)
     expect(r.body.vat_verified).toBe(true)
     expect(seen.map((s) => s.body)).toEqual([
@@ -274,19 +193,13 @@ describe('creating a Client with the real VIES client', () => {
   test('with VIES unreachable, the Client is still saved (201) with vat_verified false', async () => {
     const down = await service(await deadUrl())
     try {
-      const r = await down.request('POST', '/v1/clients', {
-        name: 'Acme',
-        email: 'a@acme.example',
-        country: 'DE',
-        vat_number: 'DE123456789',
-      })
+      const r = await clientWithVat(down, 'DE123456789')
       expect(r.status).toBe(201)
       expect(r.body).toMatchObject({ vat_number: 'DE123456789', vat_verified: false })
-      const got = await down.request('GET', `/v1/clients/${r.body.id}`)
+      const got = await down.h.request('GET', `/v1/clients/${r.body.id}`, { key: down.key })
       expect(got.body.vat_verified).toBe(false)
     } finally {
-      await down.app.requestLog.flush()
-      down.close()
+      await down.h.close()
     }
   })
 })

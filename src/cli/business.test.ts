@@ -1,41 +1,27 @@
 // `invoicing business create|update` through the real CLI entry point, on the harness's database file.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { harnessForFile, type Harness } from '../../test/harness'
+import { cliOnHarness, createGermanBusiness } from '../../test/cli-on-harness'
 import { bombPng, jpegHeader } from '../../test/png'
 
 let h: Harness
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
-const bun = './node_modules/.bin/bun'
-function cli(args: string[]) {
-  const p = Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath, '--json'], {
-    cwd: `${import.meta.dir}/../..`,
-    env: { ...process.env, INVOICING_DB: '' },
-  })
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString().trim() }
-}
+const cli = (args: string[]) => cliOnHarness(h, args)
 
 describe('invoicing business update', () => {
   test('an optional field given blank is cleared to null, not stored as an empty string', async () => {
-    const created = cli([
-      'business',
-      'create',
-      '--name',
-      'Blank Ltd',
-      '--country',
-      'DE',
-      '--currency',
-      'EUR',
-      '--email',
-      'office@blank.example',
-      '--city',
-      'Berlin',
-      '--legal-name',
-      'Blank Ltd GmbH',
-    ])
+    const created = cli(
+      createGermanBusiness(
+        'Blank Ltd',
+        '--email',
+        'office@blank.example',
+        '--city',
+        'Berlin',
+        '--legal-name',
+        'Blank Ltd GmbH',
+      ),
+    )
     expect(created.code, created.err).toBe(0)
     const id = JSON.parse(created.out).id as number
     const updated = cli(['business', 'update', String(id), '--email', '', '--city', '  ', '--legal-name', ''])
@@ -48,18 +34,7 @@ describe('invoicing business update', () => {
   })
 
   test('an option not given keeps its value', async () => {
-    const created = cli([
-      'business',
-      'create',
-      '--name',
-      'Keep Ltd',
-      '--country',
-      'DE',
-      '--currency',
-      'EUR',
-      '--email',
-      'office@keep.example',
-    ])
+    const created = cli(createGermanBusiness('Keep Ltd', '--email', 'office@keep.example'))
     const id = JSON.parse(created.out).id as number
     const updated = cli(['business', 'update', String(id), '--city', 'Hamburg'])
     expect(updated.code, updated.err).toBe(0)
@@ -67,7 +42,7 @@ describe('invoicing business update', () => {
   })
 
   test('a blank name is refused with one line naming it, and nothing changes', async () => {
-    const created = cli(['business', 'create', '--name', 'Named Ltd', '--country', 'DE', '--currency', 'EUR'])
+    const created = cli(createGermanBusiness('Named Ltd'))
     const id = JSON.parse(created.out).id as number
     const updated = cli(['business', 'update', String(id), '--name', ''])
     expect(updated.code).not.toBe(0)
@@ -80,7 +55,7 @@ describe('invoicing business update', () => {
 
 describe('invoicing bank-account add', () => {
   test('an IBAN with a wrong checksum, an IBAN of no country and a malformed BIC are refused in one line naming the field; nothing is added', async () => {
-    const b = JSON.parse(cli(['business', 'create', '--name', 'Bank Ltd', '--country', 'DE', '--currency', 'EUR']).out)
+    const b = JSON.parse(cli(createGermanBusiness('Bank Ltd')).out)
     const cases: Array<[string[], string]> = [
       [['--iban', 'DE89370400440532013001'], 'iban: has check digits that do not match'],
       [['--iban', 'XX89370400440532013000'], 'iban: starts with XX'],
@@ -115,7 +90,7 @@ describe('invoicing bank-account add', () => {
 
 describe('invoicing business update --logo --brand-color', () => {
   test('sets the logo and colour GET /v1/business answers; a file that is not an image, or a missing one, is refused in one line', async () => {
-    const b = JSON.parse(cli(['business', 'create', '--name', 'Brand Ltd', '--country', 'DE', '--currency', 'EUR']).out)
+    const b = JSON.parse(cli(createGermanBusiness('Brand Ltd')).out)
     const dir = h.dir
     // A 1x1 PNG.
     const png = Buffer.from(
@@ -148,7 +123,7 @@ describe('invoicing business update --logo --brand-color', () => {
   }, 60_000)
 
   test('an image bomb (a 35 KB PNG declaring 6000 × 6000) and a JPEG declaring 60000 × 60000 are refused in one line naming the logo, nothing changed', async () => {
-    const b = JSON.parse(cli(['business', 'create', '--name', 'Bomb Ltd', '--country', 'DE', '--currency', 'EUR']).out)
+    const b = JSON.parse(cli(createGermanBusiness('Bomb Ltd')).out)
     await Bun.write(`${h.dir}/bomb.png`, bombPng(6000, 6000))
     await Bun.write(`${h.dir}/bomb.jpg`, jpegHeader(60000, 60000))
     for (const [file, said] of [
@@ -167,18 +142,7 @@ describe('invoicing business update --logo --brand-color', () => {
 
 describe('invoicing business --language (extensions §18)', () => {
   test('create and update take a language, GET /v1/business answers it; one not among the eight fails naming language and changes nothing', async () => {
-    const created = cli([
-      'business',
-      'create',
-      '--name',
-      'Sprache GmbH',
-      '--country',
-      'DE',
-      '--currency',
-      'EUR',
-      '--language',
-      'de',
-    ])
+    const created = cli(createGermanBusiness('Sprache GmbH', '--language', 'de'))
     expect(created.code, created.err).toBe(0)
     const id = JSON.parse(created.out).id as number
     const key = await h.key(id, 'admin')

@@ -1,25 +1,16 @@
 // `invoicing fx import FILE` through the real CLI entry point, on the harness's database file (extensions §16).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../test/harness'
+import { harnessForFile, type Harness } from '../../test/harness'
+import { cliOnHarness } from '../../test/cli-on-harness'
 import { ECB_DAILY, ECB_HISTORY } from '../../test/fx-rates'
 
 let h: Harness
-beforeAll(async () => {
-  h = await makeHarness({ referenceRates: false })
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made), { referenceRates: false })
 
-const bun = './node_modules/.bin/bun'
-function cli(args: string[]) {
-  const p = Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath], {
-    cwd: `${import.meta.dir}/../..`,
-    env: { ...process.env, INVOICING_DB: '' },
-  })
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString().trim() }
-}
+const cli = (args: string[]) => cliOnHarness(h, args, { json: false })
 
 function file(name: string, text: string): string {
   const path = join(h.dir, name)

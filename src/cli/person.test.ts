@@ -1,27 +1,13 @@
 // `invoicing person|member` and `business create --owner|delete` (extensions §8) through the real CLI entry point.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { harnessForFile, type Harness } from '../../test/harness'
+import { cliOnHarness, createGermanBusiness } from '../../test/cli-on-harness'
 import { AppClient } from '../../test/app-client'
 
 let h: Harness
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
-const bun = './node_modules/.bin/bun'
-function cli(args: string[], env: Record<string, string> = {}) {
-  const p = Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath, '--json'], {
-    cwd: `${import.meta.dir}/../..`,
-    env: { ...process.env, INVOICING_DB: '', ...env },
-  })
-  return {
-    code: p.exitCode,
-    out: p.stdout.toString(),
-    err: p.stderr.toString().trim(),
-    json: () => JSON.parse(p.stdout.toString()),
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => cliOnHarness(h, args, { env })
 
 describe('invoicing person and member', () => {
   test('person add prints a one-time link under INVOICING_PUBLIC_URL; business create --owner makes them Owner; the link signs them in', async () => {
@@ -36,18 +22,7 @@ describe('invoicing person and member', () => {
     expect(again.code).not.toBe(0)
     expect(again.err.split('\n')).toHaveLength(1)
 
-    const created = cli([
-      'business',
-      'create',
-      '--name',
-      'Olga GmbH',
-      '--country',
-      'DE',
-      '--currency',
-      'EUR',
-      '--owner',
-      'OLGA@example.com',
-    ])
+    const created = cli(createGermanBusiness('Olga GmbH', '--owner', 'OLGA@example.com'))
     expect(created.code, created.err).toBe(0)
     const b = created.json()
     expect(cli(['member', 'list', b.business_id]).json()).toEqual([
@@ -62,18 +37,7 @@ describe('invoicing person and member', () => {
   }, 30_000)
 
   test('business create --owner with an unknown person creates nothing', async () => {
-    const r = cli([
-      'business',
-      'create',
-      '--name',
-      'Ghost Ltd',
-      '--country',
-      'DE',
-      '--currency',
-      'EUR',
-      '--owner',
-      'ghost@example.com',
-    ])
+    const r = cli(createGermanBusiness('Ghost Ltd', '--owner', 'ghost@example.com'))
     expect(r.code).not.toBe(0)
     expect(r.err).toContain('ghost@example.com')
     const rows = await h.deps.db.read.all<{ n: number }>(
@@ -83,7 +47,7 @@ describe('invoicing person and member', () => {
   }, 30_000)
 
   test('member add changes a Role; removing or demoting the last Owner is refused; removing another works', async () => {
-    const b = cli(['business', 'create', '--name', 'Team Ltd', '--country', 'DE', '--currency', 'EUR']).json()
+    const b = cli(createGermanBusiness('Team Ltd')).json()
     cli(['person', 'add', '--email', 'boss@example.com', '--name', 'Boss'])
     cli(['person', 'add', '--email', 'clerk@example.com', '--name', 'Clerk'])
     expect(cli(['member', 'add', b.business_id, '--email', 'boss@example.com', '--role', 'owner']).code).toBe(0)
@@ -119,18 +83,7 @@ describe('invoicing person and member', () => {
   test('person delete: refused (one line, non-zero) while the last Owner; otherwise the person and their apps are gone', async () => {
     const owner = cli(['person', 'add', '--email', 'solo@example.com', '--name', 'Solo'])
     expect(owner.code, owner.err).toBe(0)
-    const b = cli([
-      'business',
-      'create',
-      '--name',
-      'Solo GmbH',
-      '--country',
-      'DE',
-      '--currency',
-      'EUR',
-      '--owner',
-      'solo@example.com',
-    ]).json()
+    const b = cli(createGermanBusiness('Solo GmbH', '--owner', 'solo@example.com')).json()
     const refused = cli(['person', 'delete', '--email', 'solo@example.com'])
     expect(refused.code).not.toBe(0)
     expect(refused.err.split('\n')).toHaveLength(1)

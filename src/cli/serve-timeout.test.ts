@@ -1,7 +1,7 @@
 // `serve`'s idle timeout (10 s) against work that takes longer: a Send through a slow mail relay is answered, not cut.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { serve } from './serve'
-import { makeHarness, type Harness } from '../../test/harness'
+import { draftFor, makeHarness, type Harness } from '../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../adapters/smtp-test-server'
 
 let h: Harness
@@ -21,22 +21,15 @@ afterAll(async () => {
 
 test('a Send whose mail server takes 12 s to take the message still gets its answer from a real server (idle timeout 10 s)', async () => {
   const b = await h.business({ email: 'office@shop.example', name: 'Shop Ltd' })
-  const c = await h.request('POST', '/v1/clients', {
-    key: b.key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' },
-  })
-  const d = await h.request('POST', '/v1/documents', {
-    key: b.key,
-    body: {
-      type: 'invoice',
-      client_id: c.body.id,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-    },
-  })
-  expect(d.status).toBe(201)
+  const clientId = await h.client(b.key, { name: 'Acme GmbH', email: 'billing@acme.example' })
+  const d = await draftFor(
+    h,
+    { bizId: b.id, key: b.key, clientId },
+    { lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
+  )
   smtp.answerDelayMs = 12_000
   const started = Date.now()
-  const res = await fetch(`http://127.0.0.1:${server.port}/v1/documents/${d.body.id}/send`, {
+  const res = await fetch(`http://127.0.0.1:${server.port}/v1/documents/${d.id}/send`, {
     method: 'POST',
     headers: { authorization: `Bearer ${b.key}` },
   })

@@ -3,7 +3,7 @@ import type { Deps } from '../deps'
 import { systemActor, type Actor } from '../platform/actor'
 import { viewDocument } from '../modules/documents'
 import { getPayment, getRefund } from '../modules/payments'
-import type { DeliveryContext } from '../modules/webhooks'
+import type { DeliveryContext, EngineContext } from '../modules/webhooks'
 import { issuerOf, type AppDeliveryContext, type GrantRole } from '../modules/oauth'
 
 /** Messages are built as an Admin key of the Business would read them. */
@@ -11,7 +11,8 @@ function adminOf(businessId: number): Actor {
   return systemActor({ businessId }, 'webhook')
 }
 
-export function deliveryContext(deps: Deps): DeliveryContext {
+/** What every delivery of webhook messages reads from the service's dependencies. */
+function engineContext(deps: Deps): EngineContext {
   return {
     db: deps.db,
     clock: deps.clock,
@@ -19,12 +20,22 @@ export function deliveryContext(deps: Deps): DeliveryContext {
     sender: deps.sender,
     resolve: deps.resolve,
     allowPrivate: deps.config.webhookAllowPrivate,
-    build: (kind, businessId, id) =>
-      kind === 'document'
-        ? viewDocument(deps, deps.db.read, adminOf(businessId), id)
-        : kind === 'refund'
-          ? getRefund(deps, adminOf(businessId), id)
-          : getPayment(deps, adminOf(businessId), id),
+  }
+}
+
+/** What a message carries: its document, Refund or Payment as the API answers it to `actor`. */
+function subjectAs(deps: Deps, actor: Actor, kind: 'document' | 'payment' | 'refund', id: number): Promise<unknown> {
+  return kind === 'document'
+    ? viewDocument(deps, deps.db.read, actor, id)
+    : kind === 'refund'
+      ? getRefund(deps, actor, id)
+      : getPayment(deps, actor, id)
+}
+
+export function deliveryContext(deps: Deps): DeliveryContext {
+  return {
+    ...engineContext(deps),
+    build: (kind, businessId, id) => subjectAs(deps, adminOf(businessId), kind, id),
   }
 }
 
@@ -38,21 +49,11 @@ export function appDeliveryContext(
   ownerEmail: (personId: number) => Promise<string | null> = async () => null,
 ): AppDeliveryContext {
   return {
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    sender: deps.sender,
-    resolve: deps.resolve,
-    allowPrivate: deps.config.webhookAllowPrivate,
+    ...engineContext(deps),
     mailRelay: deps.config.mailRelay,
     mailer: deps.mailer,
     ownerEmail,
     serviceFrom: `no-reply@${new URL(issuerOf(deps.config)).hostname}`,
-    build: (kind, businessId, id, role) =>
-      kind === 'document'
-        ? viewDocument(deps, deps.db.read, appActorOf(businessId, role), id)
-        : kind === 'refund'
-          ? getRefund(deps, appActorOf(businessId, role), id)
-          : getPayment(deps, appActorOf(businessId, role), id),
+    build: (kind, businessId, id, role) => subjectAs(deps, appActorOf(businessId, role), kind, id),
   }
 }

@@ -101,6 +101,32 @@ export const json = (value: unknown, status = 200): Result => ({ kind: 'json', s
 /** An operation's `committed` when its first write transaction returns the answer value itself. */
 export const answersFromCommit = (value: unknown): unknown => value
 
+/** A service's use case on one record of the Business: the record's id, and the request's body where it takes one. */
+export type RecordAction = (deps: Deps, actor: Actor, id: number, body: any) => Promise<unknown>
+
+/**
+ * The run of an operation on the record its path's `id` names: the use case's answer as JSON, `status` 201 where it
+ * makes a record; a path id that is no id answers 404 with `missing` (see idOf).
+ */
+export function onRecord(act: RecordAction, answer: { status?: 200 | 201; missing?: string } = {}): Operation['run'] {
+  return async (actor, { path, body }, { deps }) =>
+    json(await act(deps, actor, idOf(path.id, answer.missing), body), answer.status)
+}
+
+/** The run of an operation that makes a record from the request's body: the use case's answer as JSON, 201. */
+export function makesRecord(make: (deps: Deps, actor: Actor, body: any) => Promise<unknown>): Operation['run'] {
+  return async (actor, { body }, { deps }) => json(await make(deps, actor, body), 201)
+}
+
+/** The run of a delete of the record its path's `id` names: 204 on the API, `{id, deleted: true}` on MCP. */
+export function deletesRecord(remove: (deps: Deps, actor: Actor, id: number) => Promise<unknown>): Operation['run'] {
+  return async (actor, { path }, { deps }) => {
+    const id = idOf(path.id)
+    await remove(deps, actor, id)
+    return { kind: 'deleted', id }
+  }
+}
+
 /** Runs an operation for an Actor; a refusal code it did not declare is a fault of the table (see holdToCatalog). */
 export async function runOperation(
   op: ApplicationOperation,
@@ -162,6 +188,40 @@ export async function keptListPage<R extends { id: number }, T>(
   return keptJson(ctx, `${actor.businessId} ${list} ${JSON.stringify(query)}`, () =>
     listPage(ctx, actor, query, list, fetch, present),
   )
+}
+
+/** How a list operation reads its page: its cursors' name, its filters, its rows and how a row is shown. */
+export interface ListSource<R extends { id: number }, T, F> {
+  /** The list's name in its cursors: a cursor another list gave is refused. */
+  list: string
+  /** Reads the list's own query parameters before `limit` and `cursor`, refusing what it cannot read. */
+  filter?: (query: OperationInput['query']) => F
+  /** Up to `limit` rows after the one with id `afterId` (0: from the first). */
+  rows: (ctx: OperationContext, actor: Actor, afterId: number, limit: number, filter: F) => Promise<R[]> | R[]
+  present: (row: R) => T
+  /** The answer depends on nothing but the Business's stored rows and the query: kept as keptListPage keeps it. */
+  kept?: boolean
+}
+
+/** The run of a list operation: its filters read, then one page of its rows (listPage, or keptListPage when kept). */
+export function listRun<R extends { id: number }, T, F = undefined>(source: ListSource<R, T, F>): Operation['run'] {
+  return async (actor, { query }, ctx) => {
+    const filter = source.filter?.(query) as F
+    const rows = (afterId: number, limit: number) => source.rows(ctx, actor, afterId, limit, filter)
+    if (source.kept) return keptListPage(ctx, actor, query, source.list, rows, source.present)
+    return json(await listPage(ctx, actor, query, source.list, rows, source.present))
+  }
+}
+
+/**
+ * A list operation of the table: a read that takes no Idempotency-Key and declares no refusal (a bad filter, `limit`
+ * or `cursor` is a 422), answering one page of its rows.
+ */
+export function listOperation<R extends { id: number }, T, F = undefined>(
+  declaration: Omit<Operation, 'idempotent' | 'refusals' | 'run'> & ListSource<R, T, F>,
+): Operation {
+  const { list, filter, rows, present, kept, ...operation } = declaration
+  return { ...operation, idempotent: false, refusals: [], run: listRun({ list, filter, rows, present, kept }) }
 }
 
 /**

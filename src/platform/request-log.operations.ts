@@ -3,7 +3,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { InvalidRequest } from '../shared/errors'
 import { parseTimestamp } from '../shared/dates'
-import { json, listPage, type Operation } from './operation'
+import { listOperation, type Operation } from './operation'
 import { Int, ListQuery, Nullable, Paged, Timestamp } from '../shared/schemas'
 import { listRequestLog, type RequestLogRow } from './request-log'
 
@@ -44,7 +44,7 @@ function bound(name: 'from' | 'to', raw: string | undefined): string | undefined
 }
 
 export const requestLogOperations: Operation[] = [
-  {
+  listOperation({
     name: 'request_log_list',
     tag: 'Request log',
     summary: 'Requests of the last 30 days (Admin keys)',
@@ -54,26 +54,15 @@ export const requestLogOperations: Operation[] = [
     query: t.Object({ ...ListQuery, from: t.Optional(t.String()), to: t.Optional(t.String()) }),
     output: Paged(RequestLogEntry, 'RequestLog'),
     access: 'admin',
-    idempotent: false,
-    refusals: [],
     mcp: false,
-    async run(actor, { query }, ctx) {
-      const from = bound('from', query.from)
-      const to = bound('to', query.to)
+    list: 'request-log',
+    filter: (query) => ({ from: bound('from', query.from), to: bound('to', query.to) }),
+    async rows(ctx, actor, afterId, limit, { from, to }) {
       // Entries are buffered for speed; write them out so the reader sees everything answered so far.
       await ctx.flushRequestLog()
       const since = new Date(ctx.deps.clock.now().getTime() - REQUEST_LOG_RETENTION_MS).toISOString()
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'request-log',
-          (after, n) =>
-            listRequestLog(ctx.deps.db.read, actor.businessId, { afterId: after, limit: n, from, to, since }),
-          present,
-        ),
-      )
+      return listRequestLog(ctx.deps.db.read, actor.businessId, { afterId, limit, from, to, since })
     },
-  },
+    present,
+  }),
 ]

@@ -1,7 +1,7 @@
 // The request log: what GET /v1/request-log shows (and to whom), its filters, paging and retention.
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { type Harness, harnessForFile } from '../../test/harness'
+import { type Harness, harnessForFile, serveHarness } from '../../test/harness'
 import { requestLog } from '../db/schema'
 import { silentLogger } from '../shared/logger'
 import { pruneRequestLog, RequestLogWriter, type RequestLogEntry } from './request-log'
@@ -90,16 +90,16 @@ describe('what an entry holds', () => {
 
   test("the caller's IP address is recorded", async () => {
     const b = await h.business()
-    const server = Bun.serve({ port: 0, fetch: (req, srv) => h.app.fetch(req, srv) })
+    const served = serveHarness(h)
     let requestId: string | null
     try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/v1/business`, {
+      const res = await fetch(`${served.base}/v1/business`, {
         headers: { authorization: `Bearer ${b.key}` },
       })
       expect(res.status).toBe(200)
       requestId = res.headers.get('X-Request-Id')
     } finally {
-      server.stop(true)
+      served.stop()
     }
     const entry = (await readLog(b.key)).find((e) => e.request_id === requestId)
     expect(entry?.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$/)

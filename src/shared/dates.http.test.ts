@@ -1,33 +1,23 @@
 // The date rules of shared/dates.ts as the API applies them: early years are real dates, impossible days are refused.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { issuedFor, type Harness } from '../../test/harness'
+import { oneClientForFile } from '../../test/documents-kit'
 
 let h: Harness
 let biz: { id: number; key: string }
 let clientId: number
-
-beforeAll(async () => {
-  h = await makeHarness()
-  biz = await h.business({ currency: 'EUR' })
-  clientId = await h.client(biz.key, { name: 'Early Client', email: 'early@client.example' })
-})
-afterAll(() => h.close())
-// The clock is fixed, so each test opens a fresh rate-limit minute for its keys.
-beforeEach(() => h.clock.advance(61_000))
+oneClientForFile({ name: 'Early Client', email: 'early@client.example' }, (made) => ({ h, biz, clientId } = made))
 
 describe('dates in the years 0000 to 0099', () => {
   test('a Payment dated 0099-01-01 is recorded with that date', async () => {
-    const d = await h.request('POST', '/v1/documents', {
-      key: biz.key,
-      body: {
-        type: 'invoice',
-        client_id: clientId,
+    const d = await issuedFor(
+      h,
+      { bizId: biz.id, key: biz.key, clientId },
+      {
         lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
       },
-    })
-    expect(d.status).toBe(201)
-    expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: biz.key })).status).toBe(200)
-    const p = await h.request('POST', `/v1/documents/${d.body.id}/payments`, {
+    )
+    const p = await h.request('POST', `/v1/documents/${d.id}/payments`, {
       key: biz.key,
       body: { amount: '1.00', payment_date: '0099-01-01', payment_method: 'cash' },
     })

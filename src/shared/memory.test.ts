@@ -1,6 +1,6 @@
 // Handing memory back on idle must leave the service whole: the next requests read and write as before.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../test/harness'
+import { draftFor, makeHarness, type Harness } from '../../test/harness'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { handBackMemory, idleHandBack } from './memory'
@@ -27,21 +27,15 @@ test('after the idle hand-back (GC, shrink, malloc_trim) the service still reads
 
 test('an idle server lets the PDF engine and its parsed fonts go, and the next PDF is whole', async () => {
   const b = await h.business()
-  const c = await h.request('POST', '/v1/clients', {
-    key: b.key,
-    body: { name: 'Ålesund Ærø', email: 'a@example.com', country: 'NO' },
-  })
-  const d = await h.request('POST', '/v1/documents', {
-    key: b.key,
-    body: {
-      type: 'invoice',
-      client_id: c.body.id,
-      lines: [{ description: 'Þjónusta ΑΒΓ', quantity: '1', unit_price: '1.00', vat_rate: '0' }],
-    },
-  })
+  const clientId = await h.client(b.key, { name: 'Ålesund Ærø', email: 'a@example.com', country: 'NO' })
+  const d = await draftFor(
+    h,
+    { bizId: b.id, key: b.key, clientId },
+    { lines: [{ description: 'Þjónusta ΑΒΓ', quantity: '1', unit_price: '1.00', vat_rate: '0' }] },
+  )
   const pdfText = async () => {
     const res = await h.app.fetch(
-      new Request(`http://localhost/v1/documents/${d.body.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }),
+      new Request(`http://localhost/v1/documents/${d.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }),
     )
     expect(res.status).toBe(200)
     const file = join(h.dir, 'idle.pdf')

@@ -1,16 +1,11 @@
 // Who may call: authentication (401), Role permission (403) and the plan gate, over real requests.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { businessForFile, type Harness, type TestResponse } from '../../../test/harness'
 import { createApiKey, revokeApiKey, updateBusiness } from '../../modules/business'
 
 let h: Harness
 let biz: { id: number; key: string }
-
-beforeAll(async () => {
-  h = await makeHarness()
-  biz = await h.business()
-})
-afterAll(() => h.close())
+businessForFile((t) => ({ h, biz } = t))
 
 const base = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
 

@@ -1,6 +1,6 @@
 // Bodies are JSON objects of bounded depth on every route; anything else is 422 and nothing is done.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { draftFor, makeHarness, type Harness } from '../../../test/harness'
 
 let h: Harness
 let biz: { id: number; key: string }
@@ -19,16 +19,13 @@ beforeEach(() => h.clock.advance(61_000))
 const json = { 'content-type': 'application/json' }
 
 async function draft(): Promise<number> {
-  const r = await h.request('POST', '/v1/documents', {
-    key: biz.key,
-    body: {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-    },
-  })
-  expect(r.status).toBe(201)
-  return r.body.id
+  return (
+    await draftFor(
+      h,
+      { bizId: biz.id, key: biz.key, clientId },
+      { lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] },
+    )
+  ).id
 }
 
 describe('a body that is not a JSON object', () => {

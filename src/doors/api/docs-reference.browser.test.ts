@@ -5,25 +5,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type Page } from 'playwright-core'
-import { launchChromium } from '../../../test/browser'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
+import { servedInBrowser, type ServedBrowser } from '../../../test/served-browser'
 
 let h: Harness
 let browser: Browser
-let server: ReturnType<typeof Bun.serve>
 let base: string
+let served: ServedBrowser
 
 beforeAll(async () => {
-  h = await makeHarness()
-  server = Bun.serve({ port: 0, fetch: (req) => h.app.fetch(req) })
-  base = `http://127.0.0.1:${server.port}`
-  browser = await launchChromium()
+  served = await servedInBrowser(tmpdir(), {})
+  ;({ h, browser, origin: base } = served)
 }, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h.close()
-})
+afterAll(() => served?.close())
 
 const HOSTED = /\b(ask ai|deploy|share|generate mcp)\b/i
 

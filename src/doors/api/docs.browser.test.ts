@@ -2,26 +2,20 @@
 // any host but this service (Scalar's default would send "try it" requests, key included, through its public proxy).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Browser } from 'playwright-core'
-import { launchChromium } from '../../../test/browser'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { tmpdir } from 'node:os'
+import { servedInBrowser, type ServedBrowser } from '../../../test/served-browser'
 
-let h: Harness
 let browser: Browser
-let server: ReturnType<typeof Bun.serve>
+let base: string
+let served: ServedBrowser
 
 beforeAll(async () => {
-  h = await makeHarness()
-  server = Bun.serve({ port: 0, fetch: (req) => h.app.fetch(req) })
-  browser = await launchChromium()
+  served = await servedInBrowser(tmpdir(), {})
+  ;({ browser, origin: base } = served)
 }, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  server?.stop(true)
-  await h.close()
-})
+afterAll(() => served?.close())
 
 test('/docs renders the reference and every request the page makes goes to this service', async () => {
-  const base = `http://127.0.0.1:${server.port}`
   const page = await browser.newPage()
   const elsewhere: string[] = []
   const violations: string[] = []

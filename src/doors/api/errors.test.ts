@@ -1,20 +1,15 @@
 // The contract's error answers over real requests: every type, its status, its shape, and nothing internal leaking out.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { makeHarness, type Harness, type TestResponse } from '../../../test/harness'
+import { businessForFile, makeHarness, type Harness, type TestResponse } from '../../../test/harness'
 import { setNumbering } from '../../modules/business'
 import { fromValidation } from './errors'
 import { Text } from '../../shared/text-schema'
 
 let h: Harness
 let biz: { id: number; key: string }
-
-beforeAll(async () => {
-  h = await makeHarness()
-  biz = await h.business()
-})
-afterAll(() => h.close())
+businessForFile((t) => ({ h, biz } = t))
 
 const base = { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE' }
 

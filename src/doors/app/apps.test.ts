@@ -10,6 +10,7 @@ import { appWebhookDeliveries, oauthApps } from '../../db/schema'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../../modules/business'
 import { deliverDueAppWebhooks, disconnectConnectedApp, dispatchAppWebhooks } from '../../modules/oauth'
+import { issueInvoice } from '../../modules/webhooks/webhooks.testkit'
 
 const ISSUER = 'https://invoices.example'
 let h: Harness
@@ -74,6 +75,13 @@ async function runJobs() {
   while ((await deliverDueAppWebhooks(ctx)) > 0) {}
 }
 
+/** The client_id a page shows in its <code>. */
+const clientIdOn = (html: string) => /<code>(app_[^<]+)<\/code>/.exec(html)![1]!
+
+/** The app webhook deliveries made for the Business. */
+const deliveriesOf = (businessId: number) =>
+  h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, businessId))
+
 describe('registering an app in the profile', () => {
   test('redirect URIs are judged as dynamic registration judges them, each line named; a refused webhook address too; nothing is created', async () => {
     const before = (await h.deps.db.read.select().from(oauthApps)).length
@@ -106,7 +114,7 @@ describe('registering an app in the profile', () => {
     expect(made.status).toBe(200)
     const [secret] = secretsOn(made.text, 'inv_cs_')
     expect(secret).toBeString()
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     expect(await authenticates(clientId, secret!)).toBe(200)
     const page = await browser.get(`/app/profile/apps/${clientId}`)
     expect(page.status).toBe(200)
@@ -125,7 +133,7 @@ describe('registering an app in the profile', () => {
     const made = await register({ name: 'Native Tool', redirect_uris: 'http://127.0.0.1/callback', public: '1' })
     expect(made.status).toBe(200)
     expect(secretsOn(made.text, 'inv_cs_')).toEqual([])
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     const page = await browser.get(`/app/profile/apps/${clientId}`)
     expect(page.text).not.toContain('Roll the client secret')
     const roll = await browser.request('POST', `/app/profile/apps/${clientId}/roll`, { _csrf: csrfOf(page.text) })
@@ -136,7 +144,7 @@ describe('registering an app in the profile', () => {
 
   test('redirect URIs are edited under the same rules; the authorization endpoint then follows the new list', async () => {
     const made = await register({ name: 'Moving App', redirect_uris: 'https://old.example/cb' })
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     const bad = await browser.submit(`/app/profile/apps/${clientId}`, {
       name: 'Moving App',
       redirect_uris: 'ftp://new.example/cb',
@@ -162,7 +170,7 @@ describe('registering an app in the profile', () => {
 
   test('a change without its CSRF token is 403 and changes nothing; another person’s app is 404', async () => {
     const made = await register({ name: 'Guarded App', redirect_uris: 'https://guarded.example/cb' })
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     for (const path of [
       `/app/profile/apps/${clientId}/delete`,
       `/app/profile/apps/${clientId}/roll`,
@@ -194,19 +202,10 @@ describe("the app's webhook and its deliveries", () => {
     })
     expect(made.status).toBe(200)
     expect(secretsOn(made.text, 'whsec_')).toHaveLength(1)
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     const b = await h.business({ name: 'Heard GmbH' })
     const c = await connectApp(h, { businessId: b.id, clientId, role: 'member', email: 'connector@heard.example' })
-    const clientRef = await h.client(b.key)
-    const doc = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: clientRef,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    expect((await h.request('POST', `/v1/documents/${doc.body.id}/issue`, { key: b.key })).status).toBe(200)
+    const doc = await issueInvoice(h, b.key, await h.client(b.key))
     received.length = 0
     await runJobs()
     expect(received).toHaveLength(1)
@@ -216,17 +215,11 @@ describe("the app's webhook and its deliveries", () => {
     expect(page.text).toContain('document.issued')
     expect(page.text).toContain('Heard GmbH')
     expect(page.text).toContain('answered 200')
-    const [first] = await h.deps.db.read
-      .select()
-      .from(appWebhookDeliveries)
-      .where(eq(appWebhookDeliveries.businessId, b.id))
+    const [first] = await deliveriesOf(b.id)
     const resend = await browser.request('POST', `${at}/deliveries/${first!.id}/resend`, { _csrf: csrfOf(page.text) })
     expect(resend.status).toBe(303)
     expect(resend.location).toBe(`${at}?done=delivery_resent`)
-    const all = await h.deps.db.read
-      .select()
-      .from(appWebhookDeliveries)
-      .where(eq(appWebhookDeliveries.businessId, b.id))
+    const all = await deliveriesOf(b.id)
     expect(all).toHaveLength(2)
     expect(all[1]).toMatchObject({
       messageId: first!.messageId,
@@ -236,7 +229,7 @@ describe("the app's webhook and its deliveries", () => {
     })
     await runJobs()
     expect(received).toHaveLength(2)
-    expect(JSON.parse(received[1]!).data.document.id).toBe(doc.body.id)
+    expect(JSON.parse(received[1]!).data.document.id).toBe(doc.id)
 
     // Paused: webhook_paused.
     expect((await browser.submit(at, {}, `${at}/webhook/pause`)).status).toBe(303)
@@ -257,14 +250,12 @@ describe("the app's webhook and its deliveries", () => {
     const left = await browser.submit(at, {}, `${at}/deliveries/${first!.id}/resend`)
     expect(left.status).toBe(422)
     expect(left.text).toContain('data-code="app_not_connected"')
-    expect(
-      await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id)),
-    ).toHaveLength(2)
+    expect(await deliveriesOf(b.id)).toHaveLength(2)
   })
 
   test("the webhook's address and events change (the secret is kept); a refused address is 422 under it", async () => {
     const made = await register({ name: 'Changing Hook', redirect_uris: 'https://changing.example/cb' })
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     const at = `/app/profile/apps/${clientId}`
     const set = await browser.submit(at, { url: hookUrl }, `${at}/webhook`)
     expect(set.status).toBe(200)
@@ -287,31 +278,18 @@ describe("the app's webhook and its deliveries", () => {
       webhook_url: hookUrl,
       public: '1',
     })
-    const clientId = /<code>(app_[^<]+)<\/code>/.exec(made.text)![1]!
+    const clientId = clientIdOn(made.text)
     const b = await h.business({ name: 'Doomed Client GmbH' })
     const c = await connectApp(h, { businessId: b.id, clientId, role: 'viewer', email: 'connector@doomed.example' })
-    const clientRef = await h.client(b.key)
-    const doc = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: clientRef,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${doc.body.id}/issue`, { key: b.key })
+    const doc = await issueInvoice(h, b.key, await h.client(b.key))
     await runJobs()
-    expect(
-      await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id)),
-    ).toHaveLength(1)
+    expect(await deliveriesOf(b.id)).toHaveLength(1)
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(200)
     const gone = await browser.submit(`/app/profile/apps/${clientId}`, {}, `/app/profile/apps/${clientId}/delete`)
     expect(gone.status).toBe(303)
     expect(gone.location).toBe('/app/profile/apps?done=app_deleted')
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(401)
-    expect(
-      await h.deps.db.read.select().from(appWebhookDeliveries).where(eq(appWebhookDeliveries.businessId, b.id)),
-    ).toHaveLength(0)
+    expect(await deliveriesOf(b.id)).toHaveLength(0)
     expect(await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, clientId)).get()).toBeUndefined()
     expect((await browser.get(`/app/profile/apps/${clientId}`)).status).toBe(404)
   })

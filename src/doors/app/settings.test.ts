@@ -1,9 +1,9 @@
 // Settings pages, Roles and plans in the application (extensions §9), over HTTP against a real database: who opens
 // and changes what, the plan codes, refusals shown on the page with nothing changed, and every page valid HTML.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
-import { AppClient, csrfOf, person } from '../../../test/app-client'
+import { harnessForFile, makeHarness, type Harness } from '../../../test/harness'
+import { AppClient, person } from '../../../test/app-client'
 import { updateBusiness } from '../../modules/business'
 import { listMembers } from '../../modules/people'
 import { SETTINGS_PAGES } from './pages/settings'
@@ -12,10 +12,7 @@ import { SETTINGS_PAGES } from './pages/settings'
 setDefaultTimeout(30_000)
 
 let h: Harness
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 let n = 0
 /** A Business with one person of each Role, each signed in in their own browser. */
@@ -56,30 +53,19 @@ describe('Roles', () => {
 
   test('a Viewer (and a Member) posting a settings change is refused 403 and nothing changes', async () => {
     const t = await team()
-    const token = csrfOf((await t.viewer.get(t.base)).text)
-    const refused = await t.viewer.request('POST', `${t.base}/settings/keys`, {
-      _csrf: token,
-      name: 'sneaky',
-      role: 'admin',
-    })
+    const refused = await t.viewer.submit(t.base, { name: 'sneaky', role: 'admin' }, `${t.base}/settings/keys`)
     expect(refused.status).toBe(403)
-    const memberToken = csrfOf((await t.member.get(t.base)).text)
     expect(
-      (
-        await t.member.request('POST', `${t.base}/settings/bank-accounts`, {
-          _csrf: memberToken,
-          name: 'x',
-          iban: 'DE89370400440532013000',
-        })
-      ).status,
+      (await t.member.submit(t.base, { name: 'x', iban: 'DE89370400440532013000' }, `${t.base}/settings/bank-accounts`))
+        .status,
     ).toBe(403)
     expect(
       (
-        await t.viewer.request('POST', `${t.base}/settings/members`, {
-          _csrf: token,
-          email: 'viewer' + n + '@example.com',
-          role: 'owner',
-        })
+        await t.viewer.submit(
+          t.base,
+          { email: 'viewer' + n + '@example.com', role: 'owner' },
+          `${t.base}/settings/members`,
+        )
       ).status,
     ).toBe(403)
     expect(await count('api_keys', t.id)).toBe(1)
@@ -140,20 +126,13 @@ describe('plans', () => {
   test('on the Free plan a Member’s change is refused plan_role_viewing and nothing changes; the Owner still changes', async () => {
     const t = await team('free')
     expect((await t.member.get(t.base)).status).toBe(200)
-    const token = csrfOf((await t.admin.get(`${t.base}/settings/bank-accounts`)).text)
-    const refused = await t.admin.request('POST', `${t.base}/settings/bank-accounts`, {
-      _csrf: token,
+    const refused = await t.admin.submit(`${t.base}/settings/bank-accounts`, {
       name: 'Main',
       iban: 'DE89370400440532013000',
     })
     expect(refused.status).toBe(403)
     expect(refused.text).toContain('On the Free plan only the Owner makes changes')
-    const memberToken = csrfOf((await t.member.get(t.base)).text)
-    const member = await t.member.request('POST', `${t.base}/settings/keys`, {
-      _csrf: memberToken,
-      name: 'x',
-      role: 'viewer',
-    })
+    const member = await t.member.submit(t.base, { name: 'x', role: 'viewer' }, `${t.base}/settings/keys`)
     expect(member.status).toBe(403)
     expect(member.text).toContain('On the Free plan only the Owner makes changes')
     expect(await count('bank_accounts', t.id)).toBe(0)

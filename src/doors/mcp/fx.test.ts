@@ -1,38 +1,16 @@
 // Documents in another currency through the MCP door (extensions §16): the rates as a read-only tool for any Role, a
 // rate sent as a tool argument, and exchange_rate_missing answered as the tool's error.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import { servedHarnessForFile, type Harness } from '../../../test/harness'
+import { callTool as call, connectMcp } from '../../../test/mcp-client'
 import { ECB_HISTORY } from '../../../test/fx-rates'
 import { importRates } from '../../modules/fx'
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
 let base: string
+servedHarnessForFile((t) => ({ h, base } = t), { referenceRates: false })
 
-beforeAll(async () => {
-  h = await makeHarness({ referenceRates: false })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
-  base = `http://127.0.0.1:${server.port}`
-})
-afterAll(async () => {
-  server.stop(true)
-  await h.close()
-})
-
-async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'test-assistant', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  )
-  return client
-}
-
-const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
-  c.callTool({ name, arguments: args }) as Promise<any>
+const connect = (key: string) => connectMcp(base, key)
 
 describe('exchange rates over MCP', () => {
   test('exchange_rates_get is a read-only tool a Viewer may call; it answers what the API answers', async () => {

@@ -1,41 +1,36 @@
 // The MCP server through the SDK's own Client over streamable HTTP (a real listening server): every rule of
 // extensions §11 that a client can see, against a real temp-file database.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { describe, expect, test } from 'bun:test'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { issuedFor, makeHarness, type Harness } from '../../../test/harness'
+import { draftFor, issuedFor, servedHarnessForFile, type Harness } from '../../../test/harness'
+import { callTool as call, connectMcp } from '../../../test/mcp-client'
 import { operations } from '../../operations'
 import { inputSchema } from '../../platform/operation'
 import { updateBusiness } from '../../modules/business'
 import { connectApp } from '../../../test/oauth'
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
 let base: string
+servedHarnessForFile((t) => ({ h, base } = t))
 
-beforeAll(async () => {
-  h = await makeHarness()
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
-  base = `http://127.0.0.1:${server.port}`
-})
-afterAll(async () => {
-  server.stop(true)
-  await h.close()
-})
+const connect = (key: string, headers: Record<string, string> = {}) => connectMcp(base, key, headers)
 
-async function connect(key: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'test-assistant', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
-    }),
-  )
-  return client
+/** A JSON-RPC message POSTed to /mcp by hand, as a streamable HTTP client sends it unless `headers` say otherwise. */
+function postMcp(message: object, headers: Record<string, string> = {}) {
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(message),
+  })
 }
 
-const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
-  c.callTool({ name, arguments: args }) as Promise<any>
+/** A Draft Invoice of one line for a new Client of the Business, made through the API. */
+async function workDraft(b: { id: number; key: string }) {
+  const s = { bizId: b.id, key: b.key, clientId: await h.client(b.key) }
+  return draftFor(h, s, { lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] })
+}
+
+const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' }
 
 describe('tools listed', () => {
   test('an Admin key lists one tool per operation but webhook management and the request log, with annotations', async () => {
@@ -99,17 +94,8 @@ describe('calls answer what the API answers', () => {
   test('a refusal is a tool error with the contract error object and its code', async () => {
     const b = await h.business()
     const c = await connect(b.key)
-    const client = await h.client(b.key)
-    const draft = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-      },
-    })
-    expect(draft.status).toBe(201)
-    const r = await call(c, 'documents_cancel', { id: draft.body.id })
+    const draft = await workDraft(b)
+    const r = await call(c, 'documents_cancel', { id: draft.id })
     expect(r.isError).toBe(true)
     expect(r.structuredContent.error).toMatchObject({ type: 'refusal', code: 'draft_not_cancelled' })
     await c.close()
@@ -140,19 +126,11 @@ describe('calls answer what the API answers', () => {
     expect(p.isError).toBeFalsy()
     const del = await call(c, 'products_delete', { id: p.structuredContent.id })
     expect(del.structuredContent).toEqual({ id: p.structuredContent.id, deleted: true })
-    const client = await h.client(b.key)
-    const draft = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-      },
-    })
-    const pdf = await call(c, 'documents_pdf', { id: draft.body.id })
+    const draft = await workDraft(b)
+    const pdf = await call(c, 'documents_pdf', { id: draft.id })
     expect(pdf.content[0].type).toBe('resource')
     expect(pdf.content[0].resource.mimeType).toBe('application/pdf')
-    expect(pdf.content[0].resource.uri).toEndWith(`draft-${draft.body.id}.pdf`)
+    expect(pdf.content[0].resource.uri).toEndWith(`draft-${draft.id}.pdf`)
     expect(Buffer.from(pdf.content[0].resource.blob, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
     await c.close()
   })
@@ -299,29 +277,13 @@ describe('the HTTP door', () => {
     expect((await call(c, 'business_get')).structuredContent.business_id).toBe(b.publicId)
     await c.close()
     const forApi = await connectApp(h, { businessId: b.id, role: 'viewer', resources: ['http://127.0.0.1:8080/v1'] })
-    const res = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${forApi.access}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    })
+    const res = await postMcp(TOOLS_LIST, { authorization: `Bearer ${forApi.access}` })
     expect(res.status).toBe(401)
   })
 
   test('no, unknown or revoked credential: 401 with WWW-Authenticate naming the protected resource metadata', async () => {
     for (const auth of [undefined, 'Bearer inv_nope']) {
-      const res = await fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...(auth ? { authorization: auth } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      })
+      const res = await postMcp(TOOLS_LIST, auth ? { authorization: auth } : {})
       expect(res.status).toBe(401)
       expect(res.headers.get('www-authenticate')).toBe(
         'Bearer resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp"',
@@ -336,81 +298,41 @@ describe('the HTTP door', () => {
 
   test('a request from another Origin is refused 403 before its credential is read', async () => {
     const b = await h.business()
-    const res = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        origin: 'https://evil.example',
-        authorization: `Bearer ${b.key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    })
+    const res = await postMcp(TOOLS_LIST, { origin: 'https://evil.example', authorization: `Bearer ${b.key}` })
     expect(res.status).toBe(403)
-    const ok = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        origin: 'http://127.0.0.1:8080',
-        authorization: `Bearer ${b.key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    })
+    const ok = await postMcp(TOOLS_LIST, { origin: 'http://127.0.0.1:8080', authorization: `Bearer ${b.key}` })
     expect(ok.status).toBe(200)
   })
 
   test('stateless: a tools/call without initialize is answered in JSON', async () => {
     const b = await h.business()
-    const res = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${b.key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'business_get', arguments: {} },
-      }),
-    })
+    const stateless = { authorization: `Bearer ${b.key}`, 'mcp-protocol-version': '2025-06-18' }
+    const res = await postMcp(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'business_get', arguments: {} } },
+      stateless,
+    )
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('application/json')
     const body: any = await res.json()
     expect(body.result.structuredContent.business_id).toBe(b.publicId)
     // The same call with _meta goes through the SDK's own transport and server: the same answer.
-    const viaSdk = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${b.key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({
+    const viaSdk = await postMcp(
+      {
         jsonrpc: '2.0',
         id: 8,
         method: 'tools/call',
         params: { name: 'business_get', arguments: {}, _meta: { progressToken: 'p' } },
-      }),
-    })
+      },
+      stateless,
+    )
     const sdkBody: any = await viaSdk.json()
     expect(sdkBody.id).toBe(8)
     expect(sdkBody.result.structuredContent).toEqual(body.result.structuredContent)
     // A client that does not accept the event stream is refused by the transport's own rule.
-    const refused = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'tools/call',
-        params: { name: 'business_get', arguments: {} },
-      }),
-    })
+    const refused = await postMcp(
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'business_get', arguments: {} } },
+      { authorization: `Bearer ${b.key}`, accept: 'application/json' },
+    )
     expect(refused.status).toBe(406)
   })
 })

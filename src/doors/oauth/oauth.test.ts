@@ -81,6 +81,50 @@ async function rawToken(body: Record<string, string>, headers: Record<string, st
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, string> }
 }
 
+/** A fresh PKCE pair and the code a consent issues for it to the app. */
+async function codeFor(clientId: string) {
+  const { verifier, challenge } = await pkce()
+  return { verifier, code: (await consent(clientId, challenge)).searchParams.get('code')! }
+}
+
+/** The tokens a public client gets through the whole flow: consent, then its code exchanged with the verifier. */
+async function publicTokens(clientId: string) {
+  const { verifier, challenge } = await pkce()
+  return exchange({ client_id: clientId }, oauth.None(), await consent(clientId, challenge), verifier)
+}
+
+/** The token endpoint asked, form-encoded as a public client would, to redeem a code. */
+function redeemCode(code: string, verifier: string, clientId: string, redirectUri = REDIRECT) {
+  return rawToken({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    client_id: clientId,
+  })
+}
+
+/** The token endpoint asked, form-encoded as a public client would, for new tokens against a refresh token. */
+function refreshGrant(refreshToken: string, clientId: string, extra: Record<string, string> = {}) {
+  return rawToken({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra })
+}
+
+/** The stored row of an access or refresh token, found by its hash. */
+function tokenRow(token: string) {
+  return h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(token)) })
+}
+
+/** A dynamic registration (RFC 7591) asking for one redirect URI. */
+function register(uri: string) {
+  return h.app.fetch(
+    new Request(`${ISSUER}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [uri] }),
+    }),
+  )
+}
+
 describe('discovery (RFC 8414)', () => {
   test('the metadata names every endpoint of extensions §10, S256 only, iss in answers, metadata documents', async () => {
     expect(as.issuer).toBe(ISSUER)
@@ -140,15 +184,8 @@ describe('authorization code with PKCE', () => {
 
   test('a confidential client without its secret, or with a wrong one, is invalid_client (401 with WWW-Authenticate over Basic)', async () => {
     const a = await app(false)
-    const { verifier, challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const none = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: a.client_id,
-    })
+    const { verifier, code } = await codeFor(a.client_id)
+    const none = await redeemCode(code, verifier, a.client_id)
     expect(none.status).toBe(400)
     expect(none.body.error).toBe('invalid_client')
     const wrong = await rawToken(
@@ -162,31 +199,17 @@ describe('authorization code with PKCE', () => {
 
   test('a wrong verifier is invalid_grant, and the code is spent', async () => {
     const a = await app()
-    const { verifier, challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const bad = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: oauth.generateRandomCodeVerifier(),
-      redirect_uri: REDIRECT,
-      client_id: a.client_id,
-    })
+    const { verifier, code } = await codeFor(a.client_id)
+    const bad = await redeemCode(code, oauth.generateRandomCodeVerifier(), a.client_id)
     expect(bad.status).toBe(400)
     expect(bad.body.error).toBe('invalid_grant')
-    const again = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: a.client_id,
-    })
+    const again = await redeemCode(code, verifier, a.client_id)
     expect(again.body.error).toBe('invalid_grant')
   })
 
   test('a missing verifier is invalid_grant', async () => {
     const a = await app()
-    const { challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
+    const { code } = await codeFor(a.client_id)
     const r = await rawToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: a.client_id })
     expect(r.status).toBe(400)
     expect(r.body.error).toBe('invalid_grant')
@@ -198,53 +221,27 @@ describe('authorization code with PKCE', () => {
     const callback = await consent(a.client_id, challenge)
     const first = await exchange({ client_id: a.client_id }, oauth.None(), callback, verifier)
     const code = callback.searchParams.get('code')!
-    const second = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: a.client_id,
-    })
+    const second = await redeemCode(code, verifier, a.client_id)
     expect(second.status).toBe(400)
     expect(second.body.error).toBe('invalid_grant')
-    const refresh = await rawToken({
-      grant_type: 'refresh_token',
-      refresh_token: first.refresh_token!,
-      client_id: a.client_id,
-    })
+    const refresh = await refreshGrant(first.refresh_token!, a.client_id)
     expect(refresh.body.error).toBe('invalid_grant')
-    const access = await h.deps.db.read.query.oauthTokens.findFirst({
-      where: (t, { eq }) => eq(t.tokenHash, sha256(first.access_token)),
-    })
+    const access = await tokenRow(first.access_token)
     expect(access!.endedAt).not.toBeNull()
   })
 
   test('a code lives 60 seconds', async () => {
     const a = await app()
-    const { verifier, challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
+    const { verifier, code } = await codeFor(a.client_id)
     h.clock.advance(61_000)
-    const r = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: a.client_id,
-    })
+    const r = await redeemCode(code, verifier, a.client_id)
     expect(r.body.error).toBe('invalid_grant')
   })
 
   test('another redirect_uri than the code was issued to is invalid_grant', async () => {
     const a = await app()
-    const { verifier, challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const r = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: 'https://app.example/other',
-      client_id: a.client_id,
-    })
+    const { verifier, code } = await codeFor(a.client_id)
+    const r = await redeemCode(code, verifier, a.client_id, 'https://app.example/other')
     expect(r.status).toBe(400)
     expect(r.body.error).toBe('invalid_grant')
   })
@@ -252,22 +249,14 @@ describe('authorization code with PKCE', () => {
   test("another app's code is invalid_grant", async () => {
     const a = await app()
     const b = await app()
-    const { verifier, challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
-    const r = await rawToken({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: b.client_id,
-    })
+    const { verifier, code } = await codeFor(a.client_id)
+    const r = await redeemCode(code, verifier, b.client_id)
     expect(r.body.error).toBe('invalid_grant')
   })
 
   test('resource (RFC 8707) narrows the access token to the resources asked; one the grant lacks is invalid_target', async () => {
     const a = await app()
-    const { verifier, challenge } = await pkce()
-    const code = (await consent(a.client_id, challenge)).searchParams.get('code')!
+    const { verifier, code } = await codeFor(a.client_id)
     const res = await h.app.fetch(
       new Request(`${ISSUER}/oauth/token`, {
         method: 'POST',
@@ -277,16 +266,9 @@ describe('authorization code with PKCE', () => {
     )
     const t: any = await res.json()
     expect(res.status).toBe(200)
-    const row = await h.deps.db.read.query.oauthTokens.findFirst({
-      where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)),
-    })
+    const row = await tokenRow(t.access_token)
     expect(JSON.parse(row!.resources)).toEqual([`${ISSUER}/mcp`])
-    const other = await rawToken({
-      grant_type: 'refresh_token',
-      refresh_token: t.refresh_token,
-      client_id: a.client_id,
-      resource: 'https://elsewhere.example/api',
-    })
+    const other = await refreshGrant(t.refresh_token, a.client_id, { resource: 'https://elsewhere.example/api' })
     expect(other.status).toBe(400)
     expect(other.body.error).toBe('invalid_target')
   })
@@ -305,19 +287,11 @@ describe('refresh tokens', () => {
     )
     expect(second.refresh_token).not.toBe(first.refresh_token)
     expect(second.access_token).not.toBe(first.access_token)
-    const reuse = await rawToken({
-      grant_type: 'refresh_token',
-      refresh_token: first.refresh_token!,
-      client_id: a.client_id,
-    })
+    const reuse = await refreshGrant(first.refresh_token!, a.client_id)
     expect(reuse.status).toBe(400)
     expect(reuse.body.error).toBe('invalid_grant')
     // The connection ended: the newest refresh token no longer works either.
-    const after = await rawToken({
-      grant_type: 'refresh_token',
-      refresh_token: second.refresh_token!,
-      client_id: a.client_id,
-    })
+    const after = await refreshGrant(second.refresh_token!, a.client_id)
     expect(after.body.error).toBe('invalid_grant')
     const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
     expect(c!.endReason).toBe('refresh_token_reused')
@@ -328,51 +302,38 @@ describe('revocation (RFC 7009)', () => {
   test('revoking the refresh token ends the Connected app; revoking an access token ends that token only', async () => {
     const a = await app()
     const client = { client_id: a.client_id }
-    const { verifier, challenge } = await pkce()
-    const t = await exchange(client, oauth.None(), await consent(a.client_id, challenge), verifier)
+    const t = await publicTokens(a.client_id)
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, client, oauth.None(), t.access_token, opts()),
     )
-    const access = await h.deps.db.read.query.oauthTokens.findFirst({
-      where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)),
-    })
+    const access = await tokenRow(t.access_token)
     expect(access!.endReason).toBe('revoked')
-    const stillRefreshes = await rawToken({
-      grant_type: 'refresh_token',
-      refresh_token: t.refresh_token!,
-      client_id: a.client_id,
-    })
+    const stillRefreshes = await refreshGrant(t.refresh_token!, a.client_id)
     expect(stillRefreshes.status).toBe(200)
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, client, oauth.None(), stillRefreshes.body.refresh_token!, opts()),
     )
-    const ended = await rawToken({
-      grant_type: 'refresh_token',
-      refresh_token: stillRefreshes.body.refresh_token!,
-      client_id: a.client_id,
-    })
+    const ended = await refreshGrant(stillRefreshes.body.refresh_token!, a.client_id)
     expect(ended.body.error).toBe('invalid_grant')
   })
 
   test("a public client presenting an unknown token, or another client's, is answered 200 and nothing is revoked", async () => {
     const a = await app()
     const b = await app()
-    const { verifier, challenge } = await pkce()
-    const t = await exchange({ client_id: a.client_id }, oauth.None(), await consent(a.client_id, challenge), verifier)
+    const t = await publicTokens(a.client_id)
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), t.refresh_token!, opts()),
     )
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, { client_id: b.client_id }, oauth.None(), 'inv_rt_nothing', opts()),
     )
-    const r = await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })
+    const r = await refreshGrant(t.refresh_token!, a.client_id)
     expect(r.status).toBe(200)
   })
   test("a confidential client presenting another client's token is refused invalid_request and the token goes on working (RFC 7009 §2.1)", async () => {
     const a = await app()
     const confidential = await app(false)
-    const { verifier, challenge } = await pkce()
-    const t = await exchange({ client_id: a.client_id }, oauth.None(), await consent(a.client_id, challenge), verifier)
+    const t = await publicTokens(a.client_id)
     const revoke = (token: string) =>
       h.app.fetch(
         new Request(`${ISSUER}/oauth/revoke`, {
@@ -389,13 +350,9 @@ describe('revocation (RFC 7009)', () => {
       expect(res.status).toBe(400)
       expect(((await res.json()) as any).error).toBe('invalid_request')
     }
-    const access = await h.deps.db.read.query.oauthTokens.findFirst({
-      where: (x, { eq }) => eq(x.tokenHash, sha256(t.access_token)),
-    })
+    const access = await tokenRow(t.access_token)
     expect(access!.endedAt).toBeNull()
-    expect(
-      (await rawToken({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: a.client_id })).status,
-    ).toBe(200)
+    expect((await refreshGrant(t.refresh_token!, a.client_id)).status).toBe(200)
     // An unknown token is still 200 for it (§2.2): there is nothing to tell.
     expect((await revoke('inv_rt_nothing')).status).toBe(200)
   })
@@ -413,25 +370,13 @@ describe('dynamic registration (RFC 7591)', () => {
     expect(meta.client_id).toStartWith('app_')
     expect(meta.token_endpoint_auth_method).toBe('none')
     expect(meta.client_secret).toBeUndefined()
-    const { verifier, challenge } = await pkce()
-    const t = await exchange(
-      { client_id: meta.client_id },
-      oauth.None(),
-      await consent(meta.client_id, challenge),
-      verifier,
-    )
+    const t = await publicTokens(meta.client_id)
     expect(t.access_token).toStartWith('inv_at_')
   })
 
   test('a redirect URI that is neither https nor loopback http is invalid_redirect_uri', async () => {
     for (const uri of ['http://app.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)', 'not a uri']) {
-      const res = await h.app.fetch(
-        new Request(`${ISSUER}/oauth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ redirect_uris: [uri] }),
-        }),
-      )
+      const res = await register(uri)
       expect(res.status).toBe(400)
       expect(((await res.json()) as any).error).toBe('invalid_redirect_uri')
     }
@@ -440,14 +385,6 @@ describe('dynamic registration (RFC 7591)', () => {
 
 describe('loopback redirect URIs (extensions §10)', () => {
   test('http:// is taken on 127.0.0.1 and [::1] only: http://localhost is invalid_redirect_uri (a name any resolver may point elsewhere)', async () => {
-    const register = (uri: string) =>
-      h.app.fetch(
-        new Request(`${ISSUER}/oauth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ redirect_uris: [uri] }),
-        }),
-      )
     for (const uri of ['http://localhost:8123/cb', 'http://localhost/cb', 'http://LOCALHOST:9/cb']) {
       const res = await register(uri)
       expect(res.status).toBe(400)
@@ -510,7 +447,7 @@ describe('RFC 6749 §5.2 errors', () => {
       }),
     )
     expect(((await twice.json()) as any).error).toBe('invalid_request')
-    const unknown = await rawToken({ grant_type: 'refresh_token', refresh_token: 'inv_rt_x', client_id: 'app_nobody' })
+    const unknown = await refreshGrant('inv_rt_x', 'app_nobody')
     expect(unknown.status).toBe(400)
     expect(unknown.body.error).toBe('invalid_client')
     const get = await h.app.fetch(new Request(`${ISSUER}/oauth/token`))
@@ -519,7 +456,7 @@ describe('RFC 6749 §5.2 errors', () => {
 
   test('token answers are not cached', async () => {
     const a = await app()
-    const r = await rawToken({ grant_type: 'refresh_token', refresh_token: 'inv_rt_x', client_id: a.client_id })
+    const r = await refreshGrant('inv_rt_x', a.client_id)
     expect(r.headers.get('cache-control')).toBe('no-store')
   })
 })

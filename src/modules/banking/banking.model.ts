@@ -2,15 +2,14 @@
 // manual match body, and the statement file the import takes.
 import { Type as t } from '@sinclair/typebox'
 import { Amount, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
-
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 
 export const EntrySchema = t.Object(
   {
     id: Int(),
     booked_on: Nullable(DateString),
     amount: Amount,
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     counterparty: Nullable(t.String()),
     remittance: Nullable(t.String()),
     status: t.String({

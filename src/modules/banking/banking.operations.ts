@@ -2,12 +2,13 @@
 // and the application's list of unmatched entries.
 import { Type as t } from '@sinclair/typebox'
 import {
-  idOf,
-  json,
-  listPage,
+  listOperation,
+  listRun,
   answersFromCommit,
   type ApplicationOperation,
   type Operation,
+  onRecord,
+  makesRecord,
 } from '../../platform/operation'
 import { MAX_STATEMENT_BYTES } from './camt'
 import {
@@ -40,11 +41,9 @@ export const bankingOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: [],
     mcp: true,
-    async run(actor, { body }, { deps }) {
-      return json(await importStatement(deps, actor, body as string), 201)
-    },
+    run: makesRecord(importStatement),
   },
-  {
+  listOperation({
     name: 'bank_statements_list',
     tag: 'Bank statements',
     summary: 'List imported bank statements',
@@ -54,22 +53,11 @@ export const bankingOperations: Operation[] = [
     query: StatementListQuery,
     output: StatementList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'bank_statements',
-          (after, n) => listStatements(ctx.deps.db.read, actor.businessId, after, n),
-          (r) => presentStatementSummary(r, r.counts),
-        ),
-      )
-    },
-  },
+    list: 'bank_statements',
+    rows: ({ deps }, actor, after, n) => listStatements(deps.db.read, actor.businessId, after, n),
+    present: (r) => presentStatementSummary(r, r.counts),
+  }),
   {
     name: 'bank_statements_get',
     tag: 'Bank statements',
@@ -82,9 +70,7 @@ export const bankingOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await getStatement(deps, actor, idOf(path.id, 'No such bank statement.')))
-    },
+    run: onRecord(getStatement, { missing: 'No such bank statement.' }),
   },
   {
     name: 'bank_statement_entries_match',
@@ -111,9 +97,7 @@ export const bankingOperations: Operation[] = [
     ],
     notFound: true,
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await matchEntry(deps, actor, idOf(path.id, 'No such bank statement entry.'), body))
-    },
+    run: onRecord(matchEntry, { missing: 'No such bank statement entry.' }),
   },
 ]
 
@@ -124,17 +108,10 @@ export const bankingAppOperations: ApplicationOperation[] = [
     description: "A page of the Business's unmatched bank statement entries, oldest first.",
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'app_bank_entries',
-          (after, n) => unmatchedEntries(ctx.deps.db.read, actor.businessId, after, n),
-          (r) => ({ ...presentEntry(r), reference: r.structuredReference, entry_reference: r.entryReference }),
-        ),
-      )
-    },
+    run: listRun({
+      list: 'app_bank_entries',
+      rows: ({ deps }, actor, after, n) => unmatchedEntries(deps.db.read, actor.businessId, after, n),
+      present: (r) => ({ ...presentEntry(r), reference: r.structuredReference, entry_reference: r.entryReference }),
+    }),
   },
 ]

@@ -2,6 +2,7 @@
 // prepared writer (plain `sql` templates on a SqlTx), in the transaction that records each matched entry's Payment.
 import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import type { Queryable, SqlTx } from '../../db/client'
+import { businessRowsAfter, findBusinessRow } from '../../platform/business-rows.repo'
 import { bankStatementEntries, bankStatements, type BankEntryStatus } from '../../db/schema'
 
 export type StatementRow = typeof bankStatements.$inferSelect
@@ -53,11 +54,7 @@ export const savepoint = {
 }
 
 export async function findStatement(q: Queryable, businessId: number, id: number): Promise<StatementRow | undefined> {
-  return q
-    .select()
-    .from(bankStatements)
-    .where(and(eq(bankStatements.businessId, businessId), eq(bankStatements.id, id)))
-    .get()
+  return findBusinessRow(q, bankStatements, businessId, id)
 }
 
 export async function entriesOf(q: Queryable, statementId: number): Promise<EntryRow[]> {
@@ -70,11 +67,7 @@ export async function entriesOf(q: Queryable, statementId: number): Promise<Entr
 }
 
 export async function findEntry(q: Queryable, businessId: number, id: number): Promise<EntryRow | undefined> {
-  return q
-    .select()
-    .from(bankStatementEntries)
-    .where(and(eq(bankStatementEntries.businessId, businessId), eq(bankStatementEntries.id, id)))
-    .get()
+  return findBusinessRow(q, bankStatementEntries, businessId, id)
 }
 
 export type StatementCounts = Record<BankEntryStatus, number>
@@ -86,13 +79,7 @@ export async function listStatements(
   afterId: number,
   limit: number,
 ): Promise<Array<StatementRow & { counts: StatementCounts }>> {
-  const rows = await q
-    .select()
-    .from(bankStatements)
-    .where(and(eq(bankStatements.businessId, businessId), gt(bankStatements.id, afterId)))
-    .orderBy(asc(bankStatements.id))
-    .limit(limit)
-    .all()
+  const rows = await businessRowsAfter(q, bankStatements, businessId, afterId, limit)
   if (rows.length === 0) return []
   const counts = (await q.all(
     sql`SELECT statement_id AS statementId, status, count(*) AS n FROM bank_statement_entries WHERE statement_id IN (${sql.join(

@@ -1,25 +1,17 @@
 // The statement import through its other doors (extensions §15): the MCP tool `bank_statements_import` over streamable
 // HTTP with the SDK's own client, and `invoicing bank-statement import` through the real CLI entry point; both record
 // what the API would, and a second import of the file is all duplicates.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { issuedFor, makeHarness, type Harness } from '../../../test/harness'
+import { issuedFor, servedHarnessForFile, type Harness } from '../../../test/harness'
+import { connectMcp } from '../../../test/mcp-client'
 import { addBankAccount } from '../business'
 import { camtFile } from './camt.testkit'
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
-beforeAll(async () => {
-  h = await makeHarness()
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
-})
-afterAll(async () => {
-  server.stop(true)
-  await h.close()
-})
+let base: string
+servedHarnessForFile((t) => ({ h, base } = t))
 
 const IBAN = 'DE89370400440532013000'
 const LINE = { description: 'Work', quantity: '1', unit_price: '120.00', vat_rate: '0', vat_category: 'Z' }
@@ -35,16 +27,7 @@ async function seller() {
 describe('the MCP tool', () => {
   test('bank_statements_import takes the file as `xml` and records the Payment; a Viewer is refused', async () => {
     const s = await seller()
-    const connect = async (key: string) => {
-      const c = new Client({ name: 'test-assistant', version: '1.0.0' })
-      await c.connect(
-        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}` } },
-        }),
-      )
-      return c
-    }
-    const c = await connect(s.key)
+    const c = await connectMcp(base, s.key)
     const xml = camtFile({
       version: 8,
       iban: IBAN,
@@ -62,7 +45,7 @@ describe('the MCP tool', () => {
     expect(bad.isError).toBe(true)
     expect(JSON.stringify(bad.content)).toContain('file')
     await c.close()
-    const viewer = await connect(await h.key(s.id, 'viewer'))
+    const viewer = await connectMcp(base, await h.key(s.id, 'viewer'))
     const refused = (await viewer.callTool({ name: 'bank_statements_import', arguments: { xml } })) as any
     expect(refused.isError).toBe(true)
     expect(JSON.stringify(refused.content)).toContain('permission')

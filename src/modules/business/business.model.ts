@@ -1,6 +1,7 @@
 // TypeBox models of the Business setup and bank accounts (extensions §2).
 import { Type as t } from '@sinclair/typebox'
 import { Bool, Int, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode } from '../../shared/format-schemas'
 
 export const BusinessSchema = t.Object(
   {
@@ -8,7 +9,7 @@ export const BusinessSchema = t.Object(
     name: t.String(),
     legal_name: Nullable(t.String()),
     country: t.String({ pattern: '^[A-Z]{2}$' }),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     vat_number: Nullable(t.String()),
     company_id: Nullable(t.String()),
     is_vat_payer: Bool(),

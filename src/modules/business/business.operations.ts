@@ -1,7 +1,7 @@
 // Operations of the Business setup and its bank accounts: read through the API and MCP (the CLI and the application change them).
 import { Type as t } from '@sinclair/typebox'
 import { ListQuery } from '../../shared/schemas'
-import { idOf, json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { idOf, json, listOperation, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { businessMailProvider } from '../mailbox'
 import { BankAccountList, BankAccountSchema, BusinessSchema } from './business.model'
 import { presentBankAccount, presentBusiness } from './business.present'
@@ -39,7 +39,7 @@ export const businessOperations: Operation[] = [
       return json(presentBusiness(business, await businessMailProvider(deps.db.read, business, deps.config.mailRelay)))
     },
   },
-  {
+  listOperation({
     name: 'bank_accounts_list',
     tag,
     summary: 'List bank accounts',
@@ -48,22 +48,11 @@ export const businessOperations: Operation[] = [
     query: t.Object(ListQuery),
     output: BankAccountList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'bank-accounts',
-          (after, n) => listBankAccounts(ctx.deps.db.read, actor.businessId, after, n),
-          presentBankAccount,
-        ),
-      )
-    },
-  },
+    list: 'bank-accounts',
+    rows: ({ deps }, actor, after, n) => listBankAccounts(deps.db.read, actor.businessId, after, n),
+    present: presentBankAccount,
+  }),
   {
     name: 'bank_accounts_get',
     tag,

@@ -19,15 +19,7 @@ export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; ad
     address: b.address,
     city: b.city,
     postal_code: b.postalCode,
-    // The defaults the e-invoices write when none is set: EM with the Business email, and that email as contact's.
-    electronic_address:
-      b.electronicAddressScheme && b.electronicAddress
-        ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
-        : b.email
-          ? { scheme: 'EM', value: b.email }
-          : null,
-    contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
-    tax_registration_id: b.taxRegistrationId,
+    ...einvoiceIdentity(b),
     einvoice_format: b.einvoiceFormat,
     // Only the kind and the From address are shown, never the server or its login.
     mail_provider: mailProvider,
@@ -40,4 +32,21 @@ export function presentBusiness(b: BusinessRow, mailProvider: { kind: string; ad
 
 export function presentBankAccount(a: BankAccountRow) {
   return { id: a.id, name: a.name, iban: a.iban, bic: a.bic, currency: a.currency, created_at: a.createdAt }
+}
+
+/**
+ * The Business's e-invoice identity, as the API shows it and a document's seller snapshot keeps it. The defaults the
+ * e-invoices write when none is set: EM with the Business email, and that email as contact's.
+ */
+export function einvoiceIdentity(b: BusinessRow) {
+  return {
+    electronic_address:
+      b.electronicAddressScheme && b.electronicAddress
+        ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
+        : b.email
+          ? { scheme: 'EM', value: b.email }
+          : null,
+    contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
+    tax_registration_id: b.taxRegistrationId,
+  }
 }

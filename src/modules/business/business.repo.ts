@@ -1,6 +1,7 @@
 // SQL for Businesses, their bank accounts, numbering patterns and API keys.
-import { and, asc, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm'
 import type { Db, Queryable, Tx } from '../../db/client'
+import { businessRowsAfter, findBusinessRow } from '../../platform/business-rows.repo'
 import type { HotReader } from '../../db/hot'
 import { hotSelect, hotShape } from '../../db/hot-shape'
 import { apiKeys, bankAccounts, businesses, businessLogos } from '../../db/schema'
@@ -79,11 +80,7 @@ export async function findBankAccount(
   businessId: number,
   id: number,
 ): Promise<BankAccountRow | undefined> {
-  return q
-    .select()
-    .from(bankAccounts)
-    .where(and(eq(bankAccounts.businessId, businessId), eq(bankAccounts.id, id)))
-    .get()
+  return findBusinessRow(q, bankAccounts, businessId, id)
 }
 
 /** One page of a Business's bank accounts, by id after `afterId`. */
@@ -93,12 +90,7 @@ export async function bankAccountPage(
   afterId: number,
   limit: number,
 ): Promise<BankAccountRow[]> {
-  return q
-    .select()
-    .from(bankAccounts)
-    .where(and(eq(bankAccounts.businessId, businessId), gt(bankAccounts.id, afterId)))
-    .orderBy(asc(bankAccounts.id))
-    .limit(limit)
+  return businessRowsAfter(q, bankAccounts, businessId, afterId, limit)
 }
 
 /** The ids of all bank accounts of this Business. */

@@ -143,6 +143,13 @@ export async function createBusiness(
   })
 }
 
+/** Writes `set` on the Business inside `tx` and answers its row; 404 when there is no such Business. */
+async function updatedBusiness(tx: Tx, id: number, set: Parameters<typeof updateBusinessRow>[2]): Promise<BusinessRow> {
+  const row = await updateBusinessRow(tx, id, set)
+  if (!row) throw new NotFound(`No Business with id ${id}.`)
+  return row
+}
+
 export async function updateBusiness(
   db: Database,
   clock: Clock,
@@ -155,8 +162,7 @@ export async function updateBusiness(
     for (const [k, v] of Object.entries(input)) if (v !== undefined) (set as Record<string, unknown>)[k] = v
     // The seller's details before and after: a change of them is a journal entry in this transaction (§17).
     const before = await sellerDetails(tx, id)
-    const row = await updateBusinessRow(tx, id, set)
-    if (!row) throw new NotFound(`No Business with id ${id}.`)
+    const row = await updatedBusiness(tx, id, set)
     await journalSellerChange(tx, clock, id, before)
     return row
   })
@@ -176,8 +182,7 @@ export async function setBusinessLogo(
     type = logoTypeOf(bytes)
   }
   return db.write(async (tx) => {
-    const row = await updateBusinessRow(tx, id, { logoType: type, updatedAt: clock.now().toISOString() })
-    if (!row) throw new NotFound(`No Business with id ${id}.`)
+    const row = await updatedBusiness(tx, id, { logoType: type, updatedAt: clock.now().toISOString() })
     await putLogoBytes(tx, id, bytes)
     return row
   })
@@ -242,8 +247,7 @@ export async function deleteBusiness(
 ): Promise<BusinessRow> {
   return db.write(async (tx) => {
     const at = clock.now().toISOString()
-    const row = await updateBusinessRow(tx, id, { deletedAt: at })
-    if (!row) throw new NotFound(`No Business with id ${id}.`)
+    const row = await updatedBusiness(tx, id, { deletedAt: at })
     await alsoInTx?.(tx, at)
     return row
   })

@@ -1,4 +1,4 @@
 // The business module's public face for other modules, the HTTP layer and the CLI.
 export * from './api-keys'
 export * from './business.service'
-export { presentBusiness, presentBankAccount } from './business.present'
+export { presentBusiness, presentBankAccount, einvoiceIdentity } from './business.present'

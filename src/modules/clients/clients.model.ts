@@ -4,6 +4,7 @@ import { bodyRule } from '../../shared/body-rules'
 import type { FieldErrors } from '../../shared/errors'
 import { Text } from '../../shared/text-schema'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode } from '../../shared/format-schemas'
 
 // Limits count characters of the value as stored (trimmed by blank()), not UTF-16 units: see Text.
 /** The words the service and the body rule both use for a Client with neither name nor legal_name. */
@@ -26,7 +27,7 @@ export const ClientSchema = t.Object(
     vat_number: Nullable(t.String()),
     vat_verified: Bool(),
     account_code: Nullable(t.String()),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     payment_terms: Int({ minimum: 0 }),
     is_active: Bool(),
     created_at: Timestamp,

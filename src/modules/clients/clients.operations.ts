@@ -1,7 +1,8 @@
 // Operations of Clients: list, create, get, update (the contract deletes no Client).
 import { Type as t } from '@sinclair/typebox'
 import { NotFound } from '../../shared/errors'
-import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { idOf, json, listOperation, listRun, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { searchOf } from '../../platform/list-filters'
 import { ClientCreateBody, ClientList, ClientListQuery, ClientSchema, ClientUpdateBody } from './clients.model'
 import { presentClient } from './clients.present'
 import { listClientsHot, loadClient, type ClientRow } from './clients.repo'
@@ -12,7 +13,7 @@ const path = t.Object({ client: t.String({ description: 'Client id' }) })
 const args = { client: 'id' }
 
 export const clientsOperations: Operation[] = [
-  {
+  listOperation({
     name: 'clients_list',
     tag,
     summary: 'List Clients',
@@ -22,25 +23,16 @@ export const clientsOperations: Operation[] = [
     query: ClientListQuery,
     output: ClientList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    run(actor, { query }, ctx) {
-      const { db } = ctx.deps
-      const search = query.search?.trim() || undefined
-      return keptListPage(
-        ctx,
-        actor,
-        query,
-        'clients',
-        (after, n) =>
-          db.hot
-            ? listClientsHot(db.hot, actor.businessId, after, n, search)
-            : listClients(db.read, actor.businessId, after, n, search),
-        presentClient,
-      )
-    },
-  },
+    list: 'clients',
+    kept: true,
+    filter: searchOf,
+    rows: ({ deps: { db } }, actor, after, n, search) =>
+      db.hot
+        ? listClientsHot(db.hot, actor.businessId, after, n, search)
+        : listClients(db.read, actor.businessId, after, n, search),
+    present: presentClient,
+  }),
   {
     name: 'clients_create',
     tag,
@@ -108,18 +100,11 @@ export const clientsAppOperations: ApplicationOperation[] = [
     description: "A page of the Business's Clients as stored, oldest first, narrowed by `search`.",
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      const search = query.search?.trim() || undefined
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'app_clients',
-          (after, n) => listClients(ctx.deps.db.read, actor.businessId, after, n, search),
-          (r) => r,
-        ),
-      )
-    },
+    run: listRun({
+      list: 'app_clients',
+      filter: searchOf,
+      rows: ({ deps }, actor, after, n, search) => listClients(deps.db.read, actor.businessId, after, n, search),
+      present: (r) => r,
+    }),
   },
 ]

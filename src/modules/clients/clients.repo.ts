@@ -1,6 +1,7 @@
 // SQL for Clients; every query is scoped by the Business.
-import { and, asc, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
+import { businessRowsAfter, findBusinessRow, updateBusinessRow } from '../../platform/business-rows.repo'
 import { insertReturningId } from '../../db/insert-sql'
 import type { HotReader } from '../../db/hot'
 import { hotSelect, hotShape } from '../../db/hot-shape'
@@ -26,11 +27,7 @@ function clientById(hot: HotReader, businessId: number, id: number): ClientRow |
 }
 
 export async function findClient(q: Queryable, businessId: number, id: number): Promise<ClientRow | undefined> {
-  return q
-    .select()
-    .from(clients)
-    .where(and(eq(clients.businessId, businessId), eq(clients.id, id)))
-    .get()
+  return findBusinessRow(q, clients, businessId, id)
 }
 
 /** The Business's Clients among `ids`, in one query (a page of documents names up to 100 of them). */
@@ -79,14 +76,8 @@ export async function listClients(
   limit: number,
   search?: string,
 ): Promise<ClientRow[]> {
-  const conds = [eq(clients.businessId, businessId), gt(clients.id, afterId)]
-  if (search) conds.push(sql`instr(${clients.searchText}, ${search.toLowerCase()}) > 0`)
-  return q
-    .select()
-    .from(clients)
-    .where(and(...conds))
-    .orderBy(asc(clients.id))
-    .limit(limit)
+  const found = search ? sql`instr(${clients.searchText}, ${search.toLowerCase()}) > 0` : undefined
+  return businessRowsAfter(q, clients, businessId, afterId, limit, found)
 }
 
 /**
@@ -117,10 +108,5 @@ export async function updateClientRow(
   id: number,
   set: Partial<ClientInsert>,
 ): Promise<ClientRow | undefined> {
-  return tx
-    .update(clients)
-    .set(set)
-    .where(and(eq(clients.businessId, businessId), eq(clients.id, id)))
-    .returning()
-    .get()
+  return updateBusinessRow(tx, clients, businessId, id, set)
 }

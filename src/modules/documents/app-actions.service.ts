@@ -8,7 +8,7 @@ import { utcDay } from '../../shared/dates'
 import type { Actor } from '../../platform/actor'
 import { getBusiness, type BusinessRow } from '../business'
 import { findClient } from '../clients'
-import { mailStateOf } from '../mailbox'
+import { mailStateOf, type MailState } from '../mailbox'
 import { raiseEvent } from '../webhooks'
 import {
   APP_ACTIONS,
@@ -39,8 +39,8 @@ import { amountDue } from './paid'
 import { format } from '../../shared/money'
 import { throwRefusal, viewDocuments, viewDocumentsWithFacts, type DocumentDeps } from './documents.service'
 import type { DocumentView } from './documents.present'
-import { computeTotals } from './totals'
-import { resolveLines, type LineInput } from './lines'
+import { computeTotals, totalColumns } from './totals'
+import { copiedLine, resolveLines, type LineInput } from './lines'
 
 /** Who acts: the Actor's Business and Role are all these actions read. */
 export type Acting = Pick<Actor, 'businessId' | 'role'>
@@ -54,7 +54,11 @@ export async function gatherAppFacts(
   today: string,
 ): Promise<AppFacts> {
   const client = await findClient(q, business.id, doc.clientId)
-  const mail = await mailStateOf(q, business, mailRelay, today, 'client')
+  return appFactsOf(doc, client, await mailStateOf(q, business, mailRelay, today, 'client'))
+}
+
+/** The facts the application-only actions judge: the document, its Client (undefined: gone), the mail state. */
+function appFactsOf(doc: DocumentRow, client: { email: string | null } | undefined, mail: MailState): AppFacts {
   return {
     doc,
     clientExists: client !== undefined,
@@ -95,18 +99,7 @@ export async function viewDocumentForApp(deps: DocumentDeps, who: Acting, id: nu
   const [{ view, facts: apiFacts, client, mail }] = (await viewDocumentsWithFacts(deps, q, business, who.role, [
     doc,
   ])) as [Awaited<ReturnType<typeof viewDocumentsWithFacts>>[number]]
-  const facts: AppFacts = {
-    doc,
-    clientExists: client !== undefined,
-    clientEmail: client?.email ?? null,
-    mailVia: mail.via,
-    send: {
-      mailboxLost: mail.mailboxLost,
-      sentToday: mail.sentToday,
-      dailyLimit: mail.dailyLimit,
-      resumesOn: mail.resumesOn,
-    },
-  }
+  const facts = appFactsOf(doc, client, mail)
   // Why each closed action is closed, in the application's words (a person reads them beside the button).
   const reasons: Record<string, string> = {}
   for (const a of ACTIONS) {
@@ -207,32 +200,11 @@ export async function duplicateDocument(deps: DocumentDeps, who: Acting, id: num
       bankAccountIds: doc.bankAccountIds,
       creditedDocumentId: doc.creditedDocumentId,
       isTest: doc.isTest,
-      netTotal: totals.net,
-      vatTotal: totals.vat,
-      total: totals.total,
-      netMinor: totals.netMinor,
-      vatMinor: totals.vatMinor,
-      totalMinor: totals.totalMinor,
+      ...totalColumns(totals),
       createdAt: now,
       updatedAt: now,
     })
-    await replaceLines(
-      tx,
-      draft.id,
-      lines.map((l) => ({
-        position: l.position,
-        productId: l.productId,
-        description: l.description,
-        quantity: l.quantity,
-        unit: l.unit,
-        unitPrice: l.unitPrice,
-        vatRate: l.vatRate,
-        vatCategory: l.vatCategory,
-        vatExemptionCode: l.vatExemptionCode,
-        notes: l.notes,
-      })),
-      totals,
-    )
+    await replaceLines(tx, draft.id, lines.map(copiedLine), totals)
     return draft.id
   })
   return viewOne(deps, who, newId)

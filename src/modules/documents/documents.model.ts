@@ -1,10 +1,10 @@
 // TypeBox models of documents: the create/update bodies, Lines, the answer with its actions, the list query.
-import { Type as t } from '@sinclair/typebox'
+import { Type as t, type Static, type TObject } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { AMOUNT_PATTERN } from '../../shared/money'
 import { Amount, Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const DocType = t.Union([t.Literal('invoice'), t.Literal('proforma'), t.Literal('credit_note'), t.Literal('quote')])
 
 // Line texts count characters as stored (trimmed), not UTF-16 units: see Text. lines.ts holds the same limits for
@@ -75,10 +75,9 @@ const ActionEntry = t.Object({
   remedy_url: t.Optional(t.String()),
 })
 
-const LineSchema = t.Object(
-  {
-    id: Int(),
-    position: Int({ minimum: 1 }),
+/** A Line's fields in the request's words, every one written (lines.ts WrittenLine): a document's, a template's. */
+export function writtenLineFields() {
+  return {
     product_id: Nullable(Int()),
     description: t.String(),
     quantity: t.String(),
@@ -88,8 +87,14 @@ const LineSchema = t.Object(
     vat_category: t.String(),
     vat_exemption_code: Nullable(t.String()),
     notes: Nullable(t.String()),
-    net_amount: Amount,
-  },
+  }
+}
+
+/** A Line in the request's words with every field written: as a recurring template keeps it, as the API shows it. */
+export type WrittenLine = Static<TObject<ReturnType<typeof writtenLineFields>>>
+
+const LineSchema = t.Object(
+  { id: Int(), position: Int({ minimum: 1 }), ...writtenLineFields(), net_amount: Amount },
   { title: 'Line' },
 )
 
@@ -153,7 +158,7 @@ export const DocumentSchema = t.Object(
           'the Business as the document shows it: taken at issue and kept; on a Draft, the Business as it now stands',
       },
     ),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     issue_date: Nullable(DateString),
     due_date: Nullable(DateString),
     delivery_date: Nullable(DateString),

@@ -6,15 +6,19 @@ import {
   idOf,
   json,
   keptJson,
-  listPage,
+  listOperation,
+  listRun,
   type ApplicationOperation,
   type Operation,
   type OperationContext,
+  onRecord,
+  deletesRecord,
+  makesRecord,
 } from '../../platform/operation'
 import { systemActor } from '../../platform/actor'
+import { ListFilters } from '../../platform/list-filters'
 import { InvalidRequest } from '../../shared/errors'
-import { isDate } from '../../shared/dates'
-import { documentStatuses, documentTypes, type DocumentStatus, type DocumentType } from '../../db/schema'
+import { documentStatuses, documentTypes } from '../../db/schema'
 import { getBusiness } from '../business'
 import { documentPdf } from '../pdf'
 import { nextTurn } from '../../shared/turns'
@@ -86,36 +90,19 @@ const LINK_REFUSALS = [
 ] as const
 
 function filterOf(query: Record<string, string | undefined>): DocumentFilter {
-  const errors: Record<string, string[]> = {}
-  const f: DocumentFilter = {}
-  if (query.type !== undefined) {
-    if ((documentTypes as readonly string[]).includes(query.type)) f.type = query.type as DocumentType
-    else errors.type = [`must be one of ${documentTypes.join(', ')}`]
-  }
-  if (query.status !== undefined) {
-    if ((documentStatuses as readonly string[]).includes(query.status)) f.status = query.status as DocumentStatus
-    else errors.status = [`must be one of ${documentStatuses.join(', ')}`]
-  }
-  if (query.client_id !== undefined) {
-    if (/^[1-9][0-9]{0,14}$/.test(query.client_id)) f.clientId = Number(query.client_id)
-    else errors.client_id = ['must be a Client id']
-  }
-  for (const [k, key] of [
-    ['issue_date_from', 'issueDateFrom'],
-    ['issue_date_to', 'issueDateTo'],
-  ] as const) {
-    const v = query[k]
-    if (v === undefined) continue
-    if (isDate(v)) f[key] = v
-    else errors[k] = ['must be a date written YYYY-MM-DD']
-  }
-  if (query.search?.trim()) f.search = query.search.trim()
-  if (Object.keys(errors).length) throw new InvalidRequest(errors)
-  return f
+  const read = new ListFilters(query)
+  return read.done({
+    type: read.oneOf('type', documentTypes),
+    status: read.oneOf('status', documentStatuses),
+    clientId: read.id('client_id', 'must be a Client id'),
+    issueDateFrom: read.date('issue_date_from'),
+    issueDateTo: read.date('issue_date_to'),
+    search: query.search?.trim() || undefined,
+  })
 }
 
 export const documentsOperations: Operation[] = [
-  {
+  listOperation({
     name: 'documents_list',
     tag,
     summary: 'List documents',
@@ -125,23 +112,12 @@ export const documentsOperations: Operation[] = [
     query: DocumentListQuery,
     output: DocumentList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const filter = filterOf(query)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'documents',
-          (after, n) => listDocumentViews(ctx.deps, actor, after, n, filter),
-          (v) => v,
-        ),
-      )
-    },
-  },
+    list: 'documents',
+    filter: filterOf,
+    rows: ({ deps }, actor, after, n, filter) => listDocumentViews(deps, actor, after, n, filter),
+    present: (v) => v,
+  }),
   {
     name: 'documents_create',
     tag,
@@ -156,9 +132,7 @@ export const documentsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: [...LINK_REFUSALS],
     mcp: true,
-    async run(actor, { body }, { deps }) {
-      return json(await createDocument(deps, actor, body), 201)
-    },
+    run: makesRecord(createDocument),
   },
   {
     name: 'documents_get',
@@ -190,9 +164,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: ['issued_not_changed', 'draft_deleted', ...LINK_REFUSALS],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await updateDocument(deps, actor, idOf(path.id), body))
-    },
+    run: onRecord(updateDocument),
   },
   {
     name: 'documents_delete',
@@ -207,11 +179,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: ['issued_not_deleted'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      const id = idOf(path.id)
-      await deleteDocument(deps, actor, id)
-      return { kind: 'deleted', id }
-    },
+    run: deletesRecord(deleteDocument),
   },
   {
     name: 'documents_issue',
@@ -227,9 +195,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: [...ISSUE_REFUSALS],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await issueDocument(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(issueDocument),
   },
   {
     name: 'documents_cancel',
@@ -244,9 +210,7 @@ export const documentsOperations: Operation[] = [
     idempotent: false,
     refusals: ['draft_not_cancelled', 'paid_not_cancelled', 'already_cancelled', 'holds_money'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await cancelDocument(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(cancelDocument),
   },
   {
     name: 'documents_convert',
@@ -271,9 +235,7 @@ export const documentsOperations: Operation[] = [
       'exchange_rate_missing',
     ],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await convertDocument(deps, actor, idOf(path.id)), 201)
-    },
+    run: onRecord(convertDocument, { status: 201 }),
   },
   {
     name: 'documents_pdf',
@@ -342,9 +304,7 @@ export const documentsAppOperations: ApplicationOperation[] = [
       'Marks an issued document sent by hand (`last_sent.via = "marked"`, no recipients); raises document.sent.',
     access: 'write',
     refusals: ['draft_not_delivered', 'cancelled_not_marked'],
-    async run(actor, { path }, { deps }) {
-      return json(await markSent(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(markSent, { missing: 'No such document.' }),
   },
   {
     name: 'documents_unmark_sent',
@@ -352,18 +312,14 @@ export const documentsAppOperations: ApplicationOperation[] = [
       'Takes a mark made by hand back: `last_sent` becomes the newest send by email, or null. Raises nothing.',
     access: 'write',
     refusals: ['not_marked_sent', 'cancelled_keeps_mark'],
-    async run(actor, { path }, { deps }) {
-      return json(await unmarkSent(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(unmarkSent, { missing: 'No such document.' }),
   },
   {
     name: 'documents_duplicate',
     description: 'A new Draft of the same type for the same Client, with the same Lines, terms and notes.',
     access: 'write',
     refusals: ['client_deleted'],
-    async run(actor, { path }, { deps }) {
-      return json(await duplicateDocument(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(duplicateDocument, { missing: 'No such document.' }),
   },
   {
     name: 'documents_get_for_app',
@@ -371,9 +327,7 @@ export const documentsAppOperations: ApplicationOperation[] = [
       "A document with its API `actions`, the application-only actions and each closed one's reason in words.",
     access: 'read',
     refusals: [],
-    async run(actor, { path }, { deps }) {
-      return json(await viewDocumentForApp(deps, actor, idOf(path.id, 'No such document.')))
-    },
+    run: onRecord(viewDocumentForApp, { missing: 'No such document.' }),
   },
   {
     name: 'documents_usual_vat_rate',
@@ -422,18 +376,11 @@ export const documentsAppOperations: ApplicationOperation[] = [
       "A page of documents as the application's list shows them (number, Client, dates, totals, state), oldest first, narrowed by the API's filters and `search`; a filter it cannot read is left out.",
     access: 'read',
     refusals: [],
-    async run(actor, { query: q }, ctx) {
-      const filter = documentFilterOf(q)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          q,
-          'app_documents',
-          (after, n) => documentSummaries(ctx.deps, actor.businessId, after, n, filter),
-          (r) => r,
-        ),
-      )
-    },
+    run: listRun({
+      list: 'app_documents',
+      filter: documentFilterOf,
+      rows: ({ deps }, actor, after, n, filter) => documentSummaries(deps, actor.businessId, after, n, filter),
+      present: (r) => r,
+    }),
   },
 ]

@@ -1,11 +1,12 @@
 // A document as the API answers it: Lines, VAT breakdown, money, actions for the credential's Role, overdue state.
-import type { BankAccountRow, BusinessRow, Role } from '../business'
+import { einvoiceIdentity, type BankAccountRow, type BusinessRow, type Role } from '../business'
 import { electronicAddressOf, type ClientRow } from '../clients'
 import { currencyScale } from '../../shared/currencies'
 import { format, stored } from '../../shared/money'
 import type { BandRow, DocumentRow, LineRow } from './documents.repo'
 import { actionsOf, LINK_BASE, refusalFor, type Facts } from './lifecycle'
 import { amountDue } from './paid'
+import { writtenLine } from './lines'
 import { categoryRank } from './totals'
 import { accountingFigures } from '../fx'
 import { words } from '../words'
@@ -113,14 +114,7 @@ export function sellerSnapshotOf(b: BusinessRow, accounts: ShownBankAccount[]): 
     postal_code: b.postalCode,
     country: b.country,
     bank_accounts: accounts,
-    electronic_address:
-      b.electronicAddressScheme && b.electronicAddress
-        ? { scheme: b.electronicAddressScheme, value: b.electronicAddress }
-        : b.email
-          ? { scheme: 'EM', value: b.email }
-          : null,
-    contact: { name: b.contactName, phone: b.contactPhone, email: b.contactEmail ?? b.email },
-    tax_registration_id: b.taxRegistrationId,
+    ...einvoiceIdentity(b),
   }
 }
 
@@ -231,20 +225,7 @@ export function presentDocument({
     due_date: doc.dueDate,
     delivery_date: doc.deliveryDate ?? doc.issueDate,
     payment_terms: doc.paymentTerms,
-    lines: lines.map((l) => ({
-      id: l.id,
-      position: l.position,
-      product_id: l.productId,
-      description: l.description,
-      quantity: l.quantity,
-      unit: l.unit,
-      unit_price: l.unitPrice,
-      vat_rate: l.vatRate,
-      vat_category: l.vatCategory,
-      vat_exemption_code: l.vatExemptionCode,
-      notes: l.notes,
-      net_amount: l.netAmount,
-    })),
+    lines: lines.map((l) => ({ id: l.id, position: l.position, ...writtenLine(l), net_amount: l.netAmount })),
     vat_breakdown: sortedBands.map((b, i) => ({
       category: b.category,
       rate: b.rate,

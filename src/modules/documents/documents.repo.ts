@@ -2,6 +2,7 @@
 import { and, asc, count, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
+import { isBusinessRow } from '../../platform/business-rows.repo'
 import type { HotReader } from '../../db/hot'
 import { hotSelect, hotShape } from '../../db/hot-shape'
 import {
@@ -65,7 +66,7 @@ export async function findDocument(
   id: number,
   hot: HotReader | null = null,
 ): Promise<DocumentRow | undefined> {
-  const where = and(eq(documents.businessId, businessId), eq(documents.id, id))
+  const where = isBusinessRow(documents, businessId, id)
   if (hot) return hotSelect(hot, documentShape, documents, where)[0]
   return q.select(documentColumns).from(documents).where(where).get()
 }
@@ -185,7 +186,7 @@ export async function recordReminderRow(
   await tx
     .update(documents)
     .set({ lastRemindedAt: at, lastReminded, remindersSent: sql`${documents.remindersSent} + 1`, updatedAt: at })
-    .where(and(eq(documents.businessId, businessId), eq(documents.id, id)))
+    .where(isBusinessRow(documents, businessId, id))
 }
 
 export async function updateDocumentRow(

@@ -46,9 +46,9 @@ import {
 } from './documents.present'
 import { FactsMemo, gatherFacts, linkedProforma, type FactsOptions } from './facts'
 import { proformaLinkRefusal, refusalFor, type ActionName, type Facts, type RefusalInfo } from './lifecycle'
-import { resolveLines, type LineInput } from './lines'
+import { copiedLine, resolveAgain, resolveLines, writtenLine, type LineInput } from './lines'
 import { numberingFor, take } from '../numbering'
-import { computeTotals } from './totals'
+import { computeTotals, totalColumns } from './totals'
 import { paidState } from './paid'
 import { stored } from '../../shared/money'
 import { creditorReference, referenceBodyOf } from '../../shared/creditor-reference'
@@ -361,38 +361,12 @@ async function planDraft(
 /** A document's Lines resolved again as a Draft's, in `currency` (whose scale they must fit), Products kept. */
 async function copiedLines(q: Queryable, businessId: number, fromId: number, currency: string) {
   const kept = (await linesOf(q, [fromId])).get(fromId) ?? []
-  const again = new FieldErrorBag()
-  const lines = await resolveLines(
-    q,
-    businessId,
-    currency,
-    currencyScale(currency),
-    kept.map((l) => ({
-      product_id: null,
-      description: l.description,
-      quantity: l.quantity,
-      unit: l.unit,
-      unit_price: l.unitPrice,
-      vat_rate: l.vatRate,
-      vat_category: l.vatCategory,
-      vat_exemption_code: l.vatExemptionCode,
-      notes: l.notes,
-    })),
-    again,
-  )
-  kept.forEach((l, i) => (lines[i]!.productId = l.productId))
-  again.throwIfAny()
-  return lines
+  return resolveAgain(q, businessId, currency, kept.map(writtenLine))
 }
 
 function applyTotals(set: Partial<DocumentInsert>, currency: string, lines: DraftPlan['lines']) {
   const totals = computeTotals(lines ?? [], currencyScale(currency))
-  set.netTotal = totals.net
-  set.vatTotal = totals.vat
-  set.total = totals.total
-  set.netMinor = totals.netMinor
-  set.vatMinor = totals.vatMinor
-  set.totalMinor = totals.totalMinor
+  Object.assign(set, totalColumns(totals))
   return totals
 }
 
@@ -400,6 +374,7 @@ export async function createDocument(deps: DocumentDeps, c: Actor, input: Docume
   const business = await getBusiness(deps.db.read, c.businessId)
   const { set, lines } = await planDraft(deps, business, input.type, input, null)
   const now = deps.clock.now().toISOString()
+  const totals = computeTotals(lines ?? [], currencyScale(set.currency!))
   return deps.db.write(async (tx) => {
     const row: DocumentInsert = {
       businessId: business.id,
@@ -411,15 +386,9 @@ export async function createDocument(deps: DocumentDeps, c: Actor, input: Docume
       isTest: business.isTest,
       createdAt: now,
       updatedAt: now,
-      netTotal: '0',
-      vatTotal: '0',
-      total: '0',
-      netMinor: '0',
-      vatMinor: '0',
-      totalMinor: '0',
       ...set,
+      ...totalColumns(totals),
     }
-    const totals = applyTotals(row, row.currency, lines)
     const doc = await insertDocument(tx, row)
     await replaceLines(tx, doc.id, lines ?? [], totals)
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
@@ -479,6 +448,20 @@ async function judge(
   })
   const refusal = refusalFor(action, facts)
   if (refusal) throwRefusal(refusal)
+}
+
+/** The Business's document `id` (404 when there is none), its action judged inside the transaction. */
+async function documentJudged(
+  deps: DocumentDeps,
+  tx: Tx,
+  business: BusinessRow,
+  id: number,
+  action: ActionName,
+): Promise<DocumentRow> {
+  const doc = await findDocument(tx, business.id, id)
+  if (!doc) throw new NotFound('No such document.')
+  await judge(deps, tx, business, doc, action)
+  return doc
 }
 
 /**
@@ -643,9 +626,7 @@ export async function issueDocument(deps: DocumentDeps, c: Actor, id: number): P
 export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   await deps.db.write(async (tx) => {
-    const doc = await findDocument(tx, c.businessId, id)
-    if (!doc) throw new NotFound('No such document.')
-    await judge(deps, tx, business, doc, 'cancel')
+    await documentJudged(deps, tx, business, id, 'cancel')
     await updateDocumentRow(tx, c.businessId, id, { status: 'cancelled', updatedAt: deps.clock.now().toISOString() })
     await journalDocument(tx, deps.clock, c.businessId, 'document.cancelled', id)
     await raiseEvent(tx, deps.clock, c.businessId, 'document.cancelled', id)
@@ -657,9 +638,7 @@ export async function cancelDocument(deps: DocumentDeps, c: Actor, id: number): 
 export async function convertDocument(deps: DocumentDeps, c: Actor, id: number): Promise<DocumentView> {
   const business = await getBusiness(deps.db.read, c.businessId)
   return deps.db.write(async (tx) => {
-    const proforma = await findDocument(tx, c.businessId, id)
-    if (!proforma) throw new NotFound('No such document.')
-    await judge(deps, tx, business, proforma, 'convert')
+    const proforma = await documentJudged(deps, tx, business, id, 'convert')
     const lines = (await linesOf(tx, [proforma.id])).get(proforma.id) ?? []
     const now = deps.clock.now().toISOString()
     const draft = await insertDocument(tx, {
@@ -692,23 +671,7 @@ export async function convertDocument(deps: DocumentDeps, c: Actor, id: number):
       updatedAt: now,
     })
     const totals = computeTotals(lines, currencyScale(proforma.currency))
-    await replaceLines(
-      tx,
-      draft.id,
-      lines.map((l) => ({
-        position: l.position,
-        productId: l.productId,
-        description: l.description,
-        quantity: l.quantity,
-        unit: l.unit,
-        unitPrice: l.unitPrice,
-        vatRate: l.vatRate,
-        vatCategory: l.vatCategory,
-        vatExemptionCode: l.vatExemptionCode,
-        notes: l.notes,
-      })),
-      totals,
-    )
+    await replaceLines(tx, draft.id, lines.map(copiedLine), totals)
     await issueInTx(deps, tx, business, draft.id)
     // Read inside the transaction: a keyed request's answer commits with the change (platform/idempotency.ts).
     return viewDocument(deps, tx, c, draft.id)
@@ -748,11 +711,8 @@ export async function insertDraftInTx(
   if (!client) throw new InvalidRequest({ client_id: ['is not a Client of this Business'] })
   // The template holds each Line whole (a Product's values were filled in when it was saved): judged again here with
   // the Product left out, so a Product deleted since costs no date, and its id put back, as a Draft keeps it.
-  const bag = new FieldErrorBag()
-  const free = t.lines.map((l) => ({ ...l, product_id: null }))
-  const lines = await resolveLines(tx, business.id, t.currency, currencyScale(t.currency), free, bag)
-  bag.throwIfAny()
-  lines.forEach((l, i) => (l.productId = t.lines[i]!.product_id ?? null))
+  const lines = await resolveAgain(tx, business.id, t.currency, t.lines)
+  const totals = computeTotals(lines, currencyScale(t.currency))
   const now = deps.clock.now().toISOString()
   const row: DocumentInsert = {
     businessId: business.id,
@@ -770,14 +730,8 @@ export async function insertDraftInTx(
     isTest: business.isTest,
     createdAt: now,
     updatedAt: now,
-    netTotal: '0',
-    vatTotal: '0',
-    total: '0',
-    netMinor: '0',
-    vatMinor: '0',
-    totalMinor: '0',
+    ...totalColumns(totals),
   }
-  const totals = applyTotals(row, row.currency, lines)
   const doc = await insertDocument(tx, row)
   await replaceLines(tx, doc.id, lines, totals)
   return doc

@@ -2,9 +2,11 @@
 import { blank, chars } from '../../shared/text'
 import type { Queryable } from '../../db/client'
 import { FieldErrorBag } from '../../shared/errors'
+import { currencyScale } from '../../shared/currencies'
 import { parseDecimal, asWritten, format, type Decimal } from '../../shared/money'
 import { findProduct, productPrices } from '../products'
 import { AMOUNT_CEILING, lineNet } from './totals'
+import type { WrittenLine } from './documents.model'
 
 export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O'] as const
 /** Categories that take rate 0 and need a VATEX exemption code. */
@@ -40,6 +42,37 @@ export interface ResolvedLine {
   vatCategory: string
   vatExemptionCode: string | null
   notes: string | null
+}
+
+/** A resolved or stored Line back in the request's words. */
+export function writtenLine(l: ResolvedLine): WrittenLine {
+  return {
+    product_id: l.productId,
+    description: l.description,
+    quantity: l.quantity,
+    unit: l.unit,
+    unit_price: l.unitPrice,
+    vat_rate: l.vatRate,
+    vat_category: l.vatCategory,
+    vat_exemption_code: l.vatExemptionCode,
+    notes: l.notes,
+  }
+}
+
+/** A stored Line as a new document's (a duplicate, the Invoice of a Proforma): its Product, words and figures. */
+export function copiedLine(l: ResolvedLine): ResolvedLine {
+  return {
+    position: l.position,
+    productId: l.productId,
+    description: l.description,
+    quantity: l.quantity,
+    unit: l.unit,
+    unitPrice: l.unitPrice,
+    vatRate: l.vatRate,
+    vatCategory: l.vatCategory,
+    vatExemptionCode: l.vatExemptionCode,
+    notes: l.notes,
+  }
 }
 
 /**
@@ -159,4 +192,23 @@ export async function resolveLines(
   if (total && total.gte(AMOUNT_CEILING))
     bag.add('lines', `the Lines total must be below 1,000,000,000,000,000 ${currency}`)
   return out
+}
+
+/**
+ * Lines written whole (a recurring template's, a copied document's) resolved again as a Draft's, in `currency`
+ * (whose scale they must fit): judged with the Product left out, so a Product deleted or repriced since changes
+ * nothing, and its id put back, as a Draft keeps it.
+ */
+export async function resolveAgain(
+  q: Queryable,
+  businessId: number,
+  currency: string,
+  written: LineInput[],
+): Promise<ResolvedLine[]> {
+  const bag = new FieldErrorBag()
+  const free = written.map((l) => ({ ...l, product_id: null }))
+  const lines = await resolveLines(q, businessId, currency, currencyScale(currency), free, bag)
+  bag.throwIfAny()
+  lines.forEach((l, i) => (l.productId = written[i]!.product_id ?? null))
+  return lines
 }

@@ -46,6 +46,18 @@ export function categoryRank(category: string): number {
   return i < 0 ? CATEGORY_ORDER.length : i
 }
 
+/** A document's total columns from its Totals: net, VAT and total, as written and in minor units. */
+export function totalColumns(t: Totals) {
+  return {
+    netTotal: t.net,
+    vatTotal: t.vat,
+    total: t.total,
+    netMinor: t.netMinor,
+    vatMinor: t.vatMinor,
+    totalMinor: t.totalMinor,
+  }
+}
+
 /** Net per Line, VAT per band rounded half away from zero, and the totals; bands highest rate first. */
 export function computeTotals(lines: LineMoney[], scale: number): Totals {
   const nets = lines.map((l) => lineNet(l, scale))

@@ -1,6 +1,6 @@
 // The UN/CEFACT CII D16B writer: an EN16931 model as a `CrossIndustryInvoice` (380 or 381), elements in the order
 // the D16B schemas require, written by xml-writer.ts like the UBL writer. Factur-X embeds exactly this XML.
-import { xmlDocument, type XmlElement as XMLBuilder } from './xml-writer'
+import { prefixed, xmlDocument, type XmlElement as XMLBuilder } from './xml-writer'
 import type { EInvoiceModel, Party, PostalAddress } from './model'
 
 const NS = {
@@ -10,20 +10,10 @@ const NS = {
   qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
 }
 
-function el(parent: XMLBuilder, name: string): XMLBuilder {
-  return parent.ele(NS.ram, `ram:${name}`)
-}
-
+const ram = prefixed(NS.ram, 'ram')
+const el = ram.element
 /** A ram: element with its text; nothing is written for an absent value. */
-function val(
-  parent: XMLBuilder,
-  name: string,
-  value: string | null | undefined,
-  attrs: Record<string, string> = {},
-): void {
-  if (value === null || value === undefined || value === '') return
-  parent.ele(NS.ram, `ram:${name}`, attrs).txt(value)
-}
+const val = ram.text
 
 /** A date as CII writes it: format 102, YYYYMMDD. */
 function date(parent: XMLBuilder, name: string, iso: string | null, qualified = false): void {

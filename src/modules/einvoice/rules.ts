@@ -50,6 +50,11 @@ const ZERO = new Dec('0')
 const dec = (s: string): Decimal => new Dec(s)
 const filled = (s: string | null | undefined): s is string => typeof s === 'string' && s.trim() !== ''
 const sum = (xs: string[]): Decimal => xs.reduce((s, x) => s.plus(dec(x)), ZERO)
+/** A total less one amount plus another, an absent amount counting as 0 (BR-CO-13, BR-CO-16). */
+const lessPlus = (total: string, less: string | null, plus: string | null): Decimal =>
+  dec(total)
+    .minus(dec(less ?? '0'))
+    .plus(dec(plus ?? '0'))
 /** Decimals as written, as the Schematron counts them (string length after the point). */
 const writtenDecimals = (s: string): number => (s.split('.')[1] ?? '').length
 const isAmount = (s: string | null): boolean => s === null || /^-?[0-9]+(\.[0-9]+)?$/.test(s)
@@ -264,13 +269,7 @@ const CO: Rule[] = [
     // UBL compares the plain case exactly and CII rounds it to two decimals, as each official rule set does.
     m.totals.allowances === null && m.totals.charges === null && syntaxOf(m) === 'ubl'
       ? dec(m.totals.taxExclusive).eq(dec(m.totals.lineNet))
-      : dec(m.totals.taxExclusive).eq(
-          round2(
-            dec(m.totals.lineNet)
-              .minus(dec(m.totals.allowances ?? '0'))
-              .plus(dec(m.totals.charges ?? '0')),
-          ),
-        ),
+      : dec(m.totals.taxExclusive).eq(round2(lessPlus(m.totals.lineNet, m.totals.allowances, m.totals.charges))),
   ),
   rule(
     'BR-CO-14',
@@ -287,11 +286,7 @@ const CO: Rule[] = [
     (m) => dec(m.totals.taxInclusive).eq(round2(dec(m.totals.taxExclusive).plus(dec(m.taxTotal)))),
   ),
   rule('BR-CO-16', 'The amount due equals the total with VAT less the paid amount plus rounding.', (m) =>
-    dec(m.totals.payable).eq(
-      dec(m.totals.taxInclusive)
-        .minus(dec(m.totals.prepaid ?? '0'))
-        .plus(dec(m.totals.rounding ?? '0')),
-    ),
+    dec(m.totals.payable).eq(lessPlus(m.totals.taxInclusive, m.totals.prepaid, m.totals.rounding)),
   ),
   rule(
     'BR-CO-17',
@@ -771,9 +766,8 @@ function germanRules(ids: (n: number) => string): Rule[] {
   ]
 }
 
-const XRECHNUNG: Rule[] = [
-  ...germanRules((n) => (n === 23 ? 'BR-DE-23-a' : `BR-DE-${n}`)),
-  rule('PEPPOL-EN16931-R001', 'The business process (BT-23) is given.', (m) => filled(m.processId)),
+/** Peppol's rules that both parties have an electronic address, which XRechnung holds too. */
+const ELECTRONIC_ADDRESSES_GIVEN: Rule[] = [
   rule(
     'PEPPOL-EN16931-R010',
     "The Buyer electronic address is given: set the Client's electronic_address or email.",
@@ -784,6 +778,12 @@ const XRECHNUNG: Rule[] = [
     "The Seller electronic address is given: set the Business's electronic_address or email.",
     (m) => m.seller.electronicAddress !== null,
   ),
+]
+
+const XRECHNUNG: Rule[] = [
+  ...germanRules((n) => (n === 23 ? 'BR-DE-23-a' : `BR-DE-${n}`)),
+  rule('PEPPOL-EN16931-R001', 'The business process (BT-23) is given.', (m) => filled(m.processId)),
+  ...ELECTRONIC_ADDRESSES_GIVEN,
 ]
 
 /** GS1 check digit of a GLN (PEPPOL-COMMON-R040). */
@@ -832,16 +832,7 @@ const PEPPOL: Rule[] = [
     'A buyer reference or a purchase order reference is given: set the document buyer_reference or order_reference.',
     (m) => filled(m.buyerReference) || filled(m.orderReference),
   ),
-  rule(
-    'PEPPOL-EN16931-R010',
-    "The Buyer electronic address is given: set the Client's electronic_address or email.",
-    (m) => m.buyer.electronicAddress !== null,
-  ),
-  rule(
-    'PEPPOL-EN16931-R020',
-    "The Seller electronic address is given: set the Business's electronic_address or email.",
-    (m) => m.seller.electronicAddress !== null,
-  ),
+  ...ELECTRONIC_ADDRESSES_GIVEN,
   rule(
     'PEPPOL-EN16931-R120',
     'Each Line net amount equals quantity × unit price within 0.02: a currency without minor units rounds a fractional price beyond that; give such Lines whole prices.',

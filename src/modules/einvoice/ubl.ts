@@ -1,6 +1,6 @@
 // The UBL 2.1 writer: an EN16931 model as an `Invoice` (380) or `CreditNote` (381), elements in the order the OASIS
 // schemas require, written by xml-writer.ts, which escapes every text and attribute from users.
-import { xmlDocument, type XmlElement as XMLBuilder } from './xml-writer'
+import { prefixed, xmlDocument, type XmlElement as XMLBuilder } from './xml-writer'
 import type { BankAccount, EInvoiceModel, Party, PostalAddress } from './model'
 
 const NS = {
@@ -11,20 +11,9 @@ const NS = {
 }
 
 /** An aggregate (cac:) element. */
-function agg(parent: XMLBuilder, name: string): XMLBuilder {
-  return parent.ele(NS.cac, `cac:${name}`)
-}
-
+const agg = prefixed(NS.cac, 'cac').element
 /** A basic (cbc:) element with its text; nothing is written for an absent value. */
-function basic(
-  parent: XMLBuilder,
-  name: string,
-  value: string | null | undefined,
-  attrs: Record<string, string> = {},
-): void {
-  if (value === null || value === undefined || value === '') return
-  parent.ele(NS.cbc, `cbc:${name}`, attrs).txt(value)
-}
+const basic = prefixed(NS.cbc, 'cbc').text
 
 function address(parent: XMLBuilder, name: string, a: PostalAddress): void {
   const el = agg(parent, name)
@@ -35,23 +24,21 @@ function address(parent: XMLBuilder, name: string, a: PostalAddress): void {
   if (a.country) basic(agg(el, 'Country'), 'IdentificationCode', a.country)
 }
 
+function partyTaxScheme(party: XMLBuilder, companyId: string, scheme: 'VAT' | 'TAX'): void {
+  const tax = agg(party, 'PartyTaxScheme')
+  basic(tax, 'CompanyID', companyId)
+  basic(agg(tax, 'TaxScheme'), 'ID', scheme)
+}
+
 function party(parent: XMLBuilder, role: 'AccountingSupplierParty' | 'AccountingCustomerParty', p: Party): void {
   const el = agg(agg(parent, role), 'Party')
   if (p.electronicAddress) basic(el, 'EndpointID', p.electronicAddress.value, { schemeID: p.electronicAddress.scheme })
   if (p.identifier) basic(agg(el, 'PartyIdentification'), 'ID', p.identifier)
   if (p.tradingName) basic(agg(el, 'PartyName'), 'Name', p.tradingName)
   address(el, 'PostalAddress', p.address)
-  if (p.vatId) {
-    const tax = agg(el, 'PartyTaxScheme')
-    basic(tax, 'CompanyID', p.vatId)
-    basic(agg(tax, 'TaxScheme'), 'ID', 'VAT')
-  }
-  if (p.taxRegistrationId) {
-    // BT-32 is the tax scheme that is not VAT.
-    const tax = agg(el, 'PartyTaxScheme')
-    basic(tax, 'CompanyID', p.taxRegistrationId)
-    basic(agg(tax, 'TaxScheme'), 'ID', 'TAX')
-  }
+  if (p.vatId) partyTaxScheme(el, p.vatId, 'VAT')
+  // BT-32 is the tax scheme that is not VAT.
+  if (p.taxRegistrationId) partyTaxScheme(el, p.taxRegistrationId, 'TAX')
   const legal = agg(el, 'PartyLegalEntity')
   basic(legal, 'RegistrationName', p.name)
   basic(legal, 'CompanyID', p.legalRegistrationId)

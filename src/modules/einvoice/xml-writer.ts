@@ -82,3 +82,19 @@ export function xmlDocument(
     },
   }
 }
+
+/**
+ * The element writers of one namespace prefix: `element` adds a child, `text` a child holding its text, and nothing
+ * for an absent or empty value (an optional field of the model is left out, never written empty).
+ */
+export function prefixed(namespace: string, prefix: string) {
+  return {
+    element(parent: XmlElement, name: string): XmlElement {
+      return parent.ele(namespace, `${prefix}:${name}`)
+    },
+    text(parent: XmlElement, name: string, value: string | null | undefined, attrs: Record<string, string> = {}): void {
+      if (value === null || value === undefined || value === '') return
+      parent.ele(namespace, `${prefix}:${name}`, attrs).txt(value)
+    },
+  }
+}

@@ -1,6 +1,12 @@
 // Operations of the journal (extensions §17): read the chain and verify it. Admin credentials only (the policy
 // refuses other Roles before anything is read).
-import { json, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import {
+  json,
+  listOperation,
+  type ApplicationOperation,
+  type Operation,
+  type OperationInput,
+} from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
 import { EntryList, JournalQuery, VerdictSchema } from './journal.model'
 import { chainHead, listEntries, verifyBusiness } from './journal.service'
@@ -12,10 +18,16 @@ function fromSeqOf(raw: string | undefined): number {
   return Number(raw)
 }
 
-const base = { tag: 'Journal', access: 'admin', mcp: true, idempotent: false, refusals: [] } as const
+/** The seq the first page starts after (`from_seq` less one); undefined on a page a cursor names. */
+function firstPageStartOf(query: OperationInput['query']): number | undefined {
+  const from = fromSeqOf(query.from_seq)
+  return query.cursor === undefined ? from - 1 : undefined
+}
+
+const base = { tag: 'Journal', access: 'admin', mcp: true } as const
 
 export const journalOperations: Operation[] = [
-  {
+  listOperation({
     ...base,
     name: 'journal_list',
     summary: "List the journal's entries, oldest first",
@@ -24,25 +36,17 @@ export const journalOperations: Operation[] = [
     http: { method: 'GET', path: '/v1/journal', status: 200 },
     query: JournalQuery,
     output: EntryList,
-    async run(actor, { query }, ctx) {
-      const from = fromSeqOf(query.from_seq)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'journal',
-          async (after, n) =>
-            (await listEntries(ctx.deps.db, actor.businessId, query.cursor === undefined ? from - 1 : after, n)).map(
-              (e) => ({ ...e, id: e.seq }),
-            ),
-          ({ id: _cursor, ...e }) => e,
-        ),
-      )
-    },
-  },
+    list: 'journal',
+    filter: firstPageStartOf,
+    // Cursors page by seq: the first page starts before `from_seq`, the next ones after the cursor's last entry.
+    rows: async ({ deps }, actor, after, n, start) =>
+      (await listEntries(deps.db, actor.businessId, start ?? after, n)).map((e) => ({ ...e, id: e.seq })),
+    present: ({ id: _cursor, ...e }) => e,
+  }),
   {
     ...base,
+    idempotent: false,
+    refusals: [],
     name: 'journal_verify',
     summary: 'Verify the journal',
     description:

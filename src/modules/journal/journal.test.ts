@@ -1,11 +1,10 @@
 // The journal over HTTP against a real temp-file database (extensions §17): an entry for every kind of change however
 // it was made, every hash recomputed by this test's own code from the API's answer, verify, the triggers, access.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { allPages, makeHarness, type Harness } from '../../../test/harness'
+import { allPages, makeHarness, serveHarness, type Harness } from '../../../test/harness'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { smtpMailer } from '../../adapters/smtp'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { connectMcp } from '../../../test/mcp-client'
 import { updateBusiness } from '../business'
 import { checkChain } from './journal.testkit'
 
@@ -317,16 +316,8 @@ describe('who reads the journal', () => {
 
 describe('through MCP', () => {
   test("an Admin key's journal_verify and journal_list tools answer what the API answers; a Viewer's list has neither", async () => {
-    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
-    const connect = async (key: string) => {
-      const client = new Client({ name: 'journal-test', version: '1.0.0' })
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}` } },
-        }),
-      )
-      return client
-    }
+    const served = serveHarness(h)
+    const connect = (key: string) => connectMcp(served.base, key)
     try {
       const admin = await connect(biz.key)
       const verdict = (await admin.callTool({ name: 'journal_verify', arguments: {} })) as any
@@ -339,7 +330,7 @@ describe('through MCP', () => {
       await admin.close()
       await viewer.close()
     } finally {
-      server.stop(true)
+      served.stop()
     }
   })
 })

@@ -2,7 +2,7 @@
 // each in the document's language (extensions §18).
 // Each judges in one transaction (refusals write nothing), counts its one recipient against the service's daily
 // limit like a Send, sends outside the transaction, and gives the count back when the email surely did not go out.
-import { MailerError, type MailMessage } from '../../adapters/smtp'
+import type { MailMessage } from '../../adapters/smtp'
 import type { Tx } from '../../db/client'
 import { NotDelivered, NotFound } from '../../shared/errors'
 import { utcDay } from '../../shared/dates'
@@ -23,7 +23,7 @@ import {
 import { paymentWithReceipt, receiptPdfOf } from '../payments'
 import { documentPdf } from '../pdf'
 import { countRecipients, mailStateOf, type Provider } from '../mailbox'
-import type { MailDeps } from './send.service'
+import { mailFailure, type MailDeps } from './send.service'
 import { fileBase, signature, titleOf } from './message'
 import { words } from '../words'
 
@@ -74,22 +74,13 @@ async function emailClient<T>(
   try {
     await deps.mailer.send(plan.provider.transportUrl, await compose(plan.provider, plan.to, plan.it))
   } catch (e) {
-    const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
-    if (plan.counted > 0 && surelyUnsent)
-      await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
-    if (!(e instanceof MailerError)) throw e
-    deps.logger.info('application email not delivered', {
-      business_id: business.id,
-      via: plan.provider.kind,
-      reason: e.reason,
-      smtp_code: e.smtpCode,
-    })
+    const failure = await mailFailure(deps, business.id, plan, e, 'application email not delivered')
     const tail =
-      e.reason === 'interrupted'
+      failure.reason === 'interrupted'
         ? 'It may have gone out: check with the Client before sending again.'
         : 'Nothing was sent; it may succeed later.'
     // The mail server's own failure stays on the error (not in the answer): a reminder step reads whether to retry.
-    throw Object.assign(new NotDelivered(`Not delivered: ${e.message}. ${tail}`), { cause: e })
+    throw Object.assign(new NotDelivered(`Not delivered: ${failure.message}. ${tail}`), { cause: failure })
   }
   if (after)
     await deps.db

@@ -1,27 +1,19 @@
 // The emails a Client reads, in the document's language (extensions §18), as a real SMTP server receives them (the
 // test server parses each with mailparser): a Send's subject and text, a reminder's, a Receipt's, and the PDFs they
 // carry, in each of the eight languages; a subject or message the Business wrote itself is sent as written.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { describe, expect, test } from 'bun:test'
+import type { Harness } from '../../../test/harness'
+import { mailHarnessForFile } from '../../../test/mail-harness'
 import { pdfText, spaced } from '../../../test/pdf-text'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import { LANGUAGES, words, type Language } from '../words'
 import { emailReceipt } from '.'
 
 let smtp: TestSmtpServer
 let h: Harness
-
-beforeAll(async () => {
-  smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url, rateLimit: 1_000_000 } })
-})
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
-beforeEach(() => {
-  h.clock.advance(61_000)
-  smtp.received.length = 0
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), {
+  config: { rateLimit: 1_000_000 },
+  freshMinute: true,
 })
 
 // Written by hand: the words each language's emails must carry, and 119.00 EUR as the language writes it.

@@ -1,7 +1,7 @@
 // Operations of email to a Client: send a document (extensions §3), remind of it by hand (§14), and the application's
 // remind again and email a Receipt (§9).
 import { Type as t } from '@sinclair/typebox'
-import { idOf, json, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { idOf, json, onRecord, type ApplicationOperation, type Operation } from '../../platform/operation'
 import { DocumentSchema, ISSUE_REFUSALS } from '../documents'
 import { RemindBody, SendBody } from './mail.model'
 import { sendDocument } from './send.service'
@@ -16,6 +16,8 @@ const REMIND_REFUSALS = [
   'sending_limit_reached',
 ] as const
 
+const path = t.Object({ id: t.String({ description: 'document id' }) })
+
 export const mailOperations: Operation[] = [
   {
     name: 'documents_send',
@@ -25,7 +27,7 @@ export const mailOperations: Operation[] = [
     description:
       "Sends the document to its Client (or to `to`, `cc`, `bcc`) through the Business's mail provider, the PDF attached. A Draft is issued first and keeps its number even when the email does not go out.",
     http: { method: 'POST', path: '/v1/documents/:id/send', status: 200 },
-    path: t.Object({ id: t.String({ description: 'document id' }) }),
+    path,
     body: t.Optional(SendBody),
     output: DocumentSchema,
     access: 'write',
@@ -52,7 +54,7 @@ export const mailOperations: Operation[] = [
     description:
       'Emails the Client (or `to`, `cc`, `bcc`) a reminder that an issued Invoice or a never-converted Proforma Invoice with an amount due is due, the PDF attached. The document then answers `last_reminded` (`step_days` null: by hand) and one more in `reminders_sent`; raises document.reminded.',
     http: { method: 'POST', path: '/v1/documents/:id/remind', status: 200 },
-    path: t.Object({ id: t.String({ description: 'document id' }) }),
+    path,
     body: t.Optional(RemindBody),
     output: DocumentSchema,
     access: 'write',
@@ -91,8 +93,6 @@ export const mailAppOperations: ApplicationOperation[] = [
       'sending_limit_reached',
     ],
     notDelivered: true,
-    async run(actor, { path }, { deps }) {
-      return json(await emailReceipt(deps, actor, idOf(path.id, 'No such Payment.')))
-    },
+    run: onRecord(emailReceipt, { missing: 'No such Payment.' }),
   },
 ]

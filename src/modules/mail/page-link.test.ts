@@ -1,23 +1,16 @@
 // With INVOICING_PUBLIC_URL set, the email of a Send links the document's own page, the one whose first open raises
 // document.viewed; without it (or with a message of the Business's own words) no link is added.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import { describe, expect, test } from 'bun:test'
+import type { Harness } from '../../../test/harness'
+import { mailHarnessForFile } from '../../../test/mail-harness'
+import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import { ConfigError, loadConfig } from '../../config'
 
 let smtp: TestSmtpServer
 let h: Harness
-beforeAll(async () => {
-  smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url, publicUrl: 'https://invoices.example.com' } })
-})
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
-beforeEach(() => {
-  h.clock.advance(61_000)
-  smtp.received.length = 0
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), {
+  config: { publicUrl: 'https://invoices.example.com' },
+  freshMinute: true,
 })
 
 async function draft(): Promise<{ key: string; id: number }> {

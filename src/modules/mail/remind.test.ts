@@ -2,24 +2,23 @@
 // answers last_reminded and reminders_sent, document.reminded is raised, `actions.remind` predicts it, and each
 // refusal (§9's codes, 502 not_delivered) writes nothing and sends nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { and, eq } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { makeHarness, serveHarness, type Harness } from '../../../test/harness'
+import { connectMcp } from '../../../test/mcp-client'
 import { documents, outbox } from '../../db/schema'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 
 let smtp: TestSmtpServer
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ReturnType<typeof serveHarness>
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
   h = await makeHarness({ config: { mailRelay: smtp.url, rateLimit: 1_000_000 } })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+  served = serveHarness(h)
 })
 afterAll(async () => {
-  server.stop(true)
+  served.stop()
   await h.close()
   await smtp.close()
 })
@@ -172,12 +171,7 @@ describe('POST /v1/documents/{id}/remind', () => {
 describe('documents_remind over MCP', () => {
   test('the tool reminds the Client through the real mail server and answers the document; a refusal is isError with its code', async () => {
     const s = await setup()
-    const client = new Client({ name: 'test-assistant', version: '1.0.0' })
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${s.key}` } },
-      }),
-    )
+    const client = await connectMcp(served.base, s.key)
     try {
       const r = (await client.callTool({ name: 'documents_remind', arguments: { id: s.docId } })) as any
       expect(r.isError ?? false).toBe(false)

@@ -54,6 +54,33 @@ function checkTotal(to: string[] | null, cc: string[], bcc: string[]): void {
   bag.throwIfAny()
 }
 
+/**
+ * A send that threw: recipients that surely got nothing are given back to the day's count (a maybe-sent email keeps
+ * them), anything but the mail server's failure is thrown on, and that failure is logged (`log`, with `about`) and
+ * answered.
+ */
+export async function mailFailure(
+  deps: MailDeps,
+  businessId: number,
+  plan: { provider: { kind: string }; counted: number; day: string },
+  e: unknown,
+  log: string,
+  about: Record<string, unknown> = {},
+): Promise<MailerError> {
+  const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
+  if (plan.counted > 0 && surelyUnsent)
+    await deps.db.write((tx) => countRecipients(tx, businessId, plan.day, -plan.counted))
+  if (!(e instanceof MailerError)) throw e
+  deps.logger.info(log, {
+    business_id: businessId,
+    ...about,
+    via: plan.provider.kind,
+    reason: e.reason,
+    smtp_code: e.smtpCode,
+  })
+  return e
+}
+
 /** The 502 message: what happened, and whether the email may have gone out. */
 function notDeliveredMessage(e: MailerError, issuedNumber: string | null): string {
   const tail =
@@ -125,20 +152,9 @@ export async function sendDocument(
     })
     await deps.mailer.send(plan.provider.transportUrl, message)
   } catch (e) {
-    // Recipients that surely got nothing are given back to the day's count; a maybe-sent email keeps them.
-    const surelyUnsent = !(e instanceof MailerError) || !e.maybeSent
-    if (plan.counted > 0 && surelyUnsent)
-      await deps.db.write((tx) => countRecipients(tx, business.id, plan.day, -plan.counted))
-    if (!(e instanceof MailerError)) throw e
-    deps.logger.info('send not delivered', {
-      business_id: business.id,
-      document_id: id,
-      via: plan.provider.kind,
-      reason: e.reason,
-      smtp_code: e.smtpCode,
-    })
+    const failure = await mailFailure(deps, business.id, plan, e, 'send not delivered', { document_id: id })
     throw new NotDelivered(
-      notDeliveredMessage(e, plan.issuedNumber),
+      notDeliveredMessage(failure, plan.issuedNumber),
       plan.issuedNumber ? { document_number: plan.issuedNumber } : {},
     )
   }

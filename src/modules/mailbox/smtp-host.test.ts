@@ -4,7 +4,7 @@
 // a closed port and a silent one answer alike. The service's own relay is the operator's and is not judged so.
 // Against a real SMTP server on loopback.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { draftFor, makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, person } from '../../../test/app-client'
 import { cli } from '../../../test/processes'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
@@ -46,23 +46,21 @@ async function harness(config: Partial<Config> = {}): Promise<Harness> {
   return h
 }
 
+/** A Draft of one line of 100.00 at 19 % for a new Client, Acme, of the Business. */
+async function acmeDraft(h: Harness, b: { id: number; key: string }): Promise<any> {
+  const clientId = await h.client(b.key, { name: 'Acme', email: 'ap@acme.example' })
+  const line = { description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }
+  return draftFor(h, { bizId: b.id, key: b.key, clientId }, { lines: [line] })
+}
+
 /** A Business with an address of its own, a Client and a Draft; its mailbox stored as given, past the save rules (as one stored before them). */
 async function withMailbox(h: Harness, smtpUrl: string) {
   const b = await h.business({ email: 'office@shop.example' })
   await setMailbox(h.deps.db, h.clock, b.id, { smtpUrl, from: 'office@shop.example' }, { allowPrivate: true })
-  const client = await h.client(b.key, { name: 'Acme', email: 'ap@acme.example' })
-  const doc = await h.request('POST', '/v1/documents', {
-    key: b.key,
-    body: {
-      type: 'invoice',
-      client_id: client,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
-    },
-  })
-  expect(doc.status).toBe(201)
+  const doc = await acmeDraft(h, b)
   const send = async () => {
     const started = performance.now()
-    const r = await h.request('POST', `/v1/documents/${doc.body.id}/send`, { key: b.key })
+    const r = await h.request('POST', `/v1/documents/${doc.id}/send`, { key: b.key })
     return { ...r, ms: performance.now() - started }
   }
   return { ...b, send }
@@ -233,16 +231,8 @@ describe('sending through a mailbox', () => {
     const h = await harness({ mailRelay: smtp.url })
     smtp.received.length = 0
     const b = await h.business({ email: 'office@relay.example' })
-    const client = await h.client(b.key, { name: 'Acme', email: 'ap@acme.example' })
-    const doc = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
-      },
-    })
-    const r = await h.request('POST', `/v1/documents/${doc.body.id}/send`, { key: b.key })
+    const doc = await acmeDraft(h, b)
+    const r = await h.request('POST', `/v1/documents/${doc.id}/send`, { key: b.key })
     expect(r.status, r.text).toBe(200)
     expect(smtp.received).toHaveLength(1)
   })

@@ -173,13 +173,18 @@ export async function storePattern(tx: SqlTx, businessId: number, kind: Numberin
 
 // ---- The uses, named for their callers
 
+/** The Receipts' numbering of the year of `today` (a Receipt is numbered in the year it is recorded). */
+function receiptNumberingIn(q: SqlTx, business: { id: number; isTest: boolean }, today: string): Promise<Numbering> {
+  return numberingFor(q, business, 'receipt', Number(today.slice(0, 4)))
+}
+
 /** What recording a Payment today would answer for its Receipt's number. */
 export async function receiptNumbering(
   q: SqlTx,
   business: { id: number; isTest: boolean },
   today: string,
 ): Promise<Judgement> {
-  return judge(q, await numberingFor(q, business, 'receipt', Number(today.slice(0, 4))), null)
+  return judge(q, await receiptNumberingIn(q, business, today), null)
 }
 
 /** Takes the next Receipt number inside the recording transaction (numbering_at_its_end has no way out for it). */
@@ -188,7 +193,7 @@ export async function takeReceiptNumber(
   business: { id: number; isTest: boolean },
   today: string,
 ): Promise<Judgement> {
-  return take(tx, await numberingFor(tx, business, 'receipt', Number(today.slice(0, 4))), null)
+  return take(tx, await receiptNumberingIn(tx, business, today), null)
 }
 
 /** Account codes have no year and no TEST- prefix. */

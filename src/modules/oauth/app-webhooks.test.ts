@@ -1,9 +1,8 @@
 // An OAuth app's webhook across two Businesses: each message names its Business and verifies with the
 // `standardwebhooks` library; actions for the app's lowest Role; a 2xx is a use; leaving a Business stops its messages,
 // fails its waiting retries unsent and erases their bodies; the plan rule; the owner's failure email at most daily.
-import { afterAll, beforeAll, describe, expect, setSystemTime, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { connectApp } from '../../../test/oauth'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
@@ -11,6 +10,7 @@ import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schem
 import type { PostResult, WebhookSender } from '../../adapters/http'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
+import { issueInvoice, receiver, verify, type Received } from '../webhooks/webhooks.testkit'
 import { addMember, addPerson, deletePerson, findPerson } from '../people'
 import {
   createApp,
@@ -24,18 +24,12 @@ import {
   type AppDeliveryContext,
 } from '.'
 
-interface Got {
-  headers: Record<string, string>
-  body: string
-  at: Date
-}
-
 let h: Harness
 let smtp: TestSmtpServer
 let ctx: AppDeliveryContext
-const got: Got[] = []
+let got: Received[]
 let answer: (body: any) => number = () => 200
-let server: ReturnType<typeof Bun.serve>
+let rx: ReturnType<typeof receiver>
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer()
@@ -43,44 +37,29 @@ beforeAll(async () => {
     config: { publicUrl: 'https://invoices.example', webhookAllowPrivate: true, mailRelay: smtp.url },
   })
   ctx = { ...appDeliveryContext(h.deps, async () => 'owner@apps.example'), jitter: () => 0 }
-  server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      const body = await req.text()
-      got.push({ headers: Object.fromEntries(req.headers), body, at: h.clock.now() })
-      return new Response('ok', { status: answer(JSON.parse(body)) })
-    },
-  })
+  rx = receiver(h.clock, (_req, body) => new Response('ok', { status: answer(JSON.parse(body)) }))
+  got = rx.got
 })
 afterAll(async () => {
-  server.stop(true)
+  rx.stop()
   await h.close()
   await smtp.close()
 })
 
-function verify(secret: string, m: Got): any {
-  setSystemTime(m.at)
-  try {
-    return new Webhook(secret).verify(m.body, m.headers)
-  } finally {
-    setSystemTime()
-  }
+/** An Invoice of 100.00 issued for a new Client of the Business; answers its id. */
+async function issueInvoiceOf(key: string): Promise<number> {
+  const line = { description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }
+  return (await issueInvoice(h, key, await h.client(key), line)).id
 }
 
-async function issueInvoice(key: string): Promise<number> {
-  const clientId = await h.client(key)
-  const d = await h.request('POST', '/v1/documents', {
-    key,
-    body: {
-      type: 'invoice',
-      client_id: clientId,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
-    },
+/** A public OAuth app '<name> Sync' of the person, redirecting to https://<name>.example/cb. */
+function publicApp(ownerPersonId: number, name: string) {
+  return createApp(h.deps.db, h.clock, {
+    ownerPersonId,
+    name: `${name} Sync`,
+    redirectUris: [`https://${name.toLowerCase()}.example/cb`],
+    public: true,
   })
-  const i = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
-  if (i.status !== 200) throw new Error(`issue: ${i.status} ${i.text}`)
-  return d.body.id
 }
 
 /** Runs the jobs until nothing is due now. */
@@ -96,16 +75,11 @@ async function deliveriesOf(businessId: number) {
 async function setup() {
   const a = await h.business()
   const b = await h.business()
-  const app = await createApp(h.deps.db, h.clock, {
-    ownerPersonId: 1,
-    name: 'Ledger Sync',
-    redirectUris: ['https://ledger.example/cb'],
-    public: true,
-  })
+  const app = await publicApp(1, 'Ledger')
   const ca = await connectApp(h, { businessId: a.id, clientId: app.client_id, role: 'member' })
   const cb = await connectApp(h, { businessId: b.id, clientId: app.client_id, role: 'viewer' })
   const hook = await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, {
-    url: `http://127.0.0.1:${server.port}/hook`,
+    url: rx.url,
   })
   got.length = 0
   answer = () => 200
@@ -115,8 +89,8 @@ async function setup() {
 describe("an OAuth app's webhook", () => {
   test('hears every Business it is connected to: business_id names each, signatures verify, actions are the Role there', async () => {
     const s = await setup()
-    const docA = await issueInvoice(s.a.key)
-    const docB = await issueInvoice(s.b.key)
+    const docA = await issueInvoiceOf(s.a.key)
+    const docB = await issueInvoiceOf(s.b.key)
     await run()
     expect(got).toHaveLength(2)
     const bodies = got.map((m) => verify(s.hook.secret, m))
@@ -148,7 +122,7 @@ describe("an OAuth app's webhook", () => {
       email: 'second@people.example',
       memberRole: 'viewer',
     })
-    const doc = await issueInvoice(s.a.key)
+    const doc = await issueInvoiceOf(s.a.key)
     await run()
     const ofA = got.map((m) => verify(s.hook.secret, m)).filter((m) => m.business_id === s.a.publicId)
     expect(ofA).toHaveLength(1)
@@ -160,7 +134,7 @@ describe("an OAuth app's webhook", () => {
   test('a 2xx counts as a use of the connections to that Business', async () => {
     const s = await setup()
     h.clock.advance(10 * 24 * 3600_000)
-    await issueInvoice(s.a.key)
+    await issueInvoiceOf(s.a.key)
     await run()
     const c = await h.deps.db.read.select().from(connectedApps).where(eq(connectedApps.id, s.ca.connectedAppId)).get()
     expect(c!.lastUsedAt).toBe(h.clock.now().toISOString())
@@ -169,7 +143,7 @@ describe("an OAuth app's webhook", () => {
   test('after the app leaves a Business: nothing more about it, waiting retries fail unsent, bodies erased', async () => {
     const s = await setup()
     answer = (m) => (m.business_id === s.b.publicId ? 500 : 200)
-    await issueInvoice(s.b.key)
+    await issueInvoiceOf(s.b.key)
     await run()
     const [waiting] = await deliveriesOf(s.b.id)
     expect(waiting!.status).toBe('pending')
@@ -178,8 +152,8 @@ describe("an OAuth app's webhook", () => {
     const [after] = await deliveriesOf(s.b.id)
     expect(after).toMatchObject({ status: 'failed_unsent', reason: 'app_not_connected', body: null, attempts: 1 })
     got.length = 0
-    await issueInvoice(s.b.key)
-    await issueInvoice(s.a.key)
+    await issueInvoiceOf(s.b.key)
+    await issueInvoiceOf(s.a.key)
     h.clock.advance(10_000)
     await run()
     expect(got.map((m) => JSON.parse(m.body).business_id)).toEqual([s.a.publicId])
@@ -188,7 +162,7 @@ describe("an OAuth app's webhook", () => {
   test('a retry and a resend carry the body as first built; only its actions are answered anew for the Role at that attempt', async () => {
     const s = await setup()
     answer = () => 500
-    const doc = await issueInvoice(s.a.key)
+    const doc = await issueInvoiceOf(s.a.key)
     await run()
     expect(got).toHaveLength(1)
     const first = verify(s.hook.secret, got[0]!)
@@ -228,7 +202,7 @@ describe("an OAuth app's webhook", () => {
   test('nothing about a Free or Paused Business is sent', async () => {
     const s = await setup()
     await updateBusiness(h.deps.db, h.clock, s.a.id, { plan: 'pro' })
-    await issueInvoice(s.a.key)
+    await issueInvoiceOf(s.a.key)
     await updateBusiness(h.deps.db, h.clock, s.a.id, { plan: 'free' })
     await run()
     expect(got).toHaveLength(0)
@@ -245,7 +219,7 @@ describe("an OAuth app's webhook", () => {
 
   test('deleting the app deletes its webhook and deliveries', async () => {
     const s = await setup()
-    await issueInvoice(s.a.key)
+    await issueInvoiceOf(s.a.key)
     await run()
     expect(await deliveriesOf(s.a.id)).toHaveLength(1)
     await deleteApp(h.deps.db, s.app.client_id)
@@ -255,24 +229,14 @@ describe("an OAuth app's webhook", () => {
   test("deleting the app's owner (the person) deletes their apps: webhook and deliveries go, their Connected apps answer 401", async () => {
     const a = await h.business()
     const { person: owner } = await addPerson(h.deps, { email: 'app-owner@apps.example', name: 'App Owner' })
-    const app = await createApp(h.deps.db, h.clock, {
-      ownerPersonId: owner.id,
-      name: 'Owned Sync',
-      redirectUris: ['https://owned.example/cb'],
-      public: true,
-    })
-    const other = await createApp(h.deps.db, h.clock, {
-      ownerPersonId: 1,
-      name: 'Kept Sync',
-      redirectUris: ['https://kept.example/cb'],
-      public: true,
-    })
+    const app = await publicApp(owner.id, 'Owned')
+    const other = await publicApp(1, 'Kept')
     const c = await connectApp(h, { businessId: a.id, clientId: app.client_id, role: 'member' })
     const kept = await connectApp(h, { businessId: a.id, clientId: other.client_id, role: 'member' })
     await setAppWebhook({ ...h.deps, allowPrivate: true }, app.client_id, {
-      url: `http://127.0.0.1:${server.port}/hook`,
+      url: rx.url,
     })
-    await issueInvoice(a.key)
+    await issueInvoiceOf(a.key)
     await run()
     expect(await deliveriesOf(a.id)).toHaveLength(1)
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(200)
@@ -296,12 +260,7 @@ describe("an OAuth app's webhook", () => {
     const a = await h.business()
     const { person } = await addPerson(h.deps, { email: 'sole-owner@apps.example', name: 'Sole Owner' })
     await addMember(h.deps, a.id, { email: 'sole-owner@apps.example', role: 'owner' })
-    const app = await createApp(h.deps.db, h.clock, {
-      ownerPersonId: person.id,
-      name: 'Sole Sync',
-      redirectUris: ['https://sole.example/cb'],
-      public: true,
-    })
+    const app = await publicApp(person.id, 'Sole')
     await expect(deletePerson(h.deps, 'sole-owner@apps.example')).rejects.toMatchObject({ code: 'last_owner' })
     expect(await findPerson(h.deps, 'sole-owner@apps.example')).toBeDefined()
     expect(
@@ -313,23 +272,23 @@ describe("an OAuth app's webhook", () => {
     const s = await setup()
     answer = () => 410
     smtp.received.length = 0
-    await issueInvoice(s.a.key)
+    await issueInvoiceOf(s.a.key)
     await run()
     expect(smtp.received).toHaveLength(1)
     expect(smtp.received[0]!.envelope.to).toEqual(['owner@apps.example'])
     expect(smtp.received[0]!.mail.subject).toContain('Ledger Sync')
     // Turned on again, another failure the same day sends no second email.
     await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, {
-      url: `http://127.0.0.1:${server.port}/hook`,
+      url: rx.url,
     })
-    await issueInvoice(s.b.key)
+    await issueInvoiceOf(s.b.key)
     await run()
     expect(smtp.received).toHaveLength(1)
     h.clock.advance(24 * 3600_000 + 1000)
     await setAppWebhook({ ...h.deps, allowPrivate: true }, s.app.client_id, {
-      url: `http://127.0.0.1:${server.port}/hook`,
+      url: rx.url,
     })
-    await issueInvoice(s.b.key)
+    await issueInvoiceOf(s.b.key)
     await run()
     expect(smtp.received).toHaveLength(2)
   })
@@ -340,7 +299,7 @@ describe("an OAuth app's webhook goes through the one delivery engine", () => {
     const s = await setup()
     const hung: WebhookSender = { post: () => new Promise<PostResult>(() => {}) }
     const slow: AppDeliveryContext = { ...ctx, sender: hung, answerTimeoutMs: 200 }
-    await issueInvoice(s.a.key)
+    await issueInvoiceOf(s.a.key)
     await dispatchAppWebhooks(slow)
     while ((await deliverDueAppWebhooks(slow)) > 0) {}
     const [d] = await deliveriesOf(s.a.id)
@@ -353,8 +312,8 @@ describe("an OAuth app's webhook goes through the one delivery engine", () => {
 
   test('two runs at once never take the same delivery: each message is sent once', async () => {
     const s = await setup()
-    await issueInvoice(s.a.key)
-    await issueInvoice(s.b.key)
+    await issueInvoiceOf(s.a.key)
+    await issueInvoiceOf(s.b.key)
     await dispatchAppWebhooks(ctx)
     const [x, y] = await Promise.all([deliverDueAppWebhooks(ctx), deliverDueAppWebhooks(ctx)])
     const ids = got.map((m) => m.headers['webhook-id'])

@@ -34,19 +34,22 @@ export function answerUrl(redirectUri: string, params: Record<string, string | n
   return u.toString()
 }
 
+/** The authorization request's parameters that may each be sent once (`resource`, RFC 8707, may be sent again). */
+export const SINGLE_PARAMETERS = [
+  'client_id',
+  'redirect_uri',
+  'state',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+] as const
+
 export async function judgeAuthorization(
   d: AppDeps & { issuer: string; resources: string[] },
   q: URLSearchParams,
 ): Promise<Judged> {
-  for (const name of [
-    'client_id',
-    'redirect_uri',
-    'state',
-    'response_type',
-    'code_challenge',
-    'code_challenge_method',
-    'scope',
-  ]) {
+  for (const name of SINGLE_PARAMETERS) {
     if (q.getAll(name).length > 1)
       return { kind: 'page', message: `The app sent ${name} more than once; the request cannot be trusted.` }
   }

@@ -1,10 +1,10 @@
 // Operations of Connected apps on the API (Admin keys): list a Business's Connected apps, disconnect one. Not MCP tools.
 import { Type as t } from '@sinclair/typebox'
 import { Int, ListQuery, NoBody, Paged, Timestamp, Nullable } from '../../shared/schemas'
-import { idOf, json, listPage, type Operation } from '../../platform/operation'
+import { idOf, listOperation, type Operation } from '../../platform/operation'
 import { connectedAppsOf, disconnectConnectedApp } from './connections.service'
 
-const base = { tag: 'Connected apps', access: 'admin', idempotent: false, refusals: [], mcp: false } as const
+const base = { tag: 'Connected apps', access: 'admin', mcp: false } as const
 
 const ConnectedAppSchema = t.Object(
   {
@@ -19,7 +19,7 @@ const ConnectedAppSchema = t.Object(
 )
 
 export const connectedAppsOperations: Operation[] = [
-  {
+  listOperation({
     ...base,
     name: 'connected_apps_list',
     summary: 'List Connected apps',
@@ -28,21 +28,14 @@ export const connectedAppsOperations: Operation[] = [
     http: { method: 'GET', path: '/v1/connected-apps', status: 200 },
     query: t.Object(ListQuery),
     output: Paged(ConnectedAppSchema, 'ConnectedAppList'),
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'connected-apps',
-          (after, n) => connectedAppsOf(ctx.deps.db, actor.businessId, after, n),
-          (r) => r,
-        ),
-      )
-    },
-  },
+    list: 'connected-apps',
+    rows: ({ deps }, actor, after, n) => connectedAppsOf(deps.db, actor.businessId, after, n),
+    present: (r) => r,
+  }),
   {
     ...base,
+    idempotent: false,
+    refusals: [],
     name: 'connected_apps_delete',
     summary: 'Disconnect a Connected app: its tokens answer 401 from the next request',
     description: 'Ends the Connected app at once: its access and refresh tokens stop acting.',

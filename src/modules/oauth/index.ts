@@ -42,7 +42,14 @@ export { ACCESS_PREFIX, REFRESH_PREFIX, s256, sha256 } from './secrets'
 // tokenModel is imported from './token-model' by the OAuth door alone: it brings @node-oauth/oauth2-server (about
 // 18 MB), which a server loads with its first OAuth request rather than at start.
 export { asGrant, grantable, isGrantRole, lowerTo, lowestRole, type PersonRole } from './roles'
-export { answerUrl, judgeAuthorization, offeredRoles, type AuthorizationRequest, type Judged } from './authorize'
+export {
+  answerUrl,
+  judgeAuthorization,
+  offeredRoles,
+  SINGLE_PARAMETERS,
+  type AuthorizationRequest,
+  type Judged,
+} from './authorize'
 export {
   appsOfOwner,
   deleteOwnedApp,

@@ -1,6 +1,6 @@
 // The application's reads of a Test business's outbox (issue 32): its list, one message, an attachment, the whole
 // message as an .eml. Any Role of the Business reads them; only a Test business has an outbox (else 404).
-import { idOf, json, listPage, type ApplicationOperation } from '../../platform/operation'
+import { idOf, json, listRun, type ApplicationOperation } from '../../platform/operation'
 import { NotFound } from '../../shared/errors'
 import { listOutbox, NO_MESSAGE, outboxAttachment, outboxRaw, presentKept, readOutboxMessage } from './outbox.service'
 
@@ -10,18 +10,11 @@ export const outboxAppOperations: ApplicationOperation[] = [
     description: "The Test business's outbox, newest first, paged: From, To, Cc, Bcc, subject, attachments.",
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'outbox',
-          (before, n) => listOutbox(ctx.deps.db, actor.businessId, before, n),
-          presentKept,
-        ),
-      )
-    },
+    run: listRun({
+      list: 'outbox',
+      rows: ({ deps }, actor, before, n) => listOutbox(deps.db, actor.businessId, before, n),
+      present: presentKept,
+    }),
   },
   {
     name: 'outbox_get',

@@ -1,6 +1,7 @@
 // SQL of a Test business's outbox: keep a message (and drop the oldest beyond the bound), list newest first, read one.
 import { and, desc, eq, lt, lte } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
+import { findBusinessRow } from '../../platform/business-rows.repo'
 import { mailOutbox } from '../../db/schema'
 
 export type KeptRow = typeof mailOutbox.$inferSelect
@@ -54,9 +55,5 @@ export async function listKept(q: Queryable, businessId: number, beforeId: numbe
 
 /** One message of the Business, with its bytes; undefined for another Business's or one no longer kept. */
 export async function findKept(q: Queryable, businessId: number, id: number): Promise<KeptRow | undefined> {
-  return q
-    .select()
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.businessId, businessId), eq(mailOutbox.id, id)))
-    .get()
+  return findBusinessRow(q, mailOutbox, businessId, id)
 }

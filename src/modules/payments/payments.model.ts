@@ -2,11 +2,11 @@
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'credit_card', 'debit_card', 'other'] as const
 
 const Method = t.Union(PAYMENT_METHODS.map((m) => t.Literal(m)))
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 // Counted in characters as stored (the service trims), not UTF-16 units: see Text.
 const Reference = Text({ maxLength: 255 })
 const Notes = Text({ maxLength: 5000 })
@@ -19,7 +19,7 @@ export const ReceiptSchema = t.Object(
     payment_id: Int(),
     document_id: Int(),
     amount: Amount,
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     payment_date: DateString,
     payment_method: t.String(),
     reference: Nullable(t.String()),
@@ -32,17 +32,22 @@ export const ReceiptSchema = t.Object(
   { title: 'Receipt' },
 )
 
+/** A Payment's or a Refund's status as answered. */
+export const RecordStatus = t.String({ description: 'completed or voided; keep an unknown value' })
+/** How a Payment or a Refund was made, as answered: the list may grow. */
+export const PaymentMethodAnswer = t.String({
+  description: 'bank_transfer, cash, check, credit_card, debit_card, other; others may be added',
+})
+
 export const PaymentSchema = t.Object(
   {
     id: Int(),
     document_id: Int(),
-    status: t.String({ description: 'completed or voided; keep an unknown value' }),
+    status: RecordStatus,
     amount: Amount,
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     payment_date: DateString,
-    payment_method: t.String({
-      description: 'bank_transfer, cash, check, credit_card, debit_card, other; others may be added',
-    }),
+    payment_method: PaymentMethodAnswer,
     bank_account_id: Nullable(Int()),
     reference: Nullable(t.String()),
     notes: Nullable(t.String()),

@@ -5,11 +5,16 @@ import {
   answersFromCommit,
   idOf,
   json,
-  listPage,
+  listOperation,
+  listRun,
   type ApplicationOperation,
   type Operation,
+  type OperationContext,
+  type OperationInput,
+  onRecord,
 } from '../../platform/operation'
-import { InvalidRequest } from '../../shared/errors'
+import type { Actor } from '../../platform/actor'
+import { ListFilters } from '../../platform/list-filters'
 import {
   AmendBody,
   ByDocumentQuery,
@@ -30,11 +35,23 @@ import { presentRefund, recordRefund, reverseRefund } from './refunds.service'
 const path = t.Object({ id: t.String() })
 const TAKES_PAYMENTS = ['type_takes_no_payments', 'draft_takes_no_payments', 'cancelled_takes_no_payments'] as const
 
-function documentIdOf(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new InvalidRequest({ document_id: ['must be a document id'] })
-  return Number(raw)
+/** The `document_id` a list of Payments, Receipts or Refunds is narrowed to, if any. */
+function documentIdOf(query: OperationInput['query']): number | undefined {
+  const read = new ListFilters(query)
+  return read.done(read.id('document_id', 'must be a document id'))
 }
+
+/** Rows paged by the id of one of their records (listPage reads a row's `id`). */
+const keyedBy = <R>(rows: R[], idOf: (row: R) => number) => rows.map((row) => ({ id: idOf(row), ...row }))
+
+/** A page of Receipts with their Payments (one document's, with a document id). */
+const receiptRows = async (
+  { deps }: OperationContext,
+  actor: Actor,
+  afterId: number,
+  limit: number,
+  documentId?: number,
+) => keyedBy(await listReceipts(deps.db.read, actor.businessId, afterId, limit, documentId), (r) => r.receipt.id)
 
 export const paymentsOperations: Operation[] = [
   {
@@ -60,11 +77,9 @@ export const paymentsOperations: Operation[] = [
       'numbering_at_its_end',
     ],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await recordPayment(deps, actor, idOf(path.id), body), 201)
-    },
+    run: onRecord(recordPayment, { status: 201 }),
   },
-  {
+  listOperation({
     name: 'payments_list',
     tag: 'Payments',
     summary: 'List Payments (reversed ones included)',
@@ -73,27 +88,13 @@ export const paymentsOperations: Operation[] = [
     query: ByDocumentQuery,
     output: PaymentList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const documentId = documentIdOf(query.document_id)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'payments',
-          async (after, n) =>
-            (await listPayments(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({
-              id: r.payment.id,
-              ...r,
-            })),
-          (r) => presentPayment(r.payment, r.receipt),
-        ),
-      )
-    },
-  },
+    list: 'payments',
+    filter: documentIdOf,
+    rows: async ({ deps }, actor, after, n, documentId) =>
+      keyedBy(await listPayments(deps.db.read, actor.businessId, after, n, documentId), (r) => r.payment.id),
+    present: (r) => presentPayment(r.payment, r.receipt),
+  }),
   {
     name: 'payments_get',
     tag: 'Payments',
@@ -106,9 +107,7 @@ export const paymentsOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await getPayment(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(getPayment),
   },
   {
     name: 'payments_update',
@@ -124,9 +123,7 @@ export const paymentsOperations: Operation[] = [
     idempotent: false,
     refusals: [...TAKES_PAYMENTS, 'payment_reversed', 'payment_currency_mismatch', 'payment_exceeds_amount_due'],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await amendPayment(deps, actor, idOf(path.id), body))
-    },
+    run: onRecord(amendPayment),
   },
   {
     name: 'payments_reverse',
@@ -142,11 +139,9 @@ export const paymentsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: ['payment_reversed'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await reversePayment(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(reversePayment),
   },
-  {
+  listOperation({
     name: 'receipts_list',
     tag: 'Receipts',
     summary: 'List Receipts (voided included)',
@@ -155,27 +150,12 @@ export const paymentsOperations: Operation[] = [
     query: ByDocumentQuery,
     output: ReceiptList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const documentId = documentIdOf(query.document_id)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'receipts',
-          async (after, n) =>
-            (await listReceipts(ctx.deps.db.read, actor.businessId, after, n, documentId)).map((r) => ({
-              id: r.receipt.id,
-              ...r,
-            })),
-          (r) => presentReceipt(r.receipt, r.payment),
-        ),
-      )
-    },
-  },
+    list: 'receipts',
+    filter: documentIdOf,
+    rows: receiptRows,
+    present: (r) => presentReceipt(r.receipt, r.payment),
+  }),
   {
     name: 'receipts_get',
     tag: 'Receipts',
@@ -219,19 +199,7 @@ export const paymentsAppOperations: ApplicationOperation[] = [
     description: 'A page of Receipts, each with its Payment, oldest first.',
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'app_receipts',
-          async (after, n) =>
-            (await listReceipts(ctx.deps.db.read, actor.businessId, after, n)).map((r) => ({ id: r.receipt.id, ...r })),
-          (r) => r,
-        ),
-      )
-    },
+    run: listRun({ list: 'app_receipts', rows: receiptRows, present: (r) => r }),
   },
   {
     name: 'payments_rows_of_document',
@@ -262,11 +230,9 @@ export const refundsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: ['not_a_credit_note', 'draft_takes_no_payments', 'cancelled_takes_no_payments', 'refund_exceeds_credit'],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await recordRefund(deps, actor, idOf(path.id), body), 201)
-    },
+    run: onRecord(recordRefund, { status: 201 }),
   },
-  {
+  listOperation({
     name: 'refunds_list',
     tag: 'Refunds',
     summary: 'List Refunds (reversed ones included)',
@@ -275,23 +241,12 @@ export const refundsOperations: Operation[] = [
     query: RefundQuery,
     output: RefundList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const documentId = documentIdOf(query.document_id)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'refunds',
-          (after, n) => listRefunds(ctx.deps.db.read, actor.businessId, after, n, documentId),
-          presentRefund,
-        ),
-      )
-    },
-  },
+    list: 'refunds',
+    filter: documentIdOf,
+    rows: ({ deps }, actor, after, n, documentId) => listRefunds(deps.db.read, actor.businessId, after, n, documentId),
+    present: presentRefund,
+  }),
   {
     name: 'refunds_reverse',
     tag: 'Refunds',
@@ -306,8 +261,6 @@ export const refundsOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: ['refund_reversed'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await reverseRefund(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(reverseRefund),
   },
 ]

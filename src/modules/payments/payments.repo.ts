@@ -1,6 +1,7 @@
 // SQL for Payments and Receipts; every query is scoped by the Business.
 import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
+import { isBusinessRow } from '../../platform/business-rows.repo'
 import { payments, receipts } from '../../db/schema'
 import { COUNTED_PAYMENT_STATUS } from '../documents'
 
@@ -15,7 +16,7 @@ export async function findPayment(q: Queryable, businessId: number, id: number):
   return q
     .select(paymentColumns)
     .from(payments)
-    .where(and(eq(payments.businessId, businessId), eq(payments.id, id)))
+    .where(isBusinessRow(payments, businessId, id))
     .get()
 }
 
@@ -32,9 +33,19 @@ export async function findReceipt(
     .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)
     .innerJoin(payments, eq(payments.id, receipts.paymentId))
-    .where(and(eq(receipts.businessId, businessId), eq(receipts.id, id)))
+    .where(isBusinessRow(receipts, businessId, id))
     .get()
   return row ?? undefined
+}
+
+/**
+ * A page's rows of Payments or Receipts: the Business's after `afterId`, or one document's. One document's are found
+ * through its index (payments_document, receipts_document: a few rows, then sorted): the unary + keeps SQLite from
+ * walking the Business's index in id order through every row of the Business to find them (85 ms at 100,000).
+ */
+function pageAfter(t: typeof payments | typeof receipts, businessId: number, afterId: number, documentId?: number) {
+  if (documentId === undefined) return and(eq(t.businessId, businessId), gt(t.id, afterId))
+  return and(eq(t.documentId, documentId), sql`+${t.businessId} = ${businessId}`, sql`+${t.id} > ${afterId}`)
 }
 
 export async function listPayments(
@@ -44,21 +55,11 @@ export async function listPayments(
   limit: number,
   documentId?: number,
 ) {
-  // One document's Payments are found through payments_document (a few rows, then sorted): the unary + keeps SQLite
-  // from walking payments_business in id order through every Payment of the Business to find them (85 ms at 100,000).
-  const conds =
-    documentId === undefined
-      ? [eq(payments.businessId, businessId), gt(payments.id, afterId)]
-      : [
-          eq(payments.documentId, documentId),
-          sql`+${payments.businessId} = ${businessId}`,
-          sql`+${payments.id} > ${afterId}`,
-        ]
   return q
     .select({ payment: paymentColumns, receipt: receipts })
     .from(payments)
     .leftJoin(receipts, eq(receipts.paymentId, payments.id))
-    .where(and(...conds))
+    .where(pageAfter(payments, businessId, afterId, documentId))
     .orderBy(asc(payments.id))
     .limit(limit)
 }
@@ -70,20 +71,11 @@ export async function listReceipts(
   limit: number,
   documentId?: number,
 ) {
-  // As listPayments: one document's Receipts through receipts_document, not a walk of all the Business's.
-  const conds =
-    documentId === undefined
-      ? [eq(receipts.businessId, businessId), gt(receipts.id, afterId)]
-      : [
-          eq(receipts.documentId, documentId),
-          sql`+${receipts.businessId} = ${businessId}`,
-          sql`+${receipts.id} > ${afterId}`,
-        ]
   return q
     .select({ receipt: receipts, payment: paymentColumns })
     .from(receipts)
     .innerJoin(payments, eq(payments.id, receipts.paymentId))
-    .where(and(...conds))
+    .where(pageAfter(receipts, businessId, afterId, documentId))
     .orderBy(asc(receipts.id))
     .limit(limit)
 }

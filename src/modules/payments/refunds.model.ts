@@ -1,25 +1,22 @@
 // TypeBox models of Refunds of Credit Notes (extensions §20): the record body, the answer, the list query.
 import { Type as t } from '@sinclair/typebox'
 import { Amount, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
 import { Text } from '../../shared/text-schema'
-import { PAYMENT_METHODS } from './payments.model'
-
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
+import { PAYMENT_METHODS, PaymentMethodAnswer, RecordStatus } from './payments.model'
 
 export const RefundSchema = t.Object(
   {
     id: Int(),
     document_id: Int({ description: 'the Credit Note' }),
     amount: Amount,
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     refund_date: DateString,
-    method: t.String({
-      description: 'bank_transfer, cash, check, credit_card, debit_card, other; others may be added',
-    }),
+    method: PaymentMethodAnswer,
     bank_account_id: Nullable(Int()),
     reference: Nullable(t.String()),
     notes: Nullable(t.String()),
-    status: t.String({ description: 'completed or voided; keep an unknown value' }),
+    status: RecordStatus,
     created_at: Timestamp,
   },
   { title: 'Refund' },

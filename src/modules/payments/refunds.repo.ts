@@ -1,6 +1,7 @@
 // SQL for Refunds of Credit Notes; every query is scoped by the Business.
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
+import { businessRowsAfter, findBusinessRow } from '../../platform/business-rows.repo'
 import { refunds } from '../../db/schema'
 
 export type RefundRow = typeof refunds.$inferSelect
@@ -12,11 +13,7 @@ export async function addRefund(tx: Tx, row: RefundInsert): Promise<number> {
 }
 
 export async function findRefund(q: Queryable, businessId: number, id: number): Promise<RefundRow | undefined> {
-  return q
-    .select()
-    .from(refunds)
-    .where(and(eq(refunds.businessId, businessId), eq(refunds.id, id)))
-    .get()
+  return findBusinessRow(q, refunds, businessId, id)
 }
 
 export async function voidRefund(tx: Tx, id: number, voidedAt: string, voidedBy: string | null): Promise<void> {
@@ -40,12 +37,6 @@ export async function listRefunds(
   limit: number,
   documentId?: number,
 ) {
-  const conds = [eq(refunds.businessId, businessId), gt(refunds.id, afterId)]
-  if (documentId !== undefined) conds.push(eq(refunds.documentId, documentId))
-  return q
-    .select()
-    .from(refunds)
-    .where(and(...conds))
-    .orderBy(asc(refunds.id))
-    .limit(limit)
+  const ofDocument = documentId !== undefined ? eq(refunds.documentId, documentId) : undefined
+  return businessRowsAfter(q, refunds, businessId, afterId, limit, ofDocument)
 }

@@ -18,7 +18,6 @@ import {
   findPersonByEmailKey,
   findSignInLink,
   insertPerson,
-  insertSignInLink,
   membershipsOf,
   membershipsWithBusinesses,
   upsertMembership,
@@ -26,8 +25,8 @@ import {
   type MembershipRow,
   type PersonRow,
 } from './people.repo'
-import { checkChange, checkEmail, checkRole, emailKey, SIGN_IN_LINK_MS, signInLinkPath } from './people.service'
-import { newToken, tokenHash } from './tokens'
+import { checkChange, checkEmail, checkRole, emailKey, newSignInLinkIn, signInLinkPath } from './people.service'
+import { tokenHash } from './tokens'
 
 export interface InviteDeps {
   db: Database
@@ -135,15 +134,7 @@ export async function inviteMember(
     })
     // A person without a password (new, or an earlier link unused) gets one to choose it; it goes to their address only.
     let token: string | null = null
-    if (!person.passwordHash) {
-      token = newToken()
-      await insertSignInLink(tx, {
-        personId: person.id,
-        tokenHash: tokenHash(token),
-        expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
-        createdAt: nowIso,
-      })
-    }
+    if (!person.passwordHash) token = await newSignInLinkIn(tx, person.id, now)
     const counted = mail.dailyLimit !== null
     if (counted) await countRecipients(tx, by.businessId, day, 1)
     return {

@@ -1,5 +1,5 @@
 // SQL for persons, memberships, sign-in links, sessions and failed sign-ins.
-import { and, asc, count, desc, eq, gt, isNull, lt } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, isNull, lt, type SQL } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
 import {
   businesses,
@@ -49,6 +49,10 @@ export interface MemberView {
 /** A membership gives access only when active (the OAuth module's reads ask the same: `memberOfConnection`). */
 export const membershipActive = eq(memberships.state, 'active')
 
+/** The membership of this person in this Business, kept to `state` where given. */
+const membershipWhere = (personId: number, businessId: number, state?: SQL) =>
+  and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), state)
+
 export async function membersOf(q: Queryable, businessId: number): Promise<MemberView[]> {
   return q
     .select({
@@ -70,11 +74,7 @@ export async function findMembership(
   personId: number,
   businessId: number,
 ): Promise<MembershipRow | undefined> {
-  return q
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId)))
-    .get()
+  return q.select().from(memberships).where(membershipWhere(personId, businessId)).get()
 }
 
 /** The membership that gives access, or undefined (none, or one still pending). */
@@ -86,7 +86,7 @@ export async function findActiveMembership(
   return q
     .select()
     .from(memberships)
-    .where(and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), membershipActive))
+    .where(membershipWhere(personId, businessId, membershipActive))
     .get()
 }
 
@@ -113,9 +113,7 @@ export async function activateMembership(tx: Tx, personId: number, businessId: n
   const r = await tx
     .update(memberships)
     .set({ state: 'active' })
-    .where(
-      and(eq(memberships.personId, personId), eq(memberships.businessId, businessId), eq(memberships.state, 'pending')),
-    )
+    .where(membershipWhere(personId, businessId, eq(memberships.state, 'pending')))
     .returning({ role: memberships.role })
   return r.length === 1
 }
@@ -128,13 +126,7 @@ export async function deleteMembership(
 ): Promise<boolean> {
   const r = await tx
     .delete(memberships)
-    .where(
-      and(
-        eq(memberships.personId, personId),
-        eq(memberships.businessId, businessId),
-        onlyPending ? eq(memberships.state, 'pending') : undefined,
-      ),
-    )
+    .where(membershipWhere(personId, businessId, onlyPending ? eq(memberships.state, 'pending') : undefined))
     .returning({ role: memberships.role })
   return r.length === 1
 }

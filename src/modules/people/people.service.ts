@@ -27,7 +27,19 @@ export interface PeopleDeps {
   clock: Clock
 }
 
-export const SIGN_IN_LINK_MS = 30 * 60 * 1000
+const SIGN_IN_LINK_MS = 30 * 60 * 1000
+
+/** A one-time sign-in link for the person, written in `tx`: its token, of which only the hash is kept. */
+export async function newSignInLinkIn(tx: Tx, personId: number, now: Date): Promise<string> {
+  const token = newToken()
+  await insertSignInLink(tx, {
+    personId,
+    tokenHash: tokenHash(token),
+    expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
+    createdAt: now.toISOString(),
+  })
+  return token
+}
 
 /** Emails are compared case-blind: the key is the trimmed, lower-cased address. */
 export function emailKey(email: string): string {
@@ -75,14 +87,7 @@ export async function addPerson(
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     })
-    const token = newToken()
-    await insertSignInLink(tx, {
-      personId: person.id,
-      tokenHash: tokenHash(token),
-      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
-      createdAt: now.toISOString(),
-    })
-    return { person, token }
+    return { person, token: await newSignInLinkIn(tx, person.id, now) }
   })
 }
 
@@ -98,14 +103,7 @@ export async function newSignInLink(
   return deps.db.write(async (tx) => {
     const person = await findPersonByEmailKey(tx, emailKey(e))
     if (!person) throw new NotFound(`No person with the email ${e}.`)
-    const token = newToken()
-    await insertSignInLink(tx, {
-      personId: person.id,
-      tokenHash: tokenHash(token),
-      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
-      createdAt: now.toISOString(),
-    })
-    return { person, token }
+    return { person, token: await newSignInLinkIn(tx, person.id, now) }
   })
 }
 

@@ -2,6 +2,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { Bool, DecimalInput, Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
+import { CurrencyCode } from '../../shared/format-schemas'
 
 const MAX_STOCK = 2147483647
 
@@ -13,7 +14,7 @@ export const ProductSchema = t.Object(
     description: Nullable(t.String()),
     type: t.String({ description: 'product or service; other values may be added within v1: keep an unknown one' }),
     price: t.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'as entered, read to its last decimal as stored' }),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     vat_rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }),
     vat_included: Bool(),
     price_without_vat: t.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' }),

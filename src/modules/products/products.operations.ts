@@ -1,7 +1,8 @@
 // Operations of Products: list, create, get, update, delete.
 import { Type as t } from '@sinclair/typebox'
 import { NoBody } from '../../shared/schemas'
-import { idOf, json, keptListPage, listPage, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { idOf, json, listOperation, listRun, type ApplicationOperation, type Operation } from '../../platform/operation'
+import { searchOf } from '../../platform/list-filters'
 import { ProductCreateBody, ProductList, ProductListQuery, ProductSchema, ProductUpdateBody } from './products.model'
 import { presentProduct } from './products.present'
 import type { ProductRow } from './products.repo'
@@ -12,7 +13,7 @@ const path = t.Object({ product: t.String({ description: 'Product id' }) })
 const args = { product: 'id' }
 
 export const productsOperations: Operation[] = [
-  {
+  listOperation({
     name: 'products_list',
     tag,
     summary: 'List Products (inactive and archived included)',
@@ -21,20 +22,13 @@ export const productsOperations: Operation[] = [
     query: ProductListQuery,
     output: ProductList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    run(actor, { query }, ctx) {
-      return keptListPage(
-        ctx,
-        actor,
-        query,
-        'products',
-        (after, n) => listProducts(ctx.deps.db.read, actor.businessId, after, n, query.search?.trim() || undefined),
-        presentProduct,
-      )
-    },
-  },
+    list: 'products',
+    kept: true,
+    filter: searchOf,
+    rows: ({ deps }, actor, after, n, search) => listProducts(deps.db.read, actor.businessId, after, n, search),
+    present: presentProduct,
+  }),
   {
     name: 'products_create',
     tag,
@@ -119,18 +113,11 @@ export const productsAppOperations: ApplicationOperation[] = [
       "A page of the Business's Products as stored (archived ones left out), oldest first, narrowed by `search`.",
     access: 'read',
     refusals: [],
-    async run(actor, { query }, ctx) {
-      const search = query.search?.trim() || undefined
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'app_products',
-          (after, n) => listProducts(ctx.deps.db.read, actor.businessId, after, n, search),
-          (r) => r,
-        ),
-      )
-    },
+    run: listRun({
+      list: 'app_products',
+      filter: searchOf,
+      rows: ({ deps }, actor, after, n, search) => listProducts(deps.db.read, actor.businessId, after, n, search),
+      present: (r) => r,
+    }),
   },
 ]

@@ -1,28 +1,20 @@
 // Recurring invoices with `action: send` over a real SMTP server (extensions §13): each date's Invoice is issued and
 // emailed to the Client once, PDF attached, with the events of the steps; a refused email is kept in last_run.error
 // and the schedule goes on; a step left after the issue is finished by sending, never by a second Draft or email.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { beforeEach, describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
+import type { TestSmtpServer } from '../../adapters/smtp-test-server'
 import { businesses, documents, outbox, recurringInvoices } from '../../db/schema'
 import { countRecipients } from '../mailbox'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
+import { mailHarnessForFile } from '../../../test/mail-harness'
 import { losingTheRecord } from '../../../test/lost-record'
 import { runRecurringInvoices } from '.'
 
 let smtp: TestSmtpServer
 let h: Harness
-
-beforeAll(async () => {
-  smtp = await startTestSmtpServer()
-  h = await makeHarness({ config: { mailRelay: smtp.url, rateLimit: 1_000_000 } })
-})
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
+mailHarnessForFile((made, server) => ((h = made), (smtp = server)), { config: { rateLimit: 1_000_000 } })
 beforeEach(() => {
-  smtp.received.length = 0
   smtp.refuse.clear()
 })
 

@@ -1,22 +1,12 @@
 // The recurring_invoices_* MCP tools through the SDK's own Client over streamable HTTP (extensions §11, §13): listed
 // by Role, flat arguments, the same 422s, refusal codes, 404s and idempotency as the API.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { callTool as call, connectMcp } from '../../../test/mcp-client'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { servedHarnessForFile, type Harness } from '../../../test/harness'
 
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
 let base: string
-
-beforeAll(async () => {
-  h = await makeHarness()
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
-  base = `http://127.0.0.1:${server.port}`
-})
-afterAll(async () => {
-  server.stop(true)
-  await h.close()
-})
+servedHarnessForFile((t) => ({ h, base } = t))
 
 const line = { description: 'Support {{month}}', quantity: '1', unit_price: '50.00', vat_rate: '19' }
 
@@ -29,26 +19,20 @@ describe('recurring invoices through MCP', () => {
     for (const n of ['create', 'list', 'get', 'update', 'delete', 'pause', 'resume', 'dates'])
       expect(names).toContain(`recurring_invoices_${n}`)
 
-    const made = await call(c, 'recurring_invoices_create', {
+    const args = {
       client_id: clientId,
       lines: [line],
       frequency: 'month',
       start_date: '2026-03-31',
       count: 3,
       idempotency_key: 'rec-1',
-    })
+    }
+    const made = await call(c, 'recurring_invoices_create', args)
     expect(made.isError).toBeFalsy()
     const id = made.structuredContent.id
     expect(made.structuredContent).toMatchObject({ status: 'active', next_date: '2026-03-31', action: 'issue' })
     // The same key and arguments replay the first answer: one recurring invoice.
-    const again = await call(c, 'recurring_invoices_create', {
-      client_id: clientId,
-      lines: [line],
-      frequency: 'month',
-      start_date: '2026-03-31',
-      count: 3,
-      idempotency_key: 'rec-1',
-    })
+    const again = await call(c, 'recurring_invoices_create', args)
     expect(again.structuredContent.id).toBe(id)
     const list = await call(c, 'recurring_invoices_list', { client_id: String(clientId) })
     expect(list.structuredContent.data.map((r: any) => r.id)).toEqual([id])

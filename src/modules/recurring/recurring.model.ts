@@ -2,9 +2,9 @@
 import { Type as t } from '@sinclair/typebox'
 import { Text } from '../../shared/text-schema'
 import { Int, ListQuery, Nullable, Paged, Timestamp } from '../../shared/schemas'
-import { LineInputSchema } from '../documents'
+import { CurrencyCode, DateString } from '../../shared/format-schemas'
+import { LineInputSchema, writtenLineFields } from '../documents'
 
-const DateString = t.String({ format: 'date', description: 'YYYY-MM-DD' })
 const Frequency = t.Union([t.Literal('day'), t.Literal('week'), t.Literal('month'), t.Literal('year')])
 const Action = t.Union([t.Literal('draft'), t.Literal('issue'), t.Literal('send')], {
   description: 'what each date does: make a Draft, issue it, or issue and send it to the Client',
@@ -50,20 +50,7 @@ export const RecurringUpdateBody = t.Object(
   { additionalProperties: false, title: 'RecurringInvoiceUpdate' },
 )
 
-const TemplateLine = t.Object(
-  {
-    product_id: Nullable(Int()),
-    description: t.String(),
-    quantity: t.String(),
-    unit: t.String(),
-    unit_price: t.String(),
-    vat_rate: t.String({ pattern: '^[0-9]+\\.[0-9]{2}$' }),
-    vat_category: t.String(),
-    vat_exemption_code: Nullable(t.String()),
-    notes: Nullable(t.String()),
-  },
-  { title: 'RecurringInvoiceLine' },
-)
+const TemplateLine = t.Object(writtenLineFields(), { title: 'RecurringInvoiceLine' })
 
 const RunError = t.Object({ type: t.String(), code: Nullable(t.String()), message: t.String() })
 
@@ -72,7 +59,7 @@ export const RecurringSchema = t.Object(
     id: Int(),
     status: t.String({ description: 'active, paused or ended' }),
     client_id: Int(),
-    currency: t.String({ pattern: '^[A-Z]{3}$' }),
+    currency: CurrencyCode,
     lines: t.Array(TemplateLine),
     notes: Nullable(t.String()),
     payment_terms: Nullable(Int({ minimum: 0 })),

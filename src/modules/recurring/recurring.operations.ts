@@ -1,15 +1,19 @@
 // Operations of recurring invoices (extensions §13): list, create, get, update, delete, pause, resume, next dates.
 import { Type as t } from '@sinclair/typebox'
-import { recurringStatuses, type RecurringStatus } from '../../db/schema'
+import { recurringStatuses } from '../../db/schema'
 import {
   answersFromCommit,
   idOf,
   json,
-  listPage,
+  listOperation,
   type ApplicationOperation,
   type Operation,
+  onRecord,
+  deletesRecord,
+  makesRecord,
 } from '../../platform/operation'
 import { InvalidRequest } from '../../shared/errors'
+import { ListFilters } from '../../platform/list-filters'
 import { NoBody } from '../../shared/schemas'
 import {
   DatesAnswer,
@@ -37,18 +41,11 @@ const tag = 'Recurring invoices'
 const path = t.Object({ id: t.String({ description: 'recurring invoice id' }) })
 
 function filterOf(query: Record<string, string | undefined>): RecurringFilter {
-  const errors: Record<string, string[]> = {}
-  const f: RecurringFilter = {}
-  if (query.status !== undefined) {
-    if ((recurringStatuses as readonly string[]).includes(query.status)) f.status = query.status as RecurringStatus
-    else errors.status = [`must be one of ${recurringStatuses.join(', ')}`]
-  }
-  if (query.client_id !== undefined) {
-    if (/^[1-9][0-9]{0,14}$/.test(query.client_id)) f.clientId = Number(query.client_id)
-    else errors.client_id = ['must be a Client id']
-  }
-  if (Object.keys(errors).length) throw new InvalidRequest(errors)
-  return f
+  const read = new ListFilters(query)
+  return read.done({
+    status: read.oneOf('status', recurringStatuses),
+    clientId: read.id('client_id', 'must be a Client id'),
+  })
 }
 
 /** `?count=N` of the dates: 1 to 24, default 12. */
@@ -60,7 +57,7 @@ function countOf(raw: string | undefined): number {
 }
 
 export const recurringOperations: Operation[] = [
-  {
+  listOperation({
     name: 'recurring_invoices_list',
     tag,
     summary: 'List recurring invoices',
@@ -69,23 +66,12 @@ export const recurringOperations: Operation[] = [
     query: RecurringListQuery,
     output: RecurringList,
     access: 'read',
-    idempotent: false,
-    refusals: [],
     mcp: true,
-    async run(actor, { query }, ctx) {
-      const filter = filterOf(query)
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'recurring_invoices',
-          (after, n) => listRecurringRows(ctx.deps, actor, after, n, filter),
-          presentRecurring,
-        ),
-      )
-    },
-  },
+    list: 'recurring_invoices',
+    filter: filterOf,
+    rows: ({ deps }, actor, after, n, filter) => listRecurringRows(deps, actor, after, n, filter),
+    present: presentRecurring,
+  }),
   {
     name: 'recurring_invoices_create',
     tag,
@@ -100,9 +86,7 @@ export const recurringOperations: Operation[] = [
     committed: answersFromCommit,
     refusals: [],
     mcp: true,
-    async run(actor, { body }, { deps }) {
-      return json(await createRecurring(deps, actor, body), 201)
-    },
+    run: makesRecord(createRecurring),
   },
   {
     name: 'recurring_invoices_get',
@@ -117,9 +101,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await getRecurring(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(getRecurring),
   },
   {
     name: 'recurring_invoices_update',
@@ -135,9 +117,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path, body }, { deps }) {
-      return json(await updateRecurring(deps, actor, idOf(path.id), body))
-    },
+    run: onRecord(updateRecurring),
   },
   {
     name: 'recurring_invoices_delete',
@@ -152,11 +132,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: [],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      const id = idOf(path.id)
-      await deleteRecurring(deps, actor, id)
-      return { kind: 'deleted', id }
-    },
+    run: deletesRecord(deleteRecurring),
   },
   {
     name: 'recurring_invoices_pause',
@@ -171,9 +147,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: ['recurring_paused', 'recurring_ended'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await pauseRecurring(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(pauseRecurring),
   },
   {
     name: 'recurring_invoices_resume',
@@ -188,9 +162,7 @@ export const recurringOperations: Operation[] = [
     idempotent: false,
     refusals: ['recurring_active', 'recurring_ended'],
     mcp: true,
-    async run(actor, { path }, { deps }) {
-      return json(await resumeRecurring(deps, actor, idOf(path.id)))
-    },
+    run: onRecord(resumeRecurring),
   },
   {
     name: 'recurring_invoices_dates',

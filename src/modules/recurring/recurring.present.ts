@@ -1,18 +1,9 @@
 // A recurring invoice as the API answers it (extensions §13).
+import type { WrittenLine } from '../documents'
 import type { RecurringRow } from './recurring.repo'
 
 /** A Line as the template keeps it: a Draft's Line whole, the Product's values filled in. */
-export interface TemplateLine {
-  product_id: number | null
-  description: string
-  quantity: string
-  unit: string
-  unit_price: string
-  vat_rate: string
-  vat_category: string
-  vat_exemption_code: string | null
-  notes: string | null
-}
+export type TemplateLine = WrittenLine
 
 export interface RunError {
   type: string

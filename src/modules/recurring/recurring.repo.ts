@@ -1,6 +1,7 @@
 // SQL for recurring invoices: every query of a request is scoped by the Business; the background task's reads are not.
-import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../db/client'
+import { businessRowsAfter, findBusinessRow, isBusinessRow, updateBusinessRow } from '../../platform/business-rows.repo'
 import { recurringInvoices, type RecurringStatus } from '../../db/schema'
 
 export type RecurringRow = typeof recurringInvoices.$inferSelect
@@ -9,11 +10,7 @@ export type RecurringInsert = typeof recurringInvoices.$inferInsert
 const ri = recurringInvoices
 
 export async function findRecurring(q: Queryable, businessId: number, id: number): Promise<RecurringRow | undefined> {
-  return q
-    .select()
-    .from(ri)
-    .where(and(eq(ri.businessId, businessId), eq(ri.id, id)))
-    .get()
+  return findBusinessRow(q, ri, businessId, id)
 }
 
 export interface RecurringFilter {
@@ -28,15 +25,15 @@ export async function listRecurring(
   limit: number,
   f: RecurringFilter = {},
 ): Promise<RecurringRow[]> {
-  const conds = [eq(ri.businessId, businessId), gt(ri.id, afterId)]
-  if (f.clientId !== undefined) conds.push(eq(ri.clientId, f.clientId))
-  if (f.status !== undefined) conds.push(eq(ri.status, f.status))
-  return q
-    .select()
-    .from(ri)
-    .where(and(...conds))
-    .orderBy(asc(ri.id))
-    .limit(limit)
+  return businessRowsAfter(
+    q,
+    ri,
+    businessId,
+    afterId,
+    limit,
+    f.clientId !== undefined ? eq(ri.clientId, f.clientId) : undefined,
+    f.status !== undefined ? eq(ri.status, f.status) : undefined,
+  )
 }
 
 export async function insertRecurring(tx: Tx, row: RecurringInsert): Promise<RecurringRow> {
@@ -49,17 +46,11 @@ export async function updateRecurringRow(
   id: number,
   set: Partial<RecurringInsert>,
 ): Promise<RecurringRow | undefined> {
-  return (
-    await tx
-      .update(ri)
-      .set(set)
-      .where(and(eq(ri.businessId, businessId), eq(ri.id, id)))
-      .returning()
-  )[0]
+  return updateBusinessRow(tx, ri, businessId, id, set)
 }
 
 export async function deleteRecurringRow(tx: Tx, businessId: number, id: number): Promise<boolean> {
-  const r = await tx.delete(ri).where(and(eq(ri.businessId, businessId), eq(ri.id, id)))
+  const r = await tx.delete(ri).where(isBusinessRow(ri, businessId, id))
   return r.rowsAffected > 0
 }
 

@@ -1,6 +1,6 @@
 // Recurring invoice use cases (extensions §13): create (or copy from a document), read, change, pause, resume, delete,
 // and the next dates. The making of Invoices is recurring.run.ts's.
-import type { Database, Queryable } from '../../db/client'
+import type { Database, Queryable, Tx } from '../../db/client'
 import type { RecurringFrequency, RecurringStatus } from '../../db/schema'
 import type { Actor } from '../../platform/actor'
 import type { Clock } from '../../shared/clock'
@@ -10,7 +10,7 @@ import { FieldErrorBag, NotFound, Refusal } from '../../shared/errors'
 import { blank } from '../../shared/text'
 import { foreignBankAccountIds, getBusiness } from '../business'
 import { findClient } from '../clients'
-import { findDocument, linesOf, resolveLines, type LineInput } from '../documents'
+import { findDocument, linesOf, resolveLines, writtenLine, type LineInput } from '../documents'
 import { firstIndexFrom, nextAt, upcoming, type Schedule } from './dates'
 import type { RecurringCreateInput, RecurringUpdateInput } from './recurring.model'
 import { presentRecurring, type LastRun, type RecurringView, type TemplateLine } from './recurring.present'
@@ -73,17 +73,7 @@ export function datesOf(r: RecurringRow, day: string, n: number): string[] {
 
 /** The Lines as the template keeps them: resolved as a Draft's, written back in the request's words. */
 function templateLines(resolved: Awaited<ReturnType<typeof resolveLines>>): TemplateLine[] {
-  return resolved.map((l) => ({
-    product_id: l.productId,
-    description: l.description,
-    quantity: l.quantity,
-    unit: l.unit,
-    unit_price: l.unitPrice,
-    vat_rate: l.vatRate,
-    vat_category: l.vatCategory,
-    vat_exemption_code: l.vatExemptionCode,
-    notes: l.notes,
-  }))
+  return resolved.map(writtenLine)
 }
 
 /** What a create or update sends, with a copied document's values beneath it (fields sent beside it win). */
@@ -214,17 +204,7 @@ export async function createRecurring(
       notes: doc!.notes,
       buyer_reference: doc!.buyerReference,
       order_reference: doc!.orderReference,
-      lines: kept.map((l) => ({
-        product_id: l.productId,
-        description: l.description,
-        quantity: l.quantity,
-        unit: l.unit,
-        unit_price: l.unitPrice,
-        vat_rate: l.vatRate,
-        vat_category: l.vatCategory,
-        vat_exemption_code: l.vatExemptionCode,
-        notes: l.notes,
-      })),
+      lines: kept.map(writtenLine),
     }
     const sent = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
     fields = { ...copied, ...sent }
@@ -286,12 +266,18 @@ export async function deleteRecurring(deps: RecurringDeps, c: Actor, id: number)
   })
 }
 
+/** The recurring invoice to pause or resume: 404 when there is none, refused when it stands `already` or has ended. */
+async function switchable(tx: Tx, c: Actor, id: number, already: 'paused' | 'active'): Promise<RecurringRow> {
+  const r = await findRecurring(tx, c.businessId, id)
+  if (!r) throw new NotFound('No such recurring invoice.')
+  if (r.status === already) throw Refusal.say(already === 'paused' ? 'recurring_paused' : 'recurring_active')
+  if (r.status === 'ended') throw Refusal.say('recurring_ended')
+  return r
+}
+
 export async function pauseRecurring(deps: RecurringDeps, c: Actor, id: number): Promise<RecurringView> {
   return deps.db.write(async (tx) => {
-    const r = await findRecurring(tx, c.businessId, id)
-    if (!r) throw new NotFound('No such recurring invoice.')
-    if (r.status === 'paused') throw Refusal.say('recurring_paused')
-    if (r.status === 'ended') throw Refusal.say('recurring_ended')
+    await switchable(tx, c, id, 'paused')
     const row = await updateRecurringRow(tx, c.businessId, id, {
       status: 'paused',
       updatedAt: deps.clock.now().toISOString(),
@@ -303,10 +289,7 @@ export async function pauseRecurring(deps: RecurringDeps, c: Actor, id: number):
 /** Resuming never makes the dates that passed while paused: the next date is the first on or after today. */
 export async function resumeRecurring(deps: RecurringDeps, c: Actor, id: number): Promise<RecurringView> {
   return deps.db.write(async (tx) => {
-    const r = await findRecurring(tx, c.businessId, id)
-    if (!r) throw new NotFound('No such recurring invoice.')
-    if (r.status === 'active') throw Refusal.say('recurring_active')
-    if (r.status === 'ended') throw Refusal.say('recurring_ended')
+    const r = await switchable(tx, c, id, 'active')
     const s = scheduleOf(r)
     const k = Math.max(r.nextIndex, firstIndexFrom(s, today(deps)))
     const next = nextAt(s, k, r.documentsMade)

@@ -2,12 +2,11 @@
 // real SMTP server: each step once per document, only the latest after a stop, placeholders filled, the PDF attached,
 // refusals kept visible while the schedule goes on, a dead process's claim taken over once, and an idle run that
 // writes nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { Webhook } from 'standardwebhooks'
-import { makeHarness, type Harness } from '../../../test/harness'
+import { receiver, verify } from '../webhooks/webhooks.testkit'
+import { makeHarness, serveHarness, type Harness } from '../../../test/harness'
+import { connectMcp } from '../../../test/mcp-client'
 import { losingTheRecord } from '../../../test/lost-record'
 import { AppClient, person } from '../../../test/app-client'
 import { businesses, reminderSettings, reminderSteps } from '../../db/schema'
@@ -21,7 +20,7 @@ import { remindDue } from './remind-due'
 
 let smtp: TestSmtpServer
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
+let served: ReturnType<typeof serveHarness>
 
 const PUBLIC = 'https://invoices.shop.example'
 
@@ -36,10 +35,10 @@ beforeAll(async () => {
       smtpAllowPrivate: true,
     },
   })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => h.app.fetch(req, srv) })
+  served = serveHarness(h)
 })
 afterAll(async () => {
-  server.stop(true)
+  served.stop()
   await h.close()
   await smtp.close()
 })
@@ -565,19 +564,12 @@ describe('the background task', () => {
 
   test('document.reminded reaches a webhook, signed as standardwebhooks verifies, with the document', async () => {
     const s = await setup()
-    const got: Array<{ headers: Record<string, string>; body: string; at: Date }> = []
-    const rx = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      async fetch(req) {
-        got.push({ headers: Object.fromEntries(req.headers), body: await req.text(), at: h.clock.now() })
-        return new Response('ok')
-      },
-    })
+    const rx = receiver(h.clock)
+    const got = rx.got
     try {
       const w = await h.request('POST', '/v1/webhooks', {
         key: s.key,
-        body: { url: `http://127.0.0.1:${rx.port}/hook`, events: ['document.reminded'] },
+        body: { url: rx.url, events: ['document.reminded'] },
       })
       expect(w.status).toBe(201)
       at('2026-03-31')
@@ -586,32 +578,18 @@ describe('the background task', () => {
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
       expect(got.length).toBe(1)
-      setSystemTime(got[0]!.at)
-      let message: any
-      try {
-        message = new Webhook(w.body.secret).verify(got[0]!.body, got[0]!.headers)
-      } finally {
-        setSystemTime()
-      }
+      const message = verify(w.body.secret, got[0]!)
       expect(message.type).toBe('document.reminded')
       expect(message.data.document.id).toBe(s.docId)
       expect(message.data.document.last_reminded.step_days).toBe(7)
     } finally {
-      rx.stop(true)
+      rx.stop()
     }
   })
 })
 
 describe('reminder settings over MCP', () => {
-  async function connect(key: string) {
-    const client = new Client({ name: 'test-assistant', version: '1.0.0' })
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    )
-    return client
-  }
+  const connect = (key: string) => connectMcp(served.base, key)
 
   test('reminder_settings_update and _get work through the SDK Client; a bad step is invalid_request by field; a Viewer may only read', async () => {
     const b = await h.business()

@@ -7,6 +7,7 @@ import { FakeSender, httpSender } from '../../adapters/http'
 import { deliveryContext } from '../../jobs/webhooks'
 import { AddressRefused, checkAddress, checkUrlForm, isPublicAddress, type Resolver } from './address-guard'
 import { deliverDue, dispatchOutbox } from './delivery'
+import { issueForNewClient } from './webhooks.testkit'
 
 describe('isPublicAddress', () => {
   const refused: Array<[string, string]> = [
@@ -260,29 +261,12 @@ describe('address rules at delivery', () => {
     sender.requests.length = 0
   })
 
-  async function issueAnInvoice(key: string): Promise<void> {
-    const c = await h.request('POST', '/v1/clients', {
-      key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
-    expect(r.status).toBe(200)
-  }
-
   test('a public name is connected to at the very address that was checked', async () => {
     const b = await h.business()
     rebindTo = ['93.184.216.34']
     const w = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'https://rebind.example.com/in' } })
     expect(w.status).toBe(201)
-    await issueAnInvoice(b.key)
+    await issueForNewClient(h, b.key)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -297,7 +281,7 @@ describe('address rules at delivery', () => {
     const w = await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: 'https://rebind.example.com/in' } })
     expect(w.status).toBe(201)
     rebindTo = ['127.0.0.1']
-    await issueAnInvoice(b.key)
+    await issueForNewClient(h, b.key)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     expect(await deliverDue(ctx)).toBe(1)

@@ -2,9 +2,9 @@
 // status as soon as the head is in, then at most the first kilobyte of the body read for a short grace, and the
 // socket closed. Receivers are raw TCP servers on 127.0.0.1 so that a status line or a body can be dripped byte by
 // byte; they are reached by the real httpSender, alone and through deliverDue.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import net from 'node:net'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
 import {
   EXCERPT_BYTES,
   EXCERPT_GRACE_MS,
@@ -17,6 +17,7 @@ import { deliveryContext } from '../../jobs/webhooks'
 import { RESOLVE_TIMEOUT_MS } from './address-guard'
 import { deliverDue, dispatchOutbox, type DeliveryContext } from './delivery'
 import { ANSWER_TIMEOUT_MS, ATTEMPT_LIMIT_MS, CLAIM_MARGIN_MS, CLAIM_MS, SENDER_SLACK_MS } from './engine'
+import { acmeClient, liveDeliveryFixture, liveDeliveryHarness, CONSULTING_LINE, issueInvoice } from './webhooks.testkit'
 
 // ------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -218,18 +219,7 @@ describe('deliverDue with the real sender: the outcome of an attempt under the a
   let key: string
   let clientId: number
 
-  beforeAll(async () => {
-    h = await makeHarness({ config: { webhookAllowPrivate: true, rateLimit: 100_000 } })
-    h.clock.set(new Date())
-    const b = await h.business()
-    key = b.key
-    const c = await h.request('POST', '/v1/clients', {
-      key,
-      body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    clientId = c.body.id
-  })
-  afterAll(() => h.close())
+  liveDeliveryFixture((f) => ({ h, key, clientId } = f))
 
   /** One webhook to `url`, one Invoice issued, one attempt made; answers the delivery as the API lists it. */
   async function oneAttempt(
@@ -238,15 +228,7 @@ describe('deliverDue with the real sender: the outcome of an attempt under the a
   ): Promise<{ d: any; ms: number }> {
     const w = await h.request('POST', '/v1/webhooks', { key, body: { url, events: ['document.issued'] } })
     expect(w.status).toBe(201)
-    const draft = await h.request('POST', '/v1/documents', {
-      key,
-      body: {
-        type: 'invoice',
-        client_id: clientId,
-        lines: [{ description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '0' }],
-      },
-    })
-    expect((await h.request('POST', `/v1/documents/${draft.body.id}/issue`, { key })).status).toBe(200)
+    await issueInvoice(h, key, clientId, CONSULTING_LINE)
     await dispatchOutbox(ctx)
     const t0 = performance.now()
     expect(await deliverDue(ctx)).toBe(1)

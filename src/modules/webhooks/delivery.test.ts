@@ -3,17 +3,16 @@
 // resend refused while Free), two processes never make the same attempt twice, a restart loses no committed event,
 // and deliveries older than 30 days are erased. Real receivers are Bun.serve on 127.0.0.1 reached by the real
 // httpSender; every message they get is verified with the `standardwebhooks` library.
-import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { asc, eq } from 'drizzle-orm'
-import { Webhook } from 'standardwebhooks'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { FakeSender, type PostRequest, type PostResult } from '../../adapters/http'
 import { buildApp } from '../../app'
 import { loadConfig } from '../../config'
-import { openDatabase } from '../../db/client'
+import { openDatabase, type Database } from '../../db/client'
 import { outbox, webhookAttempts, webhookDeliveries, webhookMessages } from '../../db/schema'
 import { createDeps } from '../../deps'
 import { appDeliveryContext, deliveryContext } from '../../jobs/webhooks'
@@ -22,75 +21,20 @@ import { FixedClock } from '../../shared/clock'
 import { silentLogger } from '../../shared/logger'
 import { createApiKey, createBusiness, updateBusiness } from '../business'
 import { deliverDue, dispatchOutbox, pruneDeliveries, type DeliveryContext } from './delivery'
+import {
+  acmeClient,
+  liveDeliveryFixture,
+  liveDeliveryHarness,
+  CONSULTING_LINE,
+  issueInvoice,
+  receiver,
+  verify,
+} from './webhooks.testkit'
 import { ANSWER_TIMEOUT_MS, MAX_ATTEMPTS } from './engine'
 import { resendDelivery } from './webhooks.service'
 
 // ------------------------------------------------------------------------------------------------------------
 // Helpers
-
-interface Received {
-  headers: Record<string, string>
-  body: string
-  /** The service clock when the message arrived (for library verification under an injected clock). */
-  at: Date
-}
-
-type Answer = (req: Request, body: string) => Response | Promise<Response>
-
-function receiver(clock: { now(): Date }, answer: Answer = () => new Response('ok')) {
-  const state = { answer }
-  const got: Received[] = []
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      const body = await req.text()
-      got.push({ headers: Object.fromEntries(req.headers), body, at: clock.now() })
-      return state.answer(req, body)
-    },
-  })
-  return {
-    url: `http://127.0.0.1:${server.port}/hook`,
-    got,
-    set answer(a: Answer) {
-      state.answer = a
-    },
-    stop: () => server.stop(true),
-  }
-}
-
-/** Verifies with the standardwebhooks library as a receiver would, its clock at the moment the message arrived. */
-function verify(secret: string, m: Received): any {
-  setSystemTime(m.at)
-  try {
-    return new Webhook(secret).verify(m.body, m.headers)
-  } finally {
-    setSystemTime()
-  }
-}
-
-const line = { description: 'Consulting', quantity: '1', unit_price: '100.00', vat_rate: '0' }
-
-async function client(h: Harness, key: string): Promise<number> {
-  const r = await h.request('POST', '/v1/clients', {
-    key,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },
-  })
-  if (r.status !== 201) throw new Error(`client refused: ${r.status} ${r.text}`)
-  return r.body.id
-}
-
-/** Issues an Invoice of 100.00: one document.issued event committed. Returns the document. */
-async function issueInvoice(h: Harness, key: string, clientId: number): Promise<any> {
-  const d = await h.request('POST', '/v1/documents', {
-    key,
-    body: { type: 'invoice', client_id: clientId, lines: [line] },
-  })
-  if (d.status !== 201) throw new Error(`draft refused: ${d.status} ${d.text}`)
-  const r = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
-  if (r.status !== 200) throw new Error(`issue refused: ${r.status} ${r.text}`)
-  return r.body
-}
 
 async function addWebhook(
   h: Harness,
@@ -101,6 +45,14 @@ async function addWebhook(
   const r = await h.request('POST', '/v1/webhooks', { key, body: { url, events } })
   if (r.status !== 201) throw new Error(`webhook refused: ${r.status} ${r.text}`)
   return r.body
+}
+
+/** A new Business with a webhook to `url` and an Invoice issued: one event committed, for that webhook alone. */
+async function hookedBusiness(h: Harness, url: string) {
+  const b = await h.business()
+  const w = await addWebhook(h, b.key, url)
+  await issueInvoice(h, b.key, await acmeClient(h, b.key), CONSULTING_LINE)
+  return { b, w }
 }
 
 async function deliveries(h: Harness, key: string, webhookId: number): Promise<any[]> {
@@ -140,9 +92,7 @@ describe('retry schedule', () => {
   })
 
   async function runSchedule(jitter: number) {
-    const b = await h.business()
-    const w = await addWebhook(h, b.key, rx.url)
-    await issueInvoice(h, b.key, await client(h, b.key))
+    const { b, w } = await hookedBusiness(h, rx.url)
     const ctx: DeliveryContext = { ...deliveryContext(h.deps), jitter: () => jitter }
     await dispatchOutbox(ctx)
     const from = rx.got.length
@@ -190,8 +140,8 @@ describe('retry schedule', () => {
   test('the default jitter lengthens a wait by at most a tenth', async () => {
     const b = await h.business()
     const w = await addWebhook(h, b.key, rx.url)
-    const c = await client(h, b.key)
-    for (let i = 0; i < 5; i++) await issueInvoice(h, b.key, c)
+    const c = await acmeClient(h, b.key)
+    for (let i = 0; i < 5; i++) await issueInvoice(h, b.key, c, CONSULTING_LINE)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     const at = h.clock.now().getTime()
@@ -206,9 +156,7 @@ describe('retry schedule', () => {
   })
 
   test('a 2xx on a retry ends the schedule as delivered', async () => {
-    const b = await h.business()
-    const w = await addWebhook(h, b.key, rx.url)
-    await issueInvoice(h, b.key, await client(h, b.key))
+    const { b, w } = await hookedBusiness(h, rx.url)
     const ctx: DeliveryContext = { ...deliveryContext(h.deps), jitter: () => 0 }
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -236,14 +184,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
   let key: string
   let clientId: number
 
-  beforeAll(async () => {
-    h = await makeHarness({ config: { webhookAllowPrivate: true, rateLimit: 100_000 } })
-    h.clock.set(new Date())
-    const b = await h.business()
-    key = b.key
-    clientId = await client(h, key)
-  })
-  afterAll(() => h.close())
+  liveDeliveryFixture((f) => ({ h, key, clientId } = f))
 
   async function deliverAll(ctx: DeliveryContext = deliveryContext(h.deps)) {
     await dispatchOutbox(ctx)
@@ -254,7 +195,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
     const rx = receiver(h.clock, () => new Response('gone', { status: 410 }))
     try {
       const w = await addWebhook(h, key, rx.url)
-      await issueInvoice(h, key, clientId)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
       await deliverAll()
       expect(rx.got).toHaveLength(1)
       const hook = await h.request('GET', `/v1/webhooks/${w.id}`, { key })
@@ -266,8 +207,8 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
 
       // Events while paused: nothing sent, however long we wait.
       rx.answer = () => new Response('ok')
-      await issueInvoice(h, key, clientId)
-      await issueInvoice(h, key, clientId)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
       await deliverAll()
       h.clock.advance(2 * DAY)
       await deliverAll()
@@ -294,7 +235,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
     try {
       const w = await addWebhook(h, key, rx.url)
       expect((await h.request('PATCH', `/v1/webhooks/${w.id}`, { key, body: { paused: true } })).body.paused).toBe(true)
-      await issueInvoice(h, key, clientId)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
       await deliverAll()
       expect(rx.got).toHaveLength(0)
       await h.request('PATCH', `/v1/webhooks/${w.id}`, { key, body: { paused: false } })
@@ -311,7 +252,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
     const rx = receiver(h.clock, () => new Response(null, { status: 302, headers: { location: target.url } }))
     try {
       const w = await addWebhook(h, key, rx.url)
-      await issueInvoice(h, key, clientId)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
       const ctx: DeliveryContext = { ...deliveryContext(h.deps), jitter: () => 0 }
       await deliverAll(ctx)
       h.clock.advance(5_000)
@@ -345,7 +286,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
     const url = gone.url
     gone.stop()
     const w = await addWebhook(h, key, url)
-    await issueInvoice(h, key, clientId)
+    await issueInvoice(h, key, clientId, CONSULTING_LINE)
     await deliverAll()
     const [d] = await deliveries(h, key, w.id)
     expect(d.status).toBe('pending')
@@ -360,7 +301,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
     const rx = receiver(h.clock, () => new Response(big, { status: 200 }))
     try {
       const w = await addWebhook(h, key, rx.url)
-      await issueInvoice(h, key, clientId)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
       await deliverAll()
       const [d] = await deliveries(h, key, w.id)
       expect(d.status).toBe('delivered')
@@ -370,7 +311,7 @@ describe('answers: 410, redirects, no connection, slow, long', () => {
       expect(big.startsWith(kept)).toBe(true)
       // A failing 5 KB answer likewise.
       rx.answer = () => new Response(big, { status: 503 })
-      await issueInvoice(h, key, clientId)
+      await issueInvoice(h, key, clientId, CONSULTING_LINE)
       await deliverAll()
       const second = (await deliveries(h, key, w.id))[1]
       expect(second.attempts[0].status_code).toBe(503)
@@ -409,8 +350,7 @@ describe('plan rules', () => {
   let rx: ReturnType<typeof receiver>
 
   beforeAll(async () => {
-    h = await makeHarness({ config: { webhookAllowPrivate: true, rateLimit: 100_000 } })
-    h.clock.set(new Date())
+    h = await liveDeliveryHarness()
     rx = receiver(h.clock, () => new Response('busy', { status: 500 }))
   })
   afterAll(async () => {
@@ -419,9 +359,7 @@ describe('plan rules', () => {
   })
 
   test('on Free a waiting retry becomes failed_unsent with its body kept; resend is refused until back on a paid plan, then goes out with the same webhook-id and body', async () => {
-    const b = await h.business()
-    const w = await addWebhook(h, b.key, rx.url)
-    await issueInvoice(h, b.key, await client(h, b.key))
+    const { b, w } = await hookedBusiness(h, rx.url)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -443,7 +381,7 @@ describe('plan rules', () => {
 
     // New events while Free are not sent either.
     await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'pro' })
-    await issueInvoice(h, b.key, await client(h, b.key))
+    await issueInvoice(h, b.key, await acmeClient(h, b.key), CONSULTING_LINE)
     await updateBusiness(h.deps.db, h.clock, b.id, { plan: 'free' })
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -490,7 +428,7 @@ describe('plan rules', () => {
     const local = receiver(h.clock, () => new Response('busy', { status: 500 }))
     try {
       const w = await addWebhook(h, b.key, local.url)
-      await issueInvoice(h, b.key, await client(h, b.key))
+      await issueInvoice(h, b.key, await acmeClient(h, b.key), CONSULTING_LINE)
       const ctx = deliveryContext(h.deps)
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
@@ -514,7 +452,7 @@ describe('plan rules', () => {
       expect((await messageOf(h, row!.messageId)).body).toBe(local.got[0]!.body)
 
       // New events while Free are not sent either (the Test business keeps the API, so it still issues).
-      await issueInvoice(h, b.key, await client(h, b.key))
+      await issueInvoice(h, b.key, await acmeClient(h, b.key), CONSULTING_LINE)
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
       expect(local.got).toHaveLength(1)
@@ -542,9 +480,7 @@ describe('plan rules', () => {
   })
 
   test('resend on a paused webhook is refused webhook_paused, and writes nothing', async () => {
-    const b = await h.business()
-    const w = await addWebhook(h, b.key, rx.url)
-    await issueInvoice(h, b.key, await client(h, b.key))
+    const { b, w } = await hookedBusiness(h, rx.url)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -561,7 +497,7 @@ describe('plan rules', () => {
     const a = await h.business()
     const other = await h.business()
     const w = await addWebhook(h, a.key, rx.url)
-    await issueInvoice(h, a.key, await client(h, a.key))
+    await issueInvoice(h, a.key, await acmeClient(h, a.key), CONSULTING_LINE)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     const [d] = await deliveries(h, a.key, w.id)
@@ -603,7 +539,7 @@ describe('two processes, restarts, retention', () => {
       currency: 'EUR',
     })
     for (let i = 0; i < events; i++) {
-      const d = await call('POST', '/v1/documents', { type: 'invoice', client_id: c.body.id, lines: [line] })
+      const d = await call('POST', '/v1/documents', { type: 'invoice', client_id: c.body.id, lines: [CONSULTING_LINE] })
       expect((await call('POST', `/v1/documents/${d.body.id}/issue`)).status).toBe(200)
     }
     await app.requestLog.flush()
@@ -662,6 +598,27 @@ db.close()
     return JSON.parse(out.trim().split('\n').at(-1)!)
   }
 
+  /** Two worker processes started together on the database file; answers what each did, both having met no error. */
+  async function twoWorkersAtOnce(mode: 'deliver' | 'dispatch', dbPath: string) {
+    const startAt = Date.now() + 1500
+    const a = spawnWorker(mode, dbPath, '2026-03-10T09:00:01.000Z', startAt)
+    const b = spawnWorker(mode, dbPath, '2026-03-10T09:00:01.000Z', startAt)
+    const [ra, rb] = await Promise.all([outcome(await a), outcome(await b)])
+    expect(ra.errors).toEqual([])
+    expect(rb.errors).toEqual([])
+    return [ra, rb] as const
+  }
+
+  /** Reads the database file over a connection of its own, closed again after `read`. */
+  async function inDatabase(dbPath: string, read: (db: Database) => Promise<void>) {
+    const db = await openDatabase(dbPath)
+    try {
+      await read(db)
+    } finally {
+      db.close()
+    }
+  }
+
   test('two processes on one database file delivering at once make every attempt exactly once', async () => {
     const clock = new FixedClock('2026-03-10T09:00:00.000Z')
     const { config, deps } = await seed(3, 20, clock)
@@ -669,12 +626,7 @@ db.close()
     await dispatchOutbox(deliveryContext(deps), 1000)
     deps.db.close()
 
-    const startAt = Date.now() + 1500
-    const a = spawnWorker('deliver', config.dbPath, '2026-03-10T09:00:01.000Z', startAt)
-    const b = spawnWorker('deliver', config.dbPath, '2026-03-10T09:00:01.000Z', startAt)
-    const [ra, rb] = await Promise.all([outcome(await a), outcome(await b)])
-    expect(ra.errors).toEqual([])
-    expect(rb.errors).toEqual([])
+    const [ra, rb] = await twoWorkersAtOnce('deliver', config.dbPath)
     // Both processes took part.
     expect(ra.sent.length).toBeGreaterThan(0)
     expect(rb.sent.length).toBeGreaterThan(0)
@@ -684,36 +636,25 @@ db.close()
     expect(new Set(sent).size).toBe(60)
     expect(ra.done + rb.done).toBe(60)
 
-    const db = await openDatabase(config.dbPath)
-    try {
+    await inDatabase(config.dbPath, async (db) => {
       const rows = await db.read.select().from(webhookDeliveries)
       expect(rows).toHaveLength(60)
       expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1)).toBe(true)
       expect(await db.read.select().from(webhookAttempts)).toHaveLength(60)
-    } finally {
-      db.close()
-    }
+    })
   }, 30_000)
 
   test('two processes fanning out the outbox at once create each delivery once', async () => {
     const clock = new FixedClock('2026-03-10T09:00:00.000Z')
     const { config, deps } = await seed(2, 15, clock)
     deps.db.close()
-    const startAt = Date.now() + 1500
-    const a = spawnWorker('dispatch', config.dbPath, '2026-03-10T09:00:01.000Z', startAt)
-    const b = spawnWorker('dispatch', config.dbPath, '2026-03-10T09:00:01.000Z', startAt)
-    const [ra, rb] = await Promise.all([outcome(await a), outcome(await b)])
-    expect(ra.errors).toEqual([])
-    expect(rb.errors).toEqual([])
-    const db = await openDatabase(config.dbPath)
-    try {
+    await twoWorkersAtOnce('dispatch', config.dbPath)
+    await inDatabase(config.dbPath, async (db) => {
       const rows = await db.read.select().from(webhookDeliveries)
       expect(rows).toHaveLength(30)
       expect(new Set(rows.map((r) => `${r.messageId} ${r.webhookId}`)).size).toBe(30)
       expect((await db.read.select().from(outbox)).every((e) => e.dispatchedAt !== null)).toBe(true)
-    } finally {
-      db.close()
-    }
+    })
   }, 30_000)
 
   test('after a restart every committed event is delivered: events committed, the process gone before dispatching, a new process delivers them all', async () => {
@@ -857,7 +798,7 @@ describe('an idle server', () => {
       // Only with the hot reader to ask: through @libsql/client alone (a libSQL server) each job runs its own query.
       if (h.deps.db.hot) expect(writes()).toBe(0)
       // Work that comes is taken at once: an event is fanned out, and its delivery made.
-      await issueInvoice(h, b.key, await client(h, b.key))
+      await issueInvoice(h, b.key, await acmeClient(h, b.key), CONSULTING_LINE)
       expect(await dispatchOutbox(ctx)).toBe(1)
       expect(await deliverDue(ctx)).toBe(1)
       expect(rx.got).toHaveLength(1)
@@ -874,7 +815,7 @@ describe('an idle server', () => {
       const b = await h.business()
       const w = await addWebhook(h, b.key, rx.url)
       await h.request('PATCH', `/v1/webhooks/${w.id}`, { key: b.key, body: { paused: true } })
-      await issueInvoice(h, b.key, await client(h, b.key))
+      await issueInvoice(h, b.key, await acmeClient(h, b.key), CONSULTING_LINE)
       expect(await dispatchOutbox(ctx)).toBe(1)
       reset()
       for (let i = 0; i < 3; i++) expect(await deliverDue(ctx)).toBe(0)

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import { outbox, webhookDeliveries, webhookMessages } from '../../db/schema'
 import { deliveryContext } from '../../jobs/webhooks'
 import { dispatchOutbox, pruneDeliveries } from './index'
+import { issueInvoice } from './webhooks.testkit'
 
 let h: Harness
 beforeAll(async () => {
@@ -13,30 +14,23 @@ beforeAll(async () => {
 afterAll(() => h.close())
 
 async function issuedInvoice(key: string): Promise<number> {
-  const client = (
-    await h.request('POST', '/v1/clients', { key, body: { name: 'Acme', email: 'a@acme.example', country: 'DE' } })
-  ).body
-  const draft = (
-    await h.request('POST', '/v1/documents', {
-      key,
-      body: {
-        type: 'invoice',
-        client_id: client.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
-      },
-    })
-  ).body
-  await h.request('POST', `/v1/documents/${draft.id}/issue`, { key })
-  return draft.id
+  const clientId = await h.client(key, { name: 'Acme', email: 'a@acme.example' })
+  const line = { description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }
+  return (await issueInvoice(h, key, clientId, line)).id
+}
+
+/** An Invoice issued and a Payment of 10.00 recorded on it: a document.issued and a payment.recorded event. */
+async function issuedAndPaidInPart(key: string): Promise<void> {
+  const id = await issuedInvoice(key)
+  await h.request('POST', `/v1/documents/${id}/payments`, {
+    key,
+    body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' },
+  })
 }
 
 test('events of a Business without webhooks are closed without a body being built, and no delivery is made', async () => {
   const b = await h.business()
-  const id = await issuedInvoice(b.key)
-  await h.request('POST', `/v1/documents/${id}/payments`, {
-    key: b.key,
-    body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' },
-  })
+  await issuedAndPaidInPart(b.key)
   const built: string[] = []
   const ctx = deliveryContext(h.deps)
   const counted = {
@@ -59,11 +53,7 @@ test('only the events a webhook hears are built and delivered to it', async () =
     body: { url: 'http://127.0.0.1:9/hook', events: ['payment.recorded'] },
   })
   expect(hook.status).toBe(201)
-  const id = await issuedInvoice(b.key)
-  await h.request('POST', `/v1/documents/${id}/payments`, {
-    key: b.key,
-    body: { amount: '10.00', payment_date: '2026-03-10', payment_method: 'cash' },
-  })
+  await issuedAndPaidInPart(b.key)
   const built: string[] = []
   const ctx = deliveryContext(h.deps)
   await dispatchOutbox({

@@ -4,27 +4,13 @@
 // the API answers it to an Admin key. A webhook hears only the events it chose.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox } from './delivery'
+import { liveDeliveryHarness, receiver } from './webhooks.testkit'
 
-interface Received {
-  headers: Record<string, string>
-  body: string
-}
-
-function receiver() {
-  const got: Received[] = []
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      got.push({ headers: Object.fromEntries(req.headers), body: await req.text() })
-      return new Response('thanks')
-    },
-  })
-  return { url: `http://127.0.0.1:${server.port}/hook`, got, stop: () => server.stop(true) }
-}
+/** A receiver that thanks for every message (the shared one, on the service clock). */
+const thankingReceiver = () => receiver(h.clock, () => new Response('thanks'))
 
 let h: Harness
 let key: string
@@ -40,14 +26,13 @@ let seenAll = 0
 let seenPayments = 0
 
 beforeAll(async () => {
-  h = await makeHarness({ config: { webhookAllowPrivate: true, rateLimit: 100_000 } })
   // standardwebhooks refuses a webhook-timestamp more than 5 minutes from its clock: the service's clock is the real now.
-  h.clock.set(new Date())
+  h = await liveDeliveryHarness()
   const b = await h.business({ currency: 'EUR' })
   key = b.key
   bizId = b.id
-  all = receiver()
-  paymentsOnly = receiver()
+  all = thankingReceiver()
+  paymentsOnly = thankingReceiver()
   const c = await h.request('POST', '/v1/clients', {
     key,
     body: { name: 'Acme GmbH', email: 'billing@acme.example', country: 'DE', currency: 'EUR' },

@@ -3,11 +3,13 @@
 // deliveries of the last 30 days with their attempts; another Business's webhook is not found; the CLI adds one.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeHarness, type Harness } from '../../../test/harness'
+import { cliOnHarness } from '../../../test/cli-on-harness'
 import { eq, sql } from 'drizzle-orm'
 import { FakeSender } from '../../adapters/http'
 import { webhooks } from '../../db/schema'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox, pruneDeliveries } from './delivery'
+import { issueForNewClient } from './webhooks.testkit'
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
 const DAY = 24 * 3_600_000
@@ -206,19 +208,7 @@ describe('Admin keys only', () => {
   beforeAll(async () => {
     b = await h.business()
     hookId = (await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url() } })).body.id
-    const c = await h.request('POST', '/v1/clients', {
-      key: b.key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+    await issueForNewClient(h, b.key)
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
@@ -265,19 +255,7 @@ describe('tenant isolation', () => {
     const a = await h.business()
     const z = await h.business()
     const w = (await h.request('POST', '/v1/webhooks', { key: a.key, body: { url: url('mine') } })).body
-    const c = await h.request('POST', '/v1/clients', {
-      key: a.key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key: a.key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: a.key })
+    await issueForNewClient(h, a.key)
     await dispatchOutbox(deliveryContext(h.deps))
     const delivery = (await h.request('GET', `/v1/webhooks/${w.id}/deliveries`, { key: a.key })).body.data[0]
 
@@ -302,19 +280,7 @@ describe('deliveries list', () => {
   test('each delivery with its event, address, state and every attempt (time, duration, status, start of the answer); only the last 30 days; erased by retention', async () => {
     const b = await h.business()
     const w = (await h.request('POST', '/v1/webhooks', { key: b.key, body: { url: url('list') } })).body
-    const c = await h.request('POST', '/v1/clients', {
-      key: b.key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    const d = await h.request('POST', '/v1/documents', {
-      key: b.key,
-      body: {
-        type: 'invoice',
-        client_id: c.body.id,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
+    await issueForNewClient(h, b.key)
     const ctx = { ...deliveryContext(h.deps), jitter: () => 0 }
     sender.answer = () => ({ kind: 'answer', status: 500, excerpt: 'x'.repeat(1024), durationMs: 7 })
     await dispatchOutbox(ctx)
@@ -355,12 +321,8 @@ describe('deliveries list', () => {
 })
 
 describe('CLI: invoicing webhook add', () => {
-  const bun = './node_modules/.bin/bun'
   const run = (args: string[], env: Record<string, string> = {}) =>
-    Bun.spawnSync([bun, 'src/main.ts', ...args, '--db', h.deps.config.dbPath, '--json'], {
-      cwd: `${import.meta.dir}/../../..`,
-      env: { ...process.env, INVOICING_WEBHOOK_ALLOW_PRIVATE: '', INVOICING_DB: '', ...env },
-    })
+    cliOnHarness(h, args, { env: { INVOICING_WEBHOOK_ALLOW_PRIVATE: '', ...env } })
 
   test('prints the webhook with its secret once; the API then lists it without the secret', async () => {
     const b = await h.business()
@@ -378,8 +340,8 @@ describe('CLI: invoicing webhook add', () => {
         INVOICING_WEBHOOK_ALLOW_PRIVATE: '1',
       },
     )
-    expect(p.exitCode, p.stderr.toString()).toBe(0)
-    const out = JSON.parse(p.stdout.toString())
+    expect(p.code, p.err).toBe(0)
+    const out = p.json()
     expect(out).toMatchObject({
       url: 'http://127.0.0.1:9/cli',
       events: ['document.issued', 'payment.recorded'],
@@ -394,8 +356,8 @@ describe('CLI: invoicing webhook add', () => {
   test('a refused address exits non-zero with a one-line message naming url, and adds nothing', async () => {
     const b = await h.business()
     const p = run(['webhook', 'add', String(b.id), '--url', 'http://127.0.0.1:9/cli'])
-    expect(p.exitCode).not.toBe(0)
-    const err = p.stderr.toString().trim()
+    expect(p.code).not.toBe(0)
+    const err = p.err
     expect(err.split('\n')).toHaveLength(1)
     expect(err).toContain('url')
     expect((await h.request('GET', '/v1/webhooks', { key: b.key })).body.data).toEqual([])

@@ -3,11 +3,12 @@
 // secret verify for 24 hours, then only the new one.
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from 'bun:test'
 import { Webhook, WebhookVerificationError } from 'standardwebhooks'
-import { makeHarness, type Harness } from '../../../test/harness'
+import type { Harness } from '../../../test/harness'
 import { deliveryContext } from '../../jobs/webhooks'
 import { deliverDue, dispatchOutbox } from './delivery'
 import { messageId, microTimestamp } from './outbox'
 import { newSecret, sign, signatureHeader } from './signature'
+import { issueInvoice, liveDeliveryHarness, receiver, verify, type Received } from './webhooks.testkit'
 
 describe('secrets, ids and signatures (units)', () => {
   test('a secret is whsec_ + 44 characters of base64 (32 random bytes), never twice the same', () => {
@@ -84,68 +85,44 @@ describe('every delivery verifies with the standardwebhooks library, through a s
   let clientId: number
   let hookId: number
   let first: string
-  const got: Array<{ headers: Record<string, string>; body: string; at: Date }> = []
-  let server: ReturnType<typeof Bun.serve>
+  let rx: ReturnType<typeof receiver>
 
   beforeAll(async () => {
-    h = await makeHarness({ config: { webhookAllowPrivate: true, rateLimit: 100_000 } })
     // The library refuses a webhook-timestamp more than 5 minutes from its clock: the service runs on the real now.
-    h.clock.set(new Date())
-    server = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      async fetch(req) {
-        got.push({ headers: Object.fromEntries(req.headers), body: await req.text(), at: h.clock.now() })
-        return new Response('ok')
-      },
-    })
+    h = await liveDeliveryHarness()
+    rx = receiver(h.clock)
     const b = await h.business()
     key = b.key
-    const c = await h.request('POST', '/v1/clients', {
-      key,
-      body: { name: 'Acme', email: 'a@acme.example', country: 'DE', currency: 'EUR' },
-    })
-    clientId = c.body.id
-    const w = await h.request('POST', '/v1/webhooks', { key, body: { url: `http://127.0.0.1:${server.port}/hook` } })
+    clientId = await h.client(key, { name: 'Acme', email: 'a@acme.example', currency: 'EUR' })
+    const w = await h.request('POST', '/v1/webhooks', { key, body: { url: rx.url } })
     expect(w.status).toBe(201)
     hookId = w.body.id
     first = w.body.secret
   })
   afterAll(async () => {
-    server.stop(true)
+    rx.stop()
     await h.close()
   })
 
   /** One event, delivered; returns the message the receiver got. */
   async function oneMessage() {
-    const d = await h.request('POST', '/v1/documents', {
-      key,
-      body: {
-        type: 'invoice',
-        client_id: clientId,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-      },
-    })
-    expect((await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })).status).toBe(200)
-    const before = got.length
+    await issueInvoice(h, key, clientId)
+    const before = rx.got.length
     const ctx = deliveryContext(h.deps)
     await dispatchOutbox(ctx)
     await deliverDue(ctx)
-    expect(got.length).toBe(before + 1)
-    return got.at(-1)!
+    expect(rx.got.length).toBe(before + 1)
+    return rx.got.at(-1)!
   }
 
   /** Verifies as a receiver whose clock reads the time the message arrived. */
-  function verifies(secret: string, m: { headers: Record<string, string>; body: string; at: Date }): boolean {
-    setSystemTime(m.at)
+  function verifies(secret: string, m: Received): boolean {
     try {
-      new Webhook(secret).verify(m.body, m.headers)
+      verify(secret, m)
       return true
     } catch (e) {
       if (e instanceof WebhookVerificationError) return false
       throw e
-    } finally {
-      setSystemTime()
     }
   }
 
@@ -217,28 +194,20 @@ describe('every delivery verifies with the standardwebhooks library, through a s
       const w = await h.request('POST', '/v1/webhooks', { key, body: { url: `http://127.0.0.1:${failing.port}/hook` } })
       const before: string = w.body.secret
       const ctx = { ...deliveryContext(h.deps), jitter: () => 0 }
-      const d = await h.request('POST', '/v1/documents', {
-        key,
-        body: {
-          type: 'invoice',
-          client_id: clientId,
-          lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '0' }],
-        },
-      })
-      await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })
+      await issueInvoice(h, key, clientId)
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
       const rolled = (await h.request('POST', `/v1/webhooks/${w.body.id}/roll-secret`, { key })).body.secret
       await h.request('PATCH', `/v1/webhooks/${w.body.id}`, {
         key,
-        body: { url: `http://127.0.0.1:${server.port}/hook` },
+        body: { url: rx.url },
       })
-      const n = got.length
+      const n = rx.got.length
       h.clock.advance(5_000)
       await deliverDue(ctx)
       // Only the retry arrives (the first webhook already took its copy).
-      expect(got.length).toBe(n + 1)
-      const retry = got.at(-1)!
+      expect(rx.got.length).toBe(n + 1)
+      const retry = rx.got.at(-1)!
       expect(verifies(rolled, retry)).toBe(true)
       expect(verifies(before, retry)).toBe(true)
       await h.request('DELETE', `/v1/webhooks/${w.body.id}`, { key })

@@ -5,6 +5,7 @@ import {
   answersFromCommit,
   idOf,
   json,
+  listOperation,
   listPage,
   type Operation,
   type OperationContext,
@@ -81,7 +82,7 @@ const path = t.Object({ id: t.String() })
 const base = { tag: 'Webhooks', access: 'admin', mcp: false } as const
 
 export const webhooksOperations: Operation[] = [
-  {
+  listOperation({
     ...base,
     name: 'webhooks_list',
     summary: 'List webhooks',
@@ -89,21 +90,10 @@ export const webhooksOperations: Operation[] = [
     http: { method: 'GET', path: '/v1/webhooks', status: 200 },
     query: t.Object(ListQuery),
     output: Paged(WebhookSchema, 'WebhookList'),
-    idempotent: false,
-    refusals: [],
-    async run(actor, { query }, ctx) {
-      return json(
-        await listPage(
-          ctx,
-          actor,
-          query,
-          'webhooks',
-          (after, n) => listWebhooks(webhookDeps(ctx.deps), actor.businessId, after, n),
-          (r) => presentWebhook(r),
-        ),
-      )
-    },
-  },
+    list: 'webhooks',
+    rows: ({ deps }, actor, after, n) => listWebhooks(webhookDeps(deps), actor.businessId, after, n),
+    present: (r) => presentWebhook(r),
+  }),
   {
     ...base,
     name: 'webhooks_create',

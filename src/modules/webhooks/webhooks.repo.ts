@@ -2,6 +2,7 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Queryable, SqlTx, Tx } from '../../db/client'
+import { businessRowsAfter, findBusinessRow, isBusinessRow, updateBusinessRow } from '../../platform/business-rows.repo'
 import type { HotReader } from '../../db/hot'
 import { hotExists } from '../../db/hot-shape'
 import { businesses, outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
@@ -62,11 +63,7 @@ export async function webhooksOf(q: Queryable, businessId: number): Promise<Webh
 }
 
 export async function findWebhook(q: Queryable, businessId: number, id: number): Promise<WebhookRow | undefined> {
-  return q
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
-    .get()
+  return findBusinessRow(q, webhooks, businessId, id)
 }
 
 export async function countWebhooks(q: Queryable, businessId: number): Promise<number> {
@@ -84,12 +81,7 @@ export async function webhookPage(
   afterId: number,
   limit: number,
 ): Promise<WebhookRow[]> {
-  return q
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.businessId, businessId), gt(webhooks.id, afterId)))
-    .orderBy(asc(webhooks.id))
-    .limit(limit)
+  return businessRowsAfter(q, webhooks, businessId, afterId, limit)
 }
 
 /** Changes a Business's webhook; undefined when it has none with this id. */
@@ -99,12 +91,7 @@ export async function updateOwnWebhook(
   id: number,
   set: Partial<WebhookRow>,
 ): Promise<WebhookRow | undefined> {
-  return tx
-    .update(webhooks)
-    .set(set)
-    .where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
-    .returning()
-    .get()
+  return updateBusinessRow(tx, webhooks, businessId, id, set)
 }
 
 export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, updatedAt: string): Promise<void> {
@@ -112,7 +99,7 @@ export async function pauseWebhook(tx: Tx, id: number, pausedReason: string, upd
 }
 
 export async function deleteOwnWebhook(tx: Tx, businessId: number, id: number): Promise<void> {
-  await tx.delete(webhooks).where(and(eq(webhooks.businessId, businessId), eq(webhooks.id, id)))
+  await tx.delete(webhooks).where(isBusinessRow(webhooks, businessId, id))
 }
 
 // ---- Messages, deliveries and attempts
@@ -131,11 +118,7 @@ export async function createDelivery(tx: Tx, values: DeliveryInsert): Promise<De
 }
 
 export async function findDelivery(q: Queryable, businessId: number, id: number): Promise<DeliveryRow | undefined> {
-  return q
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.businessId, businessId), eq(webhookDeliveries.id, id)))
-    .get()
+  return findBusinessRow(q, webhookDeliveries, businessId, id)
 }
 
 /** One page of a webhook's deliveries created at or after `since`, by id after `afterId`. */

@@ -2,9 +2,9 @@
 // (422, the code's words on the page, nothing written, nothing sent); mark sent heard by a webhook receiver verified
 // with `standardwebhooks`; a Viewer and a Free Business's Member read everything and change nothing; report CSV equals
 // the API to the cent; a Payment recorded here has recorded_by null; every page valid HTML with the §9 headers.
-import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, setSystemTime, test } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
-import { Webhook } from 'standardwebhooks'
+import { receiver, verify } from '../../../../modules/webhooks/webhooks.testkit'
 import { makeHarness, type Harness } from '../../../../../test/harness'
 import { AppClient, csrfOf, person, type Page } from '../../../../../test/app-client'
 import { startTestSmtpServer, type TestSmtpServer } from '../../../../adapters/smtp-test-server'
@@ -205,18 +205,11 @@ describe('application-only actions over HTTP, each refusal writing nothing', () 
 
   test('marking sent raises document.sent, heard by a webhook receiver and verified with standardwebhooks', async () => {
     const s = await setup()
-    const got: { headers: Record<string, string>; body: string; at: Date }[] = []
-    const server = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      async fetch(req) {
-        got.push({ headers: Object.fromEntries(req.headers), body: await req.text(), at: h.clock.now() })
-        return new Response('ok')
-      },
-    })
+    const rx = receiver(h.clock)
+    const got = rx.got
     try {
       const hook = await api(s, 'POST', '/v1/webhooks', {
-        url: `http://127.0.0.1:${server.port}/hook`,
+        url: rx.url,
         events: ['document.sent'],
       })
       const doc = await issued(s)
@@ -225,18 +218,12 @@ describe('application-only actions over HTTP, each refusal writing nothing', () 
       await dispatchOutbox(ctx)
       await deliverDue(ctx)
       expect(got.length).toBe(1)
-      setSystemTime(got[0]!.at)
-      let msg: any
-      try {
-        msg = new Webhook(hook.secret).verify(got[0]!.body, got[0]!.headers)
-      } finally {
-        setSystemTime()
-      }
+      const msg = verify(hook.secret, got[0]!)
       expect(msg.type).toBe('document.sent')
       expect(msg.data.document.id).toBe(doc.id)
       expect(msg.data.document.last_sent).toMatchObject({ recipients: [], via: 'marked' })
     } finally {
-      server.stop(true)
+      rx.stop()
     }
   })
 })

@@ -2,7 +2,7 @@
 // operator has not set, or the missing address) with the remedy's link, and "Email the Receipt" is closed with its
 // reason on the document page and the Receipts list instead of failing after the click.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../../../test/harness'
+import { issuedFor, makeHarness, type Harness } from '../../../../../test/harness'
 import { AppClient, person } from '../../../../../test/app-client'
 
 setDefaultTimeout(60_000)
@@ -14,23 +14,16 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-async function issuedFor(key: string): Promise<any> {
-  const client = await h.client(key)
-  const d = await h.request('POST', '/v1/documents', {
-    key,
-    body: {
-      type: 'invoice',
-      client_id: client,
-      lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }],
-    },
-  })
-  return (await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key })).body
+/** An Invoice of one line issued for a new Client of the Business, through the API. */
+async function issuedInvoice(b: { id: number; key: string }): Promise<any> {
+  const s = { bizId: b.id, key: b.key, clientId: await h.client(b.key) }
+  return issuedFor(h, s, { lines: [{ description: 'Work', quantity: '1', unit_price: '10.00', vat_rate: '19.00' }] })
 }
 
 describe('a Send with nothing to send through', () => {
   test('names the missing relay when the Business has an address, with the mailbox page as remedy_url', async () => {
     const b = await h.business({ email: 'billing@has-address.example' })
-    const doc = await issuedFor(b.key)
+    const doc = await issuedInvoice(b)
     const r = await h.request('POST', `/v1/documents/${doc.id}/send`, { key: b.key })
     expect(r.status).toBe(422)
     expect(r.body.error.code).toBe('no_mail_provider')
@@ -41,7 +34,7 @@ describe('a Send with nothing to send through', () => {
 
   test('on the document page, "Email the Receipt" is closed with that reason, not open to fail', async () => {
     const b = await h.business({ email: 'billing@receipt.example' })
-    const doc = await issuedFor(b.key)
+    const doc = await issuedInvoice(b)
     await h.request('POST', `/v1/documents/${doc.id}/payments`, {
       key: b.key,
       body: { amount: doc.total, payment_date: '2026-03-10', payment_method: 'cash' },

@@ -1,18 +1,15 @@
 // Business setup in the application, over HTTP against a real database: the brand colour, the logo (upload, shown,
 // removed) and the e-invoice fields of the seller, held to the same service rules as the CLI: GET /v1/business answers
 // what was saved; a bad field is 422 with its error under the field and nothing saved; no token, 403 and nothing saved.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { makeHarness, type Harness } from '../../../../../test/harness'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { harnessForFile, type Harness } from '../../../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../../../test/app-client'
 import { bombPng, jpegHeader, solidPng } from '../../../../../test/png'
 
 setDefaultTimeout(30_000)
 
 let h: Harness
-beforeAll(async () => {
-  h = await makeHarness()
-})
-afterAll(() => h.close())
+harnessForFile((made) => (h = made))
 
 let n = 0
 async function owner(role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner') {
@@ -22,7 +19,20 @@ async function owner(role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner') {
   const browser = new AppClient(h)
   await browser.signIn(p.email, p.password)
   const api = async () => (await h.request('GET', '/v1/business', { key: b.key })).body
-  return { ...b, browser, base: `/app/b/${b.publicId}`, api }
+  const base = `/app/b/${b.publicId}`
+  /** Posts the setup form as the page filled it from `before`, with `change` on top. */
+  const submitSetup = (before: Record<string, any>, change: Record<string, string>) =>
+    browser.submit(`${base}/settings/business`, setupForm(before, change))
+  return { ...b, browser, base, api, submitSetup }
+}
+
+/** GET of an application path with the session's cookies, straight to the app (the answer's bytes as they are). */
+function fetchSignedIn(t: { browser: AppClient }, path: string): Promise<Response> {
+  return h.app.fetch(
+    new Request(`http://localhost${path}`, {
+      headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    }),
+  )
 }
 
 /** The setup form as the page fills it, with `change` on top (what a person would post after editing). */
@@ -47,20 +57,17 @@ describe('Business setup: brand colour and e-invoice fields', () => {
   test('an Owner saves the brand colour, electronic address, contact, tax registration id and e-invoice format; GET /v1/business answers them', async () => {
     const t = await owner()
     const before = await t.api()
-    const saved = await t.browser.submit(
-      `${t.base}/settings/business`,
-      setupForm(before, {
-        brand_color: '#1F6FEB',
-        electronic_address_scheme: '0088',
-        electronic_address: '4000001123452',
-        'contact.name': 'Petra Buchhalter',
-        'contact.phone': '+49 30 1234567',
-        'contact.email': 'rechnung@setup.example',
-        tax_registration_id: '12/345/67890',
-        einvoice_format: 'xrechnung-cii',
-        company_id: 'HRB 12345',
-      }),
-    )
+    const saved = await t.submitSetup(before, {
+      brand_color: '#1F6FEB',
+      electronic_address_scheme: '0088',
+      electronic_address: '4000001123452',
+      'contact.name': 'Petra Buchhalter',
+      'contact.phone': '+49 30 1234567',
+      'contact.email': 'rechnung@setup.example',
+      tax_registration_id: '12/345/67890',
+      einvoice_format: 'xrechnung-cii',
+      company_id: 'HRB 12345',
+    })
     expect(saved.status).toBe(303)
     expect(saved.location).toBe(`${t.base}/settings/business?done=saved`)
     expect(await t.api()).toMatchObject({
@@ -77,19 +84,16 @@ describe('Business setup: brand colour and e-invoice fields', () => {
     expect(page).toContain('<option value="xrechnung-cii" selected>')
 
     // Blank fields clear: the electronic address goes back to EM with the Business email, the colour to none.
-    const cleared = await t.browser.submit(
-      `${t.base}/settings/business`,
-      setupForm(before, {
-        brand_color: '',
-        electronic_address_scheme: '',
-        electronic_address: '',
-        'contact.name': '',
-        'contact.phone': '',
-        'contact.email': '',
-        tax_registration_id: '',
-        einvoice_format: 'ubl',
-      }),
-    )
+    const cleared = await t.submitSetup(before, {
+      brand_color: '',
+      electronic_address_scheme: '',
+      electronic_address: '',
+      'contact.name': '',
+      'contact.phone': '',
+      'contact.email': '',
+      tax_registration_id: '',
+      einvoice_format: 'ubl',
+    })
     expect(cleared.status).toBe(303)
     expect(await t.api()).toMatchObject({
       brand_color: null,
@@ -103,18 +107,15 @@ describe('Business setup: brand colour and e-invoice fields', () => {
   test("each bad field is 422 with the service's error under that field, what was typed kept, and nothing saved", async () => {
     const t = await owner()
     const before = await t.api()
-    const refused = await t.browser.submit(
-      `${t.base}/settings/business`,
-      setupForm(before, {
-        name: 'Renamed',
-        brand_color: 'blue',
-        electronic_address_scheme: '',
-        electronic_address: '4000001123452',
-        'contact.email': 'not an email',
-        'contact.phone': '1'.repeat(51),
-        einvoice_format: 'pdf',
-      }),
-    )
+    const refused = await t.submitSetup(before, {
+      name: 'Renamed',
+      brand_color: 'blue',
+      electronic_address_scheme: '',
+      electronic_address: '4000001123452',
+      'contact.email': 'not an email',
+      'contact.phone': '1'.repeat(51),
+      einvoice_format: 'pdf',
+    })
     expect(refused.status).toBe(422)
     expect(errorUnder(refused.text, 'brand_color')).toContain('#RRGGBB')
     expect(errorUnder(refused.text, 'electronic_address')).toContain('CEF EAS')
@@ -158,11 +159,7 @@ describe('Business setup: the logo', () => {
     const shown = await t.browser.get(`${t.base}/settings/business?done=logo_saved`)
     expect(shown.text).toContain('The logo is saved')
     const src = /<img src="([^"]+)"[^>]*id="logo-preview"/.exec(shown.text)![1]!.replaceAll('&amp;', '&')
-    const img = await h.app.fetch(
-      new Request(`http://localhost${src}`, {
-        headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-      }),
-    )
+    const img = await fetchSignedIn(t, src)
     expect(img.status).toBe(200)
     expect(img.headers.get('content-type')).toBe('image/png')
     expect(img.headers.get('x-content-type-options')).toBe('nosniff')
@@ -178,11 +175,7 @@ describe('Business setup: the logo', () => {
         )
       ).status,
     ).toBe(303)
-    const replaced = await h.app.fetch(
-      new Request(`http://localhost${t.base}/settings/business/logo`, {
-        headers: { cookie: [...t.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-      }),
-    )
+    const replaced = await fetchSignedIn(t, `${t.base}/settings/business/logo`)
     expect(Buffer.from(await replaced.arrayBuffer()).equals(Buffer.from(jpegLike))).toBe(true)
 
     const removed = await t.browser.submit(`${t.base}/settings/business`, {}, `${t.base}/settings/business/logo/remove`)

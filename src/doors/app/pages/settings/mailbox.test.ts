@@ -4,7 +4,7 @@
 // document sent afterwards logs in to the server with exactly that username and password.
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { makeHarness, type Harness } from '../../../../../test/harness'
+import { draftFor, makeHarness, type Harness } from '../../../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../../../test/app-client'
 import { startTestSmtpServer, type TestSmtpServer } from '../../../../adapters/smtp-test-server'
 import { parseSmtpUrl } from '../../../../adapters/smtp'
@@ -169,41 +169,26 @@ describe('the mailbox page', () => {
   test('a document sent after the mailbox is set on the page logs in to the SMTP server with that username and password', async () => {
     const t = await owner()
     smtp.credentials = { user: 'office@example.com', pass: PASSWORD }
-    expect(
-      (
-        await t.browser.submit(`${t.base}/settings/mailbox`, {
-          host: '127.0.0.1',
-          port: String(smtp.port),
-          security: 'starttls',
-          username: 'office@example.com',
-          password: PASSWORD,
-          from: 'office@example.com',
-        })
-      ).status,
-    ).toBe(303)
+    // The page's form for the test SMTP server, logging in as office@example.com.
+    const setMailbox = (password: string, from: string) =>
+      t.browser.submit(`${t.base}/settings/mailbox`, {
+        host: '127.0.0.1',
+        port: String(smtp.port),
+        security: 'starttls',
+        username: 'office@example.com',
+        password,
+        from,
+      })
+    expect((await setMailbox(PASSWORD, 'office@example.com')).status).toBe(303)
     // Changing the From address with the password left blank still logs in with the stored one.
-    expect(
-      (
-        await t.browser.submit(`${t.base}/settings/mailbox`, {
-          host: '127.0.0.1',
-          port: String(smtp.port),
-          security: 'starttls',
-          username: 'office@example.com',
-          password: '',
-          from: 'invoices@example.com',
-        })
-      ).status,
-    ).toBe(303)
+    expect((await setMailbox('', 'invoices@example.com')).status).toBe(303)
     const client = await h.client(t.key, { name: 'Acme GmbH', email: 'ap@acme.example' })
-    const doc = await h.request('POST', '/v1/documents', {
-      key: t.key,
-      body: {
-        type: 'invoice',
-        client_id: client,
-        lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }],
-      },
-    })
-    const sent = await h.request('POST', `/v1/documents/${doc.body.id}/send`, { key: t.key })
+    const doc = await draftFor(
+      h,
+      { bizId: t.id, key: t.key, clientId: client },
+      { lines: [{ description: 'Work', quantity: '1', unit_price: '100.00', vat_rate: '19' }] },
+    )
+    const sent = await h.request('POST', `/v1/documents/${doc.id}/send`, { key: t.key })
     expect(sent.status).toBe(200)
     expect(smtp.received).toHaveLength(1)
     expect(smtp.received[0]!.login).toEqual({ user: 'office@example.com', pass: PASSWORD })
