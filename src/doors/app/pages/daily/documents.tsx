@@ -23,6 +23,7 @@ import { fileResponse, type AppKit } from '../../kit'
 import { Layout } from '../../layout'
 import { COPY_SCRIPT_PATH } from '../../copy-script'
 import { esc, Field, Notice, PostForm, Refused, Select, When } from '../../ui'
+import { RecordsTable } from '../../list'
 import { OutboxNote } from './outbox'
 import {
   ActionButton,
@@ -31,6 +32,7 @@ import {
   METHOD_WORDS,
   Money,
   owesAmount,
+  PageHead,
   Pager,
   showsDueDate,
   STATUS_WORDS,
@@ -65,24 +67,17 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
   return (
     <Layout c={c} title="Documents" section="documents">
       <Notice text={c.notice} />
-      <div class="row spread">
-        <h1 class="flush">Documents</h1>
-        {changeBlocked(c) ? (
-          ''
-        ) : (
-          <div class="row">
-            <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
-              New invoice
-            </a>
-            <a class="button quiet" href={esc(`${c.base}/documents/new?type=proforma`)}>
-              New proforma
-            </a>
-            <a class="button quiet" href={esc(`${c.base}/documents/new?type=quote`)}>
-              New quote
-            </a>
-          </div>
-        )}
-      </div>
+      <PageHead c={c} title="Documents">
+        <a class="button" href={esc(`${c.base}/documents/new?type=invoice`)}>
+          New invoice
+        </a>
+        <a class="button quiet" href={esc(`${c.base}/documents/new?type=proforma`)}>
+          New proforma
+        </a>
+        <a class="button quiet" href={esc(`${c.base}/documents/new?type=quote`)}>
+          New quote
+        </a>
+      </PageHead>
       <form method="get" action={esc(`${c.base}/documents`)} class="filters grid-filters" role="search">
         <label>
           Search{' '}
@@ -113,88 +108,59 @@ async function ListPage({ c, kit }: { c: InBusiness; kit: AppKit }): Promise<str
           Filter
         </button>
       </form>
-      <div class="table-wrap">
-        <table class="documents stacked">
-          <thead>
-            <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Client</th>
-              <th scope="col">Issued</th>
-              <th scope="col">Due</th>
-              <th scope="col" class="num">
-                Total
-              </th>
-              <th scope="col" class="num">
-                Due now
-              </th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.length === 0 ? (
-              <tr>
-                <td colspan="7" class="muted">
-                  No documents match.
-                </td>
-              </tr>
-            ) : (
-              shown.map((d) => (
-                <tr>
-                  <td class="key nowrap">
-                    <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>
-                  </td>
-                  <td data-label="Client">{esc(d.client_name)}</td>
-                  <td data-label="Issued" class="nowrap">
-                    {esc(d.issue_date ?? '—')}
-                  </td>
-                  <td data-label="Due" class="nowrap">
-                    {esc((showsDueDate(d.type) && d.due_date) || '—')}
-                  </td>
-                  <td class="num" data-label="Total">
-                    <Money amount={d.total} currency={d.currency} />
-                  </td>
-                  <td class="num" data-label="Due now">
-                    <Money amount={owesAmount(d) ? d.amount_due : null} currency={d.currency} />
-                  </td>
-                  <td data-label="Status">
-                    <StatusTag status={d.status} overdue={d.is_overdue} />
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RecordsTable
+        rows={shown}
+        empty="No documents match."
+        columns={[
+          {
+            head: 'Document',
+            key: true,
+            nowrap: true,
+            cell: (d) => <a href={esc(`${c.base}/documents/${d.id}`)}>{esc(title(d))}</a>,
+          },
+          { head: 'Client', cell: (d) => esc(d.client_name) },
+          { head: 'Issued', nowrap: true, cell: (d) => esc(d.issue_date ?? '—') },
+          { head: 'Due', nowrap: true, cell: (d) => esc((showsDueDate(d.type) && d.due_date) || '—') },
+          { head: 'Total', num: true, cell: (d) => <Money amount={d.total} currency={d.currency} /> },
+          {
+            head: 'Due now',
+            num: true,
+            cell: (d) => <Money amount={owesAmount(d) ? d.amount_due : null} currency={d.currency} />,
+          },
+          { head: 'Status', cell: (d) => <StatusTag status={d.status} overdue={d.is_overdue} /> },
+        ]}
+      />
       <Pager next={page.next_cursor} url={c.url} />
     </Layout>
   )
 }
 
-/** How money moved, for a Payment and a refund alike: the method, the bank account it went through, its reference. */
-function MoneyMovedFields(p: {
-  state: FormState
-  accounts: Array<{ id: number; name: string; iban: string }>
-  /** The method's field name: the Payment body's `payment_method`, the refund body's `method`. */
-  method: string
+/** A card of the document's page with its heading, which names it (`id` is the heading's). */
+function Card(p: { id: string; title: string; hidden?: boolean; children: JSX.Element | JSX.Element[] }): JSX.Element {
+  // The title is the code's own words, written as they stand (like any text in a page's markup).
+  return (
+    <section class="card" aria-labelledby={p.id} hidden={p.hidden}>
+      <h2 id={p.id} class="flush-top">
+        {p.title}
+      </h2>
+      {p.children}
+    </section>
+  )
+}
+
+/** A term of a facts list and what it says; `num` sets an amount to the right. */
+function Fact(p: {
+  label: JSX.Element
+  id?: string
+  num?: boolean
+  children: JSX.Element | JSX.Element[]
 }): JSX.Element {
   return (
     <>
-      <Select
-        name={p.method}
-        label="Method"
-        state={p.state}
-        value="bank_transfer"
-        options={Object.entries(METHOD_WORDS) as [string, string][]}
-      />
-      <Select
-        name="bank_account_id"
-        label="Bank account (bank transfer)"
-        state={p.state}
-        value={p.accounts[0] ? String(p.accounts[0].id) : ''}
-        options={[['', 'None'] as const, ...p.accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
-      />
-      <Field name="reference" label="Reference" state={p.state} maxlength={255} />
-      <Field name="notes" label="Notes" state={p.state} />
+      <dt>{p.label}</dt>
+      <dd class={p.num ? 'num' : undefined} id={p.id}>
+        {p.children}
+      </dd>
     </>
   )
 }
@@ -223,7 +189,27 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
       ? null
       : (v.reasons[k] ?? (entry.code === 'role_forbidden' ? 'A Viewer only reads.' : (entry.code ?? 'Closed')))
   const base = `/documents/${d.id}`
+  // An action's button: it posts to the path named after the action, closed with the reason its judge gives.
+  const button = (k: string, label: string, entry: { open: boolean; code?: string }, look?: 'quiet' | 'danger') => (
+    <ActionButton
+      c={c}
+      path={`${base}/${k.replace('_', '-')}`}
+      label={label}
+      quiet={look === 'quiet'}
+      danger={look === 'danger'}
+      closed={why(k, entry)}
+      id={`act-${k.replace('_', '-')}`}
+    />
+  )
   const today = utcDay(c.deps.clock.now())
+  /** An amount in the document's currency. */
+  const money = (amount: string | null) => <Money amount={amount} currency={d.currency} />
+  /** A named amount of the totals box, in the document's currency. */
+  const amountFact = (label: string, id: string, amount: string) => (
+    <Fact label={label} id={id} num>
+      {money(amount)}
+    </Fact>
+  )
   return (
     <Layout c={c} title={title(d)} section="documents" scripts={d.public_url ? [COPY_SCRIPT_PATH] : []}>
       <Notice text={c.notice} />
@@ -270,10 +256,7 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
       </div>
 
       <div class="doc-grid">
-        <section class="card" aria-labelledby="h-client">
-          <h2 id="h-client" class="flush-top">
-            Client
-          </h2>
+        <Card id="h-client" title="Client">
           <p class="flush">
             <a href={esc(`${c.base}/clients/${d.client_id}`)}>{esc(d.client.name)}</a>
             {d.client.legal_name && d.client.legal_name !== d.client.name ? <br /> : ''}
@@ -283,22 +266,16 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
             {d.client.email ? <br /> : ''}
             {esc(d.client.email ?? '')}
           </p>
-        </section>
-        <section class="card" aria-labelledby="h-facts">
-          <h2 id="h-facts" class="flush-top">
-            Details
-          </h2>
+        </Card>
+        <Card id="h-facts" title="Details">
           <dl class="facts">
             <dt>Issued</dt>
             <dd>{esc(d.issue_date ?? 'not yet')}</dd>
             {showsDueDate(d.type) ? (
-              <>
-                <dt>Due</dt>
-                <dd id="due-date">
-                  {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
-                  {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
-                </dd>
-              </>
+              <Fact label="Due" id="due-date">
+                {esc(d.due_date ?? `${d.payment_terms} days after issue`)}
+                {d.is_overdue ? <span class="tag bad"> {d.days_overdue} days overdue</span> : ''}
+              </Fact>
             ) : (
               ''
             )}
@@ -323,63 +300,48 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                 : ''}
             </dd>
             {d.proforma_id ? (
-              <>
-                <dt>Converted from</dt>
-                <dd>
-                  <a href={esc(`${c.base}/documents/${d.proforma_id}`)}>its Proforma Invoice</a>
-                </dd>
-              </>
+              <Fact label="Converted from">
+                <a href={esc(`${c.base}/documents/${d.proforma_id}`)}>its Proforma Invoice</a>
+              </Fact>
             ) : (
               ''
             )}
             {d.converted_into_id ? (
-              <>
-                <dt>Converted into</dt>
-                <dd>
-                  <a href={esc(`${c.base}/documents/${d.converted_into_id}`)}>its Invoice</a>
-                </dd>
-              </>
+              <Fact label="Converted into">
+                <a href={esc(`${c.base}/documents/${d.converted_into_id}`)}>its Invoice</a>
+              </Fact>
             ) : (
               ''
             )}
             {d.credited_document_id ? (
-              <>
-                <dt>Credits</dt>
-                <dd id="credits-invoice">
-                  <a href={esc(`${c.base}/documents/${d.credited_document_id}`)}>
-                    {esc(v.credited_number ? `Invoice ${v.credited_number}` : 'its Invoice')}
-                  </a>
-                </dd>
-              </>
+              <Fact label="Credits" id="credits-invoice">
+                <a href={esc(`${c.base}/documents/${d.credited_document_id}`)}>
+                  {esc(v.credited_number ? `Invoice ${v.credited_number}` : 'its Invoice')}
+                </a>
+              </Fact>
             ) : (
               ''
             )}
             {d.credit_note_ids.length > 0 ? (
-              <>
-                <dt>Credit Notes</dt>
-                <dd id="credit-notes">
-                  {d.credit_note_ids.map((cn, i) => (
-                    <>
-                      {i > 0 ? ', ' : ''}
-                      <a href={esc(`${c.base}/documents/${cn}`)}>
-                        {esc(v.credit_note_numbers[String(cn)] ?? `Credit Note (Draft)`)}
-                      </a>
-                    </>
-                  ))}
-                </dd>
-              </>
+              <Fact label="Credit Notes" id="credit-notes">
+                {d.credit_note_ids.map((cn, i) => (
+                  <>
+                    {i > 0 ? ', ' : ''}
+                    <a href={esc(`${c.base}/documents/${cn}`)}>
+                      {esc(v.credit_note_numbers[String(cn)] ?? `Credit Note (Draft)`)}
+                    </a>
+                  </>
+                ))}
+              </Fact>
             ) : (
               ''
             )}
           </dl>
-        </section>
+        </Card>
       </div>
 
       {d.public_url ? (
-        <section class="card" aria-labelledby="h-link">
-          <h2 id="h-link" class="flush-top">
-            The Client's link
-          </h2>
+        <Card id="h-link" title="The Client's link">
           <p class="hint flush">
             Copy it and give it to the Client: it opens this document's page (status, amount due, the PDF, your bank
             details) with no sign-in. Anyone holding it can open the page.
@@ -413,15 +375,12 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               Open
             </a>
           </div>
-        </section>
+        </Card>
       ) : (
         ''
       )}
 
-      <section class="card" aria-labelledby="h-lines">
-        <h2 id="h-lines" class="flush-top">
-          Lines
-        </h2>
+      <Card id="h-lines" title="Lines">
         <div class="table-wrap">
           <table class="lines-table stacked">
             <thead>
@@ -468,85 +427,59 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
         </div>
         <dl class="facts totals-box">
           {d.vat_breakdown.map((b) => (
-            <>
-              <dt>
-                {esc(vatBandWords(b.category, b.rate))} on <Money amount={b.net} currency={d.currency} />
-              </dt>
-              <dd class="num">
-                <Money amount={b.vat} currency={d.currency} />
-              </dd>
-            </>
+            <Fact
+              label={
+                <>
+                  {esc(vatBandWords(b.category, b.rate))} on {money(b.net)}
+                </>
+              }
+              num
+            >
+              {money(b.vat)}
+            </Fact>
           ))}
-          <dt>Net</dt>
-          <dd class="num" id="doc-net">
-            <Money amount={d.net_total} currency={d.currency} />
-          </dd>
-          <dt>VAT</dt>
-          <dd class="num" id="doc-vat">
-            <Money amount={d.vat_total} currency={d.currency} />
-          </dd>
-          <dt>
-            <strong>Total</strong>
-          </dt>
-          <dd class="num" id="doc-total">
-            <strong>
-              <Money amount={d.total} currency={d.currency} />
-            </strong>
-          </dd>
+          {amountFact('Net', 'doc-net', d.net_total)}
+          {amountFact('VAT', 'doc-vat', d.vat_total)}
+          <Fact label={<strong>Total</strong>} id="doc-total" num>
+            <strong>{money(d.total)}</strong>
+          </Fact>
           {d.accounting_currency ? (
             <>
-              <dt>Exchange rate</dt>
-              <dd class="num" id="doc-rate">
+              <Fact label="Exchange rate" id="doc-rate" num>
                 {d.exchange_rate
                   ? esc(`1 ${d.currency} = ${d.exchange_rate} ${d.accounting_currency}`)
                   : esc(`the ECB rate of the issue date, fixed at issue`)}
-              </dd>
-              <dt>VAT in {esc(d.accounting_currency)}</dt>
-              <dd class="num" id="doc-vat-accounting">
+              </Fact>
+              <Fact label={`VAT in ${esc(d.accounting_currency)}`} id="doc-vat-accounting" num>
                 <Money amount={d.vat_total_accounting} currency={d.accounting_currency} />
-              </dd>
+              </Fact>
             </>
           ) : (
             ''
           )}
           {owesAmount(d) ? (
             <>
-              <dt>Paid</dt>
-              <dd class="num" id="doc-paid">
-                <Money amount={d.amount_paid} currency={d.currency} />
-              </dd>
-              <dt>Due</dt>
-              <dd class="num" id="doc-due">
-                <Money amount={d.amount_due} currency={d.currency} />
-              </dd>
+              {amountFact('Paid', 'doc-paid', d.amount_paid)}
+              {amountFact('Due', 'doc-due', d.amount_due)}
             </>
           ) : (
             ''
           )}
           {d.type === 'credit_note' && d.status !== 'draft' && d.status !== 'cancelled' ? (
             <>
-              <dt>Refunded</dt>
-              <dd class="num" id="doc-refunded">
-                <Money amount={d.amount_refunded} currency={d.currency} />
-              </dd>
-              <dt>Owed to the Client</dt>
-              <dd class="num" id="doc-owed">
-                <Money amount={leftToRefund(d)} currency={d.currency} />
-              </dd>
+              {amountFact('Refunded', 'doc-refunded', d.amount_refunded)}
+              {amountFact('Owed to the Client', 'doc-owed', leftToRefund(d))}
             </>
           ) : (
             ''
           )}
         </dl>
         {d.notes ? <p class="muted">{esc(d.notes)}</p> : ''}
-      </section>
+      </Card>
 
-      <section class="card" aria-labelledby="h-actions">
-        <h2 id="h-actions" class="flush-top">
-          Actions
-        </h2>
+      <Card id="h-actions" title="Actions">
         <div class="actions-grid">
-          <ActionButton c={c} path={`${base}/issue`} label="Issue" closed={why('issue', a.issue)} id="act-issue" />
+          {button('issue', 'Issue', a.issue)}
           {a.send.open && !changeBlocked(c) ? (
             <div class="action">
               <a class="button" href={esc(`${c.base}${base}/send`)} id="act-send">
@@ -554,197 +487,236 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
               </a>
             </div>
           ) : (
-            <ActionButton
-              c={c}
-              path={`${base}/send`}
-              label="Send by email…"
-              closed={why('send', a.send)}
-              id="act-send"
-            />
+            button('send', 'Send by email…', a.send)
           )}
-          <ActionButton
-            c={c}
-            path={`${base}/mark-sent`}
-            label="Mark sent"
-            quiet
-            closed={why('mark_sent', v.app_actions.mark_sent)}
-            id="act-mark-sent"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/unmark-sent`}
-            label="Take the mark back"
-            quiet
-            closed={why('unmark_sent', v.app_actions.unmark_sent)}
-            id="act-unmark-sent"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/remind`}
-            label="Remind"
-            quiet
-            closed={why('remind', v.app_actions.remind)}
-            id="act-remind"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/remind-again`}
-            label="Remind again"
-            quiet
-            closed={why('remind_again', v.app_actions.remind_again)}
-            id="act-remind-again"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/convert`}
-            label="Convert into an Invoice"
-            quiet
-            closed={why('convert', a.convert)}
-            id="act-convert"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/duplicate`}
-            label="Duplicate"
-            quiet
-            closed={why('duplicate', v.app_actions.duplicate)}
-            id="act-duplicate"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/cancel`}
-            label="Cancel"
-            danger
-            closed={why('cancel', a.cancel)}
-            id="act-cancel"
-          />
-          <ActionButton
-            c={c}
-            path={`${base}/delete`}
-            label="Delete the Draft"
-            danger
-            closed={why('delete', a.delete)}
-            id="act-delete"
-          />
+          {button('mark_sent', 'Mark sent', v.app_actions.mark_sent, 'quiet')}
+          {button('unmark_sent', 'Take the mark back', v.app_actions.unmark_sent, 'quiet')}
+          {button('remind', 'Remind', v.app_actions.remind, 'quiet')}
+          {button('remind_again', 'Remind again', v.app_actions.remind_again, 'quiet')}
+          {button('convert', 'Convert into an Invoice', a.convert, 'quiet')}
+          {button('duplicate', 'Duplicate', v.app_actions.duplicate, 'quiet')}
+          {button('cancel', 'Cancel', a.cancel, 'danger')}
+          {button('delete', 'Delete the Draft', a.delete, 'danger')}
         </div>
         <OutboxNote c={c} what="a Send or a reminder" />
-      </section>
+      </Card>
 
       {refunds ? <RefundsSection c={c} state={state} d={d} refunds={refunds} accounts={accounts} /> : ''}
 
-      <section class="card" aria-labelledby="h-payments" hidden={d.type === 'credit_note' || d.type === 'quote'}>
-        <h2 id="h-payments" class="flush-top">
-          Payments
-        </h2>
-        {payments.length === 0 ? (
-          <p class="muted">No Payments.</p>
-        ) : (
-          <div class="table-wrap">
-            <table id="payments" class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Receipt</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="sr">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {payments.map(({ payment: p, receipt: r }) => (
-                  <tr data-payment={String(p.id)}>
-                    <td class="key">
-                      <Money amount={p.amount} currency={p.currency} />
-                    </td>
-                    <td data-label="Date" class="nowrap">
-                      {esc(p.paymentDate)}
-                    </td>
-                    <td data-label="Method">
-                      {esc(METHOD_WORDS[p.paymentMethod] ?? p.paymentMethod)}
-                      {p.reference ? <div class="hint">{esc(p.reference)}</div> : ''}
-                    </td>
-                    <td data-label="Receipt" class="nowrap">
-                      {r ? (
-                        <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
-                      ) : (
-                        <span class="muted">none</span>
-                      )}
-                    </td>
-                    <td data-label="Status">
-                      {paymentCounts(p) ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}
-                    </td>
-                    <td>
-                      <div class="row">
-                        {paymentCounts(p) && !changeBlocked(c) ? (
-                          <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a>
-                        ) : (
-                          ''
-                        )}
-                        <ActionButton
-                          c={c}
-                          path={`/payments/${p.id}/reverse`}
-                          label="Reverse"
-                          danger
-                          closed={paymentCounts(p) ? null : says('payment_reversed')}
-                          id={`reverse-${p.id}`}
-                        />
-                        <ActionButton
-                          c={c}
-                          path={`/payments/${p.id}/email-receipt`}
-                          label="Email the Receipt"
-                          quiet
-                          closed={
-                            !r
-                              ? 'This Payment has no Receipt.'
-                              : r.voidedAt
-                                ? 'The Receipt is void: its Payment was reversed.'
-                                : v.receipt_mail_closed
-                          }
-                          id={`email-receipt-${p.id}`}
-                        />
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <OutboxNote c={c} what="a Receipt emailed" />
-          </div>
-        )}
-        {a.record_payment.open && !changeBlocked(c) ? (
-          <PostForm action={`${c.base}${base}/payments`} token={c.csrf} class="stack payment-form">
-            <h3 class="flush">Record a Payment</h3>
-            <div class="grid3">
-              <Field name="amount" label={`Amount (${d.currency})`} state={state} value={d.amount_due} required />
-              <Field
-                name="payment_date"
-                type="date"
-                label="Date received"
-                state={state}
-                value={today}
-                required
-                placeholder="YYYY-MM-DD"
-              />
-              <MoneyMovedFields state={state} accounts={accounts} method="payment_method" />
-            </div>
-            <div class="row">
-              <button type="submit" id="record-payment">
-                Record the Payment
-              </button>
-            </div>
-          </PostForm>
-        ) : (
-          <p class="muted" id="record-closed">
-            {esc(changeBlocked(c) ?? why('record_payment', a.record_payment) ?? '')}
-          </p>
-        )}
-      </section>
+      <Card id="h-payments" title="Payments" hidden={d.type === 'credit_note' || d.type === 'quote'}>
+        <MoneyMovedTable
+          id="payments"
+          empty="No Payments."
+          receipts
+          note={<OutboxNote c={c} what="a Receipt emailed" />}
+          rows={payments.map(({ payment: p, receipt: r }) => ({
+            mark: { 'data-payment': String(p.id) },
+            amount: p.amount,
+            currency: p.currency,
+            date: p.paymentDate,
+            method: p.paymentMethod,
+            reference: p.reference,
+            completed: paymentCounts(p),
+            receipt: r ? (
+              <a href={esc(`${c.base}/receipts/${r.id}/pdf`)}>{esc(r.receiptNumber)}</a>
+            ) : (
+              <span class="muted">none</span>
+            ),
+            actions: (
+              <div class="row">
+                {paymentCounts(p) && !changeBlocked(c) ? <a href={esc(`${c.base}/payments/${p.id}`)}>Amend</a> : ''}
+                <ActionButton
+                  c={c}
+                  path={`/payments/${p.id}/reverse`}
+                  label="Reverse"
+                  danger
+                  closed={paymentCounts(p) ? null : says('payment_reversed')}
+                  id={`reverse-${p.id}`}
+                />
+                <ActionButton
+                  c={c}
+                  path={`/payments/${p.id}/email-receipt`}
+                  label="Email the Receipt"
+                  quiet
+                  closed={
+                    !r
+                      ? 'This Payment has no Receipt.'
+                      : r.voidedAt
+                        ? 'The Receipt is void: its Payment was reversed.'
+                        : v.receipt_mail_closed
+                  }
+                  id={`email-receipt-${p.id}`}
+                />
+              </div>
+            ),
+          }))}
+        />
+        <RecordMoneyForm
+          c={c}
+          state={state}
+          action={`${c.base}${base}/payments`}
+          heading="Record a Payment"
+          currency={d.currency}
+          amount={d.amount_due}
+          date={{ name: 'payment_date', label: 'Date received', value: today, placeholder: 'YYYY-MM-DD' }}
+          method="payment_method"
+          accounts={accounts}
+          submit={{ id: 'record-payment', label: 'Record the Payment' }}
+          closed={changeBlocked(c) ?? why('record_payment', a.record_payment)}
+          closedId="record-closed"
+        />
+      </Card>
     </Layout>
+  )
+}
+
+// Money moved on a document's page: its Payments (an Invoice's) or refunds (a Credit Note's) and the form that
+// records one. The two differ only in their words, their fields' names and a Payment's Receipt column.
+
+/** A Payment or a refund as its row shows it. */
+interface MoneyMovedRow {
+  /** The row's mark that tests and the page's links find it by, e.g. `data-payment="3"`. */
+  mark: Record<string, string>
+  amount: string
+  currency: string
+  date: string
+  method: string
+  reference: string | null
+  /** Completed (it counts), else reversed. */
+  completed: boolean
+  /** A Payment's Receipt cell; refunds have no Receipt column. */
+  receipt?: JSX.Element
+  actions: JSX.Element
+}
+
+/** The table of money moved, or `empty` in words when there is none. */
+function MoneyMovedTable(p: {
+  id: string
+  empty: string
+  /** Whether the table has the Receipt column (Payments). */
+  receipts?: boolean
+  /** A note below the table (the Payments' word on emailed Receipts). */
+  note?: JSX.Element
+  rows: MoneyMovedRow[]
+}): JSX.Element {
+  if (p.rows.length === 0) return <p class="muted">{esc(p.empty)}</p>
+  return (
+    <div class="table-wrap">
+      <table id={p.id} class="stacked">
+        <thead>
+          <tr>
+            <th scope="col" class="num">
+              Amount
+            </th>
+            <th scope="col">Date</th>
+            <th scope="col">Method</th>
+            {p.receipts ? <th scope="col">Receipt</th> : ''}
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.rows.map((r) => (
+            <tr {...r.mark}>
+              <td class="key">
+                <Money amount={r.amount} currency={r.currency} />
+              </td>
+              <td data-label="Date" class="nowrap">
+                {esc(r.date)}
+              </td>
+              <td data-label="Method">
+                {esc(METHOD_WORDS[r.method] ?? r.method)}
+                {r.reference ? <div class="hint">{esc(r.reference)}</div> : ''}
+              </td>
+              {p.receipts ? (
+                <td data-label="Receipt" class="nowrap">
+                  {r.receipt}
+                </td>
+              ) : (
+                ''
+              )}
+              <td data-label="Status">
+                {r.completed ? <span class="tag ok">Completed</span> : <span class="tag">Reversed</span>}
+              </td>
+              <td>{r.actions}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {p.note ?? ''}
+    </div>
+  )
+}
+
+/**
+ * The form that records a Payment or a refund: amount, date, and how the money moved (method, bank account,
+ * reference, notes); when `closed` says why it cannot, that reason in its place.
+ */
+function RecordMoneyForm(p: {
+  c: InBusiness
+  state: FormState
+  action: string
+  heading: string
+  /** Shown above the fields when the form shows its own refusal (a refund's); a Payment's is at the page's top. */
+  refused?: string[]
+  currency: string
+  amount: string
+  date: { name: string; label: string; value: string; placeholder?: string }
+  /** The method's field name: the Payment body's `payment_method`, the refund body's `method`. */
+  method: string
+  accounts: Array<{ id: number; name: string; iban: string }>
+  submit: { id: string; label: string }
+  closed: string | null
+  closedId: string
+}): JSX.Element {
+  if (p.closed !== null) {
+    return (
+      <p class="muted" id={p.closedId}>
+        {esc(p.closed)}
+      </p>
+    )
+  }
+  const { state, accounts } = p
+  return (
+    <PostForm action={p.action} token={p.c.csrf} class="stack payment-form">
+      <h3 class="flush">{esc(p.heading)}</h3>
+      {p.refused ? <Refused state={state} shown={p.refused} /> : ''}
+      <div class="grid3">
+        <Field name="amount" label={`Amount (${p.currency})`} state={state} value={p.amount} required />
+        <Field
+          name={p.date.name}
+          type="date"
+          label={p.date.label}
+          state={state}
+          value={p.date.value}
+          required
+          placeholder={p.date.placeholder}
+        />
+        <Select
+          name={p.method}
+          label="Method"
+          state={state}
+          value="bank_transfer"
+          options={Object.entries(METHOD_WORDS) as [string, string][]}
+        />
+        <Select
+          name="bank_account_id"
+          label="Bank account (bank transfer)"
+          state={state}
+          value={accounts[0] ? String(accounts[0].id) : ''}
+          options={[['', 'None'] as const, ...accounts.map((x) => [String(x.id), `${x.name} (${x.iban})`] as const)]}
+        />
+        <Field name="reference" label="Reference" state={state} maxlength={255} />
+        <Field name="notes" label="Notes" state={state} />
+      </div>
+      <div class="row">
+        <button type="submit" id={p.submit.id}>
+          {esc(p.submit.label)}
+        </button>
+      </div>
+    </PostForm>
   )
 }
 
@@ -765,96 +737,50 @@ function RefundsSection(p: {
   const left = leftToRefund(d)
   const open = d.status !== 'cancelled' && stored(left).gt(stored('0'))
   return (
-    <section class="card" aria-labelledby="h-refunds">
-      <h2 id="h-refunds" class="flush-top">
-        Refunds
-      </h2>
+    <Card id="h-refunds" title="Refunds">
       <p class="hint">A Credit Note says the Business owes its Client money; a refund records that it went back.</p>
-      {refunds.length === 0 ? (
-        <p class="muted">No refunds.</p>
-      ) : (
-        <div class="table-wrap">
-          <table id="refunds" class="stacked">
-            <thead>
-              <tr>
-                <th scope="col" class="num">
-                  Amount
-                </th>
-                <th scope="col">Date</th>
-                <th scope="col">Method</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((r) => (
-                <tr data-refund={String(r.id)}>
-                  <td class="key">
-                    <Money amount={r.amount} currency={r.currency} />
-                  </td>
-                  <td data-label="Date" class="nowrap">
-                    {esc(r.refund_date)}
-                  </td>
-                  <td data-label="Method">
-                    {esc(METHOD_WORDS[r.method] ?? r.method)}
-                    {r.reference ? <div class="hint">{esc(r.reference)}</div> : ''}
-                  </td>
-                  <td data-label="Status">
-                    {r.status === 'completed' ? (
-                      <span class="tag ok">Completed</span>
-                    ) : (
-                      <span class="tag">Reversed</span>
-                    )}
-                  </td>
-                  <td>
-                    <ActionButton
-                      c={c}
-                      path={`/refunds/${r.id}/reverse`}
-                      label="Reverse"
-                      danger
-                      closed={r.status === 'completed' ? null : says('refund_reversed')}
-                      id={`reverse-refund-${r.id}`}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {open && !changeBlocked(c) ? (
-        <PostForm action={`${c.base}/documents/${d.id}/refunds`} token={c.csrf} class="stack payment-form">
-          <h3 class="flush">Record a refund</h3>
-          <Refused state={state} shown={['amount', 'refund_date', 'method', 'bank_account_id', 'reference', 'notes']} />
-          <div class="grid3">
-            <Field name="amount" label={`Amount (${d.currency})`} state={state} value={left} required />
-            <Field
-              name="refund_date"
-              label="Date paid back"
-              type="date"
-              state={state}
-              value={utcDay(c.deps.clock.now())}
-              required
+      <MoneyMovedTable
+        id="refunds"
+        empty="No refunds."
+        rows={refunds.map((r) => ({
+          mark: { 'data-refund': String(r.id) },
+          amount: r.amount,
+          currency: r.currency,
+          date: r.refund_date,
+          method: r.method,
+          reference: r.reference,
+          completed: r.status === 'completed',
+          actions: (
+            <ActionButton
+              c={c}
+              path={`/refunds/${r.id}/reverse`}
+              label="Reverse"
+              danger
+              closed={r.status === 'completed' ? null : says('refund_reversed')}
+              id={`reverse-refund-${r.id}`}
             />
-            <MoneyMovedFields state={state} accounts={accounts} method="method" />
-          </div>
-          <div class="row">
-            <button type="submit" id="record-refund">
-              Record the refund
-            </button>
-          </div>
-        </PostForm>
-      ) : (
-        <p class="muted" id="refund-closed">
-          {esc(
-            changeBlocked(c) ??
-              (d.status === 'cancelled' ? says('cancelled_takes_no_payments') : 'Nothing is left to refund.'),
-          )}
-        </p>
-      )}
-    </section>
+          ),
+        }))}
+      />
+      <RecordMoneyForm
+        c={c}
+        state={state}
+        action={`${c.base}/documents/${d.id}/refunds`}
+        heading="Record a refund"
+        refused={['amount', 'refund_date', 'method', 'bank_account_id', 'reference', 'notes']}
+        currency={d.currency}
+        amount={left}
+        date={{ name: 'refund_date', label: 'Date paid back', value: utcDay(c.deps.clock.now()) }}
+        method="method"
+        accounts={accounts}
+        submit={{ id: 'record-refund', label: 'Record the refund' }}
+        closed={
+          changeBlocked(c) ??
+          (open ? null : d.status === 'cancelled' ? says('cancelled_takes_no_payments') : 'Nothing is left to refund.')
+        }
+        closedId="refund-closed"
+      />
+    </Card>
   )
 }
 

@@ -25,6 +25,13 @@ export const PICK_MAX = 50
 /** A search is at most this long (the field's maxlength; a longer one is cut). */
 const SEARCH_MAX = 100
 
+/** What each picker says: its blank choice, what it finds (in "No Products match"), and its search box's hint. */
+const PICKERS = {
+  clients: { blank: 'Choose a Client', what: 'Clients', placeholder: 'Find by name, email or code' },
+  products: { blank: 'Free line', what: 'Products', placeholder: 'Find: name or code' },
+  invoices: { blank: 'Choose the Invoice', what: 'Invoices', placeholder: 'Find by number or Client' },
+} as const
+
 const idOf = (v: string | null | undefined): number | null => (v && ID_RULE.test(v.trim()) ? Number(v.trim()) : null)
 const searchOf = (v: string | null | undefined): string | undefined => v?.trim().slice(0, SEARCH_MAX) || undefined
 
@@ -39,21 +46,21 @@ function productWords(p: ProductRow): string {
 
 /** The options of a picker: the blank choice, the chosen one (even when it does not match), the matches, what is left. */
 function Options<T extends { id: number }>(p: {
-  blank: string
+  kind: keyof typeof PICKERS
   rows: T[]
   chosen: T | undefined
   chosenId: number | null
   search: string | undefined
   words: (x: T) => string
-  what: string
   /** A mark the page's stylesheet reads off the chosen option (`data-vat`), e.g. to show the Lines' K or AE hint. */
   vat?: (x: T) => string | undefined
 }): JSX.Element {
   const shown = p.rows.slice(0, PICK_MAX)
+  const { blank, what } = PICKERS[p.kind]
   const chosenOutside = p.chosen && !shown.some((x) => x.id === p.chosen!.id)
   return (
     <>
-      <option value="">{esc(p.blank)}</option>
+      <option value="">{esc(blank)}</option>
       {chosenOutside ? (
         <option value={String(p.chosen!.id)} selected data-vat={p.vat?.(p.chosen!)}>
           {esc(p.words(p.chosen!))}
@@ -67,11 +74,11 @@ function Options<T extends { id: number }>(p: {
         </option>
       ))}
       {p.rows.length > PICK_MAX ? (
-        <option disabled>{esc(`More ${p.what} match: type more of the name, email or code`)}</option>
+        <option disabled>{esc(`More ${what} match: type more of the name, email or code`)}</option>
       ) : (
         ''
       )}
-      {p.search && p.rows.length === 0 ? <option disabled>{esc(`No ${p.what} matches “${p.search}”`)}</option> : ''}
+      {p.search && p.rows.length === 0 ? <option disabled>{esc(`No ${what} matches “${p.search}”`)}</option> : ''}
     </>
   )
 }
@@ -97,13 +104,12 @@ export async function ClientOptions({
   ])
   return (
     <Options
-      blank="Choose a Client"
+      kind="clients"
       rows={rows}
       chosen={chosen}
       chosenId={chosenId}
       search={search}
       words={clientWords}
-      what="Clients"
       vat={(x) => (crossBorderEuBusiness(seller, x) ? 'eu-business' : undefined)}
     />
   )
@@ -121,15 +127,7 @@ export async function ProductOptions(p: {
     p.chosenId === null ? undefined : findProduct(p.q, p.businessId, p.chosenId),
   ])
   return (
-    <Options
-      blank="Free line"
-      rows={rows}
-      chosen={chosen}
-      chosenId={p.chosenId}
-      search={p.search}
-      words={productWords}
-      what="Products"
-    />
+    <Options kind="products" rows={rows} chosen={chosen} chosenId={p.chosenId} search={p.search} words={productWords} />
   )
 }
 
@@ -161,13 +159,12 @@ export async function InvoiceOptions(p: {
   const issued = rows.filter((d) => d.status !== 'draft')
   return (
     <Options
-      blank="Choose the Invoice"
+      kind="invoices"
       rows={issued}
       chosen={chosen}
       chosenId={p.chosenId}
       search={p.search}
       words={invoiceWords}
-      what="Invoices"
     />
   )
 }
@@ -175,7 +172,7 @@ export async function InvoiceOptions(p: {
 /** The search box of a picker: asks for the matches as a person types and swaps them into `target`'s options. */
 export function PickerSearch(p: {
   c: InBusiness
-  kind: 'clients' | 'products' | 'invoices'
+  kind: keyof typeof PICKERS
   name: string
   target: string
   value: string | undefined
@@ -191,13 +188,7 @@ export function PickerSearch(p: {
       value={esc(p.value ?? '')}
       maxlength={SEARCH_MAX}
       autocomplete="off"
-      placeholder={
-        p.kind === 'clients'
-          ? 'Find by name, email or code'
-          : p.kind === 'products'
-            ? 'Find: name or code'
-            : 'Find by number or Client'
-      }
+      placeholder={PICKERS[p.kind].placeholder}
       aria-label={esc(p.label)}
       aria-controls={esc(p.target)}
       hx-get={esc(`${p.c.base}/pick/${p.kind}`)}

@@ -1,20 +1,18 @@
 // Recurring invoices in the application (extensions §13): the list with each schedule's next date and last run (its
 // error shown), an editor like the Draft editor (the same Lines and live totals), the next dates, pause, resume and
 // delete. Every change runs the table's recurring_invoices_* operations.
-import { listBankAccounts } from '../../../../modules/business'
 import { findClient, findClients } from '../../../../modules/clients'
-import { listProducts } from '../../../../modules/products'
 import type { RecurringView } from '../../../../modules/recurring'
-import { ID_RULE, idOf } from '../../../../platform/operation'
+import { idOf } from '../../../../platform/operation'
 import { inAppWords } from '../../../../shared/errors'
 import type { FormState, InBusiness } from '../../context'
 import { FormInput } from '../../form-input'
 import type { AppKit } from '../../kit'
 import { HTMX_PATH, Layout } from '../../layout'
-import { esc, Field, Notice, PostForm, Refused, Select } from '../../ui'
-import { BankAccountChecks, linesOf, LinesFieldset, lineRowsOf } from './editor'
-import { ClientPicker, idIn, PICK_MAX } from './picker'
-import { ActionButton, Area, changeBlocked, Pager } from './words'
+import { esc, Field, Notice, Refused, Select } from '../../ui'
+import { editorAction, editorClientOf, EditorPage, LinesEditor, linesBodyOf } from './lines-editor'
+import { RecordsTable } from '../../list'
+import { ActionButton, changeBlocked, Pager } from './words'
 
 const FREQUENCIES = [
   ['month', 'Month'],
@@ -56,7 +54,7 @@ async function recurringOf(kit: AppKit, c: InBusiness, id: string | undefined): 
 
 function bodyOf(data: URLSearchParams, creating: boolean): { input: FormInput; body: Record<string, unknown> } {
   const f = new FormInput(data)
-  const lines = linesOf(data)?.map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)))
+  const lines = linesBodyOf(data)
   const t = (n: string) => (creating ? f.text(n) : f.nullable(n))
   return {
     input: f,
@@ -110,143 +108,109 @@ interface EditorProps {
 }
 
 async function Editor({ c, state, r, extra = 0 }: EditorProps): Promise<string> {
-  const q = c.deps.db.read
-  const typed = state.values
-  const [products, accounts, { rate }] = await Promise.all([
-    listProducts(q, c.business.id, 0, PICK_MAX + 1),
-    listBankAccounts(q, c.business.id, 0, 100),
-    c.operation<{ rate: string | null }>('documents_usual_vat_rate'),
-  ])
-  const clientId = typed?.get('client_id') ?? (r ? String(r.client_id) : (c.url.searchParams.get('client_id') ?? ''))
-  const chosenClient = ID_RULE.test(clientId) ? await findClient(q, c.business.id, Number(clientId)) : undefined
-  const rows = lineRowsOf(typed, r?.lines ?? null, extra, rate)
-  const chosenAccounts = new Set(typed ? typed.getAll('bank_account_ids').map(Number) : (r?.bank_account_ids ?? []))
-  const err = (k: string) => state.errors[k]?.join('; ')
-  const currency = typed?.get('currency') ?? r?.currency ?? chosenClient?.currency ?? c.business.currency
   const today = c.deps.clock.now().toISOString().slice(0, 10)
   return (
-    <PostForm
+    <LinesEditor
+      c={c}
+      state={state}
       action={r ? `${c.base}/recurring/${r.id}` : `${c.base}/recurring`}
-      token={c.csrf}
-      class="stack editor"
-      id="editor"
+      cancel={`${c.base}/recurring`}
+      save={{ id: 'save-recurring', label: r ? 'Save the recurring invoice' : 'Create the recurring invoice' }}
+      fields={[
+        'frequency',
+        'interval',
+        'start_date',
+        'end_date',
+        'count',
+        'action',
+        'payment_terms',
+        'buyer_reference',
+        'order_reference',
+      ]}
+      client={await editorClientOf(c, state.values, r)}
+      lines={r?.lines ?? null}
+      extra={extra}
+      accounts={{ legend: 'Bank accounts shown on each Invoice', chosen: r?.bank_account_ids ?? [] }}
+      notes={r?.notes}
+      intro={
+        <p class="hint flush">
+          In descriptions and notes, {'{{month}}'}, {'{{year}}'}, {'{{date}}'} and {'{{period}}'} are filled in for each
+          date: “Retainer {'{{month}}'} {'{{year}}'}” reads “Retainer March 2026”.
+        </p>
+      }
     >
-      <Refused
+      <Select name="action" label="On each date" state={state} value={r?.action ?? 'issue'} options={ACTIONS} />
+      <Select
+        name="frequency"
+        label="Repeat every"
         state={state}
-        shown={[
-          'client_id',
-          'currency',
-          'frequency',
-          'interval',
-          'start_date',
-          'end_date',
-          'count',
-          'action',
-          'payment_terms',
-          'buyer_reference',
-          'order_reference',
-          'notes',
-          ...Object.keys(state.errors).filter((k) => k.startsWith('lines.')),
-        ]}
+        value={r?.frequency ?? 'month'}
+        options={FREQUENCIES}
       />
-      <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
-        {r ? 'Save the recurring invoice' : 'Create the recurring invoice'}
-      </button>
-      <input type="hidden" name="lines__present" value="1" />
-      <input type="hidden" name="bank_account_ids__present" value="1" />
-      <div class="grid3">
-        <ClientPicker
-          c={c}
-          q={q}
-          search={typed?.get('client_q') ?? undefined}
-          chosenId={idIn(clientId)}
-          error={err('client_id')}
-        />
-        <Field
-          name="currency"
-          label="Currency"
-          state={state}
-          value={currency}
-          maxlength={3}
-          hint="Blank: the Client's."
-        />
-        <Select name="action" label="On each date" state={state} value={r?.action ?? 'issue'} options={ACTIONS} />
-        <Select
-          name="frequency"
-          label="Repeat every"
-          state={state}
-          value={r?.frequency ?? 'month'}
-          options={FREQUENCIES}
-        />
-        <Field
-          name="interval"
-          label="Interval"
-          state={state}
-          value={r ? String(r.interval) : '1'}
-          hint="1: every month (or week…); 3: every third."
-        />
-        <Field
-          name="start_date"
-          type="date"
-          label="First date"
-          state={state}
-          value={r?.start_date ?? today}
-          placeholder="YYYY-MM-DD"
-          hint="A month's 31st falls on the last day of shorter months."
-        />
-        <Field
-          name="end_date"
-          type="date"
-          label="Last date"
-          state={state}
-          value={r?.end_date}
-          placeholder="YYYY-MM-DD"
-          hint="Blank: no end date."
-        />
-        <Field
-          name="count"
-          label="Number of Invoices"
-          state={state}
-          value={r?.count === null || r === null ? '' : String(r.count)}
-          hint="Blank: no limit. A last date or a number, not both."
-        />
-        <Field
-          name="payment_terms"
-          label="Payment terms (days)"
-          state={state}
-          value={r?.payment_terms === null || r === null ? '' : String(r.payment_terms)}
-          hint="Blank: the Client's."
-        />
-        <Field name="buyer_reference" label="Buyer reference" state={state} value={r?.buyer_reference} />
-        <Field name="order_reference" label="Order reference" state={state} value={r?.order_reference} />
-      </div>
-
-      <p class="hint flush">
-        In descriptions and notes, {'{{month}}'}, {'{{year}}'}, {'{{date}}'} and {'{{period}}'} are filled in for each
-        date: “Retainer {'{{month}}'} {'{{year}}'}” reads “Retainer March 2026”.
-      </p>
-      <LinesFieldset c={c} rows={rows} products={products} err={err} />
-
-      <div
-        id="totals"
-        class="totals"
-        aria-live="polite"
-        hx-post={esc(`${c.base}/documents/totals`)}
-        hx-trigger="load, input changed delay:400ms from:#editor, change from:#editor"
-      >
-        <p class="muted flush">Totals appear as you fill in the Lines.</p>
-      </div>
-
-      <BankAccountChecks accounts={accounts} chosen={chosenAccounts} legend="Bank accounts shown on each Invoice" />
-      <Area name="notes" label="Notes" state={state} value={r?.notes} />
-      <div class="row">
-        <button type="submit" id="save-recurring">
-          {r ? 'Save the recurring invoice' : 'Create the recurring invoice'}
-        </button>
-        <a href={esc(`${c.base}/recurring`)}>Cancel</a>
-      </div>
-    </PostForm>
+      <Field
+        name="interval"
+        label="Interval"
+        state={state}
+        value={r ? String(r.interval) : '1'}
+        hint="1: every month (or week…); 3: every third."
+      />
+      <Field
+        name="start_date"
+        type="date"
+        label="First date"
+        state={state}
+        value={r?.start_date ?? today}
+        placeholder="YYYY-MM-DD"
+        hint="A month's 31st falls on the last day of shorter months."
+      />
+      <Field
+        name="end_date"
+        type="date"
+        label="Last date"
+        state={state}
+        value={r?.end_date}
+        placeholder="YYYY-MM-DD"
+        hint="Blank: no end date."
+      />
+      <Field
+        name="count"
+        label="Number of Invoices"
+        state={state}
+        value={r?.count === null || r === null ? '' : String(r.count)}
+        hint="Blank: no limit. A last date or a number, not both."
+      />
+      <Field
+        name="payment_terms"
+        label="Payment terms (days)"
+        state={state}
+        value={r?.payment_terms === null || r === null ? '' : String(r.payment_terms)}
+        hint="Blank: the Client's."
+      />
+      <Field name="buyer_reference" label="Buyer reference" state={state} value={r?.buyer_reference} />
+      <Field name="order_reference" label="Order reference" state={state} value={r?.order_reference} />
+    </LinesEditor>
   )
+}
+
+/** A schedule's status as a tag: Active stands out. */
+function StatusTag({ r, id }: { r: RecurringView; id?: string }): JSX.Element {
+  return (
+    <span class={r.status === 'active' ? 'tag ok' : 'tag'} id={id}>
+      {esc(STATUS_WORDS[r.status] ?? r.status)}
+    </span>
+  )
+}
+
+/** Pause for an active schedule, Resume for a paused one; an ended one has neither. */
+function PauseOrResume(p: {
+  c: InBusiness
+  r: RecurringView
+  quiet?: boolean
+  id: (step: 'pause' | 'resume') => string
+}): JSX.Element {
+  if (p.r.status !== 'active' && p.r.status !== 'paused') return ''
+  const [step, label] = p.r.status === 'active' ? (['pause', 'Pause'] as const) : (['resume', 'Resume'] as const)
+  return <ActionButton c={p.c} path={`/recurring/${p.r.id}/${step}`} label={label} quiet={p.quiet} id={p.id(step)} />
 }
 
 /** The schedule at a glance: status, next dates, last run, and pause, resume or delete. */
@@ -261,9 +225,7 @@ async function Schedule({ kit, c, r }: { kit: AppKit; c: InBusiness; r: Recurrin
         <h2 class="flush">
           {esc(everyWords(r))}, {esc(endWords(r))}
         </h2>
-        <span class={r.status === 'active' ? 'tag ok' : 'tag'} id="recurring-status">
-          {esc(STATUS_WORDS[r.status] ?? r.status)}
-        </span>
+        <StatusTag r={r} id="recurring-status" />
       </div>
       <dl class="facts">
         <dt>Next dates</dt>
@@ -276,13 +238,7 @@ async function Schedule({ kit, c, r }: { kit: AppKit; c: InBusiness; r: Recurrin
         </dd>
       </dl>
       <div class="row">
-        {r.status === 'active' ? (
-          <ActionButton c={c} path={`/recurring/${r.id}/pause`} label="Pause" id="recurring-pause" />
-        ) : r.status === 'paused' ? (
-          <ActionButton c={c} path={`/recurring/${r.id}/resume`} label="Resume" id="recurring-resume" />
-        ) : (
-          ''
-        )}
+        <PauseOrResume c={c} r={r} id={(step) => `recurring-${step}`} />
         <ActionButton c={c} path={`/recurring/${r.id}/delete`} label="Delete" danger id="recurring-delete" />
       </div>
     </div>
@@ -312,77 +268,35 @@ export function recurringRoutes(kit: AppKit): void {
             </a>
           )}
         </div>
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col">Schedule</th>
-                <th scope="col">Next date</th>
-                <th scope="col">Made</th>
-                <th scope="col">Last run</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.length === 0 ? (
-                <tr>
-                  <td colspan="7" class="muted">
-                    No recurring invoices yet: one makes an Invoice on each date of its schedule.
-                  </td>
-                </tr>
-              ) : (
-                page.data.map((r) => (
-                  <tr id={`recurring-${r.id}`}>
-                    <td class="key">
-                      <a href={esc(`${c.base}/recurring/${r.id}`)}>
-                        {esc(clients.get(r.client_id)?.name ?? `Client ${r.client_id}`)}
-                      </a>
-                      <span class="muted"> {esc(r.lines[0]?.description ?? '')}</span>
-                    </td>
-                    <td data-label="Schedule">
-                      {esc(everyWords(r))}, {esc(endWords(r))}
-                    </td>
-                    <td data-label="Next date">{r.next_date ? esc(r.next_date) : <span class="muted">—</span>}</td>
-                    <td data-label="Made">{r.documents_made}</td>
-                    <td data-label="Last run">
-                      <LastRun c={c} r={r} />
-                    </td>
-                    <td data-label="Status">
-                      <span class={r.status === 'active' ? 'tag ok' : 'tag'}>
-                        {esc(STATUS_WORDS[r.status] ?? r.status)}
-                      </span>
-                    </td>
-                    <td>
-                      {r.status === 'active' ? (
-                        <ActionButton
-                          c={c}
-                          path={`/recurring/${r.id}/pause`}
-                          label="Pause"
-                          quiet
-                          id={`pause-${r.id}`}
-                        />
-                      ) : r.status === 'paused' ? (
-                        <ActionButton
-                          c={c}
-                          path={`/recurring/${r.id}/resume`}
-                          label="Resume"
-                          quiet
-                          id={`resume-${r.id}`}
-                        />
-                      ) : (
-                        ''
-                      )}
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          rows={page.data}
+          empty="No recurring invoices yet: one makes an Invoice on each date of its schedule."
+          rowAttributes={(r) => ({ id: `recurring-${r.id}` })}
+          columns={[
+            {
+              head: 'Client',
+              key: true,
+              cell: (r) => (
+                <>
+                  <a href={esc(`${c.base}/recurring/${r.id}`)}>
+                    {esc(clients.get(r.client_id)?.name ?? `Client ${r.client_id}`)}
+                  </a>
+                  <span class="muted"> {esc(r.lines[0]?.description ?? '')}</span>
+                </>
+              ),
+            },
+            { head: 'Schedule', cell: (r) => `${esc(everyWords(r))}, ${esc(endWords(r))}` },
+            { head: 'Next date', cell: (r) => (r.next_date ? esc(r.next_date) : <span class="muted">—</span>) },
+            { head: 'Made', cell: (r) => String(r.documents_made) },
+            { head: 'Last run', cell: (r) => <LastRun c={c} r={r} /> },
+            { head: 'Status', cell: (r) => <StatusTag r={r} /> },
+            {
+              head: 'Actions',
+              actions: true,
+              cell: (r) => <PauseOrResume c={c} r={r} quiet id={(step) => `${step}-${r.id}`} />,
+            },
+          ]}
+        />
         <Pager next={page.next_cursor} url={c.url} />
       </Layout>
     )
@@ -390,27 +304,16 @@ export function recurringRoutes(kit: AppKit): void {
   kit.page('/recurring', 'read', list)
 
   const newPage = (c: InBusiness, state: FormState, extra = 0) => (
-    <Layout c={c} title="New recurring invoice" section="recurring" scripts={[HTMX_PATH]}>
-      <h1>New recurring invoice</h1>
-      <div class="card">
-        <Editor c={c} state={state} r={null} extra={extra} />
-      </div>
-    </Layout>
+    <EditorPage c={c} title="New recurring invoice" section="recurring">
+      <Editor c={c} state={state} r={null} extra={extra} />
+    </EditorPage>
   )
   kit.page('/recurring/new', 'change', (c, state) => newPage(c, state))
-  kit.action(
-    '/recurring',
-    'change',
-    async (c, data) => {
-      // "Add a line" and "Find" show the editor again as typed; nothing is saved.
-      if (data.has('add_line') || data.has('find'))
-        return newPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
-      const { input, body } = bodyOf(data, true)
-      const r = await kit.operation<RecurringView>(c, 'recurring_invoices_create', { body, form: input })
-      return kit.done(c, `/recurring/${r.id}`, 'recurring_created')
-    },
-    (c, state) => newPage(c, state),
-  )
+  editorAction(kit, '/recurring', newPage, async (c, data) => {
+    const { input, body } = bodyOf(data, true)
+    const r = await kit.operation<RecurringView>(c, 'recurring_invoices_create', { body, form: input })
+    return kit.done(c, `/recurring/${r.id}`, 'recurring_created')
+  })
 
   const viewPage = async (c: InBusiness, state: FormState, extra = 0) => {
     const parts = c.url.pathname.split('/').filter(Boolean)
@@ -436,19 +339,12 @@ export function recurringRoutes(kit: AppKit): void {
     )
   }
   kit.page('/recurring/:id', 'read', (c, state) => viewPage(c, state))
-  kit.action(
-    '/recurring/:id',
-    'change',
-    async (c, data) => {
-      if (data.has('add_line') || data.has('find'))
-        return viewPage(c, { values: data, errors: {}, message: null, code: null }, data.has('add_line') ? 1 : 0)
-      const id = idOf(c.params.id, 'No such recurring invoice.')
-      const { input, body } = bodyOf(data, false)
-      await kit.operation(c, 'recurring_invoices_update', { path: { id }, body, form: input })
-      return kit.done(c, `/recurring/${id}`, 'saved')
-    },
-    (c, state) => viewPage(c, state),
-  )
+  editorAction(kit, '/recurring/:id', viewPage, async (c, data) => {
+    const id = idOf(c.params.id, 'No such recurring invoice.')
+    const { input, body } = bodyOf(data, false)
+    await kit.operation(c, 'recurring_invoices_update', { path: { id }, body, form: input })
+    return kit.done(c, `/recurring/${id}`, 'saved')
+  })
   for (const [step, op, notice] of [
     ['pause', 'recurring_invoices_pause', 'recurring_paused'],
     ['resume', 'recurring_invoices_resume', 'recurring_resumed'],
