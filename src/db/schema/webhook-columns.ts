@@ -13,7 +13,7 @@ export function webhookEndpoint() {
     paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
     /** Why it is paused: 'gone' (answered 410), by request ('by_request', 'paused' on an app's), or a lost secret. */
     pausedReason: text('paused_reason'),
-    /** whsec_ + base64 of 32 random bytes; kept readable because it must sign every message. */
+    /** whsec_ + base64 of 32 random bytes; not hashed, as it must sign every message (sealed at rest, see db/secrets.ts). */
     secret: text('secret').notNull(),
   }
 }

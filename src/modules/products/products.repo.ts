@@ -1,5 +1,5 @@
 // SQL for Products; every query is scoped by the Business and skips deleted Products.
-import { and, asc, eq, gt, isNull, isNotNull, lt, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, isNotNull, lt, sql } from 'drizzle-orm'
 import type { Database, Queryable, SqlTx, Tx } from '../../db/client'
 import { insertReturningId } from '../../db/insert-sql'
 import { products } from '../../db/schema'

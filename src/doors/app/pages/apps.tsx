@@ -16,9 +16,8 @@ import {
   setOwnedAppWebhook,
   updateOwnedApp,
   type AppWebhookDeps,
-  type OwnedAppView,
 } from '../../../modules/oauth'
-import { EVENT_TYPES } from '../../../modules/webhooks'
+import { EventChecks, WebhookState, webhookDeps } from '../webhook-parts'
 import { EMPTY_FORM, type FormState, type Signed } from '../context'
 import { redirect } from '../http'
 import type { AppKit } from '../kit'
@@ -29,12 +28,7 @@ import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../ui'
 const APPS = '/app/profile/apps'
 
 function hookDeps(c: Signed): AppWebhookDeps {
-  return {
-    db: c.deps.db,
-    clock: c.deps.clock,
-    resolve: c.deps.resolve,
-    allowPrivate: c.deps.config.webhookAllowPrivate,
-  }
+  return webhookDeps(c.deps)
 }
 
 /** The app's client_id from the path (/app/profile/apps/:client/...). */
@@ -91,26 +85,6 @@ function RedirectUris({ form, value }: { form: FormState; value: string[] }): JS
       {errors.length ? <p class="err">{esc(errors.join('; '))}</p> : ''}
     </div>
   )
-}
-
-function EventChecks({ form, chosen }: { form: FormState; chosen: string[] }): JSX.Element {
-  const picked = form.values ? form.values.getAll('events') : chosen
-  return (
-    <fieldset class="checks">
-      <legend class="legend">Events (none ticked: every event)</legend>
-      {EVENT_TYPES.map((e) => (
-        <label>
-          <input type="checkbox" name="events" value={e} checked={picked.includes(e)} />
-          {e}
-        </label>
-      ))}
-    </fieldset>
-  )
-}
-
-function hookState(w: NonNullable<OwnedAppView['webhook']>): JSX.Element {
-  if (!w.paused) return <span class="tag ok">on</span>
-  return <span class="tag bad">{w.paused_reason === 'gone' ? 'paused: the address answered 410 Gone' : 'paused'}</span>
 }
 
 interface Shown {
@@ -172,7 +146,7 @@ async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?
                     <code class="id">{esc(a.client_id)}</code>
                   </td>
                   <td>{a.connections}</td>
-                  <td>{a.webhook ? hookState(a.webhook) : <span class="muted">none</span>}</td>
+                  <td>{a.webhook ? <WebhookState hook={a.webhook} /> : <span class="muted">none</span>}</td>
                 </tr>
               ))}
             </tbody>
@@ -309,7 +283,7 @@ async function AppPage({
 
       <section class="card" aria-labelledby="hook-h">
         <h2 id="hook-h" class="flush">
-          Webhook {app.webhook ? hookState(app.webhook) : ''}
+          Webhook {app.webhook ? <WebhookState hook={app.webhook} /> : ''}
         </h2>
         <p class="hint">
           One per app. It hears every Business the app is connected to; each message names its Business in business_id.

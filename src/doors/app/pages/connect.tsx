@@ -11,6 +11,7 @@ import {
   isGrantRole,
   type AuthorizationRequest,
   type GrantRole,
+  SINGLE_PARAMETERS,
 } from '../../../modules/oauth'
 import { resolveBusiness } from '../../../modules/business'
 import { findActiveMembership } from '../../../modules/people'
@@ -32,16 +33,7 @@ import { Permission } from '../../../shared/errors'
 export const consentTargets = new WeakMap<Request, string>()
 
 /** The authorization request's own parameters, carried from the page to its form unchanged. */
-const CARRIED = [
-  'client_id',
-  'redirect_uri',
-  'state',
-  'response_type',
-  'code_challenge',
-  'code_challenge_method',
-  'scope',
-  'resource',
-] as const
+const CARRIED = [...SINGLE_PARAMETERS, 'resource'] as const
 
 function carried(q: URLSearchParams): Array<[string, string]> {
   const out: Array<[string, string]> = []

@@ -3,7 +3,7 @@
 // (htmx asks /documents/totals as a person types; without script, Save shows them), bank accounts, notes and Save;
 // the Lines as posted and as shown; the page that holds an editor, and its POST ("Add a line" and "Find" show it
 // again as typed). Clients and Products are chosen with pickers (picker.tsx) that find any of them by name or code.
-import { takesZeroRate, VAT_CATEGORIES, type LineInput } from '../../../../modules/documents'
+import { takesZeroRate, VAT_CATEGORIES, type LineInput, type WrittenLine } from '../../../../modules/documents'
 import { listBankAccounts } from '../../../../modules/business'
 import { findClient } from '../../../../modules/clients'
 import { listProducts } from '../../../../modules/products'
@@ -110,18 +110,8 @@ export function lineRowsOf(
   return rows
 }
 
-/** A stored Line as the editor shows it: a Draft's, or a recurring invoice template's. */
-interface LineShown {
-  product_id: number | null
-  description: string
-  quantity: string
-  unit: string
-  unit_price: string
-  vat_rate: string
-  vat_category: string
-  vat_exemption_code: string | null
-  notes: string | null
-}
+/** A stored Line as the editor shows it (a Draft's, or a recurring invoice template's): the request's words. */
+type LineShown = WrittenLine
 
 /** The Lines as a body posts them: as posted (`linesOf`), each without the fields left blank. */
 export function linesBodyOf(data: URLSearchParams): Array<Record<string, unknown>> | undefined {
