@@ -11,6 +11,7 @@ import { clients, documents, outbox } from '../../db/schema'
 import { closedPort, startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
 import { smtpMailer } from '../../adapters/smtp'
 import { dailyRecipientLimit, recipientsSent, setMailbox } from '../mailbox'
+import { GERMAN_BUYER } from '../einvoice/einvoice.testkit'
 import { keptMessages } from '../outbox/outbox.testkit'
 
 let smtp: TestSmtpServer
@@ -150,14 +151,7 @@ describe('a Send that goes out', () => {
     })
     const c = await h.request('POST', '/v1/clients', {
       key: b.key,
-      body: {
-        name: 'Buyer AG',
-        email: 'ap@buyer.example',
-        country: 'DE',
-        address: 'Marktplatz 2',
-        city: 'Hamburg',
-        postal_code: '20095',
-      },
+      body: GERMAN_BUYER,
     })
     const d = await h.request('POST', '/v1/documents', {
       key: b.key,
