@@ -4,6 +4,7 @@ import { accessSync, constants, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { exitCodeOf, oneLine } from './cli/one-line'
 import { restartWithServingOptions } from './cli/serving-options'
+import { compileLessWhileStarting } from './cli/start-up-jit'
 
 /** The compiled binary unpacks the database driver's native library into the temporary folder as it loads. */
 function temporaryFolderProblem(): string | null {
@@ -27,6 +28,7 @@ if (problem) fail(problem, 1)
 // A serving command starts again under the runtime options that bound its memory (cli/serving-options.ts),
 // before anything is loaded.
 restartWithServingOptions()
+compileLessWhileStarting()
 
 try {
   // Loaded only now, so that a driver that fails to load is caught here like any other failure.
