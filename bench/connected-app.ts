@@ -11,6 +11,8 @@ import { createApiKey, createBusiness } from '../src/modules/business'
 import { addMember, addPerson } from '../src/modules/people'
 import { createApp, issueCode, s256 } from '../src/modules/oauth'
 import { silentLogger } from '../src/shared/logger'
+import { eq } from 'drizzle-orm'
+import { oauthApps } from '../src/db/schema'
 
 // Without --duration, indexOf is -1 and argv[0] (the bun binary's path) would be read as the duration: NaN.
 const at = process.argv.indexOf('--duration')
@@ -33,7 +35,7 @@ const oapp = await createApp(deps.db, deps.clock, {
   redirectUris: ['https://app.example/cb'],
   public: true,
 })
-const row = await deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, oapp.client_id) })
+const row = await deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, oapp.client_id)).get()
 const verifier = 'v'.repeat(50)
 const code = await issueCode(deps.db, deps.clock, {
   appId: row!.id,

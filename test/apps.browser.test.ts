@@ -12,6 +12,8 @@ import { person } from './app-client'
 import { connectApp } from './oauth'
 import { appDeliveryContext } from '../src/jobs/webhooks'
 import { deliverDueAppWebhooks, dispatchAppWebhooks } from '../src/modules/oauth'
+import { eq } from 'drizzle-orm'
+import { oauthApps } from '../src/db/schema'
 
 setDefaultTimeout(120_000)
 
@@ -185,9 +187,7 @@ describe('Profile → Apps in a browser', () => {
     await page.waitForURL(`${origin}/app/profile/apps?done=app_deleted`)
     await page.getByText('The app is deleted').waitFor()
     await shoot(page, 'apps-05-deleted')
-    expect(
-      await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) }),
-    ).toBeUndefined()
+    expect(await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, clientId)).get()).toBeUndefined()
 
     expect(outside).toEqual([])
     expect(failures).toEqual([])

@@ -5,6 +5,8 @@ import type { Harness } from './harness'
 import { publicBaseUrl } from '../src/config'
 import { createApp, issueCode, type GrantRole } from '../src/modules/oauth'
 import { addMember, addPerson, findPerson } from '../src/modules/people'
+import { desc, eq } from 'drizzle-orm'
+import { connectedApps, oauthApps } from '../src/db/schema'
 
 export const TEST_REDIRECT = 'https://app.example/callback'
 
@@ -47,7 +49,7 @@ export async function connectApp(
         public: true,
       })
     ).client_id
-  const app = await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, clientId) })
+  const app = await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, clientId)).get()
   const verifier = randomBytes(32).toString('base64url')
   const code = await issueCode(h.deps.db, h.clock, {
     appId: app!.id,
@@ -74,7 +76,7 @@ export async function connectApp(
   )
   const t: any = await res.json()
   if (res.status !== 200) throw new Error(`token refused: ${JSON.stringify(t)}`)
-  const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
+  const c = await h.deps.db.read.select().from(connectedApps).orderBy(desc(connectedApps.id)).limit(1).get()
   return {
     clientId,
     appId: app!.id,

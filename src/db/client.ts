@@ -1,9 +1,9 @@
 // Opens the database: one writer connection (writes serialised behind a mutex) and a separate reader.
 import { closeSync, existsSync, openSync } from 'node:fs'
-import { createClient, type Client } from '@libsql/client'
+import { createClient, type Client, type InArgs } from '@libsql/client'
 import { sql, type SQLWrapper } from 'drizzle-orm'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
-import * as schema from './schema'
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
 import { Mutex } from './mutex'
 import { openHotReader, type HotReader } from './hot'
 import { registerHotReader } from './hot-shape'
@@ -13,7 +13,9 @@ import { markedTransaction } from './commit-marker'
 import { lockedBox, type SecretBox } from '../shared/secret-box'
 import { whileBusy } from './busy'
 
-export type Db = LibSQLDatabase<typeof schema>
+// No schema is handed to drizzle: nothing uses its relational queries (db.query), and with a schema each drizzle() walks
+// every table to build their config (about 1 ms of a server's start for the two connections, issue 34).
+export type Db = LibSQLDatabase
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 /** Either the plain reader or an open transaction: repos take this so a service can read inside its transaction. */
 export type Queryable = Db | Tx
@@ -48,6 +50,13 @@ export interface Database {
    */
   append(sql: string, rows: unknown[][]): Promise<void>
   /**
+   * Runs fn behind the same write mutex with plain statements on the writer's connection, outside any transaction:
+   * drizzle `sql` templates rendered by its dialect and run by @libsql/client, not through drizzle's session. For what a
+   * process reads (and makes when missing) as it opens the database and builds its doors (the secrets): the writer has
+   * read the schema already, and drizzle's first query through its session costs a start 2-3 ms (issue 34).
+   */
+  plain<T>(fn: (s: SqlTx) => Promise<T>): Promise<T>
+  /**
    * Moves the WAL into the main file (a local file only): TRUNCATE at shutdown, so the .db file alone holds every
    * commit; PASSIVE after a CLI command, which never waits for another process's readers.
    */
@@ -81,6 +90,25 @@ export interface OpenOptions {
 function sqlWithArgs(statement: string, args: unknown[]) {
   const parts = statement.split('?')
   return sql.join(parts.map((p, i) => (i < args.length ? sql`${sql.raw(p)}${args[i]}` : sql.raw(p))))
+}
+
+const dialect = new SQLiteSyncDialect()
+
+/** A SqlTx whose statements @libsql/client runs as they come (each its own transaction). */
+function plainStatements(client: Client): SqlTx {
+  const statement = (query: SQLWrapper) => {
+    const q = dialect.sqlToQuery(query.getSQL())
+    return { sql: q.sql, args: q.params as InArgs }
+  }
+  return {
+    async all<T>(query: SQLWrapper) {
+      return (await client.execute(statement(query))).rows as unknown as T[]
+    },
+    async run(query: SQLWrapper) {
+      const r = await client.execute(statement(query))
+      return { rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid }
+    },
+  }
 }
 
 /** Accepts a plain path or a libSQL URL; a path becomes a file: URL. */
@@ -154,8 +182,8 @@ async function connect(
   const readerClient = keep(createClient({ url, concurrency: 1, intMode: 'number', authToken: opts.authToken }))
   if (local) for (const p of READER_PRAGMAS) await readerClient.execute(p)
 
-  const writer = drizzle(writerClient, { schema })
-  const read = drizzle(readerClient, { schema })
+  const writer = drizzle(writerClient)
+  const read = drizzle(readerClient)
   const mutex = new Mutex()
   const hot = keep(native ? openHotReader(url) : null)
   registerHotReader(read, hot)
@@ -179,6 +207,7 @@ async function connect(
         markedTransaction<T, SqlTx>((body) => (prepared ? prepared.transaction(body) : writer.transaction(body)), fn),
       )
     },
+    plain: (fn) => mutex.run(() => fn(plainStatements(writerClient))),
     append: (statement, rows) =>
       mutex.run(async () => {
         if (bulk) await bulk.append(statement, rows)

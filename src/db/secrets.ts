@@ -54,7 +54,10 @@ function keyFromFile(file: string, sealedBefore: boolean, hint: string): Buffer 
 }
 
 export async function unlockSecrets(db: Database, envKey: string | null): Promise<SecretBox> {
-  const check = async () => (await db.read.select().from(meta).where(eq(meta.key, CHECK_KEY)).get())?.value ?? null
+  // Read as the database opens: a plain statement on the writer's connection (Database.plain).
+  const check = async () =>
+    (await db.plain((s) => s.all<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${CHECK_KEY}`)))[0]?.value ??
+    null
   const stored = await check()
   let key: Buffer
   let source: string
@@ -112,11 +115,13 @@ async function sealStoredPlaintext(db: Database, box: SecretBox): Promise<void> 
   const hooksLeft = sql`${NOT_SEALED(webhooks.secret)} OR ${NOT_SEALED(webhooks.previousSecret)}`
   const mailLeft = NOT_SEALED(mailboxes.smtpUrl)
   const appHooksLeft = NOT_SEALED(appWebhooks.secret)
-  // One read at every start (three query builders cost more of a start than the reads themselves).
-  const left = await db.read.get<{ any: number }>(
-    sql`SELECT EXISTS (SELECT 1 FROM ${webhooks} WHERE ${hooksLeft})
-      OR EXISTS (SELECT 1 FROM ${mailboxes} WHERE ${mailLeft})
-      OR EXISTS (SELECT 1 FROM ${appWebhooks} WHERE ${appHooksLeft}) AS "any"`,
+  // One plain read at every start (three query builders cost more of a start than the reads themselves).
+  const [left] = await db.plain((s) =>
+    s.all<{ any: number }>(
+      sql`SELECT EXISTS (SELECT 1 FROM ${webhooks} WHERE ${hooksLeft})
+        OR EXISTS (SELECT 1 FROM ${mailboxes} WHERE ${mailLeft})
+        OR EXISTS (SELECT 1 FROM ${appWebhooks} WHERE ${appHooksLeft}) AS "any"`,
+    ),
   )
   if (!left?.any) return
   // Read again inside the transaction: another process starting at once may have sealed them meanwhile.

@@ -5,6 +5,8 @@ import * as oauth from 'oauth4webapi'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import { createApp } from '../../modules/oauth'
+import { eq } from 'drizzle-orm'
+import { oauthCodes } from '../../db/schema'
 
 const ISSUER = 'https://invoices.example'
 const REDIRECT = 'https://app.example/callback'
@@ -229,7 +231,11 @@ describe('refusals of the authorization request', () => {
     expect(answer.location).toBeNull()
     expect(answer.text).toContain('above your own')
     expect(
-      await h.deps.db.read.query.oauthCodes.findFirst({ where: (x, { eq }) => eq(x.personId, (member as any).id) }),
+      await h.deps.db.read
+        .select()
+        .from(oauthCodes)
+        .where(eq(oauthCodes.personId, (member as any).id))
+        .get(),
     ).toBeUndefined()
     // The form is shown again to choose anew, and its CSP still lets it answer the app's address.
     expect(answer.text).toContain('name="role"')

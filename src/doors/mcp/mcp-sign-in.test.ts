@@ -10,6 +10,8 @@ import { makeHarness, type Harness } from '../../../test/harness'
 import { MemoryProvider as SharedProvider, REDIRECT } from '../../../test/mcp-oauth'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import { disconnectConnectedApp } from '../../modules/oauth'
+import { desc } from 'drizzle-orm'
+import { connectedApps } from '../../db/schema'
 
 const ISSUER = 'https://invoices.example'
 const MCP_URL = `${ISSUER}/mcp`
@@ -156,7 +158,7 @@ describe('when the Connected app has ended', () => {
       UnauthorizedError,
     )
     await first.finishAuth(provider.arrived!.searchParams.get('code')!)
-    const ended = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
+    const ended = await h.deps.db.read.select().from(connectedApps).orderBy(desc(connectedApps.id)).limit(1).get()
     await disconnectConnectedApp(h.deps.db, h.clock, biz.id, ended!.id)
     const consentBefore = provider.authorizationUrl
     const registered = provider.info!.client_id

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import * as oauth from 'oauth4webapi'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { createApp, issueCode, s256, sha256 } from '../../modules/oauth'
+import { desc, eq } from 'drizzle-orm'
+import { connectedApps, oauthApps, oauthTokens } from '../../db/schema'
 
 const ISSUER = 'https://invoices.example'
 const REDIRECT = 'https://app.example/callback'
@@ -40,7 +42,7 @@ async function consent(
   challenge: string,
   o: { role?: 'admin' | 'member' | 'viewer'; redirectUri?: string; resources?: string[] } = {},
 ) {
-  const row = await h.deps.db.read.query.oauthApps.findFirst({ where: (a, { eq }) => eq(a.clientId, appId) })
+  const row = await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, appId)).get()
   const code = await issueCode(h.deps.db, h.clock, {
     appId: row!.id,
     businessId,
@@ -111,7 +113,11 @@ function refreshGrant(refreshToken: string, clientId: string, extra: Record<stri
 
 /** The stored row of an access or refresh token, found by its hash. */
 function tokenRow(token: string) {
-  return h.deps.db.read.query.oauthTokens.findFirst({ where: (x, { eq }) => eq(x.tokenHash, sha256(token)) })
+  return h.deps.db.read
+    .select()
+    .from(oauthTokens)
+    .where(eq(oauthTokens.tokenHash, sha256(token)))
+    .get()
 }
 
 /** A dynamic registration (RFC 7591) asking for one redirect URI. */
@@ -293,7 +299,7 @@ describe('refresh tokens', () => {
     // The connection ended: the newest refresh token no longer works either.
     const after = await refreshGrant(second.refresh_token!, a.client_id)
     expect(after.body.error).toBe('invalid_grant')
-    const c = await h.deps.db.read.query.connectedApps.findFirst({ orderBy: (x, { desc }) => desc(x.id) })
+    const c = await h.deps.db.read.select().from(connectedApps).orderBy(desc(connectedApps.id)).limit(1).get()
     expect(c!.endReason).toBe('refresh_token_reused')
   })
 })

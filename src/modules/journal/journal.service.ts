@@ -297,7 +297,8 @@ export function headsOf(r: RowReader) {
  * A Payment reversed since is recorded as it was then (completed) and reversed after.
  */
 export async function backfillJournal(db: Database, clock: Clock): Promise<number> {
-  const waiting = await businessesToBackfill(txReader(db.read as unknown as SqlTx))
+  // Asked at every start: a plain read on the writer's connection (Database.plain).
+  const waiting = await db.plain((s) => businessesToBackfill(txReader(s)))
   let filled = 0
   for (const { business_id: businessId } of waiting) {
     await db.writePrepared(async (tx) => {

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { connectApp } from '../../../test/oauth'
 import { startTestSmtpServer, type TestSmtpServer } from '../../adapters/smtp-test-server'
-import { appWebhookDeliveries, appWebhooks, connectedApps } from '../../db/schema'
+import { appWebhookDeliveries, appWebhooks, connectedApps, oauthApps } from '../../db/schema'
 import type { PostResult, WebhookSender } from '../../adapters/http'
 import { appDeliveryContext } from '../../jobs/webhooks'
 import { updateBusiness } from '../business'
@@ -212,7 +212,7 @@ describe("an OAuth app's webhook", () => {
 
   test('its signing secret is stored sealed, never as shown', async () => {
     const s = await setup()
-    const rows = await h.deps.db.read.query.appWebhooks.findMany()
+    const rows = await h.deps.db.read.select().from(appWebhooks).all()
     expect(rows.length).toBeGreaterThan(0)
     for (const r of rows) expect(r.secret).not.toContain(s.hook.secret.slice('whsec_'.length))
   })
@@ -244,10 +244,10 @@ describe("an OAuth app's webhook", () => {
     expect(await deletePerson(h.deps, 'APP-OWNER@apps.example')).toMatchObject({ id: owner.id, apps_deleted: 1 })
     expect((await h.request('GET', '/v1/business', { key: c.access })).status).toBe(401)
     expect(
-      await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) }),
+      await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, app.client_id)).get(),
     ).toBeUndefined()
     expect(
-      await h.deps.db.read.query.connectedApps.findFirst({ where: (x, { eq }) => eq(x.id, c.connectedAppId) }),
+      await h.deps.db.read.select().from(connectedApps).where(eq(connectedApps.id, c.connectedAppId)).get(),
     ).toBeUndefined()
     expect(await h.deps.db.read.select().from(appWebhooks).where(eq(appWebhooks.appId, c.appId))).toHaveLength(0)
     expect(await deliveriesOf(a.id)).toHaveLength(0)
@@ -264,7 +264,7 @@ describe("an OAuth app's webhook", () => {
     await expect(deletePerson(h.deps, 'sole-owner@apps.example')).rejects.toMatchObject({ code: 'last_owner' })
     expect(await findPerson(h.deps, 'sole-owner@apps.example')).toBeDefined()
     expect(
-      await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, app.client_id) }),
+      await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, app.client_id)).get(),
     ).toBeDefined()
   })
 

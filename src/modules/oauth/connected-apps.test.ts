@@ -6,6 +6,8 @@ import { connectApp, refreshAt } from '../../../test/oauth'
 import { deleteApp, expireConnections } from '.'
 import { deleteBusiness } from '../business'
 import { addMember, removeMember } from '../people'
+import { eq } from 'drizzle-orm'
+import { connectedApps } from '../../db/schema'
 
 let h: Harness
 let biz: { id: number; publicId: string; key: string }
@@ -189,7 +191,7 @@ describe('every end of a Connected app answers 401 on the next request', () => {
     h.clock.advance(80 * 24 * 3600_000)
     const r = await refreshAt(h, c)
     expect(r.status).toBe(200)
-    const row = await h.deps.db.read.query.connectedApps.findFirst({ where: (x, { eq }) => eq(x.id, c.connectedAppId) })
+    const row = await h.deps.db.read.select().from(connectedApps).where(eq(connectedApps.id, c.connectedAppId)).get()
     expect(row!.lastUsedAt).toBe(h.clock.now().toISOString())
     h.clock.advance(80 * 24 * 3600_000)
     await expireConnections(h.deps.db, h.clock)

@@ -7,6 +7,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { makeHarness, type Harness } from '../../../test/harness'
 import { AppClient, csrfOf, person } from '../../../test/app-client'
 import type { DocumentFetcher } from '../../adapters/document-fetch'
+import { eq, like } from 'drizzle-orm'
+import { oauthApps } from '../../db/schema'
 
 const ISSUER = 'https://invoices.example'
 const REDIRECT = 'https://cimd.example/cb'
@@ -113,7 +115,7 @@ describe('Client ID Metadata Documents', () => {
     const t: any = await res.json()
     expect(res.status).toBe(200)
     expect((await h.request('GET', '/v1/business', { key: t.access_token })).status).toBe(200)
-    const row = await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { eq }) => eq(x.clientId, clientId) })
+    const row = await h.deps.db.read.select().from(oauthApps).where(eq(oauthApps.clientId, clientId)).get()
     expect(row).toMatchObject({
       kind: 'metadata_document',
       name: 'Doc Assistant',
@@ -186,7 +188,11 @@ describe('Client ID Metadata Documents', () => {
       expect(r.text).toContain('not known')
     }
     expect(
-      await h.deps.db.read.query.oauthApps.findFirst({ where: (x, { like }) => like(x.clientId, `${siteBase}/bad/%`) }),
+      await h.deps.db.read
+        .select()
+        .from(oauthApps)
+        .where(like(oauthApps.clientId, `${siteBase}/bad/%`))
+        .get(),
     ).toBeUndefined()
   })
 })

@@ -4,6 +4,7 @@ import { expect, test } from 'bun:test'
 import { type Harness, harnessForFile } from '../../../test/harness'
 import { connectApp, refreshAt } from '../../../test/oauth'
 import { createLogger } from '../../shared/logger'
+import { requestLog } from '../../db/schema'
 
 const lines: string[] = []
 let h: Harness
@@ -28,7 +29,7 @@ test('tokens and codes are never logged', async () => {
     }),
   )
   await h.app.requestLog.flush()
-  const rows = await h.deps.db.read.query.requestLog.findMany()
+  const rows = await h.deps.db.read.select().from(requestLog).all()
   expect(rows.length).toBeGreaterThan(0)
   const everything = lines.join('\n') + JSON.stringify(rows)
   for (const secret of [c.access, c.refresh, r.body.access_token, r.body.refresh_token]) {

@@ -13,7 +13,7 @@ import { FakeSender, type PostRequest, type PostResult } from '../../adapters/ht
 import { buildApp } from '../../app'
 import { loadConfig } from '../../config'
 import { openDatabase, type Database } from '../../db/client'
-import { outbox, webhookAttempts, webhookDeliveries, webhookMessages } from '../../db/schema'
+import { outbox, webhookAttempts, webhookDeliveries, webhookMessages, webhooks } from '../../db/schema'
 import { createDeps } from '../../deps'
 import { appDeliveryContext, deliveryContext } from '../../jobs/webhooks'
 import { deliverDueAppWebhooks } from '../oauth/app-webhooks'
@@ -387,7 +387,7 @@ describe('plan rules', () => {
     await deliverDue(ctx)
     expect(rx.got).toHaveLength(1)
     // The webhook is neither deleted nor paused.
-    const hook = await h.deps.db.read.query.webhooks.findFirst({ where: (t, { eq }) => eq(t.id, w.id) })
+    const hook = await h.deps.db.read.select().from(webhooks).where(eq(webhooks.id, w.id)).get()
     expect(hook!.paused).toBe(false)
 
     // While Free: the API answers the plan gate, and the application's resend is refused webhooks_need_a_paid_plan.
