@@ -47,9 +47,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   if (config.testHoldCommitMs) holdMarkedTransactions(config.testHoldCommitMs)
   try {
     await applyMigrations(db)
-    // What the opening reads, it reads with plain statements on the writer's connection (Database.plain), which read the
-    // schema for the migrations check: a connection's first statement reads the whole schema (2 ms with the report
-    // triggers), and the reader's is paid by the first request that reads through it, not by every start (issue 34).
+    // What the opening reads goes as plain statements on the writer's connection (Database.plain): the reader's
+    // connection reads the schema with the first request that reads through it, not at every start (issue 34).
     db.secrets = await unlockSecrets(db, config.secretKey)
     // A database from before the journal: what it had issued and recorded gets its entries before anything more is.
     await backfillJournal(db, overrides.clock ?? systemClock)

@@ -1,7 +1,9 @@
-// The database client: per-connection settings that survive transactions, serialised writes, rollback and foreign keys.
+// The database client: per-connection settings that survive transactions, serialised writes, rollback and foreign keys,
+// and the plain statements a process reads with as it opens.
 import { describe, expect, test } from 'bun:test'
 import { eq, like, sql } from 'drizzle-orm'
 import { type Harness, harnessForFile } from '../../test/harness'
+import { serviceSecret } from './meta'
 import { bankAccounts, meta } from './schema'
 
 let h: Harness
@@ -225,5 +227,38 @@ describe('the prepared-statement writer (the Payment path)', () => {
     )
     expect(both.filter((r) => r.status === 'rejected')).toEqual([])
     expect(await metaCount('mixed-')).toBe(200)
+  })
+})
+
+describe('plain statements (what a process reads as it opens)', () => {
+  test('plain() waits for a write transaction under way on the writer, then sees what it committed', async () => {
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let inside!: () => void
+    const entered = new Promise<void>((r) => (inside = r))
+    const writing = h.deps.db.write(async (tx) => {
+      await tx.insert(meta).values({ key: 'plain-after', value: 'committed' })
+      inside()
+      await held
+    })
+    await entered
+    let read: { value: string }[] | null = null
+    const reading = h.deps.db
+      .plain((s) => s.all<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${'plain-after'}`))
+      .then((rows) => (read = rows))
+    await Bun.sleep(20)
+    // Behind the write mutex: not run on the connection the transaction holds.
+    expect(read).toBeNull()
+    release()
+    await writing
+    expect(await reading).toEqual([expect.objectContaining({ value: 'committed' })])
+  })
+
+  test('a service secret is made once and read back the same, by concurrent callers too', async () => {
+    const made = await Promise.all(Array.from({ length: 5 }, () => serviceSecret(h.deps.db, 'plain_test_secret')))
+    expect(new Set(made).size).toBe(1)
+    expect(made[0]).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(await serviceSecret(h.deps.db, 'plain_test_secret')).toBe(made[0]!)
+    expect(await metaCount('plain_test_secret')).toBe(1)
   })
 })
