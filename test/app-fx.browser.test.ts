@@ -2,27 +2,21 @@
 // sets its exchange rate in the editor, issues it and reads the rate and the VAT in EUR on the document page
 // (extensions §16). Every outcome is checked through the API; the editor and the document page are shot wide (1280)
 // and narrow (390) into test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
-
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS, { config: { rateLimit: 1_000_000 }, referenceRates: false })
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served), {
+  config: { rateLimit: 1_000_000 },
+  referenceRates: false,
+})
 
 describe('the exchange rate in a real browser', () => {
   test('set in the editor, fixed at issue, shown on the document with the VAT in EUR', async () => {

@@ -2,27 +2,18 @@
 // (extensions §19): a file with a refused row is listed row by row and creates nothing; the corrected file imports
 // every row, checked through the API. Screenshots of the upload form and of the refused rows, wide (1280) and
 // narrow (390), go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import { allPages, type Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
-
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 const file = (text: string) => ({ name: 'clients.csv', mimeType: 'text/csv', buffer: Buffer.from(text) })
 

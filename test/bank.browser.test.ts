@@ -2,32 +2,25 @@
 // upload a CAMT.053 statement on the Bank page, see one credit matched and one listed unmatched, match that one by
 // hand; every outcome is checked through the API. The public page's EPC QR code is screenshotted and read back with
 // zbarimg. Screenshots of the Bank page and the public page, wide (1280) and narrow (390), go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import { issuedFor, type Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 import { addBankAccount } from '../src/modules/business'
 import { camtFile } from '../src/modules/banking/camt.testkit'
 import { qrCodesOfImage } from '../src/modules/banking/qr.testkit'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
 const IBAN = 'DE89370400440532013000'
 
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 describe('the Bank page', () => {
   test('a statement uploaded records the matched Payment; the unmatched entry is matched by hand; the QR code of the public page scans', async () => {

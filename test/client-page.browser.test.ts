@@ -2,32 +2,26 @@
 // amount due, the PDF and the bank details and fits a 390 px phone; the application's Credit Note page (its Invoice
 // linked, refunds, the Client's link) fits both widths. Screenshots, wide (1280) and narrow (390), go to
 // test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 let biz: { id: number; publicId: string; key: string }
 let clientId: number
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
+servedBrowserForFile(async (served) => {
   ;({ h, origin, browser } = served)
   // A Test business: its numbers (TEST-INV-…) are the longest a page shows.
   biz = await h.business({ name: 'Friedrichstraße Werkstatt Gesellschaft mbH', isTest: true })
   await h.bankAccount(biz.id, 'Hauptkonto bei der Commerzbank')
   clientId = await h.client(biz.key, { name: 'Kunde mit einem recht langen Namen AG' })
-}, 60_000)
-
-afterAll(() => served?.close())
+})
 
 async function issuedInvoice(): Promise<any> {
   const d = await h.request('POST', '/v1/documents', {

@@ -1,27 +1,18 @@
 // The journal's settings page in a real browser (Debian's chromium through playwright-core): the head an auditor
 // notes, the newest entries, and a check run on request, wide (1280) and narrow (390); screenshots go to
 // test/screenshots/.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
-
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 test('an Admin sees the head (entry, full hash, date) and the newest entries; the check says the chain holds', async () => {
   const b = await h.business({ name: 'Journal Shop', currency: 'EUR' })

@@ -1,27 +1,18 @@
 // In a real browser (chromium through playwright-core): a person sets the Business's language on the setup page and a
 // Client's on its form (extensions §18), each checked through the API; the Client then reads its document's page in
 // its language. Screenshots of the setup page, the Client form and the page, wide and narrow, go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import { type Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
-
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 describe('languages in the application', () => {
   test("the Business's and a Client's language are chosen from a list, saved as the API answers them, and the Client's page speaks it", async () => {

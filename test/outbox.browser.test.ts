@@ -2,27 +2,19 @@
 // reminds of it and emails its Receipt from the application's pages, then finds each in its Outbox: the list (newest
 // first) and a message page with its headers, body and attachments, the PDF downloadable. Screenshots, wide (1280)
 // and narrow (390), go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  // No INVOICING_MAIL_RELAY: the sandbox's case.
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+// No INVOICING_MAIL_RELAY: the sandbox's case.
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 describe('the Outbox of a Test business', () => {
   test('Send, Remind and Email the Receipt from the pages land in the Outbox; its list and a message page fit both widths', async () => {

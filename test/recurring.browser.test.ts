@@ -2,28 +2,19 @@
 // the editor (the Draft editor's Lines and live totals), see its next dates, let the background task make its Invoice,
 // see the last run and a refused step's error, pause and resume. Every outcome is checked through the API.
 // Screenshots of the editor, the schedule and the list, wide (1280) and narrow (390), go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { runRecurringInvoices } from '../src/modules/recurring'
 import { person } from './app-client'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
-
-const SHOTS = join(import.meta.dir, 'screenshots')
+import { SHOTS, servedBrowserForFile } from './served-browser'
 
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 describe('recurring invoices in a real browser', () => {
   test('create in the editor, next dates shown, the task makes the Invoice, a refused send shown, pause and resume', async () => {

@@ -3,28 +3,19 @@
 // that the API then answers, the reminders the schedule could not send listed with their errors, and a Client kept
 // out of reminders from its own page. Screenshots,
 // wide (1280) and narrow (390), go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { shootBothWidths } from './browser'
 import type { Harness } from './harness'
-import { type ServedBrowser, servedInBrowser } from './served-browser'
+import { SHOTS, servedBrowserForFile } from './served-browser'
 import { person } from './app-client'
 import { remindDue } from '../src/modules/reminders'
 
-const SHOTS = join(import.meta.dir, 'screenshots')
-
 let h: Harness
-let served: ServedBrowser
 let browser: Browser
 let origin: string
 
-beforeAll(async () => {
-  served = await servedInBrowser(SHOTS)
-  ;({ h, origin, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+servedBrowserForFile((served) => void ({ h, origin, browser } = served))
 
 describe('Settings → Reminders', () => {
   test('the schedule is shown, a refused save names its row, a save reaches the API, and unsent reminders are listed', async () => {

@@ -3,22 +3,19 @@
 // at 390 px; the K-or-AE hint beside a Line's category follows the chosen Client and the Line's own category; a new
 // Product's VAT rate is filled in; a Credit Note's page shows no due date. Screenshots, wide (1280) and narrow (390),
 // go to test/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { person } from './app-client'
 import { shootBothWidths } from './browser'
-import { servedInBrowser, type ServedBrowser } from './served-browser'
-
-const SHOTS = join(import.meta.dir, 'screenshots')
+import { SHOTS, servedBrowserForFile, type ServedBrowser } from './served-browser'
 
 let s: ServedBrowser
 let page: Page
 let base: string
 let ids: { paris: number; berlin: number; invoice: number; note: number }
 
-beforeAll(async () => {
-  s = await servedInBrowser(SHOTS)
+servedBrowserForFile(async (served) => {
+  s = served
   const h = s.h
   const b = await h.business({ currency: 'EUR', country: 'DE' })
   const who = await person(h, { email: 'owner@filters.example', businessId: b.id, role: 'owner' })
@@ -44,9 +41,7 @@ beforeAll(async () => {
   await page.getByRole('button', { name: /sign in/i }).click()
   await page.waitForURL(`**/app/b/${b.publicId}`)
   base = `${s.origin}/app/b/${b.publicId}`
-}, 60_000)
-
-afterAll(() => s?.close())
+})
 
 /**
  * What is out of line in the page's filter row at the window's width: its controls (fields, buttons, links) grouped
