@@ -24,6 +24,21 @@ async function metaCount(prefix: string): Promise<number> {
   ).length
 }
 
+/** A write transaction that inserts a meta row and stays open until `release()`; `entered` once the row is written. */
+async function heldWrite(key: string, value = 'x') {
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  let inside!: () => void
+  const entered = new Promise<void>((r) => (inside = r))
+  const writing = h.deps.db.write(async (tx) => {
+    await tx.insert(meta).values({ key, value })
+    inside()
+    await held
+  })
+  await entered
+  return { release, writing }
+}
+
 describe('connection settings', () => {
   test('after write transactions the writer still has foreign_keys=1 and synchronous=2 (FULL); the journal is WAL', async () => {
     for (let i = 0; i < 3; i++) {
@@ -149,16 +164,7 @@ describe('writes', () => {
   })
 
   test('a read is answered while a write transaction is open, and sees only what is committed', async () => {
-    let release!: () => void
-    const held = new Promise<void>((r) => (release = r))
-    let inside!: () => void
-    const entered = new Promise<void>((r) => (inside = r))
-    const writing = h.deps.db.write(async (tx) => {
-      await tx.insert(meta).values({ key: 'open-tx', value: 'x' })
-      inside()
-      await held
-    })
-    await entered
+    const { release, writing } = await heldWrite('open-tx')
     const during = await h.deps.db.read.select().from(meta).where(eq(meta.key, 'open-tx')).all()
     expect(during).toEqual([])
     release()
@@ -232,16 +238,7 @@ describe('the prepared-statement writer (the Payment path)', () => {
 
 describe('plain statements (what a process reads as it opens)', () => {
   test('plain() waits for a write transaction under way on the writer, then sees what it committed', async () => {
-    let release!: () => void
-    const held = new Promise<void>((r) => (release = r))
-    let inside!: () => void
-    const entered = new Promise<void>((r) => (inside = r))
-    const writing = h.deps.db.write(async (tx) => {
-      await tx.insert(meta).values({ key: 'plain-after', value: 'committed' })
-      inside()
-      await held
-    })
-    await entered
+    const { release, writing } = await heldWrite('plain-after', 'committed')
     let read: { value: string }[] | null = null
     const reading = h.deps.db
       .plain((s) => s.all<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${'plain-after'}`))
