@@ -7,6 +7,7 @@ import type { FormState, InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { Field, Notice, Refused, When, esc } from '../../ui'
 import { FieldsForm, Section } from '../../settings-parts'
+import { type Column, RecordsTable } from '../../list'
 import { Area } from '../daily/words'
 import { OutboxNote } from '../daily/outbox'
 import { SettingsLayout, settingsPage } from './index'
@@ -95,49 +96,44 @@ async function RemindersPage({ c, form, kit }: { c: InBusiness; form: FormState;
         {notices.length === 0 ? (
           <p class="flush">None: every reminder due so far went out.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Document</th>
-                <th>Step</th>
-                <th>What happened</th>
-                <th>When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {notices.map((n) => (
-                <tr>
-                  <td>
-                    <a href={esc(`${c.base}/documents/${n.document_id}`)}>
-                      {esc(n.document_number ?? `#${n.document_id}`)}
-                    </a>
-                  </td>
-                  <td>{esc(dayWords(n.step_days))}</td>
-                  <td>
-                    {esc(n.error?.message ?? '')}
-                    {n.state === 'waiting' && n.next_try_at ? (
-                      <>
-                        {' '}
-                        <span class="hint">
-                          Tried again from <When at={n.next_try_at} />.
-                        </span>
-                      </>
-                    ) : (
-                      ''
-                    )}
-                  </td>
-                  <td>
-                    <When at={n.at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RecordsTable columns={NOTICE_COLUMNS(c.base)} rows={notices} />
         )}
       </Section>
     </SettingsLayout>
   )
 }
+
+/** The reminders a step could not send, one row each: on a phone each stacks into a card. */
+const NOTICE_COLUMNS = (base: string): Column<StepNotice>[] => [
+  {
+    head: 'Document',
+    key: true,
+    nowrap: true,
+    cell: (n) => (
+      <a href={esc(`${base}/documents/${n.document_id}`)}>{esc(n.document_number ?? `#${n.document_id}`)}</a>
+    ),
+  },
+  { head: 'Step', cell: (n) => <>{esc(dayWords(n.step_days))}</> },
+  {
+    head: 'What happened',
+    cell: (n) => (
+      <>
+        {esc(n.error?.message ?? '')}
+        {n.state === 'waiting' && n.next_try_at ? (
+          <>
+            {' '}
+            <span class="hint">
+              Tried again from <When at={n.next_try_at} />.
+            </span>
+          </>
+        ) : (
+          ''
+        )}
+      </>
+    ),
+  },
+  { head: 'When', nowrap: true, cell: (n) => <When at={n.at} /> },
+]
 
 /**
  * The posted rows as the API's body: rows with blank days are left out, and the API's field errors (by the body's
