@@ -202,7 +202,6 @@ textarea#f-redirect_uris{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,
 .field.bad textarea{border-color:var(--bad)}
 dl.facts.app-facts{margin-bottom:16px}
 @media (max-width:720px){
- table.apps th:nth-child(2),table.apps td:nth-child(2){display:none}
  dl.facts{grid-template-columns:1fr;gap:0}
  dl.facts dd{margin-bottom:6px}
 }

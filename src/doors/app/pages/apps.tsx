@@ -23,6 +23,7 @@ import { redirect } from '../http'
 import type { AppKit } from '../kit'
 import { Layout } from '../layout'
 import { DeliveriesTable } from '../deliveries'
+import { type Column, RecordsTable } from '../list'
 import { Field, Notice, PostForm, Refused, ShownOnce, When, esc } from '../ui'
 
 const APPS = '/app/profile/apps'
@@ -93,6 +94,28 @@ interface Shown {
   webhookSecret: string | null
 }
 
+type OwnedAppRow = Awaited<ReturnType<typeof appsOfOwner>>[number]
+
+/** A person's apps, one row each (a card on a phone). */
+const APP_COLUMNS: Column<OwnedAppRow>[] = [
+  {
+    head: 'App',
+    key: true,
+    cell: (a) => (
+      <>
+        <a href={esc(appPath(a.client_id))}>{esc(a.name)}</a>
+        {a.public ? <div class="hint">public (PKCE only)</div> : ''}
+      </>
+    ),
+  },
+  { head: 'client_id', cell: (a) => <code class="id">{esc(a.client_id)}</code> },
+  { head: 'Connections', num: true, cell: (a) => <>{a.connections}</> },
+  {
+    head: 'Webhook',
+    cell: (a) => (a.webhook ? <WebhookState hook={a.webhook} /> : <span class="muted">none</span>),
+  },
+]
+
 async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?: Shown }): Promise<string> {
   const apps = await appsOfOwner(c.deps.db, c.person.id)
   return (
@@ -125,33 +148,7 @@ async function AppsPage({ c, form, shown }: { c: Signed; form: FormState; shown?
       {apps.length === 0 ? (
         <p class="muted">You have registered no app yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table class="apps">
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">client_id</th>
-                <th scope="col">Connections</th>
-                <th scope="col">Webhook</th>
-              </tr>
-            </thead>
-            <tbody>
-              {apps.map((a) => (
-                <tr>
-                  <td>
-                    <a href={esc(appPath(a.client_id))}>{esc(a.name)}</a>
-                    {a.public ? <div class="hint">public (PKCE only)</div> : ''}
-                  </td>
-                  <td>
-                    <code class="id">{esc(a.client_id)}</code>
-                  </td>
-                  <td>{a.connections}</td>
-                  <td>{a.webhook ? <WebhookState hook={a.webhook} /> : <span class="muted">none</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable columns={APP_COLUMNS} rows={apps} />
       )}
       <section class="card" aria-labelledby="register-h">
         <h2 id="register-h" class="flush">
