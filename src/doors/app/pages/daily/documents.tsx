@@ -38,6 +38,8 @@ import {
   STATUS_WORDS,
   StatusTag,
   TYPE_WORDS,
+  grouped,
+  lineVatWords,
   vatBandWords,
 } from './words'
 
@@ -408,13 +410,13 @@ export async function DocumentPage({ c, state, id }: { c: InBusiness; state: For
                     {l.notes ? <div class="hint">{esc(l.notes)}</div> : ''}
                   </td>
                   <td class="num" data-label="Quantity">
-                    {esc(l.quantity)} {esc(l.unit)}
+                    {esc(grouped(l.quantity))} {esc(l.unit)}
                   </td>
                   <td class="num" data-label="Unit price">
-                    {esc(l.unit_price)}
+                    {esc(grouped(l.unit_price))}
                   </td>
                   <td data-label="VAT">
-                    {esc(l.vat_category)} {esc(l.vat_rate)}%
+                    {esc(lineVatWords(l.vat_category, l.vat_rate))}
                     {l.vat_exemption_code ? ` (${esc(l.vat_exemption_code)})` : ''}
                   </td>
                   <td class="num" data-label="Net">

@@ -21,7 +21,7 @@ import type { InBusiness } from '../../context'
 import type { AppKit } from '../../kit'
 import { CardSection, Layout } from '../../layout'
 import { esc } from '../../ui'
-import { CsvLink, Money } from './words'
+import { CsvLink, Money, vatBandWords } from './words'
 import { PeriodFilter, RecordsTable, type Column } from '../../list'
 import { monthPeriod } from './period'
 import { ID_RULE } from '../../../../platform/operation'
@@ -79,7 +79,7 @@ type OverdueClient = Awaited<ReturnType<typeof overdueReport>>['clients'][number
 /** The reported VAT's columns: each category and rate, its net and its VAT. */
 function vatColumns(cur: string): Column<VatBand>[] {
   return [
-    { head: 'Category and rate', key: true, cell: (b) => `${esc(b.category)} ${esc(b.rate)}%` },
+    { head: 'VAT band', key: true, cell: (b) => esc(vatBandWords(b.category, b.rate)) },
     { head: 'Net', num: true, cell: (b) => <Money amount={b.net} currency={cur} /> },
     { head: 'VAT', num: true, cell: (b) => <Money amount={b.vat} currency={cur} /> },
   ]

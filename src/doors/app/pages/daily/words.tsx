@@ -38,6 +38,10 @@ export const VAT_CATEGORY_WORDS: Record<string, string> = {
 export function vatBandWords(category: string, rate: string): string {
   return EN.vatWords(category, rate)
 }
+/** A Line's VAT in the words the PDF's Lines table prints ("19%", "Rev. charge"), not its category's code. */
+export function lineVatWords(category: string, rate: string): string {
+  return EN.lineVat(category, rate)
+}
 /** The hint beside a Line's category while the chosen Client is a business in another EU country with a VAT number. */
 export const EU_BUSINESS_HINT = `The Client is a business in another EU country with a VAT number: K (${EN.intraEu}) for goods, AE (${EN.reverseCharge}) for services.`
 export const METHOD_WORDS: Record<string, string> = {
