@@ -17,7 +17,7 @@ import {
   newWebhookSecret,
   type DeliveryTarget,
   type EngineContext,
-  type Resolver,
+  type WebhookDeps,
 } from '../webhooks'
 import {
   appWebhooksHearing,
@@ -44,12 +44,8 @@ import { findAppByClientId, touchLiveConnections } from './oauth.repo'
 
 const DAY_MS = 24 * 3600_000
 
-export interface AppWebhookDeps {
-  db: Database
-  clock: Clock
-  resolve: Resolver
-  allowPrivate: boolean
-}
+/** What setting an app's webhook needs: the same as a Business's webhook (the address rules are one). */
+export type AppWebhookDeps = WebhookDeps
 
 /** `invoicing app webhook set CLIENT_ID --url U [--events a,b]` and the profile's Apps: the secret is shown once. */
 export async function setAppWebhook(d: AppWebhookDeps, clientId: string, input: { url: string; events?: string[] }) {
