@@ -6,39 +6,47 @@
 // character cut (what this file once did) made one 4,000-character address block the only JavaScript thread for
 // nearly a minute.
 import type { PDFDocument, PDFFont, PDFPage, PDFRef } from 'pdf-lib'
-import { createHash } from 'node:crypto'
-import { deflateSync } from 'node:zlib'
 import { ours, pdfEngine, releasePdfEngine, type PdfEngine } from '../../shared/pdf-engine'
+import { commonFont, embedCommon, type CommonFont } from './common-font'
+import { ContentStream } from './content-stream'
 import { fallbackFontBytes, fontBytes, releaseFontBytes, type Fallback } from './fonts'
+import { embedSubsetNow, encodeText, hex4, tagSubset, UNSHAPED } from './subset'
 import { nextTurn } from '../../shared/turns'
 
 interface Fontkit {
   create(bytes: Uint8Array): unknown
 }
-/** What a build takes from the engine: the engine itself, its fontkit sharing parsed fonts, and the font files in it. */
+/**
+ * What a build takes from the engine: the engine itself, its fontkit sharing parsed fonts, and the faces of each
+ * weight (which font draws each character: the document font's common subset and file, and the fallback fonts).
+ */
 interface Libs {
   engine: PdfEngine
   fontkit: Fontkit
-  fonts: { regular: Uint8Array; bold: Uint8Array }
   /** A fallback font's file in the engine's realm, read on the first character that needs it (see fonts.ts). */
   fallback(which: Fallback): Uint8Array
+  faces: { regular: Faces; bold: Faces }
 }
 // The engine starts with the first PDF, not at start: a server may never need it (see shared/pdf-engine).
 let libs: Promise<Libs> | null = null
 function loadLibs(): Promise<Libs> {
-  libs ??= Promise.all([pdfEngine(), fontBytes()]).then(([engine, bytes]) => {
+  libs ??= Promise.all([pdfEngine(), fontBytes()]).then(async ([engine, bytes]) => {
     // One view of each file in the engine's realm, for all its documents: the parsed fonts are kept by these bytes.
     const fallbacks = new Map<Fallback, Uint8Array>()
-    return {
-      engine,
-      fontkit: sharedFontkit(engine.fontkit as Fontkit),
-      fonts: { regular: engine.bytes(bytes.regular), bold: engine.bytes(bytes.bold) },
-      fallback(which: Fallback): Uint8Array {
-        let b = fallbacks.get(which)
-        if (!b) fallbacks.set(which, (b = engine.bytes(fallbackFontBytes(which))))
-        return b
-      },
+    const fontkit = sharedFontkit(engine.fontkit as Fontkit)
+    const fallback = (which: Fallback): Uint8Array => {
+      let b = fallbacks.get(which)
+      if (!b) fallbacks.set(which, (b = engine.bytes(fallbackFontBytes(which))))
+      return b
     }
+    const fallbackTable = (which: Fallback) => glyphTableOf(fontkit.create(fallback(which)) as ParsedFont)
+    const facesOf = async (file: Uint8Array) => {
+      const parsed = fontkit.create(file)
+      const table = glyphTableOf(parsed as ParsedFont)
+      return new Faces(file, table, await commonFont(engine, parsed, file, table), fallbackTable)
+    }
+    const faces = { regular: await facesOf(engine.bytes(bytes.regular)), bold: await facesOf(engine.bytes(bytes.bold)) }
+    return { engine, fontkit, fallback, faces }
   })
   libs.catch(() => (libs = null))
   return libs
@@ -134,15 +142,6 @@ interface ParsedFont {
   unitsPerEm: number
   glyphForCodePoint(cp: number): { id: number; advanceWidth: number }
 }
-/** What pdf-lib's subset embedder holds (not in its public types): the parsed font and the document's subset. */
-interface SubsetEmbedder {
-  font: ParsedFont
-  subset: { includeGlyph(glyph: { id: number }): number }
-  glyphs: unknown[]
-  glyphIdMap: Map<number, number>
-  glyphCache: { invalidate(): void }
-  encodeText(text: string): unknown
-}
 
 /** Each character's glyph and its width at size 1, looked up once per parsed font and kept with it. */
 class GlyphTable {
@@ -166,16 +165,16 @@ function glyphTableOf(parsed: ParsedFont): GlyphTable {
   if (!table) glyphTables.set(parsed, (table = new GlyphTable(parsed)))
   return table
 }
-function embedderOf(font: PDFFont): SubsetEmbedder {
-  return (font as unknown as { embedder: SubsetEmbedder }).embedder
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Fallback fonts: a character the document font (DejaVu Sans) lacks is drawn in the East Asian font that has it, and
 // one no font has as U+FFFD, never as the .notdef glyph (a box, which PDF/A forbids in any text shown).
 
-/** Where a character is drawn from: the document font, a fallback font, or none (drawn as the replacement mark). */
-type Face = 'main' | Fallback | 'none'
+/**
+ * Where a character is drawn from: the document font's common subset (./common-font.ts), the document's own subset of
+ * the document font, a fallback font, or none (drawn as the replacement mark).
+ */
+type Face = 'common' | 'main' | Fallback | 'none'
 
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff\uffa0-\uffdc]/u
 const HAN =
@@ -193,7 +192,7 @@ function fallbacksFor(cp: number): Fallback[] {
 
 /**
  * The faces of one weight: which font draws each character and its width at size 1, decided once per character
- * (and kept with the document font's parsed font, like its glyph table). A fallback font is parsed only when a
+ * (and kept for the engine's life, like the document font's glyph table). A fallback font is parsed only when a
  * character of its script comes.
  */
 class Faces {
@@ -202,7 +201,10 @@ class Faces {
   /** What a character no font has is drawn as: U+FFFD when the document font has it, else a question mark. */
   readonly replacement: number
   constructor(
+    /** The document font's file in this weight, for a document's own subset of it. */
+    readonly file: Uint8Array,
     readonly main: GlyphTable,
+    readonly common: CommonFont,
     private readonly fallback: (which: Fallback) => GlyphTable,
   ) {
     this.replacement = main.glyph(REPLACEMENT).id !== 0 ? REPLACEMENT : 0x3f
@@ -213,12 +215,20 @@ class Faces {
     return face
   }
   private choose(cp: number): Face {
+    if (this.common.id(cp) !== 0) return 'common'
     if (this.main.glyph(cp).id !== 0) return 'main'
     for (const which of fallbacksFor(cp)) if (this.fallback(which).glyph(cp).id !== 0) return which
     return 'none'
   }
-  table(face: Fallback | 'main'): GlyphTable {
-    return face === 'main' ? this.main : this.fallback(face)
+  table(face: Fallback | 'main' | 'common'): GlyphTable {
+    return face === 'main' || face === 'common' ? this.main : this.fallback(face)
+  }
+  /** Text of common characters only, as the hex string of their glyph ids in the common subset. */
+  commonHex(text: string): string {
+    let out = '<'
+    // Every common character is a single UTF-16 unit.
+    for (let i = 0; i < text.length; i++) out += hex4(this.common.id(text.charCodeAt(i)))
+    return out + '>'
   }
   width(cp: number): number {
     let w = this.widths.get(cp)
@@ -235,31 +245,23 @@ class Faces {
     return w
   }
 }
-const facesOfFont = new WeakMap<ParsedFont, Faces>()
-function facesOf(font: PDFFont, libs: Libs): Faces {
-  const parsed = embedderOf(font).font
-  let faces = facesOfFont.get(parsed)
-  if (!faces) {
-    const fallback = (which: Fallback) => glyphTableOf(libs.fontkit.create(libs.fallback(which)) as ParsedFont)
-    facesOfFont.set(parsed, (faces = new Faces(glyphTableOf(parsed), fallback)))
-  }
-  return faces
-}
-
 /** A run of text drawn in one font. */
 interface Run {
-  face: Fallback | 'main'
+  face: Fallback | 'main' | 'common'
   text: string
 }
 
 /**
- * The text cut into runs by the font that draws each character: one run of the whole text when the document font
- * draws all of it (the usual case, no string made). A character no font has becomes the replacement mark in the
- * document font's run, or nothing when it is one that draws nothing.
+ * The text cut into runs by the font that draws each character: one run of the whole text when one font draws all
+ * of it (the usual case, no string made). A character no font has becomes the replacement mark, or nothing when it
+ * is one that draws nothing. Text that needs shaping (`shaped`: a combining mark, say) keeps the document font's
+ * characters in its own subset, one run for the shaper, rather than cut at the common ones.
  */
-function runsOf(faces: Faces, text: string): Run[] {
+function runsOf(faces: Faces, text: string, shaped: boolean): Run[] {
   const runs: Run[] = []
-  let face: Run['face'] = 'main'
+  const drawnBy = (f: Exclude<Face, 'none'>): Run['face'] => (shaped && f === 'common' ? 'main' : f)
+  const replacement = drawnBy(faces.faceOf(faces.replacement) as Exclude<Face, 'none'>)
+  let face: Run['face'] = 'common'
   let run = '' // the current run's text before `from`
   let from = 0 // where the stretch copied as it is begins
   for (let i = 0; i < text.length; ) {
@@ -270,19 +272,19 @@ function runsOf(faces: Faces, text: string): Run[] {
       run += text.slice(from, i)
       from = next
     } else if (f === 'none') {
-      if (face !== 'main') {
+      if (face !== replacement) {
         run += text.slice(from, i)
         if (run) runs.push({ face, text: run })
         run = ''
-        face = 'main'
+        face = replacement
       } else run += text.slice(from, i)
       run += String.fromCodePoint(faces.replacement)
       from = next
-    } else if (f !== face) {
+    } else if (drawnBy(f) !== face) {
       run += text.slice(from, i)
       if (run) runs.push({ face, text: run })
       run = ''
-      face = f
+      face = drawnBy(f)
       from = i
     }
     i = next
@@ -290,92 +292,6 @@ function runsOf(faces: Faces, text: string): Run[] {
   run += text.slice(from)
   if (run) runs.push({ face, text: run })
   return runs
-}
-
-/**
- * A subset embedded at once: pdf-lib's embedFont awaits only because fontkit's API looked asynchronous once, and the
- * text that needs a fallback font is met while a line is being drawn, synchronously. The same three steps it takes.
- */
-function embedSubsetNow(engine: PdfEngine, pdf: PDFDocument, parsed: unknown, bytes: Uint8Array): PDFFont {
-  const Embedder = engine.pdf.CustomFontSubsetEmbedder as unknown as new (font: unknown, data: Uint8Array) => never
-  const font = engine.pdf.PDFFont.of(pdf.context.nextRef(), pdf, new Embedder(parsed, bytes))
-  ;(pdf as unknown as { fonts: PDFFont[] }).fonts.push(font)
-  return font
-}
-
-/**
- * Names each subset font as ISO 32000 (9.6.4) asks: a tag of six capital letters, a plus sign and the font's name.
- * The tag comes from the glyphs the subset holds, so the same document gives the same file and two subsets of one
- * font in different documents are told apart.
- */
-function tagSubset(font: PDFFont): void {
-  const e = embedderOf(font) as SubsetEmbedder & { fontName: string; customName?: string }
-  const ids = [...e.glyphIdMap.keys()].sort((a, b) => a - b).join(',')
-  const digest = createHash('sha256').update(`${e.fontName}:${ids}`).digest()
-  let tag = ''
-  for (let i = 0; i < 6; i++) tag += String.fromCharCode(65 + (digest[i]! % 26))
-  e.customName = `${tag}+${e.fontName}`
-}
-
-// Scripts drawn glyph for character with no shaping: Latin, Greek, Cyrillic, Armenian and their punctuation,
-// general punctuation, super- and subscripts, currency and letterlike signs; not combining marks, which the shaper
-// composes with the letter before them, nor the zero-width and direction controls. DejaVu Sans's only substitutions
-// among them are the ff/fi/fl ligatures (drawn as two letters here, the same text to a reader or a copy) and the
-// soft hyphen. U+FFFD stands for a character no font has.
-const UNSHAPED =
-  /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u058f\u1e00-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u20cf\u2100-\u214f\ufffd]*$/
-
-/**
- * Four hex digits of a subset's glyph id, each made once when first used: a subset holds a few hundred glyphs at
- * most, and making all 65,536 up front kept as many strings alive in every server (about 3 MB), PDFs or not.
- */
-const HEX4: string[] = []
-function hex4(id: number): string {
-  return (HEX4[id] ??= id.toString(16).padStart(4, '0'))
-}
-
-/**
- * The text as a PDF hex string of the document's subset glyph ids. pdf-lib lays every string out through fontkit's
- * shaper (about half a millisecond for a 45-character line, six seconds for the largest legal document), though for
- * the scripts above the glyphs come out the same as one lookup per character (pdf-lib keeps glyph ids only, never
- * the shaper's positions). Text in any other script (Arabic joins its letters, Indic scripts reorder them) keeps
- * pdf-lib's own shaping.
- */
-function encodeText(font: PDFFont, table: GlyphTable, text: string, unshaped = UNSHAPED.test(text)): string {
-  const e = embedderOf(font)
-  if (!unshaped) return String(e.encodeText(text))
-  const known = hexOfEmbedder(e)
-  let hex = '<'
-  let added = false
-  for (let i = 0; i < text.length; i++) {
-    const cp = text.codePointAt(i)!
-    if (cp > 0xffff) i++
-    let h = known.get(cp)
-    if (h === undefined) {
-      const glyph = table.glyph(cp)
-      const id = e.subset.includeGlyph(glyph)
-      // The same bookkeeping pdf-lib's own encodeText does: the subset's widths and ToUnicode map come from these.
-      e.glyphs[id - 1] = glyph
-      e.glyphIdMap.set(glyph.id, id)
-      known.set(cp, (h = hex4(id)))
-      added = true
-    }
-    hex += h
-  }
-  if (added) e.glyphCache.invalidate()
-  return hex + '>'
-}
-
-/**
- * Each character's four hex digits in one document's subset, kept with the subset: a character's glyph keeps its id
- * for the document's life, so the subset's bookkeeping is done on its first use only and every later use is one
- * lookup. Characters are most of a PDF's build, and a language whose words are longer does more of them.
- */
-const hexOfSubset = new WeakMap<SubsetEmbedder, Map<number, string>>()
-function hexOfEmbedder(e: SubsetEmbedder): Map<number, string> {
-  let known = hexOfSubset.get(e)
-  if (!known) hexOfSubset.set(e, (known = new Map()))
-  return known
 }
 
 /** `#RRGGBB` as three fractions of 1. */
@@ -413,6 +329,11 @@ export const MARGIN = 48
 /** Time a build may hold the thread before it lets other requests in (see `breathe`). */
 const SLICE_MS = Number(process.env.SLICE_MS ?? 8)
 
+/** A font a page draws with: pdf-lib's for a document's own subset, or the copied common subset's dictionary. */
+interface DrawnFont {
+  ref: PDFRef
+}
+
 export class PageWriter {
   page!: PDFPage
   y = 0
@@ -420,22 +341,27 @@ export class PageWriter {
   onNewPage: (() => void) | null = null
   private sliceStart = performance.now()
   /** The current page's drawing operators, and its resource names for the fonts it uses (set on first use). */
-  private ops: string[] = []
+  private readonly content = new ContentStream()
   private watermarkState: PDFRef | null = null
-  private fontKeys = new Map<PDFFont, string>()
+  private fontKeys = new Map<DrawnFont, string>()
+  /** Each font's resource name, the same on every page of the document: F1, F2, ... in the order of first use. */
+  private readonly fontNames = new Map<DrawnFont, string>()
   private readonly regularFaces: Faces
   private readonly boldFaces: Faces
-  /** The fallback fonts this document draws with, embedded on the first character that needs one. */
-  private readonly fallbackFonts = new Map<Fallback, PDFFont>()
+  /** The common subsets as copied into this document, each on its first use. */
+  private readonly commons = new Map<Faces, DrawnFont>()
+  /**
+   * The document's own subsets (of the document font in each weight beyond its common characters, and of each
+   * fallback font), each embedded on the first character that needs it.
+   */
+  private readonly subsets = new Map<Faces | Fallback, PDFFont>()
   private constructor(
     private readonly libs: Libs,
     readonly pdf: PDFDocument,
-    readonly font: PDFFont,
-    readonly bold: PDFFont,
     private readonly watermarks: string[],
   ) {
-    this.regularFaces = facesOf(font, libs)
-    this.boldFaces = facesOf(bold, libs)
+    this.regularFaces = libs.faces.regular
+    this.boldFaces = libs.faces.bold
   }
 
   get engine(): PdfEngine {
@@ -445,19 +371,12 @@ export class PageWriter {
   /** `watermark`: one word across every page, or several (SAMPLE and VOID) on parallel diagonals. */
   static async create(title: string, watermark: string | string[] | null): Promise<PageWriter> {
     const libs = await loadLibs()
-    const { engine, fontkit, fonts } = libs
-    const pdf = await engine.pdf.PDFDocument.create()
-    pdf.registerFontkit(fontkit as never)
+    const pdf = await libs.engine.pdf.PDFDocument.create()
     pdf.setTitle(title)
     pdf.setProducer('invoicing')
-    // Subsetting keeps the file small: only the glyphs used are embedded.
-    const font = await pdf.embedFont(fonts.regular, { subset: true })
-    const bold = await pdf.embedFont(fonts.bold, { subset: true })
     const w = new PageWriter(
       libs,
       pdf,
-      font,
-      bold,
       watermark === null ? [] : typeof watermark === 'string' ? [watermark] : watermark,
     )
     w.newPage()
@@ -482,8 +401,8 @@ export class PageWriter {
       const shift = (i - (n - 1) / 2) * size * 1.2
       const x = A4[0] / 2 - (width / 2) * c + shift * c
       const y = A4[1] / 2 - (width / 2) * c - shift * c
-      this.ops.push(
-        `q ${gs} gs BT 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${this.shown(word, size, true)} ET Q`,
+      this.content.ascii(
+        `q ${gs} gs BT 0.85 0.2 0.2 rg ${num(c)} ${num(c)} ${num(-c)} ${num(c)} ${num(x)} ${num(y)} Tm ${this.shown(word, size, true)} ET Q\n`,
       )
     })
   }
@@ -607,21 +526,38 @@ export class PageWriter {
     opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number; color?: string } = {},
   ): void {
     const size = opts.size ?? 10
+    const bold = !!opts.bold
+    if (!text) return
+    // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
+    // document of thousands of lines was most of the build's time and memory.
+    const faces = bold ? this.boldFaces : this.regularFaces
+    const common = faces.common.width(text, size)
+    if (!Number.isNaN(common) && !(opts.maxWidth && common > opts.maxWidth)) {
+      // The usual line: every character in the common subset (no line break or tab either), and it fits. Measured
+      // and written in two passes over its characters, no string made.
+      this.begin(opts.right ? x - common : x, opts)
+      this.content.ascii(`${this.fontKey(this.commonFont(faces))} ${size} Tf <`)
+      faces.common.write(text, this.content)
+      this.content.ascii('> Tj ET\n')
+      return
+    }
     // One line only: line breaks and tabs become spaces.
     let s = text.replace(/[\r\n\t]+/g, ' ')
     let width = 0
     if (opts.maxWidth) {
-      const fitted = this.fitted(s, size, opts.maxWidth, !!opts.bold)
+      const fitted = this.fitted(s, size, opts.maxWidth, bold)
       s = fitted.text
       width = fitted.width
-    } else if (opts.right) width = this.measure(s, size, opts.bold)
+    } else if (opts.right) width = this.measure(s, size, bold)
     if (!s) return
+    this.begin(opts.right ? x - width : x, opts)
+    this.content.ascii(`${this.shown(s, size, bold)} ET\n`)
+  }
+
+  /** A text object begun at x and the line's y, in the text's colour (`#RRGGBB`, or the usual dark grey). */
+  private begin(x: number, opts: { y?: number; color?: string }): void {
     const rgb = opts.color ? rgbOf(opts.color).map(num).join(' ') : '0.1 0.1 0.1'
-    // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
-    // document of thousands of lines was most of the build's time and memory.
-    this.ops.push(
-      `BT ${rgb} rg ${num(opts.right ? x - width : x)} ${num(opts.y ?? this.y)} Td ${this.shown(s, size, !!opts.bold)} ET`,
-    )
+    this.content.ascii(`BT ${rgb} rg ${num(x)} ${num(opts.y ?? this.y)} Td `)
   }
 
   /**
@@ -631,43 +567,65 @@ export class PageWriter {
   private shown(text: string, size: number, bold: boolean): string {
     const faces = bold ? this.boldFaces : this.regularFaces
     let ops = ''
-    for (const run of runsOf(faces, text)) {
-      const font = run.face === 'main' ? (bold ? this.bold : this.font) : this.fallbackFont(run.face)
-      // A fallback run is Han, kana or Hangul syllables: one glyph per character, no shaping.
-      const hex = encodeText(font, faces.table(run.face), run.text, run.face === 'main' ? undefined : true)
+    for (const run of runsOf(faces, text, !UNSHAPED.test(text))) {
+      let font: DrawnFont
+      let hex: string
+      if (run.face === 'common') {
+        font = this.commonFont(faces)
+        hex = faces.commonHex(run.text)
+      } else {
+        const subset = this.subsetFont(run.face === 'main' ? faces : run.face)
+        // A fallback run is Han, kana or Hangul syllables: one glyph per character, no shaping.
+        hex = encodeText(subset, faces.table(run.face), run.text, run.face === 'main' ? undefined : true)
+        font = subset
+      }
       ops += `${ops ? ' ' : ''}${this.fontKey(font)} ${size} Tf ${hex} Tj`
     }
     return ops
   }
 
-  private fallbackFont(which: Fallback): PDFFont {
-    let font = this.fallbackFonts.get(which)
+  private commonFont(faces: Faces): DrawnFont {
+    let font = this.commons.get(faces)
     if (!font) {
-      const bytes = this.libs.fallback(which)
-      this.fallbackFonts.set(
-        which,
-        (font = embedSubsetNow(this.engine, this.pdf, this.libs.fontkit.create(bytes), bytes)),
-      )
+      const common = faces.common
+      this.commons.set(faces, (font = { ref: embedCommon(this.engine, this.pdf, common) }))
     }
     return font
   }
 
-  /** The current page's resource name for a font, added to the page on first use. */
-  private fontKey(f: PDFFont): string {
+  /** The document's own subset of the document font in the weight of `faces`, or of a fallback font. */
+  private subsetFont(of: Faces | Fallback): PDFFont {
+    let font = this.subsets.get(of)
+    if (!font) {
+      const file = of instanceof Faces ? of.file : this.libs.fallback(of)
+      this.subsets.set(of, (font = embedSubsetNow(this.engine, this.pdf, this.libs.fontkit.create(file), file)))
+    }
+    return font
+  }
+
+  /**
+   * The current page's resource name for a font, added to the page on first use. Short (pdf-lib's own are the
+   * font's name and ten digits), as each line of text names its font once.
+   */
+  private fontKey(f: DrawnFont): string {
     let key = this.fontKeys.get(f)
-    if (!key) this.fontKeys.set(f, (key = this.page.node.newFontDictionary(f.name, f.ref).toString()))
+    if (!key) {
+      let name = this.fontNames.get(f)
+      if (!name) this.fontNames.set(f, (name = `F${this.fontNames.size + 1}`))
+      this.page.node.setFontDictionary(this.engine.pdf.PDFName.of(name), f.ref)
+      this.fontKeys.set(f, (key = `/${name}`))
+    }
     return key
   }
 
   /** Ends the current page: its operators become one compressed stream (native zlib, not pdf-lib's JS one). */
   private flushPage(): void {
-    if (!this.ops.length) return
+    if (this.content.empty) return
     const ctx = this.pdf.context
-    const stream = ctx.stream(this.engine.bytes(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1'))), {
+    const stream = ctx.stream(this.engine.bytes(this.content.take()), {
       Filter: 'FlateDecode',
     })
     this.page.node.addContentStream(ctx.register(stream))
-    this.ops = []
   }
 
   /**
@@ -699,13 +657,15 @@ export class PageWriter {
       for (let c = 0; c < m.size; c++)
         if (m.dark(r, c))
           rects.push(`${num(x + (c + 4) * unit)} ${num(top - (r + 5) * unit)} ${num(unit)} ${num(unit)} re`)
-    this.ops.push(
-      `q 1 1 1 rg ${num(x)} ${num(top - size)} ${num(size)} ${num(size)} re f 0 0 0 rg ${rects.join(' ')} f Q`,
+    this.content.ascii(
+      `q 1 1 1 rg ${num(x)} ${num(top - size)} ${num(size)} ${num(size)} re f 0 0 0 rg ${rects.join(' ')} f Q\n`,
     )
   }
 
   rule(): void {
-    this.ops.push(`q 0.6 0.6 0.6 RG 0.5 w ${MARGIN} ${num(this.y)} m ${num(A4[0] - MARGIN)} ${num(this.y)} l S Q`)
+    this.content.ascii(
+      `q 0.6 0.6 0.6 RG 0.5 w ${MARGIN} ${num(this.y)} m ${num(A4[0] - MARGIN)} ${num(this.y)} l S Q\n`,
+    )
   }
 
   down(points: number): void {
@@ -715,7 +675,7 @@ export class PageWriter {
   /** The file, written a few objects per turn of the event loop (pdf-lib yields between them). */
   async save(): Promise<Uint8Array> {
     this.flushPage()
-    for (const font of [this.font, this.bold, ...this.fallbackFonts.values()]) tagSubset(font)
+    for (const font of this.subsets.values()) tagSubset(font)
     return ours(await this.pdf.save({ objectsPerTick: 20 }))
   }
 

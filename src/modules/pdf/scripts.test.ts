@@ -10,7 +10,7 @@ import { pdfEngine } from '../../shared/pdf-engine'
 import { GERMAN_SELLER } from '../einvoice/einvoice.testkit'
 import { fallbackFontBytes } from './fonts'
 import { PageWriter } from './layout'
-import { subsetOf, type SubsetFont } from './subset.testkit'
+import { fontsOf, subsetOf, type SubsetFont } from './subset.testkit'
 
 let h: Harness
 let fileNo = 0
@@ -78,16 +78,6 @@ async function documentFor(client: Record<string, string>): Promise<Made> {
     return path
   }
   return { pdf: await file(''), facturx: await file('?format=facturx') }
-}
-
-/** pdffonts' rows: name, embedded, subset. */
-function fontsOf(path: string): { name: string; emb: string; sub: string }[] {
-  const rows = Bun.spawnSync(['pdffonts', path]).stdout.toString().trim().split('\n').slice(2)
-  // Columns: name type encoding emb sub uni object ID (the type may hold a space: "CID TrueType").
-  return rows.map((row) => {
-    const cols = row.trim().split(/\s+/)
-    return { name: cols[0]!, emb: cols.at(-5)!, sub: cols.at(-4)! }
-  })
 }
 
 /** Every glyph id each text-showing operator of the PDF's content streams draws (all our fonts are 2-byte Identity-H). */

@@ -1,4 +1,5 @@
-// For the tests of font subsets: a fontkit font as they reach it, and the bytes a subset of some text writes.
+// For the tests of font subsets: a fontkit font as they reach it, the bytes a subset of some text writes, and the
+// fonts a PDF embeds as pdffonts lists them.
 
 /** What a subset's bytes are made from: fontkit's font, its glyphs by character or id, and the subset's writer. */
 export interface SubsetFont<G extends { id: number } = { id: number }> {
@@ -23,4 +24,14 @@ export async function subsetOf<G extends { id: number }>(
       .on('error', reject),
   )
   return { bytes: Buffer.concat(parts), ids }
+}
+
+/** pdffonts' rows: name, embedded, subset. */
+export function fontsOf(path: string): { name: string; emb: string; sub: string }[] {
+  const rows = Bun.spawnSync(['pdffonts', path]).stdout.toString().trim().split('\n').slice(2)
+  // Columns: name type encoding emb sub uni object ID (the type may hold a space: "CID TrueType").
+  return rows.map((row) => {
+    const cols = row.trim().split(/\s+/)
+    return { name: cols[0]!, emb: cols.at(-5)!, sub: cols.at(-4)! }
+  })
 }
