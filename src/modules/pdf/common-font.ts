@@ -61,22 +61,22 @@ export class CommonFont {
   }
 
   /**
-   * The width of `text` at `size` when the subset holds every character of it, else NaN (its characters are each
-   * a single UTF-16 unit: a surrogate is never one of them). Summed character by character, as layout.ts sums.
+   * The width at `size` of the first `n` UTF-16 units of `units` when the subset holds every one of them, else NaN
+   * (its characters are each one unit: a surrogate is never one of them). Summed unit by unit, as layout.ts sums.
    */
-  width(text: string, size: number): number {
+  width(units: Uint16Array, n: number, size: number): number {
     let width = 0
-    for (let i = 0; i < text.length; i++) {
-      const id = this.id(text.charCodeAt(i))
+    for (let i = 0; i < n; i++) {
+      const id = this.id(units[i]!)
       if (id === 0) return Number.NaN
       width += this.widths[id]! * size
     }
     return width
   }
 
-  /** The glyph ids of `text`, every character of which the subset holds (see `width`), written into `out`. */
-  write(text: string, out: ContentStream): void {
-    for (let i = 0; i < text.length; i++) out.glyph(this.id(text.charCodeAt(i)))
+  /** The glyph ids of the first `n` units, every one of which the subset holds (see `width`), written into `out`. */
+  write(units: Uint16Array, n: number, out: ContentStream): void {
+    for (let i = 0; i < n; i++) out.glyph(this.id(units[i]!))
   }
 }
 

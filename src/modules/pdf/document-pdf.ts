@@ -124,10 +124,10 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   w.onNewPage = header
   for (const l of doc.lines) {
     w.ensure(l.notes ? 40 : 28)
-    w.text(`${t.number(l.quantity)} ${l.unit}`, cols.qty, { size: 9, right: true, maxWidth: 60 })
-    w.text(t.number(l.unit_price), cols.price, { size: 9, right: true, maxWidth: 70 })
+    w.figure(t, l.quantity, cols.qty, { size: 9, right: true, maxWidth: 60 }, ` ${l.unit}`)
+    w.figure(t, l.unit_price, cols.price, { size: 9, right: true, maxWidth: 70 })
     w.text(t.lineVat(l.vat_category, l.vat_rate), cols.vat, { size: 9, right: true, maxWidth: 70 })
-    w.text(t.number(l.net_amount), cols.net, { size: 9, right: true })
+    w.figure(t, l.net_amount, cols.net, { size: 9, right: true })
     await w.paragraph(l.description, cols.desc, { size: 9, maxWidth: 190, lineHeight: 12 })
     if (l.notes) {
       w.ensure(11)
@@ -149,7 +149,7 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
       right: true,
       maxWidth: 370,
     })
-    w.text(t.number(b.vat), right, { size: 9, right: true })
+    w.figure(t, b.vat, right, { size: 9, right: true })
     w.down(13)
   }
   const totals: Array<[string, string, boolean]> = [
@@ -162,7 +162,7 @@ export async function documentPdf(q: Queryable, business: BusinessRow, doc: Docu
   }
   for (const [label, value, strong] of totals) {
     w.text(label, 420, { size: 10, right: true, bold: strong })
-    w.text(t.number(value), right, { size: 10, right: true, bold: strong })
+    w.figure(t, value, right, { size: 10, right: true, bold: strong })
     w.down(15)
   }
   // A document in another currency states its VAT in the Business's too, with the rate (extensions §16).

@@ -12,6 +12,7 @@ import { ContentStream } from './content-stream'
 import { fallbackFontBytes, fontBytes, releaseFontBytes, type Fallback } from './fonts'
 import { embedSubsetNow, encodeText, hex4, tagSubset, UNSHAPED } from './subset'
 import { nextTurn } from '../../shared/turns'
+import { shapeFigure, type Formats } from '../words'
 
 interface Fontkit {
   create(bytes: Uint8Array): unknown
@@ -329,6 +330,16 @@ export const MARGIN = 48
 /** Time a build may hold the thread before it lets other requests in (see `breathe`). */
 const SLICE_MS = Number(process.env.SLICE_MS ?? 8)
 
+/** How `text` and `figure` draw a line. `color`: `#RRGGBB`, the text's dark grey otherwise. */
+export interface TextOptions {
+  size?: number
+  bold?: boolean
+  right?: boolean
+  maxWidth?: number
+  y?: number
+  color?: string
+}
+
 /** A font a page draws with: pdf-lib's for a document's own subset, or the copied common subset's dictionary. */
 interface DrawnFont {
   ref: PDFRef
@@ -355,6 +366,8 @@ export class PageWriter {
    * fallback font), each embedded on the first character that needs it.
    */
   private readonly subsets = new Map<Faces | Fallback, PDFFont>()
+  /** A line's UTF-16 units as `text` and `figure` draw them (grown for a longer line). */
+  private units = new Uint16Array(256)
   private constructor(
     private readonly libs: Libs,
     readonly pdf: PDFDocument,
@@ -519,28 +532,16 @@ export class PageWriter {
     return out
   }
 
-  /** `color`: `#RRGGBB`, the text's dark grey otherwise. */
-  text(
-    text: string,
-    x: number,
-    opts: { size?: number; bold?: boolean; right?: boolean; maxWidth?: number; y?: number; color?: string } = {},
-  ): void {
+  /**
+   * One line of text at x (its right end at x with `right`), cut with an ellipsis to `maxWidth`. Written straight
+   * into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a document of thousands
+   * of lines was most of the build's time and memory.
+   */
+  text(text: string, x: number, opts: TextOptions = {}): void {
+    if (!text) return
+    if (this.drawCommon(this.unitsOf(text), text.length, x, opts)) return
     const size = opts.size ?? 10
     const bold = !!opts.bold
-    if (!text) return
-    // Written straight into the page's stream: pdf-lib's drawText builds some twenty objects per line, which for a
-    // document of thousands of lines was most of the build's time and memory.
-    const faces = bold ? this.boldFaces : this.regularFaces
-    const common = faces.common.width(text, size)
-    if (!Number.isNaN(common) && !(opts.maxWidth && common > opts.maxWidth)) {
-      // The usual line: every character in the common subset (no line break or tab either), and it fits. Measured
-      // and written in two passes over its characters, no string made.
-      this.begin(opts.right ? x - common : x, opts)
-      this.content.ascii(`${this.fontKey(this.commonFont(faces))} ${size} Tf <`)
-      faces.common.write(text, this.content)
-      this.content.ascii('> Tj ET\n')
-      return
-    }
     // One line only: line breaks and tabs become spaces.
     let s = text.replace(/[\r\n\t]+/g, ' ')
     let width = 0
@@ -552,6 +553,44 @@ export class PageWriter {
     if (!s) return
     this.begin(opts.right ? x - width : x, opts)
     this.content.ascii(`${this.shown(s, size, bold)} ET\n`)
+  }
+
+  /**
+   * A figure (a decimal string: "1234.5") in the document's language, then `suffix` (" pcs"), drawn as `text` draws
+   * a line: straight from its digits in the language's signs (shapeFigure), no string made, as figures are most of a
+   * document's characters; anything but a plain figure (a negative amount) as the text `t.number` writes.
+   */
+  figure(t: Formats, decimal: string, x: number, opts: TextOptions = {}, suffix = ''): void {
+    let n = shapeFigure(decimal, t.figureShape, this.units)
+    if (n >= 0 && n + suffix.length <= this.units.length) {
+      for (let i = 0; i < suffix.length; i++) this.units[n++] = suffix.charCodeAt(i)
+      if (this.drawCommon(this.units, n, x, opts)) return
+    }
+    this.text(`${t.number(decimal)}${suffix}`, x, opts)
+  }
+
+  /** A line's UTF-16 units, in a buffer kept for the document. */
+  private unitsOf(text: string): Uint16Array {
+    if (text.length > this.units.length) this.units = new Uint16Array(text.length * 2)
+    const units = this.units
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
+    return units
+  }
+
+  /**
+   * The usual line: when the common subset holds every unit (no line break or tab either) and it fits, the line is
+   * drawn, measured and written in two passes over its units, and true; else nothing is drawn.
+   */
+  private drawCommon(units: Uint16Array, n: number, x: number, opts: TextOptions): boolean {
+    const size = opts.size ?? 10
+    const faces = opts.bold ? this.boldFaces : this.regularFaces
+    const width = faces.common.width(units, n, size)
+    if (Number.isNaN(width) || (opts.maxWidth && width > opts.maxWidth)) return false
+    this.begin(opts.right ? x - width : x, opts)
+    this.content.ascii(`${this.fontKey(this.commonFont(faces))} ${size} Tf <`)
+    faces.common.write(units, n, this.content)
+    this.content.ascii('> Tj ET\n')
+    return true
   }
 
   /** A text object begun at x and the line's y, in the text's colour (`#RRGGBB`, or the usual dark grey). */

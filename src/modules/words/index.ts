@@ -1,5 +1,5 @@
 // The words module: one message catalog per language for what a Client reads (PDFs, the public page, emails), §18.
-export { words, catalogs, type Words, type Formats } from './words'
+export { words, catalogs, shapeFigure, type Words, type Formats, type FigureShape } from './words'
 export {
   LANGUAGES,
   LANGUAGE_FAULT,

@@ -37,6 +37,8 @@ export interface Formats {
   month(isoOrMonth: string | number): string
   /** A decimal string with its own decimals kept, grouped: 1.234,56 in `de`; 1234.56 in `en`. */
   number(decimal: string): string
+  /** How `number` writes a plain figure, for a writer that draws figures straight from their digits (shapeFigure). */
+  figureShape: FigureShape | null
   /** An amount with its currency: 1.234,56 € in `de`, 1 234,56 € in `fr`; 1234.56 EUR in `en`. */
   money(decimal: string, currency: string): string
   /** A VAT rate ("19.00") as a percentage: 19 % in `de`, 19% in `en`. */
@@ -73,9 +75,7 @@ function rateWords(rate: string): string {
  * for every figure cost a 100-Line German PDF about 2 ms more than the English one (words.test.ts holds the two equal).
  */
 interface Shape {
-  group: string
-  decimal: string
-  minGroupDigits: number
+  figure: FigureShape
   percent: { before: string; after: string }
   currencies: Map<string, { before: string; after: string }>
   date: Array<'day' | 'month' | 'year' | string>
@@ -97,30 +97,61 @@ function shapeOf(locale: string): Shape {
   const date = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' })
     .formatToParts(Date.UTC(2026, 10, 27))
     .map((p) => (p.type === 'day' || p.type === 'month' || p.type === 'year' ? p.type : p.value))
+  const group = nbsp(parts.find((p) => p.type === 'group')?.value ?? '')
+  const decimal = parts.find((p) => p.type === 'decimal')!.value
+  // One UTF-16 unit each in every locale the catalogs name (words.test.ts); a figure is drawn unit for unit.
+  if (group.length > 1 || decimal.length !== 1) throw new Error(`${locale}: a group or decimal sign of several units`)
   return {
-    group: nbsp(parts.find((p) => p.type === 'group')?.value ?? ''),
-    decimal: parts.find((p) => p.type === 'decimal')!.value,
-    minGroupDigits: grouped ? 4 : 5,
+    figure: { decimal: decimal.charCodeAt(0), group: group ? group.charCodeAt(0) : 0, minGroupDigits: grouped ? 4 : 5 },
     percent: around(new Intl.NumberFormat(locale, { style: 'percent' }).formatToParts(0.19)),
     currencies: new Map(),
     date,
   }
 }
 
-/** A non-negative decimal string as the shape writes it, every digit kept. */
-function shaped(decimal: string, s: Shape): string {
-  const dot = decimal.indexOf('.')
-  const int = dot < 0 ? decimal : decimal.slice(0, dot)
-  let out = int
-  if (s.group && int.length >= s.minGroupDigits) {
-    const head = int.length % 3 || 3
-    out = int.slice(0, head)
-    for (let i = head; i < int.length; i += 3) out += s.group + int.slice(i, i + 3)
-  }
-  return dot < 0 ? out : out + s.decimal + decimal.slice(dot + 1)
+/**
+ * How a language writes a plain figure (digits, and decimals after a point): its decimal sign, its group sign (0 for
+ * none) and the fewest integer digits it groups, each sign one UTF-16 unit. English writes figures as they come (null).
+ */
+export interface FigureShape {
+  readonly decimal: number
+  readonly group: number
+  readonly minGroupDigits: number
 }
 
-const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/
+/**
+ * A plain figure ("1234.56": digits, and decimals after a point) in `shape` (null: as it comes), its UTF-16 units
+ * written into `out` from `at`: how many, or -1 for anything else (a sign, an exponent) or when `out` has no room.
+ * Every digit is kept. The one place a figure's shape is applied: `number` makes its strings with it, and the PDF
+ * writer draws figures from it with no string made (figures are most of a document's characters).
+ */
+export function shapeFigure(decimal: string, shape: FigureShape | null, out: Uint16Array, at = 0): number {
+  const n = decimal.length
+  if (n === 0) return -1
+  let dot = -1
+  for (let i = 0; i < n; i++) {
+    const c = decimal.charCodeAt(i)
+    if (c === 46 && dot < 0 && i > 0 && i < n - 1) dot = i
+    else if (c < 48 || c > 57) return -1
+  }
+  const int = dot < 0 ? n : dot
+  const group = shape !== null && shape.group !== 0 && int >= shape.minGroupDigits ? shape.group : 0
+  if (at + n + (group ? Math.floor((int - 1) / 3) : 0) > out.length) return -1
+  let k = at
+  for (let i = 0; i < n; i++) {
+    if (group && i > 0 && i < int && (int - i) % 3 === 0) out[k++] = group
+    out[k++] = i === dot && shape ? shape.decimal : decimal.charCodeAt(i)
+  }
+  return k - at
+}
+
+const SCRATCH = new Uint16Array(64)
+/** A plain figure as `shape` writes it; null for anything else (see shapeFigure). */
+function shaped(decimal: string, shape: FigureShape): string | null {
+  const out = decimal.length * 2 <= SCRATCH.length ? SCRATCH : new Uint16Array(decimal.length * 2)
+  const n = shapeFigure(decimal, shape, out)
+  return n < 0 ? null : String.fromCharCode(...out.subarray(0, n))
+}
 
 /**
  * Formatted figures a language keeps per format (most a server writes come again: the same document's PDF, page and
@@ -166,7 +197,7 @@ function formatsOf(language: Language, c: Catalog): Formats {
     return a
   }
   const number = shape
-    ? remembered((decimal) => (PLAIN_DECIMAL.test(decimal) ? shaped(decimal, shape) : intl(decimal, {})))
+    ? remembered((decimal) => shaped(decimal, shape.figure) ?? intl(decimal, {}))
     : (decimal: string) => decimal
   /** Amounts per currency, each remembered as figures are. */
   const amounts = new Map<string, (decimal: string) => string>()
@@ -174,11 +205,10 @@ function formatsOf(language: Language, c: Catalog): Formats {
     let write = amounts.get(currency)
     if (!write) {
       const a = currencyOf(s, currency)
-      write = remembered((decimal) =>
-        PLAIN_DECIMAL.test(decimal)
-          ? a.before + shaped(decimal, s) + a.after
-          : intl(decimal, { style: 'currency', currency }),
-      )
+      write = remembered((decimal) => {
+        const figure = shaped(decimal, s.figure)
+        return figure === null ? intl(decimal, { style: 'currency', currency }) : a.before + figure + a.after
+      })
       amounts.set(currency, write)
     }
     return write
@@ -186,7 +216,7 @@ function formatsOf(language: Language, c: Catalog): Formats {
   const percent = remembered((rate) => {
     const r = rateWords(rate)
     if (!shape) return `${r}%`
-    return shape.percent.before + (PLAIN_DECIMAL.test(r) ? shaped(r, shape) : r) + shape.percent.after
+    return shape.percent.before + (shaped(r, shape.figure) ?? r) + shape.percent.after
   })
   // The shortest of a country's names is the one an address writes ("Frankrijk", not "Franse Republiek").
   const country = remembered((code) => {
@@ -208,6 +238,7 @@ function formatsOf(language: Language, c: Catalog): Formats {
       return monthFormat.format(Date.UTC(2000, m - 1, 1))
     },
     number,
+    figureShape: shape?.figure ?? null,
     money(decimal, currency) {
       if (!shape) return `${decimal} ${currency}`
       return amountsIn(shape, currency)(decimal)
