@@ -34,8 +34,8 @@ async function start(): Promise<PdfEngine> {
   // Only what pdf-lib, fontkit and pako reach for: timers (pdf-lib yields between objects as it writes a file) and
   // text codecs; no process, no require, no file or network access.
   const context = vm.createContext({
-    setTimeout,
-    clearTimeout,
+    setTimeout: turnForZeroTimeout,
+    clearTimeout: clearEither,
     setImmediate,
     clearImmediate,
     queueMicrotask,
@@ -50,6 +50,20 @@ async function start(): Promise<PdfEngine> {
   if (!engine) throw new Error('the PDF engine did not start')
   deflateNatively(engine)
   return engine
+}
+
+/**
+ * pdf-lib yields between objects as it writes a file with a zero timeout ("a tick of the macrotask queue"), and Bun
+ * holds a zero timeout for about a millisecond: a millisecond or two of nothing in every PDF. A turn of the event
+ * loop (setImmediate, as shared/turns' nextTurn) lets other requests in just the same, at once.
+ */
+function turnForZeroTimeout(run: () => void, ms?: number, ...args: unknown[]): unknown {
+  return ms ? setTimeout(run, ms, ...args) : setImmediate(run, ...args)
+}
+/** Clears what turnForZeroTimeout gave: either clear ignores the other's handle. */
+function clearEither(handle: unknown): void {
+  clearTimeout(handle as ReturnType<typeof setTimeout>)
+  clearImmediate(handle as ReturnType<typeof setImmediate>)
 }
 
 /**
