@@ -5,7 +5,7 @@ import { expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import countries from 'i18n-iso-countries/index'
-import { harnessForFile, type Harness } from '../../../test/harness'
+import { harnessForFile, issuedFor, type Harness } from '../../../test/harness'
 import { GERMAN_SELLER } from '../einvoice/einvoice.testkit'
 import { catalogs, LANGUAGES, words } from '../words'
 import { COMMON_CHARACTERS } from './common-font'
@@ -52,18 +52,15 @@ test('every word, sentence, figure, amount, date, month and country name of the 
 async function pdfFor(client: { name: string; language: string }): Promise<string> {
   const b = await h.business(GERMAN_SELLER)
   const clientId = await h.client(b.key, { country: 'AT', city: 'Wien', ...client })
-  const d = await h.request('POST', '/v1/documents', {
-    key: b.key,
-    body: {
-      type: 'invoice',
-      client_id: clientId,
+  const doc = await issuedFor(
+    h,
+    { key: b.key, clientId },
+    {
       lines: [{ description: 'Beratung und Lieferung', quantity: '1.5', unit_price: '1250.00', vat_rate: '19.00' }],
     },
-  })
-  const issued = await h.request('POST', `/v1/documents/${d.body.id}/issue`, { key: b.key })
-  expect(issued.status).toBe(200)
+  )
   const res = await h.app.fetch(
-    new Request(`http://localhost/v1/documents/${d.body.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }),
+    new Request(`http://localhost/v1/documents/${doc.id}/pdf`, { headers: { authorization: `Bearer ${b.key}` } }),
   )
   expect(res.status).toBe(200)
   const path = join(h.dir, `common-${++fileNo}.pdf`)
