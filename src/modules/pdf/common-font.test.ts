@@ -54,7 +54,7 @@ async function pdfFor(client: { name: string; language: string }): Promise<strin
   const clientId = await h.client(b.key, { country: 'AT', city: 'Wien', ...client })
   const doc = await issuedFor(
     h,
-    { key: b.key, clientId },
+    { bizId: b.id, key: b.key, clientId },
     {
       lines: [{ description: 'Beratung und Lieferung', quantity: '1.5', unit_price: '1250.00', vat_rate: '19.00' }],
     },
