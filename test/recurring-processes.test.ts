@@ -76,11 +76,15 @@ async function settled(db: string, count: number, ms = 90_000): Promise<Made[]> 
   try {
     const deadline = Date.now() + ms
     for (;;) {
-      const made = await madeIn(q)
-      const pending = await q.read.all<{ n: number }>(
-        sql`SELECT count(*) AS n FROM recurring_invoices WHERE pending_document_id IS NOT NULL`,
+      // One statement, one snapshot: read apart, the documents could be read with a Draft that the server issued
+      // (and so cleared its pending step) before the pending count was read.
+      const rows = await q.read.all<Made & { pending: number }>(
+        sql`SELECT id, recurring_invoice_id, delivery_date, status, document_number,
+              (SELECT count(*) FROM recurring_invoices WHERE pending_document_id IS NOT NULL) AS pending
+            FROM documents WHERE recurring_invoice_id IS NOT NULL ORDER BY id`,
       )
-      if ((made.length >= count && pending[0]!.n === 0) || Date.now() > deadline) return made
+      const made = rows.map(({ pending: _, ...m }) => m)
+      if ((made.length >= count && (rows[0]?.pending ?? 0) === 0) || Date.now() > deadline) return made
       await Bun.sleep(200)
     }
   } finally {

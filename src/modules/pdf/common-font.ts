@@ -7,7 +7,7 @@
 // same Invoice cost more in a language with more of them (German's ä, ö, ü and ß: extensions §18). A subset made once
 // holds the same glyphs for every document; a document copies its few objects (the font program already compressed).
 // It is bigger than a one-document subset (about 24 kB compressed per weight, against 6 to 8), the price of that.
-import type { PDFContext, PDFDocument, PDFRef } from 'pdf-lib'
+import type { PDFContext, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib'
 import type { PdfEngine } from '../../shared/pdf-engine'
 import { embedSubsetNow, encodeText, tagSubset, type Glyphs } from './subset'
 import type { ContentStream } from './content-stream'
@@ -100,22 +100,29 @@ export async function commonFont(
   }
   tagSubset(font)
   await font.embed()
-  rawWidths(engine, pdf.context, font.ref)
+  sharedCopies(engine, pdf.context, font.ref)
   return new CommonFont(ids, (cp) => glyphs.width(cp), pdf.context, font.ref, font.name)
 }
 
 /**
- * The subset's widths (a few hundred numbers) kept as the bytes pdf-lib wrote for them: copied as an array, each
- * number would be made again and written again in every document (about a tenth of a millisecond).
+ * What each document copies of the subset, made cheap to copy. The widths (a few hundred numbers) are kept as the
+ * bytes pdf-lib wrote for them: copied as an array, each number would be made again and written again in every
+ * document (about a tenth of a millisecond). The font program and the ToUnicode map (about 27 kB a weight,
+ * compressed) are shared, not copied: pdf-lib only reads a stream's bytes as it writes the file.
  */
-function rawWidths(engine: PdfEngine, context: PDFContext, ref: PDFRef): void {
-  const { PDFArray, PDFDict, PDFInvalidObject, PDFName } = engine.pdf
-  const descendants = context.lookup(ref, PDFDict).lookup(PDFName.of('DescendantFonts'), PDFArray)
+function sharedCopies(engine: PdfEngine, context: PDFContext, ref: PDFRef): void {
+  const { PDFArray, PDFDict, PDFInvalidObject, PDFName, PDFRawStream, PDFStream } = engine.pdf
+  const type0 = context.lookup(ref, PDFDict)
+  const descendants = type0.lookup(PDFName.of('DescendantFonts'), PDFArray)
   const cid = context.lookup(descendants.get(0) as PDFRef, PDFDict)
   const widths = cid.lookup(PDFName.of('W'), PDFArray)
   const bytes = new Uint8Array(widths.sizeInBytes())
   widths.copyBytesInto(bytes, 0)
   cid.set(PDFName.of('W'), PDFInvalidObject.of(engine.bytes(bytes)))
+  const program = cid.lookup(PDFName.of('FontDescriptor'), PDFDict).lookup(PDFName.of('FontFile2'), PDFStream)
+  for (const stream of [program, type0.lookup(PDFName.of('ToUnicode'), PDFStream)] as PDFRawStream[]) {
+    stream.clone = (into?: PDFContext) => PDFRawStream.of(stream.dict.clone(into), stream.contents)
+  }
 }
 
 /** The common subset's objects copied into a document; the font dictionary's reference there. */
