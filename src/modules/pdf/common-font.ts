@@ -1,5 +1,5 @@
 // The characters nearly every document draws, in a subset of each document font made once for the PDF engine's life
-// and copied into each document as it is, instead of a subset made for each document.
+// and copied into each document (its font program shared, not copied), instead of a subset made for each document.
 //
 // Why: a document's own subset was most of its PDF's build (about 2 of a one-Line Invoice's 3.6 ms of processor
 // time): fontkit writes the subset's tables glyph by glyph, and pdf-lib compresses it and writes its widths and
@@ -45,7 +45,6 @@ export class CommonFont {
     /** The subset's objects, written by pdf-lib once into a document of their own, the font dictionary at `ref`. */
     readonly context: PDFContext,
     readonly ref: PDFRef,
-    readonly name: string,
   ) {
     this.widths = new Float64Array(Math.max(0, ...ids.values()) + 1)
     for (const [cp, id] of ids) {
@@ -101,7 +100,7 @@ export async function commonFont(
   tagSubset(font)
   await font.embed()
   sharedCopies(engine, pdf.context, font.ref)
-  return new CommonFont(ids, (cp) => glyphs.width(cp), pdf.context, font.ref, font.name)
+  return new CommonFont(ids, (cp) => glyphs.width(cp), pdf.context, font.ref)
 }
 
 /**
