@@ -1,11 +1,14 @@
 // The document fonts' common subsets (./common-font.ts): every fixed word, figure, date and country name of the eight
 // languages is drawn from them, so an English and a German document embed the very same fonts; a name beyond them
-// adds the document's own subset and reads back as written.
+// adds the document's own subset and reads back as written; every font program names its length (Length1).
 import { expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { inflateSync } from 'node:zlib'
 import countries from 'i18n-iso-countries/index'
+import type { PDFDict, PDFRawStream } from 'pdf-lib'
 import { harnessForFile, issuedFor, type Harness } from '../../../test/harness'
+import { pdfEngine } from '../../shared/pdf-engine'
 import { GERMAN_SELLER } from '../einvoice/einvoice.testkit'
 import { catalogs, LANGUAGES, words } from '../words'
 import { COMMON_CHARACTERS } from './common-font'
@@ -95,4 +98,23 @@ test("a name beyond the common characters adds the document's own subset of Deja
 test('a name that needs shaping (a letter and a combining accent) is drawn in one run and reads back as the letter', async () => {
   const path = await pdfFor({ name: 'Cafe\u0301 Mu\u0308ller', language: 'fr' })
   expect(textOf(path).normalize('NFC')).toContain('Café Müller')
+})
+
+test('every TrueType font program in a PDF names its length before compression (Length1), as ISO 32000-1 requires', async () => {
+  // The common subsets and a document's own subset (Č and ř are beyond the common characters).
+  const bytes = readFileSync(await pdfFor({ name: 'Čapek Dvořák', language: 'de' }))
+  const engine = await pdfEngine()
+  const { pdf } = engine
+  const doc = await pdf.PDFDocument.load(engine.bytes(new Uint8Array(bytes)))
+  const programs = doc.context
+    .enumerateIndirectObjects()
+    .map(([, o]) => o)
+    .filter((o): o is PDFDict => o instanceof pdf.PDFDict)
+    .filter((d) => d.get(pdf.PDFName.of('Type')) === pdf.PDFName.of('FontDescriptor'))
+    .map((d) => d.lookup(pdf.PDFName.of('FontFile2'), pdf.PDFStream) as PDFRawStream)
+  expect(programs.length).toBe(3)
+  for (const p of programs) {
+    const length1 = p.dict.lookup(pdf.PDFName.of('Length1'), pdf.PDFNumber).asNumber()
+    expect(length1).toBe(inflateSync(p.contents).length)
+  }
 })

@@ -79,6 +79,26 @@ fontkit.create = ((...args: Parameters<typeof fontkit.create>) => {
   return font
 }) as typeof fontkit.create
 
+/** What of pdf-lib's embedder of a custom font the patch below reaches (not in its public types). */
+interface FontEmbedder {
+  serializeFont(): Promise<Uint8Array>
+  isCFF(): boolean
+}
+/**
+ * A TrueType font program's stream names its length before compression (Length1): ISO 32000-1 (9.9, table 127)
+ * requires it of every TrueType font program, and PDF/A readers check it. pdf-lib writes the stream without it; this
+ * is its embedFontStream with Length1 added (a CFF program has no Length1).
+ */
+const embedder = pdf.CustomFontEmbedder.prototype as unknown as FontEmbedder & {
+  embedFontStream(context: pdf.PDFContext): Promise<pdf.PDFRef>
+}
+embedder.embedFontStream = async function (this: FontEmbedder, context: pdf.PDFContext): Promise<pdf.PDFRef> {
+  const program = await this.serializeFont()
+  const cff = this.isCFF()
+  const stream = context.flateStream(program, cff ? { Subtype: 'CIDFontType0C' } : { Length1: program.length })
+  return context.register(stream)
+}
+
 const engine = {
   pdf,
   fontkit,
