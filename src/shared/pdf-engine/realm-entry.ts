@@ -86,8 +86,8 @@ interface FontEmbedder {
 }
 /**
  * A TrueType font program's stream names its length before compression (Length1): ISO 32000-1 (9.9, table 127)
- * requires it of every TrueType font program, and PDF/A readers check it. pdf-lib writes the stream without it; this
- * is its embedFontStream with Length1 added (a CFF program has no Length1).
+ * requires it of every TrueType font program, and PDF/A (Factur-X) asks a file to follow ISO 32000. pdf-lib writes the
+ * stream without it; this is its embedFontStream with Length1 added (a CFF program has no Length1).
  */
 const embedder = pdf.CustomFontEmbedder.prototype as unknown as FontEmbedder & {
   embedFontStream(context: pdf.PDFContext): Promise<pdf.PDFRef>
