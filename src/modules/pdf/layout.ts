@@ -351,12 +351,12 @@ export class PageWriter {
   /** Called after every page break (a table's header on each continuation page). */
   onNewPage: (() => void) | null = null
   private sliceStart = performance.now()
-  /** The current page's drawing operators, and its resource names for the fonts it uses (set on first use). */
+  /** The current page's drawing operators, and the fonts named in its resources (each on first use). */
   private readonly content = new ContentStream()
   private watermarkState: PDFRef | null = null
-  private fontKeys = new Map<DrawnFont, string>()
+  private pageFonts = new Set<DrawnFont>()
   /** Each font's resource name, the same on every page of the document: F1, F2, ... in the order of first use. */
-  private readonly fontNames = new Map<DrawnFont, string>()
+  private readonly fontKeys = new Map<DrawnFont, string>()
   private readonly regularFaces: Faces
   private readonly boldFaces: Faces
   /** The common subsets as copied into this document, each on its first use. */
@@ -399,7 +399,7 @@ export class PageWriter {
   newPage(): void {
     this.flushPage()
     this.page = this.pdf.addPage(this.engine.list(A4) as [number, number])
-    this.fontKeys = new Map()
+    this.pageFonts = new Set()
     this.y = A4[1] - MARGIN
     const n = this.watermarks.length
     if (!n) return
@@ -648,11 +648,10 @@ export class PageWriter {
    */
   private fontKey(f: DrawnFont): string {
     let key = this.fontKeys.get(f)
-    if (!key) {
-      let name = this.fontNames.get(f)
-      if (!name) this.fontNames.set(f, (name = `F${this.fontNames.size + 1}`))
-      this.page.node.setFontDictionary(this.engine.pdf.PDFName.of(name), f.ref)
-      this.fontKeys.set(f, (key = `/${name}`))
+    if (!key) this.fontKeys.set(f, (key = `/F${this.fontKeys.size + 1}`))
+    if (!this.pageFonts.has(f)) {
+      this.pageFonts.add(f)
+      this.page.node.setFontDictionary(this.engine.pdf.PDFName.of(key.slice(1)), f.ref)
     }
     return key
   }
